@@ -1,0 +1,7 @@
+//! Everything about the game of limit stud and its abstraction: cards, hand evaluators, the rules
+//! engine and hand histories, and the card and betting abstractions the solver plays on.
+//!
+//! This crate knows nothing of CFR, strategy files or the command line.
+#![warn(missing_docs)]
+
+pub mod cards;

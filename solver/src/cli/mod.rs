@@ -1,0 +1,1 @@
+//! The subcommands of the `stud` binary, one module each.
