@@ -1,0 +1,765 @@
+//! `GameDef`: everything that defines one fixed-limit game, with the presets and a TOML loader.
+//!
+//! The stud family and the reference games (Kuhn, Leduc, and the walkable `ministud`) share one
+//! definition, so that one rules engine, one tree builder and one solver serve them all.
+
+use crate::cards::{Card, CardSet, Rank, Suit};
+use serde::Deserialize;
+use std::fmt;
+
+/// Which game family a definition belongs to: decides the bring-in direction, the first actor
+/// on later streets, and how showdowns are ranked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// Seven-card stud, high only (PHH `F7S`).
+    #[serde(rename = "7stud")]
+    SevenStud,
+    /// Seven-card stud hi-lo, eight or better (PHH `F7S/8`).
+    #[serde(rename = "stud8")]
+    StudHiLo,
+    /// Razz: seven-card stud for the ace-to-five low (PHH `FR`).
+    Razz,
+    /// Five-card stud, high (PHH extension code `F5S`).
+    #[serde(rename = "5stud")]
+    FiveStud,
+    /// Kuhn poker as OpenSpiel defines it.
+    Kuhn,
+    /// Leduc hold'em as OpenSpiel defines it.
+    Leduc,
+    /// A small stud game that can be solved exactly (see [`GameDef::ministud`]).
+    Ministud,
+}
+
+impl Variant {
+    /// The lower-case name used by presets and files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::SevenStud => "7stud",
+            Variant::StudHiLo => "stud8",
+            Variant::Razz => "razz",
+            Variant::FiveStud => "5stud",
+            Variant::Kuhn => "kuhn",
+            Variant::Leduc => "leduc",
+            Variant::Ministud => "ministud",
+        }
+    }
+
+    /// How hands are ranked at showdown.
+    pub fn showdown(self) -> Showdown {
+        match self {
+            Variant::SevenStud | Variant::FiveStud => Showdown::High,
+            Variant::StudHiLo => Showdown::HiLo8,
+            Variant::Razz => Showdown::Razz,
+            Variant::Kuhn | Variant::Leduc | Variant::Ministud => Showdown::Showing,
+        }
+    }
+
+    /// Whether the lowest showing hand (not the highest) acts first, and the highest door card
+    /// (ace low) brings in.
+    pub fn is_low(self) -> bool {
+        self == Variant::Razz
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a showdown ranks hands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
+pub enum Showdown {
+    /// Best five cards, high (`eval::eval_high`).
+    High,
+    /// Best five cards, ace-to-five low (`eval::eval_razz`).
+    Razz,
+    /// Half to the best high, half to the best eight-or-better low if any qualifies.
+    HiLo8,
+    /// All of a player's cards ranked as a showing hand (`eval::showing_high`): pairs and trips
+    /// over high cards, no straights or flushes. For games of fewer than five cards.
+    Showing,
+}
+
+/// How a card is dealt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Deal {
+    /// Face down to each player: seen only by its owner.
+    Down,
+    /// Face up to each player: seen by all.
+    Up,
+    /// One face-up card in the middle that every player uses (Leduc's public card).
+    Community,
+}
+
+/// Which of the two bet sizes a betting round uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BetSize {
+    /// The small bet.
+    Small,
+    /// The big bet.
+    Big,
+}
+
+/// One street: the cards dealt, then one betting round.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StreetDef {
+    /// The cards dealt at the start of the street, in order.
+    pub deal: Vec<Deal>,
+    /// The bet size of the street's betting round.
+    pub bet: BetSize,
+}
+
+/// Who acts first on the first betting round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FirstRound {
+    /// The worst door card posts a bring-in and acts first (the stud rule).
+    BringIn,
+    /// No bring-in: the best door card acts first and may check (a five-card stud option).
+    HighCard,
+    /// No bring-in: seat 0 acts first (Kuhn, Leduc).
+    Seat0,
+}
+
+/// Who acts first on the later betting rounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LaterRounds {
+    /// The best showing hand (the lowest in razz); ties to the seat nearest the dealer's left.
+    BestShowing,
+    /// Seat 0 (Kuhn, Leduc).
+    Seat0,
+}
+
+/// What happens when the stub cannot give every remaining player their last card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OutOfCards {
+    /// The card-room rule: shuffle the burn cards into the stub if that makes enough, otherwise
+    /// turn one community card that every remaining player uses.
+    CardRoom,
+    /// PokerKit's rule: shuffle every card not in a live hand (burns and mucked cards) back.
+    Reshuffle,
+}
+
+/// A rules profile: the card-room rules, or the house rules of PokerKit (to replay its hands).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    /// WSOP / Robert's rules: the default.
+    CardRoom,
+    /// PokerKit: the cap is never lifted heads-up, no open-pair big bet, reshuffle when out of cards.
+    #[serde(rename = "pokerkit")]
+    PokerKit,
+}
+
+/// The deck: the ranks in play and the number of suits (clubs first).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeckDef {
+    /// The ranks in the deck (each once), e.g. all thirteen, or J Q K for Kuhn.
+    pub ranks: Vec<Rank>,
+    /// How many suits, 1 to 4, taken in the order clubs, diamonds, hearts, spades.
+    pub suits: u8,
+}
+
+impl DeckDef {
+    /// The standard 52-card deck.
+    pub fn standard() -> DeckDef {
+        DeckDef {
+            ranks: Rank::all().collect(),
+            suits: 4,
+        }
+    }
+
+    /// The cards of the deck as a set.
+    pub fn cards(&self) -> CardSet {
+        let mut s = CardSet::EMPTY;
+        for &r in &self.ranks {
+            for &suit in &Suit::ALL[..self.suits as usize] {
+                s.insert(Card::new(r, suit));
+            }
+        }
+        s
+    }
+
+    /// The number of cards.
+    pub fn len(&self) -> usize {
+        self.ranks.len() * self.suits as usize
+    }
+
+    /// Whether the deck has no cards (never true of a valid definition).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A complete definition of one fixed-limit game. Chips are whole units; antes, bring-in and bets
+/// are per player.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
+pub struct GameDef {
+    /// The game family.
+    pub variant: Variant,
+    /// Number of players, seated 0.. clockwise from the dealer's left.
+    pub seats: u8,
+    /// The deck.
+    pub deck: DeckDef,
+    /// The ante each player posts before the deal.
+    pub ante: u64,
+    /// The bring-in (0 when the first round has none).
+    pub bring_in: u64,
+    /// The small bet (third and fourth street in seven-card stud).
+    pub small_bet: u64,
+    /// The big bet (fifth street on).
+    pub big_bet: u64,
+    /// Each seat's stack at the start of the hand, antes included (table stakes).
+    pub starting_stacks: Vec<u64>,
+    /// The most bets in one round, the opening bet (or completion) included: 4 is a bet and three
+    /// raises.
+    pub max_bets: u8,
+    /// Whether the cap is lifted when only two players are left in the hand (card-room rule).
+    pub uncapped_heads_up: bool,
+    /// Whether an open pair on the second betting round (fourth street in seven-card stud) lets a
+    /// player bet the big bet.
+    pub open_pair_big_bet: bool,
+    /// Who acts first on the first round.
+    pub first_round: FirstRound,
+    /// Who acts first on later rounds.
+    pub later_rounds: LaterRounds,
+    /// What happens when the stub runs out.
+    pub out_of_cards: OutOfCards,
+    /// Whether a card is burned before each street after the first.
+    pub burn_cards: bool,
+    /// The streets, in order.
+    pub streets: Vec<StreetDef>,
+}
+
+/// A definition that cannot be played, naming the key at fault.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameDefError {
+    /// A value out of range or inconsistent with another.
+    #[error("`{key}`: {reason}")]
+    Invalid {
+        /// The key at fault (as written in a TOML game file).
+        key: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+    /// No preset of that name.
+    #[error("unknown game {0:?}: the presets are {PRESETS}")]
+    UnknownPreset(String),
+    /// The TOML text could not be read (unknown key, wrong type, syntax).
+    #[error("game file: {0}")]
+    Toml(String),
+}
+
+/// The preset names, for messages and `--help`.
+pub const PRESETS: &str = "7stud, stud8, razz, 5stud, kuhn, leduc, ministud";
+
+fn seven_card_streets() -> Vec<StreetDef> {
+    use BetSize::*;
+    use Deal::*;
+    vec![
+        StreetDef {
+            deal: vec![Down, Down, Up],
+            bet: Small,
+        },
+        StreetDef {
+            deal: vec![Up],
+            bet: Small,
+        },
+        StreetDef {
+            deal: vec![Up],
+            bet: Big,
+        },
+        StreetDef {
+            deal: vec![Up],
+            bet: Big,
+        },
+        StreetDef {
+            deal: vec![Down],
+            bet: Big,
+        },
+    ]
+}
+
+impl GameDef {
+    /// A preset by name: `7stud`, `stud8`, `razz`, `5stud` (heads-up, ante 1, bring-in 2, bets
+    /// 5/10, 200 chips each, card-room rules), `kuhn`, `leduc`, `ministud`.
+    pub fn preset(name: &str) -> Result<GameDef, GameDefError> {
+        let g = match name.to_ascii_lowercase().as_str() {
+            "7stud" | "f7s" => GameDef::stud(Variant::SevenStud),
+            "stud8" | "f7s/8" => GameDef::stud(Variant::StudHiLo),
+            "razz" | "fr" => GameDef::stud(Variant::Razz),
+            "5stud" | "f5s" => GameDef::stud(Variant::FiveStud),
+            "kuhn" => GameDef::kuhn(),
+            "leduc" => GameDef::leduc(),
+            "ministud" => GameDef::ministud(),
+            _ => return Err(GameDefError::UnknownPreset(name.to_string())),
+        };
+        Ok(g)
+    }
+
+    /// A heads-up stud game of the family with the card-room rules: ante 1, bring-in 2, small
+    /// bet 5, big bet 10, 200 chips each (20 big bets), cap of a bet and three raises lifted
+    /// heads-up, the open-pair big bet where the card room allows it.
+    pub fn stud(variant: Variant) -> GameDef {
+        let streets = match variant {
+            Variant::FiveStud => {
+                use BetSize::*;
+                use Deal::*;
+                vec![
+                    StreetDef {
+                        deal: vec![Down, Up],
+                        bet: Small,
+                    },
+                    StreetDef {
+                        deal: vec![Up],
+                        bet: Small,
+                    },
+                    StreetDef {
+                        deal: vec![Up],
+                        bet: Big,
+                    },
+                    StreetDef {
+                        deal: vec![Up],
+                        bet: Big,
+                    },
+                ]
+            }
+            _ => seven_card_streets(),
+        };
+        GameDef {
+            variant,
+            seats: 2,
+            deck: DeckDef::standard(),
+            ante: 1,
+            bring_in: 2,
+            small_bet: 5,
+            big_bet: 10,
+            starting_stacks: vec![200; 2],
+            max_bets: 4,
+            uncapped_heads_up: true,
+            open_pair_big_bet: matches!(variant, Variant::SevenStud | Variant::FiveStud),
+            first_round: FirstRound::BringIn,
+            later_rounds: LaterRounds::BestShowing,
+            out_of_cards: OutOfCards::CardRoom,
+            burn_cards: true,
+            streets,
+        }
+    }
+
+    /// Kuhn poker as in OpenSpiel: J Q K, ante 1, one card each, one round where a bet is 1 and
+    /// at most one bet is made; seat 0 acts first.
+    pub fn kuhn() -> GameDef {
+        GameDef {
+            variant: Variant::Kuhn,
+            seats: 2,
+            deck: DeckDef {
+                ranks: vec![Rank::JACK, Rank::QUEEN, Rank::KING],
+                suits: 1,
+            },
+            ante: 1,
+            bring_in: 0,
+            small_bet: 1,
+            big_bet: 1,
+            starting_stacks: vec![100; 2],
+            max_bets: 1,
+            uncapped_heads_up: false,
+            open_pair_big_bet: false,
+            first_round: FirstRound::Seat0,
+            later_rounds: LaterRounds::Seat0,
+            out_of_cards: OutOfCards::CardRoom,
+            burn_cards: false,
+            streets: vec![StreetDef {
+                deal: vec![Deal::Down],
+                bet: BetSize::Small,
+            }],
+        }
+    }
+
+    /// Leduc hold'em as in OpenSpiel: J Q K in two suits, ante 1, one private card, a round of
+    /// bets of 2, one public card, a round of bets of 4, at most two bets (a bet and a raise) per
+    /// round; seat 0 acts first in both rounds. A pair with the public card wins, else the higher
+    /// private card.
+    pub fn leduc() -> GameDef {
+        GameDef {
+            variant: Variant::Leduc,
+            seats: 2,
+            deck: DeckDef {
+                ranks: vec![Rank::JACK, Rank::QUEEN, Rank::KING],
+                suits: 2,
+            },
+            ante: 1,
+            bring_in: 0,
+            small_bet: 2,
+            big_bet: 4,
+            starting_stacks: vec![100; 2],
+            max_bets: 2,
+            uncapped_heads_up: false,
+            open_pair_big_bet: false,
+            first_round: FirstRound::Seat0,
+            later_rounds: LaterRounds::Seat0,
+            out_of_cards: OutOfCards::CardRoom,
+            burn_cards: false,
+            streets: vec![
+                StreetDef {
+                    deal: vec![Deal::Down],
+                    bet: BetSize::Small,
+                },
+                StreetDef {
+                    deal: vec![Deal::Community],
+                    bet: BetSize::Big,
+                },
+            ],
+        }
+    }
+
+    /// `ministud`: a stud game small enough to solve exactly. Heads-up, a deck of the ranks
+    /// T J Q K A in four suits (20 cards), ante 1, bring-in 1, bets 2 and 4; a down card and an
+    /// up card (the door card decides the bring-in), a round at the small bet, then one more up
+    /// card and a round at the big bet where the best showing hand acts first; a bet and two
+    /// raises at most; showdown ranks all three cards (trips > pair > high cards).
+    pub fn ministud() -> GameDef {
+        GameDef {
+            variant: Variant::Ministud,
+            seats: 2,
+            deck: DeckDef {
+                ranks: vec![Rank::TEN, Rank::JACK, Rank::QUEEN, Rank::KING, Rank::ACE],
+                suits: 4,
+            },
+            ante: 1,
+            bring_in: 1,
+            small_bet: 2,
+            big_bet: 4,
+            starting_stacks: vec![100; 2],
+            max_bets: 3,
+            uncapped_heads_up: false,
+            open_pair_big_bet: false,
+            first_round: FirstRound::BringIn,
+            later_rounds: LaterRounds::BestShowing,
+            out_of_cards: OutOfCards::CardRoom,
+            burn_cards: false,
+            streets: vec![
+                StreetDef {
+                    deal: vec![Deal::Down, Deal::Up],
+                    bet: BetSize::Small,
+                },
+                StreetDef {
+                    deal: vec![Deal::Up],
+                    bet: BetSize::Big,
+                },
+            ],
+        }
+    }
+
+    /// Applies a rules profile. `PokerKit` never lifts the cap heads-up, has no open-pair big
+    /// bet, and reshuffles when out of cards.
+    pub fn with_profile(mut self, profile: Profile) -> GameDef {
+        match profile {
+            Profile::CardRoom => {
+                self.uncapped_heads_up = true;
+                self.open_pair_big_bet =
+                    matches!(self.variant, Variant::SevenStud | Variant::FiveStud);
+                self.out_of_cards = OutOfCards::CardRoom;
+            }
+            Profile::PokerKit => {
+                self.uncapped_heads_up = false;
+                self.open_pair_big_bet = false;
+                self.out_of_cards = OutOfCards::Reshuffle;
+            }
+        }
+        self
+    }
+
+    /// Sets the number of seats, every stack equal to `stack`.
+    pub fn with_seats(mut self, seats: u8, stack: u64) -> GameDef {
+        self.seats = seats;
+        self.starting_stacks = vec![stack; seats as usize];
+        self
+    }
+
+    /// The cards each player is dealt over the hand (community cards excluded).
+    pub fn cards_per_player(&self) -> usize {
+        self.streets
+            .iter()
+            .flat_map(|s| &s.deal)
+            .filter(|d| **d != Deal::Community)
+            .count()
+    }
+
+    /// The size of a bet of kind `b`.
+    pub fn bet_amount(&self, b: BetSize) -> u64 {
+        match b {
+            BetSize::Small => self.small_bet,
+            BetSize::Big => self.big_bet,
+        }
+    }
+
+    /// Checks that the game can be played; the error names the key at fault.
+    pub fn validate(&self) -> Result<(), GameDefError> {
+        let bad = |key, reason: String| Err(GameDefError::Invalid { key, reason });
+        let max_seats = match self.variant {
+            Variant::SevenStud | Variant::StudHiLo | Variant::Razz => 8,
+            Variant::FiveStud => 10,
+            Variant::Kuhn | Variant::Leduc | Variant::Ministud => 2,
+        };
+        if self.seats < 2 || self.seats > max_seats {
+            return bad(
+                "seats",
+                format!(
+                    "{} players cannot play {}: it takes 2 to {max_seats}",
+                    self.seats, self.variant
+                ),
+            );
+        }
+        if self.deck.suits == 0 || self.deck.suits > 4 {
+            return bad(
+                "deck.suits",
+                format!("{} suits: must be 1 to 4", self.deck.suits),
+            );
+        }
+        let mut ranks = self.deck.ranks.clone();
+        ranks.sort();
+        ranks.dedup();
+        if ranks.len() != self.deck.ranks.len() || ranks.is_empty() {
+            return bad("deck.ranks", "ranks must be distinct and not empty".into());
+        }
+        if self.small_bet == 0 {
+            return bad("small_bet", "must be at least 1".into());
+        }
+        if self.big_bet < self.small_bet {
+            return bad(
+                "big_bet",
+                format!(
+                    "the big bet {} is below the small bet {}",
+                    self.big_bet, self.small_bet
+                ),
+            );
+        }
+        if self.first_round == FirstRound::BringIn {
+            if self.bring_in == 0 {
+                return bad(
+                    "bring_in",
+                    "a bring-in game needs a bring-in of at least 1".into(),
+                );
+            }
+            if self.bring_in >= self.small_bet {
+                return bad(
+                    "bring_in",
+                    format!(
+                        "the bring-in {} must be below the small bet {}",
+                        self.bring_in, self.small_bet
+                    ),
+                );
+            }
+        } else if self.bring_in != 0 {
+            return bad(
+                "bring_in",
+                "only a game whose first round is `bring-in` has a bring-in".into(),
+            );
+        }
+        if self.max_bets == 0 {
+            return bad("max_bets", "at least one bet per round".into());
+        }
+        if self.starting_stacks.len() != self.seats as usize {
+            return bad(
+                "starting_stacks",
+                format!(
+                    "{} stacks for {} seats",
+                    self.starting_stacks.len(),
+                    self.seats
+                ),
+            );
+        }
+        if let Some(i) = self.starting_stacks.iter().position(|&s| s == 0) {
+            return bad("starting_stacks", format!("seat {i} has no chips"));
+        }
+        if self.streets.is_empty() {
+            return bad("streets", "a game needs at least one street".into());
+        }
+        let first = &self.streets[0].deal;
+        let door_needed = matches!(self.first_round, FirstRound::BringIn | FirstRound::HighCard)
+            || self.later_rounds == LaterRounds::BestShowing;
+        if door_needed && !first.contains(&Deal::Up) {
+            return bad(
+                "streets",
+                "the first street must deal an up card: the door card decides who acts first"
+                    .into(),
+            );
+        }
+        let per_player = self.cards_per_player();
+        let community = self
+            .streets
+            .iter()
+            .flat_map(|s| &s.deal)
+            .filter(|d| **d == Deal::Community)
+            .count();
+        if per_player == 0 {
+            return bad("streets", "no cards are dealt to the players".into());
+        }
+        // The last street may run short with many players (then burns are reshuffled or one
+        // community card is turned); every earlier street, with its burn, must fit in the deck.
+        let last = self.streets.last().map_or(0, |s| s.deal.len());
+        let burns = if self.burn_cards {
+            self.streets.len().saturating_sub(2)
+        } else {
+            0
+        };
+        let before_last = (per_player - last) * self.seats as usize + community + burns;
+        if before_last + 1 > self.deck.len() {
+            return bad(
+                "seats",
+                format!(
+                    "a deck of {} cards cannot deal {} players",
+                    self.deck.len(),
+                    self.seats
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// Reads a game from TOML: either a full definition, or `preset = "7stud"` followed by the
+    /// keys to override. Unknown keys are refused.
+    ///
+    /// ```toml
+    /// preset = "razz"
+    /// seats = 6
+    /// starting_stacks = 500   # one number for every seat, or a list
+    /// small_bet = 10
+    /// big_bet = 20
+    /// ```
+    pub fn from_toml(text: &str) -> Result<GameDef, GameDefError> {
+        let file: GameFile = toml::from_str(text).map_err(|e| GameDefError::Toml(e.to_string()))?;
+        let mut g = match &file.preset {
+            Some(p) => GameDef::preset(p)?,
+            None => GameDef {
+                variant: file.variant.ok_or(GameDefError::Invalid {
+                    key: "variant",
+                    reason: "missing: give `variant` or `preset`".into(),
+                })?,
+                ..GameDef::stud(Variant::SevenStud)
+            },
+        };
+        if let (Some(_), Some(v)) = (&file.preset, file.variant) {
+            g.variant = v;
+        }
+        if let Some(p) = file.profile {
+            g = g.with_profile(p);
+        }
+        macro_rules! set {
+            ($($f:ident),*) => { $( if let Some(v) = file.$f { g.$f = v; } )* };
+        }
+        set!(
+            seats,
+            deck,
+            ante,
+            bring_in,
+            small_bet,
+            big_bet,
+            max_bets,
+            uncapped_heads_up,
+            open_pair_big_bet,
+            first_round,
+            later_rounds,
+            out_of_cards,
+            burn_cards,
+            streets
+        );
+        g.starting_stacks = match file.starting_stacks {
+            Some(Stacks::Each(s)) => vec![s; g.seats as usize],
+            Some(Stacks::List(v)) => v,
+            None => {
+                let s = g.starting_stacks.first().copied().unwrap_or(200);
+                vec![s; g.seats as usize]
+            }
+        };
+        g.validate()?;
+        Ok(g)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Stacks {
+    Each(u64),
+    List(Vec<u64>),
+}
+
+/// The shape of a TOML game file: every key optional over a preset.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameFile {
+    preset: Option<String>,
+    variant: Option<Variant>,
+    profile: Option<Profile>,
+    seats: Option<u8>,
+    deck: Option<DeckDef>,
+    ante: Option<u64>,
+    bring_in: Option<u64>,
+    small_bet: Option<u64>,
+    big_bet: Option<u64>,
+    starting_stacks: Option<Stacks>,
+    max_bets: Option<u8>,
+    uncapped_heads_up: Option<bool>,
+    open_pair_big_bet: Option<bool>,
+    first_round: Option<FirstRound>,
+    later_rounds: Option<LaterRounds>,
+    out_of_cards: Option<OutOfCards>,
+    burn_cards: Option<bool>,
+    streets: Option<Vec<StreetDef>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_valid() {
+        for name in PRESETS.split(", ") {
+            let g = GameDef::preset(name).unwrap();
+            g.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        assert_eq!(GameDef::preset("7stud").unwrap().cards_per_player(), 7);
+        assert_eq!(GameDef::preset("5stud").unwrap().cards_per_player(), 5);
+        assert_eq!(GameDef::kuhn().deck.len(), 3);
+        assert_eq!(GameDef::leduc().deck.len(), 6);
+        // Eight players need the community-card rule on seventh street, but are allowed.
+        let eight = GameDef::stud(Variant::SevenStud).with_seats(8, 100);
+        eight.validate().unwrap();
+    }
+
+    #[test]
+    fn toml_overrides_a_preset() {
+        let g = GameDef::from_toml(
+            "preset = \"razz\"\nseats = 6\nstarting_stacks = 500\nprofile = \"pokerkit\"",
+        )
+        .unwrap();
+        assert_eq!(g.variant, Variant::Razz);
+        assert_eq!(g.starting_stacks, vec![500; 6]);
+        assert!(!g.uncapped_heads_up);
+        assert_eq!(g.out_of_cards, OutOfCards::Reshuffle);
+    }
+
+    #[test]
+    fn toml_refuses_unknown_keys_and_impossible_values() {
+        let e = GameDef::from_toml("preset = \"7stud\"\nbigbet = 3").unwrap_err();
+        assert!(e.to_string().contains("bigbet"), "{e}");
+        let e = GameDef::from_toml("preset = \"7stud\"\nbig_bet = 3").unwrap_err();
+        assert!(e.to_string().starts_with("`big_bet`"), "{e}");
+        let e = GameDef::from_toml("preset = \"7stud\"\nseats = 9").unwrap_err();
+        assert!(e.to_string().starts_with("`seats`"), "{e}");
+        let e = GameDef::from_toml("preset = \"5stud\"\nseats = 10").unwrap();
+        assert_eq!(e.seats, 10);
+        let e = GameDef::from_toml("preset = \"7stud\"\nbring_in = 5").unwrap_err();
+        assert!(e.to_string().starts_with("`bring_in`"), "{e}");
+        let e = GameDef::from_toml("preset = \"chess\"").unwrap_err();
+        assert!(e.to_string().contains("chess"), "{e}");
+    }
+}
