@@ -23,28 +23,18 @@
 //! the [`GameDef`]'s streets say (cards 1-2 down, 3-6 up, 7 down in seven-card games), so a hole
 //! deal may carry one card or a whole street's (PokerKit writes third street as three cards).
 
+mod replay;
+mod simulate;
+
+pub use replay::{replay, Decision, Replay, ReplayError};
+pub use simulate::{random_action, random_hand, with_random_stacks, SimulateError};
+
 use crate::cards::{Card, Rank, Suit};
-use crate::rules::{GameDef, GameDefError, Profile, Variant};
+use crate::rules::{Action, GameDef, GameDefError, Profile, Variant};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 use toml::{Spanned, Value};
-
-/// A betting action, mirroring PHH: `f`, `cc`, `pb`, `cbr AMOUNT`.
-///
-/// Interim: this is the agreed `rules::state::Action`; it moves there when the state machine
-/// lands, and this module will use it from there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Action {
-    /// `f`
-    Fold,
-    /// `cc`: check when nothing is owed, else call (all in for less if short).
-    CheckCall,
-    /// `pb`: post the bring-in.
-    BringIn,
-    /// `cbr N`: complete, bet or raise so that the seat's total put in this round is N.
-    CompleteBetRaise(u64),
-}
 
 /// A card of a hand history: `None` is `??`, a card nobody saw.
 pub type PhhCard = Option<Card>;
@@ -650,15 +640,8 @@ impl fmt::Display for PhhAction {
                 write!(f, "d dh p{} {}", seat + 1, write_phh_cards(cards))
             }
             PhhAction::DealBoard(cards) => write!(f, "d db {}", write_phh_cards(cards)),
-            PhhAction::Bet { seat, action } => {
-                write!(f, "p{} ", seat + 1)?;
-                match action {
-                    Action::Fold => f.write_str("f"),
-                    Action::CheckCall => f.write_str("cc"),
-                    Action::BringIn => f.write_str("pb"),
-                    Action::CompleteBetRaise(n) => write!(f, "cbr {n}"),
-                }
-            }
+            // `Action` displays itself in PHH notation.
+            PhhAction::Bet { seat, action } => write!(f, "p{} {action}", seat + 1),
             PhhAction::ShowMuck { seat, shown } => {
                 write!(f, "p{} sm", seat + 1)?;
                 match shown {

@@ -1,1 +1,4 @@
 //! The subcommands of the `stud` binary, one module each.
+
+pub mod replay;
+pub mod simulate;
