@@ -102,7 +102,10 @@ impl Rank {
             return None;
         }
         let c = b[0].to_ascii_uppercase();
-        RANK_CHARS.iter().position(|&r| r == c).map(|i| Rank(i as u8))
+        RANK_CHARS
+            .iter()
+            .position(|&r| r == c)
+            .map(|i| Rank(i as u8))
     }
 }
 
@@ -205,7 +208,8 @@ impl FromStr for Card {
         }
         let rank = Rank::parse(rank_text)
             .ok_or_else(|| err("the rank must be one of 2-9, T (or 10), J, Q, K, A"))?;
-        let suit = Suit::parse(suit_char).ok_or_else(|| err("the suit must be one of c, d, h, s"))?;
+        let suit =
+            Suit::parse(suit_char).ok_or_else(|| err("the suit must be one of c, d, h, s"))?;
         Ok(Card::new(rank, suit))
     }
 }
@@ -219,10 +223,7 @@ pub fn parse_cards(s: &str) -> Result<Vec<Card>, CardParseError> {
         while !rest.is_empty() {
             // A card is a rank (one char, or "10") followed by one suit char.
             let len = if rest.starts_with("10") { 3 } else { 2 };
-            let end = rest
-                .char_indices()
-                .nth(len)
-                .map_or(rest.len(), |(i, _)| i);
+            let end = rest.char_indices().nth(len).map_or(rest.len(), |(i, _)| i);
             out.push(rest[..end].parse()?);
             rest = &rest[end..];
         }
@@ -330,7 +331,13 @@ mod tests {
 
     #[test]
     fn parses_usual_notation_in_any_case() {
-        for (s, want) in [("As", "As"), ("td", "Td"), ("10d", "Td"), ("7C", "7c"), ("qH", "Qh")] {
+        for (s, want) in [
+            ("As", "As"),
+            ("td", "Td"),
+            ("10d", "Td"),
+            ("7C", "7c"),
+            ("qH", "Qh"),
+        ] {
             assert_eq!(s.parse::<Card>().unwrap().to_string(), want);
         }
     }
@@ -339,7 +346,10 @@ mod tests {
     fn refuses_what_is_not_a_card() {
         for s in ["Xq", "A", "", "Ax", "11d", "1s", "Ass"] {
             let e = s.parse::<Card>().unwrap_err();
-            assert!(e.to_string().starts_with(&format!("{s:?} is not a card: ")), "{e}");
+            assert!(
+                e.to_string().starts_with(&format!("{s:?} is not a card: ")),
+                "{e}"
+            );
         }
     }
 

@@ -5,3 +5,4 @@
 #![warn(missing_docs)]
 
 pub mod cards;
+pub mod eval;
