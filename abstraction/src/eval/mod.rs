@@ -177,7 +177,7 @@ fn key_of(cards: CardSet) -> u64 {
 #[inline]
 fn multiset_index(t: &Tables, key: u64) -> usize {
     (t.lo_base[(key & tables::LO_MASK) as usize]
-        + t.hi_id[(key >> tables::HI_SHIFT & tables::HI_MASK) as usize]) as usize
+        + t.hi_id[(key >> tables::HI_SHIFT & tables::HI_MASK) as usize] as u32) as usize
 }
 
 /// The 13-bit rank mask of suit `suit` (ids `rank * 4 + suit`): gathers every fourth bit.
@@ -193,15 +193,19 @@ fn suit_ranks(cards: u64, suit: u32) -> usize {
 #[inline]
 fn high_of(t: &Tables, key: u64, cards: CardSet) -> HighStrength {
     let flush = key & tables::FLUSH_BITS;
-    let v = if flush != 0 {
-        // Rare (about 3% of 7-card hands): with at most seven cards a flush is the best hand
-        // unless it is beaten by its own straight flush, which the flush table knows.
-        let suit = (flush.trailing_zeros() - tables::SUIT_SHIFT - 3) / 4;
-        t.flush[suit_ranks(cards.0, suit)]
-    } else {
-        t.high[multiset_index(t, key)]
-    };
-    HighStrength(v as u32)
+    if flush != 0 {
+        return flush_of(t, flush, cards);
+    }
+    HighStrength(t.high[multiset_index(t, key)] as u32)
+}
+
+/// Rare (about 3% of 7-card hands), so kept out of the hot path: with at most seven cards a
+/// flush beats anything its other cards make, and the flush table knows its straight flushes.
+#[cold]
+#[inline(never)]
+fn flush_of(t: &Tables, flush: u64, cards: CardSet) -> HighStrength {
+    let suit = (flush.trailing_zeros() - tables::SUIT_SHIFT - 3) / 4;
+    HighStrength(t.flush[suit_ranks(cards.0, suit)] as u32)
 }
 
 /// The best five-card high hand in `cards` (5, 6 or 7 cards).

@@ -141,10 +141,11 @@ pub(super) fn code5(vals: [u8; 5], flush: bool, straights: bool) -> u32 {
 
 /// Every tables the evaluators read.
 pub(super) struct Tables {
-    /// Dense index base of each low half (base-5 value).
-    pub lo_base: Vec<u32>,
+    /// Dense index base of each low half (base-5 value). Sized to the key mask, so that a masked
+    /// index needs no bounds check.
+    pub lo_base: Box<[u32; 1 << 17]>,
     /// Dense offset of each high half (base-5 value).
-    pub hi_id: Vec<u32>,
+    pub hi_id: Box<[u16; 1 << 14]>,
     /// Dense high strength (1..=7462) of each rank multiset, flushes aside.
     pub high: Vec<u16>,
     /// Dense razz strength of each rank multiset (higher is the better low).
@@ -218,6 +219,11 @@ fn dense_codes(mut codes: Vec<u32>) -> Vec<u32> {
     codes
 }
 
+/// A fixed-size array on the heap, never on the stack (it may be larger than a thread's stack).
+fn boxed<T: Copy, const N: usize>(fill: T) -> Box<[T; N]> {
+    vec![fill; N].into_boxed_slice().try_into().ok().unwrap()
+}
+
 fn build() -> Tables {
     // Every five-card rank multiset, once as a plain hand and, if unpaired, once suited.
     let fives: Vec<[u8; 5]> = multisets(13)
@@ -255,16 +261,16 @@ fn build() -> Tables {
 
     let lows = multisets(7);
     let highs = multisets(6);
-    let mut hi_id = vec![u32::MAX; pow5(6) as usize];
+    let mut hi_id: Box<[u16; 1 << 14]> = boxed(u16::MAX);
     let mut hi_upto = [0u32; 8]; // hi_upto[n]: high halves with at most n cards
     for (i, m) in highs.iter().enumerate() {
-        hi_id[base5(m)] = i as u32;
+        hi_id[base5(m)] = i as u16;
         let n = m.iter().sum::<u8>() as usize;
         for up in &mut hi_upto[n..] {
             *up = i as u32 + 1;
         }
     }
-    let mut lo_base = vec![u32::MAX; pow5(7) as usize];
+    let mut lo_base: Box<[u32; 1 << 17]> = boxed(u32::MAX);
     let mut len = 0u32;
     let mut high = Vec::new();
     let mut razz = Vec::new();
