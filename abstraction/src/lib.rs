@@ -5,4 +5,5 @@
 #![warn(missing_docs)]
 
 pub mod cards;
+pub mod eval;
 pub mod rules;
