@@ -5,5 +5,6 @@
 #![warn(missing_docs)]
 
 pub mod cards;
+pub mod eval;
 pub mod phh;
 pub mod rules;

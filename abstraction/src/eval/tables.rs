@@ -1,0 +1,312 @@
+//! The lookup tables behind the evaluators, built once on first use (a few milliseconds).
+//!
+//! A hand's rank multiset is identified by two base-5 numbers, one for the deuce to the eight
+//! (seven ranks) and one for the nine to the ace (six ranks), which per-card keys simply add up.
+//! Because a hand has at most seven cards, the pairs of halves that occur are packed into a dense
+//! "triangular" index: `lo_base[low half] + hi_id[high half]` in `0..76_155`, with no hashing.
+//! Flushes are looked up separately by the 13-bit rank mask of the flush suit.
+
+use std::sync::OnceLock;
+
+/// Bits of the key holding the low half (ranks 2..8, base 5): at most 7 * 5^6 < 2^17.
+pub(super) const LO_MASK: u64 = (1 << 17) - 1;
+/// Shift and mask of the high half (ranks 9..A, base 5): at most 7 * 5^5 < 2^14.
+pub(super) const HI_SHIFT: u32 = 17;
+pub(super) const HI_MASK: u64 = (1 << 14) - 1;
+/// Four 4-bit suit counters start at 3, so a counter reaches 8 (its top bit) at five cards.
+pub(super) const SUIT_SHIFT: u32 = 32;
+pub(super) const KEY_INIT: u64 = 0x3333 << SUIT_SHIFT;
+pub(super) const FLUSH_BITS: u64 = 0x8888 << SUIT_SHIFT;
+
+const fn pow5(e: u32) -> u64 {
+    let mut p = 1;
+    let mut i = 0;
+    while i < e {
+        p *= 5;
+        i += 1;
+    }
+    p
+}
+
+const fn card_key(id: usize) -> u64 {
+    let rank = (id >> 2) as u32;
+    let suit = (id & 3) as u32;
+    let ranks = if rank < 7 {
+        pow5(rank)
+    } else {
+        pow5(rank - 7) << HI_SHIFT
+    };
+    ranks + (1 << (SUIT_SHIFT + 4 * suit))
+}
+
+/// The additive key of each card (without [`KEY_INIT`]).
+pub(super) const CARD_KEYS: [u64; 52] = {
+    let mut k = [0; 52];
+    let mut i = 0;
+    while i < 52 {
+        k[i] = card_key(i);
+        i += 1;
+    }
+    k
+};
+
+/// The summed key of every subset of each byte of a card set: seven independent loads give the
+/// key of a whole set, with no loop over its cards.
+pub(super) static BYTE_KEYS: [[u64; 256]; 7] = {
+    let mut t = [[0; 256]; 7];
+    let mut b = 0;
+    while b < 7 {
+        let mut v = 0;
+        while v < 256 {
+            let mut sum = 0;
+            let mut bit = 0;
+            while bit < 8 {
+                let id = b * 8 + bit;
+                if v >> bit & 1 == 1 && id < 52 {
+                    sum += CARD_KEYS[id];
+                }
+                bit += 1;
+            }
+            t[b][v] = sum;
+            v += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Category of a five-card code (bits 20..24), in [`super::Category`] order.
+pub(super) const CAT_SHIFT: u32 = 20;
+const STRAIGHT: u32 = 4;
+const FLUSH: u32 = 5;
+const STRAIGHT_FLUSH: u32 = 8;
+
+/// Orders values (`1..=13`) by multiplicity, then value, both descending. Returns the values in
+/// that order (padded with 0) and the multiplicities in that order (padded with 0).
+pub(super) fn by_groups(vals: &[u8]) -> ([u8; 7], [u8; 7]) {
+    let mut count = [0u8; 14];
+    for &v in vals {
+        count[v as usize] += 1;
+    }
+    let (mut ord, mut pat) = ([0u8; 7], [0u8; 7]);
+    let (mut n, mut g) = (0, 0);
+    for c in (1..=4).rev() {
+        for v in (1..=13u8).rev() {
+            if count[v as usize] == c {
+                ord[n..n + c as usize].fill(v);
+                n += c as usize;
+                pat[g] = c;
+                g += 1;
+            }
+        }
+    }
+    (ord, pat)
+}
+
+/// Packs values as nibbles, the first most significant.
+pub(super) fn nibbles(vals: &[u8]) -> u32 {
+    vals.iter().fold(0, |acc, &v| acc << 4 | v as u32)
+}
+
+/// An explicit, ordered code of a five-card hand: category in bits 20.., then the five values
+/// (`1..=13`) by multiplicity and value, so that comparing codes compares hands. With
+/// `straights` false, straights and flushes are ignored (ace-to-five lows pass ace-low values).
+pub(super) fn code5(vals: [u8; 5], flush: bool, straights: bool) -> u32 {
+    let (ord, pat) = by_groups(&vals);
+    let mut five = [ord[0], ord[1], ord[2], ord[3], ord[4]];
+    let mut cat = match (pat[0], pat[1]) {
+        (4, _) => 7,
+        (3, 2) => 6,
+        (3, _) => 3,
+        (2, 2) => 2,
+        (2, _) => 1,
+        _ => 0,
+    };
+    if cat == 0 && straights {
+        let wheel = five == [13, 4, 3, 2, 1];
+        if wheel {
+            // The ace plays low: a five-high straight.
+            five = [4, 3, 2, 1, 13];
+        }
+        let straight = wheel || five[0] - five[4] == 4;
+        cat = match (straight, flush) {
+            (true, true) => STRAIGHT_FLUSH,
+            (false, true) => FLUSH,
+            (true, false) => STRAIGHT,
+            (false, false) => 0,
+        };
+    }
+    cat << CAT_SHIFT | nibbles(&five)
+}
+
+/// Every tables the evaluators read.
+pub(super) struct Tables {
+    /// Dense index base of each low half (base-5 value). Sized to the key mask, so that a masked
+    /// index needs no bounds check.
+    pub lo_base: Box<[u32; 1 << 17]>,
+    /// Dense offset of each high half (base-5 value).
+    pub hi_id: Box<[u16; 1 << 14]>,
+    /// Dense high strength (1..=7462) of each rank multiset, flushes aside.
+    pub high: Vec<u16>,
+    /// Dense razz strength of each rank multiset (higher is the better low).
+    pub razz: Vec<u16>,
+    /// Dense high strength of a flush by the flush suit's rank mask.
+    pub flush: Vec<u16>,
+    /// The five-card code of each dense high strength (index 0 unused).
+    pub high_codes: Vec<u32>,
+    /// The five-card ace-low code of each dense low strength (index 0 unused).
+    pub low_codes: Vec<u32>,
+    /// The dense low strength of 8-7-6-5-4, the worst qualifying eight-or-better low.
+    pub low8_min: u16,
+}
+
+/// The tables, built on first use.
+#[inline]
+pub(super) fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(build)
+}
+
+/// All multisets over `ranks` ranks with at most 4 of each and at most 7 cards, as count vectors,
+/// ordered by size (so that a prefix holds every multiset up to a size).
+fn multisets(ranks: usize) -> Vec<Vec<u8>> {
+    let mut all = vec![vec![]];
+    for _ in 0..ranks {
+        let mut next = Vec::new();
+        for m in &all {
+            let n: u8 = m.iter().sum();
+            for c in 0..=4.min(7 - n) {
+                let mut v = m.clone();
+                v.push(c);
+                next.push(v);
+            }
+        }
+        all = next;
+    }
+    all.sort_by_key(|m| m.iter().sum::<u8>());
+    all
+}
+
+fn base5(counts: &[u8]) -> usize {
+    counts.iter().rev().fold(0, |acc, &c| acc * 5 + c as usize)
+}
+
+/// The best dense value over the five-card subsets of `vals`.
+fn best5(vals: &[u8], dense: impl Fn([u8; 5]) -> u16) -> u16 {
+    let n = vals.len();
+    (0u32..1 << n)
+        .filter(|s| s.count_ones() == 5)
+        .map(|s| {
+            let mut five = [0; 5];
+            let mut k = 0;
+            for (i, &v) in vals.iter().enumerate() {
+                if s >> i & 1 == 1 {
+                    five[k] = v;
+                    k += 1;
+                }
+            }
+            dense(five)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Sorted distinct codes with a leading 0, so a code's position is its dense value (1-based).
+fn dense_codes(mut codes: Vec<u32>) -> Vec<u32> {
+    codes.push(0);
+    codes.sort_unstable();
+    codes.dedup();
+    codes
+}
+
+/// A fixed-size array on the heap, never on the stack (it may be larger than a thread's stack).
+fn boxed<T: Copy, const N: usize>(fill: T) -> Box<[T; N]> {
+    vec![fill; N].into_boxed_slice().try_into().ok().unwrap()
+}
+
+fn build() -> Tables {
+    // Every five-card rank multiset, once as a plain hand and, if unpaired, once suited.
+    let fives: Vec<[u8; 5]> = multisets(13)
+        .iter()
+        .filter(|m| m.iter().sum::<u8>() == 5)
+        .map(|m| {
+            let mut five = [0u8; 5];
+            let mut k = 0;
+            for (r, &c) in m.iter().enumerate() {
+                for _ in 0..c {
+                    five[k] = r as u8;
+                    k += 1;
+                }
+            }
+            five
+        })
+        .collect();
+    let high_val = |r: u8| r + 1;
+    let low_val = |r: u8| if r == 12 { 1 } else { r + 2 };
+    let high_code = |five: [u8; 5], flush| code5(five.map(high_val), flush, true);
+    // A low's code orders from the best low to the worst; negate it so higher is better.
+    let low_code = |five: [u8; 5]| !code5(five.map(low_val), false, false);
+    let high_codes = dense_codes(
+        fives
+            .iter()
+            .flat_map(|&f| {
+                let distinct = f.windows(2).all(|w| w[0] != w[1]);
+                let suited = distinct.then(|| high_code(f, true));
+                std::iter::once(high_code(f, false)).chain(suited)
+            })
+            .collect(),
+    );
+    let low_codes = dense_codes(fives.iter().map(|&f| low_code(f)).collect());
+    let dense = |codes: &[u32], code: u32| codes.binary_search(&code).unwrap() as u16;
+
+    let lows = multisets(7);
+    let highs = multisets(6);
+    let mut hi_id: Box<[u16; 1 << 14]> = boxed(u16::MAX);
+    let mut hi_upto = [0u32; 8]; // hi_upto[n]: high halves with at most n cards
+    for (i, m) in highs.iter().enumerate() {
+        hi_id[base5(m)] = i as u16;
+        let n = m.iter().sum::<u8>() as usize;
+        for up in &mut hi_upto[n..] {
+            *up = i as u32 + 1;
+        }
+    }
+    let mut lo_base: Box<[u32; 1 << 17]> = boxed(u32::MAX);
+    let mut len = 0u32;
+    let mut high = Vec::new();
+    let mut razz = Vec::new();
+    for lo in &lows {
+        lo_base[base5(lo)] = len;
+        let room = 7 - lo.iter().sum::<u8>() as usize;
+        for hi in &highs[..hi_upto[room] as usize] {
+            let ranks: Vec<u8> = lo
+                .iter()
+                .chain(hi)
+                .enumerate()
+                .flat_map(|(r, &c)| std::iter::repeat_n(r as u8, c as usize))
+                .collect();
+            high.push(best5(&ranks, |f| dense(&high_codes, high_code(f, false))));
+            razz.push(best5(&ranks, |f| dense(&low_codes, low_code(f))));
+            len += 1;
+        }
+    }
+    let flush = (0u32..1 << 13)
+        .map(|mask| {
+            if !(5..=7).contains(&mask.count_ones()) {
+                return 0;
+            }
+            let ranks: Vec<u8> = (0..13).filter(|r| mask >> r & 1 == 1).collect();
+            best5(&ranks, |f| dense(&high_codes, high_code(f, true)))
+        })
+        .collect();
+    let low8_min = dense(&low_codes, low_code([6, 5, 4, 3, 2]));
+    Tables {
+        lo_base,
+        hi_id,
+        high,
+        razz,
+        flush,
+        high_codes,
+        low_codes,
+        low8_min,
+    }
+}
