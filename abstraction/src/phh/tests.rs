@@ -10,7 +10,7 @@ bring_in = 2
 small_bet = 5
 big_bet = 10
 starting_stacks = [1000, 1000, 1000]
-actions = ['d dh p1 8s5c7d', 'd dh p2 5sJs8h', 'd dh p3 KsKdAs', 'p1 pb', 'p2 cbr 5', 'p3 f', 'p1 cc', 'd dh p1 Th', 'd dh p2 2s', 'p2 cbr 5', 'p1 f']
+actions = ['d dh p1 8s5c7d', 'd dh p2 5sJs8h', 'd dh p3 KsKdAs', 'p1 pb', 'p2 cbr 5', 'p3 f', 'p1 cc', 'd dh p1 Th', 'd dh p2 Kc', 'p2 cbr 5', 'p1 f']
 hand = 0
 ";
 
@@ -241,6 +241,7 @@ proptest! {
         }
         let text: String = text.into_iter().collect();
         if let Ok(h) = HandHistory::parse(&text) {
+            let _ = replay(&h, Profile::PokerKit);
             let written = h.to_string();
             let again = HandHistory::parse(&written);
             prop_assert!(again.is_ok(), "{written}");
@@ -253,5 +254,118 @@ proptest! {
     fn any_action_text_never_panics(s in ".{0,40}") {
         let _ = parse_action(&s, 8);
         let _ = parse_phh_cards(&s);
+    }
+}
+
+fn replay_error(text: &str) -> ReplayError {
+    let h = HandHistory::parse(text).unwrap();
+    replay(&h, Profile::PokerKit).unwrap_err()
+}
+
+fn line_of(e: &ReplayError) -> (usize, String, String) {
+    match e {
+        ReplayError::Line { line, text, reason } => (*line, text.clone(), reason.clone()),
+        other => panic!("not a line error: {other}"),
+    }
+}
+
+#[test]
+fn replays_a_pokerkit_hand() {
+    let h = HandHistory::parse(POKERKIT).unwrap();
+    let r = replay(&h, Profile::PokerKit).unwrap();
+    // Door cards 7d, 8h, As: the 7d brings in.
+    assert_eq!(r.bring_in_seat, Some(0));
+    assert_eq!(r.opening, Some(Action::BringIn));
+    assert_eq!(
+        r.decisions[0].legal,
+        vec![Action::BringIn, Action::CompleteBetRaise(5)]
+    );
+    assert_eq!(r.first_actors[..2], [Some(0), Some(1)]);
+    // Fourth street: 8h Kc shows more than 7d Th.
+    assert_eq!(r.payoffs, Some(vec![-6, 7, -1]));
+    assert_eq!(r.final_stacks, vec![994, 1007, 999]);
+}
+
+#[test]
+fn replay_errors_name_the_line() {
+    let multi = POKERKIT.replace("', '", "',\n'");
+    // Line 8 holds the first action; each action has its own line here.
+    let (line, text, reason) = line_of(&replay_error(&multi.replace("'p3 f'", "'p3 cbr 7'")));
+    assert_eq!((line, text.as_str()), (13, "p3 cbr 7"));
+    assert!(reason.contains("cbr 10"), "{reason}");
+
+    let (line, _, reason) = line_of(&replay_error(&multi.replace("'p3 f'", "'p1 f'")));
+    assert_eq!(line, 13);
+    assert!(reason.contains("p3's turn"), "{reason}");
+
+    let (line, _, reason) = line_of(&replay_error(&multi.replace("KsKdAs", "KsKd")));
+    assert_eq!(line, 11, "{reason}");
+    assert!(reason.contains("too few cards"), "{reason}");
+
+    let (line, _, reason) = line_of(&replay_error(
+        &multi.replace("'d dh p2 Kc'", "'d dh p2 Kc3s'"),
+    ));
+    assert_eq!(line, 16, "{reason}");
+    assert!(reason.contains("more cards"), "{reason}");
+
+    let (line, _, reason) = line_of(&replay_error(
+        &multi.replace("'d dh p2 Kc'", "'d dh p2 8s'"),
+    ));
+    assert_eq!(line, 16);
+    assert!(reason.contains("already been dealt"), "{reason}");
+
+    let (line, _, reason) = line_of(&replay_error(
+        &multi.replace("'d dh p2 Kc'", "'d dh p3 2s'"),
+    ));
+    assert_eq!(line, 16);
+    assert!(reason.contains("more cards"), "{reason}");
+
+    let (line, _, reason) = line_of(&replay_error(&multi.replace("8s5c7d", "8s5c??")));
+    assert_eq!(line, 8);
+    assert!(reason.contains("face up"), "{reason}");
+
+    let (_, _, reason) = line_of(&replay_error(&multi.replace("'p1 f'", "'p1 f', 'p1 cc'")));
+    assert!(reason.contains("over"), "{reason}");
+}
+
+#[test]
+fn unknown_cards_replay_and_shows_fill_them_in() {
+    let h = HandHistory::parse(&POKERKIT.replace("8s5c7d", "????7d")).unwrap();
+    let r = replay(&h, Profile::PokerKit).unwrap();
+    assert_eq!(r.payoffs, Some(vec![-6, 7, -1]));
+    assert_eq!(r.state.down_cards(0), [None, None]);
+    // A showdown needs the cards: shown later, they are dealt as shown.
+    let showdown = POKERKIT
+        .replace("8s5c7d", "????7d")
+        .replace("'p2 cbr 5', 'p1 f'", "'p2 cc', 'p1 sm 8s5c7dTh'");
+    let short = HandHistory::parse(&showdown).unwrap();
+    let r = replay(&short, Profile::PokerKit).unwrap();
+    assert_eq!(r.state.down_cards(0), [card("8s"), card("5c")]);
+    assert_eq!(r.payoffs, None, "the hand stops at fourth street");
+    let e = replay_error(&showdown.replace("sm 8s5c7d", "sm 8s5c7c"));
+    assert!(line_of(&e).2.contains("shown as 7c"), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Shuffled, dropped and duplicated actions replay or give an error, never a panic.
+    #[test]
+    fn mangled_actions_never_panic(
+        ops in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>(), 0u8..3), 1..5)
+    ) {
+        let mut h = HandHistory::parse(POKERKIT).unwrap();
+        for (a, b, op) in ops {
+            let n = h.actions.len();
+            if n == 0 { break; }
+            let (i, j) = (a.index(n), b.index(n));
+            match op {
+                0 => h.actions.swap(i, j),
+                1 => { h.actions.remove(i); }
+                _ => { let x = h.actions[i].clone(); h.actions.insert(j, x); }
+            }
+        }
+        let _ = replay(&h, Profile::PokerKit);
+        let _ = replay(&h, Profile::CardRoom);
     }
 }
