@@ -12,7 +12,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Hands per preset and seat count in CI.
-const HANDS: u64 = 1_000;
+const HANDS: u64 = 2_000;
 
 fn hands() -> u64 {
     std::env::var("PHH_ROUNDTRIP_HANDS")

@@ -79,6 +79,19 @@ fn line_error(a: &ActionLine, reason: impl Into<String>) -> ReplayError {
 fn known_cards(h: &HandHistory) -> Result<Vec<Vec<PhhCard>>, ReplayError> {
     let mut dealt: Vec<Vec<PhhCard>> = vec![Vec::new(); h.players()];
     for a in &h.actions {
+        // A hand built in memory may name any seat; a parsed one is checked already.
+        let seat = match &a.action {
+            PhhAction::DealHole { seat, .. }
+            | PhhAction::Bet { seat, .. }
+            | PhhAction::ShowMuck { seat, .. } => Some(*seat),
+            PhhAction::DealBoard(_) | PhhAction::Noop => None,
+        };
+        if seat.is_some_and(|s| s as usize >= h.players()) {
+            return Err(line_error(
+                a,
+                format!("no such player: the hand has {}", h.players()),
+            ));
+        }
         match &a.action {
             PhhAction::DealHole { seat, cards } => dealt[*seat as usize].extend(cards),
             PhhAction::ShowMuck {

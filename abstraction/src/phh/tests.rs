@@ -349,10 +349,10 @@ fn unknown_cards_replay_and_shows_fill_them_in() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
-    /// Shuffled, dropped and duplicated actions replay or give an error, never a panic.
+    /// Shuffled, dropped, duplicated and reassigned actions replay or give an error, never a panic.
     #[test]
     fn mangled_actions_never_panic(
-        ops in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>(), 0u8..3), 1..5)
+        ops in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>(), 0u8..4), 1..5)
     ) {
         let mut h = HandHistory::parse(POKERKIT).unwrap();
         for (a, b, op) in ops {
@@ -362,6 +362,10 @@ proptest! {
             match op {
                 0 => h.actions.swap(i, j),
                 1 => { h.actions.remove(i); }
+                // Any seat, even one the table does not have (a hand built in memory).
+                2 => if let PhhAction::Bet { seat, .. } | PhhAction::DealHole { seat, .. } = &mut h.actions[i].action {
+                    *seat = (j % 12) as u8;
+                },
                 _ => { let x = h.actions[i].clone(); h.actions.insert(j, x); }
             }
         }
