@@ -8,9 +8,9 @@
 //!   `burn_cards`) but never names them, as PokerKit writes none.
 //! - Folding when nothing is owed is not an action: it is dominated by checking, and PokerKit
 //!   refuses it ("redundant fold"). The bring-in seat cannot fold either: the bring-in is forced.
-//! - A bet or raise is capped at what the richest other live player can still put in: chips
-//!   nobody can call would only come back (PokerKit sizes it the same way). With nobody able to
-//!   call more, no raise is offered.
+//! - A bet or raise is the full amount (or all in for less) even when no other player can match
+//!   it all; the part nobody matched comes back when the round ends. With nobody able to put in
+//!   more than the current bet, no raise is offered (PokerKit: "irrelevant" raise).
 //! - An all-in bet or raise for less than a full one (card room, `incomplete_raise_reopens` off)
 //!   must be called by everyone, but does not count toward the cap and lets only players who have
 //!   not acted since the last full bet raise, a full bet above the last full bet. The forced
@@ -811,7 +811,7 @@ impl State {
         let total = self.stack[me] + self.round_bet[me];
         let (sizes, k) = self.sizes();
         for &size in &sizes[..k] {
-            let amount = self.target(size).min(total).min(max_other);
+            let amount = self.target(size).min(total);
             if amount > self.level && (out.1 == 0 || out.0[out.1 - 1] < amount) {
                 out.0[out.1] = amount;
                 out.1 += 1;
@@ -895,8 +895,7 @@ impl State {
                 let (sizes, _) = self.sizes();
                 let small_target = self.target(sizes[0]);
                 self.pay(me, to - self.round_bet[me]);
-                let full =
-                    self.def.incomplete_raise_reopens || to >= small_target || self.stack[me] > 0;
+                let full = self.def.incomplete_raise_reopens || to >= small_target;
                 if self.open_pair && to > small_target {
                     self.big_made = true;
                 }

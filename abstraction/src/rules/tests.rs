@@ -346,22 +346,32 @@ fn incomplete_raise_does_not_reopen_card_room_but_does_in_pokerkit() {
 }
 
 #[test]
-fn raise_capped_at_what_the_others_can_call() {
+fn a_bet_nobody_can_match_is_returned_and_nobody_raises_an_all_in() {
     // Seat 1 has 4 chips: after the ante and the bring-in it has 3 in all this round.
     let mut g = stud(Variant::SevenStud, 2, 500);
     g.starting_stacks[1] = 4;
     let mut s = play(&g, "AsAhKd 3s3h2c pb");
-    // Seat 0 can complete only to the 3 seat 1 can match.
-    legal(&s, &[Fold, CheckCall], &[3]);
-    run(&mut s, "r3");
+    // Seat 0 may still complete to 5 (PokerKit agrees): the 2 seat 1 cannot match come back.
+    legal(&s, &[Fold, CheckCall], &[5]);
+    run(&mut s, "r5");
+    // Seat 1 can only call all in for less, or fold.
     legal(&s, &[Fold, CheckCall], &[]);
     run(&mut s, "cc");
+    assert_eq!((s.committed(0), s.stack(0)), (4, 496));
     // Seat 1 is all in: the cards run out without betting.
     run(&mut s, "Qc 5d Jc 6d Tc 7d 9c 8d");
     assert_eq!(s.next(), Next::Over);
     assert_eq!(s.first_actor(1), None);
     // Seat 0's broadway straight beats seat 1's threes.
     assert_eq!(s.payoffs(), Some(vec![4, -4]));
+    // Three players, two all in: the third cannot raise; it calls or folds.
+    let mut g = stud(Variant::SevenStud, 3, 500);
+    g.starting_stacks[1] = 4;
+    g.starting_stacks[2] = 6;
+    let mut s = play(&g, "AsAhKd 3s3h2c 4s4hQh pb r5 cc");
+    legal(&s, &[Fold, CheckCall], &[]);
+    run(&mut s, "cc");
+    assert_eq!(s.street(), 1);
 }
 
 #[test]
