@@ -41,6 +41,11 @@ pub fn pots(committed: &[u64], live: u16) -> Vec<Pot> {
         prev = level;
         match out.last_mut() {
             Some(last) if eligible == 0 || eligible == last.eligible => last.amount += amount,
+            // No live seat put anything in (possible only without antes): all live seats share.
+            None if eligible == 0 => out.push(Pot {
+                amount,
+                eligible: live,
+            }),
             _ => out.push(Pot { amount, eligible }),
         }
     }
@@ -142,6 +147,18 @@ mod tests {
         let p = pots(&[10, 30, 20], 0b101);
         assert_eq!(p.iter().map(|p| p.amount).sum::<u64>(), 60);
         assert_eq!(p.last().unwrap().eligible, 0b100);
+    }
+
+    #[test]
+    fn chips_only_folded_seats_put_in_go_to_the_live_seats() {
+        let p = pots(&[2, 0, 0], 0b110);
+        assert_eq!(
+            p,
+            vec![Pot {
+                amount: 2,
+                eligible: 0b110
+            }]
+        );
     }
 
     #[test]

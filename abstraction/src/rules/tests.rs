@@ -452,20 +452,24 @@ fn passive(s: &mut State, rng: &mut ChaCha8Rng, street: usize, act: bool) {
         match s.next() {
             Next::Deal { .. } if s.street() == street && !act => return,
             Next::Act { .. } if s.street() == street && act => return,
-            Next::Deal { .. } => {
-                s.deal_random(rng).unwrap();
-            }
-            Next::Act { .. } => {
-                let a = if s.legal_actions()[0] == BringIn {
-                    BringIn
-                } else {
-                    CheckCall
-                };
-                s.apply(a).unwrap();
-            }
             Next::Over => panic!("hand over before street {street}"),
+            _ => passive_step(s, rng),
         }
     }
+}
+
+/// Deals a random card, or checks or calls (posting the bring-in).
+fn passive_step(s: &mut State, rng: &mut ChaCha8Rng) {
+    if s.to_act().is_none() {
+        s.deal_random(rng).unwrap();
+        return;
+    }
+    let a = if s.legal_actions()[0] == BringIn {
+        BringIn
+    } else {
+        CheckCall
+    };
+    s.apply(a).unwrap();
 }
 
 #[test]
@@ -571,6 +575,43 @@ fn refusals_name_the_card_the_seat_and_the_action() {
     );
 }
 
+#[test]
+fn five_card_stud_ten_players_reshuffles_the_burns_for_fifth_street() {
+    // 10 x 4 cards and 3 burns leave 9: the 3 burns go back and all ten get their fifth card.
+    let mut rng = ChaCha8Rng::seed_from_u64(10);
+    let mut s = State::new(&stud(Variant::FiveStud, 10, 100)).unwrap();
+    passive(&mut s, &mut rng, 3, true);
+    assert!(!s.short_of_cards());
+    while s.next() != Next::Over {
+        passive_step(&mut s, &mut rng);
+    }
+    for seat in 0..10 {
+        assert_eq!(s.hand(seat).unwrap().len(), 5);
+    }
+    let p = s.payoffs().unwrap();
+    assert_eq!(p.iter().sum::<i64>(), 0);
+}
+
+#[test]
+fn five_card_stud_high_card_option_has_no_bring_in() {
+    let mut g = stud(Variant::FiveStud, 3, 100);
+    g.first_round = FirstRound::HighCard;
+    g.bring_in = 0;
+    // Doors Kd, Ah, 2c: the ace acts first and may check.
+    let s = play(&g, "3c Kd 4c Ah 5c 2c");
+    assert_eq!(s.to_act(), Some(1));
+    assert_eq!(s.bring_in_seat(), None);
+    legal(&s, &[CheckCall], &[5]);
+}
+
+#[test]
+fn games_the_evaluators_cannot_score_are_refused() {
+    let mut g = stud(Variant::SevenStud, 2, 100);
+    g.streets[4].deal = vec![Deal::Up];
+    let e = State::new(&g).unwrap_err();
+    assert!(e.to_string().contains("5 up"), "{e}");
+}
+
 // ---- property tests over random legal hands -------------------------------------------------
 
 /// One step of a hand, to replay it.
@@ -646,7 +687,16 @@ fn random_hand(def: &Arc<GameDef>, rng: &mut ChaCha8Rng) -> (Vec<Step>, State) {
                 } else {
                     legal[rng.gen_range(0..legal.len())]
                 };
-                assert!(legal.contains(&a));
+                if roll == 99 {
+                    // An action not offered is refused and changes nothing.
+                    let bad = CompleteBetRaise(rng.gen_range(0..1000));
+                    if !legal.contains(&bad) {
+                        let before = s.clone();
+                        assert!(s.apply(bad).is_err());
+                        assert_eq!(s.legal_actions(), legal);
+                        assert_eq!(s.pot(), before.pot());
+                    }
+                }
                 s.apply(a).unwrap();
                 steps.push(Step::Act(a));
             }
