@@ -7,9 +7,11 @@
 //! strength (see `tables.rs`). [`PartialHand`] carries the key as cards are added, so that a
 //! nested enumeration pays one addition per card.
 
+mod batch;
 mod showing;
 mod tables;
 
+pub use batch::eval_high_batch;
 pub use showing::{bring_in_weight, showing_high, showing_low};
 
 use crate::cards::{Card, CardSet, Rank};
@@ -176,8 +178,8 @@ fn key_of(cards: CardSet) -> u64 {
 /// The dense index of a key's rank multiset.
 #[inline]
 fn multiset_index(t: &Tables, key: u64) -> usize {
-    (t.lo_base[(key & tables::LO_MASK) as usize]
-        + t.hi_id[(key >> tables::HI_SHIFT & tables::HI_MASK) as usize] as u32) as usize
+    (t.even_base[(key & tables::EVEN_MASK) as usize]
+        + t.odd_id[(key >> tables::ODD_SHIFT & tables::ODD_MASK) as usize] as u32) as usize
 }
 
 /// The 13-bit rank mask of suit `suit` (ids `rank * 4 + suit`): gathers every fourth bit.

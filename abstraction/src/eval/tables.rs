@@ -1,18 +1,20 @@
 //! The lookup tables behind the evaluators, built once on first use (a few milliseconds).
 //!
-//! A hand's rank multiset is identified by two base-5 numbers, one for the deuce to the eight
-//! (seven ranks) and one for the nine to the ace (six ranks), which per-card keys simply add up.
-//! Because a hand has at most seven cards, the pairs of halves that occur are packed into a dense
-//! "triangular" index: `lo_base[low half] + hi_id[high half]` in `0..76_155`, with no hashing.
+//! A hand's rank multiset is identified by two base-5 numbers of rank counts, one for the even
+//! rank indices (2, 4, 6, 8, T, Q, A: seven ranks) and one for the odd ones (3, 5, 7, 9, J, K),
+//! which per-card keys simply add up. (Even and odd rather than low and high because then each
+//! byte of a card set is one digit of each number, which the SIMD batch path relies on.) As a
+//! hand has at most seven cards, the pairs of halves that occur are packed into a dense
+//! "triangular" index: `even_base[even half] + odd_id[odd half]` in `0..76_155`, with no hashing.
 //! Flushes are looked up separately by the 13-bit rank mask of the flush suit.
 
 use std::sync::OnceLock;
 
-/// Bits of the key holding the low half (ranks 2..8, base 5): at most 7 * 5^6 < 2^17.
-pub(super) const LO_MASK: u64 = (1 << 17) - 1;
-/// Shift and mask of the high half (ranks 9..A, base 5): at most 7 * 5^5 < 2^14.
-pub(super) const HI_SHIFT: u32 = 17;
-pub(super) const HI_MASK: u64 = (1 << 14) - 1;
+/// Bits of the key holding the even half (base 5, seven digits of at most 4): below 5^7 < 2^17.
+pub(super) const EVEN_MASK: u64 = (1 << 17) - 1;
+/// Shift and mask of the odd half (base 5, six digits): below 5^6 < 2^14.
+pub(super) const ODD_SHIFT: u32 = 17;
+pub(super) const ODD_MASK: u64 = (1 << 14) - 1;
 /// Four 4-bit suit counters start at 3, so a counter reaches 8 (its top bit) at five cards.
 pub(super) const SUIT_SHIFT: u32 = 32;
 pub(super) const KEY_INIT: u64 = 0x3333 << SUIT_SHIFT;
@@ -31,10 +33,10 @@ const fn pow5(e: u32) -> u64 {
 const fn card_key(id: usize) -> u64 {
     let rank = (id >> 2) as u32;
     let suit = (id & 3) as u32;
-    let ranks = if rank < 7 {
-        pow5(rank)
+    let ranks = if rank % 2 == 0 {
+        pow5(rank / 2)
     } else {
-        pow5(rank - 7) << HI_SHIFT
+        pow5(rank / 2) << ODD_SHIFT
     };
     ranks + (1 << (SUIT_SHIFT + 4 * suit))
 }
@@ -141,12 +143,13 @@ pub(super) fn code5(vals: [u8; 5], flush: bool, straights: bool) -> u32 {
 
 /// Every tables the evaluators read.
 pub(super) struct Tables {
-    /// Dense index base of each low half (base-5 value). Sized to the key mask, so that a masked
-    /// index needs no bounds check.
-    pub lo_base: Box<[u32; 1 << 17]>,
-    /// Dense offset of each high half (base-5 value).
-    pub hi_id: Box<[u16; 1 << 14]>,
-    /// Dense high strength (1..=7462) of each rank multiset, flushes aside.
+    /// Dense index base of each even half (base-5 value). Sized to the key mask, so that a
+    /// masked index needs no bounds check.
+    pub even_base: Box<[u32; 1 << 17]>,
+    /// Dense offset of each odd half (base-5 value).
+    pub odd_id: Box<[u16; 1 << 14]>,
+    /// Dense high strength (1..=7462) of each rank multiset, flushes aside; one extra entry at
+    /// the end lets a 4-byte SIMD gather read the last one.
     pub high: Vec<u16>,
     /// Dense razz strength of each rank multiset (higher is the better low).
     pub razz: Vec<u16>,
@@ -259,36 +262,36 @@ fn build() -> Tables {
     let low_codes = dense_codes(fives.iter().map(|&f| low_code(f)).collect());
     let dense = |codes: &[u32], code: u32| codes.binary_search(&code).unwrap() as u16;
 
-    let lows = multisets(7);
-    let highs = multisets(6);
-    let mut hi_id: Box<[u16; 1 << 14]> = boxed(u16::MAX);
-    let mut hi_upto = [0u32; 8]; // hi_upto[n]: high halves with at most n cards
-    for (i, m) in highs.iter().enumerate() {
-        hi_id[base5(m)] = i as u16;
+    let evens = multisets(7);
+    let odds = multisets(6);
+    let mut odd_id: Box<[u16; 1 << 14]> = boxed(u16::MAX);
+    let mut odd_upto = [0u32; 8]; // odd_upto[n]: odd halves with at most n cards
+    for (i, m) in odds.iter().enumerate() {
+        odd_id[base5(m)] = i as u16;
         let n = m.iter().sum::<u8>() as usize;
-        for up in &mut hi_upto[n..] {
+        for up in &mut odd_upto[n..] {
             *up = i as u32 + 1;
         }
     }
-    let mut lo_base: Box<[u32; 1 << 17]> = boxed(u32::MAX);
-    let mut len = 0u32;
+    let mut even_base: Box<[u32; 1 << 17]> = boxed(u32::MAX);
     let mut high = Vec::new();
     let mut razz = Vec::new();
-    for lo in &lows {
-        lo_base[base5(lo)] = len;
-        let room = 7 - lo.iter().sum::<u8>() as usize;
-        for hi in &highs[..hi_upto[room] as usize] {
-            let ranks: Vec<u8> = lo
-                .iter()
-                .chain(hi)
-                .enumerate()
-                .flat_map(|(r, &c)| std::iter::repeat_n(r as u8, c as usize))
+    for even in &evens {
+        even_base[base5(even)] = high.len() as u32;
+        let room = 7 - even.iter().sum::<u8>() as usize;
+        for odd in &odds[..odd_upto[room] as usize] {
+            // Rank 2i counts even[i]; rank 2i + 1 counts odd[i].
+            let ranks: Vec<u8> = (0..13u8)
+                .flat_map(|r| {
+                    let half = if r % 2 == 0 { even } else { odd };
+                    std::iter::repeat_n(r, half[r as usize / 2] as usize)
+                })
                 .collect();
             high.push(best5(&ranks, |f| dense(&high_codes, high_code(f, false))));
             razz.push(best5(&ranks, |f| dense(&low_codes, low_code(f))));
-            len += 1;
         }
     }
+    high.push(0);
     let flush = (0u32..1 << 13)
         .map(|mask| {
             if !(5..=7).contains(&mask.count_ones()) {
@@ -300,8 +303,8 @@ fn build() -> Tables {
         .collect();
     let low8_min = dense(&low_codes, low_code([6, 5, 4, 3, 2]));
     Tables {
-        lo_base,
-        hi_id,
+        even_base,
+        odd_id,
         high,
         razz,
         flush,
