@@ -90,17 +90,15 @@ pub(super) fn by_groups(vals: &[u8]) -> ([u8; 7], [u8; 7]) {
     for &v in vals {
         count[v as usize] += 1;
     }
-    let (mut ord, mut pat) = ([0u8; 7], [0u8; 7]);
-    let (mut n, mut g) = (0, 0);
-    for c in (1..=4).rev() {
-        for v in (1..=13u8).rev() {
-            if count[v as usize] == c {
-                ord[n..n + c as usize].fill(v);
-                n += c as usize;
-                pat[g] = c;
-                g += 1;
-            }
-        }
+    let mut ord = [0u8; 7];
+    ord[..vals.len()].copy_from_slice(vals);
+    ord[..vals.len()].sort_unstable_by_key(|&v| std::cmp::Reverse((count[v as usize], v)));
+    let mut pat = [0u8; 7];
+    let (mut g, mut i) = (0, 0);
+    while i < vals.len() {
+        pat[g] = count[ord[i] as usize];
+        i += pat[g] as usize;
+        g += 1;
     }
     (ord, pat)
 }
@@ -194,26 +192,6 @@ fn base5(counts: &[u8]) -> usize {
     counts.iter().rev().fold(0, |acc, &c| acc * 5 + c as usize)
 }
 
-/// The best dense value over the five-card subsets of `vals`.
-fn best5(vals: &[u8], dense: impl Fn([u8; 5]) -> u16) -> u16 {
-    let n = vals.len();
-    (0u32..1 << n)
-        .filter(|s| s.count_ones() == 5)
-        .map(|s| {
-            let mut five = [0; 5];
-            let mut k = 0;
-            for (i, &v) in vals.iter().enumerate() {
-                if s >> i & 1 == 1 {
-                    five[k] = v;
-                    k += 1;
-                }
-            }
-            dense(five)
-        })
-        .max()
-        .unwrap_or(0)
-}
-
 /// Sorted distinct codes with a leading 0, so a code's position is its dense value (1-based).
 fn dense_codes(mut codes: Vec<u32>) -> Vec<u32> {
     codes.push(0);
@@ -227,22 +205,19 @@ fn boxed<T: Copy, const N: usize>(fill: T) -> Box<[T; N]> {
     vec![fill; N].into_boxed_slice().try_into().ok().unwrap()
 }
 
+/// The ranks of a five-card multiset given as counts per rank, lowest first.
+fn five_of(counts: &[u8]) -> [u8; 5] {
+    let mut ranks =
+        (0..counts.len() as u8).flat_map(|r| std::iter::repeat_n(r, counts[r as usize] as usize));
+    std::array::from_fn(|_| ranks.next().expect("five cards"))
+}
+
 fn build() -> Tables {
     // Every five-card rank multiset, once as a plain hand and, if unpaired, once suited.
     let fives: Vec<[u8; 5]> = multisets(13)
         .iter()
         .filter(|m| m.iter().sum::<u8>() == 5)
-        .map(|m| {
-            let mut five = [0u8; 5];
-            let mut k = 0;
-            for (r, &c) in m.iter().enumerate() {
-                for _ in 0..c {
-                    five[k] = r as u8;
-                    k += 1;
-                }
-            }
-            five
-        })
+        .map(|m| five_of(m))
         .collect();
     let high_val = |r: u8| r + 1;
     let low_val = |r: u8| if r == 12 { 1 } else { r + 2 };
@@ -273,34 +248,70 @@ fn build() -> Tables {
             *up = i as u32 + 1;
         }
     }
+    // Rows in the order of `evens`, which is by size, so that removing a card from a multiset
+    // (a smaller even half, or the same one with a smaller odd half) leads to an earlier entry:
+    // the best five of n cards is the best over the n ways to drop one of them.
     let mut even_base: Box<[u32; 1 << 17]> = boxed(u32::MAX);
     let mut high = Vec::new();
     let mut razz = Vec::new();
     for even in &evens {
-        even_base[base5(even)] = high.len() as u32;
+        let even_key = base5(even);
+        even_base[even_key] = high.len() as u32;
         let room = 7 - even.iter().sum::<u8>() as usize;
         for odd in &odds[..odd_upto[room] as usize] {
+            let odd_key = base5(odd);
             // Rank 2i counts even[i]; rank 2i + 1 counts odd[i].
-            let ranks: Vec<u8> = (0..13u8)
-                .flat_map(|r| {
-                    let half = if r % 2 == 0 { even } else { odd };
-                    std::iter::repeat_n(r, half[r as usize / 2] as usize)
-                })
-                .collect();
-            high.push(best5(&ranks, |f| dense(&high_codes, high_code(f, false))));
-            razz.push(best5(&ranks, |f| dense(&low_codes, low_code(f))));
+            let counts: [u8; 13] =
+                std::array::from_fn(|r| if r % 2 == 0 { even[r / 2] } else { odd[r / 2] });
+            let (h, l) = match counts.iter().sum::<u8>() {
+                0..=4 => (0, 0),
+                5 => {
+                    let mut five = [0u8; 5];
+                    let ranks =
+                        (0..13u8).flat_map(|r| std::iter::repeat_n(r, counts[r as usize] as usize));
+                    for (f, r) in five.iter_mut().zip(ranks) {
+                        *f = r;
+                    }
+                    (
+                        dense(&high_codes, high_code(five, false)),
+                        dense(&low_codes, low_code(five)),
+                    )
+                }
+                _ => (0..13)
+                    .filter(|&r| counts[r] > 0)
+                    .map(|r| {
+                        let digit = pow5(r as u32 / 2) as usize;
+                        let (e, o) = if r % 2 == 0 {
+                            (even_key - digit, odd_key)
+                        } else {
+                            (even_key, odd_key - digit)
+                        };
+                        let i = (even_base[e] + odd_id[o] as u32) as usize;
+                        (high[i], razz[i])
+                    })
+                    .fold((0, 0), |(h, l), (a, b)| (h.max(a), l.max(b))),
+            };
+            high.push(h);
+            razz.push(l);
         }
     }
     high.push(0);
-    let flush = (0u32..1 << 13)
-        .map(|mask| {
-            if !(5..=7).contains(&mask.count_ones()) {
-                return 0;
+    // Likewise for flushes: dropping a card gives a smaller mask, already filled in.
+    let mut flush = vec![0u16; 1 << 13];
+    for mask in 0..1usize << 13 {
+        flush[mask] = match mask.count_ones() {
+            5 => {
+                let counts: [u8; 13] = std::array::from_fn(|r| (mask >> r & 1) as u8);
+                dense(&high_codes, high_code(five_of(&counts), true))
             }
-            let ranks: Vec<u8> = (0..13).filter(|r| mask >> r & 1 == 1).collect();
-            best5(&ranks, |f| dense(&high_codes, high_code(f, true)))
-        })
-        .collect();
+            6 | 7 => (0..13)
+                .filter(|r| mask >> r & 1 == 1)
+                .map(|r| flush[mask & !(1 << r)])
+                .max()
+                .unwrap_or(0),
+            _ => 0,
+        };
+    }
     let low8_min = dense(&low_codes, low_code([6, 5, 4, 3, 2]));
     Tables {
         even_base,
