@@ -9,7 +9,7 @@
 //! Run with `scripts/bench-eval [HANDS]` (default 4,000,000 random hands).
 
 use abstraction::cards::{Card, CardSet};
-use abstraction::eval::{eval_high, eval_high_batch, PartialHand};
+use abstraction::eval::{eval_high, eval_high_batch, eval_razz, PartialHand};
 use aya_poker::base::{Hand as AyaHand, CARDS as AYA_CARDS};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -79,7 +79,7 @@ fn main() {
     let rs_n = n.min(500_000);
     let nn = n as u64;
 
-    println!("7-card high hands, one thread: million hands/s, and the ratio to aya_poker's row");
+    println!("7-card hands, one thread: million hands/s, and the ratio to aya_poker's row");
     group(
         &format!("{n} random hands (seeded), from seven card ids"),
         5,
@@ -157,6 +157,28 @@ fn main() {
                     aya_hands
                         .iter()
                         .map(|h| aya_poker::poker_rank(h).0 as u64)
+                        .sum()
+                }),
+            },
+        ],
+    );
+    group(
+        "razz (ace-to-five) lows of the same hands, from ready hands",
+        5,
+        "aya_poker",
+        vec![
+            Case {
+                name: "ours: eval_razz(CardSet)".into(),
+                hands: nn,
+                run: Box::new(|| sets.iter().map(|&s| eval_razz(s).value() as u64).sum()),
+            },
+            Case {
+                name: "aya_poker 0.1: ace_five_rank(&Hand)".into(),
+                hands: nn,
+                run: Box::new(|| {
+                    aya_hands
+                        .iter()
+                        .map(|h| aya_poker::ace_five_rank(h).0 as u64)
                         .sum()
                 }),
             },
