@@ -2,7 +2,7 @@
 //!
 //! The same random 7-card hands (seeded) are given to every evaluator as seven card ids, the form
 //! a caller holds before any evaluator-specific hand is built; then each side's own ready hands
-//! (our `CardSet`, aya_poker's `Hand`). The full enumeration walks all 133,784,560 7-card hands
+//! (our `CardSet` or `PartialHand`, aya_poker's `Hand`). The full enumeration walks all 133,784,560 7-card hands
 //! by nested loops, each evaluator carrying its own incremental hand per level. Within a group
 //! the evaluators take turns, several rounds, and each keeps its best round: the machine is
 //! shared, and the best round is the one least disturbed.
@@ -73,6 +73,8 @@ fn main() {
         .iter()
         .map(|h| h.iter().map(|&i| AYA_CARDS[i as usize]).collect())
         .collect();
+    // Like aya_poker's Hand, a PartialHand carries its key ready-made.
+    let partials: Vec<PartialHand> = sets.iter().map(|&s| PartialHand::of(s)).collect();
     let mut batch_out = vec![eval_high(sets[0]); n];
     // Build the tables of both sides before timing.
     black_box(aya_poker::poker_rank(&aya_hands[0]));
@@ -141,6 +143,11 @@ fn main() {
                 name: "ours: eval_high(CardSet)".into(),
                 hands: nn,
                 run: Box::new(|| sets.iter().map(|&s| eval_high(s).value() as u64).sum()),
+            },
+            Case {
+                name: "ours: PartialHand::high() (key ready, as in aya's Hand)".into(),
+                hands: nn,
+                run: Box::new(|| partials.iter().map(|h| h.high().value() as u64).sum()),
             },
             Case {
                 name: "ours: eval_high_batch(&[CardSet]) (AVX2 when present)".into(),
