@@ -1,6 +1,7 @@
 //! `stud`: the one binary of the project. Each subcommand lives in `solver::cli`.
 
 use clap::{Parser, Subcommand};
+use solver::cli;
 use std::process::ExitCode;
 
 /// A game-theory-optimal solver for fixed-limit stud poker.
@@ -13,23 +14,30 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Evaluate hands of 5 to 7 cards: high hand, eight-or-better low and razz low.
+    Hand(cli::hand::Args),
     /// Replay a PHH hand history, checking every action against the rules.
-    Replay(solver::cli::replay::Args),
+    Replay(cli::replay::Args),
     /// Write random legal hands as PHH files.
-    Simulate(solver::cli::simulate::Args),
+    Simulate(cli::simulate::Args),
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Replay(a) => solver::cli::replay::run(a),
-        Command::Simulate(a) => solver::cli::simulate::run(a),
-    };
+/// Prints an error with its causes and turns it into a failing exit code.
+fn report(result: anyhow::Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        // `hand` reports each bad line itself and still evaluates the rest.
+        Command::Hand(a) => cli::hand::run(&a),
+        Command::Replay(a) => report(cli::replay::run(a)),
+        Command::Simulate(a) => report(cli::simulate::run(a)),
     }
 }

@@ -153,7 +153,8 @@ pub enum OutOfCards {
 pub enum Profile {
     /// WSOP / Robert's rules: the default.
     CardRoom,
-    /// PokerKit: the cap is never lifted heads-up, no open-pair big bet, reshuffle when out of cards.
+    /// PokerKit: the cap is never lifted heads-up, no open-pair big bet, reshuffle when out of
+    /// cards, and an all-in raise for less reopens the betting like a full one.
     #[serde(rename = "pokerkit")]
     PokerKit,
 }
@@ -224,6 +225,12 @@ pub struct GameDef {
     pub max_bets: u8,
     /// Whether the cap is lifted when only two players are left in the hand (card-room rule).
     pub uncapped_heads_up: bool,
+    /// Whether an all-in bet or raise for less than a full one counts as full: it reopens the
+    /// betting to everyone, counts toward the cap, and the next raise goes a full bet above it
+    /// (PokerKit). Off (the card room): it must be called, but only players who have not acted
+    /// since the last full bet may raise, a full bet above that last full bet.
+    #[serde(default)]
+    pub incomplete_raise_reopens: bool,
     /// Whether an open pair on the second betting round (fourth street in seven-card stud) lets a
     /// player bet the big bet.
     pub open_pair_big_bet: bool,
@@ -345,6 +352,7 @@ impl GameDef {
             starting_stacks: vec![200; 2],
             max_bets: 4,
             uncapped_heads_up: true,
+            incomplete_raise_reopens: false,
             open_pair_big_bet: matches!(variant, Variant::SevenStud | Variant::FiveStud),
             first_round: FirstRound::BringIn,
             later_rounds: LaterRounds::BestShowing,
@@ -371,6 +379,7 @@ impl GameDef {
             starting_stacks: vec![100; 2],
             max_bets: 1,
             uncapped_heads_up: false,
+            incomplete_raise_reopens: false,
             open_pair_big_bet: false,
             first_round: FirstRound::Seat0,
             later_rounds: LaterRounds::Seat0,
@@ -402,6 +411,7 @@ impl GameDef {
             starting_stacks: vec![100; 2],
             max_bets: 2,
             uncapped_heads_up: false,
+            incomplete_raise_reopens: false,
             open_pair_big_bet: false,
             first_round: FirstRound::Seat0,
             later_rounds: LaterRounds::Seat0,
@@ -440,6 +450,7 @@ impl GameDef {
             starting_stacks: vec![100; 2],
             max_bets: 3,
             uncapped_heads_up: false,
+            incomplete_raise_reopens: false,
             open_pair_big_bet: false,
             first_round: FirstRound::BringIn,
             later_rounds: LaterRounds::BestShowing,
@@ -459,17 +470,19 @@ impl GameDef {
     }
 
     /// Applies a rules profile. `PokerKit` never lifts the cap heads-up, has no open-pair big
-    /// bet, and reshuffles when out of cards.
+    /// bet, reshuffles when out of cards, and lets an all-in raise for less reopen the betting.
     pub fn with_profile(mut self, profile: Profile) -> GameDef {
         match profile {
             Profile::CardRoom => {
                 self.uncapped_heads_up = true;
+                self.incomplete_raise_reopens = false;
                 self.open_pair_big_bet =
                     matches!(self.variant, Variant::SevenStud | Variant::FiveStud);
                 self.out_of_cards = OutOfCards::CardRoom;
             }
             Profile::PokerKit => {
                 self.uncapped_heads_up = false;
+                self.incomplete_raise_reopens = true;
                 self.open_pair_big_bet = false;
                 self.out_of_cards = OutOfCards::Reshuffle;
             }
@@ -665,6 +678,7 @@ impl GameDef {
             big_bet,
             max_bets,
             uncapped_heads_up,
+            incomplete_raise_reopens,
             open_pair_big_bet,
             first_round,
             later_rounds,
@@ -708,6 +722,7 @@ struct GameFile {
     starting_stacks: Option<Stacks>,
     max_bets: Option<u8>,
     uncapped_heads_up: Option<bool>,
+    incomplete_raise_reopens: Option<bool>,
     open_pair_big_bet: Option<bool>,
     first_round: Option<FirstRound>,
     later_rounds: Option<LaterRounds>,

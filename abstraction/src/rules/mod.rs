@@ -2,8 +2,15 @@
 //! state machine, and PHH hand histories.
 
 pub mod game_def;
+pub mod order;
+pub mod pots;
+pub mod state;
 
 pub use game_def::{
     BetSize, Deal, DeckDef, FirstRound, GameDef, GameDefError, LaterRounds, OutOfCards, Profile,
     Showdown, StreetDef, Variant, PRESETS,
 };
+pub use state::{Action, Next, RulesError, State};
+
+#[cfg(test)]
+mod tests;
