@@ -612,6 +612,38 @@ fn games_the_evaluators_cannot_score_are_refused() {
     assert!(e.to_string().contains("5 up"), "{e}");
 }
 
+#[test]
+fn pokerkit_short_stack_hands_replay_to_pokerkits_results() {
+    // shared/testdata/pokerkit/f7s_shortstack/0 and 21, transcribed: a raise all in for less
+    // then a fold; a short all-in raise (22) that PokerKit reopens, the next raise going a full
+    // bet above it (32), then the cards run out.
+    let pk = |stacks: &[u64]| {
+        let mut g = stud(Variant::SevenStud, stacks.len() as u8, 0).with_profile(Profile::PokerKit);
+        g.starting_stacks = stacks.to_vec();
+        g
+    };
+    let s = play(
+        &pk(&[62, 1000]),
+        "6hKh9s JcAhJd pb cc 4s Td r5 cc 8c 3d r10 r20 cc 6d Tc r10 r20 cc Qs 8s r10 r14 f",
+    );
+    assert_eq!(s.bring_in_seat(), Some(0));
+    assert_eq!(
+        (0..5).map(|i| s.first_actor(i)).collect::<Vec<_>>(),
+        [0, 1, 1, 1, 1].map(Some)
+    );
+    assert_eq!(s.final_stacks(), Some(vec![120, 942]));
+    let s = play(
+        &pk(&[1000, 1000, 58, 1000]),
+        "5c9sQd 2s3c5d 4cTh9c 2c7sJc pb r5 r10 r15 f r20 cc cc 7d Td Kc r5 cc r10 r15 cc cc \
+         4s Ad Ks r10 r20 r22 r32 f Qc 3h Js 2d",
+    );
+    assert_eq!(s.bring_in_seat(), Some(1));
+    let firsts: Vec<_> = (0..5).map(|i| s.first_actor(i)).collect();
+    assert_eq!(firsts, [Some(1), Some(3), Some(3), None, None]);
+    assert_eq!(s.final_stacks(), Some(vec![944, 997, 0, 1117]));
+    assert_eq!(s.payoffs(), Some(vec![-56, -3, -58, 117]));
+}
+
 // ---- property tests over random legal hands -------------------------------------------------
 
 /// One step of a hand, to replay it.
