@@ -1,6 +1,7 @@
 //! `stud`: the one binary of the project. Each subcommand lives in `solver::cli`.
 
 use clap::{Parser, Subcommand};
+use solver::cli;
 
 /// A game-theory-optimal solver for fixed-limit stud poker.
 #[derive(Parser)]
@@ -11,9 +12,14 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// Evaluate hands of 5 to 7 cards: high hand, eight-or-better low and razz low.
+    Hand(cli::hand::Args),
+}
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    match cli.command {}
+    match cli.command {
+        Command::Hand(args) => cli::hand::run(&args),
+    }
 }

@@ -1,18 +1,20 @@
 //! The lookup tables behind the evaluators, built once on first use (a few milliseconds).
 //!
-//! A hand's rank multiset is identified by two base-5 numbers, one for the deuce to the eight
-//! (seven ranks) and one for the nine to the ace (six ranks), which per-card keys simply add up.
-//! Because a hand has at most seven cards, the pairs of halves that occur are packed into a dense
-//! "triangular" index: `lo_base[low half] + hi_id[high half]` in `0..76_155`, with no hashing.
+//! A hand's rank multiset is identified by two base-5 numbers of rank counts, one for the even
+//! rank indices (2, 4, 6, 8, T, Q, A: seven ranks) and one for the odd ones (3, 5, 7, 9, J, K),
+//! which per-card keys simply add up. (Even and odd rather than low and high because then each
+//! byte of a card set is one digit of each number, which the SIMD batch path relies on.) As a
+//! hand has at most seven cards, the pairs of halves that occur are packed into a dense
+//! "triangular" index: `even_base[even half] + odd_id[odd half]` in `0..76_155`, with no hashing.
 //! Flushes are looked up separately by the 13-bit rank mask of the flush suit.
 
 use std::sync::OnceLock;
 
-/// Bits of the key holding the low half (ranks 2..8, base 5): at most 7 * 5^6 < 2^17.
-pub(super) const LO_MASK: u64 = (1 << 17) - 1;
-/// Shift and mask of the high half (ranks 9..A, base 5): at most 7 * 5^5 < 2^14.
-pub(super) const HI_SHIFT: u32 = 17;
-pub(super) const HI_MASK: u64 = (1 << 14) - 1;
+/// Bits of the key holding the even half (base 5, seven digits of at most 4): below 5^7 < 2^17.
+pub(super) const EVEN_MASK: u64 = (1 << 17) - 1;
+/// Shift and mask of the odd half (base 5, six digits): below 5^6 < 2^14.
+pub(super) const ODD_SHIFT: u32 = 17;
+pub(super) const ODD_MASK: u64 = (1 << 14) - 1;
 /// Four 4-bit suit counters start at 3, so a counter reaches 8 (its top bit) at five cards.
 pub(super) const SUIT_SHIFT: u32 = 32;
 pub(super) const KEY_INIT: u64 = 0x3333 << SUIT_SHIFT;
@@ -31,10 +33,10 @@ const fn pow5(e: u32) -> u64 {
 const fn card_key(id: usize) -> u64 {
     let rank = (id >> 2) as u32;
     let suit = (id & 3) as u32;
-    let ranks = if rank < 7 {
-        pow5(rank)
+    let ranks = if rank % 2 == 0 {
+        pow5(rank / 2)
     } else {
-        pow5(rank - 7) << HI_SHIFT
+        pow5(rank / 2) << ODD_SHIFT
     };
     ranks + (1 << (SUIT_SHIFT + 4 * suit))
 }
@@ -88,17 +90,15 @@ pub(super) fn by_groups(vals: &[u8]) -> ([u8; 7], [u8; 7]) {
     for &v in vals {
         count[v as usize] += 1;
     }
-    let (mut ord, mut pat) = ([0u8; 7], [0u8; 7]);
-    let (mut n, mut g) = (0, 0);
-    for c in (1..=4).rev() {
-        for v in (1..=13u8).rev() {
-            if count[v as usize] == c {
-                ord[n..n + c as usize].fill(v);
-                n += c as usize;
-                pat[g] = c;
-                g += 1;
-            }
-        }
+    let mut ord = [0u8; 7];
+    ord[..vals.len()].copy_from_slice(vals);
+    ord[..vals.len()].sort_unstable_by_key(|&v| std::cmp::Reverse((count[v as usize], v)));
+    let mut pat = [0u8; 7];
+    let (mut g, mut i) = (0, 0);
+    while i < vals.len() {
+        pat[g] = count[ord[i] as usize];
+        i += pat[g] as usize;
+        g += 1;
     }
     (ord, pat)
 }
@@ -141,12 +141,13 @@ pub(super) fn code5(vals: [u8; 5], flush: bool, straights: bool) -> u32 {
 
 /// Every tables the evaluators read.
 pub(super) struct Tables {
-    /// Dense index base of each low half (base-5 value). Sized to the key mask, so that a masked
-    /// index needs no bounds check.
-    pub lo_base: Box<[u32; 1 << 17]>,
-    /// Dense offset of each high half (base-5 value).
-    pub hi_id: Box<[u16; 1 << 14]>,
-    /// Dense high strength (1..=7462) of each rank multiset, flushes aside.
+    /// Dense index base of each even half (base-5 value). Sized to the key mask, so that a
+    /// masked index needs no bounds check.
+    pub even_base: Box<[u32; 1 << 17]>,
+    /// Dense offset of each odd half (base-5 value).
+    pub odd_id: Box<[u16; 1 << 14]>,
+    /// Dense high strength (1..=7462) of each rank multiset, flushes aside; one extra entry at
+    /// the end lets a 4-byte SIMD gather read the last one.
     pub high: Vec<u16>,
     /// Dense razz strength of each rank multiset (higher is the better low).
     pub razz: Vec<u16>,
@@ -191,26 +192,6 @@ fn base5(counts: &[u8]) -> usize {
     counts.iter().rev().fold(0, |acc, &c| acc * 5 + c as usize)
 }
 
-/// The best dense value over the five-card subsets of `vals`.
-fn best5(vals: &[u8], dense: impl Fn([u8; 5]) -> u16) -> u16 {
-    let n = vals.len();
-    (0u32..1 << n)
-        .filter(|s| s.count_ones() == 5)
-        .map(|s| {
-            let mut five = [0; 5];
-            let mut k = 0;
-            for (i, &v) in vals.iter().enumerate() {
-                if s >> i & 1 == 1 {
-                    five[k] = v;
-                    k += 1;
-                }
-            }
-            dense(five)
-        })
-        .max()
-        .unwrap_or(0)
-}
-
 /// Sorted distinct codes with a leading 0, so a code's position is its dense value (1-based).
 fn dense_codes(mut codes: Vec<u32>) -> Vec<u32> {
     codes.push(0);
@@ -224,22 +205,19 @@ fn boxed<T: Copy, const N: usize>(fill: T) -> Box<[T; N]> {
     vec![fill; N].into_boxed_slice().try_into().ok().unwrap()
 }
 
+/// The ranks of a five-card multiset given as counts per rank, lowest first.
+fn five_of(counts: &[u8]) -> [u8; 5] {
+    let mut ranks =
+        (0..counts.len() as u8).flat_map(|r| std::iter::repeat_n(r, counts[r as usize] as usize));
+    std::array::from_fn(|_| ranks.next().expect("five cards"))
+}
+
 fn build() -> Tables {
     // Every five-card rank multiset, once as a plain hand and, if unpaired, once suited.
     let fives: Vec<[u8; 5]> = multisets(13)
         .iter()
         .filter(|m| m.iter().sum::<u8>() == 5)
-        .map(|m| {
-            let mut five = [0u8; 5];
-            let mut k = 0;
-            for (r, &c) in m.iter().enumerate() {
-                for _ in 0..c {
-                    five[k] = r as u8;
-                    k += 1;
-                }
-            }
-            five
-        })
+        .map(|m| five_of(m))
         .collect();
     let high_val = |r: u8| r + 1;
     let low_val = |r: u8| if r == 12 { 1 } else { r + 2 };
@@ -259,49 +237,85 @@ fn build() -> Tables {
     let low_codes = dense_codes(fives.iter().map(|&f| low_code(f)).collect());
     let dense = |codes: &[u32], code: u32| codes.binary_search(&code).unwrap() as u16;
 
-    let lows = multisets(7);
-    let highs = multisets(6);
-    let mut hi_id: Box<[u16; 1 << 14]> = boxed(u16::MAX);
-    let mut hi_upto = [0u32; 8]; // hi_upto[n]: high halves with at most n cards
-    for (i, m) in highs.iter().enumerate() {
-        hi_id[base5(m)] = i as u16;
+    let evens = multisets(7);
+    let odds = multisets(6);
+    let mut odd_id: Box<[u16; 1 << 14]> = boxed(u16::MAX);
+    let mut odd_upto = [0u32; 8]; // odd_upto[n]: odd halves with at most n cards
+    for (i, m) in odds.iter().enumerate() {
+        odd_id[base5(m)] = i as u16;
         let n = m.iter().sum::<u8>() as usize;
-        for up in &mut hi_upto[n..] {
+        for up in &mut odd_upto[n..] {
             *up = i as u32 + 1;
         }
     }
-    let mut lo_base: Box<[u32; 1 << 17]> = boxed(u32::MAX);
-    let mut len = 0u32;
+    // Rows in the order of `evens`, which is by size, so that removing a card from a multiset
+    // (a smaller even half, or the same one with a smaller odd half) leads to an earlier entry:
+    // the best five of n cards is the best over the n ways to drop one of them.
+    let mut even_base: Box<[u32; 1 << 17]> = boxed(u32::MAX);
     let mut high = Vec::new();
     let mut razz = Vec::new();
-    for lo in &lows {
-        lo_base[base5(lo)] = len;
-        let room = 7 - lo.iter().sum::<u8>() as usize;
-        for hi in &highs[..hi_upto[room] as usize] {
-            let ranks: Vec<u8> = lo
-                .iter()
-                .chain(hi)
-                .enumerate()
-                .flat_map(|(r, &c)| std::iter::repeat_n(r as u8, c as usize))
-                .collect();
-            high.push(best5(&ranks, |f| dense(&high_codes, high_code(f, false))));
-            razz.push(best5(&ranks, |f| dense(&low_codes, low_code(f))));
-            len += 1;
+    for even in &evens {
+        let even_key = base5(even);
+        even_base[even_key] = high.len() as u32;
+        let room = 7 - even.iter().sum::<u8>() as usize;
+        for odd in &odds[..odd_upto[room] as usize] {
+            let odd_key = base5(odd);
+            // Rank 2i counts even[i]; rank 2i + 1 counts odd[i].
+            let counts: [u8; 13] =
+                std::array::from_fn(|r| if r % 2 == 0 { even[r / 2] } else { odd[r / 2] });
+            let (h, l) = match counts.iter().sum::<u8>() {
+                0..=4 => (0, 0),
+                5 => {
+                    let mut five = [0u8; 5];
+                    let ranks =
+                        (0..13u8).flat_map(|r| std::iter::repeat_n(r, counts[r as usize] as usize));
+                    for (f, r) in five.iter_mut().zip(ranks) {
+                        *f = r;
+                    }
+                    (
+                        dense(&high_codes, high_code(five, false)),
+                        dense(&low_codes, low_code(five)),
+                    )
+                }
+                _ => (0..13)
+                    .filter(|&r| counts[r] > 0)
+                    .map(|r| {
+                        let digit = pow5(r as u32 / 2) as usize;
+                        let (e, o) = if r % 2 == 0 {
+                            (even_key - digit, odd_key)
+                        } else {
+                            (even_key, odd_key - digit)
+                        };
+                        let i = (even_base[e] + odd_id[o] as u32) as usize;
+                        (high[i], razz[i])
+                    })
+                    .fold((0, 0), |(h, l), (a, b)| (h.max(a), l.max(b))),
+            };
+            high.push(h);
+            razz.push(l);
         }
     }
-    let flush = (0u32..1 << 13)
-        .map(|mask| {
-            if !(5..=7).contains(&mask.count_ones()) {
-                return 0;
+    high.push(0);
+    // Likewise for flushes: dropping a card gives a smaller mask, already filled in.
+    let mut flush = vec![0u16; 1 << 13];
+    for mask in 0..1usize << 13 {
+        flush[mask] = match mask.count_ones() {
+            5 => {
+                let counts: [u8; 13] = std::array::from_fn(|r| (mask >> r & 1) as u8);
+                dense(&high_codes, high_code(five_of(&counts), true))
             }
-            let ranks: Vec<u8> = (0..13).filter(|r| mask >> r & 1 == 1).collect();
-            best5(&ranks, |f| dense(&high_codes, high_code(f, true)))
-        })
-        .collect();
+            6 | 7 => (0..13)
+                .filter(|r| mask >> r & 1 == 1)
+                .map(|r| flush[mask & !(1 << r)])
+                .max()
+                .unwrap_or(0),
+            _ => 0,
+        };
+    }
     let low8_min = dense(&low_codes, low_code([6, 5, 4, 3, 2]));
     Tables {
-        lo_base,
-        hi_id,
+        even_base,
+        odd_id,
         high,
         razz,
         flush,

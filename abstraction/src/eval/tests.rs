@@ -23,46 +23,72 @@ fn cards(s: &str) -> Vec<Card> {
     parse_cards(s).unwrap()
 }
 
-/// Per-category counts and low counts of every hand of `n` cards, by nested loops carrying a
-/// [`PartialHand`], each hand also checked against the one-shot evaluators.
-fn enumerate(n: usize) -> ([u64; 9], u64, usize) {
-    let mut by_value = vec![0u64; HIGH_CLASSES as usize + 1];
-    let mut low8 = 0u64;
-    fn rec(
-        from: u8,
-        left: usize,
-        h: PartialHand,
-        by_value: &mut [u64],
-        low8: &mut u64,
-        check: &mut u64,
-    ) {
-        if left == 0 {
-            let hi = h.high();
-            by_value[hi.value() as usize] += 1;
-            let lo = h.low8();
-            *low8 += lo.is_some() as u64;
-            // One-shot evaluation on every 97th hand keeps the test quick yet covers all shapes.
-            *check += 1;
-            if *check % 97 == 0 {
-                assert_eq!(eval_high(h.cards()), hi);
-                assert_eq!(eval_low8(h.cards()), lo);
-                assert_eq!(eval_razz(h.cards()), h.razz());
-            }
-            return;
+/// What an enumeration gathers; every hand is also checked against the one-shot evaluators
+/// (a sample) and against the batch evaluator (all of them, in batches).
+#[derive(Default)]
+struct Walk {
+    by_value: Vec<u64>,
+    low8: u64,
+    seen: u64,
+    batch: Vec<CardSet>,
+    want: Vec<HighStrength>,
+    got: Vec<HighStrength>,
+}
+
+impl Walk {
+    fn visit(&mut self, h: PartialHand) {
+        let hi = h.high();
+        self.by_value[hi.value() as usize] += 1;
+        let lo = h.low8();
+        self.low8 += lo.is_some() as u64;
+        // One-shot evaluation on every 97th hand keeps the test quick yet covers all shapes.
+        self.seen += 1;
+        if self.seen % 97 == 0 {
+            assert_eq!(eval_high(h.cards()), hi);
+            assert_eq!(eval_low8(h.cards()), lo);
+            assert_eq!(eval_razz(h.cards()), h.razz());
         }
-        for id in from..=(52 - left as u8) {
-            let c = Card::from_id(id);
-            rec(id + 1, left - 1, h.add(c), by_value, low8, check);
+        self.batch.push(h.cards());
+        self.want.push(hi);
+        if self.batch.len() == 4099 {
+            self.check_batch();
         }
     }
-    rec(0, n, PartialHand::EMPTY, &mut by_value, &mut low8, &mut 0);
+
+    fn check_batch(&mut self) {
+        self.got.resize(self.batch.len(), HighStrength(0));
+        eval_high_batch(&self.batch, &mut self.got);
+        assert_eq!(self.got, self.want, "batch evaluation differs");
+        self.batch.clear();
+        self.want.clear();
+    }
+
+    fn walk(&mut self, from: u8, left: u8, h: PartialHand) {
+        if left == 0 {
+            return self.visit(h);
+        }
+        for id in from..=52 - left {
+            self.walk(id + 1, left - 1, h.add(Card::from_id(id)));
+        }
+    }
+}
+
+/// Per-category counts, the number with an eight-or-better low, and the number of distinct high
+/// strengths, over every hand of `n` cards, by nested loops carrying a [`PartialHand`].
+fn enumerate(n: u8) -> ([u64; 9], u64, usize) {
+    let mut w = Walk {
+        by_value: vec![0; HIGH_CLASSES as usize + 1],
+        ..Walk::default()
+    };
+    w.walk(0, n, PartialHand::EMPTY);
+    w.check_batch();
     let mut by_cat = [0u64; 9];
-    for (v, &k) in by_value.iter().enumerate().skip(1) {
+    for (v, &k) in w.by_value.iter().enumerate().skip(1) {
         by_cat[HighStrength(v as u32).category() as usize] += k;
     }
-    assert_eq!(by_value[0], 0, "a hand evaluated to no strength");
-    let distinct = by_value.iter().filter(|&&k| k > 0).count();
-    (by_cat, low8, distinct)
+    assert_eq!(w.by_value[0], 0, "a hand evaluated to no strength");
+    let distinct = w.by_value.iter().filter(|&&k| k > 0).count();
+    (by_cat, w.low8, distinct)
 }
 
 #[test]

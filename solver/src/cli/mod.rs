@@ -1,1 +1,3 @@
 //! The subcommands of the `stud` binary, one module each.
+
+pub mod hand;
