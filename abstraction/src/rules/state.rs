@@ -1,7 +1,7 @@
 //! The exact state machine of one hand: chance deals, the seat to act, the legal actions with
 //! their amounts, applying an action, and the result.
 //!
-//! Choices where rules.md is silent (documented here, tested in `tests`):
+//! Choices where rules.md is silent (also in `docs/rules-engine.md`; tested in `tests`):
 //! - Cards are dealt street by street, each live seat in turn from the dealer's left receiving
 //!   all of its cards of the street, then the street's community cards (PokerKit's PHH order).
 //! - Burn cards are implicit: the state counts them (one before each street after the first when
