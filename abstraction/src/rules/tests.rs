@@ -576,6 +576,28 @@ fn refusals_name_the_card_the_seat_and_the_action() {
 }
 
 #[test]
+fn unknown_cards_are_shown_before_the_showdown_is_scored() {
+    let mut s = play(&GameDef::kuhn(), "? ? cc cc");
+    assert_eq!(s.next(), Next::Over);
+    assert_eq!(s.payoffs(), None);
+    let k: Card = "Kc".parse().unwrap();
+    s.show(0, &[k]).unwrap();
+    assert_eq!(s.payoffs(), None);
+    let e = s.show(1, &[k]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "seat 1 cannot show those cards: Kc is not in the deck or already dealt"
+    );
+    let e = s.show(0, &["Qc".parse().unwrap()]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "seat 0 cannot show those cards: card 1 is Kc, not Qc"
+    );
+    s.show(1, &["Jc".parse().unwrap()]).unwrap();
+    assert_eq!(s.payoffs(), Some(vec![1, -1]));
+}
+
+#[test]
 fn five_card_stud_ten_players_reshuffles_the_burns_for_fifth_street() {
     // 10 x 4 cards and 3 burns leave 9: the 3 burns go back and all ten get their fifth card.
     let mut rng = ChaCha8Rng::seed_from_u64(10);
