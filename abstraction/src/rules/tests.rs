@@ -832,6 +832,36 @@ fn random_hands_100k_per_preset_and_seat_count() {
     }
 }
 
+#[test]
+fn arbitrary_calls_are_refused_cleanly_never_a_panic() {
+    // Random deals (any card id, repeats, unknowns), actions (any amount) and shows, legal or
+    // not: every refusal is an error, and the chips still add up.
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    for def in games().iter().step_by(3) {
+        for _ in 0..300 {
+            let mut s = State::with_def(def.clone()).unwrap();
+            for _ in 0..400 {
+                let _ = match rng.gen_range(0..6) {
+                    0 | 1 => s.deal(Card::from_id(rng.gen_range(0..52))),
+                    2 => s.deal_unknown(),
+                    3 => s.apply(CompleteBetRaise(rng.gen_range(0..40))),
+                    4 => s.apply([Fold, CheckCall, BringIn][rng.gen_range(0..3)]),
+                    _ => {
+                        let seat = rng.gen_range(0..12);
+                        let cards: Vec<Card> = (0..rng.gen_range(0..4))
+                            .map(|_| Card::from_id(rng.gen_range(0..52)))
+                            .collect();
+                        s.show(seat, &cards)
+                    }
+                };
+                let _ = (s.up_cards(11), s.folded(20), s.stack(200), s.payoffs());
+            }
+            let total: u64 = (0..def.seats).map(|i| s.stack(i) + s.committed(i)).sum();
+            assert_eq!(total, def.starting_stacks.iter().sum::<u64>());
+        }
+    }
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
     #[test]
