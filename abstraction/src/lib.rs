@@ -6,4 +6,5 @@
 
 pub mod cards;
 pub mod eval;
+pub mod phh;
 pub mod rules;

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use solver::cli;
+use std::process::ExitCode;
 
 /// A game-theory-optimal solver for fixed-limit stud poker.
 #[derive(Parser)]
@@ -15,11 +16,28 @@ struct Cli {
 enum Command {
     /// Evaluate hands of 5 to 7 cards: high hand, eight-or-better low and razz low.
     Hand(cli::hand::Args),
+    /// Replay a PHH hand history, checking every action against the rules.
+    Replay(cli::replay::Args),
+    /// Write random legal hands as PHH files.
+    Simulate(cli::simulate::Args),
 }
 
-fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
-    match cli.command {
-        Command::Hand(args) => cli::hand::run(&args),
+/// Prints an error with its causes and turns it into a failing exit code.
+fn report(result: anyhow::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        // `hand` reports each bad line itself and still evaluates the rest.
+        Command::Hand(a) => cli::hand::run(&a),
+        Command::Replay(a) => report(cli::replay::run(a)),
+        Command::Simulate(a) => report(cli::simulate::run(a)),
     }
 }
