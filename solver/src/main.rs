@@ -20,6 +20,12 @@ enum Command {
     Replay(cli::replay::Args),
     /// Write random legal hands as PHH files.
     Simulate(cli::simulate::Args),
+    /// Solve a game (CFR+, DCFR or CFR) and write a strategy file.
+    Solve(cli::solve::Args),
+    /// Print a strategy file's header.
+    Info(cli::info::Args),
+    /// Print the strategy's action probabilities at a spot.
+    Query(cli::query::Args),
 }
 
 /// Prints an error with its causes and turns it into a failing exit code.
@@ -39,5 +45,8 @@ fn main() -> ExitCode {
         Command::Hand(a) => cli::hand::run(&a),
         Command::Replay(a) => report(cli::replay::run(a)),
         Command::Simulate(a) => report(cli::simulate::run(a)),
+        Command::Solve(a) => report(cli::solve::run(a)),
+        Command::Info(a) => report(cli::info::run(a)),
+        Command::Query(a) => report(cli::query::run(a)),
     }
 }
