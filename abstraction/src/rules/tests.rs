@@ -560,7 +560,7 @@ fn refusals_name_the_card_the_seat_and_the_action() {
     run(&mut s, "?");
     assert_eq!(
         s.deal_unknown().unwrap_err().to_string(),
-        "cannot deal an unknown card: the next card goes to seat 1 (face up); only face-down \
+        "cannot deal an unknown card: the next card goes to p2 (face up); only face-down \
          cards may be unknown"
     );
     let mut k = State::new(&GameDef::kuhn()).unwrap();
