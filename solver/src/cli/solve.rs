@@ -261,3 +261,19 @@ impl Run<'_> {
         Ok((last, iterating))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_duration;
+    use std::time::Duration;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
+        assert_eq!(parse_duration("1.5h"), Ok(Duration::from_secs(5400)));
+        assert!(parse_duration("10x").unwrap_err().contains("unit"));
+        assert!(parse_duration("m").unwrap_err().contains("not a duration"));
+    }
+}
