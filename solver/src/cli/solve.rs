@@ -106,12 +106,12 @@ pub fn run(args: Args) -> Result<()> {
     let mut solver = new_solver(&def, &abs, args.algorithm, available_memory())?;
     if !args.json {
         eprintln!(
-            "{}: {} nodes, {} infoset-actions; solver memory about {} MiB ({} bytes per \
+            "{}: {} nodes, {} infoset-actions; solver memory about {:.1} MB ({} bytes per \
              infoset-action plus scratch)",
             args.game,
             solver.tree.nodes.len(),
             solver.tree.num_slots,
-            estimate_bytes(&solver.tree) >> 20,
+            estimate_bytes(&solver.tree) as f64 / 1e6,
             crate::cfr::BYTES_PER_SLOT
         );
     }
