@@ -214,7 +214,10 @@ fn same_result_on_one_thread_or_many() {
         assert_eq!(bits(&one.regrets), bits(&four.regrets));
         assert_eq!(bits(&one.average), bits(&four.average));
         let expl = |threads| {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
             pool.install(|| exploitability(&one.tree, &one.average).chips.to_bits())
         };
         assert_eq!(expl(1), expl(4));
