@@ -4,6 +4,7 @@
 //! This crate knows nothing of CFR, strategy files or the command line.
 #![warn(missing_docs)]
 
+pub mod bucketing;
 pub mod cards;
 pub mod eval;
 pub mod rules;

@@ -1,0 +1,416 @@
+//! The feature vector of a canonical view: how strong the hand will be at showdown against the
+//! opponent's unknown cards (a histogram of final hand strength, its mean the EHS), low features
+//! for hi-lo, and classes of both visible boards.
+//!
+//! The rollout: the *outer* draws deal the cards still to come to me and the opponent's up cards
+//! still to come; for each, the *inner* draws deal the opponent's down cards, and the hand
+//! strength (HS) of that outer outcome is my mean pot share over them (win 1, tie 1/2; hi-lo
+//! splits). The EHS is the mean HS; the histogram of HS over outer outcomes measures potential.
+//! Draws enumerate every outcome when there are few enough, else sample a fixed number from a
+//! generator seeded by the canonical cards, so the same view always gets the same features.
+
+use super::view::{CardView, Shape};
+use crate::cards::{Card, CardSet};
+use crate::eval::{eval_high, eval_low8, eval_razz, showing_high, HighStrength, LowStrength};
+use crate::rules::Showdown;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The knobs of the feature computation. They are recorded with a built abstraction, so the
+/// lookup computes exactly what the build computed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FeatureParams {
+    /// Outer outcomes (my cards to come and the opponent's up cards to come) per view; fewer if
+    /// that many cover every outcome.
+    pub outer: u32,
+    /// Inner outcomes (the opponent's down cards) per outer outcome. When the outer outcomes are
+    /// fewer than `outer`, the inner draws get the unused budget, so `outer * inner` is the cost.
+    pub inner: u32,
+    /// Bins of the hand-strength histogram (its CDF gives `bins - 1` features).
+    pub bins: u32,
+    /// The weight of each visible-board class against the strength features (which are in pot
+    /// share units, so that the distance between two histograms is their earth mover's distance).
+    pub board_weight: f32,
+    /// Mixed into every per-view seed: another seed gives other (equally valid) samples.
+    pub seed: u64,
+}
+
+/// Board classes per player: pairing, highest and lowest rank, low cards, flush and straight draws.
+const BOARD: usize = 6;
+
+/// Where each feature sits in the vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Bins of the histogram.
+    pub bins: usize,
+    /// Extra strength features of the showdown (2 for hi-lo: the chance of a qualifying low and
+    /// its mean strength; none otherwise).
+    pub extras: usize,
+}
+
+impl Layout {
+    /// The layout for a game's showdown.
+    pub fn new(showdown: Showdown, params: &FeatureParams) -> Layout {
+        Layout {
+            bins: params.bins.max(1) as usize,
+            extras: if showdown == Showdown::HiLo8 { 2 } else { 0 },
+        }
+    }
+
+    /// The length of the feature vector.
+    pub fn dim(&self) -> usize {
+        self.bins - 1 + 1 + self.extras + 2 * BOARD
+    }
+
+    /// Where the EHS sits.
+    pub fn ehs_index(&self) -> usize {
+        self.bins - 1
+    }
+}
+
+/// Writes the features of `v` (which should be canonical, see `canon`; `shape.check(v)` must
+/// hold) into `out` (of length `Layout::dim`).
+pub fn features(shape: &Shape, params: &FeatureParams, v: &CardView, out: &mut [f32]) {
+    let layout = Layout::new(shape.showdown, params);
+    debug_assert_eq!(out.len(), layout.dim());
+    let mut rng = ChaCha8Rng::seed_from_u64(view_seed(params.seed, v));
+    let mut r = Rollout {
+        hist: vec![0u32; layout.bins],
+        extras: [0.0; 2],
+        ehs: 0.0,
+        outcomes: 0,
+    };
+    match shape.showdown {
+        Showdown::High => r.run(&High, shape, params, v, &mut rng),
+        Showdown::Razz => r.run(&Razz, shape, params, v, &mut rng),
+        Showdown::HiLo8 => r.run(&HiLo::new(), shape, params, v, &mut rng),
+        Showdown::Showing => r.run(&Showing, shape, params, v, &mut rng),
+    }
+    let n = r.outcomes as f32;
+    let b = layout.bins;
+    let mut cum = 0u32;
+    for (o, &h) in out[..b - 1].iter_mut().zip(&r.hist) {
+        cum += h;
+        *o = cum as f32 / n / b as f32;
+    }
+    out[b - 1] = (r.ehs / r.outcomes as f64) as f32;
+    for i in 0..layout.extras {
+        out[b + i] = (r.extras[i] / r.outcomes as f64) as f32;
+    }
+    let low = shape.showdown == Showdown::Razz;
+    let board = &mut out[b + layout.extras..];
+    board_classes(v.up, low, &mut board[..BOARD]);
+    board_classes(v.opp_up, low, &mut board[BOARD..]);
+    for x in board {
+        *x *= params.board_weight;
+    }
+}
+
+/// The seed of a view's draws: its cards and street mixed with the parameter seed.
+fn view_seed(seed: u64, v: &CardView) -> u64 {
+    let mut h = splitmix(seed ^ v.street as u64);
+    for m in [v.down.0, v.up.0, v.opp_up.0] {
+        h = splitmix(h ^ m);
+    }
+    h
+}
+
+/// SplitMix64's finaliser: a fast, well-mixing bijection of 64-bit words.
+pub(crate) fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ z >> 30).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ z >> 27).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ z >> 31
+}
+
+/// How a showdown ranks final hands and splits the pot.
+trait Scorer {
+    /// The strength of a final hand.
+    type S: Copy;
+    /// The strength of the final hand `cards`.
+    fn strength(&self, cards: CardSet) -> Self::S;
+    /// My share of the pot (0 to 1) when my strength is `me` and the opponent's `opp`.
+    fn share(&self, me: Self::S, opp: Self::S) -> f64;
+    /// Adds the extra features of my final hand to `acc`.
+    fn extras(&self, _mine: CardSet, _acc: &mut [f64; 2]) {}
+}
+
+/// 1 for a win, 1/2 for a tie, 0 for a loss.
+#[inline]
+fn contest<T: Ord>(me: T, opp: T) -> f64 {
+    match me.cmp(&opp) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Equal => 0.5,
+        std::cmp::Ordering::Less => 0.0,
+    }
+}
+
+struct High;
+impl Scorer for High {
+    type S = HighStrength;
+    #[inline]
+    fn strength(&self, cards: CardSet) -> HighStrength {
+        eval_high(cards)
+    }
+    #[inline]
+    fn share(&self, me: HighStrength, opp: HighStrength) -> f64 {
+        contest(me, opp)
+    }
+}
+
+struct Razz;
+impl Scorer for Razz {
+    type S = LowStrength;
+    #[inline]
+    fn strength(&self, cards: CardSet) -> LowStrength {
+        eval_razz(cards)
+    }
+    #[inline]
+    fn share(&self, me: LowStrength, opp: LowStrength) -> f64 {
+        contest(me, opp)
+    }
+}
+
+/// Stud hi-lo: half the pot to the best high and half to the best qualifying low; the high takes
+/// it all when no low qualifies.
+struct HiLo {
+    /// The weakest qualifying low (8-7-6-5-4) and the best (5-4-3-2-A), to scale strengths to 0..1.
+    worst: u32,
+    best: u32,
+}
+
+impl HiLo {
+    fn new() -> HiLo {
+        let of = |ranks: [u8; 5]| {
+            let set: CardSet = ranks
+                .iter()
+                .enumerate()
+                .map(|(i, &r)| Card::from_id(r * 4 + (i % 2) as u8))
+                .collect();
+            eval_razz(set).value()
+        };
+        // Rank indices: 0 = deuce .. 12 = ace.
+        HiLo {
+            worst: of([6, 5, 4, 3, 2]),
+            best: of([3, 2, 1, 0, 12]),
+        }
+    }
+}
+
+impl Scorer for HiLo {
+    type S = (HighStrength, Option<LowStrength>);
+    #[inline]
+    fn strength(&self, cards: CardSet) -> Self::S {
+        (eval_high(cards), eval_low8(cards))
+    }
+    #[inline]
+    fn share(&self, me: Self::S, opp: Self::S) -> f64 {
+        let high = contest(me.0, opp.0);
+        match (me.1, opp.1) {
+            (None, None) => high,
+            (Some(a), Some(b)) => 0.5 * high + 0.5 * contest(a, b),
+            (Some(_), None) => 0.5 * high + 0.5,
+            (None, Some(_)) => 0.5 * high,
+        }
+    }
+    fn extras(&self, mine: CardSet, acc: &mut [f64; 2]) {
+        if let Some(low) = eval_low8(mine) {
+            acc[0] += 1.0;
+            acc[1] += (low.value() - self.worst) as f64 / (self.best - self.worst) as f64;
+        }
+    }
+}
+
+/// Games of fewer than five cards: every card ranked as a showing hand.
+struct Showing;
+impl Scorer for Showing {
+    type S = u32;
+    #[inline]
+    fn strength(&self, cards: CardSet) -> u32 {
+        let mut buf = [Card::from_id(0); 4];
+        let mut n = 0;
+        for c in cards.iter().take(4) {
+            buf[n] = c;
+            n += 1;
+        }
+        showing_high(&buf[..n])
+    }
+    #[inline]
+    fn share(&self, me: u32, opp: u32) -> f64 {
+        contest(me, opp)
+    }
+}
+
+/// The accumulators of one rollout.
+struct Rollout {
+    hist: Vec<u32>,
+    extras: [f64; 2],
+    ehs: f64,
+    outcomes: u32,
+}
+
+/// The cards of `set` as ids, into `buf`; returns how many.
+fn ids(set: CardSet, buf: &mut [u8; 52]) -> usize {
+    let mut n = 0;
+    for c in set.iter() {
+        buf[n] = c.id();
+        n += 1;
+    }
+    n
+}
+
+/// The set of the cards with these ids.
+fn set_of(ids: &[u8]) -> CardSet {
+    CardSet(ids.iter().fold(0, |m, &c| m | 1 << c))
+}
+
+/// The binomial coefficient, saturating (only compared with small budgets).
+pub(crate) fn binom(n: usize, k: usize) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let mut c: u64 = 1;
+    for i in 0..k as u64 {
+        c = c.saturating_mul(n as u64 - i) / (i + 1);
+    }
+    c
+}
+
+/// Calls `f` with every `k`-card subset of `cards`.
+fn for_each_subset(cards: &[u8], k: usize, f: &mut impl FnMut(CardSet)) {
+    let n = cards.len();
+    if k > n {
+        return;
+    }
+    let mut idx: Vec<usize> = (0..k).collect();
+    loop {
+        f(CardSet(idx.iter().fold(0, |m, &i| m | 1 << cards[i])));
+        // Advance to the next combination in lexicographic order.
+        let Some(i) = (0..k).rev().find(|&i| idx[i] != i + n - k) else {
+            return;
+        };
+        idx[i] += 1;
+        for j in i + 1..k {
+            idx[j] = idx[j - 1] + 1;
+        }
+    }
+}
+
+/// Draws `k` cards uniformly without replacement: a partial Fisher-Yates shuffle of `pool`,
+/// whose first `k` entries are the draw. Any order of `pool` gives a uniform draw.
+#[inline]
+fn draw(pool: &mut [u8], k: usize, rng: &mut ChaCha8Rng) -> CardSet {
+    for i in 0..k {
+        let j = rng.gen_range(i..pool.len());
+        pool.swap(i, j);
+    }
+    set_of(&pool[..k])
+}
+
+impl Rollout {
+    fn run<S: Scorer>(
+        &mut self,
+        sc: &S,
+        shape: &Shape,
+        p: &FeatureParams,
+        v: &CardView,
+        rng: &mut ChaCha8Rng,
+    ) {
+        let (fd, fu) = shape.final_counts();
+        let k_me = (fd + fu) as usize - (v.down.len() + v.up.len()) as usize;
+        let k_opp_up = fu as usize - v.opp_up.len() as usize;
+        let k_opp_down = fd as usize;
+        let mut rem = [0u8; 52];
+        let n = ids(shape.deck.minus(v.known()), &mut rem);
+        let rem = &mut rem[..n];
+
+        // The outer outcomes: every one when they fit the budget, else a sample.
+        let budget = p.outer.max(1) as u64;
+        let total = binom(n, k_me).saturating_mul(binom(n - k_me, k_opp_up));
+        let mut outer: Vec<(CardSet, CardSet)> = Vec::new();
+        if total <= budget {
+            for_each_subset(rem, k_me, &mut |mine| {
+                let mut rest = [0u8; 52];
+                let m = ids(set_of(rem).minus(mine), &mut rest);
+                for_each_subset(&rest[..m], k_opp_up, &mut |opp| outer.push((mine, opp)));
+            });
+        } else {
+            for _ in 0..budget {
+                let both = draw(rem, k_me + k_opp_up, rng);
+                let mine = set_of(&rem[..k_me]);
+                outer.push((mine, both.minus(mine)));
+            }
+        }
+
+        let inner_budget = (budget * p.inner.max(1) as u64 / outer.len() as u64).max(1);
+        let inner_total = binom(n - k_me - k_opp_up, k_opp_down);
+        let mine_now = v.down.union(v.up);
+        let bins = self.hist.len();
+        for &(mine, opp_new) in &outer {
+            let my_final = mine_now.union(mine);
+            let s = sc.strength(my_final);
+            sc.extras(my_final, &mut self.extras);
+            let opp_now = v.opp_up.union(opp_new);
+            let mut rest = [0u8; 52];
+            let m = ids(set_of(rem).minus(mine).minus(opp_new), &mut rest);
+            let rest = &mut rest[..m];
+            let (mut sum, mut count) = (0.0f64, 0u64);
+            let mut score = |hidden: CardSet| {
+                sum += sc.share(s, sc.strength(opp_now.union(hidden)));
+                count += 1;
+            };
+            if inner_total <= inner_budget {
+                for_each_subset(rest, k_opp_down, &mut score);
+            } else {
+                for _ in 0..inner_budget {
+                    score(draw(rest, k_opp_down, rng));
+                }
+            }
+            let hs = sum / count as f64;
+            self.hist[((hs * bins as f64) as usize).min(bins - 1)] += 1;
+            self.ehs += hs;
+            self.outcomes += 1;
+        }
+    }
+}
+
+/// Six classes of a visible board, each in 0..=1: the most cards of one rank, the highest and
+/// lowest rank (ace low in razz), the distinct low ranks (ace to eight), the most cards of one
+/// suit, and the most distinct ranks within a straight's span of five.
+fn board_classes(up: CardSet, razz: bool, out: &mut [f32]) {
+    let mut rank_counts = [0u8; 13];
+    let mut suit_counts = [0u8; 4];
+    let (mut hi, mut lo) = (0u8, 12u8);
+    let mut ranks = 0u16;
+    let mut lows = 0u16;
+    for c in up.iter() {
+        let r = c.rank();
+        rank_counts[r.index() as usize] += 1;
+        suit_counts[c.suit().index() as usize] += 1;
+        let value = if razz { r.low_index() } else { r.index() };
+        hi = hi.max(value);
+        lo = lo.min(value);
+        ranks |= 1 << r.index();
+        if r.low_index() <= 7 {
+            lows |= 1 << r.low_index();
+        }
+    }
+    if up.is_empty() {
+        out.fill(0.0);
+        return;
+    }
+    let most_of_a_rank = *rank_counts.iter().max().unwrap();
+    let most_of_a_suit = *suit_counts.iter().max().unwrap();
+    // Ranks shifted up one with the ace also below the deuce, for the wheel.
+    let wheel = (ranks << 1 | ranks >> 12) as u32;
+    let span = (0..10)
+        .map(|lo| (wheel >> lo & 0x1f).count_ones())
+        .max()
+        .unwrap();
+    out[0] = (most_of_a_rank - 1) as f32 / 3.0;
+    out[1] = hi as f32 / 12.0;
+    out[2] = lo as f32 / 12.0;
+    out[3] = (lows.count_ones() as f32 / 4.0).min(1.0);
+    out[4] = (most_of_a_suit - 1) as f32 / 3.0;
+    out[5] = (span - 1) as f32 / 3.0;
+}
