@@ -124,7 +124,8 @@ impl Bucketing {
         let dim = layout.dim();
         let mut streets = Vec::new();
         for street in 0..shape.streets() {
-            let views = training_views(&shape, &perms, size, street);
+            let seed = mix(size.seed, street as u64, 1);
+            let views = random_views(&shape, &perms, street, size.train as usize, seed);
             let total = views.len();
             let mut points = vec![0f32; total * dim];
             let done = AtomicUsize::new(0);
@@ -221,6 +222,12 @@ impl Bucketing {
         self.checksum
     }
 
+    /// `n` uniformly random canonical views of `street` drawn from `seed` (the build's training
+    /// sample is such a draw), for benchmarks and tests.
+    pub fn sample_views(&self, street: usize, n: usize, seed: u64) -> Vec<CardView> {
+        random_views(&self.shape, &self.perms, street, n, seed)
+    }
+
     /// The game's shape.
     pub fn shape(&self) -> &Shape {
         &self.shape
@@ -247,14 +254,20 @@ fn mix(seed: u64, a: u64, b: u64) -> u64 {
     features::splitmix(features::splitmix(seed ^ a) ^ b)
 }
 
-/// The training views of a street: uniformly random deals of my cards and the opponent's up
-/// cards, canonicalised, drawn from a generator seeded by the size's seed and the street.
-fn training_views(shape: &Shape, perms: &[[u8; 4]], size: &Size, street: usize) -> Vec<CardView> {
+/// `n` views of a street: uniformly random deals of my cards and the opponent's up cards,
+/// canonicalised, drawn from a generator seeded by `seed`.
+fn random_views(
+    shape: &Shape,
+    perms: &[[u8; 4]],
+    street: usize,
+    n: usize,
+    seed: u64,
+) -> Vec<CardView> {
     use rand::seq::SliceRandom;
-    let mut rng = ChaCha8Rng::seed_from_u64(mix(size.seed, street as u64, 1));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut deck: Vec<_> = shape.deck.iter().collect();
     let (d, u) = (shape.downs[street] as usize, shape.ups[street] as usize);
-    (0..size.train)
+    (0..n)
         .map(|_| {
             let (cards, _) = deck.partial_shuffle(&mut rng, d + 2 * u);
             let set = |s: &[crate::cards::Card]| s.iter().copied().collect::<CardSet>();
