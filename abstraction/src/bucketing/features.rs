@@ -11,9 +11,9 @@
 
 use super::view::{CardView, Shape};
 use crate::cards::{Card, CardSet};
-use crate::eval::{eval_high, eval_low8, eval_razz, showing_high, HighStrength, LowStrength};
+use crate::eval::{eval_low8, eval_razz, showing_high, HighStrength, LowStrength, PartialHand};
 use crate::rules::Showdown;
-use rand::{Rng, SeedableRng};
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The knobs of the feature computation. They are recorded with a built abstraction, so the
@@ -127,8 +127,8 @@ pub(crate) fn splitmix(mut z: u64) -> u64 {
 trait Scorer {
     /// The strength of a final hand.
     type S: Copy;
-    /// The strength of the final hand `cards`.
-    fn strength(&self, cards: CardSet) -> Self::S;
+    /// The strength of the final hand `h`.
+    fn strength(&self, h: PartialHand) -> Self::S;
     /// My share of the pot (0 to 1) when my strength is `me` and the opponent's `opp`.
     fn share(&self, me: Self::S, opp: Self::S) -> f64;
     /// Adds the extra features of my final hand to `acc`.
@@ -149,8 +149,8 @@ struct High;
 impl Scorer for High {
     type S = HighStrength;
     #[inline]
-    fn strength(&self, cards: CardSet) -> HighStrength {
-        eval_high(cards)
+    fn strength(&self, h: PartialHand) -> HighStrength {
+        h.high()
     }
     #[inline]
     fn share(&self, me: HighStrength, opp: HighStrength) -> f64 {
@@ -162,8 +162,8 @@ struct Razz;
 impl Scorer for Razz {
     type S = LowStrength;
     #[inline]
-    fn strength(&self, cards: CardSet) -> LowStrength {
-        eval_razz(cards)
+    fn strength(&self, h: PartialHand) -> LowStrength {
+        h.razz()
     }
     #[inline]
     fn share(&self, me: LowStrength, opp: LowStrength) -> f64 {
@@ -200,8 +200,8 @@ impl HiLo {
 impl Scorer for HiLo {
     type S = (HighStrength, Option<LowStrength>);
     #[inline]
-    fn strength(&self, cards: CardSet) -> Self::S {
-        (eval_high(cards), eval_low8(cards))
+    fn strength(&self, h: PartialHand) -> Self::S {
+        (h.high(), h.low8())
     }
     #[inline]
     fn share(&self, me: Self::S, opp: Self::S) -> f64 {
@@ -226,10 +226,10 @@ struct Showing;
 impl Scorer for Showing {
     type S = u32;
     #[inline]
-    fn strength(&self, cards: CardSet) -> u32 {
+    fn strength(&self, h: PartialHand) -> u32 {
         let mut buf = [Card::from_id(0); 4];
         let mut n = 0;
-        for c in cards.iter().take(4) {
+        for c in h.cards().iter().take(4) {
             buf[n] = c;
             n += 1;
         }
@@ -297,14 +297,17 @@ fn for_each_subset(cards: &[u8], k: usize, f: &mut impl FnMut(CardSet)) {
 }
 
 /// Draws `k` cards uniformly without replacement: a partial Fisher-Yates shuffle of `pool`,
-/// whose first `k` entries are the draw. Any order of `pool` gives a uniform draw.
+/// whose first `k` entries are the draw (any order of `pool` gives a uniform draw). An index
+/// below `m` is the high half of a 32-bit word times `m`: biased by under `m / 2^32`, which no
+/// estimate here can see, and branch-free.
 #[inline]
-fn draw(pool: &mut [u8], k: usize, rng: &mut ChaCha8Rng) -> CardSet {
+fn draw<'a>(pool: &'a mut [u8], k: usize, rng: &mut ChaCha8Rng) -> &'a [u8] {
+    let n = pool.len() as u64;
     for i in 0..k {
-        let j = rng.gen_range(i..pool.len());
+        let j = i + ((rng.next_u32() as u64 * (n - i as u64)) >> 32) as usize;
         pool.swap(i, j);
     }
-    set_of(&pool[..k])
+    &pool[..k]
 }
 
 impl Rollout {
@@ -337,8 +340,7 @@ impl Rollout {
         } else {
             for _ in 0..budget {
                 let both = draw(rem, k_me + k_opp_up, rng);
-                let mine = set_of(&rem[..k_me]);
-                outer.push((mine, both.minus(mine)));
+                outer.push((set_of(&both[..k_me]), set_of(&both[k_me..])));
             }
         }
 
@@ -348,22 +350,27 @@ impl Rollout {
         let bins = self.hist.len();
         for &(mine, opp_new) in &outer {
             let my_final = mine_now.union(mine);
-            let s = sc.strength(my_final);
+            let s = sc.strength(PartialHand::of(my_final));
             sc.extras(my_final, &mut self.extras);
             let opp_now = v.opp_up.union(opp_new);
             let mut rest = [0u8; 52];
             let m = ids(set_of(rem).minus(mine).minus(opp_new), &mut rest);
             let rest = &mut rest[..m];
             let (mut sum, mut count) = (0.0f64, 0u64);
-            let mut score = |hidden: CardSet| {
-                sum += sc.share(s, sc.strength(opp_now.union(hidden)));
+            let mut score = |opp: PartialHand| {
+                sum += sc.share(s, sc.strength(opp));
                 count += 1;
             };
             if inner_total <= inner_budget {
-                for_each_subset(rest, k_opp_down, &mut score);
+                for_each_subset(rest, k_opp_down, &mut |hidden| {
+                    score(PartialHand::of(opp_now.union(hidden)))
+                });
             } else {
+                // The opponent's up cards are added once, each hidden card with one addition.
+                let base = PartialHand::of(opp_now);
                 for _ in 0..inner_budget {
-                    score(draw(rest, k_opp_down, rng));
+                    let hidden = draw(rest, k_opp_down, rng);
+                    score(hidden.iter().fold(base, |h, &c| h.add(Card::from_id(c))));
                 }
             }
             let hs = sum / count as f64;

@@ -9,6 +9,12 @@
 //! random choice comes from seeds recorded in the [`Size`], so the build is reproducible and the
 //! lookup computes exactly the features the build did. [`Bucketing::encode`] gives the bytes to
 //! cache, with a checksum that identifies the abstraction.
+//!
+//! For the solver's `CardAbstraction` trait, whose `public: CardSet` cannot tell whose up cards
+//! are whose, the adapter needs both players' up cards apart, e.g.
+//! `fn bucket(&self, street, hand_index, down: CardSet, my_up: CardSet, opp_up: CardSet) -> u32`
+//! answered by [`Bucketing::bucket`] on `CardView { street, down, up: my_up, opp_up }`, with
+//! `num_buckets(street, _)` = [`Bucketing::buckets`] and a name carrying [`Bucketing::checksum`].
 
 pub mod canon;
 mod codec;
