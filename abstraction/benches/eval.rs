@@ -2,14 +2,14 @@
 //!
 //! The same random 7-card hands (seeded) are given to every evaluator as seven card ids, the form
 //! a caller holds before any evaluator-specific hand is built; then each side's own ready hands
-//! (our `CardSet`, aya_poker's `Hand`). The full enumeration walks all 133,784,560 7-card hands
+//! (our `CardSet` or `PartialHand`, aya_poker's `Hand`). The full enumeration walks all 133,784,560 7-card hands
 //! by nested loops, each evaluator carrying its own incremental hand per level. Within a group
 //! the evaluators take turns, several rounds, and each keeps its best round: the machine is
 //! shared, and the best round is the one least disturbed.
 //! Run with `scripts/bench-eval [HANDS]` (default 4,000,000 random hands).
 
 use abstraction::cards::{Card, CardSet};
-use abstraction::eval::{eval_high, eval_high_batch, PartialHand};
+use abstraction::eval::{eval_high, eval_high_batch, eval_razz, PartialHand};
 use aya_poker::base::{Hand as AyaHand, CARDS as AYA_CARDS};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -73,13 +73,15 @@ fn main() {
         .iter()
         .map(|h| h.iter().map(|&i| AYA_CARDS[i as usize]).collect())
         .collect();
+    // Like aya_poker's Hand, a PartialHand carries its key ready-made.
+    let partials: Vec<PartialHand> = sets.iter().map(|&s| PartialHand::of(s)).collect();
     let mut batch_out = vec![eval_high(sets[0]); n];
     // Build the tables of both sides before timing.
     black_box(aya_poker::poker_rank(&aya_hands[0]));
     let rs_n = n.min(500_000);
     let nn = n as u64;
 
-    println!("7-card high hands, one thread: million hands/s, and the ratio to aya_poker's row");
+    println!("7-card hands, one thread: million hands/s, and the ratio to aya_poker's row");
     group(
         &format!("{n} random hands (seeded), from seven card ids"),
         5,
@@ -143,6 +145,11 @@ fn main() {
                 run: Box::new(|| sets.iter().map(|&s| eval_high(s).value() as u64).sum()),
             },
             Case {
+                name: "ours: PartialHand::high() (key ready, as in aya's Hand)".into(),
+                hands: nn,
+                run: Box::new(|| partials.iter().map(|h| h.high().value() as u64).sum()),
+            },
+            Case {
                 name: "ours: eval_high_batch(&[CardSet]) (AVX2 when present)".into(),
                 hands: nn,
                 run: Box::new(|| {
@@ -157,6 +164,28 @@ fn main() {
                     aya_hands
                         .iter()
                         .map(|h| aya_poker::poker_rank(h).0 as u64)
+                        .sum()
+                }),
+            },
+        ],
+    );
+    group(
+        "razz (ace-to-five) lows of the same hands, from ready hands",
+        5,
+        "aya_poker",
+        vec![
+            Case {
+                name: "ours: eval_razz(CardSet)".into(),
+                hands: nn,
+                run: Box::new(|| sets.iter().map(|&s| eval_razz(s).value() as u64).sum()),
+            },
+            Case {
+                name: "aya_poker 0.1: ace_five_rank(&Hand)".into(),
+                hands: nn,
+                run: Box::new(|| {
+                    aya_hands
+                        .iter()
+                        .map(|h| aya_poker::ace_five_rank(h).0 as u64)
                         .sum()
                 }),
             },

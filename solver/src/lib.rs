@@ -2,5 +2,12 @@
 //! files, and the commands of the `stud` binary.
 #![warn(missing_docs)]
 
+pub mod best_response;
 pub mod bucket_cache;
+pub mod cfr;
+pub mod checkpoint;
 pub mod cli;
+pub mod container;
+pub mod session;
+pub mod strategy_file;
+pub mod terminal;

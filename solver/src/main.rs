@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use solver::cli;
+use std::process::ExitCode;
 
 /// A game-theory-optimal solver for fixed-limit stud poker.
 #[derive(Parser)]
@@ -18,12 +19,38 @@ enum Command {
     /// Build the card abstraction (buckets) of a stud game, or show the bucket of a hand.
     #[command(subcommand)]
     Abstraction(cli::abstraction::Command),
+    /// Replay a PHH hand history, checking every action against the rules.
+    Replay(cli::replay::Args),
+    /// Write random legal hands as PHH files.
+    Simulate(cli::simulate::Args),
+    /// Solve a game (CFR+, DCFR or CFR) and write a strategy file.
+    Solve(cli::solve::Args),
+    /// Print a strategy file's header.
+    Info(cli::info::Args),
+    /// Print the strategy's action probabilities at a spot.
+    Query(cli::query::Args),
 }
 
-fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
-    match cli.command {
-        Command::Hand(args) => cli::hand::run(&args),
-        Command::Abstraction(cmd) => cli::abstraction::run(&cmd),
+/// Prints an error with its causes and turns it into a failing exit code.
+fn report(result: anyhow::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        // `hand` reports each bad line itself and still evaluates the rest.
+        Command::Hand(a) => cli::hand::run(&a),
+        Command::Abstraction(a) => report(cli::abstraction::run(&a)),
+        Command::Replay(a) => report(cli::replay::run(a)),
+        Command::Simulate(a) => report(cli::simulate::run(a)),
+        Command::Solve(a) => report(cli::solve::run(a)),
+        Command::Info(a) => report(cli::info::run(a)),
+        Command::Query(a) => report(cli::query::run(a)),
     }
 }

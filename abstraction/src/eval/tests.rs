@@ -394,3 +394,28 @@ proptest! {
         prop_assert_eq!(eval_low8(a).cmp(&eval_low8(b)), x8.cmp(&y8));
     }
 }
+
+/// Up to 40 hands of 5 to 7 cards each (overlapping between hands, as batches may).
+fn some_hands() -> impl Strategy<Value = Vec<CardSet>> {
+    let hand = (
+        5usize..=7,
+        Just((0u8..52).collect::<Vec<u8>>()).prop_shuffle(),
+    )
+        .prop_map(|(n, deck)| deck[..n].iter().map(|&i| Card::from_id(i)).collect());
+    proptest::collection::vec(hand, 0..40)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    #[test]
+    fn batch_is_one_by_one(hands in some_hands()) {
+        let mut out = vec![HighStrength(0); hands.len() + 3];
+        eval_high_batch(&hands, &mut out);
+        for (i, &h) in hands.iter().enumerate() {
+            prop_assert_eq!(out[i], eval_high(h));
+        }
+        // Past the hands, `out` is left alone.
+        prop_assert!(out[hands.len()..].iter().all(|&s| s == HighStrength(0)));
+    }
+}

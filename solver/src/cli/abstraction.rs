@@ -9,7 +9,6 @@ use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Instant;
 
 /// The subcommands of `stud abstraction`.
@@ -56,7 +55,7 @@ are. The abstraction is built first if it is not in the cache.")]
 /// The options every subcommand takes.
 #[derive(clap::Args, Debug)]
 pub struct Common {
-    /// The game: 7stud, stud8, razz, 5stud or ministud.
+    /// The game: 7stud, stud8, razz, 5stud, ministud, or a TOML game file.
     #[arg(long, default_value = "7stud")]
     game: String,
     /// The abstraction size: tiny, small, default or large.
@@ -71,27 +70,20 @@ pub struct Common {
 }
 
 /// Runs `stud abstraction`.
-pub fn run(cmd: &Command) -> ExitCode {
-    let result = match cmd {
+pub fn run(cmd: &Command) -> anyhow::Result<()> {
+    match cmd {
         Command::Build { common, force } => build(common, *force),
         Command::Bucket {
             common,
             mine,
             opponent,
         } => bucket(common, mine, opponent),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("stud abstraction: {e:#}");
-            ExitCode::FAILURE
-        }
     }
 }
 
 /// The game and size named on the command line.
 fn game_and_size(c: &Common) -> anyhow::Result<(GameDef, Size)> {
-    let def = GameDef::preset(&c.game)?;
+    let def = super::load_game(&c.game)?;
     let size = Size::preset(&c.size, def.streets.len())
         .with_context(|| format!("--size {} (one of {SIZES})", c.size))?;
     Ok((def, size))

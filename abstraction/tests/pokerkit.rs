@@ -1,0 +1,131 @@
+//! The PokerKit cross-check: every hand PokerKit wrote in `shared/testdata/pokerkit` replays
+//! under the `pokerkit` profile to what PokerKit computed (`N.expected.json`): the bring-in seat,
+//! whether it brought in or completed, the first actor of each street, the final stacks and the
+//! net results. Every action of every hand must also be legal in this engine.
+
+use abstraction::phh::{replay, HandHistory};
+use abstraction::rules::{Action, Profile};
+use serde_json::Value;
+use std::path::Path;
+
+const SETS: [&str; 4] = ["f7s", "f7s8", "fr", "f7s_shortstack"];
+
+fn seats(v: &Value) -> Vec<Option<u64>> {
+    v.as_array()
+        .map(|a| a.iter().map(Value::as_u64).collect())
+        .unwrap_or_default()
+}
+
+/// Compares one hand; returns what differs.
+fn check(phh: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(phh).map_err(|e| e.to_string())?;
+    let json =
+        std::fs::read_to_string(phh.with_extension("expected.json")).map_err(|e| e.to_string())?;
+    let want: Value = serde_json::from_str(&json).map_err(|e| e.to_string())?;
+    let hand = HandHistory::parse(&text).map_err(|e| e.to_string())?;
+    let r = replay(&hand, Profile::PokerKit).map_err(|e| e.to_string())?;
+    let mut diffs = Vec::new();
+    if want["bring_in_seat"].as_u64() != r.bring_in_seat.map(u64::from) {
+        diffs.push(format!(
+            "bring-in seat {:?}, PokerKit {}",
+            r.bring_in_seat, want["bring_in_seat"]
+        ));
+    }
+    let opening = match r.opening {
+        Some(Action::BringIn) => "bring_in",
+        Some(Action::CompleteBetRaise(_)) => "complete",
+        _ => "none",
+    };
+    if want["bring_in_action"].as_str() != Some(opening) {
+        diffs.push(format!(
+            "opened with {opening}, PokerKit {}",
+            want["bring_in_action"]
+        ));
+    }
+    let firsts: Vec<Option<u64>> = r
+        .first_actors
+        .iter()
+        .flatten()
+        .map(|&s| Some(s.into()))
+        .collect();
+    if seats(&want["first_actor"]) != firsts {
+        diffs.push(format!(
+            "first actors {firsts:?}, PokerKit {}",
+            want["first_actor"]
+        ));
+    }
+    let stacks: Vec<Option<u64>> = r.final_stacks.iter().map(|&s| Some(s)).collect();
+    if seats(&want["final_stacks"]) != stacks {
+        diffs.push(format!(
+            "final stacks {:?}, PokerKit {}",
+            r.final_stacks, want["final_stacks"]
+        ));
+    }
+    let payoffs: Option<Vec<Option<i64>>> = want["payoffs"]
+        .as_array()
+        .map(|a| a.iter().map(Value::as_i64).collect());
+    if payoffs
+        != r.payoffs
+            .as_ref()
+            .map(|p| p.iter().map(|&x| Some(x)).collect())
+    {
+        diffs.push(format!(
+            "net results {:?}, PokerKit {}",
+            r.payoffs, want["payoffs"]
+        ));
+    }
+    for d in &r.decisions {
+        if !d.legal.contains(&d.taken) {
+            diffs.push(format!(
+                "line {}: {} taken but not offered",
+                d.line, d.taken
+            ));
+        }
+    }
+    if diffs.is_empty() {
+        Ok(())
+    } else {
+        Err(diffs.join("; "))
+    }
+}
+
+#[test]
+fn every_pokerkit_hand_replays_to_pokerkits_result() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata/pokerkit");
+    if !root.exists() {
+        // The test data sits beside the checkout (`../shared`); without it there is nothing to
+        // compare, which the count below would otherwise report as a failure.
+        eprintln!("no PokerKit test data at {}", root.display());
+        return;
+    }
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for set in SETS {
+        let mut files: Vec<_> = std::fs::read_dir(root.join(set))
+            .unwrap_or_else(|e| panic!("{set}: {e}"))
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "phh"))
+            .collect();
+        files.sort();
+        for f in files {
+            checked += 1;
+            if let Err(e) = check(&f) {
+                failures.push(format!(
+                    "{set}/{}: {e}",
+                    f.file_name().unwrap_or_default().to_string_lossy()
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "PokerKit cross-check: {checked} hands, {} differ",
+        failures.len()
+    );
+    assert_eq!(checked, 240, "expected 60 hands in each of {SETS:?}");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} hands differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
