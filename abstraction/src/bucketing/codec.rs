@@ -211,6 +211,7 @@ impl Bucketing {
             layout,
             streets: out,
             checksum: checksum(payload),
+            first: None,
         })
     }
 }

@@ -250,7 +250,7 @@ struct Rollout {
 }
 
 /// The cards of `set` as ids, into `buf`; returns how many.
-fn ids(set: CardSet, buf: &mut [u8; 52]) -> usize {
+pub(super) fn ids(set: CardSet, buf: &mut [u8; 52]) -> usize {
     let mut n = 0;
     for c in set.iter() {
         buf[n] = c.id();
@@ -277,7 +277,7 @@ pub(crate) fn binom(n: usize, k: usize) -> u64 {
 }
 
 /// Calls `f` with every `k`-card subset of `cards`.
-fn for_each_subset(cards: &[u8], k: usize, f: &mut impl FnMut(CardSet)) {
+pub(super) fn for_each_subset(cards: &[u8], k: usize, f: &mut impl FnMut(CardSet)) {
     let n = cards.len();
     if k > n {
         return;

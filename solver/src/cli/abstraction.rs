@@ -18,6 +18,7 @@ pub enum Command {
     #[command(after_help = "Examples:
   stud abstraction build --game 7stud --size tiny
   stud abstraction build --game razz --size default --dir abstractions --json
+  stud abstraction build --game 5stud --size small --table
 
 The file is <dir>/<game>-<size>.bkt. Its checksum names the abstraction: a strategy file records
 it. A cache file that is damaged, of another version, or built with other settings is refused
@@ -31,6 +32,10 @@ lookups per second on one thread.")]
         /// Rebuild even if a good cache file exists.
         #[arg(long)]
         force: bool,
+        /// Also compute the first-street table (every canonical first-street view's bucket) and
+        /// report its size, time and lookup speed.
+        #[arg(long)]
+        table: bool,
     },
     /// Show the bucket of a hand: my cards as `DOWN | UP`, the opponent's up cards.
     #[command(after_help = "Examples:
@@ -72,7 +77,11 @@ pub struct Common {
 /// Runs `stud abstraction`.
 pub fn run(cmd: &Command) -> anyhow::Result<()> {
     match cmd {
-        Command::Build { common, force } => build(common, *force),
+        Command::Build {
+            common,
+            force,
+            table,
+        } => build(common, *force, *table),
         Command::Bucket {
             common,
             mine,
@@ -127,6 +136,13 @@ struct StreetReport {
 }
 
 #[derive(Serialize)]
+struct TableReport {
+    views: usize,
+    seconds: f64,
+    lookups_per_second: f64,
+}
+
+#[derive(Serialize)]
 struct BuildReport {
     game: String,
     size: String,
@@ -135,29 +151,30 @@ struct BuildReport {
     checksum: String,
     seconds: f64,
     streets: Vec<StreetReport>,
+    first_street_table: Option<TableReport>,
 }
 
-/// Times `n` lookups of random views on one thread: (µs per feature vector, lookups/s).
-fn measure(b: &Bucketing, street: usize, n: usize) -> anyhow::Result<(f64, f64)> {
+/// The mean seconds of `f` on `n` random views of `street`, on one thread.
+fn seconds_each<T>(
+    b: &Bucketing,
+    street: usize,
+    n: usize,
+    f: impl Fn(&CardView) -> Result<T, abstraction::bucketing::BucketError>,
+) -> anyhow::Result<f64> {
     let views = b.sample_views(street, n, 0xbe7c4);
     let t = Instant::now();
     for v in &views {
-        std::hint::black_box(b.features(v)?);
+        std::hint::black_box(f(v)?);
     }
-    let features = t.elapsed().as_secs_f64();
-    let t = Instant::now();
-    for v in &views {
-        std::hint::black_box(b.bucket(v)?);
-    }
-    let lookups = t.elapsed().as_secs_f64();
-    Ok((features / n as f64 * 1e6, n as f64 / lookups))
+    Ok(t.elapsed().as_secs_f64() / n as f64)
 }
 
-fn build(c: &Common, force: bool) -> anyhow::Result<()> {
-    let (b, path, origin, seconds) = load(c, force)?;
+fn build(c: &Common, force: bool, table: bool) -> anyhow::Result<()> {
+    let (mut b, path, origin, seconds) = load(c, force)?;
     let mut streets = Vec::new();
     for (i, s) in b.streets().iter().enumerate() {
-        let (feature_micros, lookups_per_second) = measure(&b, i, 300)?;
+        let feature_micros = seconds_each(&b, i, 300, |v| b.features(v))? * 1e6;
+        let lookups_per_second = 1.0 / seconds_each(&b, i, 300, |v| b.bucket(v))?;
         streets.push(StreetReport {
             street: i,
             buckets: b.buckets(i),
@@ -169,6 +186,17 @@ fn build(c: &Common, force: bool) -> anyhow::Result<()> {
             lookups_per_second,
         });
     }
+    let first_street_table = if table {
+        let t = Instant::now();
+        let views = b.precompute_first_street();
+        Some(TableReport {
+            views,
+            seconds: t.elapsed().as_secs_f64(),
+            lookups_per_second: 1.0 / seconds_each(&b, 0, 100_000, |v| b.bucket(v))?,
+        })
+    } else {
+        None
+    };
     let report = BuildReport {
         game: b.shape().game.clone(),
         size: b.size().name.clone(),
@@ -181,6 +209,7 @@ fn build(c: &Common, force: bool) -> anyhow::Result<()> {
         checksum: format!("{:016x}", b.checksum()),
         seconds,
         streets,
+        first_street_table,
     };
     if c.json {
         println!("{}", serde_json::to_string(&report)?);
@@ -214,6 +243,12 @@ fn build(c: &Common, force: bool) -> anyhow::Result<()> {
             s.ehs_within_share,
             s.feature_micros,
             s.lookups_per_second
+        );
+    }
+    if let Some(t) = &report.first_street_table {
+        println!(
+            "first-street table: {} canonical views in {:.1} s, {:.0} lookups/s",
+            t.views, t.seconds, t.lookups_per_second
         );
     }
     Ok(())
