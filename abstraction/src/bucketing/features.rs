@@ -421,3 +421,57 @@ fn board_classes(up: CardSet, razz: bool, out: &mut [f32]) {
     out[4] = (most_of_a_suit - 1) as f32 / 3.0;
     out[5] = (span - 1) as f32 / 3.0;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// My share and the opponent's add up to the pot when both hands are known, in every showdown.
+    fn symmetric<S: Scorer>(sc: &S, cards: usize) {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut deck: Vec<u8> = (0..52).collect();
+        for _ in 0..20_000 {
+            let both = draw(&mut deck, 2 * cards, &mut rng);
+            let (a, b) = (set_of(&both[..cards]), set_of(&both[cards..]));
+            let (a, b) = (
+                sc.strength(PartialHand::of(a)),
+                sc.strength(PartialHand::of(b)),
+            );
+            assert_eq!(sc.share(a, b) + sc.share(b, a), 1.0);
+        }
+        // A hand against itself (the same strength) splits the pot.
+        let same = sc.strength(PartialHand::of(set_of(&deck[..cards])));
+        assert_eq!(sc.share(same, same), 0.5);
+    }
+
+    #[test]
+    fn shares_of_two_known_hands_add_up_to_one() {
+        symmetric(&High, 7);
+        symmetric(&High, 5);
+        symmetric(&Razz, 7);
+        symmetric(&HiLo::new(), 7);
+        symmetric(&Showing, 3);
+    }
+
+    #[test]
+    fn board_classes_of_known_boards() {
+        let set =
+            |s: &str| -> CardSet { crate::cards::parse_cards(s).unwrap().into_iter().collect() };
+        let mut out = [0f32; BOARD];
+        board_classes(set("Kc Kd Qc Jc"), false, &mut out);
+        assert_eq!(
+            out,
+            [
+                1.0 / 3.0,
+                11.0 / 12.0,
+                9.0 / 12.0,
+                0.0,
+                2.0 / 3.0,
+                2.0 / 3.0
+            ]
+        );
+        // A wheel draw: A 2 3 4 are four ranks within five, the ace low in razz.
+        board_classes(set("Ac 2d 3h 4s"), true, &mut out);
+        assert_eq!(out, [0.0, 3.0 / 12.0, 0.0, 1.0, 0.0, 1.0]);
+    }
+}
