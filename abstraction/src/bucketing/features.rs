@@ -52,7 +52,7 @@ impl Layout {
     /// The layout for a game's showdown.
     pub fn new(showdown: Showdown, params: &FeatureParams) -> Layout {
         Layout {
-            bins: params.bins.max(1) as usize,
+            bins: (params.bins as usize).clamp(2, MAX_BINS),
             extras: if showdown == Showdown::HiLo8 { 2 } else { 0 },
         }
     }
@@ -74,28 +74,22 @@ pub fn features(shape: &Shape, params: &FeatureParams, v: &CardView, out: &mut [
     let layout = Layout::new(shape.showdown, params);
     debug_assert_eq!(out.len(), layout.dim());
     let mut rng = ChaCha8Rng::seed_from_u64(view_seed(params.seed, v));
-    let mut r = Rollout {
-        hist: vec![0u32; layout.bins],
-        extras: [0.0; 2],
-        ehs: 0.0,
-        outcomes: 0,
+    let (hist, extras, ehs, outcomes) = match shape.showdown {
+        Showdown::High => rollout(&High, shape, params, &layout, v, &mut rng),
+        Showdown::Razz => rollout(&Razz, shape, params, &layout, v, &mut rng),
+        Showdown::HiLo8 => rollout(&HiLo::new(), shape, params, &layout, v, &mut rng),
+        Showdown::Showing => rollout(&Showing, shape, params, &layout, v, &mut rng),
     };
-    match shape.showdown {
-        Showdown::High => r.run(&High, shape, params, v, &mut rng),
-        Showdown::Razz => r.run(&Razz, shape, params, v, &mut rng),
-        Showdown::HiLo8 => r.run(&HiLo::new(), shape, params, v, &mut rng),
-        Showdown::Showing => r.run(&Showing, shape, params, v, &mut rng),
-    }
-    let n = r.outcomes as f32;
+    let n = outcomes as f32;
     let b = layout.bins;
     let mut cum = 0u32;
-    for (o, &h) in out[..b - 1].iter_mut().zip(&r.hist) {
+    for (o, &h) in out[..b - 1].iter_mut().zip(&hist) {
         cum += h;
         *o = cum as f32 / n / b as f32;
     }
-    out[b - 1] = (r.ehs / r.outcomes as f64) as f32;
+    out[b - 1] = (ehs / outcomes as f64) as f32;
     for i in 0..layout.extras {
-        out[b + i] = (r.extras[i] / r.outcomes as f64) as f32;
+        out[b + i] = (extras[i] / outcomes as f64) as f32;
     }
     let low = shape.showdown == Showdown::Razz;
     let board = &mut out[b + layout.extras..];
@@ -104,6 +98,33 @@ pub fn features(shape: &Shape, params: &FeatureParams, v: &CardView, out: &mut [
     for x in board {
         *x *= params.board_weight;
     }
+}
+
+/// The rollout of `v` with one showdown: (histogram, extras, sum of HS, outer outcomes).
+fn rollout<S: Scorer>(
+    sc: &S,
+    shape: &Shape,
+    params: &FeatureParams,
+    layout: &Layout,
+    v: &CardView,
+    rng: &mut ChaCha8Rng,
+) -> ([u32; MAX_BINS], [f64; 2], f64, u32) {
+    let mut r = Rollout {
+        sc,
+        mine_now: v.down.union(v.up),
+        opp_now: v.opp_up,
+        unseen: shape.deck.minus(v.known()),
+        k_opp_down: shape.final_counts().0 as usize,
+        inner_budget: 1,
+        inner_total: 0,
+        hist: [0; MAX_BINS],
+        bins: layout.bins,
+        extras: [0.0; 2],
+        ehs: 0.0,
+        outcomes: 0,
+    };
+    r.run(shape, params, rng);
+    (r.hist, r.extras, r.ehs, r.outcomes)
 }
 
 /// The seed of a view's draws: its cards and street mixed with the parameter seed.
@@ -241,9 +262,27 @@ impl Scorer for Showing {
     }
 }
 
-/// The accumulators of one rollout.
-struct Rollout {
-    hist: Vec<u32>,
+/// The most histogram bins (the vectors live on the stack).
+pub const MAX_BINS: usize = 32;
+
+/// The longest feature vector: `MAX_BINS - 1` CDF points, the EHS, two extras, the boards.
+pub const MAX_DIM: usize = MAX_BINS + 2 + 2 * BOARD;
+
+/// One rollout: what it deals and what it has accumulated.
+struct Rollout<'a, S> {
+    sc: &'a S,
+    /// My cards and the opponent's up cards now.
+    mine_now: CardSet,
+    opp_now: CardSet,
+    /// The cards nobody has been seen to hold.
+    unseen: CardSet,
+    /// The opponent's down cards at showdown.
+    k_opp_down: usize,
+    /// Inner draws per outer outcome, and how many inner outcomes there are.
+    inner_budget: u64,
+    inner_total: u64,
+    hist: [u32; MAX_BINS],
+    bins: usize,
     extras: [f64; 2],
     ehs: f64,
     outcomes: u32,
@@ -282,9 +321,12 @@ pub(super) fn for_each_subset(cards: &[u8], k: usize, f: &mut impl FnMut(CardSet
     if k > n {
         return;
     }
-    let mut idx: Vec<usize> = (0..k).collect();
+    let mut idx = [0usize; 52];
+    for (i, x) in idx[..k].iter_mut().enumerate() {
+        *x = i;
+    }
     loop {
-        f(CardSet(idx.iter().fold(0, |m, &i| m | 1 << cards[i])));
+        f(CardSet(idx[..k].iter().fold(0, |m, &i| m | 1 << cards[i])));
         // Advance to the next combination in lexicographic order.
         let Some(i) = (0..k).rev().find(|&i| idx[i] != i + n - k) else {
             return;
@@ -310,74 +352,70 @@ fn draw<'a>(pool: &'a mut [u8], k: usize, rng: &mut ChaCha8Rng) -> &'a [u8] {
     &pool[..k]
 }
 
-impl Rollout {
-    fn run<S: Scorer>(
-        &mut self,
-        sc: &S,
-        shape: &Shape,
-        p: &FeatureParams,
-        v: &CardView,
-        rng: &mut ChaCha8Rng,
-    ) {
+impl<S: Scorer> Rollout<'_, S> {
+    /// Deals every outer outcome, or a sample of them, and scores each.
+    fn run(&mut self, shape: &Shape, p: &FeatureParams, rng: &mut ChaCha8Rng) {
         let (fd, fu) = shape.final_counts();
-        let k_me = (fd + fu) as usize - (v.down.len() + v.up.len()) as usize;
-        let k_opp_up = fu as usize - v.opp_up.len() as usize;
-        let k_opp_down = fd as usize;
+        let k_me = (fd + fu) as usize - self.mine_now.len() as usize;
+        let k_opp_up = fu as usize - self.opp_now.len() as usize;
         let mut rem = [0u8; 52];
-        let n = ids(shape.deck.minus(v.known()), &mut rem);
+        let n = ids(self.unseen, &mut rem);
         let rem = &mut rem[..n];
-
-        // The outer outcomes: every one when they fit the budget, else a sample.
         let budget = p.outer.max(1) as u64;
         let total = binom(n, k_me).saturating_mul(binom(n - k_me, k_opp_up));
-        let mut outer: Vec<(CardSet, CardSet)> = Vec::new();
+        let outer = total.min(budget);
+        // Fewer outer outcomes than the budget leave the rest to the inner draws.
+        self.inner_budget = (budget * p.inner.max(1) as u64 / outer).max(1);
+        self.inner_total = binom(n - k_me - k_opp_up, self.k_opp_down);
         if total <= budget {
             for_each_subset(rem, k_me, &mut |mine| {
                 let mut rest = [0u8; 52];
-                let m = ids(set_of(rem).minus(mine), &mut rest);
-                for_each_subset(&rest[..m], k_opp_up, &mut |opp| outer.push((mine, opp)));
+                let m = ids(self.unseen.minus(mine), &mut rest);
+                for_each_subset(&rest[..m], k_opp_up, &mut |opp| {
+                    self.outcome(mine, opp, rng)
+                });
             });
         } else {
             for _ in 0..budget {
                 let both = draw(rem, k_me + k_opp_up, rng);
-                outer.push((set_of(&both[..k_me]), set_of(&both[k_me..])));
+                let (mine, opp) = (set_of(&both[..k_me]), set_of(&both[k_me..]));
+                self.outcome(mine, opp, rng);
             }
         }
+    }
 
-        let inner_budget = (budget * p.inner.max(1) as u64 / outer.len() as u64).max(1);
-        let inner_total = binom(n - k_me - k_opp_up, k_opp_down);
-        let mine_now = v.down.union(v.up);
-        let bins = self.hist.len();
-        for &(mine, opp_new) in &outer {
-            let my_final = mine_now.union(mine);
-            let s = sc.strength(PartialHand::of(my_final));
-            sc.extras(my_final, &mut self.extras);
-            let opp_now = v.opp_up.union(opp_new);
-            let mut rest = [0u8; 52];
-            let m = ids(set_of(rem).minus(mine).minus(opp_new), &mut rest);
-            let rest = &mut rest[..m];
-            let (mut sum, mut count) = (0.0f64, 0u64);
-            let mut score = |opp: PartialHand| {
-                sum += sc.share(s, sc.strength(opp));
-                count += 1;
-            };
-            if inner_total <= inner_budget {
-                for_each_subset(rest, k_opp_down, &mut |hidden| {
-                    score(PartialHand::of(opp_now.union(hidden)))
-                });
-            } else {
-                // The opponent's up cards are added once, each hidden card with one addition.
-                let base = PartialHand::of(opp_now);
-                for _ in 0..inner_budget {
-                    let hidden = draw(rest, k_opp_down, rng);
-                    score(hidden.iter().fold(base, |h, &c| h.add(Card::from_id(c))));
-                }
+    /// Scores one outer outcome (my new cards `mine`, the opponent's new up cards `opp_new`)
+    /// against the opponent's down cards: every one, or a sample.
+    fn outcome(&mut self, mine: CardSet, opp_new: CardSet, rng: &mut ChaCha8Rng) {
+        let sc = self.sc;
+        let my_final = self.mine_now.union(mine);
+        let s = sc.strength(PartialHand::of(my_final));
+        sc.extras(my_final, &mut self.extras);
+        let opp_now = self.opp_now.union(opp_new);
+        let mut rest = [0u8; 52];
+        let m = ids(self.unseen.minus(mine).minus(opp_new), &mut rest);
+        let rest = &mut rest[..m];
+        let (mut sum, mut count) = (0.0f64, 0u64);
+        let mut score = |opp: PartialHand| {
+            sum += sc.share(s, sc.strength(opp));
+            count += 1;
+        };
+        if self.inner_total <= self.inner_budget {
+            for_each_subset(rest, self.k_opp_down, &mut |hidden| {
+                score(PartialHand::of(opp_now.union(hidden)))
+            });
+        } else {
+            // The opponent's up cards are added once, each hidden card with one addition.
+            let base = PartialHand::of(opp_now);
+            for _ in 0..self.inner_budget {
+                let hidden = draw(rest, self.k_opp_down, rng);
+                score(hidden.iter().fold(base, |h, &c| h.add(Card::from_id(c))));
             }
-            let hs = sum / count as f64;
-            self.hist[((hs * bins as f64) as usize).min(bins - 1)] += 1;
-            self.ehs += hs;
-            self.outcomes += 1;
         }
+        let hs = sum / count as f64;
+        self.hist[((hs * self.bins as f64) as usize).min(self.bins - 1)] += 1;
+        self.ehs += hs;
+        self.outcomes += 1;
     }
 }
 

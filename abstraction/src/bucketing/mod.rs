@@ -210,9 +210,10 @@ impl Bucketing {
 
     /// The bucket of a canonical view: its features' nearest centroid.
     fn nearest(&self, c: &CardView) -> u32 {
-        let mut f = vec![0f32; self.layout.dim()];
-        features::features(&self.shape, &self.size.features, c, &mut f);
-        kmeans::nearest(&self.streets[c.street].centroids, self.layout.dim(), &f).0
+        let dim = self.layout.dim();
+        let mut f = [0f32; features::MAX_DIM];
+        features::features(&self.shape, &self.size.features, c, &mut f[..dim]);
+        kmeans::nearest(&self.streets[c.street].centroids, dim, &f[..dim]).0
     }
 
     /// Computes the bucket of every canonical first-street view once (in parallel), so that
