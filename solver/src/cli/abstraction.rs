@@ -173,8 +173,8 @@ fn build(c: &Common, force: bool, table: bool) -> anyhow::Result<()> {
     let (mut b, path, origin, seconds) = load(c, force)?;
     let mut streets = Vec::new();
     for (i, s) in b.streets().iter().enumerate() {
-        let feature_micros = seconds_each(&b, i, 300, |v| b.features(v))? * 1e6;
-        let lookups_per_second = 1.0 / seconds_each(&b, i, 300, |v| b.bucket(v))?;
+        let feature_micros = seconds_each(&b, i, 1000, |v| b.features(v))? * 1e6;
+        let lookups_per_second = 1.0 / seconds_each(&b, i, 1000, |v| b.bucket(v))?;
         streets.push(StreetReport {
             street: i,
             buckets: b.buckets(i),
