@@ -1,5 +1,6 @@
 //! The subcommands of the `stud` binary, one module each.
 
+pub mod abstraction;
 pub mod hand;
 pub mod info;
 pub mod query;
@@ -7,7 +8,7 @@ pub mod replay;
 pub mod simulate;
 pub mod solve;
 
-use abstraction::rules::GameDef;
+use ::abstraction::rules::GameDef;
 use anyhow::{Context, Result};
 
 /// A game given on the command line: a preset name, or the path of a TOML game file.
