@@ -2,4 +2,5 @@
 //! files, and the commands of the `stud` binary.
 #![warn(missing_docs)]
 
+pub mod bot;
 pub mod cli;
