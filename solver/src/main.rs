@@ -20,6 +20,13 @@ enum Command {
     Replay(cli::replay::Args),
     /// Write random legal hands as PHH files.
     Simulate(cli::simulate::Args),
+    /// Play two bots or strategies against each other on duplicate deals.
+    #[command(name = "match")]
+    Match(cli::matches::Args),
+    /// Serve a bot or strategy over a JSON line protocol (stdin/stdout or TCP).
+    Serve(cli::serve::Args),
+    /// Play heads-up against a bot or strategy in the terminal.
+    Play(cli::play::Args),
 }
 
 /// Prints an error with its causes and turns it into a failing exit code.
@@ -39,5 +46,8 @@ fn main() -> ExitCode {
         Command::Hand(a) => cli::hand::run(&a),
         Command::Replay(a) => report(cli::replay::run(a)),
         Command::Simulate(a) => report(cli::simulate::run(a)),
+        Command::Match(a) => report(cli::matches::run(a)),
+        Command::Serve(a) => report(cli::serve::run(a)),
+        Command::Play(a) => report(cli::play::run(a)),
     }
 }

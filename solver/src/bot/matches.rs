@@ -1,5 +1,6 @@
-//! Head-to-head matches with duplicate deals: each deal is played twice with the seats swapped
-//! and the same cards going to the same player, so that the luck of the cards cancels out.
+//! Head-to-head matches with duplicate deals: each deal is played twice with the players
+//! swapped between the seats and the cards staying with the seats, so that each player holds
+//! both hands once and the luck of the cards cancels out.
 
 use super::{choose, Player};
 use abstraction::cards::Card;
@@ -16,11 +17,11 @@ use std::sync::Arc;
 /// The most cards a seat or the board gets in a hand (the rules engine's limit).
 const MAX_CARDS: usize = 8;
 
-/// The cards of one deal: each player's cards in the order they are dealt, and the board's.
-/// Player 0's cards go to whichever seat player 0 sits in.
+/// The cards of one deal: each seat's cards in the order they are dealt, and the board's. When
+/// the deal is played again with the players swapped, each player gets the cards the other had.
 #[derive(Clone, Copy, Debug)]
 pub struct DealCards {
-    players: [[Card; MAX_CARDS]; 2],
+    seats: [[Card; MAX_CARDS]; 2],
     board: [Card; MAX_CARDS],
 }
 
@@ -34,8 +35,21 @@ impl DealCards {
         let per = def.cards_per_player();
         let at = |k: usize| deck[k % deck.len()];
         DealCards {
-            players: [0, 1].map(|p| std::array::from_fn(|j| at(p * per + j))),
+            seats: [0, 1].map(|p| std::array::from_fn(|j| at(p * per + j))),
             board: std::array::from_fn(|j| at(2 * per + j)),
+        }
+    }
+}
+
+impl DealCards {
+    /// The card due to `seat` (`None`: the board) in `state`.
+    pub fn next_card(&self, state: &State, seat: Option<u8>) -> Card {
+        match seat {
+            Some(s) => {
+                let k = state.up_cards(s).len() + state.down_cards(s).len();
+                self.seats[s as usize][k]
+            }
+            None => self.board[state.community_cards().len()],
         }
     }
 }
@@ -70,21 +84,19 @@ pub struct MatchConfig {
     pub phh_out: Option<PathBuf>,
 }
 
-/// A generator for deal `index`: stream `tag` (0: the cards; 1, 2: the two plays) of the seed.
-fn stream(seed: u64, index: u64, tag: u64) -> ChaCha8Rng {
+/// The generator of deal (or hand) `index`: stream `tag` (0: the cards; 1, 2: the two plays) of the seed.
+pub fn stream(seed: u64, index: u64, tag: u64) -> ChaCha8Rng {
     let mut r = ChaCha8Rng::seed_from_u64(seed);
     r.set_stream(index.wrapping_mul(3).wrapping_add(tag));
     r
 }
 
-/// Plays one hand of the heads-up game: `seats[s]` plays seat `s`, `cards.players[p]` go to
-/// the seat of player `p` (`first` is player 0's seat). Records it when `rec` is given.
-/// Returns the finished state.
+/// Plays one hand of the heads-up game: `seats[s]` plays seat `s` with the cards of seat `s`.
+/// Records it when `rec` is given. Returns the finished state.
 pub fn play_hand(
     def: &Arc<GameDef>,
     seats: [&dyn Player; 2],
     cards: &DealCards,
-    first: u8,
     rng: &mut ChaCha8Rng,
     mut rec: Option<&mut Recorder>,
 ) -> anyhow::Result<State> {
@@ -93,13 +105,7 @@ pub fn play_hand(
     loop {
         match state.next() {
             Next::Deal { seat, .. } => {
-                let card = match seat {
-                    Some(s) => {
-                        let k = state.up_cards(s).len() + state.down_cards(s).len();
-                        cards.players[usize::from(s != first)][k]
-                    }
-                    None => cards.board[state.community_cards().len()],
-                };
+                let card = cards.next_card(&state, seat);
                 state.deal(card)?;
                 if let Some(r) = rec.as_deref_mut() {
                     r.deal(seat, card);
@@ -118,8 +124,8 @@ pub fn play_hand(
     }
 }
 
-/// Plays `a` against `b`: every deal twice, A in the first seat then in the second, with the
-/// same cards for A both times. Deals run in parallel; the result is the same for any number of
+/// Plays `a` against `b`: every deal twice, A in the first seat then in the second, the cards
+/// staying with the seats (so each player holds both hands of the deal once). Deals run in parallel; the result is the same for any number of
 /// threads.
 pub fn play_match(
     a: &dyn Player,
@@ -151,7 +157,7 @@ pub fn play_match(
                 let seats: [&dyn Player; 2] = if first == 0 { [a, b] } else { [b, a] };
                 let mut rec = cfg.phh_out.as_ref().and_then(|_| Recorder::new(def));
                 let mut rng = stream(cfg.seed, i, play);
-                let state = play_hand(def, seats, &cards, first, &mut rng, rec.as_mut())?;
+                let state = play_hand(def, seats, &cards, &mut rng, rec.as_mut())?;
                 let payoffs = state
                     .payoffs()
                     .context("a finished hand has no payoffs (a rules engine bug)")?;
