@@ -4,7 +4,10 @@
 //! This crate knows nothing of CFR, strategy files or the command line.
 #![warn(missing_docs)]
 
+pub mod betting_abstraction;
+pub mod card_abstraction;
 pub mod cards;
 pub mod eval;
 pub mod phh;
 pub mod rules;
+pub mod tree;

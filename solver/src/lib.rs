@@ -3,4 +3,11 @@
 #![warn(missing_docs)]
 
 pub mod bot;
+pub mod best_response;
+pub mod cfr;
+pub mod checkpoint;
 pub mod cli;
+pub mod container;
+pub mod session;
+pub mod strategy_file;
+pub mod terminal;

@@ -27,6 +27,12 @@ enum Command {
     Serve(cli::serve::Args),
     /// Play heads-up against a bot or strategy in the terminal.
     Play(cli::play::Args),
+    /// Solve a game (CFR+, DCFR or CFR) and write a strategy file.
+    Solve(cli::solve::Args),
+    /// Print a strategy file's header.
+    Info(cli::info::Args),
+    /// Print the strategy's action probabilities at a spot.
+    Query(cli::query::Args),
 }
 
 /// Prints an error with its causes and turns it into a failing exit code.
@@ -49,5 +55,8 @@ fn main() -> ExitCode {
         Command::Match(a) => report(cli::matches::run(a)),
         Command::Serve(a) => report(cli::serve::run(a)),
         Command::Play(a) => report(cli::play::run(a)),
+        Command::Solve(a) => report(cli::solve::run(a)),
+        Command::Info(a) => report(cli::info::run(a)),
+        Command::Query(a) => report(cli::query::run(a)),
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! The chips each seat put in are cut into layers at every distinct contribution: each layer is a
 //! pot that the live seats who reached it contest. A pot goes to its best hand, split equally on
-//! ties, the odd chips one each to the winners nearest the dealer's left (seat 0 first). In hi-lo
+//! ties, the odd chips to the winner nearest the dealer's left (seat 0 first). In hi-lo
 //! each pot is halved (the odd chip to the high half), each half split again on ties; a pot with
 //! no qualifying low goes whole to the high.
 
@@ -52,17 +52,17 @@ pub fn pots(committed: &[u64], live: u16) -> Vec<Pot> {
     out
 }
 
-/// Splits `amount` among the seats in `winners` (a nonempty mask): equal shares, the odd chips
-/// one each to the winners nearest the dealer's left.
+/// Splits `amount` among the seats in `winners` (a nonempty mask): equal shares, the chips left
+/// over (fewer than the winners) all to the winner nearest the dealer's left, as PokerKit does.
 fn share(amount: u64, winners: u16, won: &mut [u64]) {
     let n = winners.count_ones() as u64;
-    let (each, mut odd) = (amount / n, amount % n);
+    let first = winners.trailing_zeros() as usize;
     for (i, w) in won.iter_mut().enumerate() {
         if winners & (1 << i) != 0 {
-            *w += each + u64::from(odd > 0);
-            odd = odd.saturating_sub(1);
+            *w += amount / n;
         }
     }
+    won[first] += amount % n;
 }
 
 /// The seats among `eligible` holding the best value of `key` (higher is better), as a mask;
@@ -173,6 +173,13 @@ mod tests {
         // 7 chips split two ways: the odd chip to seat 1, the winner nearest the dealer's left.
         let won = award(&[2, 3, 2], &[None, Some(4), Some(4)], &NO_LOW);
         assert_eq!(won, vec![0, 4, 3]);
+    }
+
+    #[test]
+    fn three_way_split_gives_both_odd_chips_to_the_first_winner() {
+        // 8 chips (seat 3 folded) split three ways: 2 each, the 2 left over to seat 0.
+        let won = award(&[2, 2, 2, 2], &[Some(1), Some(1), Some(1), None], &NO_LOW);
+        assert_eq!(won, vec![4, 2, 2, 0]);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The exact state machine of one hand: chance deals, the seat to act, the legal actions with
 //! their amounts, applying an action, and the result.
 //!
-//! Choices where rules.md is silent (documented here, tested in `tests`):
+//! Choices where rules.md is silent (also in `docs/rules-engine.md`; tested in `tests`):
 //! - Cards are dealt street by street, each live seat in turn from the dealer's left receiving
 //!   all of its cards of the street, then the street's community cards (PokerKit's PHH order).
 //! - Burn cards are implicit: the state counts them (one before each street after the first when
@@ -350,14 +350,21 @@ impl State {
         (self.phase == Phase::Act).then_some(self.to_act)
     }
 
-    /// The seat's face-up cards, in the order dealt.
+    /// The seat's face-up cards, in the order dealt (none for a seat not at the table).
     pub fn up_cards(&self, seat: u8) -> &[Card] {
-        &self.up[seat as usize][..self.n_up[seat as usize] as usize]
+        match (self.up.get(seat as usize), self.n_up.get(seat as usize)) {
+            (Some(cards), Some(&n)) => &cards[..n as usize],
+            _ => &[],
+        }
     }
 
-    /// The seat's face-down cards, in the order dealt; `None` for a card nobody knows.
+    /// The seat's face-down cards, in the order dealt; `None` for a card nobody knows (none for a
+    /// seat not at the table).
     pub fn down_cards(&self, seat: u8) -> &[Option<Card>] {
-        &self.down[seat as usize][..self.n_down[seat as usize] as usize]
+        match (self.down.get(seat as usize), self.n_down.get(seat as usize)) {
+            (Some(cards), Some(&n)) => &cards[..n as usize],
+            _ => &[],
+        }
     }
 
     /// The community cards (Leduc's public card, or the card turned when the stub runs out).
@@ -382,22 +389,23 @@ impl State {
 
     /// Whether the seat has folded.
     pub fn folded(&self, seat: u8) -> bool {
-        self.folded & (1 << seat) != 0
+        self.folded & bit(seat) != 0
     }
 
-    /// The chips the seat has behind (not yet put in).
+    /// The chips the seat has behind (not yet put in); 0 for a seat not at the table.
     pub fn stack(&self, seat: u8) -> u64 {
-        self.stack[seat as usize]
+        self.stack.get(seat as usize).copied().unwrap_or(0)
     }
 
-    /// Everything the seat has put in this hand, antes included, uncalled bets returned.
+    /// Everything the seat has put in this hand, antes included, uncalled bets returned; 0 for a
+    /// seat not at the table.
     pub fn committed(&self, seat: u8) -> u64 {
-        self.committed[seat as usize]
+        self.committed.get(seat as usize).copied().unwrap_or(0)
     }
 
-    /// What the seat has put in during the current betting round.
+    /// What the seat has put in during the current betting round; 0 for a seat not at the table.
     pub fn round_bet(&self, seat: u8) -> u64 {
-        self.round_bet[seat as usize]
+        self.round_bet.get(seat as usize).copied().unwrap_or(0)
     }
 
     /// All the chips put in this hand.
@@ -1017,6 +1025,11 @@ fn max_up_cards(def: &GameDef) -> usize {
 
 fn map<K>(hands: &[Option<CardSet>], f: impl Fn(CardSet) -> K) -> Vec<Option<K>> {
     hands.iter().map(|h| h.map(&f)).collect()
+}
+
+/// The mask bit of a seat (0 for a seat beyond the mask).
+fn bit(seat: u8) -> u16 {
+    1u16.checked_shl(u32::from(seat)).unwrap_or(0)
 }
 
 /// Whether two cards share a rank.

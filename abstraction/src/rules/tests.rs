@@ -576,6 +576,28 @@ fn refusals_name_the_card_the_seat_and_the_action() {
 }
 
 #[test]
+fn unknown_cards_are_shown_before_the_showdown_is_scored() {
+    let mut s = play(&GameDef::kuhn(), "? ? cc cc");
+    assert_eq!(s.next(), Next::Over);
+    assert_eq!(s.payoffs(), None);
+    let k: Card = "Kc".parse().unwrap();
+    s.show(0, &[k]).unwrap();
+    assert_eq!(s.payoffs(), None);
+    let e = s.show(1, &[k]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "seat 1 cannot show those cards: Kc is not in the deck or already dealt"
+    );
+    let e = s.show(0, &["Qc".parse().unwrap()]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "seat 0 cannot show those cards: card 1 is Kc, not Qc"
+    );
+    s.show(1, &["Jc".parse().unwrap()]).unwrap();
+    assert_eq!(s.payoffs(), Some(vec![1, -1]));
+}
+
+#[test]
 fn five_card_stud_ten_players_reshuffles_the_burns_for_fifth_street() {
     // 10 x 4 cards and 3 burns leave 9: the 3 burns go back and all ten get their fifth card.
     let mut rng = ChaCha8Rng::seed_from_u64(10);
@@ -610,6 +632,38 @@ fn games_the_evaluators_cannot_score_are_refused() {
     g.streets[4].deal = vec![Deal::Up];
     let e = State::new(&g).unwrap_err();
     assert!(e.to_string().contains("5 up"), "{e}");
+}
+
+#[test]
+fn pokerkit_short_stack_hands_replay_to_pokerkits_results() {
+    // shared/testdata/pokerkit/f7s_shortstack/0 and 21, transcribed: a raise all in for less
+    // then a fold; a short all-in raise (22) that PokerKit reopens, the next raise going a full
+    // bet above it (32), then the cards run out.
+    let pk = |stacks: &[u64]| {
+        let mut g = stud(Variant::SevenStud, stacks.len() as u8, 0).with_profile(Profile::PokerKit);
+        g.starting_stacks = stacks.to_vec();
+        g
+    };
+    let s = play(
+        &pk(&[62, 1000]),
+        "6hKh9s JcAhJd pb cc 4s Td r5 cc 8c 3d r10 r20 cc 6d Tc r10 r20 cc Qs 8s r10 r14 f",
+    );
+    assert_eq!(s.bring_in_seat(), Some(0));
+    assert_eq!(
+        (0..5).map(|i| s.first_actor(i)).collect::<Vec<_>>(),
+        [0, 1, 1, 1, 1].map(Some)
+    );
+    assert_eq!(s.final_stacks(), Some(vec![120, 942]));
+    let s = play(
+        &pk(&[1000, 1000, 58, 1000]),
+        "5c9sQd 2s3c5d 4cTh9c 2c7sJc pb r5 r10 r15 f r20 cc cc 7d Td Kc r5 cc r10 r15 cc cc \
+         4s Ad Ks r10 r20 r22 r32 f Qc 3h Js 2d",
+    );
+    assert_eq!(s.bring_in_seat(), Some(1));
+    let firsts: Vec<_> = (0..5).map(|i| s.first_actor(i)).collect();
+    assert_eq!(firsts, [Some(1), Some(3), Some(3), None, None]);
+    assert_eq!(s.final_stacks(), Some(vec![944, 997, 0, 1117]));
+    assert_eq!(s.payoffs(), Some(vec![-56, -3, -58, 117]));
 }
 
 // ---- property tests over random legal hands -------------------------------------------------
@@ -774,6 +828,36 @@ fn random_hands_100k_per_preset_and_seat_count() {
     for def in games() {
         for _ in 0..100_000 {
             check_hand(&def, &mut rng);
+        }
+    }
+}
+
+#[test]
+fn arbitrary_calls_are_refused_cleanly_never_a_panic() {
+    // Random deals (any card id, repeats, unknowns), actions (any amount) and shows, legal or
+    // not: every refusal is an error, and the chips still add up.
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    for def in games().iter().step_by(3) {
+        for _ in 0..300 {
+            let mut s = State::with_def(def.clone()).unwrap();
+            for _ in 0..400 {
+                let _ = match rng.gen_range(0..6) {
+                    0 | 1 => s.deal(Card::from_id(rng.gen_range(0..52))),
+                    2 => s.deal_unknown(),
+                    3 => s.apply(CompleteBetRaise(rng.gen_range(0..40))),
+                    4 => s.apply([Fold, CheckCall, BringIn][rng.gen_range(0..3)]),
+                    _ => {
+                        let seat = rng.gen_range(0..12);
+                        let cards: Vec<Card> = (0..rng.gen_range(0..4))
+                            .map(|_| Card::from_id(rng.gen_range(0..52)))
+                            .collect();
+                        s.show(seat, &cards)
+                    }
+                };
+                let _ = (s.up_cards(11), s.folded(20), s.stack(200), s.payoffs());
+            }
+            let total: u64 = (0..def.seats).map(|i| s.stack(i) + s.committed(i)).sum();
+            assert_eq!(total, def.starting_stacks.iter().sum::<u64>());
         }
     }
 }

@@ -3,6 +3,23 @@
 pub mod hand;
 pub mod matches;
 pub mod play;
+pub mod info;
+pub mod query;
 pub mod replay;
 pub mod serve;
 pub mod simulate;
+pub mod solve;
+
+use abstraction::rules::GameDef;
+use anyhow::{Context, Result};
+
+/// A game given on the command line: a preset name, or the path of a TOML game file.
+pub fn load_game(arg: &str) -> Result<GameDef> {
+    let path = std::path::Path::new(arg);
+    if path.extension().is_some_and(|e| e == "toml") || path.is_file() {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading game file {arg}"))?;
+        return GameDef::from_toml(&text).with_context(|| format!("game file {arg}"));
+    }
+    Ok(GameDef::preset(arg)?)
+}

@@ -1,0 +1,525 @@
+//! The abstract game tree: the public tree of a heads-up game as a flat arena, built by walking the
+//! rules engine ([`State`]) and filtered by a card and a betting abstraction.
+//!
+//! # Shape
+//! - Only public events make nodes: betting decisions, public cards (up cards and community cards,
+//!   one chance node per card) and the ends of the hand. Private (down) cards are dealt with
+//!   [`State::deal_unknown`]: the solver carries, for each player, a vector over the private hands
+//!   instead (vector-form CFR).
+//! - [`Node`]s are `#[repr(C)]`, 16 bytes, in one `Vec`; the children of a node are contiguous
+//!   (`first_child .. first_child + num_children`), the edge that led to each node is in `edges`.
+//! - Every action node owns `buckets × actions` consecutive *slots* starting at [`Node::slot`];
+//!   slot `slot + bucket * actions + a` holds the regret / average strategy of action `a` for that
+//!   bucket. Slots are numbered in depth-first preorder, so every subtree owns one contiguous slot
+//!   range (`slot_range`): the solver splits its arrays there to work on subtrees in parallel.
+//! - Chance is folded into the terminal values: each terminal stores its payoff multiplied by the
+//!   probability of the public cards on its path and of the private deal, so a game value is a plain
+//!   sum over terminals and hands.
+//!
+//! # Limits of this version
+//! Two players, one private card each, dealt on the first street (Kuhn, Leduc, `ministud`, and
+//! five-card stud in principle). Games dealing more down cards are refused with
+//! [`TreeError::Unsupported`].
+
+use crate::betting_abstraction::BettingAbstraction;
+use crate::card_abstraction::CardAbstraction;
+use crate::cards::{Card, CardSet};
+use crate::rules::game_def::{Deal, GameDef, GameDefError, Showdown};
+use crate::rules::state::{Action, Next, RulesError, State};
+
+/// "No such index" in the `u32` index fields.
+pub const NONE: u32 = u32::MAX;
+
+/// What a node is.
+#[repr(u8)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// A betting decision of [`Node::player`].
+    Action = 0,
+    /// A public card; each child is one card (see [`Tree::edges`]).
+    Chance = 1,
+    /// The hand ended with [`Node::player`] folding.
+    Fold = 2,
+    /// The hand ended in a showdown.
+    Showdown = 3,
+}
+
+/// One node of the arena.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// What the node is.
+    pub kind: NodeKind,
+    /// Action: the seat to act. Fold: the seat that folded. Otherwise unused.
+    pub player: u8,
+    /// The street (0-based) of the state at this node.
+    pub street: u8,
+    /// Number of children (0 for terminals).
+    pub num_children: u8,
+    /// Index of the first child.
+    pub first_child: u32,
+    /// Action: the first slot. Fold and Showdown: the index into [`Tree::values`].
+    pub slot: u32,
+    /// Action and Showdown: the index into [`Tree::boards`]; otherwise [`NONE`].
+    pub board: u32,
+}
+
+/// The event that led to a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edge {
+    /// The root.
+    Root,
+    /// A betting action.
+    Action(Action),
+    /// A public card.
+    Card(Card),
+}
+
+/// The public cards of one street, with the tables the solver reads there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// Every public card dealt so far (up cards of both seats and community cards).
+    pub public: CardSet,
+    /// Offset of this board's bucket table in [`Tree::buckets`] (one entry per hand).
+    pub buckets: u32,
+    /// Offset of this board's showdown tables in [`Tree::strength`] and [`Tree::order`]
+    /// (`2 × hands` entries: seat 0's then seat 1's), or [`NONE`] if no showdown uses it.
+    pub showdown: u32,
+}
+
+/// Why a tree cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum TreeError {
+    /// The game definition is invalid.
+    #[error(transparent)]
+    Game(#[from] GameDefError),
+    /// The rules engine refused a step of the walk (a bug in one of the two).
+    #[error("rules engine: {0}")]
+    Rules(#[from] RulesError),
+    /// The game is outside what this tree supports.
+    #[error("unsupported game: {0}")]
+    Unsupported(String),
+    /// The tree would exceed the node budget.
+    #[error("the game tree has more than {0} nodes: too big to walk in full (use a smaller game or an abstraction)")]
+    TooBig(usize),
+}
+
+/// The abstract game tree of a heads-up game (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct Tree {
+    /// The nodes; node 0 is the root.
+    pub nodes: Vec<Node>,
+    /// The event that led to each node.
+    pub edges: Vec<Edge>,
+    /// Per node, the slots `[start, end)` of its whole subtree.
+    pub slot_range: Vec<[u32; 2]>,
+    /// Per terminal (indexed by [`Node::slot`]): for a fold, seat 0's net payoff; for a
+    /// showdown, the stake won by the better hand (each seat's matched contribution); both
+    /// multiplied by the chance probability of the terminal's public cards and private deal.
+    pub values: Vec<f64>,
+    /// The boards (public card states at which someone acts or hands are shown).
+    pub boards: Vec<Board>,
+    /// Bucket of each hand on each board (`boards[b].buckets + hand`).
+    pub buckets: Vec<u32>,
+    /// Showdown strength (higher wins) of each hand for each seat (`showdown + seat * hands +
+    /// hand`); hands that collide with the board have strength 0 (their reach is always 0).
+    pub strength: Vec<u32>,
+    /// The hands sorted by ascending strength, per showdown board and seat (same layout).
+    pub order: Vec<u32>,
+    /// The private hands: hand `i` is the single down card `hands[i]`.
+    pub hands: Vec<Card>,
+    /// The hand holding each card id, or [`NONE`] if the card is not in the deck.
+    pub hand_of_card: [u32; 52],
+    /// Number of slots (infoset-action pairs).
+    pub num_slots: usize,
+    /// Number of information sets (action nodes × buckets).
+    pub num_infosets: usize,
+    /// The largest number of children of an action node.
+    pub max_actions: usize,
+    /// The deepest node (the root has depth 1).
+    pub max_depth: usize,
+    /// The game's big bet, the unit of milli-big-bets.
+    pub big_bet: u64,
+    /// Buckets per street (from the card abstraction): an action node on street `s` owns
+    /// `num_buckets[s] × actions` slots.
+    pub num_buckets: Vec<u32>,
+}
+
+impl Tree {
+    /// Builds the tree of `def` under the two abstractions, refusing to grow past `max_nodes`.
+    pub fn build<A: CardAbstraction>(
+        def: &GameDef,
+        cards: &A,
+        betting: BettingAbstraction,
+        max_nodes: usize,
+    ) -> Result<Tree, TreeError> {
+        def.validate()?;
+        if def.seats != 2 {
+            return Err(TreeError::Unsupported(format!(
+                "{} seats: the tree is heads-up only",
+                def.seats
+            )));
+        }
+        let downs: Vec<usize> = def
+            .streets
+            .iter()
+            .map(|s| s.deal.iter().filter(|d| **d == Deal::Down).count())
+            .collect();
+        if downs[0] != 1 || downs[1..].iter().any(|&d| d != 0) {
+            return Err(TreeError::Unsupported(format!(
+                "{}: the full-width tree handles exactly one down card per player, dealt on the \
+                 first street",
+                def.variant
+            )));
+        }
+        if !matches!(def.variant.showdown(), Showdown::Showing) {
+            return Err(TreeError::Unsupported(format!(
+                "{}: full-width showdowns of {:?} hands are not implemented yet",
+                def.variant,
+                def.variant.showdown()
+            )));
+        }
+        let hands: Vec<Card> = def.deck.cards().iter().collect();
+        let n = hands.len();
+        if let Some(s) = (0..def.streets.len()).find(|&s| cards.num_buckets(s, n) as usize > n) {
+            // The solver's per-node scratch holds one entry per hand; a bucket per hand at most.
+            return Err(TreeError::Unsupported(format!(
+                "card abstraction {} has more buckets than hands on street {s}",
+                cards.name()
+            )));
+        }
+        let mut hand_of_card = [NONE; 52];
+        for (i, c) in hands.iter().enumerate() {
+            hand_of_card[c.id() as usize] = i as u32;
+        }
+        let mut b = Builder {
+            def,
+            cards,
+            betting,
+            max_nodes,
+            slots: 0,
+            tree: Tree {
+                nodes: Vec::new(),
+                edges: Vec::new(),
+                slot_range: Vec::new(),
+                values: Vec::new(),
+                boards: Vec::new(),
+                buckets: Vec::new(),
+                strength: Vec::new(),
+                order: Vec::new(),
+                hands,
+                hand_of_card,
+                num_slots: 0,
+                num_infosets: 0,
+                max_actions: 0,
+                max_depth: 0,
+                big_bet: def.big_bet,
+                num_buckets: (0..def.streets.len())
+                    .map(|s| cards.num_buckets(s, n))
+                    .collect(),
+            },
+        };
+        b.alloc(1)?;
+        b.tree.edges[0] = Edge::Root;
+        // Every ordered pair of distinct private cards is equally likely.
+        let prior = 1.0 / (n * (n - 1)) as f64;
+        let at = At {
+            public: CardSet::EMPTY,
+            community: CardSet::EMPTY,
+            board: NONE,
+            round: 0,
+            bets: 0,
+            weight: prior,
+            depth: 1,
+        };
+        b.visit(0, State::new(def)?, at)?;
+        b.tree.num_slots = b.slots as usize;
+        Ok(b.tree)
+    }
+
+    /// Number of private hands per player.
+    pub fn num_hands(&self) -> usize {
+        self.hands.len()
+    }
+
+    /// The children of node `i`, as a range of node indices.
+    pub fn children(&self, i: usize) -> std::ops::Range<usize> {
+        let n = &self.nodes[i];
+        n.first_child as usize..n.first_child as usize + n.num_children as usize
+    }
+
+    /// The bucket table (one bucket per hand) of board `b`.
+    pub fn bucket_table(&self, b: u32) -> &[u32] {
+        let o = self.boards[b as usize].buckets as usize;
+        &self.buckets[o..o + self.hands.len()]
+    }
+}
+
+/// Where the walk is: what the recursion carries besides the state.
+#[derive(Clone, Copy)]
+struct At {
+    public: CardSet,
+    community: CardSet,
+    /// The board of the current street, or NONE after a public card until someone acts.
+    board: u32,
+    /// The street whose bets are counted in `bets`.
+    round: usize,
+    bets: u8,
+    weight: f64,
+    depth: usize,
+}
+
+struct Builder<'a, A> {
+    def: &'a GameDef,
+    cards: &'a A,
+    betting: BettingAbstraction,
+    max_nodes: usize,
+    slots: u64,
+    tree: Tree,
+}
+
+impl<A: CardAbstraction> Builder<'_, A> {
+    /// Appends `k` placeholder nodes (children of one node) and returns the first index.
+    fn alloc(&mut self, k: usize) -> Result<usize, TreeError> {
+        let first = self.tree.nodes.len();
+        if first + k > self.max_nodes.min(NONE as usize) {
+            return Err(TreeError::TooBig(self.max_nodes.min(NONE as usize)));
+        }
+        let blank = Node {
+            kind: NodeKind::Fold,
+            player: 0,
+            street: 0,
+            num_children: 0,
+            first_child: 0,
+            slot: 0,
+            board: NONE,
+        };
+        self.tree.nodes.resize(first + k, blank);
+        self.tree.edges.resize(first + k, Edge::Root);
+        self.tree.slot_range.resize(first + k, [0, 0]);
+        Ok(first)
+    }
+
+    fn visit(&mut self, id: usize, mut state: State, mut at: At) -> Result<(), TreeError> {
+        self.tree.max_depth = self.tree.max_depth.max(at.depth);
+        let start = self.slots as u32;
+        loop {
+            match state.next() {
+                Next::Deal {
+                    deal: Deal::Down, ..
+                } => state.deal_unknown()?,
+                Next::Deal { deal, .. } => {
+                    self.chance(id, &state, deal, at)?;
+                    break;
+                }
+                Next::Act { seat } => {
+                    self.action(id, &state, seat, at)?;
+                    break;
+                }
+                Next::Over => {
+                    self.terminal(id, &state, &mut at)?;
+                    break;
+                }
+            }
+        }
+        self.tree.slot_range[id] = [start, self.slots as u32];
+        Ok(())
+    }
+
+    fn chance(&mut self, id: usize, state: &State, deal: Deal, at: At) -> Result<(), TreeError> {
+        let avail: Vec<Card> = self.def.deck.cards().minus(at.public).iter().collect();
+        // Given both private cards, the public card is uniform over the rest of the deck.
+        let unseen = avail.len() - 2;
+        if unseen == 0 {
+            return Err(TreeError::Unsupported("the deck runs out of cards".into()));
+        }
+        let p = 1.0 / unseen as f64;
+        let k = avail.len();
+        if k > u8::MAX as usize {
+            return Err(TreeError::Unsupported(format!("{k} chance outcomes")));
+        }
+        let first = self.alloc(k)?;
+        self.tree.nodes[id] = Node {
+            kind: NodeKind::Chance,
+            player: 0,
+            street: state.street() as u8,
+            num_children: k as u8,
+            first_child: first as u32,
+            slot: 0,
+            board: NONE,
+        };
+        for (i, &c) in avail.iter().enumerate() {
+            let mut s = state.clone();
+            s.deal(c)?;
+            self.tree.edges[first + i] = Edge::Card(c);
+            let mut child = at;
+            child.public.insert(c);
+            if deal == Deal::Community {
+                child.community.insert(c);
+            }
+            child.board = NONE;
+            child.weight *= p;
+            child.depth += 1;
+            self.visit(first + i, s, child)?;
+        }
+        Ok(())
+    }
+
+    fn action(&mut self, id: usize, state: &State, seat: u8, mut at: At) -> Result<(), TreeError> {
+        let street = state.street();
+        if street != at.round {
+            at.round = street;
+            at.bets = 0;
+        }
+        if at.board == NONE {
+            at.board = self.new_board(street, at.public)?;
+        }
+        let legal: Vec<Action> = state
+            .legal_actions()
+            .into_iter()
+            .filter(|&a| self.betting.keeps(a, at.bets))
+            .collect();
+        let k = legal.len();
+        if k == 0 || k > u8::MAX as usize {
+            return Err(TreeError::Unsupported(format!(
+                "{k} actions for seat {seat} on street {street} after the betting abstraction"
+            )));
+        }
+        let buckets = self.tree.num_buckets[street];
+        let slot = self.slots;
+        self.slots += buckets as u64 * k as u64;
+        if self.slots >= NONE as u64 {
+            return Err(TreeError::TooBig(self.tree.nodes.len()));
+        }
+        self.tree.num_infosets += buckets as usize;
+        self.tree.max_actions = self.tree.max_actions.max(k);
+        let first = self.alloc(k)?;
+        self.tree.nodes[id] = Node {
+            kind: NodeKind::Action,
+            player: seat,
+            street: street as u8,
+            num_children: k as u8,
+            first_child: first as u32,
+            slot: slot as u32,
+            board: at.board,
+        };
+        for (i, &a) in legal.iter().enumerate() {
+            let mut s = state.clone();
+            s.apply(a)?;
+            self.tree.edges[first + i] = Edge::Action(a);
+            let mut child = at;
+            child.bets += matches!(a, Action::CompleteBetRaise(_)) as u8;
+            child.depth += 1;
+            self.visit(first + i, s, child)?;
+        }
+        Ok(())
+    }
+
+    fn terminal(&mut self, id: usize, state: &State, at: &mut At) -> Result<(), TreeError> {
+        let folded: Vec<u8> = (0..2).filter(|&s| state.folded(s)).collect();
+        let c0 = state.committed(0) as f64;
+        let c1 = state.committed(1) as f64;
+        let node = match folded.as_slice() {
+            [f] => {
+                // The winner takes what the folder put in; its own uncalled chips come back.
+                let v0 = if *f == 0 { -c0 } else { c1 };
+                self.tree.values.push(v0 * at.weight);
+                Node {
+                    kind: NodeKind::Fold,
+                    player: *f,
+                    street: state.street() as u8,
+                    num_children: 0,
+                    first_child: 0,
+                    slot: (self.tree.values.len() - 1) as u32,
+                    board: NONE,
+                }
+            }
+            [] => {
+                if at.board == NONE {
+                    at.board = self.new_board(state.street(), at.public)?;
+                }
+                self.showdown_tables(at.board, state, at.community)?;
+                self.tree.values.push(c0.min(c1) * at.weight);
+                Node {
+                    kind: NodeKind::Showdown,
+                    player: 0,
+                    street: state.street() as u8,
+                    num_children: 0,
+                    first_child: 0,
+                    slot: (self.tree.values.len() - 1) as u32,
+                    board: at.board,
+                }
+            }
+            _ => {
+                return Err(TreeError::Unsupported(
+                    "the hand ended with both players folded".into(),
+                ))
+            }
+        };
+        self.tree.nodes[id] = node;
+        Ok(())
+    }
+
+    fn new_board(&mut self, street: usize, public: CardSet) -> Result<u32, TreeError> {
+        let t = &mut self.tree;
+        let buckets = t.buckets.len() as u32;
+        for (i, &c) in t.hands.iter().enumerate() {
+            let b = self
+                .cards
+                .bucket(street, i as u32, CardSet::single(c), public);
+            if b >= t.num_buckets[street] {
+                return Err(TreeError::Unsupported(format!(
+                    "card abstraction {}: bucket {b} of hand {c} on street {street} is not below \
+                     its {} buckets",
+                    self.cards.name(),
+                    t.num_buckets[street]
+                )));
+            }
+            t.buckets.push(b);
+        }
+        t.boards.push(Board {
+            public,
+            buckets,
+            showdown: NONE,
+        });
+        Ok((t.boards.len() - 1) as u32)
+    }
+
+    /// Fills the showdown tables of `board` once: each seat's strength for every hand, and the
+    /// hands in order of strength (for the O(n log n) sweep; sorted here, not while solving).
+    fn showdown_tables(
+        &mut self,
+        board: u32,
+        state: &State,
+        community: CardSet,
+    ) -> Result<(), TreeError> {
+        let t = &mut self.tree;
+        if t.boards[board as usize].showdown != NONE {
+            return Ok(());
+        }
+        let public = t.boards[board as usize].public;
+        let offset = t.strength.len() as u32;
+        let n = t.hands.len();
+        for seat in 0..2u8 {
+            let mut cards: Vec<Card> = Vec::with_capacity(8);
+            let base = t.strength.len();
+            for &h in &t.hands {
+                let s = if public.contains(h) {
+                    0
+                } else {
+                    cards.clear();
+                    cards.push(h);
+                    cards.extend_from_slice(state.up_cards(seat));
+                    cards.extend(community.iter());
+                    crate::eval::showing_high(&cards)
+                };
+                t.strength.push(s);
+            }
+            let mut order: Vec<u32> = (0..n as u32).collect();
+            order.sort_by_key(|&h| t.strength[base + h as usize]);
+            t.order.extend_from_slice(&order);
+        }
+        t.boards[board as usize].showdown = offset;
+        Ok(())
+    }
+}

@@ -1,0 +1,606 @@
+//! The CFR family on one code path: vanilla CFR, CFR+ and DCFR differ only in their
+//! [`Schedule`] (how old regrets and old average-strategy mass are discounted, whether regrets are
+//! clamped at zero, and the weight of the new strategy in the average).
+//!
+//! Every variant uses alternating updates (player 0's pass, then player 1's with player 0's new
+//! strategy), as OpenSpiel's solvers do. A pass is a full-width, vector-form walk of the public
+//! tree: down the tree go both players' reach vectors over private hands; up come the traverser's
+//! counterfactual values per hand.
+//!
+//! Nothing is allocated while iterating: the scratch vectors are sized from the tree once. Work is
+//! split with rayon at the chance nodes nearest the root ("top-level"): their subtrees own
+//! disjoint slot ranges, so the regret and strategy arrays are split there with `split_at_mut`.
+//! Each child's values are written to its own buffer and summed in child order afterwards, so the
+//! result is bit-identical whatever the number of threads.
+
+use crate::terminal::terminal_values;
+use abstraction::tree::{Node, NodeKind, Tree, NONE};
+use serde::{Deserialize, Serialize};
+
+/// Which member of the CFR family to run.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Algorithm {
+    /// CFR+: regret matching+ (regrets clamped at zero after each pass) and linear averaging
+    /// (iteration `t`'s strategy weighs `t`).
+    CfrPlus,
+    /// Discounted CFR (Brown and Sandholm 2019): after iteration `t`, positive regrets are
+    /// multiplied by `t^alpha / (t^alpha + 1)`, negative ones by `t^beta / (t^beta + 1)`, and the
+    /// average strategy by `(t / (t + 1))^gamma`.
+    Dcfr {
+        /// Discount exponent of positive regrets.
+        alpha: f64,
+        /// Discount exponent of negative regrets.
+        beta: f64,
+        /// Discount exponent of the average strategy.
+        gamma: f64,
+    },
+    /// Vanilla CFR: plain regret matching and a uniform average.
+    Cfr,
+}
+
+impl Algorithm {
+    /// DCFR with the paper's recommended parameters (1.5, 0, 2).
+    pub const DCFR: Algorithm = Algorithm::Dcfr {
+        alpha: 1.5,
+        beta: 0.0,
+        gamma: 2.0,
+    };
+
+    /// Parses `cfr+`, `dcfr` or `cfr`.
+    pub fn parse(s: &str) -> Result<Algorithm, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "cfr+" | "cfrplus" => Ok(Algorithm::CfrPlus),
+            "dcfr" => Ok(Algorithm::DCFR),
+            "cfr" => Ok(Algorithm::Cfr),
+            _ => Err(format!("unknown algorithm {s:?}: use cfr+, dcfr or cfr")),
+        }
+    }
+
+    /// The short name `cfr+`, `dcfr` or `cfr`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Algorithm::CfrPlus => "cfr+",
+            Algorithm::Dcfr { .. } => "dcfr",
+            Algorithm::Cfr => "cfr",
+        }
+    }
+
+    /// The schedule of iteration `t` (1-based).
+    pub fn schedule(&self, t: u64) -> Schedule {
+        let tf = t as f64;
+        match *self {
+            Algorithm::CfrPlus => Schedule {
+                positive: 1.0,
+                negative: 1.0,
+                clamp: true,
+                old_average: 1.0,
+                new_average: tf,
+            },
+            Algorithm::Cfr => Schedule {
+                positive: 1.0,
+                negative: 1.0,
+                clamp: false,
+                old_average: 1.0,
+                new_average: 1.0,
+            },
+            Algorithm::Dcfr { alpha, beta, gamma } => {
+                // The discounts of the end of iteration t - 1, applied lazily when a slot is next
+                // updated (each slot is updated exactly once per iteration).
+                let d = tf - 1.0;
+                let pa = d.powf(alpha);
+                let pb = d.powf(beta);
+                Schedule {
+                    positive: pa / (pa + 1.0),
+                    negative: pb / (pb + 1.0),
+                    clamp: false,
+                    old_average: (d / tf).powf(gamma),
+                    new_average: 1.0,
+                }
+            }
+        }
+    }
+}
+
+/// How one iteration updates a slot: `r ← r × (positive or negative by the sign of r) + regret`,
+/// then `r ← max(r, 0)` if `clamp`; `s ← s × old_average + new_average × reach × σ`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Schedule {
+    /// Multiplier of a positive accumulated regret.
+    pub positive: f64,
+    /// Multiplier of a negative accumulated regret.
+    pub negative: f64,
+    /// Whether regrets are clamped at zero (regret matching+).
+    pub clamp: bool,
+    /// Multiplier of the accumulated average-strategy mass.
+    pub old_average: f64,
+    /// Weight of this iteration's strategy in the average.
+    pub new_average: f64,
+}
+
+impl Schedule {
+    fn discounts(&self) -> bool {
+        self.positive != 1.0 || self.negative != 1.0 || self.old_average != 1.0
+    }
+}
+
+/// The per-thread working memory of one walk: scratch vectors for every depth.
+#[derive(Clone, Debug)]
+struct Task {
+    scratch: Vec<f64>,
+    out: Vec<f64>,
+    reach_me: Vec<f64>,
+    reach_opp: Vec<f64>,
+}
+
+impl Task {
+    fn new(tree: &Tree) -> Task {
+        let n = tree.num_hands();
+        Task {
+            scratch: vec![0.0; scratch_len(tree)],
+            out: vec![0.0; n],
+            reach_me: vec![0.0; n],
+            reach_opp: vec![0.0; n],
+        }
+    }
+}
+
+/// Scratch per depth: an action node needs the strategy (k × n), the children's values (k × n)
+/// and one child reach vector (n); a chance node three vectors.
+fn level_len(tree: &Tree) -> usize {
+    (2 * tree.max_actions + 1).max(3) * tree.num_hands()
+}
+
+fn scratch_len(tree: &Tree) -> usize {
+    level_len(tree) * tree.max_depth
+}
+
+/// A window of a slot-indexed array: `data[i]` is slot `base + i`.
+struct Rows<'a> {
+    data: &'a mut [f64],
+    base: usize,
+}
+
+impl<'a> Rows<'a> {
+    fn at(&mut self, slot: usize, len: usize) -> &mut [f64] {
+        let i = slot - self.base;
+        &mut self.data[i..i + len]
+    }
+
+    fn view(&self, slot: usize, len: usize) -> &[f64] {
+        let i = slot - self.base;
+        &self.data[i..i + len]
+    }
+
+    fn reborrow(&mut self) -> Rows<'_> {
+        Rows {
+            data: self.data,
+            base: self.base,
+        }
+    }
+
+    /// Splits at `slot`: the left part holds the slots below it.
+    fn split(self, slot: usize) -> (Rows<'a>, Rows<'a>) {
+        let (l, r) = self.data.split_at_mut(slot - self.base);
+        (
+            Rows {
+                data: l,
+                base: self.base,
+            },
+            Rows {
+                data: r,
+                base: slot,
+            },
+        )
+    }
+}
+
+/// A solver: the tree, the accumulated regrets and average strategy (one `f64` per slot each),
+/// and preallocated scratch.
+pub struct Solver {
+    /// The game tree.
+    pub tree: Tree,
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Iterations completed.
+    pub iterations: u64,
+    /// Accumulated regret per slot.
+    pub regrets: Vec<f64>,
+    /// Accumulated average-strategy mass per slot.
+    pub average: Vec<f64>,
+    main: Task,
+    tasks: Vec<Task>,
+    /// The top-level chance nodes (no chance node above them) with the index of the first task
+    /// of their children, in node order.
+    par: Vec<(u32, u32)>,
+}
+
+/// Bytes the solver needs per slot (regret and average, `f64` each).
+pub const BYTES_PER_SLOT: usize = 16;
+
+impl Solver {
+    /// A fresh solver on `tree` (regrets and average zero).
+    pub fn new(tree: Tree, algorithm: Algorithm) -> Solver {
+        let par = top_level_chance(&tree);
+        let tasks = par.last().map_or(0, |p| {
+            p.1 as usize + tree.nodes[p.0 as usize].num_children as usize
+        });
+        Solver {
+            regrets: vec![0.0; tree.num_slots],
+            average: vec![0.0; tree.num_slots],
+            main: Task::new(&tree),
+            tasks: (0..tasks).map(|_| Task::new(&tree)).collect(),
+            tree,
+            algorithm,
+            iterations: 0,
+            par,
+        }
+    }
+
+    /// Runs one iteration (a pass for player 0, then one for player 1). Parallel in the current
+    /// rayon pool; the result does not depend on its size.
+    pub fn iterate(&mut self) {
+        self.iterations += 1;
+        let sched = self.algorithm.schedule(self.iterations);
+        let n = self.tree.num_hands();
+        for trav in 0..2u8 {
+            let ctx = Ctx {
+                tree: &self.tree,
+                trav,
+                sched,
+                level: level_len(&self.tree),
+                par: &self.par,
+            };
+            let Task {
+                scratch,
+                out,
+                reach_me,
+                reach_opp,
+            } = &mut self.main;
+            reach_me.fill(1.0);
+            reach_opp.fill(1.0);
+            let mut pool = Pool {
+                tasks: &mut self.tasks,
+            };
+            walk(
+                &ctx,
+                0,
+                &reach_me[..n],
+                &reach_opp[..n],
+                &mut out[..n],
+                scratch,
+                Rows {
+                    data: &mut self.regrets,
+                    base: 0,
+                },
+                Rows {
+                    data: &mut self.average,
+                    base: 0,
+                },
+                Some(&mut pool),
+            );
+        }
+    }
+}
+
+/// The chance nodes with no chance node above them, in node order, each with the index of the
+/// task of its first child (tasks numbered consecutively).
+fn top_level_chance(tree: &Tree) -> Vec<(u32, u32)> {
+    let mut par = Vec::new();
+    let mut stack = vec![0usize];
+    while let Some(i) = stack.pop() {
+        match tree.nodes[i].kind {
+            NodeKind::Chance => par.push((i as u32, 0)),
+            NodeKind::Action => stack.extend(tree.children(i)),
+            _ => {}
+        }
+    }
+    par.sort_unstable();
+    let mut next = 0;
+    for p in par.iter_mut() {
+        p.1 = next;
+        next += tree.nodes[p.0 as usize].num_children as u32;
+    }
+    par
+}
+
+/// The bytes of scratch a solver on `tree` allocates (one task per top-level chance child and
+/// one for the main thread).
+pub fn scratch_bytes(tree: &Tree) -> usize {
+    let tasks = 1 + top_level_chance(tree)
+        .iter()
+        .map(|p| tree.nodes[p.0 as usize].num_children as usize)
+        .sum::<usize>();
+    tasks * (scratch_len(tree) + 3 * tree.num_hands()) * 8
+}
+
+struct Ctx<'a> {
+    tree: &'a Tree,
+    trav: u8,
+    sched: Schedule,
+    level: usize,
+    par: &'a [(u32, u32)],
+}
+
+/// The tasks of the top-level chance children, numbered as in `Ctx::par`.
+struct Pool<'a> {
+    tasks: &'a mut [Task],
+}
+
+/// Regret matching: the current strategy of every hand at action node `node`, written as
+/// `strat[a * n + h]`.
+pub(crate) fn regret_matching(tree: &Tree, node: &Node, rows: &[f64], strat: &mut [f64]) {
+    let k = node.num_children as usize;
+    let n = tree.num_hands();
+    let table = tree.bucket_table(node.board);
+    for (h, &b) in table.iter().enumerate() {
+        let row = &rows[b as usize * k..b as usize * k + k];
+        let sum: f64 = row.iter().map(|&r| r.max(0.0)).sum();
+        for a in 0..k {
+            // A true division (not a multiply by 1 / sum): a lone positive regret must give
+            // exactly 1.0, or the node's value is off by an ulp and the regrets (clamped at 0)
+            // drift onto another trajectory; OpenSpiel divides too.
+            strat[a * n + h] = if sum > 0.0 {
+                row[a].max(0.0) / sum
+            } else {
+                1.0 / k as f64
+            };
+        }
+    }
+}
+
+/// The slots of action node `node`: buckets × actions.
+pub(crate) fn node_slots(tree: &Tree, node: &Node) -> usize {
+    tree.num_buckets[node.street as usize] as usize * node.num_children as usize
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    ctx: &Ctx,
+    i: usize,
+    reach_me: &[f64],
+    reach_opp: &[f64],
+    out: &mut [f64],
+    scratch: &mut [f64],
+    mut reg: Rows,
+    mut avg: Rows,
+    pool: Option<&mut Pool>,
+) {
+    let tree = ctx.tree;
+    let node = &tree.nodes[i];
+    let n = reach_me.len();
+    match node.kind {
+        NodeKind::Fold | NodeKind::Showdown => {
+            terminal_values(tree, node, ctx.trav, reach_opp, out)
+        }
+        NodeKind::Chance => match pool {
+            Some(pool) => parallel_chance(ctx, i, reach_me, reach_opp, out, reg, avg, pool),
+            None => {
+                let (level, rest) = scratch.split_at_mut(ctx.level);
+                let (rm, level) = level.split_at_mut(n);
+                let (ro, level) = level.split_at_mut(n);
+                let co = &mut level[..n];
+                out.fill(0.0);
+                for c in tree.children(i) {
+                    let h = dealt_hand(tree, c);
+                    mask(reach_me, h, rm);
+                    mask(reach_opp, h, ro);
+                    walk(
+                        ctx,
+                        c,
+                        rm,
+                        ro,
+                        co,
+                        rest,
+                        reg.reborrow(),
+                        avg.reborrow(),
+                        None,
+                    );
+                    add_masked(out, co, h);
+                }
+            }
+        },
+        NodeKind::Action => {
+            let k = node.num_children as usize;
+            let slot = node.slot as usize;
+            let len = node_slots(tree, node);
+            let (level, rest) = scratch.split_at_mut(ctx.level);
+            let (strat, level) = level.split_at_mut(k * n);
+            let (child_reach, level) = level.split_at_mut(n);
+            let cfv = &mut level[..k * n];
+            regret_matching(tree, node, reg.view(slot, len), strat);
+            let mut pool = pool;
+            let mine = node.player == ctx.trav;
+            for (a, c) in tree.children(i).enumerate() {
+                let s = &strat[a * n..a * n + n];
+                let base = if mine { reach_me } else { reach_opp };
+                for h in 0..n {
+                    child_reach[h] = base[h] * s[h];
+                }
+                let (rm, ro) = if mine {
+                    (&*child_reach, reach_opp)
+                } else {
+                    (reach_me, &*child_reach)
+                };
+                walk(
+                    ctx,
+                    c,
+                    rm,
+                    ro,
+                    &mut cfv[a * n..a * n + n],
+                    rest,
+                    reg.reborrow(),
+                    avg.reborrow(),
+                    pool.as_deref_mut(),
+                );
+            }
+            if !mine {
+                out.copy_from_slice(&cfv[..n]);
+                for a in 1..k {
+                    for h in 0..n {
+                        out[h] += cfv[a * n + h];
+                    }
+                }
+                return;
+            }
+            for h in 0..n {
+                let mut v = 0.0;
+                for a in 0..k {
+                    v += strat[a * n + h] * cfv[a * n + h];
+                }
+                out[h] = v;
+            }
+            update(
+                ctx,
+                node,
+                out,
+                strat,
+                cfv,
+                reach_me,
+                reg.at(slot, len),
+                avg.at(slot, len),
+            );
+        }
+    }
+}
+
+/// Adds this pass's regrets and strategy to the traverser's slots of one action node.
+#[allow(clippy::too_many_arguments)]
+fn update(
+    ctx: &Ctx,
+    node: &Node,
+    value: &[f64],
+    strat: &[f64],
+    cfv: &[f64],
+    reach_me: &[f64],
+    reg: &mut [f64],
+    avg: &mut [f64],
+) {
+    let sched = ctx.sched;
+    let k = node.num_children as usize;
+    let n = value.len();
+    if sched.discounts() {
+        for r in reg.iter_mut() {
+            *r *= if *r > 0.0 {
+                sched.positive
+            } else {
+                sched.negative
+            };
+        }
+        for s in avg.iter_mut() {
+            *s *= sched.old_average;
+        }
+    }
+    let table = ctx.tree.bucket_table(node.board);
+    for (h, &b) in table.iter().enumerate() {
+        let row = b as usize * k;
+        let w = sched.new_average * reach_me[h];
+        for a in 0..k {
+            reg[row + a] += cfv[a * n + h] - value[h];
+            avg[row + a] += w * strat[a * n + h];
+        }
+    }
+    if sched.clamp {
+        for r in reg.iter_mut() {
+            *r = r.max(0.0);
+        }
+    }
+}
+
+/// The top-level chance node `i`: its children run as parallel tasks on disjoint slot ranges,
+/// and their values are summed in child order.
+#[allow(clippy::too_many_arguments)]
+fn parallel_chance(
+    ctx: &Ctx,
+    i: usize,
+    reach_me: &[f64],
+    reach_opp: &[f64],
+    out: &mut [f64],
+    reg: Rows,
+    avg: Rows,
+    pool: &mut Pool,
+) {
+    let tree = ctx.tree;
+    let at = ctx
+        .par
+        .binary_search_by_key(&(i as u32), |p| p.0)
+        .expect("every top-level chance node has tasks");
+    let first_task = ctx.par[at].1 as usize;
+    let k = tree.nodes[i].num_children as usize;
+    let children = tree.children(i);
+    // Skip (drop) the slots before the first child: they belong to no child.
+    let start = tree.slot_range[children.start][0] as usize;
+    let (_, reg) = reg.split(start);
+    let (_, avg) = avg.split(start);
+    let tasks = &mut pool.tasks[first_task..first_task + k];
+    run_children(ctx, children.start, reach_me, reach_opp, tasks, reg, avg);
+    out.fill(0.0);
+    for (t, c) in tasks.iter().zip(children) {
+        add_masked(out, &t.out, dealt_hand(tree, c));
+    }
+}
+
+/// Runs children `first ..` (one per task) by halves with `rayon::join`.
+fn run_children(
+    ctx: &Ctx,
+    first: usize,
+    reach_me: &[f64],
+    reach_opp: &[f64],
+    tasks: &mut [Task],
+    reg: Rows,
+    avg: Rows,
+) {
+    if tasks.len() == 1 {
+        let t = &mut tasks[0];
+        let h = dealt_hand(ctx.tree, first);
+        mask(reach_me, h, &mut t.reach_me);
+        mask(reach_opp, h, &mut t.reach_opp);
+        walk(
+            ctx,
+            first,
+            &t.reach_me,
+            &t.reach_opp,
+            &mut t.out,
+            &mut t.scratch,
+            reg,
+            avg,
+            None,
+        );
+        return;
+    }
+    let mid = tasks.len() / 2;
+    let split = ctx.tree.slot_range[first + mid][0] as usize;
+    let (rl, rr) = reg.split(split);
+    let (al, ar) = avg.split(split);
+    let (tl, tr) = tasks.split_at_mut(mid);
+    rayon::join(
+        || run_children(ctx, first, reach_me, reach_opp, tl, rl, al),
+        || run_children(ctx, first + mid, reach_me, reach_opp, tr, rr, ar),
+    );
+}
+
+/// The private hand that collides with the public card dealt to reach chance child `c`.
+pub(crate) fn dealt_hand(tree: &Tree, c: usize) -> u32 {
+    match tree.edges[c] {
+        abstraction::tree::Edge::Card(card) => tree.hand_of_card[card.id() as usize],
+        _ => NONE,
+    }
+}
+
+/// `dst = src` with hand `h` (the one holding the dealt card) impossible.
+pub(crate) fn mask(src: &[f64], h: u32, dst: &mut [f64]) {
+    dst.copy_from_slice(src);
+    if h != NONE {
+        dst[h as usize] = 0.0;
+    }
+}
+
+/// `out += v`, except for hand `h` (which cannot hold the dealt card).
+pub(crate) fn add_masked(out: &mut [f64], v: &[f64], h: u32) {
+    let keep = out.get(h as usize).copied();
+    for (o, &x) in out.iter_mut().zip(v) {
+        *o += x;
+    }
+    if let Some(k) = keep {
+        out[h as usize] = k;
+    }
+}

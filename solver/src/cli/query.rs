@@ -1,0 +1,235 @@
+//! `stud query`: the strategy's action probabilities at a spot.
+//!
+//! # Spot notation
+//! A spot is the public history from the start of the hand: public cards and betting actions in
+//! the order they happen, separated by spaces (`|`, `/` and `,` are separators too, for
+//! readability). The private cards are not part of the spot: `--hand` names the card of the
+//! player to act, else every possible card is listed.
+//! - A card: `As`, `Td`, `Qc`: the next public card (an up card, seat 0's before seat 1's, or a
+//!   community card).
+//! - PHH actions: `f`, `cc`, `pb`, `cbr N` (or `cbrN`): fold, check/call, post the bring-in,
+//!   complete/bet/raise to N chips this round. A PHH seat prefix (`p1`, `p2`) is ignored.
+//! - Short forms: `x`/`k`/`check`, `c`/`call`, `fold`, `bi`/`bring-in`, `b`/`r`/`bet`/`raise`/
+//!   `complete` (when the abstract tree has one bet size there).
+//!
+//! Examples: Leduc `cbr2 cc | Kd | cbr4` (seat 0 bets, seat 1 calls, the king of diamonds comes,
+//! seat 0 bets; seat 1 to act); ministud `Ah Kc pb c Qd As` (up cards Ah for seat 0 and Kc for
+//! seat 1, seat 1 brings in, seat 0 calls, fourth-street cards; the best showing hand to act).
+
+use crate::strategy_file::StrategyFile;
+use abstraction::cards::{Card, CardSet};
+use abstraction::rules::state::Action;
+use abstraction::tree::{Edge, NodeKind};
+use anyhow::{bail, Context, Result};
+use std::path::PathBuf;
+
+/// Arguments of `stud query`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  stud query strategies/kuhn.strat \"cc cbr1\" --hand Kc\n  \
+                        stud query strategies/leduc.strat \"cbr2 cc | Kd | cbr4\" --json\n  \
+                        stud query strategies/ministud.strat \"Ah Kc pb c Qd As\" --hand Kd\n\n\
+                        Spot: public cards and actions in order (PHH f, cc, pb, cbr N; or x, c, b, r, \
+                        fold, bi). See the module docs of solver::cli::query."
+)]
+pub struct Args {
+    /// The strategy file.
+    pub file: PathBuf,
+    /// The spot: the public history (empty for the first decision).
+    #[arg(default_value = "")]
+    pub spot: String,
+    /// The private card of the player to act (default: every possible card).
+    #[arg(long)]
+    pub hand: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A step of a spot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Step {
+    Card(Card),
+    Exact(Action),
+    /// `b`/`r`/`bet`/`raise`/`complete`: the only complete/bet/raise of the node.
+    AnyRaise,
+}
+
+fn parse_spot(spot: &str) -> Result<Vec<Step>> {
+    let tokens: Vec<&str> = spot
+        .split(|c: char| c.is_whitespace() || "|/,".contains(c))
+        .filter(|t| !t.is_empty())
+        .collect();
+    let mut steps = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = tokens[i];
+        let lower = t.to_ascii_lowercase();
+        i += 1;
+        let step = match lower.as_str() {
+            "f" | "fold" => Step::Exact(Action::Fold),
+            "cc" | "x" | "k" | "check" | "c" | "call" => Step::Exact(Action::CheckCall),
+            "pb" | "bi" | "bring-in" => Step::Exact(Action::BringIn),
+            "b" | "r" | "bet" | "raise" | "complete" => Step::AnyRaise,
+            "cbr" => {
+                let n = tokens
+                    .get(i)
+                    .and_then(|x| x.parse().ok())
+                    .with_context(|| format!("`cbr` at token {i} needs an amount: `cbr 4`"))?;
+                i += 1;
+                Step::Exact(Action::CompleteBetRaise(n))
+            }
+            _ if lower.starts_with("cbr") => Step::Exact(Action::CompleteBetRaise(
+                lower[3..]
+                    .parse()
+                    .with_context(|| format!("{t:?} (token {i}): `cbr` takes a number of chips"))?,
+            )),
+            _ if lower.len() >= 2 && lower.starts_with('p') && lower[1..].parse::<u8>().is_ok() => {
+                continue
+            }
+            _ => Step::Card(t.parse::<Card>().map_err(|e| {
+                anyhow::anyhow!("token {i} {t:?} is neither an action (f, cc, pb, cbr N, x, c, b, r) nor a card: {e}")
+            })?),
+        };
+        steps.push(step);
+    }
+    Ok(steps)
+}
+
+fn describe(e: Edge) -> String {
+    match e {
+        Edge::Action(Action::Fold) => "f".into(),
+        Edge::Action(Action::CheckCall) => "cc".into(),
+        Edge::Action(Action::BringIn) => "pb".into(),
+        Edge::Action(Action::CompleteBetRaise(n)) => format!("cbr{n}"),
+        Edge::Card(c) => c.to_string(),
+        Edge::Root => "root".into(),
+    }
+}
+
+/// Runs `stud query`.
+pub fn run(args: Args) -> Result<()> {
+    let f = StrategyFile::open(&args.file)?;
+    let steps = parse_spot(&args.spot)?;
+    let mut node = 0u32;
+    let mut public = CardSet::EMPTY;
+    for (i, step) in steps.iter().enumerate() {
+        let kids = f.children(node)?;
+        let kind = f.node(node)?.kind;
+        let choices = || {
+            kids.iter()
+                .map(|k| describe(k.1))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let found = match *step {
+            Step::Card(c) => kids.iter().find(|k| k.1 == Edge::Card(c)),
+            Step::Exact(a) => kids.iter().find(|k| k.1 == Edge::Action(a)),
+            Step::AnyRaise => {
+                let raises: Vec<_> = kids
+                    .iter()
+                    .filter(|k| matches!(k.1, Edge::Action(Action::CompleteBetRaise(_))))
+                    .collect();
+                if raises.len() > 1 {
+                    bail!(
+                        "step {}: several bet sizes here ({}): say which with cbr N",
+                        i + 1,
+                        choices()
+                    );
+                }
+                raises.first().copied()
+            }
+        };
+        let Some(&(child, edge)) = found else {
+            let at = if kind == NodeKind::Chance as u8 {
+                "a public card is dealt here"
+            } else if kids.is_empty() {
+                "the hand is over here"
+            } else {
+                "a betting decision is made here"
+            };
+            bail!(
+                "step {} ({}) is not in the abstract game: {at}; the choices are: {}",
+                i + 1,
+                match *step {
+                    Step::Card(c) => c.to_string(),
+                    Step::Exact(a) => describe(Edge::Action(a)),
+                    Step::AnyRaise => "a bet or raise".into(),
+                },
+                if kids.is_empty() {
+                    "none".into()
+                } else {
+                    choices()
+                }
+            );
+        };
+        if let Edge::Card(c) = edge {
+            public.insert(c);
+        }
+        node = child;
+    }
+    let n = f.node(node)?;
+    if n.kind != NodeKind::Action as u8 {
+        if n.kind != NodeKind::Chance as u8 {
+            bail!("the spot ends where the hand is over: no one decides");
+        }
+        let kids = f.children(node)?;
+        bail!(
+            "the spot ends before a public card: continue it with one of {}",
+            kids.iter()
+                .map(|k| describe(k.1))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+    let deck: Vec<Card> = f.header().game.deck.cards().iter().collect();
+    let hands: Vec<(u32, Card)> = match &args.hand {
+        Some(h) => {
+            let c: Card = h.parse().map_err(|e| anyhow::anyhow!("--hand: {e}"))?;
+            let i = deck
+                .iter()
+                .position(|&d| d == c)
+                .with_context(|| format!("--hand {c}: not a card of this game's deck"))?;
+            if public.contains(c) {
+                bail!("--hand {c}: that card is already dealt face up in the spot");
+            }
+            vec![(i as u32, c)]
+        }
+        None => deck
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !public.contains(**c))
+            .map(|(i, &c)| (i as u32, c))
+            .collect(),
+    };
+    let actions: Vec<String> = f.children(node)?.iter().map(|k| describe(k.1)).collect();
+    let mut rows = Vec::new();
+    for (i, c) in hands {
+        rows.push((c, f.probabilities(node, i)?));
+    }
+    if args.json {
+        let v = serde_json::json!({
+            "seat": n.player,
+            "street": n.street,
+            "actions": actions,
+            "hands": rows.iter().map(|(c, p)| serde_json::json!({"hand": c.to_string(), "probabilities": p})).collect::<Vec<_>>(),
+        });
+        println!("{v}");
+    } else {
+        println!("seat {} to act on street {}", n.player, n.street);
+        println!(
+            "hand  {}",
+            actions
+                .iter()
+                .map(|a| format!("{a:>7}"))
+                .collect::<String>()
+        );
+        for (c, p) in rows {
+            println!(
+                "{c:<5} {}",
+                p.iter().map(|x| format!("{x:>7.3}")).collect::<String>()
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,249 @@
+//! `stud solve`: solve a game with the CFR family, with checkpoints and resume.
+
+use crate::best_response::{exploitability, Exploitability};
+use crate::cfr::{Algorithm, Solver};
+use crate::checkpoint::{self, CheckpointHeader};
+use crate::session::{available_memory, new_solver, Abstractions};
+use crate::strategy_file;
+use abstraction::rules::GameDef;
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Arguments of `stud solve`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  stud solve --game leduc --iterations 1000 --out leduc.strat\n  \
+                  stud solve --game ministud --target-exploitability 0.001 --threads 2 --json\n  \
+                  stud solve --game ministud --time 10m --every 50\n  \
+                  stud solve --game ministud --iterations 2000 --resume   # after an interruption\n\n\
+                  Exploitability is NashConv / 2 in chips per game (and milli-big-bets: 1 mbb = \
+                  0.001 big bets).\nA checkpoint of the full solver state is written atomically \
+                  to OUT with the extension .ckpt every --every iterations and at the end;\n\
+                  --resume continues from it and ends bit-identical to an uninterrupted run."
+)]
+#[command(group(clap::ArgGroup::new("stop").required(true).args(["iterations", "time", "target_exploitability"])))]
+pub struct Args {
+    /// The game: a preset (kuhn, leduc, ministud, ...) or a TOML game file.
+    #[arg(long)]
+    pub game: String,
+    /// cfr+ (regret matching+, linear averaging), dcfr (1.5, 0, 2) or cfr.
+    #[arg(long, default_value = "cfr+", value_parser = Algorithm::parse)]
+    pub algorithm: Algorithm,
+    /// Stop after this many iterations in total.
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// Stop after this much time: 90s, 10m, 2h (a bare number is seconds).
+    #[arg(long, value_parser = parse_duration)]
+    pub time: Option<Duration>,
+    /// Stop when the exploitability (chips per game) is at most this, measured every --every
+    /// iterations.
+    #[arg(long)]
+    pub target_exploitability: Option<f64>,
+    /// Worker threads (default: all cores). The result is the same for any number.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Where to write the strategy (default strategies/GAME.strat).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Measure the exploitability and write a checkpoint every this many iterations (default:
+    /// a tenth of --iterations, else 100).
+    #[arg(long)]
+    pub every: Option<u64>,
+    /// Continue from the checkpoint (OUT.ckpt) of an interrupted solve.
+    #[arg(long)]
+    pub resume: bool,
+    /// Print one JSON object per checkpoint (and a final one) instead of a progress bar.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let (num, unit) = match s.find(|c: char| !c.is_ascii_digit() && c != '.') {
+        Some(i) => s.split_at(i),
+        None => (s, "s"),
+    };
+    let x: f64 = num
+        .parse()
+        .map_err(|_| format!("{s:?} is not a duration: use e.g. 90s, 10m or 2h"))?;
+    let secs = match unit {
+        "s" => x,
+        "m" => x * 60.0,
+        "h" => x * 3600.0,
+        _ => return Err(format!("{s:?}: the unit must be s, m or h")),
+    };
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// The stem of the default output name: the preset name or the game file's stem.
+fn game_stem(arg: &str) -> String {
+    Path::new(arg)
+        .file_stem()
+        .map_or_else(|| arg.to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// Runs `stud solve`.
+pub fn run(args: Args) -> Result<()> {
+    let def = super::load_game(&args.game)?;
+    let out = args.out.clone().unwrap_or_else(|| {
+        PathBuf::from("strategies").join(format!("{}.strat", game_stem(&args.game)))
+    });
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let ckpt = out.with_extension("ckpt");
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("starting the worker threads")?;
+    let abs = Abstractions::for_game(&def);
+    let mut solver = new_solver(&def, &abs, args.algorithm, available_memory())?;
+    let expect = CheckpointHeader {
+        game: def.clone(),
+        card_abstraction: abs.card_name(),
+        betting: abs.betting,
+        algorithm: args.algorithm,
+        iterations: 0,
+        slots: solver.regrets.len() as u64,
+    };
+    if args.resume {
+        if !ckpt.exists() {
+            bail!("--resume: no checkpoint at {}", ckpt.display());
+        }
+        checkpoint::load(&ckpt, &mut solver, &expect)?;
+    }
+    let every = args
+        .every
+        .unwrap_or_else(|| args.iterations.map_or(100, |n| (n / 10).max(1)))
+        .max(1);
+    let run = Run {
+        args: &args,
+        def: &def,
+        abs: &abs,
+        ckpt: &ckpt,
+        every,
+        start: Instant::now(),
+    };
+    let (last, iterating) = pool.install(|| run.solve(&mut solver))?;
+    let e = match last {
+        Some(e) if e.0 == solver.iterations => e.1,
+        _ => pool.install(|| exploitability(&solver.tree, &solver.average)),
+    };
+    strategy_file::write(&out, &solver, &def, &abs.card_name(), abs.betting, Some(e))?;
+    checkpoint::save(&ckpt, &solver, &def, &abs.card_name(), abs.betting)?;
+    let secs = run.start.elapsed().as_secs_f64();
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "final": true,
+                "game": args.game,
+                "algorithm": args.algorithm.name(),
+                "iterations": solver.iterations,
+                "seconds": secs,
+                "iterate_seconds": iterating.as_secs_f64(),
+                "exploitability": e.chips,
+                "exploitability_mbb": e.mbb,
+                "value_0": e.value_0,
+                "out": out.display().to_string(),
+                "threads": threads,
+            })
+        );
+    } else {
+        println!(
+            "{} {}: {} iterations in {secs:.1}s, exploitability {:.6} chips/game ({:.3} mbb/game), \
+             seat 0 value {:.6}\nstrategy: {}\ncheckpoint: {}",
+            args.game,
+            args.algorithm.name(),
+            solver.iterations,
+            e.chips,
+            e.mbb,
+            e.value_0,
+            out.display(),
+            ckpt.display()
+        );
+    }
+    Ok(())
+}
+
+struct Run<'a> {
+    args: &'a Args,
+    def: &'a GameDef,
+    abs: &'a Abstractions,
+    ckpt: &'a Path,
+    every: u64,
+    start: Instant,
+}
+
+impl Run<'_> {
+    /// Iterates until a stop condition holds; returns the last measurement (iterations,
+    /// exploitability) and the time spent in iterations alone.
+    #[allow(clippy::type_complexity)]
+    fn solve(&self, solver: &mut Solver) -> Result<(Option<(u64, Exploitability)>, Duration)> {
+        let a = self.args;
+        let bar = if a.json {
+            indicatif::ProgressBar::hidden()
+        } else {
+            let b = match a.iterations {
+                Some(n) => indicatif::ProgressBar::new(n),
+                None => indicatif::ProgressBar::new_spinner(),
+            };
+            b.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {bar:30} {pos} it, {per_sec} {msg}",
+                )
+                .expect("a valid template"),
+            );
+            b.set_position(solver.iterations);
+            b.reset_elapsed();
+            b
+        };
+        let mut last = None;
+        let mut iterating = Duration::ZERO;
+        loop {
+            let done_iters = a.iterations.is_some_and(|n| solver.iterations >= n);
+            let done_time = a.time.is_some_and(|t| self.start.elapsed() >= t);
+            if done_iters || done_time {
+                break;
+            }
+            let t = Instant::now();
+            solver.iterate();
+            iterating += t.elapsed();
+            bar.set_position(solver.iterations);
+            if solver.iterations % self.every == 0 {
+                let e = exploitability(&solver.tree, &solver.average);
+                last = Some((solver.iterations, e));
+                checkpoint::save(
+                    self.ckpt,
+                    solver,
+                    self.def,
+                    &self.abs.card_name(),
+                    self.abs.betting,
+                )?;
+                if a.json {
+                    println!(
+                        "{}",
+                        serde_json::json!({
+                            "iterations": solver.iterations,
+                            "seconds": self.start.elapsed().as_secs_f64(),
+                            "exploitability": e.chips,
+                            "exploitability_mbb": e.mbb,
+                        })
+                    );
+                }
+                bar.set_message(format!("exploitability {:.6} ({:.3} mbb)", e.chips, e.mbb));
+                if a.target_exploitability.is_some_and(|x| e.chips <= x) {
+                    break;
+                }
+            }
+        }
+        bar.finish_and_clear();
+        Ok((last, iterating))
+    }
+}

@@ -1,0 +1,217 @@
+//! Strategy files and checkpoints: round trips, refusal of damaged files, bit-identical resume,
+//! and the same result whatever the number of threads.
+
+use abstraction::rules::GameDef;
+use solver::best_response::exploitability;
+use solver::cfr::{Algorithm, Solver};
+use solver::checkpoint::{self, CheckpointHeader};
+use solver::session::{new_solver, Abstractions};
+use solver::strategy_file::{self, StrategyFile};
+use std::path::{Path, PathBuf};
+
+fn solved(def: &GameDef, alg: Algorithm, iterations: u64) -> Solver {
+    let mut s = new_solver(def, &Abstractions::for_game(def), alg, None).unwrap();
+    for _ in 0..iterations {
+        s.iterate();
+    }
+    s
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("stud-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn write_leduc(path: &Path) -> Solver {
+    let def = GameDef::leduc();
+    let s = solved(&def, Algorithm::CfrPlus, 50);
+    let e = exploitability(&s.tree, &s.average);
+    let abs = Abstractions::for_game(&def);
+    strategy_file::write(path, &s, &def, &abs.card_name(), abs.betting, Some(e)).unwrap();
+    s
+}
+
+#[test]
+fn strategy_file_round_trip() {
+    let path = tmp("round.strat");
+    let s = write_leduc(&path);
+    let f = StrategyFile::open(&path).unwrap();
+    f.verify().unwrap();
+    assert_eq!(f.header().iterations, 50);
+    assert_eq!(f.header().game, GameDef::leduc());
+    assert_eq!(f.header().slots as usize, s.tree.num_slots);
+    // Every stored row is the average strategy within the quantization step.
+    let n = s.tree.num_hands();
+    for (i, node) in s.tree.nodes.iter().enumerate() {
+        if node.kind != abstraction::tree::NodeKind::Action {
+            continue;
+        }
+        let k = node.num_children as usize;
+        for h in 0..n {
+            let got = f.probabilities(i as u32, h as u32).unwrap();
+            let row = &s.average[node.slot as usize + h * k..node.slot as usize + h * k + k];
+            let sum: f64 = row.iter().sum();
+            for a in 0..k {
+                let want = if sum > 0.0 {
+                    row[a] / sum
+                } else {
+                    1.0 / k as f64
+                };
+                assert!(
+                    (got[a] - want).abs() < 1e-4,
+                    "node {i} hand {h}: {got:?} vs {row:?}"
+                );
+            }
+        }
+    }
+}
+
+fn refused(bytes: &[u8], name: &str) -> String {
+    let p = tmp(name);
+    std::fs::write(&p, bytes).unwrap();
+    match StrategyFile::open(&p) {
+        Ok(f) => match f.verify() {
+            Ok(()) => panic!("{name}: a damaged file was accepted"),
+            Err(e) => format!("{e:#}"),
+        },
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+#[test]
+fn damaged_files_are_refused() {
+    let path = tmp("good.strat");
+    write_leduc(&path);
+    let good = std::fs::read(&path).unwrap();
+    // Truncated anywhere: in the prefix, the header, the data.
+    for cut in [0, 10, 30, good.len() / 2, good.len() - 1] {
+        let e = refused(&good[..cut], "cut.strat");
+        assert!(e.contains("truncated"), "cut at {cut}: {e}");
+    }
+    // Longer than the header says.
+    let mut long = good.clone();
+    long.push(0);
+    assert!(refused(&long, "long.strat").contains("damaged"));
+    // A foreign file.
+    let e = refused(
+        b"PK\x03\x04 this is a zip file, not a strategy",
+        "zip.strat",
+    );
+    assert!(e.contains("not a strategy file"), "{e}");
+    // Another version.
+    let mut v = good.clone();
+    v[8] = 2;
+    let e = refused(&v, "version.strat");
+    assert!(e.contains("version 2"), "{e}");
+    // A flipped byte in the header, then in each array.
+    let mut h = good.clone();
+    h[40] ^= 0x10;
+    assert!(refused(&h, "head.strat").contains("damaged"));
+    let mut d = good.clone();
+    let last = d.len() - 3;
+    d[last] ^= 0x01;
+    let e = refused(&d, "data.strat");
+    assert!(e.contains("checksum of section 4"), "{e}");
+    // A checkpoint is not a strategy file.
+    let ck = tmp("x.ckpt");
+    let def = GameDef::kuhn();
+    let abs = Abstractions::for_game(&def);
+    checkpoint::save(
+        &ck,
+        &solved(&def, Algorithm::CfrPlus, 3),
+        &def,
+        &abs.card_name(),
+        abs.betting,
+    )
+    .unwrap();
+    let e = format!("{:#}", StrategyFile::open(&ck).err().unwrap());
+    assert!(e.contains("not a strategy file"), "{e}");
+}
+
+#[test]
+fn damaged_tree_gives_errors_not_panics() {
+    let path = tmp("tree.strat");
+    write_leduc(&path);
+    let f = StrategyFile::open(&path).unwrap();
+    let nodes = f.header().nodes as u32;
+    assert!(f.node(nodes).is_err());
+    assert!(f.probabilities(nodes + 5, 0).is_err());
+    assert!(f.probabilities(0, 1000).is_err());
+    // Point the root's children past the end, without fixing the checksums: opening is O(1) and
+    // does not notice, but every lookup is bounds-checked.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let fnv_root = {
+        let g = StrategyFile::open(&path).unwrap();
+        g.node(0).unwrap()
+    };
+    let pos = bytes
+        .windows(16)
+        .position(|w| w == bytemuck::bytes_of(&fnv_root))
+        .unwrap();
+    bytes[pos + 4..pos + 8].copy_from_slice(&u32::MAX.to_le_bytes());
+    let p2 = tmp("tree2.strat");
+    std::fs::write(&p2, &bytes).unwrap();
+    let g = StrategyFile::open(&p2).unwrap();
+    assert!(g.children(0).is_err());
+    assert!(g.verify().is_err());
+}
+
+#[test]
+fn resume_is_bit_identical() {
+    for alg in [Algorithm::CfrPlus, Algorithm::DCFR] {
+        let def = GameDef::leduc();
+        let abs = Abstractions::for_game(&def);
+        let straight = solved(&def, alg, 40);
+        let half = solved(&def, alg, 17);
+        let ck = tmp("resume.ckpt");
+        checkpoint::save(&ck, &half, &def, &abs.card_name(), abs.betting).unwrap();
+        let mut resumed = new_solver(&def, &abs, alg, None).unwrap();
+        let expect = CheckpointHeader {
+            game: def.clone(),
+            card_abstraction: abs.card_name(),
+            betting: abs.betting,
+            algorithm: alg,
+            iterations: 0,
+            slots: resumed.regrets.len() as u64,
+        };
+        checkpoint::load(&ck, &mut resumed, &expect).unwrap();
+        assert_eq!(resumed.iterations, 17);
+        while resumed.iterations < 40 {
+            resumed.iterate();
+        }
+        assert_eq!(bits(&resumed.regrets), bits(&straight.regrets));
+        assert_eq!(bits(&resumed.average), bits(&straight.average));
+        // Another game or algorithm is refused.
+        let wrong = CheckpointHeader {
+            algorithm: Algorithm::Cfr,
+            ..expect
+        };
+        let mut s = new_solver(&def, &abs, alg, None).unwrap();
+        let e = checkpoint::load(&ck, &mut s, &wrong).unwrap_err();
+        assert!(format!("{e:#}").contains("another algorithm"), "{e:#}");
+    }
+}
+
+fn bits(v: &[f64]) -> Vec<u64> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+#[test]
+fn same_result_on_one_thread_or_many() {
+    let mut def = GameDef::ministud();
+    def.deck.suits = 2; // 6 cards: small, but with top-level chance nodes to split
+    for alg in [Algorithm::CfrPlus, Algorithm::DCFR, Algorithm::Cfr] {
+        let run = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| solved(&def, alg, 15))
+        };
+        let one = run(1);
+        let four = run(4);
+        assert_eq!(bits(&one.regrets), bits(&four.regrets));
+        assert_eq!(bits(&one.average), bits(&four.average));
+    }
+}
