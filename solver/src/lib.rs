@@ -2,8 +2,8 @@
 //! files, and the commands of the `stud` binary.
 #![warn(missing_docs)]
 
-pub mod bot;
 pub mod best_response;
+pub mod bot;
 pub mod cfr;
 pub mod checkpoint;
 pub mod cli;

@@ -2,7 +2,7 @@
 //! swapped between the seats and the cards staying with the seats, so that each player holds
 //! both hands once and the luck of the cards cancels out.
 
-use super::{choose, Player};
+use super::{choose, Bet, Player};
 use abstraction::cards::Card;
 use abstraction::phh::{HandHistory, Recorder};
 use abstraction::rules::{GameDef, Next, State};
@@ -102,6 +102,7 @@ pub fn play_hand(
 ) -> anyhow::Result<State> {
     let mut state = State::with_def(def.clone())?;
     let mut probs = [0.0; 8];
+    let mut bets: Vec<Bet> = Vec::new();
     loop {
         match state.next() {
             Next::Deal { seat, .. } => {
@@ -113,7 +114,10 @@ pub fn play_hand(
             }
             Next::Act { seat } => {
                 let legal = state.legal_actions();
-                let action = choose(seats[seat as usize], &state, seat, &legal, &mut probs, rng);
+                let player = seats[seat as usize];
+                let action = choose(player, &state, &bets, &legal, &mut probs, rng)
+                    .with_context(|| format!("{} at seat {seat}", player.name()))?;
+                bets.push((state.street(), action));
                 state.apply(action)?;
                 if let Some(r) = rec.as_deref_mut() {
                     r.act(seat, action);

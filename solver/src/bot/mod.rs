@@ -8,11 +8,18 @@
 mod heuristic;
 pub mod matches;
 pub mod protocol;
+mod strategy;
 
 pub use heuristic::Heuristic;
+pub use strategy::{public_events, StrategyPlayer};
 
-use abstraction::rules::{Action, State};
+use abstraction::rules::{Action, GameDef, State};
 use rand::Rng;
+
+/// A betting action of the hand so far, with its street (0 = the first betting round). A player
+/// gets the list of them with the state: the state holds the cards and chips, not the order of
+/// the betting, which a strategy file needs to find its node.
+pub type Bet = (usize, Action);
 
 /// The names of the built-in bots, as the command line takes them.
 pub const BOT_NAMES: [&str; 4] = ["random", "call", "raise", "heuristic"];
@@ -24,8 +31,16 @@ pub trait Player: Send + Sync {
 
     /// Writes into `probs` (one entry per action of `legal`, in order; `legal` is
     /// `state.legal_actions()`, non-empty) the probability of each action for `seat`, the seat
-    /// to act. The probabilities sum to 1. Must not read what `seat` cannot see.
-    fn policy(&self, state: &State, seat: u8, legal: &[Action], probs: &mut [f64]);
+    /// to act, after the betting `bets`. The probabilities sum to 1. Must not read what `seat`
+    /// cannot see. Fails when the player cannot answer (a spot its strategy does not hold).
+    fn policy(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        seat: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<()>;
 }
 
 /// The index of an entry of `probs` drawn with those probabilities (one draw from `rng`).
@@ -41,19 +56,22 @@ pub fn sample<R: Rng + ?Sized>(probs: &[f64], rng: &mut R) -> usize {
     probs.iter().rposition(|&p| p > 0.0).unwrap_or(0)
 }
 
-/// Asks `player` for its policy at `state` (into `probs`, at least `legal.len()` long) and
-/// draws one action from it with `rng`.
+/// Asks `player` for its policy at `state` after `bets` (into `probs`, at least `legal.len()`
+/// long) and draws one action from it with `rng`.
 pub fn choose<R: Rng + ?Sized>(
     player: &dyn Player,
     state: &State,
-    seat: u8,
+    bets: &[Bet],
     legal: &[Action],
     probs: &mut [f64],
     rng: &mut R,
-) -> Action {
+) -> anyhow::Result<Action> {
+    let seat = state
+        .to_act()
+        .ok_or_else(|| anyhow::anyhow!("no decision is due"))?;
     let probs = &mut probs[..legal.len()];
-    player.policy(state, seat, legal, probs);
-    legal[sample(probs, rng)]
+    player.policy(state, bets, seat, legal, probs)?;
+    Ok(legal[sample(probs, rng)])
 }
 
 /// Uniformly random over the legal actions.
@@ -63,8 +81,16 @@ impl Player for Uniform {
     fn name(&self) -> &str {
         "random"
     }
-    fn policy(&self, _: &State, _: u8, legal: &[Action], probs: &mut [f64]) {
+    fn policy(
+        &self,
+        _: &State,
+        _: &[Bet],
+        _: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<()> {
         probs.fill(1.0 / legal.len() as f64);
+        Ok(())
     }
 }
 
@@ -75,10 +101,18 @@ impl Player for AlwaysCall {
     fn name(&self) -> &str {
         "call"
     }
-    fn policy(&self, _: &State, _: u8, legal: &[Action], probs: &mut [f64]) {
+    fn policy(
+        &self,
+        _: &State,
+        _: &[Bet],
+        _: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<()> {
         one_hot(legal, probs, |a| {
             matches!(a, Action::CheckCall | Action::BringIn)
         });
+        Ok(())
     }
 }
 
@@ -89,14 +123,22 @@ impl Player for AlwaysRaise {
     fn name(&self) -> &str {
         "raise"
     }
-    fn policy(&self, _: &State, _: u8, legal: &[Action], probs: &mut [f64]) {
+    fn policy(
+        &self,
+        _: &State,
+        _: &[Bet],
+        _: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<()> {
         probs.fill(0.0);
         probs[most_aggressive(legal)] = 1.0;
+        Ok(())
     }
 }
 
 /// The largest complete, bet or raise of `legal`, or else its check/call (or bring-in).
-fn most_aggressive(legal: &[Action]) -> usize {
+pub(crate) fn most_aggressive(legal: &[Action]) -> usize {
     let raise = legal
         .iter()
         .enumerate()
@@ -112,7 +154,7 @@ fn most_aggressive(legal: &[Action]) -> usize {
 }
 
 /// The check/call of `legal`, or the bring-in when it is due.
-fn passive(legal: &[Action]) -> usize {
+pub(crate) fn passive(legal: &[Action]) -> usize {
     legal
         .iter()
         .position(|a| matches!(a, Action::CheckCall | Action::BringIn))
@@ -126,18 +168,14 @@ fn one_hot(legal: &[Action], probs: &mut [f64], pick: impl Fn(&Action) -> bool) 
 }
 
 /// The player a command line names: a built-in bot (`random`, `call`, `raise`, `heuristic`) or
-/// a strategy file.
-pub fn load(spec: &str) -> anyhow::Result<Box<dyn Player>> {
+/// a strategy file solved for `def`.
+pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
     Ok(match spec {
         "random" => Box::new(Uniform),
         "call" => Box::new(AlwaysCall),
         "raise" => Box::new(AlwaysRaise),
         "heuristic" => Box::new(Heuristic::default()),
-        _ if std::path::Path::new(spec).exists() => anyhow::bail!(
-            "{spec}: strategy files cannot be played yet (the strategy file reader has not \
-             landed); use a bot: {}",
-            BOT_NAMES.join(", ")
-        ),
+        _ if std::path::Path::new(spec).exists() => Box::new(StrategyPlayer::open(spec, def)?),
         _ => anyhow::bail!(
             "`{spec}` is neither a bot ({}) nor a strategy file",
             BOT_NAMES.join(", ")

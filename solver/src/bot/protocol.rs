@@ -6,7 +6,7 @@
 //! is not JSON, too long, an illegal history, not the asking seat's turn) gets an error reply
 //! naming the problem, and the server reads on.
 
-use super::{sample, Player};
+use super::{sample, Bet, Player};
 use abstraction::phh::{parse_action, replay, ActionLine, HandHistory};
 use abstraction::rules::{GameDef, Next, Profile};
 use rand::SeedableRng;
@@ -80,9 +80,10 @@ impl Server {
                 line: i + 1,
             });
         }
-        let state = replay(&h, self.profile)
-            .map_err(|e| format!("the history does not replay (line N is actions[N-1]): {e}"))?
-            .state;
+        let r = replay(&h, self.profile)
+            .map_err(|e| format!("the history does not replay (line N is actions[N-1]): {e}"))?;
+        let (state, bets) = (r.state, r.decisions);
+        let bets: Vec<Bet> = bets.iter().map(|d| (d.street, d.taken)).collect();
         let seat = match state.next() {
             Next::Act { seat } => seat,
             other => return Err(format!("no decision is due: {other}")),
@@ -98,7 +99,9 @@ impl Server {
         let legal = state.legal_actions();
         let mut probs = [0.0; 8];
         let probs = &mut probs[..legal.len()];
-        self.player.policy(&state, seat, &legal, probs);
+        self.player
+            .policy(&state, &bets, seat, &legal, probs)
+            .map_err(|e| format!("{}: {e:#}", self.player.name()))?;
         let pick = match req.seed {
             Some(s) => sample(probs, &mut ChaCha8Rng::seed_from_u64(s)),
             None => sample(probs, rng),

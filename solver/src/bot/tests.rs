@@ -8,7 +8,8 @@ use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
 fn bots() -> Vec<Box<dyn Player>> {
-    BOT_NAMES.iter().map(|n| load(n).unwrap()).collect()
+    let def = GameDef::preset("7stud").unwrap();
+    BOT_NAMES.iter().map(|n| load(n, &def).unwrap()).collect()
 }
 
 #[test]
@@ -26,11 +27,12 @@ fn every_bot_gives_a_distribution_over_the_legal_actions_in_every_game() {
                     Next::Deal { .. } => {
                         st.deal_random(&mut rng).unwrap();
                     }
-                    Next::Act { seat } => {
+                    Next::Act { .. } => {
                         let legal = st.legal_actions();
                         for b in &bots {
                             let mut probs = [f64::NAN; 8];
-                            let a = choose(b.as_ref(), &st, seat, &legal, &mut probs, &mut rng);
+                            let a =
+                                choose(b.as_ref(), &st, &[], &legal, &mut probs, &mut rng).unwrap();
                             let p = &probs[..legal.len()];
                             assert!(p.iter().all(|x| (0.0..=1.0).contains(x)), "{p:?}");
                             assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{p:?}");
@@ -133,7 +135,7 @@ fn config(game: &str, deals: u64, seed: u64) -> MatchConfig {
 #[test]
 fn duplicate_deals_cancel_the_cards_exactly_for_a_deterministic_bot_against_itself() {
     for name in ["call", "raise", "heuristic"] {
-        let p = load(name).unwrap();
+        let p = load(name, &GameDef::preset("7stud").unwrap()).unwrap();
         for game in ["7stud", "razz", "leduc"] {
             let r = play_match(p.as_ref(), p.as_ref(), &config(game, 50, 9)).unwrap();
             assert_eq!(r.chips_a, 0, "{name} against itself at {game}");
@@ -143,7 +145,10 @@ fn duplicate_deals_cancel_the_cards_exactly_for_a_deterministic_bot_against_itse
 
 #[test]
 fn a_match_is_the_same_whatever_the_thread_count() {
-    let (a, b) = (load("random").unwrap(), load("heuristic").unwrap());
+    let (a, b) = (
+        load("random", &GameDef::preset("7stud").unwrap()).unwrap(),
+        load("heuristic", &GameDef::preset("7stud").unwrap()).unwrap(),
+    );
     let run = |threads| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -166,7 +171,10 @@ fn a_match_is_the_same_whatever_the_thread_count() {
 #[test]
 fn written_hands_replay_to_the_chips_the_match_counted() {
     let dir = std::env::temp_dir().join(format!("stud-match-phh-{}", std::process::id()));
-    let (a, b) = (load("heuristic").unwrap(), load("random").unwrap());
+    let (a, b) = (
+        load("heuristic", &GameDef::preset("7stud").unwrap()).unwrap(),
+        load("random", &GameDef::preset("7stud").unwrap()).unwrap(),
+    );
     let mut cfg = config("7stud", 20, 2);
     cfg.phh_out = Some(dir.clone());
     let r = play_match(a.as_ref(), b.as_ref(), &cfg).unwrap();
@@ -181,4 +189,35 @@ fn written_hands_replay_to_the_chips_the_match_counted() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(total, r.chips_a);
+}
+
+#[test]
+fn public_events_follow_the_tree_order_of_stud_query_spots() {
+    // `stud query`'s example spot for ministud: "Ah Kc pb c Qd As".
+    let def = GameDef::preset("ministud").unwrap();
+    let mut st = State::new(&def).unwrap();
+    let mut bets = Vec::new();
+    for c in parse_cards("QsAhKsKc").unwrap() {
+        st.deal(c).unwrap();
+    }
+    for a in [Action::BringIn, Action::CheckCall] {
+        bets.push((st.street(), a));
+        st.apply(a).unwrap();
+    }
+    for c in parse_cards("QdAs").unwrap() {
+        st.deal(c).unwrap();
+    }
+    let card = |s: &str| abstraction::tree::Edge::Card(s.parse().unwrap());
+    let act = abstraction::tree::Edge::Action;
+    assert_eq!(
+        public_events(&st, &bets),
+        vec![
+            card("Ah"),
+            card("Kc"),
+            act(Action::BringIn),
+            act(Action::CheckCall),
+            card("Qd"),
+            card("As")
+        ]
+    );
 }

@@ -1,8 +1,8 @@
 //! `stud match`: two players head to head on duplicate deals.
 
+use super::load_game;
 use crate::bot::load;
 use crate::bot::matches::{play_match, MatchConfig};
-use abstraction::rules::GameDef;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -24,8 +24,8 @@ pub struct Args {
     pub a: String,
     /// Player B: a bot name or a strategy file.
     pub b: String,
-    /// The game: a preset (7stud, stud8, razz, 5stud, kuhn, leduc, ministud), heads-up, at its
-    /// stakes.
+    /// The game: a preset (7stud, stud8, razz, 5stud, kuhn, leduc, ministud) or a TOML game
+    /// file; heads-up.
     #[arg(long, default_value = "7stud")]
     pub game: String,
     /// Deals to play; each is played twice.
@@ -45,9 +45,9 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let def = GameDef::preset(&args.game)?;
-    let a = load(&args.a)?;
-    let b = load(&args.b)?;
+    let def = load_game(&args.game)?;
+    let a = load(&args.a, &def)?;
+    let b = load(&args.b, &def)?;
     let cfg = MatchConfig {
         def: Arc::new(def),
         deals: args.hands,

@@ -1,9 +1,9 @@
 //! The subcommands of the `stud` binary, one module each.
 
 pub mod hand;
+pub mod info;
 pub mod matches;
 pub mod play;
-pub mod info;
 pub mod query;
 pub mod replay;
 pub mod serve;

@@ -1,7 +1,8 @@
 //! `stud play`: a person plays heads-up against a bot or strategy in the terminal.
 
+use super::load_game;
 use crate::bot::matches::{stream, DealCards};
-use crate::bot::{load, sample, Player};
+use crate::bot::{load, sample, Bet, Player};
 use abstraction::phh::Recorder;
 use abstraction::rules::{Action, GameDef, Next, State};
 use anyhow::Context;
@@ -24,7 +25,7 @@ seat p1 in odd hands and p2 in even ones. The session is saved after every hand 
 pub struct Args {
     /// The opponent: a bot (random, call, raise, heuristic) or a strategy file.
     pub opponent: String,
-    /// The game: a preset (7stud, stud8, razz, 5stud, kuhn, leduc, ministud).
+    /// The game: a preset (7stud, stud8, razz, 5stud, kuhn, leduc, ministud) or a TOML game file.
     #[arg(long, default_value = "7stud")]
     pub game: String,
     /// The seed of the cards and of the opponent's choices.
@@ -46,7 +47,7 @@ struct LastDecision {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let def = Arc::new(GameDef::preset(&args.game)?);
+    let def = Arc::new(load_game(&args.game)?);
     anyhow::ensure!(def.seats == 2, "play is heads-up");
     if args.save.is_some() && Recorder::new(&def).is_none() {
         anyhow::bail!(
@@ -54,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             def.variant
         );
     }
-    let bot = load(&args.opponent)?;
+    let bot = load(&args.opponent, &def)?;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
@@ -103,6 +104,7 @@ fn play_one(
     let mut state = State::with_def(def.clone())?;
     let mut last: Option<LastDecision> = None;
     let mut shown_street = None;
+    let mut bets: Vec<Bet> = Vec::new();
     loop {
         match state.next() {
             Next::Deal { seat, .. } => {
@@ -125,12 +127,13 @@ fn play_one(
                     }
                 } else {
                     let mut probs = vec![0.0; legal.len()];
-                    bot.policy(&state, seat, &legal, &mut probs);
+                    bot.policy(&state, &bets, seat, &legal, &mut probs)?;
                     let a = legal[sample(&probs, &mut rng)];
                     writeln!(out, "opponent: {}", describe(&state, a))?;
                     last = Some(LastDecision { legal, probs });
                     a
                 };
+                bets.push((state.street(), action));
                 state.apply(action)?;
                 if let Some(r) = rec.as_mut() {
                     r.act(seat, action);

@@ -50,10 +50,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             def.variant
         );
     }
+    let player = load(&args.player, &def)?;
     let server = Arc::new(Server {
         def,
         profile,
-        player: load(&args.player)?,
+        player,
     });
     let rng = |stream: u64| {
         let mut r = ChaCha8Rng::seed_from_u64(args.seed);
