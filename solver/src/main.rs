@@ -27,6 +27,8 @@ enum Command {
     Serve(cli::serve::Args),
     /// Play heads-up against a bot or strategy in the terminal.
     Play(cli::play::Args),
+    /// Measure a strategy: local best response.
+    Eval(cli::eval::Args),
     /// Solve a game (CFR+, DCFR or CFR) and write a strategy file.
     Solve(cli::solve::Args),
     /// Print a strategy file's header.
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         Command::Match(a) => report(cli::matches::run(a)),
         Command::Serve(a) => report(cli::serve::run(a)),
         Command::Play(a) => report(cli::play::run(a)),
+        Command::Eval(a) => report(cli::eval::run(a)),
         Command::Solve(a) => report(cli::solve::run(a)),
         Command::Info(a) => report(cli::info::run(a)),
         Command::Query(a) => report(cli::query::run(a)),

@@ -132,3 +132,36 @@ fn the_strategy_beats_every_baseline_bot_with_confidence() {
     assert!(out.contains("session over: 2 hands"), "{out}");
     std::fs::remove_file(&strat).unwrap();
 }
+
+#[test]
+fn lbr_finds_a_weak_strategy_exploitable_but_never_beyond_its_exact_exploitability() {
+    let path = std::env::temp_dir().join(format!("stud-bot-lbr-{}.strat", std::process::id()));
+    let p = path.to_str().unwrap();
+    // Three iterations: far from equilibrium (about 450 mbb/hand exploitable).
+    let (ok, _, err) = stud(&[
+        "solve",
+        "--game",
+        "leduc",
+        "--iterations",
+        "3",
+        "--threads",
+        "1",
+        "--out",
+        p,
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let (ok, out, err) = stud(&[
+        "eval", "lbr", p, "--game", "leduc", "--hands", "5000", "--seed", "3", "--json",
+    ]);
+    assert!(ok, "{err}");
+    std::fs::remove_file(p).unwrap();
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let (lbr, ci) = (
+        v["lbr_mbb_per_hand"].as_f64().unwrap(),
+        v["ci95"].as_f64().unwrap(),
+    );
+    let exact = v["exploitability_mbb"].as_f64().unwrap();
+    assert!(lbr - ci > 0.5 * exact, "LBR finds most of it: {out}");
+    assert!(lbr - ci <= exact, "a lower bound: {out}");
+}

@@ -6,11 +6,13 @@
 //! and everyone's up cards. Legal actions and payoffs are the rules engine's.
 
 mod heuristic;
+mod lbr;
 pub mod matches;
 pub mod protocol;
 mod strategy;
 
 pub use heuristic::Heuristic;
+pub use lbr::Lbr;
 pub use strategy::{public_events, StrategyPlayer};
 
 use abstraction::rules::{Action, GameDef, State};

@@ -38,6 +38,75 @@ impl StrategyPlayer {
     }
 }
 
+impl StrategyPlayer {
+    /// Walks the file's tree from the root along the public events of the hand, calling
+    /// `visit(node, seat to act, action taken)` at each betting decision passed, and returns the
+    /// node reached.
+    pub fn walk(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        mut visit: impl FnMut(u32, u8, Action) -> anyhow::Result<()>,
+    ) -> anyhow::Result<u32> {
+        let f = &self.file;
+        let mut node = 0u32;
+        for e in public_events(state, bets) {
+            let kids = f.children(node)?;
+            let next = kids
+                .iter()
+                .find(|k| k.1 == e)
+                .map(|k| k.0)
+                .with_context(|| format!("{e:?} is not in the strategy's abstract game"))?;
+            if let Edge::Action(a) = e {
+                visit(node, f.node(node)?.player, a)?;
+            }
+            node = next;
+        }
+        Ok(node)
+    }
+
+    /// The hand number of a private card in the file.
+    pub fn hand(&self, card: Card) -> anyhow::Result<u32> {
+        self.deck
+            .iter()
+            .position(|&c| c == card)
+            .map(|i| i as u32)
+            .with_context(|| format!("{card} is not in the strategy's deck"))
+    }
+
+    /// The probability of `action` at decision `node` holding private card `card`: 0 when the
+    /// tree does not have the action.
+    pub fn action_probability(&self, node: u32, card: Card, action: Action) -> anyhow::Result<f64> {
+        let row = self.file.probabilities(node, self.hand(card)?)?;
+        let kids = self.file.children(node)?;
+        Ok(kids
+            .iter()
+            .zip(&row)
+            .find(|(k, _)| k.1 == Edge::Action(action))
+            .map_or(0.0, |(_, &q)| q))
+    }
+
+    /// The child of `node` an action leads to, if the tree has it.
+    pub fn child(&self, node: u32, action: Action) -> anyhow::Result<Option<u32>> {
+        Ok(self
+            .file
+            .children(node)?
+            .iter()
+            .find(|k| k.1 == Edge::Action(action))
+            .map(|k| k.0))
+    }
+
+    /// The kind of a node (see [`NodeKind`]).
+    pub fn node_kind(&self, node: u32) -> anyhow::Result<u8> {
+        Ok(self.file.node(node)?.kind)
+    }
+
+    /// The exploitability measured when the file was written, if it was.
+    pub fn exploitability_mbb(&self) -> Option<f64> {
+        self.file.header().exploitability.as_ref().map(|e| e.mbb)
+    }
+}
+
 /// The public events of the hand in the order they happened, as the tree's edges: on each
 /// street, the up cards dealt seat by seat, then the community cards, then that street's bets.
 /// (Down cards are private: not events.)
@@ -90,15 +159,7 @@ impl Player for StrategyPlayer {
         probs: &mut [f64],
     ) -> anyhow::Result<()> {
         let f = &self.file;
-        let mut node = 0u32;
-        for e in public_events(state, bets) {
-            let kids = f.children(node)?;
-            node = kids
-                .iter()
-                .find(|k| k.1 == e)
-                .map(|k| k.0)
-                .with_context(|| format!("{e:?} is not in the strategy's abstract game"))?;
-        }
+        let node = self.walk(state, bets, |_, _, _| Ok(()))?;
         let n = f.node(node)?;
         if n.kind != NodeKind::Action as u8 || n.player != seat {
             bail!("the strategy's tree has no decision of seat {seat} here");
@@ -107,12 +168,8 @@ impl Player for StrategyPlayer {
             [Some(c)] => *c,
             _ => bail!("the strategy plays games with exactly one known down card per seat"),
         };
-        let hand = self
-            .deck
-            .iter()
-            .position(|&c| c == card)
-            .with_context(|| format!("{card} is not in the strategy's deck"))?;
-        let row = f.probabilities(node, hand as u32)?;
+        let hand = self.hand(card)?;
+        let row = f.probabilities(node, hand)?;
         let kids = f.children(node)?;
         for (p, a) in probs.iter_mut().zip(legal) {
             *p = kids

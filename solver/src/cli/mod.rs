@@ -1,5 +1,6 @@
 //! The subcommands of the `stud` binary, one module each.
 
+pub mod eval;
 pub mod hand;
 pub mod info;
 pub mod matches;
