@@ -265,11 +265,13 @@ impl HandHistory {
         let lines = Lines(text);
         let table: BTreeMap<Spanned<String>, Spanned<Value>> =
             toml::from_str(text).map_err(|e| {
-                let line = e.span().map_or(0, |s| lines.at(s.start));
-                let snippet = e
-                    .span()
-                    .and_then(|s| text.get(s))
-                    .map_or_else(String::new, |s| s.chars().take(60).collect());
+                let at = e.span().map_or(0, |s| s.start);
+                let line = lines.at(at);
+                // The whole line at fault: a span may be empty (a missing quote, say).
+                let snippet = text
+                    .lines()
+                    .nth(line - 1)
+                    .map_or_else(String::new, |l| l.trim().chars().take(60).collect());
                 PhhError {
                     line,
                     text: snippet,

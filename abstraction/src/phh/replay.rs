@@ -53,7 +53,7 @@ pub struct Replay {
 pub enum ReplayError {
     /// The stakes and stacks of the file make no playable game.
     #[error("the hand's game cannot be played: {0}")]
-    Game(#[from] GameDefError),
+    Game(GameDefError),
     /// An action or a deal the rules refuse.
     #[error("line {line}: `{text}`: {reason}")]
     Line {
@@ -181,7 +181,7 @@ impl<'a> Pending<'a> {
 /// Errors name the line: an illegal action, an action out of turn, a card dealt twice, too
 /// many or too few cards for a street, a show that contradicts the deal.
 pub fn replay(h: &HandHistory, profile: Profile) -> Result<Replay, ReplayError> {
-    let def = h.game_def(profile)?;
+    let def = h.game_def(profile).map_err(ReplayError::Game)?;
     let known = known_cards(h)?;
     let mut state = State::new(&def).map_err(|e| ReplayError::Line {
         line: 0,
@@ -214,6 +214,20 @@ pub fn replay(h: &HandHistory, profile: Profile) -> Result<Replay, ReplayError> 
             }
             PhhAction::Bet { seat, action } => {
                 pending.feed(&mut state, &known)?;
+                // Missing cards first: when a seat is short, the next seat's cards wait in
+                // the queue, and naming the short seat says what is wrong.
+                match state.next() {
+                    Next::Deal { seat: Some(s), .. } => {
+                        return Err(line_error(
+                            a,
+                            format!("too few cards: p{} is still owed a card", s + 1),
+                        ))
+                    }
+                    Next::Deal { seat: None, .. } => {
+                        return Err(line_error(a, "too few cards: a community card is owed"))
+                    }
+                    _ => {}
+                }
                 if let Some(extra) = pending.leftover() {
                     return Err(line_error(
                         extra,
@@ -226,16 +240,7 @@ pub fn replay(h: &HandHistory, profile: Profile) -> Result<Replay, ReplayError> 
                     Next::Act { seat: s } => {
                         return Err(line_error(a, format!("it is p{}'s turn to act", s + 1)))
                     }
-                    Next::Deal { seat: Some(s), .. } => {
-                        return Err(line_error(
-                            a,
-                            format!("too few cards: p{} is still owed a card", s + 1),
-                        ))
-                    }
-                    Next::Deal { seat: None, .. } => {
-                        return Err(line_error(a, "too few cards: a community card is owed"))
-                    }
-                    Next::Over => return Err(line_error(a, "the hand is already over")),
+                    _ => return Err(line_error(a, "the hand is already over")),
                 }
                 let street = state.street();
                 let legal = state.legal_actions();

@@ -317,6 +317,13 @@ fn replay_errors_name_the_line() {
     let (line, _, reason) = line_of(&replay_error(
         &multi.replace("'d dh p2 Kc'", "'d dh p3 2s'"),
     ));
+    // The card went to a folded seat; the first thing wrong is p2 acting without its card.
+    assert_eq!(line, 17);
+    assert!(reason.contains("p2 is still owed a card"), "{reason}");
+    // Too many cards for a seat still in the hand.
+    let (line, _, reason) = line_of(&replay_error(
+        &multi.replace("'d dh p2 Kc'", "'d dh p2 Kc', 'd dh p1 2s'"),
+    ));
     assert_eq!(line, 16);
     assert!(reason.contains("more cards"), "{reason}");
 

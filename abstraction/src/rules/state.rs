@@ -91,9 +91,9 @@ impl fmt::Display for Next {
             Next::Deal {
                 seat: Some(s),
                 deal,
-            } => write!(f, "the next card goes to seat {s} ({})", deal_name(*deal)),
+            } => write!(f, "the next card goes to p{} ({})", s + 1, deal_name(*deal)),
             Next::Deal { seat: None, .. } => f.write_str("the next card is a community card"),
-            Next::Act { seat } => write!(f, "seat {seat} is to act"),
+            Next::Act { seat } => write!(f, "p{} is to act", seat + 1),
             Next::Over => f.write_str("the hand is over"),
         }
     }
@@ -107,7 +107,8 @@ fn deal_name(d: Deal) -> &'static str {
     }
 }
 
-/// Why the state refused a deal or an action.
+/// Why the state refused a deal or an action. Seats are named as PHH names players (`p1` is
+/// seat 0), so that a message reads the same beside the PHH line it came from.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// The game definition cannot be played.
@@ -117,7 +118,7 @@ pub enum RulesError {
     #[error("the game is not supported: {0}")]
     Unsupported(String),
     /// An action that is not legal now.
-    #[error("seat {seat} cannot {action}: the legal actions are {legal}")]
+    #[error("p{} cannot {action}: the legal actions are {legal}", .seat + 1)]
     IllegalAction {
         /// The seat to act.
         seat: u8,
@@ -158,7 +159,7 @@ pub enum RulesError {
     #[error("the deck has no card left to deal")]
     OutOfCards,
     /// Shown cards that do not fit the seat's hand.
-    #[error("seat {seat} cannot show those cards: {reason}")]
+    #[error("p{} cannot show those cards: {reason}", .seat + 1)]
     BadShow {
         /// The seat.
         seat: u8,

@@ -1,7 +1,7 @@
 //! `stud replay`: replays a PHH hand history through the rules engine, checking every action.
 
 use abstraction::phh::{self, HandHistory, Replay};
-use abstraction::rules::{Action, Profile};
+use abstraction::rules::{Action, Next, Profile};
 use anyhow::Context;
 use std::path::PathBuf;
 
@@ -95,7 +95,8 @@ fn to_json(hand: &HandHistory, r: &Replay, profile: Profile) -> serde_json::Valu
             "amount": p.amount,
             "eligible": (0..16).filter(|s| p.eligible & (1 << s) != 0).collect::<Vec<u8>>(),
         })).collect::<Vec<_>>(),
-        "over": r.payoffs.is_some(),
+        "over": r.state.next() == Next::Over,
+        "mucked": r.mucked,
         "final_stacks": r.final_stacks,
         "payoffs": r.payoffs,
     })
@@ -155,7 +156,14 @@ fn print_text(hand: &HandHistory, r: &Replay, profile: Profile) {
                 .collect();
             println!("net: {}", net.join(", "));
         }
+        None if r.state.next() == Next::Over => {
+            println!("the hand is over, but a live hand at showdown is not known (`??`): no result")
+        }
         None => println!("the hand history stops before the end of the hand"),
+    }
+    if !r.mucked.is_empty() {
+        let who: Vec<String> = r.mucked.iter().map(|s| format!("p{}", s + 1)).collect();
+        println!("mucked: {}", who.join(" "));
     }
     let stacks: Vec<String> = r.final_stacks.iter().map(u64::to_string).collect();
     println!("final stacks: {}", stacks.join(", "));
