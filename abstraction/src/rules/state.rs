@@ -970,20 +970,7 @@ impl State {
                     *h = Some(self.hand(i as u8)?);
                 }
             }
-            let hands = &hands[..n];
-            let no_low: &[Option<u8>] = &[];
-            match self.def.variant.showdown() {
-                Showdown::High => award(committed, &map(hands, eval_high), no_low),
-                Showdown::Razz => award(committed, &map(hands, eval_razz), no_low),
-                Showdown::HiLo8 => {
-                    let lows: Vec<_> = hands.iter().map(|h| h.and_then(eval_low8)).collect();
-                    award(committed, &map(hands, eval_high), &lows)
-                }
-                Showdown::Showing => {
-                    let showing = |h: CardSet| showing_high(&h.iter().collect::<Vec<_>>());
-                    award(committed, &map(hands, showing), no_low)
-                }
-            }
+            showdown_winnings(self.def.variant.showdown(), committed, &hands[..n])
         };
         Some(
             won.iter()
@@ -1002,6 +989,29 @@ impl State {
                 .map(|(&p, &s)| (s as i64 + p) as u64)
                 .collect(),
         )
+    }
+}
+
+/// The chips each seat wins at a showdown of `hands` (`None`: folded) after putting in
+/// `committed`: the pots split by the variant's showdown, side pots included. The one place the
+/// showdown is scored: [`State::payoffs`] uses it, and so do bots estimating their equity.
+pub fn showdown_winnings(
+    showdown: Showdown,
+    committed: &[u64],
+    hands: &[Option<CardSet>],
+) -> Vec<u64> {
+    let no_low: &[Option<u8>] = &[];
+    match showdown {
+        Showdown::High => award(committed, &map(hands, eval_high), no_low),
+        Showdown::Razz => award(committed, &map(hands, eval_razz), no_low),
+        Showdown::HiLo8 => {
+            let lows: Vec<_> = hands.iter().map(|h| h.and_then(eval_low8)).collect();
+            award(committed, &map(hands, eval_high), &lows)
+        }
+        Showdown::Showing => {
+            let showing = |h: CardSet| showing_high(&h.iter().collect::<Vec<_>>());
+            award(committed, &map(hands, showing), no_low)
+        }
     }
 }
 

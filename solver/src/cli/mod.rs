@@ -1,10 +1,14 @@
 //! The subcommands of the `stud` binary, one module each.
 
 pub mod abstraction;
+pub mod eval;
 pub mod hand;
 pub mod info;
+pub mod matches;
+pub mod play;
 pub mod query;
 pub mod replay;
+pub mod serve;
 pub mod simulate;
 pub mod solve;
 
