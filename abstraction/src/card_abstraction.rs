@@ -1,23 +1,44 @@
 //! Card abstractions: which private hands a player can tell apart at a given public state.
 //!
-//! The tree asks the abstraction for a bucket per (street, private hand, public cards) once, at
-//! build time, and stores the answers as flat tables; the solver only reads those tables. A
-//! bucketing abstraction (next issue) implements the same trait and maps many hands to one bucket.
+//! The tree asks the abstraction for a bucket per (board, seat, private hand) once, at build time,
+//! and stores the answers as flat tables; the solver only reads those tables. [`Lossless`] gives
+//! every hand its own bucket; the stud bucketing ([`crate::bucketing::Bucketing`]) implements the
+//! same trait and maps many hands to one bucket.
 
+use crate::bucketing::BucketError;
 use crate::cards::CardSet;
+
+/// What one player sees of the cards at a decision: the tree asks the abstraction about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatCards {
+    /// The street (0-based).
+    pub street: usize,
+    /// The index of the private hand in the tree's hand list.
+    pub hand_index: u32,
+    /// The player's down cards (the private hand).
+    pub down: CardSet,
+    /// The player's own up cards.
+    pub my_up: CardSet,
+    /// The opponent's up cards.
+    pub opp_up: CardSet,
+    /// The community cards (Leduc's board card; none in stud).
+    pub community: CardSet,
+}
 
 /// Maps a player's private hand, seen with the public cards of a street, to a bucket: hands in the
 /// same bucket share one strategy.
 pub trait CardAbstraction {
-    /// A short name recorded in strategy files, e.g. `lossless`.
+    /// A short name recorded in strategy files, e.g. `lossless`; a built abstraction includes
+    /// its checksum, so that a file names exactly the abstraction it was solved with.
     fn name(&self) -> String;
 
     /// How many buckets street `street` has when there are `hands` private hands.
     fn num_buckets(&self, street: usize, hands: usize) -> u32;
 
-    /// The bucket of private hand number `hand_index` (cards `hand`) on street `street`, given all
-    /// the public cards dealt so far (`public`). Must be below `num_buckets(street, ..)`.
-    fn bucket(&self, street: usize, hand_index: u32, hand: CardSet, public: CardSet) -> u32;
+    /// The bucket of what a player sees, below `num_buckets(street, ..)`. The tree asks only
+    /// about hands that do not collide with the public cards; an error means the abstraction was
+    /// made for another game.
+    fn bucket(&self, cards: &SeatCards) -> Result<u32, BucketError>;
 }
 
 /// The lossless abstraction: every private hand is its own bucket.
@@ -33,7 +54,7 @@ impl CardAbstraction for Lossless {
         hands as u32
     }
 
-    fn bucket(&self, _street: usize, hand_index: u32, _hand: CardSet, _public: CardSet) -> u32 {
-        hand_index
+    fn bucket(&self, cards: &SeatCards) -> Result<u32, BucketError> {
+        Ok(cards.hand_index)
     }
 }

@@ -22,7 +22,8 @@
 //! [`TreeError::Unsupported`].
 
 use crate::betting_abstraction::BettingAbstraction;
-use crate::card_abstraction::CardAbstraction;
+use crate::bucketing::BucketError;
+use crate::card_abstraction::{CardAbstraction, SeatCards};
 use crate::cards::{Card, CardSet};
 use crate::rules::game_def::{Deal, GameDef, GameDefError, Showdown};
 use crate::rules::state::{Action, Next, RulesError, State};
@@ -80,7 +81,8 @@ pub enum Edge {
 pub struct Board {
     /// Every public card dealt so far (up cards of both seats and community cards).
     pub public: CardSet,
-    /// Offset of this board's bucket table in [`Tree::buckets`] (one entry per hand).
+    /// Offset of this board's bucket tables in [`Tree::buckets`] (`2 × hands` entries: seat 0's
+    /// then seat 1's, since a bucket depends on whose up cards are whose).
     pub buckets: u32,
     /// Offset of this board's showdown tables in [`Tree::strength`] and [`Tree::order`]
     /// (`2 × hands` entries: seat 0's then seat 1's), or [`NONE`] if no showdown uses it.
@@ -99,6 +101,9 @@ pub enum TreeError {
     /// The game is outside what this tree supports.
     #[error("unsupported game: {0}")]
     Unsupported(String),
+    /// The card abstraction cannot bucket a hand of this game.
+    #[error("card abstraction: {0}")]
+    Cards(#[from] BucketError),
     /// The tree would exceed the node budget.
     #[error("the game tree has more than {0} nodes: too big to walk in full (use a smaller game or an abstraction)")]
     TooBig(usize),
@@ -119,7 +124,9 @@ pub struct Tree {
     pub values: Vec<f64>,
     /// The boards (public card states at which someone acts or hands are shown).
     pub boards: Vec<Board>,
-    /// Bucket of each hand on each board (`boards[b].buckets + hand`).
+    /// Bucket of each hand for each seat on each board (`boards[b].buckets + seat × hands +
+    /// hand`); [`NONE`] for a hand that collides with the board's public cards (it is never
+    /// reached, and must not touch the regrets of a real bucket).
     pub buckets: Vec<u32>,
     /// Showdown strength (higher wins) of each hand for each seat (`showdown + seat * hands +
     /// hand`); hands that collide with the board have strength 0 (their reach is always 0).
@@ -181,12 +188,16 @@ impl Tree {
         }
         let hands: Vec<Card> = def.deck.cards().iter().collect();
         let n = hands.len();
-        if let Some(s) = (0..def.streets.len()).find(|&s| cards.num_buckets(s, n) as usize > n) {
+        for s in 0..def.streets.len() {
             // The solver's per-node scratch holds one entry per hand; a bucket per hand at most.
-            return Err(TreeError::Unsupported(format!(
-                "card abstraction {} has more buckets than hands on street {s}",
-                cards.name()
-            )));
+            let k = cards.num_buckets(s, n) as usize;
+            if k == 0 || k > n {
+                return Err(TreeError::Unsupported(format!(
+                    "card abstraction {} has {k} buckets on street {s}: it needs 1 to {n} (the \
+                     private hands)",
+                    cards.name()
+                )));
+            }
         }
         let mut hand_of_card = [NONE; 52];
         for (i, c) in hands.iter().enumerate() {
@@ -248,10 +259,12 @@ impl Tree {
         n.first_child as usize..n.first_child as usize + n.num_children as usize
     }
 
-    /// The bucket table (one bucket per hand) of board `b`.
-    pub fn bucket_table(&self, b: u32) -> &[u32] {
-        let o = self.boards[b as usize].buckets as usize;
-        &self.buckets[o..o + self.hands.len()]
+    /// The bucket table of `seat` on board `b`: one bucket per hand, [`NONE`] for the hands
+    /// that collide with the public cards.
+    pub fn bucket_table(&self, b: u32, seat: u8) -> &[u32] {
+        let n = self.hands.len();
+        let o = self.boards[b as usize].buckets as usize + seat as usize * n;
+        &self.buckets[o..o + n]
     }
 }
 
@@ -372,7 +385,7 @@ impl<A: CardAbstraction> Builder<'_, A> {
             at.bets = 0;
         }
         if at.board == NONE {
-            at.board = self.new_board(street, at.public)?;
+            at.board = self.new_board(street, state, at)?;
         }
         let legal: Vec<Action> = state
             .legal_actions()
@@ -436,7 +449,7 @@ impl<A: CardAbstraction> Builder<'_, A> {
             }
             [] => {
                 if at.board == NONE {
-                    at.board = self.new_board(state.street(), at.public)?;
+                    at.board = self.new_board(state.street(), state, *at)?;
                 }
                 self.showdown_tables(at.board, state, at.community)?;
                 self.tree.values.push(c0.min(c1) * at.weight);
@@ -460,25 +473,39 @@ impl<A: CardAbstraction> Builder<'_, A> {
         Ok(())
     }
 
-    fn new_board(&mut self, street: usize, public: CardSet) -> Result<u32, TreeError> {
+    /// A new board for the public cards of `at` on `street`, with both seats' bucket tables.
+    fn new_board(&mut self, street: usize, state: &State, at: At) -> Result<u32, TreeError> {
         let t = &mut self.tree;
         let buckets = t.buckets.len() as u32;
-        for (i, &c) in t.hands.iter().enumerate() {
-            let b = self
-                .cards
-                .bucket(street, i as u32, CardSet::single(c), public);
-            if b >= t.num_buckets[street] {
-                return Err(TreeError::Unsupported(format!(
-                    "card abstraction {}: bucket {b} of hand {c} on street {street} is not below \
-                     its {} buckets",
-                    self.cards.name(),
-                    t.num_buckets[street]
-                )));
+        let up = |seat: u8| state.up_cards(seat).iter().copied().collect::<CardSet>();
+        for seat in 0..2u8 {
+            let (my_up, opp_up) = (up(seat), up(1 - seat));
+            for (i, &c) in t.hands.iter().enumerate() {
+                if at.public.contains(c) {
+                    t.buckets.push(NONE);
+                    continue;
+                }
+                let b = self.cards.bucket(&SeatCards {
+                    street,
+                    hand_index: i as u32,
+                    down: CardSet::single(c),
+                    my_up,
+                    opp_up,
+                    community: at.community,
+                })?;
+                if b >= t.num_buckets[street] {
+                    return Err(TreeError::Unsupported(format!(
+                        "card abstraction {}: bucket {b} of hand {c} on street {street} is not \
+                         below its {} buckets",
+                        self.cards.name(),
+                        t.num_buckets[street]
+                    )));
+                }
+                t.buckets.push(b);
             }
-            t.buckets.push(b);
         }
         t.boards.push(Board {
-            public,
+            public: at.public,
             buckets,
             showdown: NONE,
         });

@@ -1,21 +1,33 @@
 //! Exact best response and exploitability of an average strategy, by a full-width vector-form
 //! walk of the same tree the solver uses (in parallel over the children of the first chance nodes).
 //!
+//! Two best responses: in the abstract game ([`exploitability`]: the responder is bound by the
+//! card abstraction too, all hands of a bucket choose together) and in the real game
+//! ([`real_exploitability`]: every private hand chooses its own action). The second is the exact
+//! best response on the lossless tree to the bucketed strategy lifted to every hand through its
+//! bucket: the abstract tree has the lossless tree's nodes, only its bucket tables differ, so the
+//! walk is the same and only the responder's choice changes. With the lossless abstraction the
+//! two are equal.
+//!
 //! Units: chips per game (one hand, positions as dealt by the game definition, averaged over the
 //! deal), and milli-big-bets per game: 1 mbb = 0.001 × `GameDef::big_bet` chips (for Kuhn the big
 //! bet is 1 chip, for Leduc 4 chips, for `ministud` 4 chips).
 
 use crate::cfr::{add_masked, dealt_hand, mask, node_slots};
 use crate::terminal::terminal_values;
-use abstraction::tree::{Node, NodeKind, Tree};
+use abstraction::tree::{Node, NodeKind, Tree, NONE};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// What the player whose values are computed does at their own decisions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Play {
-    /// Plays a best response (the action of highest value in each information set).
+    /// Plays a best response in the abstract game (the action of highest value in each
+    /// information set: all the hands of a bucket take the same action).
     Best,
+    /// Plays a best response in the real game: each private hand takes its own best action,
+    /// whatever its bucket.
+    BestReal,
     /// Follows the average strategy.
     Follow,
 }
@@ -37,10 +49,20 @@ pub struct Exploitability {
 }
 
 /// The exploitability of the average strategy `average` (one accumulated mass per slot; a slot
-/// row with no mass plays uniformly).
+/// row with no mass plays uniformly) in the abstract game of `tree`.
 pub fn exploitability(tree: &Tree, average: &[f64]) -> Exploitability {
-    let br0 = value(tree, average, 0, Play::Best);
-    let br1 = value(tree, average, 1, Play::Best);
+    exploitability_against(tree, average, Play::Best)
+}
+
+/// The exploitability of the average strategy `average` in the real game: against a best
+/// response that tells every private hand apart (see the module documentation).
+pub fn real_exploitability(tree: &Tree, average: &[f64]) -> Exploitability {
+    exploitability_against(tree, average, Play::BestReal)
+}
+
+fn exploitability_against(tree: &Tree, average: &[f64], best: Play) -> Exploitability {
+    let br0 = value(tree, average, 0, best);
+    let br1 = value(tree, average, 1, best);
     let chips = (br0 + br1) / 2.0;
     Exploitability {
         best_response_0: br0,
@@ -70,12 +92,21 @@ pub fn value(tree: &Tree, average: &[f64], player: u8, play: Play) -> f64 {
     out.iter().sum()
 }
 
-/// The average strategy of every hand at action node `node`, as `strat[a * n + h]`.
+/// The average strategy of every hand at action node `node`, as `strat[a * n + h]` (uniform for
+/// the hands that collide with the board).
 pub fn average_strategy(tree: &Tree, node: &Node, rows: &[f64], strat: &mut [f64]) {
     let k = node.num_children as usize;
     let n = tree.num_hands();
-    for (h, &b) in tree.bucket_table(node.board).iter().enumerate() {
-        let row = &rows[b as usize * k..b as usize * k + k];
+    for (h, &b) in tree
+        .bucket_table(node.board, node.player)
+        .iter()
+        .enumerate()
+    {
+        let row: &[f64] = if b == NONE {
+            &[]
+        } else {
+            &rows[b as usize * k..b as usize * k + k]
+        };
         let sum: f64 = row.iter().sum();
         for a in 0..k {
             strat[a * n + h] = if sum > 0.0 {
@@ -176,28 +207,49 @@ impl Walk<'_> {
                     Play::Best => {
                         // Sum each action's value over the hands of a bucket (in `strat`, no
                         // longer needed), pick the best action per bucket (first on ties).
-                        let table = tree.bucket_table(node.board);
+                        let table = tree.bucket_table(node.board, node.player);
                         let sums = &mut strat[..];
                         sums.fill(0.0);
                         for (h, &b) in table.iter().enumerate() {
-                            for a in 0..k {
-                                sums[b as usize * k + a] += cfv[a * n + h];
+                            if b != NONE {
+                                for a in 0..k {
+                                    sums[b as usize * k + a] += cfv[a * n + h];
+                                }
                             }
                         }
                         for (h, &b) in table.iter().enumerate() {
-                            let row = &sums[b as usize * k..b as usize * k + k];
-                            let mut arg = 0;
-                            for a in 1..k {
-                                if row[a] > row[arg] {
-                                    arg = a;
-                                }
-                            }
+                            // A hand holding a public card is never reached: any action will do.
+                            let arg = if b == NONE {
+                                0
+                            } else {
+                                argmax(&sums[b as usize * k..b as usize * k + k])
+                            };
                             best[h] = cfv[arg * n + h];
                         }
                         out.copy_from_slice(best);
+                    }
+                    Play::BestReal => {
+                        let row = &mut strat[..k];
+                        for h in 0..n {
+                            for a in 0..k {
+                                row[a] = cfv[a * n + h];
+                            }
+                            out[h] = cfv[argmax(row) * n + h];
+                        }
                     }
                 }
             }
         }
     }
+}
+
+/// The index of the largest value, the first one on ties.
+fn argmax(row: &[f64]) -> usize {
+    let mut arg = 0;
+    for a in 1..row.len() {
+        if row[a] > row[arg] {
+            arg = a;
+        }
+    }
+    arg
 }

@@ -327,13 +327,17 @@ struct Pool<'a> {
 }
 
 /// Regret matching: the current strategy of every hand at action node `node`, written as
-/// `strat[a * n + h]`.
+/// `strat[a * n + h]` (uniform for the hands that collide with the board: they are never reached).
 pub(crate) fn regret_matching(tree: &Tree, node: &Node, rows: &[f64], strat: &mut [f64]) {
     let k = node.num_children as usize;
     let n = tree.num_hands();
-    let table = tree.bucket_table(node.board);
+    let table = tree.bucket_table(node.board, node.player);
     for (h, &b) in table.iter().enumerate() {
-        let row = &rows[b as usize * k..b as usize * k + k];
+        let row: &[f64] = if b == NONE {
+            &[]
+        } else {
+            &rows[b as usize * k..b as usize * k + k]
+        };
         let sum: f64 = row.iter().map(|&r| r.max(0.0)).sum();
         for a in 0..k {
             // A true division (not a multiply by 1 / sum): a lone positive regret must give
@@ -495,8 +499,13 @@ fn update(
             *s *= sched.old_average;
         }
     }
-    let table = ctx.tree.bucket_table(node.board);
+    let table = ctx.tree.bucket_table(node.board, node.player);
     for (h, &b) in table.iter().enumerate() {
+        if b == NONE {
+            // A hand holding a public card: its values are not counterfactual values of any
+            // bucket (a fold pays it as if the opponent could hold anything).
+            continue;
+        }
         let row = b as usize * k;
         let w = sched.new_average * reach_me[h];
         for a in 0..k {

@@ -24,7 +24,7 @@ compile_error!(
 );
 
 /// The container format version; files of another version are refused.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 const PREFIX: usize = 24;
 const ALIGN: usize = 64;

@@ -2,7 +2,8 @@
 
 use crate::cfr::{Algorithm, Solver, BYTES_PER_SLOT};
 use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::card_abstraction::{CardAbstraction, Lossless};
+use abstraction::bucketing::{BucketError, Bucketing};
+use abstraction::card_abstraction::{CardAbstraction, Lossless, SeatCards};
 use abstraction::rules::GameDef;
 use abstraction::tree::Tree;
 use anyhow::{bail, Result};
@@ -19,19 +20,62 @@ pub fn available_memory() -> Option<usize> {
     Some(kb * 1024)
 }
 
-/// The abstractions a solve uses (lossless cards, the game's own raise cap).
+/// The card abstraction of a solve.
+pub enum Cards {
+    /// Every private hand apart.
+    Lossless,
+    /// The stud bucketing.
+    Buckets(Box<Bucketing>),
+}
+
+impl Cards {
+    /// Whether this abstraction tells every hand apart (then the abstract game is the real one).
+    pub fn is_lossless(&self) -> bool {
+        matches!(self, Cards::Lossless)
+    }
+}
+
+impl CardAbstraction for Cards {
+    fn name(&self) -> String {
+        match self {
+            Cards::Lossless => Lossless.name(),
+            Cards::Buckets(b) => b.name(),
+        }
+    }
+
+    fn num_buckets(&self, street: usize, hands: usize) -> u32 {
+        match self {
+            Cards::Lossless => Lossless.num_buckets(street, hands),
+            Cards::Buckets(b) => b.num_buckets(street, hands),
+        }
+    }
+
+    fn bucket(&self, cards: &SeatCards) -> Result<u32, BucketError> {
+        match self {
+            Cards::Lossless => Lossless.bucket(cards),
+            Cards::Buckets(b) => CardAbstraction::bucket(b.as_ref(), cards),
+        }
+    }
+}
+
+/// The abstractions a solve uses: a card abstraction and the game's own raise cap.
 pub struct Abstractions {
     /// The card abstraction.
-    pub cards: Lossless,
+    pub cards: Cards,
     /// The betting abstraction.
     pub betting: BettingAbstraction,
 }
 
 impl Abstractions {
-    /// The abstractions of this issue for `def`.
+    /// The lossless abstractions of `def`.
     pub fn for_game(def: &GameDef) -> Abstractions {
+        Abstractions::with_cards(def, Cards::Lossless)
+    }
+
+    /// The card abstraction `cards` with the game's raise cap.
+    pub fn with_cards(def: &GameDef, cards: Cards) -> Abstractions {
         Abstractions {
-            cards: Lossless,
+            cards,
             betting: BettingAbstraction::for_game(def),
         }
     }

@@ -7,7 +7,7 @@
 //! |---|-------------|----------------------|---------------------------|
 //! | 0 | nodes       | [`NodeRecord`] (16 B) | `header.nodes`            |
 //! | 1 | edges       | `u32` ([`encode_edge`]) | `header.nodes`          |
-//! | 2 | buckets     | `u32`                | `header.boards × header.hands` |
+//! | 2 | buckets     | `u32` (seat 0's table, then seat 1's, per board) | `header.boards × 2 × header.hands` |
 //! | 3 | num_buckets | `u32` per street     | streets of the game       |
 //! | 4 | strategy    | `u16` per slot: probability × 65535, rounded | `header.slots` |
 //!
@@ -218,7 +218,7 @@ impl StrategyFile {
             ("edges", h.nodes.saturating_mul(4)),
             (
                 "buckets",
-                h.boards.saturating_mul(h.hands).saturating_mul(4),
+                h.boards.saturating_mul(h.hands).saturating_mul(8),
             ),
             ("num_buckets", h.game.streets.len() as u64 * 4),
             ("strategy", h.slots.saturating_mul(2)),
@@ -284,15 +284,24 @@ impl StrategyFile {
             .collect()
     }
 
-    /// The bucket of hand `hand` at action node `i`.
+    /// The bucket of hand `hand` of the player to act at action node `i`.
     pub fn bucket(&self, i: u32, hand: u32) -> Result<u32> {
         let n = self.node(i)?;
         let h = self.header();
-        if n.board == NONE || n.board as u64 >= h.boards || hand as u64 >= h.hands {
-            bail!("damaged: node {i} has board {} (of {})", n.board, h.boards);
+        if n.board == NONE || n.board as u64 >= h.boards || hand as u64 >= h.hands || n.player > 1 {
+            bail!(
+                "damaged: node {i} has board {} (of {}) and player {}",
+                n.board,
+                h.boards,
+                n.player
+            );
         }
-        let at = n.board as u64 * h.hands + hand as u64;
-        Ok(self.section::<u32>(2, "buckets")?[at as usize])
+        let at = (n.board as u64 * 2 + n.player as u64) * h.hands + hand as u64;
+        let b = self.section::<u32>(2, "buckets")?[at as usize];
+        if b == NONE {
+            bail!("hand {hand} holds one of the public cards at node {i}");
+        }
+        Ok(b)
     }
 
     /// The stored probabilities of each action at action node `i` for hand number `hand`

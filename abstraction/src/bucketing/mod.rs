@@ -10,11 +10,9 @@
 //! lookup computes exactly the features the build did. [`Bucketing::encode`] gives the bytes to
 //! cache, with a checksum that identifies the abstraction.
 //!
-//! For the solver's `CardAbstraction` trait, whose `public: CardSet` cannot tell whose up cards
-//! are whose, the adapter needs both players' up cards apart, e.g.
-//! `fn bucket(&self, street, hand_index, down: CardSet, my_up: CardSet, opp_up: CardSet) -> u32`
-//! answered by [`Bucketing::bucket`] on `CardView { street, down, up: my_up, opp_up }`, with
-//! `num_buckets(street, _)` = [`Bucketing::buckets`] and a name carrying [`Bucketing::checksum`].
+//! [`Bucketing`] is a [`CardAbstraction`]: the solver's tree asks it for the bucket of each
+//! (board, seat, private hand), seen as `CardView { street, down, up: my_up, opp_up }`; its name
+//! carries the size and [`Bucketing::checksum`].
 
 pub mod canon;
 mod codec;
@@ -27,6 +25,7 @@ pub mod view;
 pub use size::{Size, SIZES};
 pub use view::{CardView, Shape};
 
+use crate::card_abstraction::{CardAbstraction, SeatCards};
 use crate::cards::CardSet;
 use crate::rules::GameDef;
 use features::Layout;
@@ -278,6 +277,34 @@ impl Bucketing {
     /// The clustering of each street, with its quality figures.
     pub fn streets(&self) -> &[StreetBuckets] {
         &self.streets
+    }
+}
+
+impl CardAbstraction for Bucketing {
+    fn name(&self) -> String {
+        format!("buckets:{}:{:016x}", self.size.name, self.checksum)
+    }
+
+    fn num_buckets(&self, street: usize, _hands: usize) -> u32 {
+        self.buckets(street)
+    }
+
+    fn bucket(&self, c: &SeatCards) -> Result<u32, BucketError> {
+        if !c.community.is_empty() {
+            return Err(BucketError::View(format!(
+                "community cards {}: the stud bucketing has none",
+                c.community
+            )));
+        }
+        Bucketing::bucket(
+            self,
+            &CardView {
+                street: c.street,
+                down: c.down,
+                up: c.my_up,
+                opp_up: c.opp_up,
+            },
+        )
     }
 }
 

@@ -3,8 +3,9 @@
 use super::features::FeatureParams;
 use super::BucketError;
 
-/// The names of the size presets.
-pub const SIZES: &str = "tiny, small, default, large";
+/// The names of the size presets, and the other forms [`Size::parse`] reads.
+pub const SIZES: &str = "tiny, small, default, large, or buckets per street (`4`: 4 on every \
+                         street; `4,8`: per street)";
 
 /// Everything that decides a built bucketing besides the game.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,5 +56,57 @@ impl Size {
             iterations,
             seed: 0xb0c_7e75,
         })
+    }
+
+    /// A preset by name, or explicit buckets per street: `N` (N on every street) or `N1,N2,..`
+    /// (one count per street), with the `small` preset's training and rollout budget (exact
+    /// features on small games such as `ministud`). Such a size is named `k` and its counts,
+    /// e.g. `k4` or `k4-8`.
+    pub fn parse(spec: &str, streets: usize) -> Result<Size, BucketError> {
+        let counts: Option<Vec<u32>> = spec.split(',').map(|x| x.trim().parse().ok()).collect();
+        let Some(mut buckets) = counts else {
+            return Size::preset(spec, streets);
+        };
+        if buckets.len() == 1 {
+            buckets = vec![buckets[0]; streets];
+        }
+        if buckets.len() != streets || buckets.contains(&0) {
+            return Err(BucketError::Size(format!(
+                "`{spec}`: give one positive bucket count, or one for each of the {streets} streets"
+            )));
+        }
+        let name = buckets
+            .iter()
+            .map(|b| b.to_string())
+            .collect::<Vec<_>>()
+            .join("-");
+        Ok(Size {
+            name: format!("k{name}"),
+            buckets,
+            ..Size::preset("small", streets)?
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Size;
+
+    #[test]
+    fn explicit_bucket_counts() {
+        let s = Size::parse("4", 3).unwrap();
+        assert_eq!((s.name.as_str(), s.buckets), ("k4", vec![4, 4, 4]));
+        let s = Size::parse("2, 6", 2).unwrap();
+        assert_eq!((s.name.as_str(), s.buckets), ("k2-6", vec![2, 6]));
+        assert_eq!(Size::parse("tiny", 2), Size::preset("tiny", 2));
+        assert!(Size::parse("2,3", 3)
+            .unwrap_err()
+            .to_string()
+            .contains("3 streets"));
+        assert!(Size::parse("0", 2).is_err());
+        assert!(Size::parse("huge", 2)
+            .unwrap_err()
+            .to_string()
+            .contains("unknown size"));
     }
 }

@@ -2,6 +2,7 @@
 //! size, and shows the bucket of a hand.
 
 use crate::bucket_cache::{self, Origin};
+use crate::session::Cards;
 use abstraction::bucketing::{Bucketing, CardView, Phase, Size, SIZES};
 use abstraction::cards::{parse_cards, CardSet};
 use abstraction::rules::GameDef;
@@ -63,7 +64,7 @@ pub struct Common {
     /// The game: 7stud, stud8, razz, 5stud, ministud, or a TOML game file.
     #[arg(long, default_value = "7stud")]
     game: String,
-    /// The abstraction size: tiny, small, default or large.
+    /// The abstraction size: tiny, small, default, large, or buckets per street (4, or 4,8).
     #[arg(long, default_value = "default")]
     size: String,
     /// The folder of the cache files.
@@ -93,7 +94,7 @@ pub fn run(cmd: &Command) -> anyhow::Result<()> {
 /// The game and size named on the command line.
 fn game_and_size(c: &Common) -> anyhow::Result<(GameDef, Size)> {
     let def = super::load_game(&c.game)?;
-    let size = Size::preset(&c.size, def.streets.len())
+    let size = Size::parse(&c.size, def.streets.len())
         .with_context(|| format!("--size {} (one of {SIZES})", c.size))?;
     Ok((def, size))
 }
@@ -101,7 +102,42 @@ fn game_and_size(c: &Common) -> anyhow::Result<(GameDef, Size)> {
 /// Loads or builds the abstraction, with a progress bar on standard error.
 fn load(c: &Common, force: bool) -> anyhow::Result<(Bucketing, PathBuf, Origin, f64)> {
     let (def, size) = game_and_size(c)?;
-    let bar = ProgressBar::new(1);
+    load_or_build(&def, &size, &c.dir, force, false)
+}
+
+/// The card abstraction named on the command line: `lossless`, or a bucketing size (see
+/// [`Size::parse`]) read from the cache in `dir` or built there (with a progress bar unless
+/// `quiet`).
+pub fn card_abstraction(
+    def: &GameDef,
+    spec: &str,
+    dir: &std::path::Path,
+    quiet: bool,
+) -> anyhow::Result<Cards> {
+    if spec == "lossless" {
+        return Ok(Cards::Lossless);
+    }
+    let size = Size::parse(spec, def.streets.len())
+        .with_context(|| format!("--abstraction {spec} (lossless, {SIZES})"))?;
+    let (b, ..) = load_or_build(def, &size, dir, false, quiet)
+        .with_context(|| format!("the {spec} abstraction of {}", def.variant.name()))?;
+    Ok(Cards::Buckets(Box::new(b)))
+}
+
+/// The cached abstraction of `def` at `size` in `dir`, or a fresh build with a progress bar on
+/// standard error (none when `quiet`); also the file, how it was had, and the seconds it took.
+pub fn load_or_build(
+    def: &GameDef,
+    size: &Size,
+    dir: &std::path::Path,
+    force: bool,
+    quiet: bool,
+) -> anyhow::Result<(Bucketing, PathBuf, Origin, f64)> {
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(1)
+    };
     bar.set_style(
         ProgressStyle::with_template("{msg:>28} [{bar:30}] {pos}/{len} {elapsed}")
             .expect("a valid template")
@@ -117,7 +153,7 @@ fn load(c: &Common, force: bool) -> anyhow::Result<(Bucketing, PathBuf, Origin, 
         bar.set_length(p.total as u64);
         bar.set_position(p.done as u64);
     };
-    let out = bucket_cache::load_or_build(&def, &size, &c.dir, force, &progress);
+    let out = bucket_cache::load_or_build(def, size, dir, force, &progress);
     bar.finish_and_clear();
     let (b, path, origin) = out?;
     Ok((b, path, origin, start.elapsed().as_secs_f64()))

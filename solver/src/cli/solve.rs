@@ -1,8 +1,8 @@
 //! `stud solve`: solve a game with the CFR family, with checkpoints and resume.
 
-use crate::best_response::{exploitability, Exploitability};
 use crate::cfr::{Algorithm, Solver};
 use crate::checkpoint::{self, CheckpointHeader};
+use crate::ladder::{measure, Measure};
 use crate::session::{available_memory, estimate_bytes, new_solver, Abstractions};
 use crate::strategy_file;
 use abstraction::rules::GameDef;
@@ -16,9 +16,15 @@ use std::time::{Duration, Instant};
     after_help = "Examples:\n  stud solve --game leduc --iterations 1000 --out leduc.strat\n  \
                   stud solve --game ministud --target-exploitability 0.001 --threads 2 --json\n  \
                   stud solve --game ministud --time 10m --every 50\n  \
-                  stud solve --game ministud --iterations 2000 --resume   # after an interruption\n\n\
+                  stud solve --game ministud --iterations 2000 --resume   # after an interruption\n  \
+                  stud solve --game ministud --abstraction 4 --iterations 300 --json\n\n\
                   Exploitability is NashConv / 2 in chips per game (and milli-big-bets: 1 mbb = \
-                  0.001 big bets).\nA checkpoint of the full solver state is written atomically \
+                  0.001 big bets).\n\
+                  With a bucketing abstraction the abstract game is solved and the strategy is \
+                  measured twice: in the abstract game\n(abstract_exploitability, the one \
+                  --target-exploitability stops on) and in the real game, against an exact best \
+                  response\nthat tells every private hand apart (exploitability, the one the \
+                  strategy file records).\nA checkpoint of the full solver state is written atomically \
                   to OUT with the extension .ckpt every --every iterations and at the end;\n\
                   --resume continues from it and ends bit-identical to an uninterrupted run."
 )]
@@ -36,10 +42,17 @@ pub struct Args {
     /// Stop after this much time: 90s, 10m, 2h (a bare number is seconds).
     #[arg(long, value_parser = parse_duration)]
     pub time: Option<Duration>,
-    /// Stop when the exploitability (chips per game) is at most this, measured every --every
-    /// iterations.
+    /// Stop when the exploitability (chips per game; in the abstract game) is at most this,
+    /// measured every --every iterations.
     #[arg(long)]
     pub target_exploitability: Option<f64>,
+    /// The card abstraction: lossless, a bucketing preset (tiny, small, default, large) or
+    /// buckets per street (4, or 4,8).
+    #[arg(long, default_value = "lossless")]
+    pub abstraction: String,
+    /// The folder of the bucketing cache files (built there when missing).
+    #[arg(long, default_value = "abstractions")]
+    pub abstraction_dir: PathBuf,
     /// Worker threads (default: all cores). The result is the same for any number.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -102,7 +115,16 @@ pub fn run(args: Args) -> Result<()> {
         .num_threads(threads)
         .build()
         .context("starting the worker threads")?;
-    let abs = Abstractions::for_game(&def);
+    let cards = pool.install(|| {
+        super::abstraction::card_abstraction(
+            &def,
+            &args.abstraction,
+            &args.abstraction_dir,
+            args.json,
+        )
+    })?;
+    let lossless = cards.is_lossless();
+    let abs = Abstractions::with_cards(&def, cards);
     let mut solver = new_solver(&def, &abs, args.algorithm, available_memory())?;
     if !args.json {
         eprintln!(
@@ -140,12 +162,14 @@ pub fn run(args: Args) -> Result<()> {
         ckpt: &ckpt,
         every,
         start: Instant::now(),
+        lossless,
     };
     let (last, iterating) = pool.install(|| run.solve(&mut solver))?;
-    let e = match last {
-        Some(e) if e.0 == solver.iterations => e.1,
-        _ => pool.install(|| exploitability(&solver.tree, &solver.average)),
+    let m = match last {
+        Some(m) if m.0 == solver.iterations => m.1,
+        _ => pool.install(|| measure(&solver, lossless)),
     };
+    let e = m.real_game;
     strategy_file::write(&out, &solver, &def, &abs.card_name(), abs.betting, Some(e))?;
     checkpoint::save(&ckpt, &solver, &def, &abs.card_name(), abs.betting)?;
     let secs = run.start.elapsed().as_secs_f64();
@@ -156,11 +180,14 @@ pub fn run(args: Args) -> Result<()> {
                 "final": true,
                 "game": args.game,
                 "algorithm": args.algorithm.name(),
+                "abstraction": abs.card_name(),
                 "iterations": solver.iterations,
                 "seconds": secs,
                 "iterate_seconds": iterating.as_secs_f64(),
                 "exploitability": e.chips,
                 "exploitability_mbb": e.mbb,
+                "abstract_exploitability": m.abstract_game.chips,
+                "abstract_exploitability_mbb": m.abstract_game.mbb,
                 "value_0": e.value_0,
                 "out": out.display().to_string(),
                 "threads": threads,
@@ -171,10 +198,11 @@ pub fn run(args: Args) -> Result<()> {
         );
     } else {
         println!(
-            "{} {}: {} iterations in {secs:.1}s, exploitability {:.6} chips/game ({:.3} mbb/game), \
-             seat 0 value {:.6}\nstrategy: {}\ncheckpoint: {}",
+            "{} {} ({}): {} iterations in {secs:.1}s, exploitability {:.6} chips/game ({:.3} \
+             mbb/game), seat 0 value {:.6}\nstrategy: {}\ncheckpoint: {}",
             args.game,
             args.algorithm.name(),
+            abs.card_name(),
             solver.iterations,
             e.chips,
             e.mbb,
@@ -182,6 +210,12 @@ pub fn run(args: Args) -> Result<()> {
             out.display(),
             ckpt.display()
         );
+        if !lossless {
+            println!(
+                "in the abstract game: exploitability {:.6} chips/game ({:.3} mbb/game)",
+                m.abstract_game.chips, m.abstract_game.mbb
+            );
+        }
     }
     Ok(())
 }
@@ -193,13 +227,14 @@ struct Run<'a> {
     ckpt: &'a Path,
     every: u64,
     start: Instant,
+    lossless: bool,
 }
 
 impl Run<'_> {
     /// Iterates until a stop condition holds; returns the last measurement (iterations,
     /// exploitability) and the time spent in iterations alone.
     #[allow(clippy::type_complexity)]
-    fn solve(&self, solver: &mut Solver) -> Result<(Option<(u64, Exploitability)>, Duration)> {
+    fn solve(&self, solver: &mut Solver) -> Result<(Option<(u64, Measure)>, Duration)> {
         let a = self.args;
         let bar = if a.json {
             indicatif::ProgressBar::hidden()
@@ -231,8 +266,9 @@ impl Run<'_> {
             iterating += t.elapsed();
             bar.set_position(solver.iterations);
             if solver.iterations % self.every == 0 {
-                let e = exploitability(&solver.tree, &solver.average);
-                last = Some((solver.iterations, e));
+                let m = measure(solver, self.lossless);
+                let e = m.abstract_game;
+                last = Some((solver.iterations, m));
                 checkpoint::save(
                     self.ckpt,
                     solver,
@@ -246,12 +282,16 @@ impl Run<'_> {
                         serde_json::json!({
                             "iterations": solver.iterations,
                             "seconds": self.start.elapsed().as_secs_f64(),
-                            "exploitability": e.chips,
-                            "exploitability_mbb": e.mbb,
+                            "exploitability": m.real_game.chips,
+                            "exploitability_mbb": m.real_game.mbb,
+                            "abstract_exploitability": e.chips,
                         })
                     );
                 }
-                bar.set_message(format!("exploitability {:.6} ({:.3} mbb)", e.chips, e.mbb));
+                bar.set_message(format!(
+                    "exploitability {:.6} ({:.3} mbb), abstract game {:.6}",
+                    m.real_game.chips, m.real_game.mbb, e.chips
+                ));
                 if a.target_exploitability.is_some_and(|x| e.chips <= x) {
                     break;
                 }
