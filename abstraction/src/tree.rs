@@ -603,6 +603,53 @@ mod tests {
         assert!(matches!(e, TreeError::TooBig(_)), "{e}");
     }
 
+    /// Buckets by whether the player's own up cards hold an ace: only whose cards are whose
+    /// tells the two seats apart.
+    struct SeesAce;
+
+    impl CardAbstraction for SeesAce {
+        fn name(&self) -> String {
+            "sees-ace".into()
+        }
+        fn num_buckets(&self, _street: usize, _hands: usize) -> u32 {
+            2
+        }
+        fn bucket(&self, c: &SeatCards) -> Result<u32, BucketError> {
+            assert!(!c
+                .my_up
+                .union(c.opp_up)
+                .contains(c.down.iter().next().unwrap()));
+            Ok(c.my_up.iter().any(|x| x.rank() == crate::cards::Rank::ACE) as u32)
+        }
+    }
+
+    #[test]
+    fn bucket_tables_are_per_seat_and_skip_the_public_cards() {
+        let mut def = GameDef::ministud();
+        def.deck.ranks = vec![crate::cards::Rank::KING, crate::cards::Rank::ACE];
+        let t = Tree::build(&def, &SeesAce, BettingAbstraction::for_game(&def), 1 << 24).unwrap();
+        let child = |i: usize, c: &str| {
+            let c: Card = c.parse().unwrap();
+            t.children(i)
+                .find(|&j| t.edges[j] == Edge::Card(c))
+                .unwrap()
+        };
+        // Seat 0 shows the ace of spades, seat 1 the king of clubs.
+        let n = child(child(0, "As"), "Kc");
+        let board = t.nodes[n].board;
+        for (seat, want) in [(0u8, 1), (1, 0)] {
+            for (h, &b) in t.bucket_table(board, seat).iter().enumerate() {
+                let public = ["As", "Kc"].map(|c| c.parse::<Card>().unwrap());
+                let expect = if public.contains(&t.hands[h]) {
+                    NONE
+                } else {
+                    want
+                };
+                assert_eq!(b, expect, "seat {seat} hand {}", t.hands[h]);
+            }
+        }
+    }
+
     #[test]
     fn the_betting_abstraction_caps_raises() {
         let mut def = GameDef::leduc();

@@ -60,8 +60,8 @@ impl Size {
 
     /// A preset by name, or explicit buckets per street: `N` (N on every street) or `N1,N2,..`
     /// (one count per street), with the `small` preset's training and rollout budget (exact
-    /// features on small games such as `ministud`). Such a size is named `k` and its counts,
-    /// e.g. `k4` or `k4-8`.
+    /// features on small games such as `ministud`). Such a size is named `k` and its counts per
+    /// street, e.g. `k4-4` or `k4-8` on two streets.
     pub fn parse(spec: &str, streets: usize) -> Result<Size, BucketError> {
         let counts: Option<Vec<u32>> = spec.split(',').map(|x| x.trim().parse().ok()).collect();
         let Some(mut buckets) = counts else {
@@ -95,7 +95,7 @@ mod tests {
     #[test]
     fn explicit_bucket_counts() {
         let s = Size::parse("4", 3).unwrap();
-        assert_eq!((s.name.as_str(), s.buckets), ("k4", vec![4, 4, 4]));
+        assert_eq!((s.name.as_str(), s.buckets), ("k4-4-4", vec![4, 4, 4]));
         let s = Size::parse("2, 6", 2).unwrap();
         assert_eq!((s.name.as_str(), s.buckets), ("k2-6", vec![2, 6]));
         assert_eq!(Size::parse("tiny", 2), Size::preset("tiny", 2));

@@ -1,4 +1,5 @@
-//! `stud eval`: measures of a strategy's strength; `stud eval lbr`, the local best response.
+//! `stud eval`: measures of a strategy's strength; `stud eval lbr`, the local best response;
+//! `stud eval ladder`, the validation ladder of the card abstraction.
 
 use super::load_game;
 use crate::bot::matches::{play_match, MatchConfig};
@@ -18,6 +19,9 @@ pub struct Args {
 enum Measure {
     /// Local best response: a lower bound on the strategy's exploitability.
     Lbr(LbrArgs),
+    /// The validation ladder: real-game exploitability of abstract solutions, by abstraction
+    /// size and iterations, on a walkable game.
+    Ladder(super::ladder::Args),
 }
 
 /// Arguments of `stud eval lbr`.
@@ -54,7 +58,10 @@ pub struct LbrArgs {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let Measure::Lbr(args) = args.command;
+    let args = match args.command {
+        Measure::Lbr(a) => a,
+        Measure::Ladder(a) => return super::ladder::run(a),
+    };
     let def = load_game(&args.game)?;
     let path = args.strategy.to_string_lossy().to_string();
     let strategy = Arc::new(StrategyPlayer::open(&path, &def)?);

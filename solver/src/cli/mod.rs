@@ -4,6 +4,7 @@ pub mod abstraction;
 pub mod eval;
 pub mod hand;
 pub mod info;
+pub mod ladder;
 pub mod matches;
 pub mod play;
 pub mod query;
