@@ -3,6 +3,8 @@
 #![warn(missing_docs)]
 
 pub mod best_response;
+pub mod bot;
+pub mod bucket_cache;
 pub mod cfr;
 pub mod checkpoint;
 pub mod cli;

@@ -16,10 +16,22 @@ struct Cli {
 enum Command {
     /// Evaluate hands of 5 to 7 cards: high hand, eight-or-better low and razz low.
     Hand(cli::hand::Args),
+    /// Build the card abstraction (buckets) of a stud game, or show the bucket of a hand.
+    #[command(subcommand)]
+    Abstraction(cli::abstraction::Command),
     /// Replay a PHH hand history, checking every action against the rules.
     Replay(cli::replay::Args),
     /// Write random legal hands as PHH files.
     Simulate(cli::simulate::Args),
+    /// Play two bots or strategies against each other on duplicate deals.
+    #[command(name = "match")]
+    Match(cli::matches::Args),
+    /// Serve a bot or strategy over a JSON line protocol (stdin/stdout or TCP).
+    Serve(cli::serve::Args),
+    /// Play heads-up against a bot or strategy in the terminal.
+    Play(cli::play::Args),
+    /// Measure a strategy: local best response.
+    Eval(cli::eval::Args),
     /// Solve a game (CFR+, DCFR or CFR) and write a strategy file.
     Solve(cli::solve::Args),
     /// Print a strategy file's header.
@@ -43,8 +55,13 @@ fn main() -> ExitCode {
     match Cli::parse().command {
         // `hand` reports each bad line itself and still evaluates the rest.
         Command::Hand(a) => cli::hand::run(&a),
+        Command::Abstraction(a) => report(cli::abstraction::run(&a)),
         Command::Replay(a) => report(cli::replay::run(a)),
         Command::Simulate(a) => report(cli::simulate::run(a)),
+        Command::Match(a) => report(cli::matches::run(a)),
+        Command::Serve(a) => report(cli::serve::run(a)),
+        Command::Play(a) => report(cli::play::run(a)),
+        Command::Eval(a) => report(cli::eval::run(a)),
         Command::Solve(a) => report(cli::solve::run(a)),
         Command::Info(a) => report(cli::info::run(a)),
         Command::Query(a) => report(cli::query::run(a)),

@@ -1,8 +1,7 @@
 //! Random legal hands, recorded as hand histories: test data for everyone, and the round trip
 //! of the rules engine through PHH.
 
-use super::{ActionLine, HandHistory, PhhAction, Shown};
-use crate::cards::Card;
+use super::{HandHistory, Recorder};
 use crate::rules::{Action, GameDef, Next, RulesError, State};
 use rand::Rng;
 
@@ -29,61 +28,24 @@ pub fn random_hand<R: Rng>(
     def: &GameDef,
     rng: &mut R,
 ) -> Result<(HandHistory, State), SimulateError> {
-    let mut h = HandHistory::for_game(def)
-        .ok_or_else(|| SimulateError::NoPhhCode(def.variant.to_string()))?;
+    let mut rec =
+        Recorder::new(def).ok_or_else(|| SimulateError::NoPhhCode(def.variant.to_string()))?;
     let mut state = State::new(def)?;
-    let seats = def.seats as usize;
-    let mut hole: Vec<Vec<Card>> = vec![Vec::new(); seats];
-    let mut board: Vec<Card> = Vec::new();
-    let mut hands: Vec<Vec<Card>> = vec![Vec::new(); seats];
-    let flush = |h: &mut HandHistory, hole: &mut Vec<Vec<Card>>, board: &mut Vec<Card>| {
-        for (seat, cards) in hole.iter_mut().enumerate() {
-            if !cards.is_empty() {
-                h.actions.push(ActionLine::new(PhhAction::DealHole {
-                    seat: seat as u8,
-                    cards: cards.drain(..).map(Some).collect(),
-                }));
-            }
-        }
-        if !board.is_empty() {
-            h.actions.push(ActionLine::new(PhhAction::DealBoard(
-                board.drain(..).map(Some).collect(),
-            )));
-        }
-    };
     loop {
         match state.next() {
             Next::Deal { seat, .. } => {
                 let card = state.deal_random(rng)?;
-                match seat {
-                    Some(s) => {
-                        hole[s as usize].push(card);
-                        hands[s as usize].push(card);
-                    }
-                    None => board.push(card),
-                }
+                rec.deal(seat, card);
             }
             Next::Act { seat } => {
-                flush(&mut h, &mut hole, &mut board);
                 let action = random_action(&state.legal_actions(), rng);
                 state.apply(action)?;
-                h.actions
-                    .push(ActionLine::new(PhhAction::Bet { seat, action }));
+                rec.act(seat, action);
             }
             Next::Over => break,
         }
     }
-    flush(&mut h, &mut hole, &mut board);
-    let live: Vec<u8> = (0..def.seats).filter(|&s| !state.folded(s)).collect();
-    if live.len() > 1 {
-        for s in live {
-            h.actions.push(ActionLine::new(PhhAction::ShowMuck {
-                seat: s,
-                shown: Shown::Cards(hands[s as usize].iter().copied().map(Some).collect()),
-            }));
-        }
-    }
-    Ok((h, state))
+    Ok((rec.finish(&state), state))
 }
 
 /// A random legal action: a fold with chance [`FOLD_CHANCE`] when folding is legal, otherwise

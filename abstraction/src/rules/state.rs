@@ -91,9 +91,9 @@ impl fmt::Display for Next {
             Next::Deal {
                 seat: Some(s),
                 deal,
-            } => write!(f, "the next card goes to seat {s} ({})", deal_name(*deal)),
+            } => write!(f, "the next card goes to p{} ({})", s + 1, deal_name(*deal)),
             Next::Deal { seat: None, .. } => f.write_str("the next card is a community card"),
-            Next::Act { seat } => write!(f, "seat {seat} is to act"),
+            Next::Act { seat } => write!(f, "p{} is to act", seat + 1),
             Next::Over => f.write_str("the hand is over"),
         }
     }
@@ -107,7 +107,8 @@ fn deal_name(d: Deal) -> &'static str {
     }
 }
 
-/// Why the state refused a deal or an action.
+/// Why the state refused a deal or an action. Seats are named as PHH names players (`p1` is
+/// seat 0), so that a message reads the same beside the PHH line it came from.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// The game definition cannot be played.
@@ -117,7 +118,7 @@ pub enum RulesError {
     #[error("the game is not supported: {0}")]
     Unsupported(String),
     /// An action that is not legal now.
-    #[error("seat {seat} cannot {action}: the legal actions are {legal}")]
+    #[error("p{} cannot {action}: the legal actions are {legal}", .seat + 1)]
     IllegalAction {
         /// The seat to act.
         seat: u8,
@@ -158,7 +159,7 @@ pub enum RulesError {
     #[error("the deck has no card left to deal")]
     OutOfCards,
     /// Shown cards that do not fit the seat's hand.
-    #[error("seat {seat} cannot show those cards: {reason}")]
+    #[error("p{} cannot show those cards: {reason}", .seat + 1)]
     BadShow {
         /// The seat.
         seat: u8,
@@ -969,20 +970,7 @@ impl State {
                     *h = Some(self.hand(i as u8)?);
                 }
             }
-            let hands = &hands[..n];
-            let no_low: &[Option<u8>] = &[];
-            match self.def.variant.showdown() {
-                Showdown::High => award(committed, &map(hands, eval_high), no_low),
-                Showdown::Razz => award(committed, &map(hands, eval_razz), no_low),
-                Showdown::HiLo8 => {
-                    let lows: Vec<_> = hands.iter().map(|h| h.and_then(eval_low8)).collect();
-                    award(committed, &map(hands, eval_high), &lows)
-                }
-                Showdown::Showing => {
-                    let showing = |h: CardSet| showing_high(&h.iter().collect::<Vec<_>>());
-                    award(committed, &map(hands, showing), no_low)
-                }
-            }
+            showdown_winnings(self.def.variant.showdown(), committed, &hands[..n])
         };
         Some(
             won.iter()
@@ -1001,6 +989,29 @@ impl State {
                 .map(|(&p, &s)| (s as i64 + p) as u64)
                 .collect(),
         )
+    }
+}
+
+/// The chips each seat wins at a showdown of `hands` (`None`: folded) after putting in
+/// `committed`: the pots split by the variant's showdown, side pots included. The one place the
+/// showdown is scored: [`State::payoffs`] uses it, and so do bots estimating their equity.
+pub fn showdown_winnings(
+    showdown: Showdown,
+    committed: &[u64],
+    hands: &[Option<CardSet>],
+) -> Vec<u64> {
+    let no_low: &[Option<u8>] = &[];
+    match showdown {
+        Showdown::High => award(committed, &map(hands, eval_high), no_low),
+        Showdown::Razz => award(committed, &map(hands, eval_razz), no_low),
+        Showdown::HiLo8 => {
+            let lows: Vec<_> = hands.iter().map(|h| h.and_then(eval_low8)).collect();
+            award(committed, &map(hands, eval_high), &lows)
+        }
+        Showdown::Showing => {
+            let showing = |h: CardSet| showing_high(&h.iter().collect::<Vec<_>>());
+            award(committed, &map(hands, showing), no_low)
+        }
     }
 }
 

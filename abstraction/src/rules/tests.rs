@@ -259,7 +259,7 @@ fn fold_only_when_owing_and_uncalled_bet_returned() {
     let e = s.apply(Fold).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "seat 0 cannot f: the legal actions are cc, cbr 5"
+        "p1 cannot f: the legal actions are cc, cbr 5"
     );
     run(&mut s, "r5 f");
     assert_eq!(s.next(), Next::Over);
@@ -553,14 +553,14 @@ fn refusals_name_the_card_the_seat_and_the_action() {
     );
     assert_eq!(
         s.apply(CheckCall).unwrap_err().to_string(),
-        "cannot cc: the next card goes to seat 0 (face down)"
+        "cannot cc: the next card goes to p1 (face down)"
     );
     run(&mut s, "Ad2c");
     assert!(matches!(s.deal_unknown(), Ok(())));
     run(&mut s, "?");
     assert_eq!(
         s.deal_unknown().unwrap_err().to_string(),
-        "cannot deal an unknown card: the next card goes to seat 1 (face up); only face-down \
+        "cannot deal an unknown card: the next card goes to p2 (face up); only face-down \
          cards may be unknown"
     );
     let mut k = State::new(&GameDef::kuhn()).unwrap();
@@ -571,7 +571,7 @@ fn refusals_name_the_card_the_seat_and_the_action() {
     run(&mut k, "Jc Qc");
     assert_eq!(
         k.apply(CompleteBetRaise(3)).unwrap_err().to_string(),
-        "seat 0 cannot cbr 3: the legal actions are cc, cbr 1"
+        "p1 cannot cbr 3: the legal actions are cc, cbr 1"
     );
 }
 
@@ -586,12 +586,12 @@ fn unknown_cards_are_shown_before_the_showdown_is_scored() {
     let e = s.show(1, &[k]).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "seat 1 cannot show those cards: Kc is not in the deck or already dealt"
+        "p2 cannot show those cards: Kc is not in the deck or already dealt"
     );
     let e = s.show(0, &["Qc".parse().unwrap()]).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "seat 0 cannot show those cards: card 1 is Kc, not Qc"
+        "p1 cannot show those cards: card 1 is Kc, not Qc"
     );
     s.show(1, &["Jc".parse().unwrap()]).unwrap();
     assert_eq!(s.payoffs(), Some(vec![1, -1]));

@@ -1,0 +1,189 @@
+//! Players: anything that, given the real state of a hand and its seat, gives probabilities over
+//! the legal actions. The baseline bots live here; a strategy file plugs in as one more
+//! [`Player`] (see [`load`]). Matches, the bot server and `stud play` only see this trait.
+//!
+//! A player reads the [`State`] and nothing else, and only what its seat may see: its own cards
+//! and everyone's up cards. Legal actions and payoffs are the rules engine's.
+
+mod heuristic;
+mod lbr;
+pub mod matches;
+pub mod protocol;
+mod strategy;
+
+pub use heuristic::Heuristic;
+pub use lbr::Lbr;
+pub use strategy::{public_events, StrategyPlayer};
+
+use abstraction::rules::{Action, GameDef, State};
+use rand::Rng;
+
+/// A betting action of the hand so far, with its street (0 = the first betting round). A player
+/// gets the list of them with the state: the state holds the cards and chips, not the order of
+/// the betting, which a strategy file needs to find its node.
+pub type Bet = (usize, Action);
+
+/// The names of the built-in bots, as the command line takes them.
+pub const BOT_NAMES: [&str; 4] = ["random", "call", "raise", "heuristic"];
+
+/// A player: a policy over the legal actions of a decision.
+pub trait Player: Send + Sync {
+    /// The player's name, for reports.
+    fn name(&self) -> &str;
+
+    /// Writes into `probs` (one entry per action of `legal`, in order; `legal` is
+    /// `state.legal_actions()`, non-empty) the probability of each action for `seat`, the seat
+    /// to act, after the betting `bets`. The probabilities sum to 1. Must not read what `seat`
+    /// cannot see. Fails when the player cannot answer (a spot its strategy does not hold).
+    fn policy(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        seat: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<()>;
+}
+
+/// The index of an entry of `probs` drawn with those probabilities (one draw from `rng`).
+pub fn sample<R: Rng + ?Sized>(probs: &[f64], rng: &mut R) -> usize {
+    let mut x = rng.gen::<f64>() * probs.iter().sum::<f64>();
+    for (i, &p) in probs.iter().enumerate() {
+        if x < p {
+            return i;
+        }
+        x -= p;
+    }
+    // Rounding can leave a sliver past the last entry: take the last one with weight.
+    probs.iter().rposition(|&p| p > 0.0).unwrap_or(0)
+}
+
+/// Asks `player` for its policy at `state` after `bets` (into `probs`, at least `legal.len()`
+/// long) and draws one action from it with `rng`.
+pub fn choose<R: Rng + ?Sized>(
+    player: &dyn Player,
+    state: &State,
+    bets: &[Bet],
+    legal: &[Action],
+    probs: &mut [f64],
+    rng: &mut R,
+) -> anyhow::Result<Action> {
+    let seat = state
+        .to_act()
+        .ok_or_else(|| anyhow::anyhow!("no decision is due"))?;
+    let probs = &mut probs[..legal.len()];
+    player.policy(state, bets, seat, legal, probs)?;
+    Ok(legal[sample(probs, rng)])
+}
+
+/// Uniformly random over the legal actions.
+pub struct Uniform;
+
+impl Player for Uniform {
+    fn name(&self) -> &str {
+        "random"
+    }
+    fn policy(
+        &self,
+        _: &State,
+        _: &[Bet],
+        _: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<()> {
+        probs.fill(1.0 / legal.len() as f64);
+        Ok(())
+    }
+}
+
+/// Always checks or calls (and posts the bring-in rather than completing).
+pub struct AlwaysCall;
+
+impl Player for AlwaysCall {
+    fn name(&self) -> &str {
+        "call"
+    }
+    fn policy(
+        &self,
+        _: &State,
+        _: &[Bet],
+        _: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<()> {
+        one_hot(legal, probs, |a| {
+            matches!(a, Action::CheckCall | Action::BringIn)
+        });
+        Ok(())
+    }
+}
+
+/// Always makes the largest bet, raise or completion it may, else calls.
+pub struct AlwaysRaise;
+
+impl Player for AlwaysRaise {
+    fn name(&self) -> &str {
+        "raise"
+    }
+    fn policy(
+        &self,
+        _: &State,
+        _: &[Bet],
+        _: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<()> {
+        probs.fill(0.0);
+        probs[most_aggressive(legal)] = 1.0;
+        Ok(())
+    }
+}
+
+/// The largest complete, bet or raise of `legal`, or else its check/call (or bring-in).
+pub(crate) fn most_aggressive(legal: &[Action]) -> usize {
+    let raise = legal
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| match a {
+            Action::CompleteBetRaise(n) => Some((*n, i)),
+            _ => None,
+        })
+        .max();
+    match raise {
+        Some((_, i)) => i,
+        None => passive(legal),
+    }
+}
+
+/// The check/call of `legal`, or the bring-in when it is due.
+pub(crate) fn passive(legal: &[Action]) -> usize {
+    legal
+        .iter()
+        .position(|a| matches!(a, Action::CheckCall | Action::BringIn))
+        .unwrap_or(0)
+}
+
+/// All the weight on the first action satisfying `pick` (the first action if none does).
+fn one_hot(legal: &[Action], probs: &mut [f64], pick: impl Fn(&Action) -> bool) {
+    probs.fill(0.0);
+    probs[legal.iter().position(pick).unwrap_or(0)] = 1.0;
+}
+
+/// The player a command line names: a built-in bot (`random`, `call`, `raise`, `heuristic`) or
+/// a strategy file solved for `def`.
+pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
+    Ok(match spec {
+        "random" => Box::new(Uniform),
+        "call" => Box::new(AlwaysCall),
+        "raise" => Box::new(AlwaysRaise),
+        "heuristic" => Box::new(Heuristic::default()),
+        _ if std::path::Path::new(spec).exists() => Box::new(StrategyPlayer::open(spec, def)?),
+        _ => anyhow::bail!(
+            "`{spec}` is neither a bot ({}) nor a strategy file",
+            BOT_NAMES.join(", ")
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests;

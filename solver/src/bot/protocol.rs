@@ -1,0 +1,216 @@
+//! The bot protocol: one JSON request per line, one JSON reply per line (docs/protocol.md).
+//!
+//! A request carries the hand so far as PHH action strings; the server replays them through the
+//! rules engine, asks its player for a policy at the decision they lead to, and replies with the
+//! legal actions, their probabilities and one action drawn from them. Every failure (a line that
+//! is not JSON, too long, an illegal history, not the asking seat's turn) gets an error reply
+//! naming the problem, and the server reads on.
+
+use super::{sample, Bet, Player};
+use abstraction::phh::{parse_action, replay, ActionLine, HandHistory};
+use abstraction::rules::{GameDef, Next, Profile};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Value};
+use std::io::{self, BufRead, Write};
+
+/// The longest request line read, in bytes (newline excluded); longer ones get an error reply.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// A request, as JSON.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Request {
+    /// Echoed in the reply, whatever it is.
+    #[serde(default)]
+    id: Value,
+    /// The seat asking (0-based: `p1` is seat 0); it must be the seat to act. Optional.
+    seat: Option<u8>,
+    /// The hand so far: PHH action strings, deals included.
+    actions: Vec<String>,
+    /// Seeds the draw of the sampled action (otherwise the connection's generator draws it).
+    seed: Option<u64>,
+}
+
+/// Answers requests for one player in one game.
+pub struct Server {
+    /// The game: its stakes and stacks (a stud preset; PHH records only stud games).
+    pub def: GameDef,
+    /// The rules profile the histories are replayed under.
+    pub profile: Profile,
+    /// The player whose policy is served.
+    pub player: Box<dyn Player>,
+}
+
+impl Server {
+    /// The reply to one request line (without its newline). `rng` draws the sampled action when
+    /// the request carries no seed.
+    pub fn respond(&self, line: &[u8], rng: &mut ChaCha8Rng) -> Value {
+        let text = match std::str::from_utf8(line) {
+            Ok(t) => t,
+            Err(e) => return error(&Value::Null, format!("the line is not UTF-8: {e}")),
+        };
+        let req: Request = match serde_json::from_str(text) {
+            Ok(r) => r,
+            Err(e) => {
+                // Echo the id if the line was at least a JSON object with one.
+                let id = serde_json::from_str::<Value>(text)
+                    .ok()
+                    .and_then(|v| v.get("id").cloned())
+                    .unwrap_or(Value::Null);
+                return error(&id, format!("not a valid request: {e}"));
+            }
+        };
+        match self.decide(&req, rng) {
+            Ok(v) => v,
+            Err(msg) => error(&req.id, msg),
+        }
+    }
+
+    fn decide(&self, req: &Request, rng: &mut ChaCha8Rng) -> Result<Value, String> {
+        let mut h = HandHistory::for_game(&self.def)
+            .ok_or_else(|| format!("PHH cannot record {}", self.def.variant))?;
+        let players = h.players();
+        for (i, s) in req.actions.iter().enumerate() {
+            let (action, commentary) =
+                parse_action(s, players).map_err(|e| format!("actions[{i}] `{s}`: {e}"))?;
+            h.actions.push(ActionLine {
+                action,
+                commentary,
+                line: i + 1,
+            });
+        }
+        let r = replay(&h, self.profile)
+            .map_err(|e| format!("the history does not replay (line N is actions[N-1]): {e}"))?;
+        let (state, bets) = (r.state, r.decisions);
+        let bets: Vec<Bet> = bets.iter().map(|d| (d.street, d.taken)).collect();
+        let seat = match state.next() {
+            Next::Act { seat } => seat,
+            other => return Err(format!("no decision is due: {other}")),
+        };
+        if let Some(asked) = req.seat {
+            if asked != seat {
+                return Err(format!(
+                    "seat {asked} asked, but it is seat {seat}'s (p{}) turn",
+                    seat + 1
+                ));
+            }
+        }
+        let legal = state.legal_actions();
+        let mut probs = [0.0; 8];
+        let probs = &mut probs[..legal.len()];
+        self.player
+            .policy(&state, &bets, seat, &legal, probs)
+            .map_err(|e| format!("{}: {e:#}", self.player.name()))?;
+        let pick = match req.seed {
+            Some(s) => sample(probs, &mut ChaCha8Rng::seed_from_u64(s)),
+            None => sample(probs, rng),
+        };
+        Ok(json!({
+            "id": req.id,
+            "seat": seat,
+            "street": state.street(),
+            "legal": legal.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+            "probs": probs,
+            "action": legal[pick].to_string(),
+        }))
+    }
+
+    /// Serves one client: reads request lines from `input` until it ends and writes one reply
+    /// line per request to `out`, flushed. Lines longer than [`MAX_LINE`] are skipped with an
+    /// error reply; a request line cut off by the end of input is still answered.
+    pub fn serve<R: BufRead, W: Write>(
+        &self,
+        mut input: R,
+        mut out: W,
+        rng: &mut ChaCha8Rng,
+    ) -> io::Result<()> {
+        let mut buf = Vec::with_capacity(1024);
+        loop {
+            let reply = match read_line(&mut input, &mut buf, MAX_LINE)? {
+                Line::End => return Ok(()),
+                Line::TooLong => error(
+                    &Value::Null,
+                    format!("the line is longer than {MAX_LINE} bytes"),
+                ),
+                Line::Ok if buf.iter().all(u8::is_ascii_whitespace) => continue,
+                Line::Ok => self.respond(&buf, rng),
+            };
+            serde_json::to_writer(&mut out, &reply)?;
+            out.write_all(b"\n")?;
+            out.flush()?;
+        }
+    }
+}
+
+fn error(id: &Value, message: String) -> Value {
+    json!({ "id": id, "error": message })
+}
+
+/// What [`read_line`] read.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// A line (in the buffer, newline and carriage return dropped).
+    Ok,
+    /// A line longer than the cap, read to its end and dropped.
+    TooLong,
+    /// The input ended.
+    End,
+}
+
+/// Reads one line into `buf`, holding at most `cap` bytes of it: a longer line is consumed to
+/// its newline without being stored.
+fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>, cap: usize) -> io::Result<Line> {
+    buf.clear();
+    let (mut any, mut too_long) = (false, false);
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(match (any, too_long) {
+                (false, _) => Line::End,
+                (true, true) => Line::TooLong,
+                (true, false) => Line::Ok,
+            });
+        }
+        any = true;
+        let (chunk, used, done) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (&avail[..i], i + 1, true),
+            None => (avail, avail.len(), false),
+        };
+        if !too_long && buf.len() + chunk.len() <= cap {
+            buf.extend_from_slice(chunk);
+        } else {
+            too_long = true;
+            buf.clear();
+        }
+        input.consume(used);
+        if done {
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            return Ok(if too_long { Line::TooLong } else { Line::Ok });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_dropped_to_their_newline_and_reading_goes_on() {
+        let text = format!("{}\nshort\r\n{}", "x".repeat(100), "tail");
+        let mut input = io::BufReader::with_capacity(7, text.as_bytes());
+        let mut buf = Vec::new();
+        assert_eq!(read_line(&mut input, &mut buf, 10).unwrap(), Line::TooLong);
+        assert_eq!(read_line(&mut input, &mut buf, 10).unwrap(), Line::Ok);
+        assert_eq!(buf, b"short");
+        assert_eq!(read_line(&mut input, &mut buf, 10).unwrap(), Line::Ok);
+        assert_eq!(buf, b"tail");
+        assert_eq!(read_line(&mut input, &mut buf, 10).unwrap(), Line::End);
+    }
+}

@@ -1,0 +1,188 @@
+//! A solved strategy file as a player: the adapter between the real game and the abstract tree.
+
+use super::{Bet, Player};
+use crate::strategy_file::StrategyFile;
+use abstraction::cards::Card;
+use abstraction::rules::{Action, Deal, GameDef, State};
+use abstraction::tree::{Edge, NodeKind};
+use anyhow::{bail, Context};
+use std::path::Path;
+
+/// Plays the average strategy of a strategy file: it walks the file's tree along the public
+/// events of the hand (up and community cards, bets) and reads the row of its private card.
+pub struct StrategyPlayer {
+    file: StrategyFile,
+    name: String,
+    /// The game's deck in order: a private card's index is its hand number in the file.
+    deck: Vec<Card>,
+}
+
+impl StrategyPlayer {
+    /// Opens the strategy file at `path`, which must have been solved for `def` exactly.
+    pub fn open(path: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer> {
+        let file = StrategyFile::open(Path::new(path))?;
+        let game = &file.header().game;
+        if game != def {
+            bail!(
+                "{path} was solved for {} (stakes, stacks and rules as stored in it), not for the \
+                 game asked ({}): pass the game it was solved for",
+                game.variant,
+                def.variant
+            );
+        }
+        Ok(StrategyPlayer {
+            deck: game.deck.cards().iter().collect(),
+            name: path.to_string(),
+            file,
+        })
+    }
+}
+
+impl StrategyPlayer {
+    /// Walks the file's tree from the root along the public events of the hand, calling
+    /// `visit(node, seat to act, action taken)` at each betting decision passed, and returns the
+    /// node reached.
+    pub fn walk(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        mut visit: impl FnMut(u32, u8, Action) -> anyhow::Result<()>,
+    ) -> anyhow::Result<u32> {
+        let f = &self.file;
+        let mut node = 0u32;
+        for e in public_events(state, bets) {
+            let kids = f.children(node)?;
+            let next = kids
+                .iter()
+                .find(|k| k.1 == e)
+                .map(|k| k.0)
+                .with_context(|| format!("{e:?} is not in the strategy's abstract game"))?;
+            if let Edge::Action(a) = e {
+                visit(node, f.node(node)?.player, a)?;
+            }
+            node = next;
+        }
+        Ok(node)
+    }
+
+    /// The hand number of a private card in the file.
+    pub fn hand(&self, card: Card) -> anyhow::Result<u32> {
+        self.deck
+            .iter()
+            .position(|&c| c == card)
+            .map(|i| i as u32)
+            .with_context(|| format!("{card} is not in the strategy's deck"))
+    }
+
+    /// The probability of `action` at decision `node` holding private card `card`: 0 when the
+    /// tree does not have the action.
+    pub fn action_probability(&self, node: u32, card: Card, action: Action) -> anyhow::Result<f64> {
+        let row = self.file.probabilities(node, self.hand(card)?)?;
+        let kids = self.file.children(node)?;
+        Ok(kids
+            .iter()
+            .zip(&row)
+            .find(|(k, _)| k.1 == Edge::Action(action))
+            .map_or(0.0, |(_, &q)| q))
+    }
+
+    /// The child of `node` an action leads to, if the tree has it.
+    pub fn child(&self, node: u32, action: Action) -> anyhow::Result<Option<u32>> {
+        Ok(self
+            .file
+            .children(node)?
+            .iter()
+            .find(|k| k.1 == Edge::Action(action))
+            .map(|k| k.0))
+    }
+
+    /// The kind of a node (see [`NodeKind`]).
+    pub fn node_kind(&self, node: u32) -> anyhow::Result<u8> {
+        Ok(self.file.node(node)?.kind)
+    }
+
+    /// The exploitability measured when the file was written, if it was.
+    pub fn exploitability_mbb(&self) -> Option<f64> {
+        self.file.header().exploitability.as_ref().map(|e| e.mbb)
+    }
+}
+
+/// The public events of the hand in the order they happened, as the tree's edges: on each
+/// street, the up cards dealt seat by seat, then the community cards, then that street's bets.
+/// (Down cards are private: not events.)
+pub fn public_events(state: &State, bets: &[Bet]) -> Vec<Edge> {
+    let def = state.def();
+    let mut out = Vec::new();
+    let mut ups_before = 0;
+    let mut board_before = 0;
+    for (street, sd) in def.streets.iter().enumerate().take(state.street() + 1) {
+        let ups = sd.deal.iter().filter(|d| **d == Deal::Up).count();
+        let board = sd.deal.iter().filter(|d| **d == Deal::Community).count();
+        for seat in 0..def.seats {
+            let have = state.up_cards(seat);
+            let end = (ups_before + ups).min(have.len());
+            out.extend(
+                have[ups_before.min(end)..end]
+                    .iter()
+                    .map(|&c| Edge::Card(c)),
+            );
+        }
+        let have = state.community_cards();
+        let end = (board_before + board).min(have.len());
+        out.extend(
+            have[board_before.min(end)..end]
+                .iter()
+                .map(|&c| Edge::Card(c)),
+        );
+        out.extend(
+            bets.iter()
+                .filter(|(s, _)| *s == street)
+                .map(|&(_, a)| Edge::Action(a)),
+        );
+        ups_before += ups;
+        board_before += board;
+    }
+    out
+}
+
+impl Player for StrategyPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn policy(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        seat: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<()> {
+        let f = &self.file;
+        let node = self.walk(state, bets, |_, _, _| Ok(()))?;
+        let n = f.node(node)?;
+        if n.kind != NodeKind::Action as u8 || n.player != seat {
+            bail!("the strategy's tree has no decision of seat {seat} here");
+        }
+        let card = match state.down_cards(seat) {
+            [Some(c)] => *c,
+            _ => bail!("the strategy plays games with exactly one known down card per seat"),
+        };
+        let hand = self.hand(card)?;
+        let row = f.probabilities(node, hand)?;
+        let kids = f.children(node)?;
+        for (p, a) in probs.iter_mut().zip(legal) {
+            *p = kids
+                .iter()
+                .zip(&row)
+                .find(|(k, _)| k.1 == Edge::Action(*a))
+                .map_or(0.0, |(_, &q)| q);
+        }
+        let sum: f64 = probs.iter().sum();
+        if sum <= 0.0 {
+            bail!("the strategy gives no weight to any legal action here");
+        }
+        probs.iter_mut().for_each(|p| *p /= sum);
+        Ok(())
+    }
+}

@@ -1,0 +1,223 @@
+use super::matches::{play_match, summarize, MatchConfig};
+use super::*;
+use abstraction::cards::parse_cards;
+use abstraction::phh::{random_action, replay, HandHistory};
+use abstraction::rules::{Action, GameDef, Next, Profile, State};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+fn bots() -> Vec<Box<dyn Player>> {
+    let def = GameDef::preset("7stud").unwrap();
+    BOT_NAMES.iter().map(|n| load(n, &def).unwrap()).collect()
+}
+
+#[test]
+fn every_bot_gives_a_distribution_over_the_legal_actions_in_every_game() {
+    let bots = bots();
+    for game in [
+        "7stud", "stud8", "razz", "5stud", "kuhn", "leduc", "ministud",
+    ] {
+        let def = GameDef::preset(game).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..40 {
+            let mut st = State::new(&def).unwrap();
+            loop {
+                match st.next() {
+                    Next::Deal { .. } => {
+                        st.deal_random(&mut rng).unwrap();
+                    }
+                    Next::Act { .. } => {
+                        let legal = st.legal_actions();
+                        for b in &bots {
+                            let mut probs = [f64::NAN; 8];
+                            let a =
+                                choose(b.as_ref(), &st, &[], &legal, &mut probs, &mut rng).unwrap();
+                            let p = &probs[..legal.len()];
+                            assert!(p.iter().all(|x| (0.0..=1.0).contains(x)), "{p:?}");
+                            assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{p:?}");
+                            assert!(legal.contains(&a));
+                        }
+                        st.apply(random_action(&legal, &mut rng)).unwrap();
+                    }
+                    Next::Over => break,
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sampling_follows_the_probabilities() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let probs = [0.2, 0.0, 0.8];
+    let mut counts = [0; 3];
+    for _ in 0..10_000 {
+        counts[sample(&probs, &mut rng)] += 1;
+    }
+    assert_eq!(counts[1], 0);
+    assert!((1800..2200).contains(&counts[0]), "{counts:?}");
+}
+
+/// A seven-card stud state on fourth street dealt from `cards` (seat 0's two down and door,
+/// seat 1's, then a fourth-street card each); seat 1's down cards unknown when `hide`.
+fn fourth_street(variant: &str, cards: &str, hide: bool) -> State {
+    let def = GameDef::preset(variant).unwrap();
+    let cards = parse_cards(cards).unwrap();
+    let mut st = State::new(&def).unwrap();
+    let mut it = cards.into_iter();
+    while st.street() == 0 || matches!(st.next(), Next::Deal { .. }) {
+        match st.next() {
+            Next::Deal { seat, .. } => {
+                let c = it.next().unwrap();
+                let down = st.down_cards(1).len() < 2;
+                if hide && seat == Some(1) && down {
+                    st.deal_unknown().unwrap();
+                } else {
+                    st.deal(c).unwrap();
+                }
+            }
+            Next::Act { .. } => {
+                let legal = st.legal_actions();
+                let passive = legal
+                    .iter()
+                    .find(|a| matches!(a, Action::BringIn | Action::CheckCall));
+                st.apply(*passive.unwrap()).unwrap();
+            }
+            Next::Over => unreachable!(),
+        }
+    }
+    st
+}
+
+#[test]
+fn heuristic_equity_ranks_hands_and_never_peeks() {
+    let h = Heuristic::default();
+    // Seat 0: rolled-up aces plus a king; seat 1 shows rags.
+    let strong = fourth_street("7stud", "AsAh Ad 2c7d 3h Kc 9s", false);
+    let e = h.equity(&strong, 0);
+    assert!(e > 0.8, "trip aces: {e}");
+    let weak_side = h.equity(&strong, 1);
+    assert!(
+        weak_side < 0.3,
+        "rags against trips showing one ace: {weak_side}"
+    );
+    // Seat 1's view must not change when its opponent's down cards are known to the state.
+    let hidden = fourth_street("7stud", "AsAh Ad 2c7d 3h Kc 9s", true);
+    assert_eq!(h.equity(&strong, 0), h.equity(&hidden, 0));
+    // Razz turns it round: a wheel draw beats the aces.
+    let razz = fourth_street("razz", "AsAh Ad 2c3d 4h Kc 5s", false);
+    assert!(h.equity(&razz, 1) > 0.8, "{}", h.equity(&razz, 1));
+    // The same spot always gets the same answer.
+    assert_eq!(h.equity(&razz, 1), h.equity(&razz.clone(), 1));
+}
+
+#[test]
+fn win_rate_and_interval_arithmetic() {
+    // Pairs of 10, -10, 20, 0 chips at a big bet of 10: 500, -500, 1000, 0 mbb per hand.
+    let r = summarize(&[10, -10, 20, 0], 10);
+    assert_eq!(r.hands, 8);
+    assert_eq!(r.chips_a, 20);
+    assert!((r.mbb_per_hand - 250.0).abs() < 1e-9);
+    let sd = (((250.0f64).powi(2) * 2.0 + (750.0f64).powi(2) * 2.0) / 3.0).sqrt();
+    assert!((r.ci95 - 1.96 * sd / 2.0).abs() < 1e-9);
+}
+
+fn config(game: &str, deals: u64, seed: u64) -> MatchConfig {
+    MatchConfig {
+        def: Arc::new(GameDef::preset(game).unwrap()),
+        deals,
+        seed,
+        phh_out: None,
+    }
+}
+
+#[test]
+fn duplicate_deals_cancel_the_cards_exactly_for_a_deterministic_bot_against_itself() {
+    for name in ["call", "raise", "heuristic"] {
+        let p = load(name, &GameDef::preset("7stud").unwrap()).unwrap();
+        for game in ["7stud", "razz", "leduc"] {
+            let r = play_match(p.as_ref(), p.as_ref(), &config(game, 50, 9)).unwrap();
+            assert_eq!(r.chips_a, 0, "{name} against itself at {game}");
+        }
+    }
+}
+
+#[test]
+fn a_match_is_the_same_whatever_the_thread_count() {
+    let (a, b) = (
+        load("random", &GameDef::preset("7stud").unwrap()).unwrap(),
+        load("heuristic", &GameDef::preset("7stud").unwrap()).unwrap(),
+    );
+    let run = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| play_match(a.as_ref(), b.as_ref(), &config("stud8", 60, 5)).unwrap())
+    };
+    let (one, three) = (run(1), run(3));
+    assert_eq!(one.chips_a, three.chips_a);
+    assert_eq!(one.ci95, three.ci95);
+    assert_ne!(
+        one.chips_a,
+        play_match(a.as_ref(), b.as_ref(), &config("stud8", 60, 6))
+            .unwrap()
+            .chips_a,
+        "another seed plays other hands"
+    );
+}
+
+#[test]
+fn written_hands_replay_to_the_chips_the_match_counted() {
+    let dir = std::env::temp_dir().join(format!("stud-match-phh-{}", std::process::id()));
+    let (a, b) = (
+        load("heuristic", &GameDef::preset("7stud").unwrap()).unwrap(),
+        load("random", &GameDef::preset("7stud").unwrap()).unwrap(),
+    );
+    let mut cfg = config("7stud", 20, 2);
+    cfg.phh_out = Some(dir.clone());
+    let r = play_match(a.as_ref(), b.as_ref(), &cfg).unwrap();
+    let mut total = 0;
+    for i in 0..20 {
+        for (side, seat) in [('a', 0), ('b', 1)] {
+            let text = std::fs::read_to_string(dir.join(format!("{i}{side}.phh"))).unwrap();
+            let h = HandHistory::parse(&text).unwrap();
+            let payoffs = replay(&h, Profile::CardRoom).unwrap().payoffs.unwrap();
+            total += payoffs[seat];
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(total, r.chips_a);
+}
+
+#[test]
+fn public_events_follow_the_tree_order_of_stud_query_spots() {
+    // `stud query`'s example spot for ministud: "Ah Kc pb c Qd As".
+    let def = GameDef::preset("ministud").unwrap();
+    let mut st = State::new(&def).unwrap();
+    let mut bets = Vec::new();
+    for c in parse_cards("QsAhKsKc").unwrap() {
+        st.deal(c).unwrap();
+    }
+    for a in [Action::BringIn, Action::CheckCall] {
+        bets.push((st.street(), a));
+        st.apply(a).unwrap();
+    }
+    for c in parse_cards("QdAs").unwrap() {
+        st.deal(c).unwrap();
+    }
+    let card = |s: &str| abstraction::tree::Edge::Card(s.parse().unwrap());
+    let act = abstraction::tree::Edge::Action;
+    assert_eq!(
+        public_events(&st, &bets),
+        vec![
+            card("Ah"),
+            card("Kc"),
+            act(Action::BringIn),
+            act(Action::CheckCall),
+            card("Qd"),
+            card("As")
+        ]
+    );
+}

@@ -1,0 +1,310 @@
+//! `stud play`: a person plays heads-up against a bot or strategy in the terminal.
+
+use super::load_game;
+use crate::bot::matches::{stream, DealCards};
+use crate::bot::{load, sample, Bet, Player};
+use abstraction::phh::Recorder;
+use abstraction::rules::{Action, GameDef, Next, State};
+use anyhow::Context;
+use std::fmt::Write as _;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Play heads-up against a bot or strategy in the terminal.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Example:\n  stud play heuristic --game 7stud --seed 3 --save session.phhs\n  \
+printf '1\\n1\\n1\\n' | stud play call --game 5stud --hands 1\n\n\
+Down cards are shown in brackets, up cards plain: `(Ah 5h) 9h`; the opponent's down cards are \
+?? until a showdown. At each decision type the number of an action or its PHH text (f, cc, \
+pb, cbr 10); `?` shows the opponent's probabilities at its last decision; `q` quits. You take \
+seat p1 in odd hands and p2 in even ones. The session is saved after every hand as PHHS \
+(phh-std's many-hand file: each hand under a [n] table)."
+)]
+pub struct Args {
+    /// The opponent: a bot (random, call, raise, heuristic) or a strategy file.
+    pub opponent: String,
+    /// The game: a preset (7stud, stud8, razz, 5stud, kuhn, leduc, ministud) or a TOML game file.
+    #[arg(long, default_value = "7stud")]
+    pub game: String,
+    /// The seed of the cards and of the opponent's choices.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Stop after this many hands (default: until `q` or the end of input).
+    #[arg(long)]
+    pub hands: Option<u64>,
+    /// Save the session here as PHHS (stud games only).
+    #[arg(long)]
+    pub save: Option<PathBuf>,
+}
+
+/// The opponent's last decision: what it could do and how likely each was.
+struct LastDecision {
+    legal: Vec<Action>,
+    probs: Vec<f64>,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let def = Arc::new(load_game(&args.game)?);
+    anyhow::ensure!(def.seats == 2, "play is heads-up");
+    if args.save.is_some() && Recorder::new(&def).is_none() {
+        anyhow::bail!(
+            "PHH cannot record {}: --save needs a stud game",
+            def.variant
+        );
+    }
+    let bot = load(&args.opponent, &def)?;
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut out = std::io::stdout().lock();
+    let mut session = String::new();
+    let mut score = 0i64;
+    let mut hand = 0u64;
+    while args.hands.is_none_or(|n| hand < n) {
+        let you = (hand % 2) as u8;
+        writeln!(out, "\n=== hand {} — you are p{} ===", hand + 1, you + 1)?;
+        let Some(state) = play_one(&def, bot.as_ref(), you, &args, hand, &mut input, &mut out)?
+        else {
+            break;
+        };
+        let (state, rec) = state;
+        let net = state.payoffs().context("the hand ended without payoffs")?[you as usize];
+        score += net;
+        show_end(&mut out, &state, you, net, score)?;
+        if let (Some(path), Some(rec)) = (&args.save, rec) {
+            let _ = writeln!(session, "[{}]\n{}", hand + 1, rec.finish(&state));
+            std::fs::write(path, &session)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        hand += 1;
+    }
+    writeln!(
+        out,
+        "\nsession over: {hand} hands, you {score:+} chips ({:+.2} big bets)",
+        score as f64 / def.big_bet as f64
+    )?;
+    Ok(())
+}
+
+/// Plays hand `hand` with the person in seat `you`; `None` when the person quits.
+fn play_one(
+    def: &Arc<GameDef>,
+    bot: &dyn Player,
+    you: u8,
+    args: &Args,
+    hand: u64,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> anyhow::Result<Option<(State, Option<Recorder>)>> {
+    let cards = DealCards::random(def, &mut stream(args.seed, hand, 0));
+    let mut rng = stream(args.seed, hand, 1);
+    let mut rec = Recorder::new(def);
+    let mut state = State::with_def(def.clone())?;
+    let mut last: Option<LastDecision> = None;
+    let mut shown_street = None;
+    let mut bets: Vec<Bet> = Vec::new();
+    loop {
+        match state.next() {
+            Next::Deal { seat, .. } => {
+                let card = cards.next_card(&state, seat);
+                state.deal(card)?;
+                if let Some(r) = rec.as_mut() {
+                    r.deal(seat, card);
+                }
+            }
+            Next::Act { seat } => {
+                if shown_street != Some(state.street()) {
+                    shown_street = Some(state.street());
+                    show_table(out, &state, you)?;
+                }
+                let legal = state.legal_actions();
+                let action = if seat == you {
+                    match ask(input, out, &state, &legal, last.as_ref())? {
+                        Some(a) => a,
+                        None => return Ok(None),
+                    }
+                } else {
+                    let mut probs = vec![0.0; legal.len()];
+                    bot.policy(&state, &bets, seat, &legal, &mut probs)?;
+                    let a = legal[sample(&probs, &mut rng)];
+                    writeln!(out, "opponent: {}", describe(&state, a))?;
+                    last = Some(LastDecision { legal, probs });
+                    a
+                };
+                bets.push((state.street(), action));
+                state.apply(action)?;
+                if let Some(r) = rec.as_mut() {
+                    r.act(seat, action);
+                }
+            }
+            Next::Over => return Ok(Some((state, rec))),
+        }
+    }
+}
+
+/// Cards as the person sees them: down cards in brackets (`??` when hidden), then up cards.
+fn cards_text(state: &State, seat: u8, hidden: bool) -> String {
+    let down: Vec<String> = state
+        .down_cards(seat)
+        .iter()
+        .map(|c| match c {
+            Some(c) if !hidden => c.to_string(),
+            _ => "??".into(),
+        })
+        .collect();
+    let up: Vec<String> = state.up_cards(seat).iter().map(|c| c.to_string()).collect();
+    let mut s = String::new();
+    if !down.is_empty() {
+        let _ = write!(s, "({})", down.join(" "));
+    }
+    if !up.is_empty() {
+        let _ = write!(s, "{}{}", if s.is_empty() { "" } else { " " }, up.join(" "));
+    }
+    s
+}
+
+fn show_table(out: &mut impl Write, state: &State, you: u8) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "-- street {}, pot {} --",
+        state.street() + 1,
+        state.pot()
+    )?;
+    let board = state.community_cards();
+    if !board.is_empty() {
+        let b: Vec<String> = board.iter().map(|c| c.to_string()).collect();
+        writeln!(out, "board: {}", b.join(" "))?;
+    }
+    for seat in [you, 1 - you] {
+        let who = if seat == you { "you" } else { "opponent" };
+        writeln!(
+            out,
+            "p{} {who:>8}: {:<24} stack {}",
+            seat + 1,
+            cards_text(state, seat, seat != you),
+            state.stack(seat)
+        )?;
+    }
+    Ok(())
+}
+
+/// An action in words, with its amount, before it is applied to `state`.
+fn describe(state: &State, a: Action) -> String {
+    let seat = state.to_act().unwrap_or(0);
+    let level = (0..state.def().seats)
+        .map(|s| state.round_bet(s))
+        .max()
+        .unwrap_or(0);
+    let owed = (level - state.round_bet(seat)).min(state.stack(seat));
+    match a {
+        Action::Fold => "fold".into(),
+        Action::CheckCall if owed == 0 => "check".into(),
+        Action::CheckCall => format!("call {owed}"),
+        Action::BringIn => format!(
+            "bring in for {}",
+            state.def().bring_in.min(state.stack(seat))
+        ),
+        Action::CompleteBetRaise(n) if level == 0 => format!("bet {n}"),
+        Action::CompleteBetRaise(n) if state.street() == 0 && level < state.def().small_bet => {
+            format!("complete to {n}")
+        }
+        Action::CompleteBetRaise(n) => format!("raise to {n}"),
+    }
+}
+
+/// Asks the person for an action until a legal one is typed; `None` on `q` or end of input.
+fn ask(
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    state: &State,
+    legal: &[Action],
+    last: Option<&LastDecision>,
+) -> anyhow::Result<Option<Action>> {
+    loop {
+        let menu: Vec<String> = legal
+            .iter()
+            .enumerate()
+            .map(|(i, a)| format!("[{}] {}", i + 1, describe(state, *a)))
+            .collect();
+        write!(out, "your move: {}  (? q) > ", menu.join("  "))?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out)?;
+            return Ok(None);
+        }
+        let line = line.trim();
+        match line {
+            "q" | "quit" => return Ok(None),
+            "?" => {
+                match last {
+                    Some(d) => {
+                        let p: Vec<String> = d
+                            .legal
+                            .iter()
+                            .zip(&d.probs)
+                            .map(|(a, p)| format!("{a}: {:.1}%", 100.0 * p))
+                            .collect();
+                        writeln!(out, "opponent's last decision: {}", p.join(", "))?;
+                    }
+                    None => writeln!(out, "the opponent has not acted yet")?,
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let picked = match line.parse::<usize>() {
+            Ok(i) if (1..=legal.len()).contains(&i) => Some(legal[i - 1]),
+            _ => legal.iter().copied().find(|a| a.to_string() == line),
+        };
+        match picked {
+            Some(a) => return Ok(Some(a)),
+            None => writeln!(
+                out,
+                "`{line}` is not one of the choices: type its number or its PHH text ({})",
+                legal
+                    .iter()
+                    .map(|a| a.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )?,
+        }
+    }
+}
+
+fn show_end(
+    out: &mut impl Write,
+    state: &State,
+    you: u8,
+    net: i64,
+    score: i64,
+) -> std::io::Result<()> {
+    let showdown = !state.folded(0) && !state.folded(1);
+    if showdown {
+        writeln!(out, "showdown:")?;
+        for seat in [you, 1 - you] {
+            let who = if seat == you { "you" } else { "opponent" };
+            writeln!(
+                out,
+                "p{} {who:>8}: {}",
+                seat + 1,
+                cards_text(state, seat, false)
+            )?;
+        }
+    } else {
+        let folder = if state.folded(you) {
+            "you"
+        } else {
+            "the opponent"
+        };
+        writeln!(out, "{folder} folded")?;
+    }
+    let bb = state.def().big_bet as f64;
+    writeln!(
+        out,
+        "hand result: you {net:+} chips; running score {score:+} chips ({:+.2} big bets)",
+        score as f64 / bb
+    )
+}

@@ -1,0 +1,252 @@
+//! `stud serve`, `stud play` and `stud match` through the built binary.
+
+use abstraction::phh::{replay, HandHistory};
+use abstraction::rules::Profile;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Output, Stdio};
+
+fn stud(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run stud");
+    let mut input = child.stdin.take().unwrap();
+    let text = stdin.to_string();
+    // Written from a thread: a big input must not block against a full output pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(text.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// Requests and the reply each must get: `Ok(action)` or `Err(part of the error)`.
+fn requests() -> Vec<(String, Result<&'static str, &'static str>)> {
+    let third = r#""d dh p1 ????7h","d dh p2 AsKs2c""#;
+    vec![
+        (
+            format!(r#"{{"id":1,"seat":1,"actions":[{third}]}}"#),
+            Ok("pb"),
+        ),
+        (
+            format!(r#"{{"id":2,"actions":[{third},"p2 pb"],"seed":4}}"#),
+            Ok("cc"),
+        ),
+        ("garbage".into(), Err("not a valid request")),
+        (
+            format!(r#"{{"id":4,"actions":[{third},"p1 cc"]}}"#),
+            Err("it is p2's turn"),
+        ),
+        (
+            format!(r#"{{"id":5,"seat":0,"actions":[{third}]}}"#),
+            Err("seat 0 asked"),
+        ),
+        (
+            format!(r#"{{"id":6,"actions":[{third},"p2 pb","p1 f"]}}"#),
+            Err("no decision is due"),
+        ),
+        (
+            r#"{"id":7,"actions":["d dh p1 AsAs7h"]}"#.to_string(),
+            Err("already been dealt"),
+        ),
+        (
+            format!("{{\"id\":8,\"actions\":[\"{}\"]}}", "x".repeat(70_000)),
+            Err("longer than 65536 bytes"),
+        ),
+        (
+            r#"{"id":9,"actions":[],"extra":1}"#.into(),
+            Err("unknown field"),
+        ),
+        ("\u{7f}\u{1}{]".into(), Err("not a valid request")),
+    ]
+}
+
+fn check_reply(line: &str, want: &Result<&str, &str>) {
+    let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    match want {
+        Ok(action) => {
+            assert_eq!(v["action"], *action, "{line}");
+            let probs: f64 = v["probs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_f64().unwrap())
+                .sum();
+            assert!((probs - 1.0).abs() < 1e-9, "{line}");
+            assert_eq!(
+                v["legal"].as_array().unwrap().len(),
+                v["probs"].as_array().unwrap().len()
+            );
+        }
+        Err(part) => {
+            let e = v["error"]
+                .as_str()
+                .unwrap_or_else(|| panic!("no error: {line}"));
+            assert!(e.contains(part), "`{e}` lacks `{part}`");
+        }
+    }
+}
+
+#[test]
+fn serve_on_stdin_answers_every_line_and_reports_errors() {
+    let reqs = requests();
+    let input: String = reqs
+        .iter()
+        .map(|(r, _)| format!("{r}\n"))
+        .collect::<String>()
+        + "\n";
+    let out = stud(&["serve", "heuristic"], &input);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), reqs.len(), "{stdout}");
+    for (line, (_, want)) in lines.iter().zip(&reqs) {
+        check_reply(line, want);
+    }
+    // The id is echoed whatever it is; a garbage line gets a null id.
+    assert!(lines[0].contains(r#""id":1"#) && lines[2].contains(r#""id":null"#));
+}
+
+#[test]
+fn serve_over_tcp_keeps_serving_when_a_client_leaves_mid_line() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
+        .args(["serve", "random", "--listen", "127.0.0.1:0", "--seed", "3"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let addr = first
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap()
+        .to_string();
+    {
+        // Half a line, then gone.
+        let mut quitter = TcpStream::connect(&addr).unwrap();
+        quitter.write_all(br#"{"id":1,"actions":["d dh"#).unwrap();
+    }
+    let clients: Vec<_> = (0..3)
+        .map(|_| {
+            let addr = addr.clone();
+            std::thread::spawn(move || {
+                let stream = TcpStream::connect(&addr).unwrap();
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut writer = stream;
+                for (req, want) in requests() {
+                    writer.write_all(req.as_bytes()).unwrap();
+                    writer.write_all(b"\n").unwrap();
+                    let mut line = String::new();
+                    reader.read_line(&mut line).unwrap();
+                    if want.is_err() {
+                        check_reply(&line, &want);
+                    } else {
+                        // The random bot may pick any legal action.
+                        let v: Value = serde_json::from_str(&line).unwrap();
+                        assert!(
+                            v["legal"].as_array().unwrap().contains(&v["action"]),
+                            "{line}"
+                        );
+                    }
+                }
+            })
+        })
+        .collect();
+    for c in clients {
+        c.join().unwrap();
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn serve_refuses_a_non_loopback_address_and_an_unknown_player() {
+    let out = stud(&["serve", "heuristic", "--listen", "0.0.0.0:0"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("loopback"));
+    let out = stud(&["serve", "nobody"], "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("neither a bot"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn play_two_hands_through_stdin_and_save_them() {
+    let save = std::env::temp_dir().join(format!("stud-play-{}.phhs", std::process::id()));
+    // Always the first choice but never a fold: `cc` or the bring-in, then a bad entry and `?`.
+    let moves = "nonsense\n?\n".to_string() + &"cc\n".repeat(40);
+    let args = [
+        "play", "call", "--game", "5stud", "--hands", "2", "--seed", "1",
+    ];
+    let mut all: Vec<&str> = args.to_vec();
+    let save_s = save.to_str().unwrap().to_string();
+    all.extend(["--save", &save_s]);
+    let out = stud(&all, &moves.replace("cc\n", "cc\npb\n"));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("=== hand 2"), "{stdout}");
+    assert!(stdout.contains("is not one of the choices"), "{stdout}");
+    assert!(stdout.contains("session over: 2 hands"), "{stdout}");
+    // Both hands replay, and their results add up to the final score.
+    let saved = std::fs::read_to_string(&save).unwrap();
+    std::fs::remove_file(&save).unwrap();
+    let mut score = 0;
+    let hands: Vec<&str> = saved.split("\n[").collect();
+    assert_eq!(hands.len(), 2, "{saved}");
+    for (i, h) in hands.iter().enumerate() {
+        let body = h.split_once('\n').unwrap().1;
+        let r = replay(&HandHistory::parse(body).unwrap(), Profile::CardRoom).unwrap();
+        score += r.payoffs.unwrap()[i % 2];
+    }
+    assert!(
+        stdout.contains(&format!("you {score:+} chips (")),
+        "{score} {stdout}"
+    );
+}
+
+#[test]
+fn match_reports_json_and_is_reproducible() {
+    let args = [
+        "match",
+        "heuristic",
+        "random",
+        "--game",
+        "razz",
+        "--hands",
+        "50",
+        "--seed",
+        "4",
+        "--json",
+    ];
+    let runs: Vec<Value> = (0..2)
+        .map(|_| {
+            let out = stud(&args, "");
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            serde_json::from_slice(&out.stdout).unwrap()
+        })
+        .collect();
+    for key in ["mbb_per_hand", "ci95", "chips_a", "hands"] {
+        assert_eq!(runs[0][key], runs[1][key], "{key}");
+    }
+    assert_eq!(runs[0]["hands"], 100);
+    let mut sink = String::new();
+    let out = stud(&["match", "heuristic", "nobody"], "");
+    assert!(!out.status.success());
+    out.stderr.as_slice().read_to_string(&mut sink).unwrap();
+    assert!(sink.contains("nobody"));
+}

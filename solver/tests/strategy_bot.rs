@@ -1,0 +1,167 @@
+//! A solved strategy file as a player: it finds the same spots `stud query` does, beats the
+//! baseline bots, and refuses a game it was not solved for.
+
+use abstraction::cards::Card;
+use abstraction::rules::{Action, GameDef, State};
+use serde_json::Value;
+use solver::bot::load;
+use std::process::Command;
+
+fn stud(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_stud"))
+        .args(args)
+        .output()
+        .expect("run stud");
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Solves Leduc briefly into a temporary file (a fraction of a second).
+fn leduc_strategy(tag: &str) -> String {
+    let path = std::env::temp_dir().join(format!("stud-bot-{tag}-{}.strat", std::process::id()));
+    let p = path.to_str().unwrap().to_string();
+    let (ok, _, err) = stud(&[
+        "solve",
+        "--game",
+        "leduc",
+        "--iterations",
+        "200",
+        "--threads",
+        "1",
+        "--out",
+        &p,
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    p
+}
+
+#[test]
+fn the_strategy_player_reads_the_rows_stud_query_prints() {
+    let strat = leduc_strategy("query");
+    // Seat 0 (Jc) bets, seat 1 (Qd) calls, the Kd comes, seat 0 bets 4: seat 1 to act.
+    let (ok, out, err) = stud(&[
+        "query",
+        &strat,
+        "cbr2 cc | Kd | cbr4",
+        "--hand",
+        "Qd",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let q: Value = serde_json::from_str(&out).unwrap();
+    let def = GameDef::preset("leduc").unwrap();
+    let player = load(&strat, &def).unwrap();
+    let mut st = State::new(&def).unwrap();
+    let card = |s: &str| s.parse::<Card>().unwrap();
+    st.deal(card("Jc")).unwrap();
+    st.deal(card("Qd")).unwrap();
+    let mut bets = Vec::new();
+    for a in [Action::CompleteBetRaise(2), Action::CheckCall] {
+        bets.push((st.street(), a));
+        st.apply(a).unwrap();
+    }
+    st.deal(card("Kd")).unwrap();
+    bets.push((st.street(), Action::CompleteBetRaise(4)));
+    st.apply(Action::CompleteBetRaise(4)).unwrap();
+    let legal = st.legal_actions();
+    let mut probs = vec![0.0; legal.len()];
+    player.policy(&st, &bets, 1, &legal, &mut probs).unwrap();
+    let names: Vec<String> = legal
+        .iter()
+        .map(|a| a.to_string().replace(' ', ""))
+        .collect();
+    let want = &q["hands"][0]["probabilities"];
+    let actions = q["actions"].as_array().unwrap();
+    assert_eq!(actions.len(), legal.len(), "{out}");
+    for (i, name) in names.iter().enumerate() {
+        let j = actions.iter().position(|a| a == name.as_str()).unwrap();
+        assert!(
+            (want[j].as_f64().unwrap() - probs[i]).abs() < 1e-12,
+            "{name}: {out} {probs:?}"
+        );
+    }
+    std::fs::remove_file(&strat).unwrap();
+}
+
+#[test]
+fn the_strategy_beats_every_baseline_bot_with_confidence() {
+    let strat = leduc_strategy("match");
+    for bot in ["random", "call", "raise"] {
+        let (ok, out, err) = stud(&[
+            "match", &strat, bot, "--game", "leduc", "--hands", "3000", "--seed", "2", "--json",
+        ]);
+        assert!(ok, "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        let (mbb, ci) = (
+            v["mbb_per_hand"].as_f64().unwrap(),
+            v["ci95"].as_f64().unwrap(),
+        );
+        assert!(mbb - ci > 0.0, "against {bot}: {out}");
+    }
+    // A strategy answers only for the game it was solved for.
+    let (ok, _, err) = stud(&["match", &strat, "call", "--game", "kuhn", "--hands", "10"]);
+    assert!(!ok && err.contains("solved for"), "{err}");
+    // And a person can play it, asking for its probabilities.
+    let (ok, out, err) = {
+        use std::io::Write;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
+            .args(["play", &strat, "--game", "leduc", "--hands", "2"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all("?\ncc\n".repeat(20).as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        (
+            o.status.success(),
+            String::from_utf8(o.stdout).unwrap(),
+            String::from_utf8(o.stderr).unwrap(),
+        )
+    };
+    assert!(ok, "{err}");
+    assert!(out.contains("session over: 2 hands"), "{out}");
+    std::fs::remove_file(&strat).unwrap();
+}
+
+#[test]
+fn lbr_finds_a_weak_strategy_exploitable_but_never_beyond_its_exact_exploitability() {
+    let path = std::env::temp_dir().join(format!("stud-bot-lbr-{}.strat", std::process::id()));
+    let p = path.to_str().unwrap();
+    // Three iterations: far from equilibrium (about 450 mbb/hand exploitable).
+    let (ok, _, err) = stud(&[
+        "solve",
+        "--game",
+        "leduc",
+        "--iterations",
+        "3",
+        "--threads",
+        "1",
+        "--out",
+        p,
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let (ok, out, err) = stud(&[
+        "eval", "lbr", p, "--game", "leduc", "--hands", "5000", "--seed", "3", "--json",
+    ]);
+    assert!(ok, "{err}");
+    std::fs::remove_file(p).unwrap();
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let (lbr, ci) = (
+        v["lbr_mbb_per_hand"].as_f64().unwrap(),
+        v["ci95"].as_f64().unwrap(),
+    );
+    let exact = v["exploitability_mbb"].as_f64().unwrap();
+    assert!(lbr - ci > 0.5 * exact, "LBR finds most of it: {out}");
+    assert!(lbr - ci <= exact, "a lower bound: {out}");
+}
