@@ -231,11 +231,7 @@ fn report_writes_a_page_with_its_pictures_and_renders_in_chromium_when_present()
     match chromium {
         Ok(o) if o.status.success() => {
             let png = std::fs::read(&shot).unwrap();
-            assert!(
-                png.len() > 8_000,
-                "a blank screenshot: {} bytes",
-                png.len()
-            );
+            assert!(png.len() > 8_000, "a blank screenshot: {} bytes", png.len());
         }
         _ => eprintln!("chromium is not installed: the screenshot check is skipped"),
     }
