@@ -523,3 +523,67 @@ impl<A: CardAbstraction> Builder<'_, A> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card_abstraction::Lossless;
+
+    fn tree(def: &GameDef) -> Tree {
+        Tree::build(def, &Lossless, BettingAbstraction::for_game(def), 1 << 24).unwrap()
+    }
+
+    /// Information sets a player can actually be in: on a board, hands colliding with the
+    /// public cards are impossible.
+    fn possible_infosets(t: &Tree) -> usize {
+        t.nodes
+            .iter()
+            .filter(|n| n.kind == NodeKind::Action)
+            .map(|n| {
+                let public = t.boards[n.board as usize].public;
+                t.hands.iter().filter(|&&h| !public.contains(h)).count()
+            })
+            .sum()
+    }
+
+    #[test]
+    fn kuhn_and_leduc_have_openspiel_sizes() {
+        let k = tree(&GameDef::kuhn());
+        assert_eq!(k.nodes.len(), 9);
+        assert_eq!(k.num_infosets, 12); // OpenSpiel: 12 information states
+        let l = tree(&GameDef::leduc());
+        assert_eq!(possible_infosets(&l), 936); // OpenSpiel: 936
+        assert_eq!(l.max_actions, 3);
+    }
+
+    #[test]
+    fn games_outside_the_tree_are_refused() {
+        let e = Tree::build(
+            &GameDef::stud(crate::rules::Variant::SevenStud),
+            &Lossless,
+            BettingAbstraction::for_game(&GameDef::kuhn()),
+            1000,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("one down card"), "{e}");
+        let e = Tree::build(
+            &GameDef::ministud(),
+            &Lossless,
+            BettingAbstraction::for_game(&GameDef::ministud()),
+            1000,
+        )
+        .unwrap_err();
+        assert!(matches!(e, TreeError::TooBig(_)), "{e}");
+    }
+
+    #[test]
+    fn the_betting_abstraction_caps_raises() {
+        let mut def = GameDef::leduc();
+        def.max_bets = 4;
+        let full = tree(&def);
+        let capped =
+            Tree::build(&def, &Lossless, BettingAbstraction { max_bets: 2 }, 1 << 24).unwrap();
+        assert_eq!(capped.nodes.len(), tree(&GameDef::leduc()).nodes.len());
+        assert!(full.nodes.len() > capped.nodes.len());
+    }
+}

@@ -1,5 +1,5 @@
 //! Exact best response and exploitability of an average strategy, by a full-width vector-form
-//! walk of the same tree the solver uses.
+//! walk of the same tree the solver uses (in parallel over the children of the first chance nodes).
 //!
 //! Units: chips per game (one hand, positions as dealt by the game definition, averaged over the
 //! deal), and milli-big-bets per game: 1 mbb = 0.001 × `GameDef::big_bet` chips (for Kuhn the big
@@ -8,6 +8,7 @@
 use crate::cfr::{add_masked, dealt_hand, mask, node_slots};
 use crate::terminal::terminal_values;
 use abstraction::tree::{Node, NodeKind, Tree};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// What the player whose values are computed does at their own decisions.
@@ -65,7 +66,7 @@ pub fn value(tree: &Tree, average: &[f64], player: u8, play: Play) -> f64 {
         play,
         level,
     };
-    w.walk(0, &reach, &mut out, &mut scratch);
+    w.walk(0, &reach, &mut out, &mut scratch, true);
     out.iter().sum()
 }
 
@@ -95,7 +96,8 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    fn walk(&self, i: usize, reach_opp: &[f64], out: &mut [f64], scratch: &mut [f64]) {
+    /// `top`: no chance node above `i` yet (the first one is walked in parallel).
+    fn walk(&self, i: usize, reach_opp: &[f64], out: &mut [f64], scratch: &mut [f64], top: bool) {
         let tree = self.tree;
         let node = &tree.nodes[i];
         let n = reach_opp.len();
@@ -104,6 +106,26 @@ impl Walk<'_> {
             NodeKind::Fold | NodeKind::Showdown => {
                 terminal_values(tree, node, self.player, reach_opp, out)
             }
+            NodeKind::Chance if top => {
+                // The first chance node on the path: its children in parallel, each with its
+                // own buffers, summed in child order (the same result on any thread count).
+                let values: Vec<Vec<f64>> = tree
+                    .children(i)
+                    .into_par_iter()
+                    .map(|c| {
+                        let mut ro = vec![0.0; n];
+                        let mut co = vec![0.0; n];
+                        let mut scratch = vec![0.0; rest.len()];
+                        mask(reach_opp, dealt_hand(tree, c), &mut ro);
+                        self.walk(c, &ro, &mut co, &mut scratch, false);
+                        co
+                    })
+                    .collect();
+                out.fill(0.0);
+                for (c, co) in tree.children(i).zip(&values) {
+                    add_masked(out, co, dealt_hand(tree, c));
+                }
+            }
             NodeKind::Chance => {
                 let (ro, level) = level.split_at_mut(n);
                 let co = &mut level[..n];
@@ -111,7 +133,7 @@ impl Walk<'_> {
                 for c in tree.children(i) {
                     let h = dealt_hand(tree, c);
                     mask(reach_opp, h, ro);
-                    self.walk(c, ro, co, rest);
+                    self.walk(c, ro, co, rest, false);
                     add_masked(out, co, h);
                 }
             }
@@ -134,7 +156,7 @@ impl Walk<'_> {
                         }
                         child_reach
                     };
-                    self.walk(c, ro, &mut cfv[a * n..a * n + n], rest);
+                    self.walk(c, ro, &mut cfv[a * n..a * n + n], rest, top);
                 }
                 if !mine {
                     out.copy_from_slice(&cfv[..n]);

@@ -56,6 +56,12 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
+/// bincode's standard configuration, with a limit so that a damaged length cannot ask for a huge
+/// allocation while decoding.
+fn config() -> impl bincode::config::Config {
+    bincode::config::standard().with_limit::<{ 1 << 24 }>()
+}
+
 fn align(x: usize) -> usize {
     x.div_ceil(ALIGN) * ALIGN
 }
@@ -81,8 +87,7 @@ pub fn write<H: Serialize>(
         header,
         sections: table,
     };
-    let head = bincode::serde::encode_to_vec(&env, bincode::config::standard())
-        .context("encoding the file header")?;
+    let head = bincode::serde::encode_to_vec(&env, config()).context("encoding the file header")?;
     let data_start = align(PREFIX + head.len());
     let tmp = path.with_extension(match path.extension() {
         Some(e) => format!("{}.tmp", e.to_string_lossy()),
@@ -158,9 +163,8 @@ impl<H: DeserializeOwned> Container<H> {
         if fnv1a(head) != fnv {
             bail!("damaged: the header checksum does not match");
         }
-        let (env, _): (Envelope<H>, usize) =
-            bincode::serde::decode_from_slice(head, bincode::config::standard())
-                .context("damaged: the header does not decode")?;
+        let (env, _): (Envelope<H>, usize) = bincode::serde::decode_from_slice(head, config())
+            .context("damaged: the header does not decode")?;
         let data_start = align(PREFIX + head_len);
         let mut end = data_start;
         for (i, s) in env.sections.iter().enumerate() {

@@ -4,6 +4,7 @@
 
 pub mod best_response;
 pub mod bot;
+pub mod bucket_cache;
 pub mod cfr;
 pub mod checkpoint;
 pub mod cli;

@@ -16,6 +16,9 @@ struct Cli {
 enum Command {
     /// Evaluate hands of 5 to 7 cards: high hand, eight-or-better low and razz low.
     Hand(cli::hand::Args),
+    /// Build the card abstraction (buckets) of a stud game, or show the bucket of a hand.
+    #[command(subcommand)]
+    Abstraction(cli::abstraction::Command),
     /// Replay a PHH hand history, checking every action against the rules.
     Replay(cli::replay::Args),
     /// Write random legal hands as PHH files.
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
     match Cli::parse().command {
         // `hand` reports each bad line itself and still evaluates the rest.
         Command::Hand(a) => cli::hand::run(&a),
+        Command::Abstraction(a) => report(cli::abstraction::run(&a)),
         Command::Replay(a) => report(cli::replay::run(a)),
         Command::Simulate(a) => report(cli::simulate::run(a)),
         Command::Match(a) => report(cli::matches::run(a)),

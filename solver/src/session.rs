@@ -55,7 +55,7 @@ pub fn new_solver(
     let need = estimate_bytes(&tree);
     if need > budget {
         bail!(
-            "the solver needs about {} MiB ({} slots × {BYTES_PER_SLOT} bytes, plus scratch) but \
+            "the solver needs about {} MiB ({} infoset-actions × {BYTES_PER_SLOT} bytes, plus scratch) but \
              only {} MiB are available",
             need >> 20,
             tree.num_slots,

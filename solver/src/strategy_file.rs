@@ -212,12 +212,16 @@ impl StrategyFile {
 
     fn check_sizes(&self) -> Result<()> {
         let h = &self.container.header;
+        // Saturating: a damaged count must give a size mismatch, not an overflow.
         let want = [
-            ("nodes", h.nodes * 16),
-            ("edges", h.nodes * 4),
-            ("buckets", h.boards * h.hands * 4),
+            ("nodes", h.nodes.saturating_mul(16)),
+            ("edges", h.nodes.saturating_mul(4)),
+            (
+                "buckets",
+                h.boards.saturating_mul(h.hands).saturating_mul(4),
+            ),
             ("num_buckets", h.game.streets.len() as u64 * 4),
-            ("strategy", h.slots * 2),
+            ("strategy", h.slots.saturating_mul(2)),
         ];
         if self.container.sections.len() != want.len() {
             bail!(

@@ -213,5 +213,29 @@ fn same_result_on_one_thread_or_many() {
         let four = run(4);
         assert_eq!(bits(&one.regrets), bits(&four.regrets));
         assert_eq!(bits(&one.average), bits(&four.average));
+        let expl = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| exploitability(&one.tree, &one.average).chips.to_bits())
+        };
+        assert_eq!(expl(1), expl(4));
     }
+}
+
+#[test]
+fn a_solver_that_does_not_fit_is_refused_before_allocating() {
+    let def = GameDef::leduc();
+    let abs = Abstractions::for_game(&def);
+    // Too small for the tree itself.
+    let e = new_solver(&def, &abs, Algorithm::CfrPlus, Some(1000))
+        .err()
+        .unwrap();
+    assert!(format!("{e:#}").contains("too big"), "{e:#}");
+    // Room for the tree (465 nodes) but not for the regret and average arrays.
+    let e = new_solver(&def, &abs, Algorithm::CfrPlus, Some(40_000))
+        .err()
+        .unwrap();
+    assert!(format!("{e:#}").contains("infoset-actions"), "{e:#}");
 }

@@ -1,5 +1,6 @@
 //! The subcommands of the `stud` binary, one module each.
 
+pub mod abstraction;
 pub mod eval;
 pub mod hand;
 pub mod info;
@@ -12,7 +13,7 @@ pub mod serve;
 pub mod simulate;
 pub mod solve;
 
-use abstraction::rules::GameDef;
+use ::abstraction::rules::GameDef;
 use anyhow::{Context, Result};
 
 /// A game given on the command line: a preset name, or the path of a TOML game file.

@@ -3,7 +3,7 @@
 use crate::best_response::{exploitability, Exploitability};
 use crate::cfr::{Algorithm, Solver};
 use crate::checkpoint::{self, CheckpointHeader};
-use crate::session::{available_memory, new_solver, Abstractions};
+use crate::session::{available_memory, estimate_bytes, new_solver, Abstractions};
 use crate::strategy_file;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
@@ -104,6 +104,17 @@ pub fn run(args: Args) -> Result<()> {
         .context("starting the worker threads")?;
     let abs = Abstractions::for_game(&def);
     let mut solver = new_solver(&def, &abs, args.algorithm, available_memory())?;
+    if !args.json {
+        eprintln!(
+            "{}: {} nodes, {} infoset-actions; solver memory about {:.1} MB ({} bytes per \
+             infoset-action plus scratch)",
+            args.game,
+            solver.tree.nodes.len(),
+            solver.tree.num_slots,
+            estimate_bytes(&solver.tree) as f64 / 1e6,
+            crate::cfr::BYTES_PER_SLOT
+        );
+    }
     let expect = CheckpointHeader {
         game: def.clone(),
         card_abstraction: abs.card_name(),
@@ -153,6 +164,9 @@ pub fn run(args: Args) -> Result<()> {
                 "value_0": e.value_0,
                 "out": out.display().to_string(),
                 "threads": threads,
+                "nodes": solver.tree.nodes.len(),
+                "infoset_actions": solver.tree.num_slots,
+                "memory_bytes": estimate_bytes(&solver.tree),
             })
         );
     } else {
@@ -245,5 +259,21 @@ impl Run<'_> {
         }
         bar.finish_and_clear();
         Ok((last, iterating))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_duration;
+    use std::time::Duration;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
+        assert_eq!(parse_duration("1.5h"), Ok(Duration::from_secs(5400)));
+        assert!(parse_duration("10x").unwrap_err().contains("unit"));
+        assert!(parse_duration("m").unwrap_err().contains("not a duration"));
     }
 }

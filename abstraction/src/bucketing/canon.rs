@@ -1,0 +1,89 @@
+//! Suit isomorphism: a view and every view obtained from it by renaming suits are the same
+//! state for every feature, so each is mapped to one canonical representative before features
+//! are computed, sampled or cached.
+
+use super::view::CardView;
+use crate::cards::CardSet;
+
+/// The bits of the clubs (suit 0) in a card mask: ids are `rank * 4 + suit`.
+const SUIT0: u64 = 0x1_1111_1111_1111;
+
+/// The 24 permutations of the four suits, as the image of each suit.
+const PERMS: [[u8; 4]; 24] = {
+    let mut out = [[0u8; 4]; 24];
+    let mut n = 0;
+    let mut a = 0;
+    while a < 4 {
+        let mut b = 0;
+        while b < 4 {
+            let mut c = 0;
+            while c < 4 {
+                let d = 6 - a - b - c;
+                if a != b && a != c && b != c && d < 4 && d != a && d != b && d != c {
+                    out[n] = [a as u8, b as u8, c as u8, d as u8];
+                    n += 1;
+                }
+                c += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    out
+};
+
+/// `cards` with suit `s` renamed `perm[s]`.
+#[inline]
+fn permute(cards: CardSet, perm: &[u8; 4]) -> CardSet {
+    let m = cards.0;
+    let mut out = 0;
+    for (s, &p) in perm.iter().enumerate() {
+        out |= (m >> s & SUIT0) << p;
+    }
+    CardSet(out)
+}
+
+/// The suit permutations that map `deck` onto itself (all 24 for a full deck).
+pub fn deck_perms(deck: CardSet) -> Vec<[u8; 4]> {
+    PERMS
+        .iter()
+        .filter(|p| permute(deck, p) == deck)
+        .copied()
+        .collect()
+}
+
+/// The canonical representative of `v` under the suit permutations `perms`: the image whose
+/// (down, up, opponent's up) masks are smallest in that order. Isomorphic views give the same
+/// representative.
+pub fn canonical(v: &CardView, perms: &[[u8; 4]]) -> CardView {
+    let key = |w: &CardView| (w.down.0, w.up.0, w.opp_up.0);
+    perms
+        .iter()
+        .map(|p| permute_view(v, p))
+        .min_by_key(key)
+        .unwrap_or(*v)
+}
+
+/// Renames the suits of `v`: suit `s` becomes `perm[s]`.
+pub fn permute_view(v: &CardView, perm: &[u8; 4]) -> CardView {
+    CardView {
+        street: v.street,
+        down: permute(v.down, perm),
+        up: permute(v.up, perm),
+        opp_up: permute(v.opp_up, perm),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn there_are_24_distinct_perms() {
+        let mut p = PERMS.to_vec();
+        p.sort();
+        p.dedup();
+        assert_eq!(p.len(), 24);
+        assert_eq!(deck_perms(CardSet::FULL).len(), 24);
+    }
+}

@@ -1,0 +1,515 @@
+//! The feature vector of a canonical view: how strong the hand will be at showdown against the
+//! opponent's unknown cards (a histogram of final hand strength, its mean the EHS), low features
+//! for hi-lo, and classes of both visible boards.
+//!
+//! The rollout: the *outer* draws deal the cards still to come to me and the opponent's up cards
+//! still to come; for each, the *inner* draws deal the opponent's down cards, and the hand
+//! strength (HS) of that outer outcome is my mean pot share over them (win 1, tie 1/2; hi-lo
+//! splits). The EHS is the mean HS; the histogram of HS over outer outcomes measures potential.
+//! Draws enumerate every outcome when there are few enough, else sample a fixed number from a
+//! generator seeded by the canonical cards, so the same view always gets the same features.
+
+use super::view::{CardView, Shape};
+use crate::cards::{Card, CardSet};
+use crate::eval::{eval_low8, eval_razz, showing_high, HighStrength, LowStrength, PartialHand};
+use crate::rules::Showdown;
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The knobs of the feature computation. They are recorded with a built abstraction, so the
+/// lookup computes exactly what the build computed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FeatureParams {
+    /// Outer outcomes (my cards to come and the opponent's up cards to come) per view; fewer if
+    /// that many cover every outcome.
+    pub outer: u32,
+    /// Inner outcomes (the opponent's down cards) per outer outcome. When the outer outcomes are
+    /// fewer than `outer`, the inner draws get the unused budget, so `outer * inner` is the cost.
+    pub inner: u32,
+    /// Bins of the hand-strength histogram (its CDF gives `bins - 1` features).
+    pub bins: u32,
+    /// The weight of each visible-board class against the strength features (which are in pot
+    /// share units, so that the distance between two histograms is their earth mover's distance).
+    pub board_weight: f32,
+    /// Mixed into every per-view seed: another seed gives other (equally valid) samples.
+    pub seed: u64,
+}
+
+/// Board classes per player: pairing, highest and lowest rank, low cards, flush and straight draws.
+const BOARD: usize = 6;
+
+/// Where each feature sits in the vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Bins of the histogram.
+    pub bins: usize,
+    /// Extra strength features of the showdown (2 for hi-lo: the chance of a qualifying low and
+    /// its mean strength; none otherwise).
+    pub extras: usize,
+}
+
+impl Layout {
+    /// The layout for a game's showdown.
+    pub fn new(showdown: Showdown, params: &FeatureParams) -> Layout {
+        Layout {
+            bins: (params.bins as usize).clamp(2, MAX_BINS),
+            extras: if showdown == Showdown::HiLo8 { 2 } else { 0 },
+        }
+    }
+
+    /// The length of the feature vector.
+    pub fn dim(&self) -> usize {
+        self.bins - 1 + 1 + self.extras + 2 * BOARD
+    }
+
+    /// Where the EHS sits.
+    pub fn ehs_index(&self) -> usize {
+        self.bins - 1
+    }
+}
+
+/// Writes the features of `v` (which should be canonical, see `canon`; `shape.check(v)` must
+/// hold) into `out` (of length `Layout::dim`).
+pub fn features(shape: &Shape, params: &FeatureParams, v: &CardView, out: &mut [f32]) {
+    let layout = Layout::new(shape.showdown, params);
+    debug_assert_eq!(out.len(), layout.dim());
+    let mut rng = ChaCha8Rng::seed_from_u64(view_seed(params.seed, v));
+    let (hist, extras, ehs, outcomes) = match shape.showdown {
+        Showdown::High => rollout(&High, shape, params, &layout, v, &mut rng),
+        Showdown::Razz => rollout(&Razz, shape, params, &layout, v, &mut rng),
+        Showdown::HiLo8 => rollout(&HiLo::new(), shape, params, &layout, v, &mut rng),
+        Showdown::Showing => rollout(&Showing, shape, params, &layout, v, &mut rng),
+    };
+    let n = outcomes as f32;
+    let b = layout.bins;
+    let mut cum = 0u32;
+    for (o, &h) in out[..b - 1].iter_mut().zip(&hist) {
+        cum += h;
+        *o = cum as f32 / n / b as f32;
+    }
+    out[b - 1] = (ehs / outcomes as f64) as f32;
+    for i in 0..layout.extras {
+        out[b + i] = (extras[i] / outcomes as f64) as f32;
+    }
+    let low = shape.showdown == Showdown::Razz;
+    let board = &mut out[b + layout.extras..];
+    board_classes(v.up, low, &mut board[..BOARD]);
+    board_classes(v.opp_up, low, &mut board[BOARD..]);
+    for x in board {
+        *x *= params.board_weight;
+    }
+}
+
+/// The rollout of `v` with one showdown: (histogram, extras, sum of HS, outer outcomes).
+fn rollout<S: Scorer>(
+    sc: &S,
+    shape: &Shape,
+    params: &FeatureParams,
+    layout: &Layout,
+    v: &CardView,
+    rng: &mut ChaCha8Rng,
+) -> ([u32; MAX_BINS], [f64; 2], f64, u32) {
+    let mut r = Rollout {
+        sc,
+        mine_now: v.down.union(v.up),
+        opp_now: v.opp_up,
+        unseen: shape.deck.minus(v.known()),
+        k_opp_down: shape.final_counts().0 as usize,
+        inner_budget: 1,
+        inner_total: 0,
+        hist: [0; MAX_BINS],
+        bins: layout.bins,
+        extras: [0.0; 2],
+        ehs: 0.0,
+        outcomes: 0,
+    };
+    r.run(shape, params, rng);
+    (r.hist, r.extras, r.ehs, r.outcomes)
+}
+
+/// The seed of a view's draws: its cards and street mixed with the parameter seed.
+fn view_seed(seed: u64, v: &CardView) -> u64 {
+    let mut h = splitmix(seed ^ v.street as u64);
+    for m in [v.down.0, v.up.0, v.opp_up.0] {
+        h = splitmix(h ^ m);
+    }
+    h
+}
+
+/// SplitMix64's finaliser: a fast, well-mixing bijection of 64-bit words.
+pub(crate) fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ z >> 30).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ z >> 27).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ z >> 31
+}
+
+/// How a showdown ranks final hands and splits the pot.
+trait Scorer {
+    /// The strength of a final hand.
+    type S: Copy;
+    /// The strength of the final hand `h`.
+    fn strength(&self, h: PartialHand) -> Self::S;
+    /// My share of the pot (0 to 1) when my strength is `me` and the opponent's `opp`.
+    fn share(&self, me: Self::S, opp: Self::S) -> f64;
+    /// Adds the extra features of my final hand to `acc`.
+    fn extras(&self, _mine: CardSet, _acc: &mut [f64; 2]) {}
+}
+
+/// 1 for a win, 1/2 for a tie, 0 for a loss.
+#[inline]
+fn contest<T: Ord>(me: T, opp: T) -> f64 {
+    match me.cmp(&opp) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Equal => 0.5,
+        std::cmp::Ordering::Less => 0.0,
+    }
+}
+
+struct High;
+impl Scorer for High {
+    type S = HighStrength;
+    #[inline]
+    fn strength(&self, h: PartialHand) -> HighStrength {
+        h.high()
+    }
+    #[inline]
+    fn share(&self, me: HighStrength, opp: HighStrength) -> f64 {
+        contest(me, opp)
+    }
+}
+
+struct Razz;
+impl Scorer for Razz {
+    type S = LowStrength;
+    #[inline]
+    fn strength(&self, h: PartialHand) -> LowStrength {
+        h.razz()
+    }
+    #[inline]
+    fn share(&self, me: LowStrength, opp: LowStrength) -> f64 {
+        contest(me, opp)
+    }
+}
+
+/// Stud hi-lo: half the pot to the best high and half to the best qualifying low; the high takes
+/// it all when no low qualifies.
+struct HiLo {
+    /// The weakest qualifying low (8-7-6-5-4) and the best (5-4-3-2-A), to scale strengths to 0..1.
+    worst: u32,
+    best: u32,
+}
+
+impl HiLo {
+    fn new() -> HiLo {
+        let of = |ranks: [u8; 5]| {
+            let set: CardSet = ranks
+                .iter()
+                .enumerate()
+                .map(|(i, &r)| Card::from_id(r * 4 + (i % 2) as u8))
+                .collect();
+            eval_razz(set).value()
+        };
+        // Rank indices: 0 = deuce .. 12 = ace.
+        HiLo {
+            worst: of([6, 5, 4, 3, 2]),
+            best: of([3, 2, 1, 0, 12]),
+        }
+    }
+}
+
+impl Scorer for HiLo {
+    type S = (HighStrength, Option<LowStrength>);
+    #[inline]
+    fn strength(&self, h: PartialHand) -> Self::S {
+        (h.high(), h.low8())
+    }
+    #[inline]
+    fn share(&self, me: Self::S, opp: Self::S) -> f64 {
+        let high = contest(me.0, opp.0);
+        match (me.1, opp.1) {
+            (None, None) => high,
+            (Some(a), Some(b)) => 0.5 * high + 0.5 * contest(a, b),
+            (Some(_), None) => 0.5 * high + 0.5,
+            (None, Some(_)) => 0.5 * high,
+        }
+    }
+    fn extras(&self, mine: CardSet, acc: &mut [f64; 2]) {
+        if let Some(low) = eval_low8(mine) {
+            acc[0] += 1.0;
+            acc[1] += (low.value() - self.worst) as f64 / (self.best - self.worst) as f64;
+        }
+    }
+}
+
+/// Games of fewer than five cards: every card ranked as a showing hand.
+struct Showing;
+impl Scorer for Showing {
+    type S = u32;
+    #[inline]
+    fn strength(&self, h: PartialHand) -> u32 {
+        let mut buf = [Card::from_id(0); 4];
+        let mut n = 0;
+        for c in h.cards().iter().take(4) {
+            buf[n] = c;
+            n += 1;
+        }
+        showing_high(&buf[..n])
+    }
+    #[inline]
+    fn share(&self, me: u32, opp: u32) -> f64 {
+        contest(me, opp)
+    }
+}
+
+/// The most histogram bins (the vectors live on the stack).
+pub const MAX_BINS: usize = 32;
+
+/// The longest feature vector: `MAX_BINS - 1` CDF points, the EHS, two extras, the boards.
+pub const MAX_DIM: usize = MAX_BINS + 2 + 2 * BOARD;
+
+/// One rollout: what it deals and what it has accumulated.
+struct Rollout<'a, S> {
+    sc: &'a S,
+    /// My cards and the opponent's up cards now.
+    mine_now: CardSet,
+    opp_now: CardSet,
+    /// The cards nobody has been seen to hold.
+    unseen: CardSet,
+    /// The opponent's down cards at showdown.
+    k_opp_down: usize,
+    /// Inner draws per outer outcome, and how many inner outcomes there are.
+    inner_budget: u64,
+    inner_total: u64,
+    hist: [u32; MAX_BINS],
+    bins: usize,
+    extras: [f64; 2],
+    ehs: f64,
+    outcomes: u32,
+}
+
+/// The cards of `set` as ids, into `buf`; returns how many.
+pub(super) fn ids(set: CardSet, buf: &mut [u8; 52]) -> usize {
+    let mut n = 0;
+    for c in set.iter() {
+        buf[n] = c.id();
+        n += 1;
+    }
+    n
+}
+
+/// The set of the cards with these ids.
+fn set_of(ids: &[u8]) -> CardSet {
+    CardSet(ids.iter().fold(0, |m, &c| m | 1 << c))
+}
+
+/// The binomial coefficient, saturating (only compared with small budgets).
+pub(crate) fn binom(n: usize, k: usize) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let mut c: u64 = 1;
+    for i in 0..k as u64 {
+        c = c.saturating_mul(n as u64 - i) / (i + 1);
+    }
+    c
+}
+
+/// Calls `f` with every `k`-card subset of `cards`.
+pub(super) fn for_each_subset(cards: &[u8], k: usize, f: &mut impl FnMut(CardSet)) {
+    let n = cards.len();
+    if k > n {
+        return;
+    }
+    let mut idx = [0usize; 52];
+    for (i, x) in idx[..k].iter_mut().enumerate() {
+        *x = i;
+    }
+    loop {
+        f(CardSet(idx[..k].iter().fold(0, |m, &i| m | 1 << cards[i])));
+        // Advance to the next combination in lexicographic order.
+        let Some(i) = (0..k).rev().find(|&i| idx[i] != i + n - k) else {
+            return;
+        };
+        idx[i] += 1;
+        for j in i + 1..k {
+            idx[j] = idx[j - 1] + 1;
+        }
+    }
+}
+
+/// Draws `k` cards uniformly without replacement: a partial Fisher-Yates shuffle of `pool`,
+/// whose first `k` entries are the draw (any order of `pool` gives a uniform draw). An index
+/// below `m` is the high half of a 32-bit word times `m`: biased by under `m / 2^32`, which no
+/// estimate here can see, and branch-free.
+#[inline]
+fn draw<'a>(pool: &'a mut [u8], k: usize, rng: &mut ChaCha8Rng) -> &'a [u8] {
+    let n = pool.len() as u64;
+    for i in 0..k {
+        let j = i + ((rng.next_u32() as u64 * (n - i as u64)) >> 32) as usize;
+        pool.swap(i, j);
+    }
+    &pool[..k]
+}
+
+impl<S: Scorer> Rollout<'_, S> {
+    /// Deals every outer outcome, or a sample of them, and scores each.
+    fn run(&mut self, shape: &Shape, p: &FeatureParams, rng: &mut ChaCha8Rng) {
+        let (fd, fu) = shape.final_counts();
+        let k_me = (fd + fu) as usize - self.mine_now.len() as usize;
+        let k_opp_up = fu as usize - self.opp_now.len() as usize;
+        let mut rem = [0u8; 52];
+        let n = ids(self.unseen, &mut rem);
+        let rem = &mut rem[..n];
+        let budget = p.outer.max(1) as u64;
+        let total = binom(n, k_me).saturating_mul(binom(n - k_me, k_opp_up));
+        let outer = total.min(budget);
+        // Fewer outer outcomes than the budget leave the rest to the inner draws.
+        self.inner_budget = (budget * p.inner.max(1) as u64 / outer).max(1);
+        self.inner_total = binom(n - k_me - k_opp_up, self.k_opp_down);
+        if total <= budget {
+            for_each_subset(rem, k_me, &mut |mine| {
+                let mut rest = [0u8; 52];
+                let m = ids(self.unseen.minus(mine), &mut rest);
+                for_each_subset(&rest[..m], k_opp_up, &mut |opp| {
+                    self.outcome(mine, opp, rng)
+                });
+            });
+        } else {
+            for _ in 0..budget {
+                let both = draw(rem, k_me + k_opp_up, rng);
+                let (mine, opp) = (set_of(&both[..k_me]), set_of(&both[k_me..]));
+                self.outcome(mine, opp, rng);
+            }
+        }
+    }
+
+    /// Scores one outer outcome (my new cards `mine`, the opponent's new up cards `opp_new`)
+    /// against the opponent's down cards: every one, or a sample.
+    fn outcome(&mut self, mine: CardSet, opp_new: CardSet, rng: &mut ChaCha8Rng) {
+        let sc = self.sc;
+        let my_final = self.mine_now.union(mine);
+        let s = sc.strength(PartialHand::of(my_final));
+        sc.extras(my_final, &mut self.extras);
+        let opp_now = self.opp_now.union(opp_new);
+        let mut rest = [0u8; 52];
+        let m = ids(self.unseen.minus(mine).minus(opp_new), &mut rest);
+        let rest = &mut rest[..m];
+        let (mut sum, mut count) = (0.0f64, 0u64);
+        let mut score = |opp: PartialHand| {
+            sum += sc.share(s, sc.strength(opp));
+            count += 1;
+        };
+        if self.inner_total <= self.inner_budget {
+            for_each_subset(rest, self.k_opp_down, &mut |hidden| {
+                score(PartialHand::of(opp_now.union(hidden)))
+            });
+        } else {
+            // The opponent's up cards are added once, each hidden card with one addition.
+            let base = PartialHand::of(opp_now);
+            for _ in 0..self.inner_budget {
+                let hidden = draw(rest, self.k_opp_down, rng);
+                score(hidden.iter().fold(base, |h, &c| h.add(Card::from_id(c))));
+            }
+        }
+        let hs = sum / count as f64;
+        self.hist[((hs * self.bins as f64) as usize).min(self.bins - 1)] += 1;
+        self.ehs += hs;
+        self.outcomes += 1;
+    }
+}
+
+/// Six classes of a visible board, each in 0..=1: the most cards of one rank, the highest and
+/// lowest rank (ace low in razz), the distinct low ranks (ace to eight), the most cards of one
+/// suit, and the most distinct ranks within a straight's span of five.
+fn board_classes(up: CardSet, razz: bool, out: &mut [f32]) {
+    let mut rank_counts = [0u8; 13];
+    let mut suit_counts = [0u8; 4];
+    let (mut hi, mut lo) = (0u8, 12u8);
+    let mut ranks = 0u16;
+    let mut lows = 0u16;
+    for c in up.iter() {
+        let r = c.rank();
+        rank_counts[r.index() as usize] += 1;
+        suit_counts[c.suit().index() as usize] += 1;
+        let value = if razz { r.low_index() } else { r.index() };
+        hi = hi.max(value);
+        lo = lo.min(value);
+        ranks |= 1 << r.index();
+        if r.low_index() <= 7 {
+            lows |= 1 << r.low_index();
+        }
+    }
+    if up.is_empty() {
+        out.fill(0.0);
+        return;
+    }
+    let most_of_a_rank = *rank_counts.iter().max().unwrap();
+    let most_of_a_suit = *suit_counts.iter().max().unwrap();
+    // Ranks shifted up one with the ace also below the deuce, for the wheel.
+    let wheel = (ranks << 1 | ranks >> 12) as u32;
+    let span = (0..10)
+        .map(|lo| (wheel >> lo & 0x1f).count_ones())
+        .max()
+        .unwrap();
+    out[0] = (most_of_a_rank - 1) as f32 / 3.0;
+    out[1] = hi as f32 / 12.0;
+    out[2] = lo as f32 / 12.0;
+    out[3] = (lows.count_ones() as f32 / 4.0).min(1.0);
+    out[4] = (most_of_a_suit - 1) as f32 / 3.0;
+    out[5] = (span - 1) as f32 / 3.0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// My share and the opponent's add up to the pot when both hands are known, in every showdown.
+    fn symmetric<S: Scorer>(sc: &S, cards: usize) {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut deck: Vec<u8> = (0..52).collect();
+        for _ in 0..20_000 {
+            let both = draw(&mut deck, 2 * cards, &mut rng);
+            let (a, b) = (set_of(&both[..cards]), set_of(&both[cards..]));
+            let (a, b) = (
+                sc.strength(PartialHand::of(a)),
+                sc.strength(PartialHand::of(b)),
+            );
+            assert_eq!(sc.share(a, b) + sc.share(b, a), 1.0);
+        }
+        // A hand against itself (the same strength) splits the pot.
+        let same = sc.strength(PartialHand::of(set_of(&deck[..cards])));
+        assert_eq!(sc.share(same, same), 0.5);
+    }
+
+    #[test]
+    fn shares_of_two_known_hands_add_up_to_one() {
+        symmetric(&High, 7);
+        symmetric(&High, 5);
+        symmetric(&Razz, 7);
+        symmetric(&HiLo::new(), 7);
+        symmetric(&Showing, 3);
+    }
+
+    #[test]
+    fn board_classes_of_known_boards() {
+        let set =
+            |s: &str| -> CardSet { crate::cards::parse_cards(s).unwrap().into_iter().collect() };
+        let mut out = [0f32; BOARD];
+        board_classes(set("Kc Kd Qc Jc"), false, &mut out);
+        assert_eq!(
+            out,
+            [
+                1.0 / 3.0,
+                11.0 / 12.0,
+                9.0 / 12.0,
+                0.0,
+                2.0 / 3.0,
+                2.0 / 3.0
+            ]
+        );
+        // A wheel draw: A 2 3 4 are four ranks within five, the ace low in razz.
+        board_classes(set("Ac 2d 3h 4s"), true, &mut out);
+        assert_eq!(out, [0.0, 3.0 / 12.0, 0.0, 1.0, 0.0, 1.0]);
+    }
+}

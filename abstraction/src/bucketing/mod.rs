@@ -1,0 +1,318 @@
+//! The card abstraction of the real stud games (seven-card stud, hi-lo, razz, five-card stud,
+//! and any heads-up stud game such as `ministud`): a bucket for what one player knows of the
+//! cards, a [`CardView`] (street, my down cards, my up cards, the opponent's up cards).
+//!
+//! The path of a view: canonical form under suit renaming ([`canon`]) → features ([`features`]:
+//! a histogram of final hand strength whose mean is the EHS, low features for hi-lo, classes of
+//! both visible boards) → the nearest centroid of its street ([`kmeans`]) → the bucket. The
+//! build draws a fixed training sample of views per street and clusters their features; every
+//! random choice comes from seeds recorded in the [`Size`], so the build is reproducible and the
+//! lookup computes exactly the features the build did. [`Bucketing::encode`] gives the bytes to
+//! cache, with a checksum that identifies the abstraction.
+//!
+//! For the solver's `CardAbstraction` trait, whose `public: CardSet` cannot tell whose up cards
+//! are whose, the adapter needs both players' up cards apart, e.g.
+//! `fn bucket(&self, street, hand_index, down: CardSet, my_up: CardSet, opp_up: CardSet) -> u32`
+//! answered by [`Bucketing::bucket`] on `CardView { street, down, up: my_up, opp_up }`, with
+//! `num_buckets(street, _)` = [`Bucketing::buckets`] and a name carrying [`Bucketing::checksum`].
+
+pub mod canon;
+mod codec;
+pub mod features;
+pub mod kmeans;
+mod size;
+mod table;
+pub mod view;
+
+pub use size::{Size, SIZES};
+pub use view::{CardView, Shape};
+
+use crate::cards::CardSet;
+use crate::rules::GameDef;
+use features::Layout;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Why a bucketing could not be built, read or used.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BucketError {
+    /// The game cannot be bucketed.
+    #[error("cannot bucket the game {0}")]
+    Game(String),
+    /// An unknown or impossible size.
+    #[error("bad abstraction size: {0}")]
+    Size(String),
+    /// A view that cannot happen in the game.
+    #[error("impossible cards: {0}")]
+    View(String),
+    /// Encoded bytes that are damaged, of another format version, or of another game or size.
+    #[error("not a usable bucketing file: {0}")]
+    Decode(String),
+}
+
+/// What a build is doing, for a progress display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The street being built (0-based).
+    pub street: usize,
+    /// The game's number of streets.
+    pub streets: usize,
+    /// The phase on that street.
+    pub phase: Phase,
+    /// Work done in this phase.
+    pub done: usize,
+    /// Work in this phase.
+    pub total: usize,
+}
+
+/// A phase of building one street.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Computing the features of the training views (work = views).
+    Features,
+    /// Lloyd iterations (work = iterations; it may stop early).
+    Clustering,
+}
+
+/// The clustering of one street.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreetBuckets {
+    /// `buckets * dim` centroid coordinates, row by row.
+    pub centroids: Vec<f32>,
+    /// The training views clustered.
+    pub points: u32,
+    /// The Lloyd iterations run.
+    pub iterations: u32,
+    /// The variance of the EHS over the training views.
+    pub ehs_variance: f64,
+    /// The variance of the EHS within the buckets: what the abstraction loses of it.
+    pub ehs_within: f64,
+}
+
+/// A built card abstraction of one game at one size.
+#[derive(Clone, Debug)]
+pub struct Bucketing {
+    shape: Shape,
+    size: Size,
+    layout: Layout,
+    perms: Vec<[u8; 4]>,
+    streets: Vec<StreetBuckets>,
+    checksum: u64,
+    /// The first street as a table, once [`Bucketing::precompute_first_street`] has run.
+    first: Option<table::FirstStreet>,
+}
+
+impl Bucketing {
+    /// Builds the abstraction of `def` at `size`, reporting through `progress` (called from
+    /// worker threads). The same game and size always give the same centroids and checksum.
+    pub fn build(
+        def: &GameDef,
+        size: &Size,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<Bucketing, BucketError> {
+        let shape = Shape::of(def)?;
+        if size.buckets.len() != shape.streets() || size.buckets.contains(&0) {
+            return Err(BucketError::Size(format!(
+                "{} gives {:?} buckets; {} needs at least one on each of {} streets",
+                size.name,
+                size.buckets,
+                shape.game,
+                shape.streets()
+            )));
+        }
+        if size.train == 0 {
+            return Err(BucketError::Size(format!(
+                "{}: no training views",
+                size.name
+            )));
+        }
+        let layout = Layout::new(shape.showdown, &size.features);
+        let perms = canon::deck_perms(shape.deck);
+        let dim = layout.dim();
+        let mut streets = Vec::new();
+        for street in 0..shape.streets() {
+            let seed = mix(size.seed, street as u64, 1);
+            let views = random_views(&shape, &perms, street, size.train as usize, seed);
+            let total = views.len();
+            let mut points = vec![0f32; total * dim];
+            let done = AtomicUsize::new(0);
+            const CHUNK: usize = 256;
+            points
+                .par_chunks_mut(CHUNK * dim)
+                .zip(views.par_chunks(CHUNK))
+                .for_each(|(out, vs)| {
+                    for (o, v) in out.chunks_exact_mut(dim).zip(vs) {
+                        features::features(&shape, &size.features, v, o);
+                    }
+                    let d = done.fetch_add(vs.len(), Ordering::Relaxed) + vs.len();
+                    progress(Progress {
+                        street,
+                        streets: shape.streets(),
+                        phase: Phase::Features,
+                        done: d,
+                        total,
+                    });
+                });
+            let k = size.buckets[street] as usize;
+            let clusters = kmeans::kmeans(
+                &points,
+                dim,
+                k,
+                size.iterations as usize,
+                mix(size.seed, street as u64, 2),
+                &|done, total| {
+                    progress(Progress {
+                        street,
+                        streets: shape.streets(),
+                        phase: Phase::Clustering,
+                        done,
+                        total,
+                    })
+                },
+            );
+            let ehs: Vec<f32> = points
+                .chunks_exact(dim)
+                .map(|p| p[layout.ehs_index()])
+                .collect();
+            streets.push(StreetBuckets {
+                points: total as u32,
+                iterations: clusters.iterations as u32,
+                ehs_variance: kmeans::within_variance(&ehs, &vec![0; ehs.len()], 1),
+                ehs_within: kmeans::within_variance(&ehs, &clusters.assignment, k),
+                centroids: clusters.centroids,
+            });
+        }
+        let mut b = Bucketing {
+            shape,
+            size: size.clone(),
+            layout,
+            perms,
+            streets,
+            checksum: 0,
+            first: None,
+        };
+        b.checksum = codec::checksum(&b.encode_payload());
+        Ok(b)
+    }
+
+    /// The bucket of a view, in `0..self.buckets(view.street)`; refuses a view that cannot
+    /// happen in the game.
+    pub fn bucket(&self, v: &CardView) -> Result<u32, BucketError> {
+        self.shape.check(v)?;
+        let c = canon::canonical(v, &self.perms);
+        if let Some(b) = self.first.as_ref().and_then(|t| t.get(&c)) {
+            return Ok(b);
+        }
+        Ok(self.nearest(&c))
+    }
+
+    /// The bucket of a canonical view: its features' nearest centroid.
+    fn nearest(&self, c: &CardView) -> u32 {
+        let dim = self.layout.dim();
+        let mut f = [0f32; features::MAX_DIM];
+        features::features(&self.shape, &self.size.features, c, &mut f[..dim]);
+        kmeans::nearest(&self.streets[c.street].centroids, dim, &f[..dim]).0
+    }
+
+    /// Computes the bucket of every canonical first-street view once (in parallel), so that
+    /// first-street lookups become a binary search. The buckets are the same either way. Returns
+    /// the number of canonical views (185 185 in the seven-card games, seconds to compute
+    /// at the default size).
+    pub fn precompute_first_street(&mut self) -> usize {
+        let t = table::FirstStreet::build(self);
+        let n = t.len();
+        self.first = Some(t);
+        n
+    }
+
+    /// The feature vector of a view (of its canonical form; see [`features::Layout`]).
+    pub fn features(&self, v: &CardView) -> Result<Vec<f32>, BucketError> {
+        self.shape.check(v)?;
+        let c = canon::canonical(v, &self.perms);
+        let mut f = vec![0f32; self.layout.dim()];
+        features::features(&self.shape, &self.size.features, &c, &mut f);
+        Ok(f)
+    }
+
+    /// The canonical form of a view under suit renaming.
+    pub fn canonical(&self, v: &CardView) -> CardView {
+        canon::canonical(v, &self.perms)
+    }
+
+    /// The number of buckets on `street` (0 past the last street).
+    pub fn buckets(&self, street: usize) -> u32 {
+        self.streets
+            .get(street)
+            .map_or(0, |s| (s.centroids.len() / self.layout.dim()) as u32)
+    }
+
+    /// The checksum of the encoded abstraction: a strategy file records it to name the
+    /// abstraction it was solved with.
+    pub fn checksum(&self) -> u64 {
+        self.checksum
+    }
+
+    /// `n` uniformly random canonical views of `street` drawn from `seed` (the build's training
+    /// sample is such a draw), for benchmarks and tests.
+    pub fn sample_views(&self, street: usize, n: usize, seed: u64) -> Vec<CardView> {
+        random_views(&self.shape, &self.perms, street, n, seed)
+    }
+
+    /// The game's shape.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// The size it was built at.
+    pub fn size(&self) -> &Size {
+        &self.size
+    }
+
+    /// The feature layout.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The clustering of each street, with its quality figures.
+    pub fn streets(&self) -> &[StreetBuckets] {
+        &self.streets
+    }
+}
+
+/// Mixes a seed with two small words (street, purpose) into an independent seed.
+fn mix(seed: u64, a: u64, b: u64) -> u64 {
+    features::splitmix(features::splitmix(seed ^ a) ^ b)
+}
+
+/// `n` views of a street: uniformly random deals of my cards and the opponent's up cards,
+/// canonicalised, drawn from a generator seeded by `seed`.
+fn random_views(
+    shape: &Shape,
+    perms: &[[u8; 4]],
+    street: usize,
+    n: usize,
+    seed: u64,
+) -> Vec<CardView> {
+    use rand::seq::SliceRandom;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut deck: Vec<_> = shape.deck.iter().collect();
+    let (d, u) = (shape.downs[street] as usize, shape.ups[street] as usize);
+    (0..n)
+        .map(|_| {
+            let (cards, _) = deck.partial_shuffle(&mut rng, d + 2 * u);
+            let set = |s: &[crate::cards::Card]| s.iter().copied().collect::<CardSet>();
+            let v = CardView {
+                street,
+                down: set(&cards[..d]),
+                up: set(&cards[d..d + u]),
+                opp_up: set(&cards[d + u..]),
+            };
+            canon::canonical(&v, perms)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

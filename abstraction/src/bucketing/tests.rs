@@ -1,0 +1,347 @@
+use super::canon::permute_view;
+use super::features::{FeatureParams, Layout};
+use super::*;
+use crate::cards::{parse_cards, Card};
+use crate::eval::{eval_high, eval_low8, eval_razz};
+use crate::rules::State;
+use proptest::prelude::*;
+use std::sync::OnceLock;
+
+fn set(s: &str) -> CardSet {
+    parse_cards(s).unwrap().into_iter().collect()
+}
+
+fn view(street: usize, down: &str, up: &str, opp: &str) -> CardView {
+    CardView {
+        street,
+        down: set(down),
+        up: set(up),
+        opp_up: set(opp),
+    }
+}
+
+fn def(game: &str) -> GameDef {
+    GameDef::preset(game).unwrap()
+}
+
+fn tiny(game: &str) -> Bucketing {
+    let g = def(game);
+    let size = Size::preset("tiny", g.streets.len()).unwrap();
+    Bucketing::build(&g, &size, &|_| {}).unwrap()
+}
+
+fn tiny_7stud() -> &'static Bucketing {
+    static B: OnceLock<Bucketing> = OnceLock::new();
+    B.get_or_init(|| tiny("7stud"))
+}
+
+/// The features of `v` with a rollout budget of `outer * inner` draws.
+fn features_with(game: &str, v: &CardView, outer: u32, inner: u32) -> Vec<f32> {
+    let shape = Shape::of(&def(game)).unwrap();
+    shape.check(v).unwrap();
+    let p = FeatureParams {
+        outer,
+        inner,
+        bins: 8,
+        board_weight: 0.05,
+        seed: 1,
+    };
+    let mut f = vec![0.0; Layout::new(shape.showdown, &p).dim()];
+    features::features(&shape, &p, v, &mut f);
+    f
+}
+
+fn ehs(game: &str, v: &CardView, outer: u32, inner: u32) -> f32 {
+    features_with(game, v, outer, inner)[7]
+}
+
+#[test]
+fn a_hand_the_board_cannot_beat_has_ehs_one() {
+    // Quad aces on seventh street; the opponent's 3c 4d 9h Jd can make no straight flush.
+    let v = view(4, "Ac Ad Kc", "Ah As 7d 2s", "3c 4d 9h Jd");
+    let f = features_with("7stud", &v, 4, 64);
+    assert_eq!(f[7], 1.0);
+    // All the mass in the last histogram bin: the CDF is zero below it.
+    assert!(f[..7].iter().all(|&x| x == 0.0), "{f:?}");
+    // A razz wheel against K K Q Q showing.
+    let v = view(4, "Ac 2d Kh", "3c 4h 5s Qd", "Kc Kd Qc Qh");
+    assert_eq!(ehs("razz", &v, 4, 64), 1.0);
+    // In hi-lo the wheel's low half is sure (K K Q Q can make no low), its high half is not (a
+    // full house beats the wheel's straight): the EHS is at least one half.
+    assert!(ehs("stud8", &v, 4, 64) >= 0.5);
+}
+
+#[test]
+fn a_hand_that_cannot_win_has_ehs_zero() {
+    // Seven-high with no pair, flush or straight possible, against a pair of aces showing.
+    let v = view(4, "2c 3d 7h", "4s 9c Jd Kh", "Ac Ad 5c 6d");
+    assert_eq!(ehs("7stud", &v, 4, 64), 0.0);
+}
+
+/// The exact EHS of a last-street view by brute force, independent of the rollout code.
+fn exact_last_street(game: &str, v: &CardView, share: impl Fn(CardSet, CardSet) -> f64) -> f64 {
+    let shape = Shape::of(&def(game)).unwrap();
+    let hidden = shape.final_counts().0 as usize;
+    let rest: Vec<Card> = shape.deck.minus(v.known()).iter().collect();
+    let mine = v.down.union(v.up);
+    let (mut sum, mut n) = (0.0, 0);
+    fn rec(
+        rest: &[Card],
+        from: usize,
+        depth: usize,
+        acc: CardSet,
+        f: &mut dyn FnMut(CardSet),
+        k: usize,
+    ) {
+        if depth == k {
+            return f(acc);
+        }
+        for i in from..rest.len() {
+            let mut a = acc;
+            a.insert(rest[i]);
+            rec(rest, i + 1, depth + 1, a, f, k);
+        }
+    }
+    rec(
+        &rest,
+        0,
+        0,
+        v.opp_up,
+        &mut |opp| {
+            sum += share(mine, opp);
+            n += 1;
+        },
+        hidden,
+    );
+    sum / n as f64
+}
+
+fn contest<T: Ord>(a: T, b: T) -> f64 {
+    match a.cmp(&b) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Equal => 0.5,
+        std::cmp::Ordering::Less => 0.0,
+    }
+}
+
+#[test]
+fn last_street_ehs_matches_brute_force() {
+    // Five-card stud's last street: 43 possible down cards for the opponent, all enumerated.
+    let v = view(3, "Qs", "Qd 8c 8h 3s", "Ah 9d 9s 4c");
+    let want = exact_last_street("5stud", &v, |a, b| contest(eval_high(a), eval_high(b)));
+    assert!((ehs("5stud", &v, 1, 64) as f64 - want).abs() < 1e-6);
+    // Seventh street: C(41, 3) = 10660 hands, enumerated with a budget that covers them.
+    let v = view(4, "2c 5d 9h", "3h 4s 7c 8d", "Kc 6d 6h Jd");
+    let want = exact_last_street("razz", &v, |a, b| contest(eval_razz(a), eval_razz(b)));
+    assert!((ehs("razz", &v, 1, 11_000) as f64 - want).abs() < 1e-6);
+    let hilo = |a: CardSet, b: CardSet| {
+        let high = contest(eval_high(a), eval_high(b));
+        match (eval_low8(a), eval_low8(b)) {
+            (None, None) => high,
+            (Some(x), Some(y)) => 0.5 * high + 0.5 * contest(x, y),
+            (Some(_), None) => 0.5 * high + 0.5,
+            (None, Some(_)) => 0.5 * high,
+        }
+    };
+    let want = exact_last_street("stud8", &v, hilo);
+    let f = features_with("stud8", &v, 1, 11_000);
+    assert!((f[7] as f64 - want).abs() < 1e-6, "{} vs {want}", f[7]);
+    // My low is 8-7-5-4-3, known: it qualifies with strength in (0, 1).
+    assert_eq!(f[8], 1.0);
+    assert!(f[9] > 0.0 && f[9] < 1.0);
+    // Sampling a quarter of those hands lands near the exact value.
+    assert!((ehs("stud8", &v, 1, 2_500) as f64 - want).abs() < 0.02);
+}
+
+#[test]
+fn sampled_ehs_is_close_to_a_large_sample() {
+    // Third street: the rollout samples; a small budget should be near a large one.
+    let v = view(0, "Ah Kh", "Qh", "7c");
+    let big = ehs("7stud", &v, 1024, 64);
+    let small = ehs("7stud", &v, 128, 16);
+    assert!((big - small).abs() < 0.03, "{big} vs {small}");
+    // A premium hand against a random one: well above one half.
+    assert!(big > 0.6, "{big}");
+}
+
+#[test]
+fn views_that_cannot_happen_are_refused_by_name() {
+    let b = tiny_7stud();
+    let cases = [
+        (view(0, "Ah", "Qh", "7c"), "my down cards"),
+        (view(0, "Ah Kh", "Qh 2c", "7c"), "my up cards"),
+        (view(0, "Ah Kh", "Qh", ""), "opponent's up cards"),
+        (view(0, "Ah Kh", "Kh", "7c"), "more than once"),
+        (view(5, "Ah Kh", "Qh", "7c"), "street 5 does not exist"),
+    ];
+    for (v, what) in cases {
+        let e = b.bucket(&v).unwrap_err().to_string();
+        assert!(e.contains(what), "{e} should name {what}");
+    }
+    let kuhn = Bucketing::build(&def("leduc"), &Size::preset("tiny", 2).unwrap(), &|_| {});
+    assert!(kuhn.unwrap_err().to_string().contains("community"));
+}
+
+#[test]
+fn the_view_of_a_state_holds_the_seats_cards() {
+    let g = def("7stud");
+    let mut s = State::new(&g).unwrap();
+    for c in parse_cards("As Kd 9h 2c 3c Qs").unwrap() {
+        s.deal(c).unwrap();
+    }
+    let v0 = CardView::of_state(&s, 0).unwrap();
+    let v1 = CardView::of_state(&s, 1).unwrap();
+    assert_eq!(v0.down.union(v0.up).union(v0.opp_up).len(), 4);
+    assert_eq!(v0.up, v1.opp_up);
+    assert_eq!(v1.up, v0.opp_up);
+    assert_eq!(v0.street, 0);
+    assert!(tiny_7stud().bucket(&v0).is_ok());
+    assert!(tiny_7stud().bucket(&v1).is_ok());
+}
+
+/// A random view of a random street of seven-card stud, and a random suit permutation.
+fn arb_view() -> impl Strategy<Value = (CardView, usize)> {
+    let deck = Just((0..52u8).collect::<Vec<_>>()).prop_shuffle();
+    (0usize..5, deck, 0usize..24).prop_map(|(street, deck, perm)| {
+        let shape = Shape::of(&def("7stud")).unwrap();
+        let (d, u) = (shape.downs[street] as usize, shape.ups[street] as usize);
+        let set = |ids: &[u8]| ids.iter().map(|&i| Card::from_id(i)).collect::<CardSet>();
+        let v = CardView {
+            street,
+            down: set(&deck[..d]),
+            up: set(&deck[d..d + u]),
+            opp_up: set(&deck[d + u..d + 2 * u]),
+        };
+        (v, perm)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn renaming_suits_keeps_the_bucket((v, p) in arb_view()) {
+        let b = tiny_7stud();
+        let perms = canon::deck_perms(CardSet::FULL);
+        let w = permute_view(&v, &perms[p]);
+        prop_assert_eq!(b.canonical(&v), b.canonical(&w));
+        prop_assert_eq!(b.features(&v).unwrap(), b.features(&w).unwrap());
+        let bucket = b.bucket(&v).unwrap();
+        prop_assert_eq!(bucket, b.bucket(&w).unwrap());
+        prop_assert!(bucket < b.buckets(v.street));
+    }
+}
+
+#[test]
+fn the_build_is_deterministic_whatever_the_threads() {
+    let g = def("razz");
+    let size = Size::preset("tiny", g.streets.len()).unwrap();
+    let on = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| Bucketing::build(&g, &size, &|_| {}).unwrap())
+    };
+    let (a, b) = (on(1), on(3));
+    assert_eq!(a.checksum(), b.checksum());
+    assert_eq!(a.encode(), b.encode());
+    let mut other = size.clone();
+    other.seed += 1;
+    let c = Bucketing::build(&g, &other, &|_| {}).unwrap();
+    assert_ne!(a.checksum(), c.checksum());
+}
+
+#[test]
+fn encoding_round_trips_and_refuses_damage() {
+    let b = tiny_7stud();
+    let bytes = b.encode();
+    let back = Bucketing::decode(&bytes, &def("7stud")).unwrap();
+    assert_eq!(back.checksum(), b.checksum());
+    assert_eq!(back.encode(), bytes);
+    let v = view(2, "Ah Kh", "Qh 7d 7s", "7c 2d 3s");
+    assert_eq!(back.bucket(&v).unwrap(), b.bucket(&v).unwrap());
+
+    let err = |bytes: &[u8], game: &str| {
+        Bucketing::decode(bytes, &def(game))
+            .unwrap_err()
+            .to_string()
+    };
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 0x10;
+    assert!(err(&flipped, "7stud").contains("checksum"));
+    assert!(err(&bytes[..bytes.len() - 3], "7stud").contains("checksum"));
+    assert!(err(&bytes[..5], "7stud").contains("magic"));
+    assert!(err(b"hello world, not a bucketing", "7stud").contains("magic"));
+    assert!(err(&bytes, "razz").contains("built for"));
+    let mut version = bytes.clone();
+    version[8] = 99;
+    assert!(err(&version, "7stud").contains("version 99"));
+}
+
+#[test]
+fn more_buckets_keep_more_of_the_ehs() {
+    // The same training views clustered into more buckets: the EHS varies less within them.
+    let g = def("7stud");
+    let mut size = Size::preset("tiny", g.streets.len()).unwrap();
+    size.train = 2_000;
+    let mut rows = Vec::new();
+    for k in [2u32, 8, 32] {
+        size.buckets = vec![k; g.streets.len()];
+        let b = Bucketing::build(&g, &size, &|_| {}).unwrap();
+        rows.push(
+            b.streets()
+                .iter()
+                .map(|s| s.ehs_within / s.ehs_variance)
+                .collect::<Vec<_>>(),
+        );
+    }
+    println!("within-bucket share of the EHS variance, streets 3rd..7th, k = 2, 8, 32:");
+    for r in &rows {
+        println!("{r:.3?}");
+    }
+    for street in 0..g.streets.len() {
+        assert!(
+            rows[0][street] > rows[1][street],
+            "street {street}: {rows:?}"
+        );
+        assert!(
+            rows[1][street] > rows[2][street],
+            "street {street}: {rows:?}"
+        );
+    }
+}
+
+#[test]
+fn every_stud_game_builds() {
+    for game in ["stud8", "5stud", "ministud"] {
+        let b = tiny(game);
+        let shape = b.shape().clone();
+        for street in 0..shape.streets() {
+            assert!(b.buckets(street) >= 1 && b.buckets(street) <= 8, "{game}");
+        }
+    }
+}
+
+#[test]
+fn the_first_street_table_gives_the_computed_buckets() {
+    for game in ["5stud", "ministud"] {
+        let plain = tiny(game);
+        let mut table = plain.clone();
+        let n = table.precompute_first_street();
+        // 52 * 51 * 50 ordered deals of 5stud's first street, about 24 times fewer up to suits.
+        if game == "5stud" {
+            assert!((52 * 51 * 50 / 24..52 * 51 * 50 / 12).contains(&n), "{n}");
+        }
+        for v in plain.sample_views(0, 300, 7) {
+            assert_eq!(
+                table.bucket(&v).unwrap(),
+                plain.bucket(&v).unwrap(),
+                "{v:?}"
+            );
+            let perms = canon::deck_perms(plain.shape().deck);
+            let w = permute_view(&v, &perms[5 % perms.len()]);
+            assert_eq!(table.bucket(&w).unwrap(), plain.bucket(&v).unwrap());
+        }
+    }
+}

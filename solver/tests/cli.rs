@@ -1,0 +1,147 @@
+//! The `stud solve`, `info` and `query` commands, run as a user would: including a solve killed
+//! mid-run and resumed, which must end with the same file as an uninterrupted one.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn stud(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_stud"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = stud(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn fails(args: &[&str]) -> String {
+    let o = stud(args);
+    assert!(!o.status.success(), "{args:?} should fail");
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("stud-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn solve_info_query() {
+    let d = dir("sqi");
+    let out = d.join("kuhn.strat");
+    let json = ok(&[
+        "solve",
+        "--game",
+        "kuhn",
+        "--iterations",
+        "1000",
+        "--every",
+        "500",
+        "--json",
+        "--out",
+        s(&out),
+    ]);
+    let lines: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{json}");
+    assert_eq!(lines[1]["iterations"], 1000);
+    assert!((lines[1]["exploitability"].as_f64().unwrap() - 0.0000874).abs() < 1e-6);
+    assert!(lines[0]["seconds"].as_f64().is_some());
+    let info: serde_json::Value =
+        serde_json::from_str(&ok(&["info", s(&out), "--verify", "--json"])).unwrap();
+    assert_eq!(info["iterations"], 1000);
+    assert_eq!(info["game"]["variant"], "kuhn");
+    assert!(ok(&["info", s(&out)]).contains("cfr+"));
+    // Seat 1 with the king calls a bet; with the jack folds it.
+    let q: serde_json::Value =
+        serde_json::from_str(&ok(&["query", s(&out), "cbr1", "--json"])).unwrap();
+    assert_eq!(q["actions"], serde_json::json!(["f", "cc"]));
+    let p = |i: usize| {
+        q["hands"][i]["probabilities"].as_array().unwrap()[1]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(p(0) < 0.01 && p(2) > 0.99, "{q}");
+    // The same spot in short form, and in PHH form with seat prefixes.
+    assert_eq!(
+        ok(&["query", s(&out), "x b"]),
+        ok(&["query", s(&out), "p1 cc p2 cbr 1"])
+    );
+    // Spots outside the game are errors that say why.
+    assert!(fails(&["query", s(&out), "cbr1 cbr2"]).contains("choices are: f cc"));
+    assert!(fails(&["query", s(&out), "x x"]).contains("hand is over"));
+    assert!(fails(&["query", s(&out), "zz"]).contains("neither an action"));
+    assert!(fails(&["query", s(&out), "", "--hand", "As"]).contains("not a card of this game"));
+    assert!(fails(&["info", s(&d.join("missing.strat"))]).contains("missing.strat"));
+    assert!(fails(&["solve", "--game", "chess", "--iterations", "1"]).contains("chess"));
+    assert!(fails(&["solve", "--game", "7stud", "--iterations", "1"]).contains("unsupported"));
+}
+
+#[test]
+fn killed_solve_resumes_to_the_same_file() {
+    let d = dir("resume");
+    let a = d.join("a.strat");
+    let b = d.join("b.strat");
+    let args = |out: &Path| {
+        vec![
+            "solve".to_string(),
+            "--game".into(),
+            "leduc".into(),
+            "--iterations".into(),
+            "4000".into(),
+            "--every".into(),
+            "100".into(),
+            "--threads".into(),
+            "2".into(),
+            "--json".into(),
+            "--out".into(),
+            s(out).into(),
+        ]
+    };
+    ok(&args(&a).iter().map(String::as_str).collect::<Vec<_>>());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
+        .args(args(&b))
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let ckpt = b.with_extension("ckpt");
+    let t = Instant::now();
+    while !ckpt.exists() && t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut resume = args(&b);
+    resume.push("--resume".into());
+    ok(&resume.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    // A checkpoint of another game is refused.
+    let e = fails(&[
+        "solve",
+        "--game",
+        "kuhn",
+        "--iterations",
+        "5",
+        "--resume",
+        "--out",
+        s(&b),
+    ]);
+    assert!(e.contains("another game"), "{e}");
+}
