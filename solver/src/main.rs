@@ -32,6 +32,8 @@ enum Command {
     Play(cli::play::Args),
     /// Measure a strategy: local best response.
     Eval(cli::eval::Args),
+    /// Write an HTML report of a strategy: convergence, first-round play, results.
+    Report(cli::report::Args),
     /// Solve a game (CFR+, DCFR or CFR) and write a strategy file.
     Solve(cli::solve::Args),
     /// Print a strategy file's header.
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => report(cli::serve::run(a)),
         Command::Play(a) => report(cli::play::run(a)),
         Command::Eval(a) => report(cli::eval::run(a)),
+        Command::Report(a) => report(cli::report::run(a)),
         Command::Solve(a) => report(cli::solve::run(a)),
         Command::Info(a) => report(cli::info::run(a)),
         Command::Query(a) => report(cli::query::run(a)),
