@@ -216,24 +216,44 @@ fn report_writes_a_page_with_its_pictures_and_renders_in_chromium_when_present()
     ] {
         assert!(html.contains(part), "{part}");
     }
-    // The picture itself, where Chromium is installed (CI): a blank page compresses to a tiny PNG.
+    // The picture itself. CI installs Chromium and sets STUD_REQUIRE_CHROMIUM, so there a
+    // missing browser fails the test; elsewhere only its absence skips the check, never a failure
+    // of the browser itself. A blank page compresses to a tiny PNG.
     let shot = dir.join("shot.png");
+    let profile = dir.join("chromium-profile");
     let chromium = Command::new("chromium")
         .args([
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
             "--window-size=1100,1400",
         ])
+        .arg(format!("--user-data-dir={}", profile.display()))
         .arg(format!("--screenshot={}", shot.display()))
         .arg(format!("file://{}", page.display()))
         .output();
     match chromium {
-        Ok(o) if o.status.success() => {
+        Ok(o) => {
+            assert!(
+                o.status.success(),
+                "chromium failed: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
             let png = std::fs::read(&shot).unwrap();
             assert!(png.len() > 8_000, "a blank screenshot: {} bytes", png.len());
         }
-        _ => eprintln!("chromium is not installed: the screenshot check is skipped"),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            assert!(
+                std::env::var_os("STUD_REQUIRE_CHROMIUM").is_none(),
+                "STUD_REQUIRE_CHROMIUM is set but chromium is not installed"
+            );
+            eprintln!("chromium is not installed: the screenshot check is skipped");
+        }
+        Err(e) => panic!("cannot run chromium: {e}"),
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

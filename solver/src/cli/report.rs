@@ -59,11 +59,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         html,
         "<!doctype html><html><head><meta charset=\"utf-8\"><title>Strategy report: {name}</title>\
          <style>body{{font-family:sans-serif;margin:2em;max-width:1100px}}td,th{{padding:2px 8px}}\
-         </style></head><body><h1>Strategy report: {name}</h1><p>{game}, {alg:?}, {it} iterations; \
+         </style></head><body><h1>Strategy report: {name}</h1><p>{game}, {alg}, {it} iterations; \
          exploitability {ex}.</p>",
         name = escape(&path),
         game = def.variant,
-        alg = h.algorithm,
+        alg = h.algorithm.name(),
         it = h.iterations,
         ex = h
             .exploitability
@@ -162,14 +162,27 @@ fn line_chart(points: &[(f64, f64)], x_label: &str, y_label: &str) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\">\
          <rect width=\"{w}\" height=\"{h}\" fill=\"#fff\" stroke=\"#ccc\"/>\
          <polyline fill=\"none\" stroke=\"#4c78a8\" stroke-width=\"2\" points=\"{pts}\"/>\
-         <text x=\"{cx}\" y=\"{by}\" text-anchor=\"middle\">{x_label}: {x0:.3} to {x1:.3}</text>\
-         <text x=\"12\" y=\"20\">{y_label}: {lo:.3} to {hi:.3}</text></svg>",
+         <text x=\"{cx}\" y=\"{by}\" text-anchor=\"middle\">{x_label}: {x0} to {x1}</text>\
+         <text x=\"12\" y=\"20\">{y_label}: {lo} to {hi}</text></svg>",
         pts = path.join(" "),
         cx = w / 2.0,
         by = h - 15.0,
-        lo = 10f64.powf(y0),
-        hi = 10f64.powf(y1),
+        x0 = tick(x0),
+        x1 = tick(x1),
+        lo = tick(10f64.powf(y0)),
+        hi = tick(10f64.powf(y1)),
     )
+}
+
+/// An axis label: whole numbers without decimals (iterations), small ones in scientific form.
+fn tick(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else if v.abs() >= 0.01 {
+        format!("{v:.3}")
+    } else {
+        format!("{v:.2e}")
+    }
 }
 
 /// The action class of an edge: 0 fold, 1 check/call, 2 bring-in/complete/bet, 3 raise.
@@ -234,8 +247,9 @@ fn first_round_chart(f: &StrategyFile) -> anyhow::Result<String> {
             }
         }
     }
-    let (cw, ch, left, top) = (70.0, 26.0, 110.0, 30.0);
-    let w = left + cw * cols as f64 + 20.0;
+    let (cw, ch, left, top) = (70.0, 26.0, 110.0, 46.0);
+    // Wide enough for the grid and for the legend under it.
+    let w = (left + cw * cols as f64 + 20.0).max(10.0 + 210.0 * LABELS.len() as f64);
     let h = top + ch * ranks.len() as f64 + 60.0;
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\">\
@@ -282,7 +296,7 @@ fn first_round_chart(f: &StrategyFile) -> anyhow::Result<String> {
     }
     let ly = top + ch * ranks.len() as f64 + 25.0;
     for (k, label) in LABELS.iter().enumerate() {
-        let x = 10.0 + 170.0 * k as f64;
+        let x = 10.0 + 210.0 * k as f64;
         let _ = write!(
             s,
             "<rect x=\"{x}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\"/>\
