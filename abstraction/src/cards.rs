@@ -109,9 +109,12 @@ impl Rank {
     }
 }
 
+/// A rank is written as its one-letter name, as a string both ways, so that self-describing
+/// formats (TOML, JSON) and bincode read back exactly what they wrote.
 impl serde::Serialize for Rank {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_char(self.to_char())
+        let mut buf = [0u8; 4];
+        s.serialize_str(self.to_char().encode_utf8(&mut buf))
     }
 }
 
@@ -389,6 +392,17 @@ mod tests {
         assert_eq!(CardSet::FULL.len(), 52);
         assert_eq!(Rank::ACE.low_index(), 0);
         assert_eq!(Rank::TWO.low_index(), 1);
+    }
+
+    #[test]
+    fn ranks_round_trip_through_bincode_and_json() {
+        let ranks: Vec<Rank> = Rank::all().collect();
+        let cfg = bincode::config::standard();
+        let bytes = bincode::serde::encode_to_vec(&ranks, cfg).unwrap();
+        let (back, _): (Vec<Rank>, usize) = bincode::serde::decode_from_slice(&bytes, cfg).unwrap();
+        assert_eq!(back, ranks);
+        let json = serde_json::to_string(&ranks).unwrap();
+        assert_eq!(serde_json::from_str::<Vec<Rank>>(&json).unwrap(), ranks);
     }
 
     #[test]

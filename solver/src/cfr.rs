@@ -635,3 +635,27 @@ fn prefetch(data: &[f64]) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = data;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn algorithms_parse_and_schedule() {
+        for name in ["cfr+", "dcfr", "cfr"] {
+            assert_eq!(Algorithm::parse(name).unwrap().name(), name);
+        }
+        assert!(Algorithm::parse("mccfr")
+            .unwrap_err()
+            .contains("cfr+, dcfr or cfr"));
+        let s = Algorithm::CfrPlus.schedule(7);
+        assert!(s.clamp && s.new_average == 7.0 && !s.discounts());
+        // DCFR at iteration 3 applies the discounts of the end of iteration 2.
+        let s = Algorithm::DCFR.schedule(3);
+        let p = 2f64.powf(1.5);
+        assert_eq!(s.positive, p / (p + 1.0));
+        assert_eq!(s.negative, 0.5);
+        assert_eq!(s.old_average, (2.0f64 / 3.0).powi(2));
+        assert!(!s.clamp && s.new_average == 1.0);
+    }
+}

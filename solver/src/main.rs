@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 /// A game-theory-optimal solver for fixed-limit stud poker.
 #[derive(Parser)]
-#[command(name = "stud", version, about, long_about = None)]
+#[command(name = "stud", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -32,6 +32,8 @@ enum Command {
     Play(cli::play::Args),
     /// Measure a strategy: local best response.
     Eval(cli::eval::Args),
+    /// Write an HTML report of a strategy: convergence, first-round play, results.
+    Report(cli::report::Args),
     /// Solve a game (CFR+, DCFR or CFR) and write a strategy file.
     Solve(cli::solve::Args),
     /// Print a strategy file's header.
@@ -51,7 +53,19 @@ fn report(result: anyhow::Result<()>) -> ExitCode {
     }
 }
 
+/// Lets a closed pipe end the program quietly, as it does for any Unix tool (`stud solve --json |
+/// head`), instead of making the next `println!` panic.
+fn exit_quietly_on_broken_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any other thread exists; SIG_DFL is a valid
+    // disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    exit_quietly_on_broken_pipe();
     match Cli::parse().command {
         // `hand` reports each bad line itself and still evaluates the rest.
         Command::Hand(a) => cli::hand::run(&a),
@@ -62,6 +76,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => report(cli::serve::run(a)),
         Command::Play(a) => report(cli::play::run(a)),
         Command::Eval(a) => report(cli::eval::run(a)),
+        Command::Report(a) => report(cli::report::run(a)),
         Command::Solve(a) => report(cli::solve::run(a)),
         Command::Info(a) => report(cli::info::run(a)),
         Command::Query(a) => report(cli::query::run(a)),

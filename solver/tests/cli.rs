@@ -91,6 +91,23 @@ fn solve_info_query() {
     assert!(fails(&["query", s(&out), "", "--hand", "As"]).contains("not a card of this game"));
     assert!(fails(&["info", s(&d.join("missing.strat"))]).contains("missing.strat"));
     assert!(fails(&["solve", "--game", "chess", "--iterations", "1"]).contains("chess"));
+    // A game from a TOML file: Leduc with one bet per round.
+    let toml = d.join("leduc1.toml");
+    std::fs::write(&toml, "preset = \"leduc\"\nmax_bets = 1\n").unwrap();
+    let out1 = d.join("leduc1.strat");
+    ok(&[
+        "solve",
+        "--game",
+        s(&toml),
+        "--iterations",
+        "10",
+        "--out",
+        s(&out1),
+    ]);
+    let info: serde_json::Value = serde_json::from_str(&ok(&["info", s(&out1), "--json"])).unwrap();
+    assert_eq!(info["game"]["max_bets"], 1);
+    std::fs::write(&toml, "preset = \"leduc\"\nmax_bet = 1\n").unwrap();
+    assert!(fails(&["solve", "--game", s(&toml), "--iterations", "1"]).contains("max_bet"));
     assert!(fails(&["solve", "--game", "7stud", "--iterations", "1"]).contains("unsupported"));
 }
 

@@ -165,3 +165,95 @@ fn lbr_finds_a_weak_strategy_exploitable_but_never_beyond_its_exact_exploitabili
     assert!(lbr - ci > 0.5 * exact, "LBR finds most of it: {out}");
     assert!(lbr - ci <= exact, "a lower bound: {out}");
 }
+
+#[test]
+fn report_writes_a_page_with_its_pictures_and_renders_in_chromium_when_present() {
+    let dir = std::env::temp_dir().join(format!("stud-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let strat = dir.join("leduc.strat");
+    let s = strat.to_str().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_stud"))
+        .args([
+            "solve",
+            "--game",
+            "leduc",
+            "--iterations",
+            "50",
+            "--every",
+            "10",
+        ])
+        .args(["--threads", "1", "--json", "--out", s])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let log = dir.join("solve.jsonl");
+    std::fs::write(&log, &out.stdout).unwrap();
+    let (ok, _, err) = stud(&[
+        "report",
+        s,
+        "--game",
+        "leduc",
+        "--log",
+        log.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+        "--hands",
+        "200",
+    ]);
+    assert!(ok, "{err}");
+    let page = dir.join("index.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    // Two convergence curves, the first-round chart, the results bars.
+    assert_eq!(html.matches("<svg").count(), 4, "{html}");
+    assert_eq!(html.matches("</svg>").count(), 4);
+    assert_eq!(html.matches("<polyline").count(), 2);
+    for part in [
+        "Convergence",
+        "First betting round",
+        "vs heuristic",
+        "LBR",
+        "fold",
+    ] {
+        assert!(html.contains(part), "{part}");
+    }
+    // The picture itself. CI installs Chromium and sets STUD_REQUIRE_CHROMIUM, so there a
+    // missing browser fails the test; elsewhere only its absence skips the check, never a failure
+    // of the browser itself. A blank page compresses to a tiny PNG.
+    let shot = dir.join("shot.png");
+    let profile = dir.join("chromium-profile");
+    let chromium = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--window-size=1100,1400",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}", page.display()))
+        .output();
+    match chromium {
+        Ok(o) => {
+            assert!(
+                o.status.success(),
+                "chromium failed: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let png = std::fs::read(&shot).unwrap();
+            assert!(png.len() > 8_000, "a blank screenshot: {} bytes", png.len());
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            assert!(
+                std::env::var_os("STUD_REQUIRE_CHROMIUM").is_none(),
+                "STUD_REQUIRE_CHROMIUM is set but chromium is not installed"
+            );
+            eprintln!("chromium is not installed: the screenshot check is skipped");
+        }
+        Err(e) => panic!("cannot run chromium: {e}"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

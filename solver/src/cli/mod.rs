@@ -9,6 +9,7 @@ pub mod matches;
 pub mod play;
 pub mod query;
 pub mod replay;
+pub mod report;
 pub mod serve;
 pub mod simulate;
 pub mod solve;

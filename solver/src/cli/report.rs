@@ -1,0 +1,362 @@
+//! `stud report`: an HTML page with SVG pictures of a strategy: the convergence of its solve, its
+//! first-round play, and its results against the baseline bots and LBR.
+
+use super::load_game;
+use crate::bot::matches::{play_match, MatchConfig, MatchResult};
+use crate::bot::{load, Lbr, StrategyPlayer, BOT_NAMES};
+use crate::strategy_file::StrategyFile;
+use abstraction::rules::Action;
+use abstraction::tree::{Edge, NodeKind};
+use anyhow::Context;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Write an HTML report of a strategy.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Example:\n  stud solve --game leduc --iterations 500 --every 10 --json > solve.jsonl\n  \
+stud report strategies/leduc.strat --game leduc --log solve.jsonl --out report/\n\n\
+Writes OUT/index.html (self-contained: inline SVG, no scripts): the exploitability against \
+iterations and time from the solve log (the JSON lines `stud solve --json` prints), a chart of \
+the first betting round (private card against the actor's door card, each cell a bar of fold / \
+call / complete-bet / raise frequencies), and the win rates against the baseline bots and of \
+LBR with their 95% intervals."
+)]
+pub struct Args {
+    /// The strategy file.
+    pub strategy: PathBuf,
+    /// The game it was solved for: a preset or a TOML game file.
+    #[arg(long)]
+    pub game: String,
+    /// The solve log: JSON lines with `iterations`, `seconds` and `exploitability_mbb`.
+    #[arg(long)]
+    pub log: Option<PathBuf>,
+    /// The folder to write into (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Deals per match (each played twice).
+    #[arg(long, default_value_t = 2000)]
+    pub hands: u64,
+    /// The seed of the matches.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+/// Colours of fold, call/check, complete/bet, raise.
+const COLOURS: [&str; 4] = ["#4c78a8", "#54a24b", "#f58518", "#e45756"];
+const LABELS: [&str; 4] = ["fold", "check/call", "bring-in/complete/bet", "raise"];
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let def = load_game(&args.game)?;
+    let path = args.strategy.to_string_lossy().to_string();
+    let strategy = Arc::new(StrategyPlayer::open(&path, &def)?);
+    let file = StrategyFile::open(&args.strategy)?;
+    let h = file.header();
+    let mut html = String::new();
+    let _ = write!(
+        html,
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>Strategy report: {name}</title>\
+         <style>body{{font-family:sans-serif;margin:2em;max-width:1100px}}td,th{{padding:2px 8px}}\
+         </style></head><body><h1>Strategy report: {name}</h1><p>{game}, {alg}, {it} iterations; \
+         exploitability {ex}.</p>",
+        name = escape(&path),
+        game = def.variant,
+        alg = h.algorithm.name(),
+        it = h.iterations,
+        ex = h
+            .exploitability
+            .as_ref()
+            .map_or("not measured".into(), |e| format!("{:.2} mbb/hand", e.mbb)),
+    );
+    if let Some(log) = &args.log {
+        let text = std::fs::read_to_string(log)
+            .with_context(|| format!("cannot read {}", log.display()))?;
+        let mut points = Vec::new();
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let v: serde_json::Value = serde_json::from_str(line)
+                .with_context(|| format!("{} line {}: not JSON", log.display(), i + 1))?;
+            let get = |k: &str| v.get(k).and_then(|x| x.as_f64());
+            if let (Some(it), Some(s), Some(e)) =
+                (get("iterations"), get("seconds"), get("exploitability_mbb"))
+            {
+                points.push((it, s, e));
+            }
+        }
+        anyhow::ensure!(
+            !points.is_empty(),
+            "{}: no lines with iterations, seconds and exploitability_mbb",
+            log.display()
+        );
+        html += "<h2>Convergence</h2>";
+        let by_it: Vec<(f64, f64)> = points.iter().map(|p| (p.0, p.2)).collect();
+        let by_time: Vec<(f64, f64)> = points.iter().map(|p| (p.1, p.2)).collect();
+        html += &line_chart(&by_it, "iterations", "exploitability (mbb/hand, log)");
+        html += &line_chart(&by_time, "seconds", "exploitability (mbb/hand, log)");
+    }
+    html += "<h2>First betting round</h2>";
+    html += &first_round_chart(&file)?;
+    html += "<h2>Results</h2>";
+    let mut results = Vec::new();
+    let cfg = MatchConfig {
+        def: Arc::new(def.clone()),
+        deals: args.hands,
+        seed: args.seed,
+        phh_out: None,
+    };
+    for bot in BOT_NAMES {
+        let b = load(bot, &def)?;
+        results.push((
+            format!("vs {bot}"),
+            play_match(strategy.as_ref(), b.as_ref(), &cfg)?,
+        ));
+    }
+    let lbr = Lbr {
+        strategy: Arc::clone(&strategy),
+        rollouts: 64,
+    };
+    results.push((
+        "LBR (its win rate)".into(),
+        play_match(&lbr, strategy.as_ref(), &cfg)?,
+    ));
+    html += &results_chart(&results);
+    html += "</body></html>\n";
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let out = args.out.join("index.html");
+    std::fs::write(&out, html).with_context(|| format!("cannot write {}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(())
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A line chart of `(x, y)` points, y on a log scale.
+fn line_chart(points: &[(f64, f64)], x_label: &str, y_label: &str) -> String {
+    let (w, h, m) = (520.0, 300.0, 60.0);
+    let ys: Vec<f64> = points.iter().map(|p| p.1.max(1e-6).log10()).collect();
+    let (x0, x1) = points
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (y0, y1) = ys
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &y| (a.min(y), b.max(y)));
+    let sx = |x: f64| m + (x - x0) / (x1 - x0).max(1e-12) * (w - 2.0 * m);
+    let sy = |y: f64| h - m - (y - y0) / (y1 - y0).max(1e-12) * (h - 2.0 * m);
+    let path: Vec<String> = points
+        .iter()
+        .zip(&ys)
+        .map(|(p, &y)| format!("{:.1},{:.1}", sx(p.0), sy(y)))
+        .collect();
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\">\
+         <rect width=\"{w}\" height=\"{h}\" fill=\"#fff\" stroke=\"#ccc\"/>\
+         <polyline fill=\"none\" stroke=\"#4c78a8\" stroke-width=\"2\" points=\"{pts}\"/>\
+         <text x=\"{cx}\" y=\"{by}\" text-anchor=\"middle\">{x_label}: {x0} to {x1}</text>\
+         <text x=\"12\" y=\"20\">{y_label}: {lo} to {hi}</text></svg>",
+        pts = path.join(" "),
+        cx = w / 2.0,
+        by = h - 15.0,
+        x0 = tick(x0),
+        x1 = tick(x1),
+        lo = tick(10f64.powf(y0)),
+        hi = tick(10f64.powf(y1)),
+    )
+}
+
+/// An axis label: whole numbers without decimals (iterations), small ones in scientific form.
+fn tick(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else if v.abs() >= 0.01 {
+        format!("{v:.3}")
+    } else {
+        format!("{v:.2e}")
+    }
+}
+
+/// The action class of an edge: 0 fold, 1 check/call, 2 bring-in/complete/bet, 3 raise.
+fn class(e: Edge, facing_bet: bool) -> usize {
+    match e {
+        Edge::Action(Action::Fold) => 0,
+        Edge::Action(Action::CheckCall) => 1,
+        Edge::Action(Action::BringIn) => 2,
+        Edge::Action(Action::CompleteBetRaise(_)) if facing_bet => 3,
+        _ => 2,
+    }
+}
+
+/// Rows: the actor's private card; columns: the actor's door card (one column when there is
+/// none). Each cell averages the first decision of the hand over the deals leading to it.
+fn first_round_chart(f: &StrategyFile) -> anyhow::Result<String> {
+    let deck: Vec<_> = f.header().game.deck.cards().iter().collect();
+    // Every path of public cards from the root to the first decision.
+    let mut firsts = Vec::new();
+    let mut stack = vec![(0u32, Vec::new())];
+    while let Some((node, cards)) = stack.pop() {
+        let n = f.node(node)?;
+        if n.kind == NodeKind::Action as u8 {
+            firsts.push((node, n.player, cards));
+        } else if n.kind == NodeKind::Chance as u8 {
+            for (child, e) in f.children(node)? {
+                if let Edge::Card(c) = e {
+                    let mut next = cards.clone();
+                    next.push(c);
+                    stack.push((child, next));
+                }
+            }
+        }
+    }
+    let ranks: Vec<_> = {
+        let mut r: Vec<_> = deck.iter().map(|c| c.rank()).collect();
+        r.sort();
+        r.dedup();
+        r
+    };
+    let cols = if firsts.iter().any(|f| !f.2.is_empty()) {
+        ranks.len()
+    } else {
+        1
+    };
+    let mut sums = vec![[0.0f64; 4]; ranks.len() * cols];
+    for (node, actor, cards) in &firsts {
+        let kids = f.children(*node)?;
+        let facing = kids.iter().any(|k| k.1 == Edge::Action(Action::Fold));
+        let door = cards.get(*actor as usize).copied();
+        let col = door.map_or(0, |d| {
+            ranks.iter().position(|&r| r == d.rank()).unwrap_or(0)
+        });
+        for (i, c) in deck.iter().enumerate() {
+            if cards.contains(c) {
+                continue;
+            }
+            let row = ranks.iter().position(|&r| r == c.rank()).unwrap_or(0);
+            let p = f.probabilities(*node, i as u32)?;
+            for (k, q) in kids.iter().zip(&p) {
+                sums[row * cols + col][class(k.1, facing)] += q;
+            }
+        }
+    }
+    let (cw, ch, left, top) = (70.0, 26.0, 110.0, 46.0);
+    // Wide enough for the grid and for the legend under it.
+    let w = (left + cw * cols as f64 + 20.0).max(10.0 + 210.0 * LABELS.len() as f64);
+    let h = top + ch * ranks.len() as f64 + 60.0;
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\">\
+         <rect width=\"{w}\" height=\"{h}\" fill=\"#fff\"/>\
+         <text x=\"4\" y=\"18\">private card \\ actor's door card</text>"
+    );
+    for (j, r) in ranks.iter().enumerate().take(cols) {
+        let label = if cols == 1 {
+            "any".into()
+        } else {
+            r.to_string()
+        };
+        let _ = write!(
+            s,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{label}</text>",
+            left + cw * (j as f64 + 0.5),
+            top - 4.0
+        );
+    }
+    for (i, r) in ranks.iter().enumerate() {
+        let y = top + ch * i as f64;
+        let _ = write!(s, "<text x=\"60\" y=\"{}\">{r}</text>", y + ch * 0.7);
+        for j in 0..cols {
+            let cell = sums[i * cols + j];
+            let total: f64 = cell.iter().sum();
+            let mut x = left + cw * j as f64;
+            for (k, v) in cell.iter().enumerate() {
+                let width = if total > 0.0 {
+                    v / total * (cw - 4.0)
+                } else {
+                    0.0
+                };
+                let _ = write!(
+                    s,
+                    "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{width:.1}\" height=\"{:.1}\" \
+                     fill=\"{}\"/>",
+                    y + 2.0,
+                    ch - 4.0,
+                    COLOURS[k]
+                );
+                x += width;
+            }
+        }
+    }
+    let ly = top + ch * ranks.len() as f64 + 25.0;
+    for (k, label) in LABELS.iter().enumerate() {
+        let x = 10.0 + 210.0 * k as f64;
+        let _ = write!(
+            s,
+            "<rect x=\"{x}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\"/>\
+             <text x=\"{}\" y=\"{ly}\">{label}</text>",
+            ly - 12.0,
+            COLOURS[k],
+            x + 18.0
+        );
+    }
+    s += "</svg>";
+    Ok(s)
+}
+
+/// Horizontal bars of the win rates with their 95% intervals, and a table.
+fn results_chart(results: &[(String, MatchResult)]) -> String {
+    let (w, row, left) = (640.0, 34.0, 170.0);
+    let h = row * results.len() as f64 + 40.0;
+    let lim = results
+        .iter()
+        .map(|(_, r)| r.mbb_per_hand.abs() + r.ci95)
+        .fold(1.0f64, f64::max);
+    let sx = |v: f64| left + (v + lim) / (2.0 * lim) * (w - left - 20.0);
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\">\
+         <rect width=\"{w}\" height=\"{h}\" fill=\"#fff\"/>\
+         <line x1=\"{z}\" y1=\"0\" x2=\"{z}\" y2=\"{h}\" stroke=\"#888\"/>",
+        z = sx(0.0)
+    );
+    let mut table = String::from(
+        "<table><tr><th>match</th><th>mbb/hand</th><th>95% CI ±</th><th>hands</th></tr>",
+    );
+    for (i, (name, r)) in results.iter().enumerate() {
+        let y = 10.0 + row * i as f64;
+        let (a, b) = (
+            sx(0.0).min(sx(r.mbb_per_hand)),
+            sx(0.0).max(sx(r.mbb_per_hand)),
+        );
+        let _ = write!(
+            s,
+            "<text x=\"4\" y=\"{ty}\">{name}</text>\
+             <rect x=\"{a:.1}\" y=\"{y}\" width=\"{bw:.1}\" height=\"20\" fill=\"#4c78a8\"/>\
+             <line x1=\"{l:.1}\" y1=\"{cy}\" x2=\"{r_:.1}\" y2=\"{cy}\" stroke=\"#000\" \
+             stroke-width=\"2\"/>",
+            ty = y + 15.0,
+            name = escape(name),
+            bw = (b - a).max(1.0),
+            l = sx(r.mbb_per_hand - r.ci95),
+            r_ = sx(r.mbb_per_hand + r.ci95),
+            cy = y + 10.0,
+        );
+        let _ = write!(
+            table,
+            "<tr><td>{}</td><td>{:+.1}</td><td>{:.1}</td><td>{}</td></tr>",
+            escape(name),
+            r.mbb_per_hand,
+            r.ci95,
+            r.hands
+        );
+    }
+    s += "</svg>";
+    table += "</table>";
+    s + &table
+}
