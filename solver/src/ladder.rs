@@ -3,7 +3,7 @@
 //! exact best response of [`real_exploitability`]), at several iteration counts.
 
 use crate::best_response::{exploitability, real_exploitability, Exploitability};
-use crate::cfr::{Algorithm, Solver};
+use crate::cfr::{Algorithm, Sampling, Solver};
 use crate::session::{new_solver, Abstractions, Cards};
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::rules::GameDef;
@@ -52,13 +52,14 @@ pub struct Rung {
     pub seconds: f64,
 }
 
-/// Solves `def` in the card abstraction `cards` with `algorithm`, measuring after each count of
-/// `iterations` (ascending); calls `report` with each row as it comes (in the current rayon
-/// pool: the same rows on any number of threads).
+/// Solves `def` in the card abstraction `cards` with `algorithm` (and public chance `sampling`
+/// if given), measuring after each count of `iterations` (ascending); calls `report` with each
+/// row as it comes (in the current rayon pool: the same rows on any number of threads).
 pub fn climb(
     def: &GameDef,
     cards: Cards,
     algorithm: Algorithm,
+    sampling: Option<Sampling>,
     iterations: &[u64],
     memory: Option<usize>,
     report: &mut dyn FnMut(&Rung),
@@ -69,6 +70,9 @@ pub fn climb(
     let lossless = cards.is_lossless();
     let abs = Abstractions::with_cards(def, cards);
     let mut solver = new_solver(def, &abs, algorithm, memory)?;
+    if let Some(s) = sampling {
+        solver.sample(s).map_err(anyhow::Error::msg)?;
+    }
     let mut rungs = Vec::new();
     let mut seconds = 0.0;
     for &n in iterations {

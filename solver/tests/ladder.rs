@@ -75,6 +75,7 @@ fn real_exploitability_falls_with_buckets_and_iterations() {
             &def,
             cards,
             Algorithm::CfrPlus,
+            None,
             &[10, 100],
             None,
             &mut |_| {},

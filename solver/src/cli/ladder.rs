@@ -1,7 +1,7 @@
 //! `stud eval ladder`: the validation ladder of the card abstraction on a walkable game.
 
 use super::load_game;
-use crate::cfr::Algorithm;
+use crate::cfr::{Algorithm, Sampling};
 use crate::ladder::{climb, Rung};
 use crate::session::available_memory;
 use anyhow::{bail, Context, Result};
@@ -11,7 +11,8 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  \
 stud eval ladder --game ministud --abstractions 1 2 3 4 6 lossless --iterations 10 30 100 300\n  \
-stud eval ladder --game games/ministud-ka.toml --abstractions 1 lossless --iterations 10 100 --json\n\n\
+stud eval ladder --game ministud --abstractions 2 4 lossless --iterations 1000 4000 --sample 3 --seed 1\n  \
+stud eval ladder --game my-ministud.toml --abstractions 1 lossless --iterations 10 100 --json\n\n\
 For each card abstraction, solves the abstract game with the CFR family and, at each iteration \
 count, measures the average strategy's exploitability twice, both with the exact best response: \
 in the abstract game (the responder is bound by the buckets too) and in the real game (the \
@@ -32,6 +33,13 @@ pub struct Args {
     /// cfr+, dcfr or cfr.
     #[arg(long, default_value = "cfr+", value_parser = Algorithm::parse)]
     pub algorithm: Algorithm,
+    /// Public chance sampling: children walked per chance node below the first (default: full
+    /// width).
+    #[arg(long)]
+    pub sample: Option<usize>,
+    /// The seed of the chance sampling draws.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
     /// The folder of the bucketing cache files.
     #[arg(long, default_value = "abstractions")]
     pub abstraction_dir: PathBuf,
@@ -95,6 +103,10 @@ pub fn run(args: Args) -> Result<()> {
                 &def,
                 cards,
                 args.algorithm,
+                args.sample.map(|batch| Sampling {
+                    batch,
+                    seed: args.seed,
+                }),
                 &args.iterations,
                 available_memory(),
                 &mut |r| print(r),
