@@ -12,6 +12,12 @@
 //! disjoint slot ranges, so the regret and strategy arrays are split there with `split_at_mut`.
 //! Each child's values are written to its own buffer and summed in child order afterwards, so the
 //! result is bit-identical whatever the number of threads.
+//!
+//! Public chance sampling ([`Solver::sample`]): below the top-level chance nodes, each chance
+//! node walks a mini-batch of its children (drawn per iteration, pass and node from the seed, so
+//! the same whatever the thread count) and scales their values by children / batch, an unbiased
+//! estimate of the full sum; private hands stay vectors. Only the regrets and averages of the
+//! sampled subtrees change in that iteration.
 
 use crate::terminal::terminal_values;
 use abstraction::tree::{Node, NodeKind, Tree, NONE};
@@ -212,6 +218,17 @@ pub struct Solver {
     /// The top-level chance nodes (no chance node above them) with the index of the first task
     /// of their children, in node order.
     par: Vec<(u32, u32)>,
+    sampling: Option<Sampling>,
+}
+
+/// Public chance sampling: how many children of each chance node below the top level an
+/// iteration walks, and the seed of the draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sampling {
+    /// Children walked per chance node (all of them when a node has no more).
+    pub batch: usize,
+    /// The seed of the draws.
+    pub seed: u64,
 }
 
 /// Bytes the solver needs per slot (regret and average, `f64` each).
@@ -233,7 +250,31 @@ impl Solver {
             algorithm,
             iterations: 0,
             par,
+            sampling: None,
         }
+    }
+
+    /// Samples the public chance children from now on (see the module documentation). Refused
+    /// for DCFR, whose discounts assume every slot is updated in every iteration, and for a
+    /// batch of 0.
+    pub fn sample(&mut self, sampling: Sampling) -> Result<(), String> {
+        if sampling.batch == 0 {
+            return Err("the sampling batch must be at least 1 chance child".into());
+        }
+        if let Algorithm::Dcfr { .. } = self.algorithm {
+            return Err(
+                "chance sampling works with cfr+ and cfr, not dcfr (its discounts assume every \
+                 slot is updated in every iteration)"
+                    .into(),
+            );
+        }
+        self.sampling = Some(sampling);
+        Ok(())
+    }
+
+    /// The chance sampling in use, if any.
+    pub fn sampling(&self) -> Option<Sampling> {
+        self.sampling
     }
 
     /// Runs one iteration (a pass for player 0, then one for player 1). Parallel in the current
@@ -249,6 +290,9 @@ impl Solver {
                 sched,
                 level: level_len(&self.tree),
                 par: &self.par,
+                sample: self
+                    .sampling
+                    .map(|s| (s.batch, mix(mix(s.seed, self.iterations), trav as u64))),
             };
             let Task {
                 scratch,
@@ -319,6 +363,8 @@ struct Ctx<'a> {
     sched: Schedule,
     level: usize,
     par: &'a [(u32, u32)],
+    /// Chance sampling: the batch and this pass's key (mixed with the node index per node).
+    sample: Option<(usize, u64)>,
 }
 
 /// The tasks of the top-level chance children, numbered as in `Ctx::par`.
@@ -384,7 +430,25 @@ fn walk(
                 let (ro, level) = level.split_at_mut(n);
                 let co = &mut level[..n];
                 out.fill(0.0);
-                for c in tree.children(i) {
+                let children = tree.children(i);
+                let mut batch = [0u8; 256];
+                let (picked, scale) = match ctx.sample {
+                    Some((b, key)) if b < children.len() => {
+                        let k = children.len();
+                        (
+                            draw(&mut batch, k, b, mix(key, i as u64)),
+                            k as f64 / b as f64,
+                        )
+                    }
+                    _ => {
+                        for (j, x) in batch.iter_mut().enumerate().take(children.len()) {
+                            *x = j as u8;
+                        }
+                        (&batch[..children.len()], 1.0)
+                    }
+                };
+                for &j in picked {
+                    let c = children.start + j as usize;
                     let h = dealt_hand(tree, c);
                     mask(reach_me, h, rm);
                     mask(reach_opp, h, ro);
@@ -399,7 +463,7 @@ fn walk(
                         avg.reborrow(),
                         None,
                     );
-                    add_masked(out, co, h);
+                    add_masked_scaled(out, co, h, scale);
                 }
             }
         },
@@ -610,13 +674,43 @@ pub(crate) fn mask(src: &[f64], h: u32, dst: &mut [f64]) {
 
 /// `out += v`, except for hand `h` (which cannot hold the dealt card).
 pub(crate) fn add_masked(out: &mut [f64], v: &[f64], h: u32) {
+    add_masked_scaled(out, v, h, 1.0)
+}
+
+/// `out += scale × v`, except for hand `h` (`scale` 1 is exact: the same bits as a plain sum).
+fn add_masked_scaled(out: &mut [f64], v: &[f64], h: u32, scale: f64) {
     let keep = out.get(h as usize).copied();
     for (o, &x) in out.iter_mut().zip(v) {
-        *o += x;
+        *o += scale * x;
     }
     if let Some(k) = keep {
         out[h as usize] = k;
     }
+}
+
+/// Mixes a word into a seed (splitmix64's finalizer): draws that depend only on (seed,
+/// iteration, pass, node), never on which thread walks the node.
+fn mix(seed: u64, x: u64) -> u64 {
+    let mut z = seed ^ x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Draws `b` of the `k` children (indices, ascending so that sums run in child order) from
+/// `key` by a partial Fisher-Yates shuffle in `buf`.
+fn draw(buf: &mut [u8; 256], k: usize, b: usize, key: u64) -> &[u8] {
+    for (j, x) in buf.iter_mut().enumerate().take(k) {
+        *x = j as u8;
+    }
+    let mut state = key;
+    for j in 0..b {
+        state = mix(state, j as u64);
+        let r = j + (state % (k - j) as u64) as usize;
+        buf.swap(j, r);
+    }
+    buf[..b].sort_unstable();
+    &buf[..b]
 }
 
 /// Hints the CPU to load `data` into the cache (no effect on results).

@@ -4,7 +4,7 @@
 //! A [`container`](crate::container) with magic `STUDCKPT`, a [`CheckpointHeader`] and two
 //! sections of `f64` little-endian: the regrets, then the average-strategy mass, one per slot.
 
-use crate::cfr::{Algorithm, Solver};
+use crate::cfr::{Algorithm, Sampling, Solver};
 use crate::container::{self, Container};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::rules::GameDef;
@@ -31,6 +31,8 @@ pub struct CheckpointHeader {
     pub iterations: u64,
     /// Number of slots.
     pub slots: u64,
+    /// The public chance sampling, if any (the draws depend on it).
+    pub sampling: Option<Sampling>,
 }
 
 /// Writes the solver's state to `path` atomically.
@@ -48,6 +50,7 @@ pub fn save(
         algorithm: solver.algorithm,
         iterations: solver.iterations,
         slots: solver.regrets.len() as u64,
+        sampling: solver.sampling(),
     };
     container::write(
         path,
@@ -80,6 +83,9 @@ pub fn load(path: &Path, solver: &mut Solver, expect: &CheckpointHeader) -> Resu
     }
     if h.algorithm != expect.algorithm {
         return Err(mismatch("algorithm"));
+    }
+    if h.sampling != expect.sampling {
+        return Err(mismatch("chance sampling (--sample, --seed)"));
     }
     if h.card_abstraction != expect.card_abstraction || h.betting != expect.betting {
         return Err(mismatch("abstraction"));

@@ -181,6 +181,7 @@ fn resume_is_bit_identical() {
             algorithm: alg,
             iterations: 0,
             slots: resumed.regrets.len() as u64,
+            sampling: None,
         };
         checkpoint::load(&ck, &mut resumed, &expect).unwrap();
         assert_eq!(resumed.iterations, 17);

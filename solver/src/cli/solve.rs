@@ -1,6 +1,6 @@
 //! `stud solve`: solve a game with the CFR family, with checkpoints and resume.
 
-use crate::cfr::{Algorithm, Solver};
+use crate::cfr::{Algorithm, Sampling, Solver};
 use crate::checkpoint::{self, CheckpointHeader};
 use crate::ladder::{measure, Measure};
 use crate::session::{available_memory, estimate_bytes, new_solver, Abstractions};
@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
                   stud solve --game ministud --target-exploitability 0.001 --threads 2 --json\n  \
                   stud solve --game ministud --time 10m --every 50\n  \
                   stud solve --game ministud --iterations 2000 --resume   # after an interruption\n  \
-                  stud solve --game ministud --abstraction 4 --iterations 300 --json\n\n\
+                  stud solve --game ministud --abstraction 4 --iterations 300 --json\n  \
+                  stud solve --game ministud --sample 3 --seed 7 --time 60s --every 100\n\n\
                   Exploitability is NashConv / 2 in chips per game (and milli-big-bets: 1 mbb = \
                   0.001 big bets).\n\
                   With a bucketing abstraction the abstract game is solved and the strategy is \
@@ -53,6 +54,13 @@ pub struct Args {
     /// The folder of the bucketing cache files (built there when missing).
     #[arg(long, default_value = "abstractions")]
     pub abstraction_dir: PathBuf,
+    /// Public chance sampling: walk this many children of each chance node below the first
+    /// (drawn per iteration; cfr+ and cfr only). Default: full width.
+    #[arg(long)]
+    pub sample: Option<usize>,
+    /// The seed of the chance sampling draws.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
     /// Worker threads (default: all cores). The result is the same for any number.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -126,6 +134,14 @@ pub fn run(args: Args) -> Result<()> {
     let lossless = cards.is_lossless();
     let abs = Abstractions::with_cards(&def, cards);
     let mut solver = new_solver(&def, &abs, args.algorithm, available_memory())?;
+    if let Some(batch) = args.sample {
+        solver
+            .sample(Sampling {
+                batch,
+                seed: args.seed,
+            })
+            .map_err(|e| anyhow::anyhow!("--sample {batch}: {e}"))?;
+    }
     if !args.json {
         eprintln!(
             "{}: {} nodes, {} infoset-actions; solver memory about {:.1} MB ({} bytes per \
@@ -144,6 +160,7 @@ pub fn run(args: Args) -> Result<()> {
         algorithm: args.algorithm,
         iterations: 0,
         slots: solver.regrets.len() as u64,
+        sampling: solver.sampling(),
     };
     if args.resume {
         if !ckpt.exists() {
@@ -181,6 +198,7 @@ pub fn run(args: Args) -> Result<()> {
                 "game": args.game,
                 "algorithm": args.algorithm.name(),
                 "abstraction": abs.card_name(),
+                "sample": args.sample,
                 "iterations": solver.iterations,
                 "seconds": secs,
                 "iterate_seconds": iterating.as_secs_f64(),
