@@ -266,22 +266,44 @@ impl StrategyFile {
             .with_context(|| format!("damaged: no node {i}"))
     }
 
-    /// The children of node `i` with the edge leading to each.
-    pub fn children(&self, i: u32) -> Result<Vec<(u32, Edge)>> {
+    /// The stored edges of node `i`'s children (child ids `first_child..`), checked against the
+    /// file.
+    fn child_edges(&self, i: u32) -> Result<(u32, &[u32])> {
         let n = self.node(i)?;
         let edges = self.section::<u32>(1, "edges")?;
-        (0..n.num_children as u32)
-            .map(|c| {
-                let id = n
-                    .first_child
-                    .checked_add(c)
-                    .context("damaged: child index")?;
-                let e = edges.get(id as usize).with_context(|| {
-                    format!("damaged: node {i} has a child {id} beyond the tree")
-                })?;
-                Ok((id, decode_edge(*e)?))
-            })
+        let first = n.first_child as usize;
+        let raw = first
+            .checked_add(n.num_children as usize)
+            .and_then(|end| edges.get(first..end))
+            .with_context(|| format!("damaged: node {i}'s children lie beyond the tree"))?;
+        Ok((n.first_child, raw))
+    }
+
+    /// The children of node `i` with the edge leading to each.
+    pub fn children(&self, i: u32) -> Result<Vec<(u32, Edge)>> {
+        let (first, raw) = self.child_edges(i)?;
+        raw.iter()
+            .enumerate()
+            .map(|(c, &e)| Ok((first + c as u32, decode_edge(e)?)))
             .collect()
+    }
+
+    /// Which of node `i`'s children `edge` leads to (0-based, the order of its actions), if the
+    /// tree has it. Allocates nothing: bots call it at every step of a hand.
+    pub fn position(&self, i: u32, edge: Edge) -> Result<Option<usize>> {
+        let (_, raw) = self.child_edges(i)?;
+        for (c, &e) in raw.iter().enumerate() {
+            if decode_edge(e)? == edge {
+                return Ok(Some(c));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The child of node `i` that `edge` leads to, if the tree has it. Allocates nothing.
+    pub fn child(&self, i: u32, edge: Edge) -> Result<Option<u32>> {
+        let first = self.node(i)?.first_child;
+        Ok(self.position(i, edge)?.map(|c| first + c as u32))
     }
 
     /// The bucket of hand `hand` of the player to act at action node `i`.
@@ -297,7 +319,10 @@ impl StrategyFile {
             );
         }
         let at = (n.board as u64 * 2 + n.player as u64) * h.hands + hand as u64;
-        let b = self.section::<u32>(2, "buckets")?[at as usize];
+        let b = *self
+            .section::<u32>(2, "buckets")?
+            .get(at as usize)
+            .with_context(|| format!("damaged: node {i}'s buckets lie beyond the file"))?;
         if b == NONE {
             bail!("hand {hand} holds one of the public cards at node {i}");
         }
@@ -307,6 +332,14 @@ impl StrategyFile {
     /// The stored probabilities of each action at action node `i` for hand number `hand`
     /// (normalized: the quantized values need not sum to exactly 1).
     pub fn probabilities(&self, i: u32, hand: u32) -> Result<Vec<f64>> {
+        let mut out = vec![0.0; self.node(i)?.num_children as usize];
+        self.probabilities_into(i, hand, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`probabilities`](Self::probabilities) written into `out[..k]` for the node's `k` actions;
+    /// returns `k`. Allocates nothing: the query path of bots.
+    pub fn probabilities_into(&self, i: u32, hand: u32, out: &mut [f64]) -> Result<usize> {
         let n = self.node(i)?;
         if n.kind != NodeKind::Action as u8 {
             bail!("node {i} is not a decision");
@@ -319,22 +352,26 @@ impl StrategyFile {
         if b >= nb {
             bail!("damaged: bucket {b} of {nb}");
         }
-        let k = n.num_children as u64;
-        let start = n.slot as u64 + b as u64 * k;
+        let k = n.num_children as usize;
+        if out.len() < k {
+            bail!(
+                "node {i} has {k} actions, more than the {} asked for",
+                out.len()
+            );
+        }
+        let start = n.slot as u64 + b as u64 * k as u64;
         let strat = self.section::<u16>(4, "strategy")?;
         let row = strat
-            .get(start as usize..(start + k) as usize)
+            .get(start as usize..start as usize + k)
             .with_context(|| format!("damaged: node {i}'s strategy lies beyond the file"))?;
         let sum: f64 = row.iter().map(|&x| x as f64).sum();
-        Ok(row
-            .iter()
-            .map(|&x| {
-                if sum > 0.0 {
-                    x as f64 / sum
-                } else {
-                    1.0 / k as f64
-                }
-            })
-            .collect())
+        for (o, &x) in out.iter_mut().zip(row) {
+            *o = if sum > 0.0 {
+                x as f64 / sum
+            } else {
+                1.0 / k as f64
+            };
+        }
+        Ok(k)
     }
 }

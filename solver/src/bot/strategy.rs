@@ -50,18 +50,16 @@ impl StrategyPlayer {
     ) -> anyhow::Result<u32> {
         let f = &self.file;
         let mut node = 0u32;
-        for e in public_events(state, bets) {
-            let kids = f.children(node)?;
-            let next = kids
-                .iter()
-                .find(|k| k.1 == e)
-                .map(|k| k.0)
+        for_each_public_event(state, bets, |e| {
+            let next = f
+                .child(node, e)?
                 .with_context(|| format!("{e:?} is not in the strategy's abstract game"))?;
             if let Edge::Action(a) = e {
                 visit(node, f.node(node)?.player, a)?;
             }
             node = next;
-        }
+            Ok(())
+        })?;
         Ok(node)
     }
 
@@ -77,23 +75,18 @@ impl StrategyPlayer {
     /// The probability of `action` at decision `node` holding private card `card`: 0 when the
     /// tree does not have the action.
     pub fn action_probability(&self, node: u32, card: Card, action: Action) -> anyhow::Result<f64> {
-        let row = self.file.probabilities(node, self.hand(card)?)?;
-        let kids = self.file.children(node)?;
-        Ok(kids
-            .iter()
-            .zip(&row)
-            .find(|(k, _)| k.1 == Edge::Action(action))
-            .map_or(0.0, |(_, &q)| q))
+        let mut row = [0.0; MAX_ACTIONS];
+        self.file
+            .probabilities_into(node, self.hand(card)?, &mut row)?;
+        Ok(self
+            .file
+            .position(node, Edge::Action(action))?
+            .map_or(0.0, |c| row[c]))
     }
 
     /// The child of `node` an action leads to, if the tree has it.
     pub fn child(&self, node: u32, action: Action) -> anyhow::Result<Option<u32>> {
-        Ok(self
-            .file
-            .children(node)?
-            .iter()
-            .find(|k| k.1 == Edge::Action(action))
-            .map(|k| k.0))
+        self.file.child(node, Edge::Action(action))
     }
 
     /// The kind of a node (see [`NodeKind`]).
@@ -107,12 +100,30 @@ impl StrategyPlayer {
     }
 }
 
+/// The most actions a decision of a fixed-limit tree offers (fold, check/call, bring-in, and
+/// two bet sizes on an open-pair street), with room to spare: the size of stack buffers.
+const MAX_ACTIONS: usize = 8;
+
 /// The public events of the hand in the order they happened, as the tree's edges: on each
 /// street, the up cards dealt seat by seat, then the community cards, then that street's bets.
 /// (Down cards are private: not events.)
 pub fn public_events(state: &State, bets: &[Bet]) -> Vec<Edge> {
-    let def = state.def();
     let mut out = Vec::new();
+    let _ = for_each_public_event(state, bets, |e| {
+        out.push(e);
+        Ok(())
+    });
+    out
+}
+
+/// Calls `f` on each public event in order (see [`public_events`]), stopping at the first error.
+/// Allocates nothing: the strategy player walks its tree with it at every decision.
+fn for_each_public_event(
+    state: &State,
+    bets: &[Bet],
+    mut f: impl FnMut(Edge) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let def = state.def();
     let mut ups_before = 0;
     let mut board_before = 0;
     for (street, sd) in def.streets.iter().enumerate().take(state.street() + 1) {
@@ -121,28 +132,22 @@ pub fn public_events(state: &State, bets: &[Bet]) -> Vec<Edge> {
         for seat in 0..def.seats {
             let have = state.up_cards(seat);
             let end = (ups_before + ups).min(have.len());
-            out.extend(
-                have[ups_before.min(end)..end]
-                    .iter()
-                    .map(|&c| Edge::Card(c)),
-            );
+            for &c in &have[ups_before.min(end)..end] {
+                f(Edge::Card(c))?;
+            }
         }
         let have = state.community_cards();
         let end = (board_before + board).min(have.len());
-        out.extend(
-            have[board_before.min(end)..end]
-                .iter()
-                .map(|&c| Edge::Card(c)),
-        );
-        out.extend(
-            bets.iter()
-                .filter(|(s, _)| *s == street)
-                .map(|&(_, a)| Edge::Action(a)),
-        );
+        for &c in &have[board_before.min(end)..end] {
+            f(Edge::Card(c))?;
+        }
+        for &(_, a) in bets.iter().filter(|(s, _)| *s == street) {
+            f(Edge::Action(a))?;
+        }
         ups_before += ups;
         board_before += board;
     }
-    out
+    Ok(())
 }
 
 impl Player for StrategyPlayer {
@@ -169,14 +174,10 @@ impl Player for StrategyPlayer {
             _ => bail!("the strategy plays games with exactly one known down card per seat"),
         };
         let hand = self.hand(card)?;
-        let row = f.probabilities(node, hand)?;
-        let kids = f.children(node)?;
+        let mut row = [0.0; MAX_ACTIONS];
+        f.probabilities_into(node, hand, &mut row)?;
         for (p, a) in probs.iter_mut().zip(legal) {
-            *p = kids
-                .iter()
-                .zip(&row)
-                .find(|(k, _)| k.1 == Edge::Action(*a))
-                .map_or(0.0, |(_, &q)| q);
+            *p = f.position(node, Edge::Action(*a))?.map_or(0.0, |c| row[c]);
         }
         let sum: f64 = probs.iter().sum();
         if sum <= 0.0 {
