@@ -153,13 +153,9 @@ pub struct Tree {
 }
 
 impl Tree {
-    /// Builds the tree of `def` under the two abstractions, refusing to grow past `max_nodes`.
-    pub fn build<A: CardAbstraction>(
-        def: &GameDef,
-        cards: &A,
-        betting: BettingAbstraction,
-        max_nodes: usize,
-    ) -> Result<Tree, TreeError> {
+    /// Refuses, before any work, a game this tree cannot walk: invalid, not heads-up, more than
+    /// one down card per player, or a showdown other than showing hands.
+    pub fn check_supported(def: &GameDef) -> Result<(), TreeError> {
         def.validate()?;
         if def.seats != 2 {
             return Err(TreeError::Unsupported(format!(
@@ -186,6 +182,17 @@ impl Tree {
                 def.variant.showdown()
             )));
         }
+        Ok(())
+    }
+
+    /// Builds the tree of `def` under the two abstractions, refusing to grow past `max_nodes`.
+    pub fn build<A: CardAbstraction>(
+        def: &GameDef,
+        cards: &A,
+        betting: BettingAbstraction,
+        max_nodes: usize,
+    ) -> Result<Tree, TreeError> {
+        Tree::check_supported(def)?;
         let hands: Vec<Card> = def.deck.cards().iter().collect();
         let n = hands.len();
         for s in 0..def.streets.len() {

@@ -105,15 +105,17 @@ fn load(c: &Common, force: bool) -> anyhow::Result<(Bucketing, PathBuf, Origin, 
     load_or_build(&def, &size, &c.dir, force, false)
 }
 
-/// The card abstraction named on the command line: `lossless`, or a bucketing size (see
-/// [`Size::parse`]) read from the cache in `dir` or built there (with a progress bar unless
-/// `quiet`).
+/// The card abstraction of a solve named on the command line: `lossless`, or a bucketing size
+/// (see [`Size::parse`]) read from the cache in `dir` or built there (with a progress bar unless
+/// `quiet`). A game the solver's tree cannot walk is refused first.
 pub fn card_abstraction(
     def: &GameDef,
     spec: &str,
     dir: &std::path::Path,
     quiet: bool,
 ) -> anyhow::Result<Cards> {
+    // A game the solver cannot walk is refused before a bucketing is built for it.
+    abstraction::tree::Tree::check_supported(def)?;
     if spec == "lossless" {
         return Ok(Cards::Lossless);
     }
