@@ -52,6 +52,14 @@ pub struct Rung {
     pub seconds: f64,
 }
 
+/// Refuses iteration counts that are empty or not ascending.
+pub fn check_iterations(iterations: &[u64]) -> Result<()> {
+    if iterations.is_empty() || iterations.windows(2).any(|w| w[0] >= w[1]) {
+        bail!("the iteration counts must be ascending and not empty, not {iterations:?}");
+    }
+    Ok(())
+}
+
 /// Solves `def` in the card abstraction `cards` with `algorithm` (and public chance `sampling`
 /// if given), measuring after each count of `iterations` (ascending); calls `report` with each
 /// row as it comes (in the current rayon pool: the same rows on any number of threads).
@@ -64,9 +72,7 @@ pub fn climb(
     memory: Option<usize>,
     report: &mut dyn FnMut(&Rung),
 ) -> Result<Vec<Rung>> {
-    if iterations.is_empty() || iterations.windows(2).any(|w| w[0] >= w[1]) {
-        bail!("the iteration counts must be ascending and not empty, not {iterations:?}");
-    }
+    check_iterations(iterations)?;
     let lossless = cards.is_lossless();
     let abs = Abstractions::with_cards(def, cards);
     let mut solver = new_solver(def, &abs, algorithm, memory)?;

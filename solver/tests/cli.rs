@@ -162,3 +162,102 @@ fn killed_solve_resumes_to_the_same_file() {
     ]);
     assert!(e.contains("another game"), "{e}");
 }
+
+#[test]
+fn abstract_solve_query_and_ladder() {
+    let d = dir("abs");
+    let game = d.join("ka.toml");
+    std::fs::write(
+        &game,
+        "preset = \"ministud\"\ndeck = { ranks = [\"K\", \"A\"], suits = 4 }\n",
+    )
+    .unwrap();
+    let out = d.join("ka.strat");
+    let cache = d.join("abstractions");
+    let json = ok(&[
+        "solve",
+        "--game",
+        s(&game),
+        "--abstraction",
+        "2",
+        "--abstraction-dir",
+        s(&cache),
+        "--iterations",
+        "20",
+        "--json",
+        "--out",
+        s(&out),
+    ]);
+    let last: serde_json::Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
+    let name = last["abstraction"].as_str().unwrap();
+    assert!(name.starts_with("buckets:k2-2:"), "{name}");
+    // The real game's best response wins more than the abstract game's.
+    let (real, abs) = (
+        last["exploitability"].as_f64().unwrap(),
+        last["abstract_exploitability"].as_f64().unwrap(),
+    );
+    assert!(real > abs, "{real} {abs}");
+    assert!(ok(&["info", s(&out)]).contains(name));
+    // Seat 0 shows the ace of hearts, seat 1 the king of clubs: six hands can be seat 1's.
+    let q = ok(&["query", s(&out), "Ah Kc"]);
+    assert_eq!(
+        q.lines().filter(|l| l.starts_with(['K', 'A'])).count(),
+        6,
+        "{q}"
+    );
+    // The ladder, and its refusals.
+    let rows = ok(&[
+        "eval",
+        "ladder",
+        "--game",
+        s(&game),
+        "--abstractions",
+        "1",
+        "--iterations",
+        "5",
+        "10",
+        "--abstraction-dir",
+        s(&cache),
+        "--json",
+    ]);
+    assert_eq!(rows.lines().count(), 2, "{rows}");
+    let e = fails(&[
+        "eval",
+        "ladder",
+        "--game",
+        s(&game),
+        "--iterations",
+        "10",
+        "5",
+    ]);
+    assert!(e.contains("ascending"), "{e}");
+    let e = fails(&[
+        "solve",
+        "--game",
+        "ministud",
+        "--abstraction",
+        "small",
+        "--abstraction-dir",
+        s(&cache),
+        "--iterations",
+        "1",
+        "--out",
+        s(&d.join("x.strat")),
+    ]);
+    assert!(e.contains("32 buckets"), "{e}");
+    let e = fails(&[
+        "solve",
+        "--game",
+        "7stud",
+        "--abstraction",
+        "tiny",
+        "--abstraction-dir",
+        s(&cache),
+        "--iterations",
+        "1",
+        "--out",
+        s(&d.join("y.strat")),
+    ]);
+    assert!(e.contains("one down card"), "{e}");
+    std::fs::remove_dir_all(&d).unwrap();
+}

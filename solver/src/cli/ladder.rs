@@ -2,7 +2,7 @@
 
 use super::load_game;
 use crate::cfr::{Algorithm, Sampling};
-use crate::ladder::{climb, Rung};
+use crate::ladder::{check_iterations, climb, Rung};
 use crate::session::available_memory;
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
@@ -54,6 +54,7 @@ pub struct Args {
 /// Runs `stud eval ladder`.
 pub fn run(args: Args) -> Result<()> {
     let def = load_game(&args.game)?;
+    check_iterations(&args.iterations)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
