@@ -4,7 +4,7 @@ use super::load_game;
 use crate::cfr::{Algorithm, Sampling};
 use crate::ladder::{check_iterations, climb, Rung};
 use crate::session::available_memory;
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use std::path::PathBuf;
 
 /// Arguments of `stud eval ladder`.
@@ -55,16 +55,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let def = load_game(&args.game)?;
     check_iterations(&args.iterations)?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        bail!("--threads must be at least 1");
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("starting the worker threads")?;
+    let pool = super::thread_pool(args.threads)?;
     if !args.json {
         println!(
             "{:<28} {:>9} {:>10} {:>10} {:>12} {:>12} {:>10} {:>8}",

@@ -15,7 +15,7 @@ pub mod simulate;
 pub mod solve;
 
 use ::abstraction::rules::GameDef;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 /// A game given on the command line: a preset name, or the path of a TOML game file.
 pub fn load_game(arg: &str) -> Result<GameDef> {
@@ -26,4 +26,18 @@ pub fn load_game(arg: &str) -> Result<GameDef> {
         return GameDef::from_toml(&text).with_context(|| format!("game file {arg}"));
     }
     Ok(GameDef::preset(arg)?)
+}
+
+/// The worker pool of `--threads N` (all cores when not given): the one place the commands that
+/// solve start their threads.
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    let threads =
+        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("starting the worker threads")
 }

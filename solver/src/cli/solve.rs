@@ -113,16 +113,7 @@ pub fn run(args: Args) -> Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     let ckpt = out.with_extension("ckpt");
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        bail!("--threads must be at least 1");
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("starting the worker threads")?;
+    let pool = super::thread_pool(args.threads)?;
     let cards = pool.install(|| {
         super::abstraction::card_abstraction(
             &def,
@@ -208,7 +199,7 @@ pub fn run(args: Args) -> Result<()> {
                 "abstract_exploitability_mbb": m.abstract_game.mbb,
                 "value_0": e.value_0,
                 "out": out.display().to_string(),
-                "threads": threads,
+                "threads": pool.current_num_threads(),
                 "nodes": solver.tree.nodes.len(),
                 "infoset_actions": solver.tree.num_slots,
                 "memory_bytes": estimate_bytes(&solver.tree),
