@@ -42,15 +42,25 @@ impl DealCards {
 }
 
 impl DealCards {
-    /// The card due to `seat` (`None`: the board) in `state`.
-    pub fn next_card(&self, state: &State, seat: Option<u8>) -> Card {
-        match seat {
+    /// Deals the card due to `seat` (`None`: the board) in `state`, and records it in `rec`.
+    pub fn deal_next(
+        &self,
+        state: &mut State,
+        seat: Option<u8>,
+        rec: Option<&mut Recorder>,
+    ) -> anyhow::Result<()> {
+        let card = match seat {
             Some(s) => {
                 let k = state.up_cards(s).len() + state.down_cards(s).len();
                 self.seats[s as usize][k]
             }
             None => self.board[state.community_cards().len()],
+        };
+        state.deal(card)?;
+        if let Some(r) = rec {
+            r.deal(seat, card);
         }
+        Ok(())
     }
 }
 
@@ -106,11 +116,7 @@ pub fn play_hand(
     loop {
         match state.next() {
             Next::Deal { seat, .. } => {
-                let card = cards.next_card(&state, seat);
-                state.deal(card)?;
-                if let Some(r) = rec.as_deref_mut() {
-                    r.deal(seat, card);
-                }
+                cards.deal_next(&mut state, seat, rec.as_deref_mut())?;
             }
             Next::Act { seat } => {
                 let legal = state.legal_actions();

@@ -108,11 +108,7 @@ fn play_one(
     loop {
         match state.next() {
             Next::Deal { seat, .. } => {
-                let card = cards.next_card(&state, seat);
-                state.deal(card)?;
-                if let Some(r) = rec.as_mut() {
-                    r.deal(seat, card);
-                }
+                cards.deal_next(&mut state, seat, rec.as_mut())?;
             }
             Next::Act { seat } => {
                 if shown_street != Some(state.street()) {
