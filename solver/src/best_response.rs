@@ -13,7 +13,7 @@
 //! deal), and milli-big-bets per game: 1 mbb = 0.001 × `GameDef::big_bet` chips (for Kuhn the big
 //! bet is 1 chip, for Leduc 4 chips, for `ministud` 4 chips).
 
-use crate::cfr::{add_masked, dealt_hand, mask, node_slots};
+use crate::cfr::{add_masked, dealt_hand, mask, node_slots, sum_action_values};
 use crate::terminal::terminal_values;
 use abstraction::tree::{Node, NodeKind, Tree, NONE};
 use rayon::prelude::*;
@@ -190,12 +190,7 @@ impl Walk<'_> {
                     self.walk(c, ro, &mut cfv[a * n..a * n + n], rest, top);
                 }
                 if !mine {
-                    out.copy_from_slice(&cfv[..n]);
-                    for a in 1..k {
-                        for h in 0..n {
-                            out[h] += cfv[a * n + h];
-                        }
-                    }
+                    sum_action_values(out, cfv, k);
                     return;
                 }
                 match self.play {

@@ -507,12 +507,7 @@ fn walk(
                 );
             }
             if !mine {
-                out.copy_from_slice(&cfv[..n]);
-                for a in 1..k {
-                    for h in 0..n {
-                        out[h] += cfv[a * n + h];
-                    }
-                }
+                sum_action_values(out, cfv, k);
                 return;
             }
             for h in 0..n {
@@ -657,6 +652,18 @@ fn run_children(
 }
 
 /// The private hand that collides with the public card dealt to reach chance child `c`.
+/// At the other player's decision the traverser's values are the sum over the actions:
+/// `out[h] = Σ_a cfv[a * n + h]` for the `k` actions' rows of `n = out.len()` hands.
+pub(crate) fn sum_action_values(out: &mut [f64], cfv: &[f64], k: usize) {
+    let n = out.len();
+    out.copy_from_slice(&cfv[..n]);
+    for a in 1..k {
+        for (o, &v) in out.iter_mut().zip(&cfv[a * n..a * n + n]) {
+            *o += v;
+        }
+    }
+}
+
 pub(crate) fn dealt_hand(tree: &Tree, c: usize) -> u32 {
     match tree.edges[c] {
         abstraction::tree::Edge::Card(card) => tree.hand_of_card[card.id() as usize],
