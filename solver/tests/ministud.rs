@@ -77,32 +77,21 @@ fn ministud_small_deck_is_solved_below_a_tenth_of_a_percent_of_the_ante() {
     // cards) takes minutes: see `ministud_preset_is_solved` (ignored) and docs/solver.md.
     let mut def = GameDef::ministud();
     def.deck.ranks = vec![Rank::KING, Rank::ACE];
-    let mut s = new_solver(
-        &def,
-        &Abstractions::for_game(&def),
-        Algorithm::CfrPlus,
-        None,
-    )
-    .unwrap();
-    for _ in 0..460 {
-        s.iterate();
-    }
-    let e = exploitability(&s.tree, &s.average);
-    assert!(e.chips < 0.001 * def.ante as f64, "{e:?}");
+    assert_solved_below_a_tenth_of_a_percent_of_the_ante(&def, 460);
 }
 
 #[test]
 #[ignore = "minutes of CPU: cargo test --release -p solver --test ministud -- --ignored"]
 fn ministud_preset_is_solved() {
     let def = GameDef::ministud();
-    let mut s = new_solver(
-        &def,
-        &Abstractions::for_game(&def),
-        Algorithm::CfrPlus,
-        None,
-    )
-    .unwrap();
-    for _ in 0..500 {
+    assert_solved_below_a_tenth_of_a_percent_of_the_ante(&def, 500);
+}
+
+/// Runs `iterations` of lossless CFR+ on `def` and checks the exploitability is below 0.1% of
+/// the ante.
+fn assert_solved_below_a_tenth_of_a_percent_of_the_ante(def: &GameDef, iterations: u32) {
+    let mut s = new_solver(def, &Abstractions::for_game(def), Algorithm::CfrPlus, None).unwrap();
+    for _ in 0..iterations {
         s.iterate();
     }
     let e = exploitability(&s.tree, &s.average);
