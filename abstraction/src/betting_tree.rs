@@ -197,8 +197,8 @@ impl BettingTree {
     /// in order. Real actions the abstract game lacks are translated (see [`Self::child_for`]);
     /// after a raise past the cap the abstract street is closed, and the rest of that real
     /// street (calls and raises) is absorbed. A caller still acting on such a street finds the
-    /// returned node on a later street: the abstract game has called. The error names the first
-    /// action that cannot be placed.
+    /// returned node on a later street (or a showdown, on the last street): the abstract game
+    /// has called, and so should it. The error names the first action that cannot be placed.
     pub fn locate(&self, bets: &[(usize, Action)]) -> Result<u32, TreeError> {
         let mut node = 0u32;
         let mut closed: Option<usize> = None;

@@ -15,13 +15,20 @@ use std::time::Instant;
 
 /// The deal-sampled solve of `def` with `buckets` per street: the real-game exploitability
 /// (chips per game) of the uniform strategy, then after each count of `iterations`.
-fn climb(def: &GameDef, buckets: &str, batch: usize, iterations: &[u64]) -> Vec<(u64, f64, f64)> {
+fn climb(
+    def: &GameDef,
+    buckets: &str,
+    batch: usize,
+    iterations: &[u64],
+    alternating: bool,
+) -> Vec<(u64, f64, f64)> {
     let size = Size::parse(buckets, def.streets.len()).unwrap();
     let bucketing = Arc::new(Bucketing::build(def, &size, &|_| {}).unwrap());
     let betting = BettingAbstraction::for_game(def);
     let public = Tree::build(def, &Lossless, betting, 1 << 24).unwrap();
     let tree = BettingTree::build(def, betting, &size.buckets).unwrap();
     let mut s = DealSolver::new(def, tree, bucketing, batch, 7).unwrap();
+    s.alternating = alternating;
     let mut rows = vec![(
         0,
         exploitability(&public, &s.lift(&public).unwrap()).chips,
@@ -44,7 +51,7 @@ fn climb(def: &GameDef, buckets: &str, batch: usize, iterations: &[u64]) -> Vec<
 fn real_exploitability_falls_with_iterations() {
     let mut def = GameDef::ministud();
     def.deck.ranks = vec![Rank::KING, Rank::ACE];
-    let rows = climb(&def, "32", 64, &[50, 200]);
+    let rows = climb(&def, "32", 64, &[50, 200], false);
     let (uniform, n, n4) = (rows[0].1, rows[1].1, rows[2].1);
     assert!(n < uniform / 4.0, "{rows:?}");
     assert!(n4 < n * 0.8, "{rows:?}");
@@ -61,7 +68,7 @@ fn ladder_of_the_deal_sampled_solver() {
     );
     println!("|---|---|---|---|---|---|");
     for k in ["2", "8", "32", "128"] {
-        for (n, chips, secs) in climb(&def, k, 256, &[25, 100, 400, 1600]) {
+        for (n, chips, secs) in climb(&def, k, 256, &[25, 100, 400, 1600], false) {
             println!(
                 "| k{k}-{k} | {n} | {} | {chips:.6} | {:.2} | {secs:.1} |",
                 n * 256,

@@ -26,79 +26,88 @@ fn solver(batch: usize, seed: u64) -> DealSolver {
     DealSolver::new(&def, tree, b, batch, seed).unwrap()
 }
 
-/// One iteration computed naively: deal by deal, node by node, in `f64`, without pruning.
+/// One iteration computed naively: deal by deal, node by node, in `f64`, without pruning; one
+/// pass updating both seats, or (alternating) seat 0's pass then seat 1's.
 fn reference_iteration(s: &DealSolver) -> (Vec<f64>, Vec<f64>) {
     let t = s.iterations + 1;
     let mut reg: Vec<f64> = s.regrets.iter().map(|&x| x as f64).collect();
     let mut avg: Vec<f64> = s.average.iter().map(|&x| x as f64).collect();
-    let mut touched = vec![false; reg.len()];
     let bk = bucketing();
-    for d in 0..s.batch {
-        let f = s.deal(t, d).unwrap().facts(&s.def, &bk).unwrap();
-        #[allow(clippy::too_many_arguments)]
-        fn rec(
-            s: &DealSolver,
-            f: &DealFacts,
-            t: f64,
-            i: usize,
-            r: [f64; 2],
-            reg: &mut [f64],
-            avg: &mut [f64],
-            touched: &mut [bool],
-        ) -> f64 {
-            let n = s.tree.nodes[i];
-            let st = n.street as usize;
-            let stake = n.slot as f64;
-            match n.kind {
-                NodeKind::Fold => {
-                    let folder = f.first[st] ^ n.player;
-                    return if folder == 0 { -stake } else { stake };
-                }
-                NodeKind::Showdown => return (2.0 * f.share0 as f64 - 1.0) * stake,
-                _ => {}
+    let facts: Vec<DealFacts> = (0..s.batch)
+        .map(|d| s.deal(t, d).unwrap().facts(&s.def, &bk).unwrap())
+        .collect();
+    let passes: &[Option<usize>] = if s.alternating {
+        &[Some(0), Some(1)]
+    } else {
+        &[None]
+    };
+    struct Pass<'a> {
+        s: &'a DealSolver,
+        t: f64,
+        trav: Option<usize>,
+        /// The regrets at the start of the pass: the strategy is fixed within it.
+        before: Vec<f64>,
+    }
+    fn rec(
+        p: &Pass,
+        f: &DealFacts,
+        i: usize,
+        r: [f64; 2],
+        reg: &mut [f64],
+        avg: &mut [f64],
+        touched: &mut [bool],
+    ) -> f64 {
+        let n = p.s.tree.nodes[i];
+        let st = n.street as usize;
+        let stake = n.slot as f64;
+        match n.kind {
+            NodeKind::Fold => {
+                let folder = f.first[st] ^ n.player;
+                return if folder == 0 { -stake } else { stake };
             }
-            let p = (f.first[st] ^ n.player) as usize;
-            let k = n.num_children as usize;
-            let row = n.slot as usize + f.buckets[st][p] as usize * k;
-            // The strategy of the regrets before the iteration: this node's row is updated
-            // only after its subtree.
-            let pos: Vec<f64> = s.regrets[row..row + k]
-                .iter()
-                .map(|&x| (x as f64).max(0.0))
-                .collect();
-            let sum: f64 = pos.iter().sum();
-            let sigma: Vec<f64> = pos
-                .iter()
-                .map(|&x| if sum > 0.0 { x / sum } else { 1.0 / k as f64 })
-                .collect();
-            let mut u = vec![0.0; k];
-            for (a, c) in s.tree.children(i).enumerate() {
-                let mut rc = r;
-                rc[p] *= sigma[a];
-                u[a] = rec(s, f, t, c, rc, reg, avg, touched);
-            }
-            let v: f64 = (0..k).map(|a| sigma[a] * u[a]).sum();
-            let sign = if p == 0 { 1.0 } else { -1.0 };
+            NodeKind::Showdown => return (2.0 * f.share0 as f64 - 1.0) * stake,
+            _ => {}
+        }
+        let seat = (f.first[st] ^ n.player) as usize;
+        let k = n.num_children as usize;
+        let row = n.slot as usize + f.buckets[st][seat] as usize * k;
+        let pos: Vec<f64> = p.before[row..row + k].iter().map(|&x| x.max(0.0)).collect();
+        let sum: f64 = pos.iter().sum();
+        let sigma: Vec<f64> = pos
+            .iter()
+            .map(|&x| if sum > 0.0 { x / sum } else { 1.0 / k as f64 })
+            .collect();
+        let mut u = vec![0.0; k];
+        for (a, c) in p.s.tree.children(i).enumerate() {
+            let mut rc = r;
+            rc[seat] *= sigma[a];
+            u[a] = rec(p, f, c, rc, reg, avg, touched);
+        }
+        let v: f64 = (0..k).map(|a| sigma[a] * u[a]).sum();
+        if p.trav.is_none_or(|t| t == seat) {
+            let sign = if seat == 0 { 1.0 } else { -1.0 };
             for a in 0..k {
-                reg[row + a] += sign * r[1 - p] * (u[a] - v);
-                avg[row + a] += t * r[p] * sigma[a];
+                reg[row + a] += sign * r[1 - seat] * (u[a] - v);
+                avg[row + a] += p.t * r[seat] * sigma[a];
                 touched[row + a] = true;
             }
-            v
         }
-        rec(
-            s,
-            &f,
-            t as f64,
-            0,
-            [1.0, 1.0],
-            &mut reg,
-            &mut avg,
-            &mut touched,
-        );
+        v
     }
-    for (r, _) in reg.iter_mut().zip(&touched).filter(|(_, &t)| t) {
-        *r = r.max(0.0);
+    for &trav in passes {
+        let pass = Pass {
+            s,
+            t: t as f64,
+            trav,
+            before: reg.clone(),
+        };
+        let mut touched = vec![false; reg.len()];
+        for f in &facts {
+            rec(&pass, f, 0, [1.0, 1.0], &mut reg, &mut avg, &mut touched);
+        }
+        for (r, _) in reg.iter_mut().zip(&touched).filter(|(_, &t)| t) {
+            *r = r.max(0.0);
+        }
     }
     (reg, avg)
 }
@@ -115,7 +124,9 @@ fn close(got: &[f32], want: &[f64], what: &str) {
 #[test]
 fn iterations_match_a_naive_deal_by_deal_implementation() {
     let mut s = solver(8, 3);
-    for _ in 0..3 {
+    for i in 0..4 {
+        // Two iterations with simultaneous updates, then two alternating.
+        s.alternating = i >= 2;
         let (reg, avg) = reference_iteration(&s);
         s.iterate().unwrap();
         close(&s.regrets, &reg, "regret");
@@ -138,6 +149,7 @@ fn the_same_bits_on_one_and_two_threads_and_after_a_resume() {
         pool.install(|| {
             let mut s = solver(48, 11);
             while s.iterations < iterations {
+                s.alternating = s.iterations % 2 == 1;
                 s.iterate().unwrap();
             }
             s
@@ -155,6 +167,7 @@ fn the_same_bits_on_one_and_two_threads_and_after_a_resume() {
     resumed.average = half.average.clone();
     resumed.iterations = 2;
     resumed.iterate().unwrap();
+    resumed.alternating = true;
     resumed.iterate().unwrap();
     assert_eq!(bits(&resumed.regrets), bits(&one.regrets));
     // Another seed, other deals.
