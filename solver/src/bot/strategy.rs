@@ -1,7 +1,7 @@
 //! A solved strategy file as a player: the adapter between the real game and the abstract tree.
 
 use super::{Bet, Player};
-use crate::strategy_file::StrategyFile;
+use crate::strategy_file::{StrategyFile, MAX_ACTIONS};
 use abstraction::cards::Card;
 use abstraction::rules::{Action, Deal, GameDef, State};
 use abstraction::tree::{Edge, NodeKind};
@@ -99,10 +99,6 @@ impl StrategyPlayer {
         self.file.header().exploitability.as_ref().map(|e| e.mbb)
     }
 }
-
-/// The most actions a decision of a fixed-limit tree offers (fold, check/call, bring-in, and
-/// two bet sizes on an open-pair street), with room to spare: the size of stack buffers.
-const MAX_ACTIONS: usize = 8;
 
 /// The public events of the hand in the order they happened, as the tree's edges: on each
 /// street, the up cards dealt seat by seat, then the community cards, then that street's bets.
