@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod betting_abstraction;
+pub mod betting_tree;
 pub mod bucketing;
 pub mod card_abstraction;
 pub mod cards;
