@@ -31,6 +31,7 @@ use crate::best_response::Exploitability;
 use crate::cfr::{Algorithm, Solver};
 use crate::container::{self, cast, Container};
 use abstraction::betting_abstraction::BettingAbstraction;
+use abstraction::betting_tree::BettingNodes;
 use abstraction::bucketing::{Bucketing, CardView};
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::cards::Card;
@@ -526,6 +527,15 @@ impl StrategyFile {
             .with_context(|| format!("damaged: no node {i}"))
     }
 
+    /// The edge that led to node `i`, checked.
+    pub fn edge(&self, i: u32) -> Result<Edge> {
+        let raw = *self
+            .section::<u32>(1, "edges")?
+            .get(i as usize)
+            .with_context(|| format!("damaged: no edge {i}"))?;
+        decode_edge(raw)
+    }
+
     /// The stored edges of node `i`'s children (child ids `first_child..`), checked against the
     /// file.
     fn child_edges(&self, i: u32) -> Result<(u32, &[u32])> {
@@ -672,5 +682,34 @@ impl StrategyFile {
             *o = if sum > 0.0 { *o / sum } else { 1.0 / k as f64 };
         }
         Ok(k)
+    }
+}
+
+/// A betting-tree file translates real betting with the tree's own logic (`locate`,
+/// `child_for`, `real_action`), reading its nodes in place. A node or edge the file cannot give
+/// (damaged) is absent, which makes a translation fail.
+impl BettingNodes for StrategyFile {
+    fn node_at(&self, i: u32) -> Option<Node> {
+        let r = self.node(i).ok()?;
+        let kind = match r.kind {
+            0 => NodeKind::Action,
+            1 => NodeKind::Chance,
+            2 => NodeKind::Fold,
+            3 => NodeKind::Showdown,
+            _ => return None,
+        };
+        Some(Node {
+            kind,
+            player: r.player,
+            street: r.street,
+            num_children: r.num_children,
+            first_child: r.first_child,
+            slot: r.slot,
+            board: r.board,
+        })
+    }
+
+    fn edge_at(&self, i: u32) -> Option<Edge> {
+        self.edge(i).ok()
     }
 }
