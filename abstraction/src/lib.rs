@@ -9,6 +9,7 @@ pub mod betting_tree;
 pub mod bucketing;
 pub mod card_abstraction;
 pub mod cards;
+pub mod deal;
 pub mod eval;
 pub mod phh;
 pub mod rules;
