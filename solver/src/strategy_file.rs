@@ -9,7 +9,7 @@
 //! | 1 | edges       | `u32` ([`encode_edge`]) | `header.nodes`          |
 //! | 2 | buckets     | `u32` (seat 0's table, then seat 1's, per board) | `header.boards × 2 × header.hands` |
 //! | 3 | num_buckets | `u32` per street     | streets of the game       |
-//! | 4 | strategy    | per slot, [`Width`]: `u16` = probability × 65535 or `u8` = × 255, rounded | `header.slots` |
+//! | 4 | strategy    | [`Width`]: `u16` = probability × 65535 or `u8` = × 255, cumulative rounding; `k - 1` per row of `k` actions (the last is the scale minus the others), rows from the node's `slot` | `header.stored` |
 //! | 5 | bucketing   | bytes of `Bucketing::encode` | betting-tree files; empty otherwise |
 //!
 //! Two kinds of tree ([`TreeKind`]):
@@ -63,8 +63,10 @@ pub struct StrategyHeader {
     pub exploitability: Option<Exploitability>,
     /// Number of tree nodes.
     pub nodes: u64,
-    /// Number of slots (information set × action).
+    /// Number of slots (information set × action) of the solved tree.
     pub slots: u64,
+    /// Number of stored probabilities: a row of `k` actions stores `k - 1` (see [`quantize`]).
+    pub stored: u64,
     /// Number of private hands per player.
     pub hands: u64,
     /// Number of boards.
@@ -191,17 +193,11 @@ pub fn write(
 ) -> Result<()> {
     let tree = &solver.tree;
     let width = Width::U16;
-    let strategy = quantize(
-        &tree.nodes,
-        &tree.num_buckets,
-        tree.num_slots,
-        width,
-        |_, n, b, out| {
-            let k = out.len();
-            let at = n.slot as usize + b as usize * k;
-            out.copy_from_slice(&solver.average[at..at + k]);
-        },
-    );
+    let strategy = quantize(&tree.nodes, &tree.num_buckets, width, |_, n, b, out| {
+        let k = out.len();
+        let at = n.slot as usize + b as usize * k;
+        out.copy_from_slice(&solver.average[at..at + k]);
+    })?;
     let header = StrategyHeader {
         game: game.clone(),
         card_abstraction: card_abstraction.to_string(),
@@ -213,6 +209,7 @@ pub fn write(
         slots: tree.num_slots as u64,
         hands: tree.num_hands() as u64,
         boards: tree.boards.len() as u64,
+        stored: strategy.stored,
         tree: TreeKind::Public,
         width,
         bucketing: None,
@@ -271,13 +268,9 @@ pub fn write_betting(
         );
     }
     let mut row = row;
-    let strategy = quantize(
-        nodes,
-        num_buckets,
-        num_slots,
-        solve.width,
-        |i, _, b, out| row(i, b, out),
-    );
+    let strategy = quantize(nodes, num_buckets, solve.width, |i, _, b, out| {
+        row(i, b, out)
+    })?;
     let header = StrategyHeader {
         game: solve.game.clone(),
         card_abstraction: CardAbstraction::name(solve.bucketing),
@@ -289,6 +282,7 @@ pub fn write_betting(
         slots: num_slots as u64,
         hands: 0,
         boards: 0,
+        stored: strategy.stored,
         tree: TreeKind::Betting,
         width: solve.width,
         bucketing: Some(solve.bucketing.checksum()),
@@ -315,18 +309,24 @@ fn write_sections(
     edges: &[Edge],
     buckets: &[u8],
     num_buckets: &[u32],
-    strategy: &[u8],
+    strategy: &Quantized,
     bucketing: &[u8],
 ) -> Result<()> {
     let nodes: Vec<NodeRecord> = nodes
         .iter()
-        .map(|n| NodeRecord {
+        .zip(&strategy.offsets)
+        .map(|(n, &offset)| NodeRecord {
             kind: n.kind as u8,
             player: n.player,
             street: n.street,
             num_children: n.num_children,
             first_child: n.first_child,
-            slot: n.slot,
+            // Action nodes: where their rows start in the stored strategy.
+            slot: if n.kind == NodeKind::Action {
+                offset
+            } else {
+                n.slot
+            },
             board: n.board,
         })
         .collect();
@@ -343,23 +343,44 @@ fn write_sections(
             bytemuck::cast_slice(&edges),
             buckets,
             bytemuck::cast_slice(num_buckets),
-            strategy,
+            &strategy.bytes,
             bucketing,
         ],
     )
 }
 
+/// The strategy section and where each node's rows start in it.
+struct Quantized {
+    /// The stored probabilities, little-endian at the file's width.
+    bytes: Vec<u8>,
+    /// Per node, the first stored probability of its rows (action nodes; 0 for the others).
+    offsets: Vec<u32>,
+    /// Number of stored probabilities.
+    stored: u64,
+}
+
 /// The strategy section: for every action node and bucket, the row that `row(node, bucket, out)`
-/// writes, normalized (uniform when it has no mass) and quantized to `width`, little-endian.
+/// writes, normalized (uniform when it has no mass) and quantized to `width` by cumulative
+/// rounding, so that a row's values sum to exactly the scale. The last action's value is not
+/// stored (it is the scale minus the others): `k - 1` values per row of `k` actions, a third
+/// less on the real games' trees, where most decisions have two or three actions.
 fn quantize(
     nodes: &[Node],
     num_buckets: &[u32],
-    num_slots: usize,
     width: Width,
     mut row: impl FnMut(u32, &Node, u32, &mut [f64]),
-) -> Vec<u8> {
+) -> Result<Quantized> {
     let bytes = width.bytes() as usize;
-    let mut q = vec![0u8; num_slots * bytes];
+    let mut offsets = vec![0u32; nodes.len()];
+    let mut stored = 0u64;
+    for (o, n) in offsets.iter_mut().zip(nodes) {
+        if n.kind == NodeKind::Action {
+            *o = u32::try_from(stored).context("more than 2^32 stored probabilities")?;
+            let k = n.num_children.max(1) as u64;
+            stored += num_buckets[n.street as usize] as u64 * (k - 1);
+        }
+    }
+    let mut q = vec![0u8; stored as usize * bytes];
     let mut buf = [0.0; MAX_ACTIONS];
     for (i, node) in nodes.iter().enumerate() {
         if node.kind != NodeKind::Action {
@@ -371,16 +392,23 @@ fn quantize(
             buf.fill(0.0);
             row(i as u32, node, b, buf);
             let sum: f64 = buf.iter().sum();
-            let at = node.slot as usize + b as usize * k;
-            for (a, &x) in buf.iter().enumerate() {
-                let p = if sum > 0.0 { x / sum } else { 1.0 / k as f64 };
-                let v = (p * width.scale()).round() as u16;
+            let at = offsets[i] as usize + b as usize * (k - 1);
+            let (mut cum, mut prev) = (0.0, 0u32);
+            for (a, &x) in buf[..k - 1].iter().enumerate() {
+                cum += if sum > 0.0 { x / sum } else { 1.0 / k as f64 };
+                let upto = (cum.min(1.0) * width.scale()).round() as u32;
+                let v = (upto - prev) as u16;
+                prev = upto;
                 let o = (at + a) * bytes;
                 q[o..o + bytes].copy_from_slice(&v.to_le_bytes()[..bytes]);
             }
         }
     }
-    q
+    Ok(Quantized {
+        bytes: q,
+        offsets,
+        stored,
+    })
 }
 
 /// The most children a node of a fixed-limit tree has (fold, check/call, bring-in, and two bet
@@ -436,7 +464,7 @@ impl StrategyFile {
                 Some(h.boards.saturating_mul(h.hands).saturating_mul(8)),
             ),
             ("num_buckets", Some(h.game.streets.len() as u64 * 4)),
-            ("strategy", Some(h.slots.saturating_mul(h.width.bytes()))),
+            ("strategy", Some(h.stored.saturating_mul(h.width.bytes()))),
             // Any length: the bucketing checks itself when decoded.
             ("bucketing", (!betting).then_some(0)),
         ];
@@ -656,30 +684,44 @@ impl StrategyFile {
             bail!("bucket {bucket} of {nb} on street {}", n.street);
         }
         let k = n.num_children as usize;
+        if k == 0 {
+            bail!("damaged: decision {i} without actions");
+        }
         if out.len() < k {
             bail!(
                 "node {i} has {k} actions, more than the {} asked for",
                 out.len()
             );
         }
-        let start = n.slot as usize + bucket as usize * k;
+        let start = n.slot as usize + bucket as usize * (k - 1);
         let out = &mut out[..k];
         let beyond = || format!("damaged: node {i}'s strategy lies beyond the file");
-        match self.header().width {
+        let width = self.header().width;
+        let mut sum = 0.0;
+        match width {
             Width::U16 => {
                 let row = self.section::<u16>(4, "strategy")?;
-                let row = row.get(start..start + k).with_context(beyond)?;
-                out.iter_mut().zip(row).for_each(|(o, &x)| *o = x as f64);
+                let row = row.get(start..start + k - 1).with_context(beyond)?;
+                for (o, &x) in out.iter_mut().zip(row) {
+                    *o = x as f64;
+                    sum += *o;
+                }
             }
             Width::U8 => {
                 let row = self.section::<u8>(4, "strategy")?;
-                let row = row.get(start..start + k).with_context(beyond)?;
-                out.iter_mut().zip(row).for_each(|(o, &x)| *o = x as f64);
+                let row = row.get(start..start + k - 1).with_context(beyond)?;
+                for (o, &x) in out.iter_mut().zip(row) {
+                    *o = x as f64;
+                    sum += *o;
+                }
             }
         }
-        let sum: f64 = out.iter().sum();
+        if sum > width.scale() {
+            bail!("damaged: node {i}'s row sums past 1");
+        }
+        out[k - 1] = width.scale() - sum;
         for o in out.iter_mut() {
-            *o = if sum > 0.0 { *o / sum } else { 1.0 / k as f64 };
+            *o /= width.scale();
         }
         Ok(k)
     }
