@@ -229,7 +229,10 @@ impl Estimate {
             solver_bytes: tree.num_slots * DealSolver::bytes_per_slot(),
             scratch_bytes: DealSolver::scratch_bytes(tree, batch),
             bucketing_bytes: bucketing.encode().len() + table,
-            write_bytes: tree.num_slots * width.bytes() as usize + tree.nodes.len() * 20,
+            // k - 1 stored probabilities per row; per node a 12-byte record, a 4-byte edge and
+            // a 4-byte row offset.
+            write_bytes: (tree.num_slots - tree.infosets()) * width.bytes() as usize
+                + tree.nodes.len() * 20,
             resident_bytes: status_bytes("VmRSS").unwrap_or(0),
         }
     }

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Deals per iteration when `--batch` is not given.
-pub const DEFAULT_BATCH: usize = 1024;
+pub const DEFAULT_BATCH: usize = 256;
 /// How long a solve runs when neither `--iterations` nor `--time` is given: with the bucketing
 /// cached and its first street tabulated, about half an hour in all for 7stud `default`.
 pub const DEFAULT_TIME: Duration = Duration::from_secs(28 * 60);
