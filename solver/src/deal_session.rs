@@ -241,6 +241,27 @@ impl Estimate {
     pub fn peak(&self) -> usize {
         self.resident_bytes + self.solver_bytes + self.scratch_bytes + self.write_bytes
     }
+
+    /// Refuses, with the figures, a solve whose allocations exceed `available` bytes (the
+    /// system's `MemAvailable`; `None`: unknown, accepted).
+    pub fn check_fits(&self, available: Option<usize>) -> Result<()> {
+        let need = self.peak().saturating_sub(self.resident_bytes);
+        match available {
+            Some(avail) if need > avail => {
+                let mib = |b: usize| b >> 20;
+                bail!(
+                    "the solve needs about {} MiB more ({} infoset-actions × {} bytes, plus \
+                     scratch) but only {} MiB are available: use a smaller --abstraction or \
+                     --batch",
+                    mib(need),
+                    self.slots,
+                    DealSolver::bytes_per_slot(),
+                    mib(avail)
+                )
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// A size field of `/proc/self/status` (`VmRSS`, `VmHWM`: the peak resident size) in bytes,
@@ -267,4 +288,30 @@ pub fn probe_deal_seconds(
         Ok::<(), anyhow::Error>(())
     })?;
     Ok(start.elapsed().as_secs_f64() / deals.max(1) as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_solve_that_does_not_fit_is_refused_with_its_figures() {
+        let e = Estimate {
+            infosets: 10,
+            slots: 1 << 30,
+            solver_bytes: 8 << 30,
+            scratch_bytes: 1 << 20,
+            bucketing_bytes: 0,
+            write_bytes: 1 << 30,
+            resident_bytes: 100 << 20,
+        };
+        assert_eq!(e.peak(), (100 << 20) + (8 << 30) + (1 << 20) + (1 << 30));
+        let msg = e.check_fits(Some(4 << 30)).unwrap_err().to_string();
+        assert!(
+            msg.contains("9217 MiB more") && msg.contains("only 4096 MiB"),
+            "{msg}"
+        );
+        e.check_fits(Some(10 << 30)).unwrap();
+        e.check_fits(None).unwrap();
+    }
 }

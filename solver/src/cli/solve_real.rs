@@ -127,20 +127,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
         1.0 / probe,
         pool.current_num_threads()
     ));
-    if let Some(avail) = available_memory() {
-        let need = est.peak().saturating_sub(est.resident_bytes);
-        if need > avail {
-            bail!(
-                "the solve needs about {:.0} MiB more ({} infoset-actions × {} bytes, plus \
-                 scratch) but only {:.0} MiB are available: use a smaller --abstraction or \
-                 --batch",
-                mib(need),
-                est.slots,
-                DealSolver::bytes_per_slot(),
-                mib(avail)
-            );
-        }
-    }
+    est.check_fits(available_memory())?;
     let bucketing = Arc::new(bucketing);
     let mut solver = DealSolver::new(def, tree, Arc::clone(&bucketing), batch, args.seed)?;
     let card_name = bucketing.name();
