@@ -175,6 +175,18 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
             if last_ckpt.elapsed() >= every {
                 save_checkpoint(&ckpt, &solver, def, &card_name)?;
                 last_ckpt = Instant::now();
+                if quiet {
+                    println!(
+                        "{}",
+                        serde_json::json!({
+                            "iterations": solver.iterations,
+                            "deals": solver.iterations * batch as u64,
+                            "seconds": start.elapsed().as_secs_f64(),
+                            "deals_per_second": rate,
+                            "checkpoint": ckpt.display().to_string(),
+                        })
+                    );
+                }
             }
         }
         bar.finish_and_clear();
