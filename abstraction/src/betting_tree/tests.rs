@@ -337,13 +337,13 @@ fn preset_sizes_quoted_in_the_docs() {
     // docs/solver.md, "The deal-sampled solver": (infosets, slots) per game and size preset.
     let want = [
         (Variant::SevenStud, "tiny", 590_480, 1_535_256),
-        (Variant::SevenStud, "small", 4_723_520, 12_281_184),
-        (Variant::SevenStud, "default", 18_894_080, 49_124_736),
-        (Variant::SevenStud, "large", 75_576_320, 196_498_944),
+        (Variant::SevenStud, "small", 2_624_000, 6_822_432),
+        (Variant::SevenStud, "default", 10_496_000, 27_289_728),
+        (Variant::SevenStud, "large", 41_984_000, 109_158_912),
         (Variant::FiveStud, "tiny", 65_600, 170_568),
-        (Variant::FiveStud, "small", 524_480, 1_363_680),
-        (Variant::FiveStud, "default", 2_097_920, 5_454_720),
-        (Variant::FiveStud, "large", 8_391_680, 21_818_880),
+        (Variant::FiveStud, "small", 291_200, 757_152),
+        (Variant::FiveStud, "default", 1_164_800, 3_028_608),
+        (Variant::FiveStud, "large", 4_659_200, 12_114_432),
     ];
     for (v, size, infosets, slots) in want {
         let def = GameDef::stud(v);
