@@ -149,23 +149,60 @@ impl BettingTree {
         out
     }
 
+    /// The action node's child for the real action `a` (see [`BettingNodes::child_for`]).
+    pub fn child_for(&self, node: u32, a: Action) -> Option<usize> {
+        BettingNodes::child_for(self, node, a)
+    }
+
+    /// The real action that plays an abstract child (see [`BettingNodes::real_action`]).
+    pub fn real_action(&self, node: u32, child: usize, legal: &[Action]) -> Option<Action> {
+        BettingNodes::real_action(self, node, child, legal)
+    }
+
+    /// The node reached by the real betting so far (see [`BettingNodes::locate`]).
+    pub fn locate(&self, bets: &[(usize, Action)]) -> Result<u32, TreeError> {
+        BettingNodes::locate(self, bets)
+    }
+}
+
+impl BettingNodes for BettingTree {
+    fn node_at(&self, i: u32) -> Option<Node> {
+        self.nodes.get(i as usize).copied()
+    }
+
+    fn edge_at(&self, i: u32) -> Option<Edge> {
+        self.edges.get(i as usize).copied()
+    }
+}
+
+/// Read access to the nodes and edges of a betting tree, and the translation of real betting
+/// onto it. The tree implements it, and so does a strategy file that stores one (in `solver`),
+/// so that both translate real betting with this one logic. An index that leads nowhere (a
+/// damaged file) makes a translation fail, never panic.
+pub trait BettingNodes {
+    /// Node `i`, if there is one.
+    fn node_at(&self, i: u32) -> Option<Node>;
+
+    /// The edge that led to node `i`, if there is one.
+    fn edge_at(&self, i: u32) -> Option<Edge>;
+
     /// The action node's child for the real action `a`, matched by kind: a fold, a check or
     /// call, the bring-in, or a completion, bet or raise — the child of nearest amount, or the
     /// call when the abstract game has none left (past the cap). `None` when the node is not an
     /// action node or has no such child.
-    pub fn child_for(&self, node: u32, a: Action) -> Option<usize> {
-        let n = self.nodes.get(node as usize)?;
+    fn child_for(&self, node: u32, a: Action) -> Option<usize> {
+        let n = self.node_at(node)?;
         if n.kind != NodeKind::Action {
             return None;
         }
-        let kids = &self.edges[self.children(node as usize)];
-        let find = |want: Action| kids.iter().position(|&e| e == Edge::Action(want));
+        let kids = (0..n.num_children as usize).map(|i| self.edge_at(n.first_child + i as u32));
+        let find = |want: Action| kids.clone().position(|e| e == Some(Edge::Action(want)));
         match a {
             Action::CompleteBetRaise(to) => kids
-                .iter()
+                .clone()
                 .enumerate()
                 .filter_map(|(i, e)| match e {
-                    Edge::Action(Action::CompleteBetRaise(x)) => Some((x.abs_diff(to), i)),
+                    Some(Edge::Action(Action::CompleteBetRaise(x))) => Some((x.abs_diff(to), i)),
                     _ => None,
                 })
                 .min()
@@ -177,12 +214,12 @@ impl BettingTree {
 
     /// The real action that plays the abstract child `child` of `node`, among the real `legal`
     /// actions: the one of the same amount if legal, else the first that maps onto the child.
-    pub fn real_action(&self, node: u32, child: usize, legal: &[Action]) -> Option<Action> {
-        let n = self.nodes.get(node as usize)?;
+    fn real_action(&self, node: u32, child: usize, legal: &[Action]) -> Option<Action> {
+        let n = self.node_at(node)?;
         if n.kind != NodeKind::Action || child >= n.num_children as usize {
             return None;
         }
-        let Edge::Action(want) = self.edges[n.first_child as usize + child] else {
+        let Some(Edge::Action(want)) = self.edge_at(n.first_child + child as u32) else {
             return None;
         };
         legal.iter().copied().find(|&a| a == want).or_else(|| {
@@ -199,11 +236,13 @@ impl BettingTree {
     /// street (calls and raises) is absorbed. A caller still acting on such a street finds the
     /// returned node on a later street (or a showdown, on the last street): the abstract game
     /// has called, and so should it. The error names the first action that cannot be placed.
-    pub fn locate(&self, bets: &[(usize, Action)]) -> Result<u32, TreeError> {
+    fn locate(&self, bets: &[(usize, Action)]) -> Result<u32, TreeError> {
         let mut node = 0u32;
         let mut closed: Option<usize> = None;
         for (i, &(street, a)) in bets.iter().enumerate() {
-            let n = self.nodes[node as usize];
+            let n = self
+                .node_at(node)
+                .ok_or_else(|| TreeError::Unsupported(format!("damaged tree: no node {node}")))?;
             if closed == Some(street) && a != Action::Fold {
                 continue;
             }
@@ -225,7 +264,7 @@ impl BettingTree {
             };
             let child = n.first_child + c as u32;
             if matches!(a, Action::CompleteBetRaise(_))
-                && self.edges[child as usize] == Edge::Action(Action::CheckCall)
+                && self.edge_at(child) == Some(Edge::Action(Action::CheckCall))
             {
                 closed = Some(street);
             }

@@ -23,8 +23,9 @@ compile_error!(
     "strategy files are little-endian and read in place: big-endian targets are not supported"
 );
 
-/// The container format version; files of another version are refused.
-pub const FORMAT_VERSION: u32 = 2;
+/// The container format version; files of another version are refused. Version 3 added the
+/// betting-tree strategy files (tree kind, probability width, embedded bucketing).
+pub const FORMAT_VERSION: u32 = 3;
 
 const PREFIX: usize = 24;
 const ALIGN: usize = 64;
@@ -76,6 +77,15 @@ pub fn write<H: Serialize>(
     let mut table = Vec::with_capacity(sections.len());
     let mut offset = 0usize;
     for s in sections {
+        if s.is_empty() {
+            // At offset 0: no padding for a section without bytes, so none at the end of a file.
+            table.push(Section {
+                offset: 0,
+                len: 0,
+                fnv: fnv1a(s),
+            });
+            continue;
+        }
         table.push(Section {
             offset: offset as u64,
             len: s.len() as u64,
@@ -102,7 +112,11 @@ pub fn write<H: Serialize>(
     w.write_all(&fnv1a(&head).to_le_bytes())?;
     w.write_all(&head)?;
     let mut pos = PREFIX + head.len();
-    for (s, t) in sections.iter().zip(&env.sections) {
+    for (s, t) in sections
+        .iter()
+        .zip(&env.sections)
+        .filter(|(s, _)| !s.is_empty())
+    {
         let at = data_start + t.offset as usize;
         w.write_all(&vec![0u8; at - pos])?;
         w.write_all(s)?;
@@ -132,10 +146,23 @@ impl<H: DeserializeOwned> Container<H> {
     /// length must be exactly the end of the last section); decodes the header. `what` names the
     /// kind of file in messages.
     pub fn open(bytes: &[u8], magic: &[u8; 8], what: &str) -> Result<Container<H>> {
-        if bytes.len() < PREFIX {
+        Container::open_head(bytes, bytes.len(), magic, what)
+    }
+
+    /// [`Container::open`] from the first bytes of a file of `file_len` bytes: `head` must hold
+    /// at least the prefix and the header ([`Container::head_len`] tells how many bytes that
+    /// is). Lets a reader stream the sections instead of holding the whole file.
+    pub fn open_head(
+        head: &[u8],
+        file_len: usize,
+        magic: &[u8; 8],
+        what: &str,
+    ) -> Result<Container<H>> {
+        let bytes = head;
+        if bytes.len() < PREFIX || file_len < PREFIX {
             bail!(
                 "truncated: {} bytes is shorter than the {PREFIX}-byte prefix of a {what}",
-                bytes.len()
+                bytes.len().min(file_len)
             );
         }
         if &bytes[..8] != magic {
@@ -148,15 +175,18 @@ impl<H: DeserializeOwned> Container<H> {
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
         let version = u32_at(8);
         if version != FORMAT_VERSION {
-            bail!("{what} format version {version}: this build reads version {FORMAT_VERSION}");
+            bail!(
+                "{what} of another version: format version {version}, this build reads version \
+                 {FORMAT_VERSION} (write it again with this build)"
+            );
         }
         let head_len = u32_at(12) as usize;
         let fnv = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
-        if PREFIX + head_len > bytes.len() {
+        if PREFIX + head_len > bytes.len().min(file_len) {
             bail!(
                 "truncated: the header needs {} bytes, the file has {}",
                 PREFIX + head_len,
-                bytes.len()
+                bytes.len().min(file_len)
             );
         }
         let head = &bytes[PREFIX..PREFIX + head_len];
@@ -178,15 +208,14 @@ impl<H: DeserializeOwned> Container<H> {
                 .context("damaged: a section lies beyond any file")?;
             end = end.max(e as usize);
         }
-        if end != bytes.len() {
+        if end != file_len {
             bail!(
-                "{}: the header describes {end} bytes, the file has {}",
-                if end > bytes.len() {
+                "{}: the header describes {end} bytes, the file has {file_len}",
+                if end > file_len {
                     "truncated"
                 } else {
                     "damaged"
                 },
-                bytes.len()
             );
         }
         Ok(Container {
@@ -195,6 +224,16 @@ impl<H: DeserializeOwned> Container<H> {
             data_start,
         })
     }
+
+    /// The number of bytes [`Container::open_head`] needs, from the file's first 24 bytes (the
+    /// prefix); `None` if they are too few.
+    pub fn head_len(prefix: &[u8]) -> Option<usize> {
+        let len = u32::from_le_bytes(prefix.get(12..16)?.try_into().ok()?);
+        Some(PREFIX + len as usize)
+    }
+
+    /// The length of the fixed prefix of every container.
+    pub const PREFIX: usize = PREFIX;
 
     /// The bytes of section `i`.
     pub fn section<'b>(&self, bytes: &'b [u8], i: usize) -> Result<&'b [u8]> {
