@@ -646,23 +646,6 @@ impl StrategyFile {
             .collect()
     }
 
-    /// The edge leading to each of node `i`'s children, written into `out` (at least as long as
-    /// the node's children); returns their number. Allocates nothing.
-    pub fn child_edges_into(&self, i: u32, out: &mut [Edge]) -> Result<usize> {
-        let (_, raw) = self.child_edges(i)?;
-        if out.len() < raw.len() {
-            bail!(
-                "node {i} has {} children, more than {}",
-                raw.len(),
-                out.len()
-            );
-        }
-        for (o, &e) in out.iter_mut().zip(raw) {
-            *o = decode_edge(e)?;
-        }
-        Ok(raw.len())
-    }
-
     /// Which of node `i`'s children `edge` leads to (0-based, the order of its actions), if the
     /// tree has it. Allocates nothing: bots call it at every step of a hand.
     pub fn position(&self, i: u32, edge: Edge) -> Result<Option<usize>> {
