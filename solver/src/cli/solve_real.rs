@@ -141,7 +141,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     }
     let every = args.checkpoint_every.unwrap_or(DEFAULT_CHECKPOINT_EVERY);
     let (iterating, ran) = pool.install(|| -> Result<(Duration, u64)> {
-        let bar = progress_bar(quiet, args.iterations, solver.iterations);
+        let bar = progress_bar(quiet, args.iterations, time);
         let solve_start = Instant::now();
         let first = solver.iterations;
         let mut iterating = Duration::ZERO;
@@ -165,9 +165,13 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
                 (None, Some(t)) => t.saturating_sub(solve_start.elapsed()),
                 (None, None) => Duration::ZERO,
             };
-            bar.set_position(solver.iterations);
+            bar.set_position(match args.iterations {
+                Some(_) => solver.iterations,
+                None => solve_start.elapsed().as_secs(),
+            });
             bar.set_message(format!(
-                "{:.0} deals/s, {} deals, ETA {}",
+                "{} batches, {:.0} deals/s, {} deals, ETA {}",
+                solver.iterations,
                 rate,
                 solver.iterations * batch as u64,
                 indicatif::HumanDuration(left)
@@ -259,23 +263,21 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     Ok(())
 }
 
-/// The progress bar: batches (of `iterations` when given), with deals/s and the time left in
-/// its message; hidden for `--json`.
-fn progress_bar(quiet: bool, iterations: Option<u64>, at: u64) -> indicatif::ProgressBar {
+/// The progress bar: of the batches to run when `--iterations` is given, else of the seconds of
+/// `--time`; its message says the batches, deals/s and the time left. Hidden for `--json`.
+fn progress_bar(
+    quiet: bool,
+    iterations: Option<u64>,
+    time: Option<Duration>,
+) -> indicatif::ProgressBar {
     if quiet {
         return indicatif::ProgressBar::hidden();
     }
-    let b = match iterations {
-        Some(n) => indicatif::ProgressBar::new(n),
-        None => indicatif::ProgressBar::new_spinner(),
-    };
+    let len = iterations.or(time.map(|t| t.as_secs())).unwrap_or(0);
+    let b = indicatif::ProgressBar::new(len);
     b.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30} {pos} batches {msg}",
-        )
-        .expect("a valid template"),
+        indicatif::ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {msg}")
+            .expect("a valid template"),
     );
-    b.set_position(at);
-    b.reset_elapsed();
     b
 }
