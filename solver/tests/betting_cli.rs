@@ -108,6 +108,11 @@ fn solve_reports_speed_memory_and_a_strategy_file() {
     assert_eq!(h["width"], "U8");
     assert_eq!(h["iterations"], 6);
     assert_eq!(h["sampling"]["batch"], 64);
+    let abstraction = h["card_abstraction"].as_str().unwrap();
+    assert!(
+        abstraction.ends_with(h["bucketing"].as_str().unwrap()),
+        "{h}"
+    );
     let text = ok(&stud(&["info", path.to_str().unwrap()], ""));
     assert!(
         text.contains("bucketing:        embedded, size tiny"),

@@ -33,6 +33,8 @@ pub fn run(args: Args) -> Result<()> {
         v["file"] = args.file.display().to_string().into();
         v["format_version"] = crate::container::FORMAT_VERSION.into();
         v["verified"] = args.verify.into();
+        // As hex text, as `stud info` prints it: a u64 does not survive every JSON reader.
+        v["bucketing"] = h.bucketing.map(|c| format!("{c:016x}")).into();
         println!("{v}");
         return Ok(());
     }
