@@ -221,3 +221,18 @@ fn public_events_follow_the_tree_order_of_stud_query_spots() {
         ]
     );
 }
+
+#[test]
+fn lbr_beats_the_calling_bot_in_seven_card_stud_with_three_hidden_cards() {
+    let def = Arc::new(GameDef::preset("7stud").unwrap());
+    let call = AlwaysCall;
+    let lbr = Lbr::new(&call, Arc::clone(&def), 16, 64).unwrap();
+    let cfg = MatchConfig {
+        def,
+        deals: 40,
+        seed: 5,
+        phh_out: None,
+    };
+    let r = play_match(&lbr, &call, &cfg).unwrap();
+    assert!(r.mbb_per_hand - r.ci95 > 0.0, "{r:?}");
+}

@@ -116,10 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             play_match(strategy.as_ref(), b.as_ref(), &cfg)?,
         ));
     }
-    let lbr = Lbr {
-        strategy: Arc::clone(&strategy),
-        rollouts: 64,
-    };
+    let lbr = Lbr::new(strategy.as_ref(), Arc::clone(&cfg.def), 64, 256)?;
     results.push((
         "LBR (its win rate)".into(),
         play_match(&lbr, strategy.as_ref(), &cfg)?,
