@@ -5,9 +5,11 @@
 #![warn(missing_docs)]
 
 pub mod betting_abstraction;
+pub mod betting_tree;
 pub mod bucketing;
 pub mod card_abstraction;
 pub mod cards;
+pub mod deal;
 pub mod eval;
 pub mod phh;
 pub mod rules;

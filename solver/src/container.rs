@@ -23,8 +23,9 @@ compile_error!(
     "strategy files are little-endian and read in place: big-endian targets are not supported"
 );
 
-/// The container format version; files of another version are refused.
-pub const FORMAT_VERSION: u32 = 2;
+/// The container format version; files of another version are refused. Version 3 added the
+/// betting-tree strategy files (tree kind, probability width, embedded bucketing).
+pub const FORMAT_VERSION: u32 = 3;
 
 const PREFIX: usize = 24;
 const ALIGN: usize = 64;
@@ -76,6 +77,15 @@ pub fn write<H: Serialize>(
     let mut table = Vec::with_capacity(sections.len());
     let mut offset = 0usize;
     for s in sections {
+        if s.is_empty() {
+            // At offset 0: no padding for a section without bytes, so none at the end of a file.
+            table.push(Section {
+                offset: 0,
+                len: 0,
+                fnv: fnv1a(s),
+            });
+            continue;
+        }
         table.push(Section {
             offset: offset as u64,
             len: s.len() as u64,
@@ -102,7 +112,11 @@ pub fn write<H: Serialize>(
     w.write_all(&fnv1a(&head).to_le_bytes())?;
     w.write_all(&head)?;
     let mut pos = PREFIX + head.len();
-    for (s, t) in sections.iter().zip(&env.sections) {
+    for (s, t) in sections
+        .iter()
+        .zip(&env.sections)
+        .filter(|(s, _)| !s.is_empty())
+    {
         let at = data_start + t.offset as usize;
         w.write_all(&vec![0u8; at - pos])?;
         w.write_all(s)?;
@@ -148,7 +162,10 @@ impl<H: DeserializeOwned> Container<H> {
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
         let version = u32_at(8);
         if version != FORMAT_VERSION {
-            bail!("{what} format version {version}: this build reads version {FORMAT_VERSION}");
+            bail!(
+                "{what} of another version: format version {version}, this build reads version \
+                 {FORMAT_VERSION} (write it again with this build)"
+            );
         }
         let head_len = u32_at(12) as usize;
         let fnv = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));

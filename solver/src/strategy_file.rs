@@ -1,7 +1,7 @@
 //! Strategy files (`*.strat`): the solved average strategy, read in place through `memmap2`.
 //!
-//! A [`container`](crate::container) with magic `STUDSTRT`, a [`StrategyHeader`], and five
-//! sections, all little-endian:
+//! A [`container`](crate::container) (format version 3) with magic `STUDSTRT`, a
+//! [`StrategyHeader`], and six sections, all little-endian:
 //!
 //! | # | section     | type                 | count                     |
 //! |---|-------------|----------------------|---------------------------|
@@ -9,21 +9,35 @@
 //! | 1 | edges       | `u32` ([`encode_edge`]) | `header.nodes`          |
 //! | 2 | buckets     | `u32` (seat 0's table, then seat 1's, per board) | `header.boards × 2 × header.hands` |
 //! | 3 | num_buckets | `u32` per street     | streets of the game       |
-//! | 4 | strategy    | `u16` per slot: probability × 65535, rounded | `header.slots` |
+//! | 4 | strategy    | per slot, [`Width`]: `u16` = probability × 65535 or `u8` = × 255, rounded | `header.slots` |
+//! | 5 | bucketing   | bytes of `Bucketing::encode` | betting-tree files; empty otherwise |
+//!
+//! Two kinds of tree ([`TreeKind`]):
+//! - `Public`: the public tree of `abstraction::tree` (walkable games: public cards are chance
+//!   nodes, a node's `board` indexes the bucket tables of section 2, `player` is a seat).
+//! - `Betting`: the betting tree of `abstraction::betting_tree` (the real games): betting nodes
+//!   only, `player` is a *role* (0 = the seat acting first on that street), no boards and no
+//!   bucket tables (`boards = hands = 0`). Cards enter through the bucketing embedded in section
+//!   5, so that the file alone maps a real state to the bucket the solver used; its checksum is
+//!   in the header and checked when the file is opened.
 //!
 //! The tree is stored with the strategy so that a lookup walks a few nodes from the root: opening
-//! is O(1) (map the file, check the prefix, the header and the section bounds) and a lookup is
-//! O(depth), independent of the size of the file. Every index read from the file is checked
-//! before use: a damaged file gives an error, never an out-of-bounds read.
+//! is O(1) in the size of the strategy (map the file, check the prefix, the header and the section
+//! bounds, decode the few kilobytes of the bucketing) and a lookup is O(depth). Every index read
+//! from the file is checked before use: a damaged file gives an error, never an out-of-bounds
+//! read.
 
 use crate::best_response::Exploitability;
 use crate::cfr::{Algorithm, Solver};
 use crate::container::{self, cast, Container};
 use abstraction::betting_abstraction::BettingAbstraction;
+use abstraction::betting_tree::BettingNodes;
+use abstraction::bucketing::{Bucketing, CardView};
+use abstraction::card_abstraction::CardAbstraction;
 use abstraction::cards::Card;
 use abstraction::rules::state::Action;
 use abstraction::rules::GameDef;
-use abstraction::tree::{Edge, NodeKind, Tree, NONE};
+use abstraction::tree::{Edge, Node, NodeKind, NONE};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -55,6 +69,61 @@ pub struct StrategyHeader {
     pub hands: u64,
     /// Number of boards.
     pub boards: u64,
+    /// Which tree the nodes are.
+    pub tree: TreeKind,
+    /// How each probability is stored.
+    pub width: Width,
+    /// The checksum of the embedded bucketing (`Bucketing::checksum`; betting-tree files).
+    pub bucketing: Option<u64>,
+    /// How the deals were sampled (betting-tree files, solved by the deal-sampled solver).
+    pub sampling: Option<DealSampling>,
+}
+
+/// Which tree a strategy file stores (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TreeKind {
+    /// The public tree of a walkable game; `player` is a seat.
+    Public,
+    /// The betting tree of a real game; `player` is a role, cards are bucketed by the embedded
+    /// bucketing.
+    Betting,
+}
+
+/// The width of a stored probability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Width {
+    /// `u16`: probability × 65535, rounded.
+    U16,
+    /// `u8`: probability × 255, rounded (betting-tree files: half the bytes, so that a `default`
+    /// seven-card stud strategy fits the 32 MiB of a shipped file).
+    U8,
+}
+
+impl Width {
+    /// Bytes per stored probability.
+    pub fn bytes(self) -> u64 {
+        match self {
+            Width::U16 => 2,
+            Width::U8 => 1,
+        }
+    }
+
+    /// The stored value of probability 1.
+    fn scale(self) -> f64 {
+        match self {
+            Width::U16 => 65535.0,
+            Width::U8 => 255.0,
+        }
+    }
+}
+
+/// The deal sampling of a betting-tree solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DealSampling {
+    /// Deals per iteration.
+    pub batch: u64,
+    /// The seed of the deal streams.
+    pub seed: u64,
 }
 
 /// A tree node as stored in the file.
@@ -110,7 +179,8 @@ pub fn decode_edge(x: u32) -> Result<Edge> {
     })
 }
 
-/// Writes the average strategy of `solver` to `path` (atomically).
+/// Writes the average strategy of `solver` (the exact solver, on a public tree) to `path`
+/// (atomically), with `u16` probabilities.
 pub fn write(
     path: &Path,
     solver: &Solver,
@@ -120,8 +190,135 @@ pub fn write(
     exploitability: Option<Exploitability>,
 ) -> Result<()> {
     let tree = &solver.tree;
-    let nodes: Vec<NodeRecord> = tree
-        .nodes
+    let width = Width::U16;
+    let strategy = quantize(
+        &tree.nodes,
+        &tree.num_buckets,
+        tree.num_slots,
+        width,
+        |_, n, b, out| {
+            let k = out.len();
+            let at = n.slot as usize + b as usize * k;
+            out.copy_from_slice(&solver.average[at..at + k]);
+        },
+    );
+    let header = StrategyHeader {
+        game: game.clone(),
+        card_abstraction: card_abstraction.to_string(),
+        betting,
+        algorithm: solver.algorithm,
+        iterations: solver.iterations,
+        exploitability,
+        nodes: tree.nodes.len() as u64,
+        slots: tree.num_slots as u64,
+        hands: tree.num_hands() as u64,
+        boards: tree.boards.len() as u64,
+        tree: TreeKind::Public,
+        width,
+        bucketing: None,
+        sampling: None,
+    };
+    write_sections(
+        path,
+        header,
+        &tree.nodes,
+        &tree.edges,
+        bytemuck::cast_slice(&tree.buckets),
+        &tree.num_buckets,
+        &strategy,
+        &[],
+    )
+}
+
+/// What a betting-tree strategy file records besides the tree and the strategy.
+pub struct BettingSolve<'a> {
+    /// The game.
+    pub game: &'a GameDef,
+    /// The betting abstraction the tree was built with.
+    pub betting: BettingAbstraction,
+    /// The card abstraction: embedded in the file.
+    pub bucketing: &'a Bucketing,
+    /// Iterations (batches) run.
+    pub iterations: u64,
+    /// The deal sampling.
+    pub sampling: DealSampling,
+    /// How to store the probabilities.
+    pub width: Width,
+}
+
+/// Writes a betting-tree strategy (the real games) to `path` (atomically): the tree's `nodes`
+/// and `edges` (a `BettingTree`'s: `player` = role, no boards), `num_buckets` per street, and
+/// each action node's rows from `row(node, bucket, out)`, which writes the average strategy's
+/// weights of the node's actions for that bucket (normalized here; a row without mass, never
+/// reached in the solve, is stored uniform).
+pub fn write_betting(
+    path: &Path,
+    solve: &BettingSolve,
+    nodes: &[Node],
+    edges: &[Edge],
+    num_buckets: &[u32],
+    num_slots: usize,
+    row: impl FnMut(u32, u32, &mut [f64]),
+) -> Result<()> {
+    if num_buckets.len() != solve.game.streets.len()
+        || (0..num_buckets.len()).any(|s| solve.bucketing.buckets(s) != num_buckets[s])
+    {
+        bail!(
+            "the tree has {num_buckets:?} buckets per street, the bucketing {:?}",
+            (0..solve.game.streets.len())
+                .map(|s| solve.bucketing.buckets(s))
+                .collect::<Vec<_>>()
+        );
+    }
+    let mut row = row;
+    let strategy = quantize(
+        nodes,
+        num_buckets,
+        num_slots,
+        solve.width,
+        |i, _, b, out| row(i, b, out),
+    );
+    let header = StrategyHeader {
+        game: solve.game.clone(),
+        card_abstraction: CardAbstraction::name(solve.bucketing),
+        betting: solve.betting,
+        algorithm: Algorithm::CfrPlus,
+        iterations: solve.iterations,
+        exploitability: None,
+        nodes: nodes.len() as u64,
+        slots: num_slots as u64,
+        hands: 0,
+        boards: 0,
+        tree: TreeKind::Betting,
+        width: solve.width,
+        bucketing: Some(solve.bucketing.checksum()),
+        sampling: Some(solve.sampling),
+    };
+    write_sections(
+        path,
+        header,
+        nodes,
+        edges,
+        &[],
+        num_buckets,
+        &strategy,
+        &solve.bucketing.encode(),
+    )
+}
+
+/// Lays out the six sections of a strategy file and writes it.
+#[allow(clippy::too_many_arguments)]
+fn write_sections(
+    path: &Path,
+    header: StrategyHeader,
+    nodes: &[Node],
+    edges: &[Edge],
+    buckets: &[u8],
+    num_buckets: &[u32],
+    strategy: &[u8],
+    bucketing: &[u8],
+) -> Result<()> {
+    let nodes: Vec<NodeRecord> = nodes
         .iter()
         .map(|n| NodeRecord {
             kind: n.kind as u8,
@@ -133,24 +330,10 @@ pub fn write(
             board: n.board,
         })
         .collect();
-    let edges = tree
-        .edges
+    let edges = edges
         .iter()
         .map(|&e| encode_edge(e))
         .collect::<Result<Vec<u32>>>()?;
-    let strategy = quantize(tree, &solver.average);
-    let header = StrategyHeader {
-        game: game.clone(),
-        card_abstraction: card_abstraction.to_string(),
-        betting,
-        algorithm: solver.algorithm,
-        iterations: solver.iterations,
-        exploitability,
-        nodes: nodes.len() as u64,
-        slots: tree.num_slots as u64,
-        hands: tree.num_hands() as u64,
-        boards: tree.boards.len() as u64,
-    };
     container::write(
         path,
         MAGIC,
@@ -158,43 +341,64 @@ pub fn write(
         &[
             bytemuck::cast_slice(&nodes),
             bytemuck::cast_slice(&edges),
-            bytemuck::cast_slice(&tree.buckets),
-            bytemuck::cast_slice(&tree.num_buckets),
-            bytemuck::cast_slice(&strategy),
+            buckets,
+            bytemuck::cast_slice(num_buckets),
+            strategy,
+            bucketing,
         ],
     )
 }
 
-/// The average strategy as `u16` probabilities (× 65535, rounded); a row without mass is uniform.
-fn quantize(tree: &Tree, average: &[f64]) -> Vec<u16> {
-    let mut q = vec![0u16; tree.num_slots];
-    for node in tree.nodes.iter().filter(|n| n.kind == NodeKind::Action) {
+/// The strategy section: for every action node and bucket, the row that `row(node, bucket, out)`
+/// writes, normalized (uniform when it has no mass) and quantized to `width`, little-endian.
+fn quantize(
+    nodes: &[Node],
+    num_buckets: &[u32],
+    num_slots: usize,
+    width: Width,
+    mut row: impl FnMut(u32, &Node, u32, &mut [f64]),
+) -> Vec<u8> {
+    let bytes = width.bytes() as usize;
+    let mut q = vec![0u8; num_slots * bytes];
+    let mut buf = [0.0; MAX_ACTIONS];
+    for (i, node) in nodes.iter().enumerate() {
+        if node.kind != NodeKind::Action {
+            continue;
+        }
         let k = node.num_children as usize;
-        let start = node.slot as usize;
-        let end = start + crate::cfr::node_slots(tree, node);
-        for (row, out) in average[start..end]
-            .chunks_exact(k)
-            .zip(q[start..end].chunks_exact_mut(k))
-        {
-            let sum: f64 = row.iter().sum();
-            for (o, &x) in out.iter_mut().zip(row) {
+        let buf = &mut buf[..k];
+        for b in 0..num_buckets[node.street as usize] {
+            buf.fill(0.0);
+            row(i as u32, node, b, buf);
+            let sum: f64 = buf.iter().sum();
+            let at = node.slot as usize + b as usize * k;
+            for (a, &x) in buf.iter().enumerate() {
                 let p = if sum > 0.0 { x / sum } else { 1.0 / k as f64 };
-                *o = (p * 65535.0).round() as u16;
+                let v = (p * width.scale()).round() as u16;
+                let o = (at + a) * bytes;
+                q[o..o + bytes].copy_from_slice(&v.to_le_bytes()[..bytes]);
             }
         }
     }
     q
 }
 
+/// The most children a node of a fixed-limit tree has (fold, check/call, bring-in, and two bet
+/// sizes on an open-pair street), with room to spare: the size of stack buffers.
+pub const MAX_ACTIONS: usize = 8;
+
 /// An opened strategy file, mapped in memory.
 pub struct StrategyFile {
     map: memmap2::Mmap,
     container: Container<StrategyHeader>,
+    /// The embedded card abstraction (betting-tree files).
+    bucketing: Option<Bucketing>,
 }
 
 impl StrategyFile {
     /// Maps and checks a strategy file in O(1): prefix, version, header checksum, section bounds
-    /// and sizes. Use [`StrategyFile::verify`] to check the arrays' checksums too.
+    /// and sizes, and (betting-tree files) decodes the embedded bucketing, whose checksum must be
+    /// the header's. Use [`StrategyFile::verify`] to check the arrays' checksums too.
     pub fn open(path: &Path) -> Result<StrategyFile> {
         let file =
             std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
@@ -204,24 +408,37 @@ impl StrategyFile {
             .with_context(|| format!("mapping {}", path.display()))?;
         let container = Container::<StrategyHeader>::open(&map, MAGIC, "strategy file")
             .with_context(|| format!("{}", path.display()))?;
-        let f = StrategyFile { map, container };
+        let mut f = StrategyFile {
+            map,
+            container,
+            bucketing: None,
+        };
         f.check_sizes()
             .with_context(|| format!("{}", path.display()))?;
+        f.bucketing = f
+            .read_bucketing()
+            .with_context(|| format!("{}: the embedded bucketing", path.display()))?;
         Ok(f)
     }
 
     fn check_sizes(&self) -> Result<()> {
         let h = &self.container.header;
+        let betting = h.tree == TreeKind::Betting;
+        if betting && (h.boards != 0 || h.hands != 0 || h.bucketing.is_none()) {
+            bail!("damaged: a betting-tree file with boards, hands or no bucketing");
+        }
         // Saturating: a damaged count must give a size mismatch, not an overflow.
         let want = [
-            ("nodes", h.nodes.saturating_mul(16)),
-            ("edges", h.nodes.saturating_mul(4)),
+            ("nodes", Some(h.nodes.saturating_mul(16))),
+            ("edges", Some(h.nodes.saturating_mul(4))),
             (
                 "buckets",
-                h.boards.saturating_mul(h.hands).saturating_mul(8),
+                Some(h.boards.saturating_mul(h.hands).saturating_mul(8)),
             ),
-            ("num_buckets", h.game.streets.len() as u64 * 4),
-            ("strategy", h.slots.saturating_mul(2)),
+            ("num_buckets", Some(h.game.streets.len() as u64 * 4)),
+            ("strategy", Some(h.slots.saturating_mul(h.width.bytes()))),
+            // Any length: the bucketing checks itself when decoded.
+            ("bucketing", (!betting).then_some(0)),
         ];
         if self.container.sections.len() != want.len() {
             bail!(
@@ -231,10 +448,11 @@ impl StrategyFile {
             );
         }
         for (s, (name, len)) in self.container.sections.iter().zip(want) {
-            if s.len != len {
+            if len.is_some_and(|len| s.len != len) {
                 bail!(
-                    "damaged: section {name} has {} bytes, the header implies {len}",
-                    s.len
+                    "damaged: section {name} has {} bytes, the header implies {}",
+                    s.len,
+                    len.unwrap_or(0)
                 );
             }
         }
@@ -244,9 +462,52 @@ impl StrategyFile {
         Ok(())
     }
 
+    fn read_bucketing(&self) -> Result<Option<Bucketing>> {
+        let h = self.header();
+        let Some(want) = h.bucketing else {
+            return Ok(None);
+        };
+        let b = Bucketing::decode(self.container.section(&self.map, 5)?, &h.game)?;
+        if b.checksum() != want {
+            bail!(
+                "damaged: its checksum {:016x} is not the header's {want:016x}",
+                b.checksum()
+            );
+        }
+        let nb = self.section::<u32>(3, "num_buckets")?;
+        if (0..nb.len()).any(|s| b.buckets(s) != nb[s]) {
+            bail!("damaged: its bucket counts are not the tree's {nb:?}");
+        }
+        Ok(Some(b))
+    }
+
     /// The header.
     pub fn header(&self) -> &StrategyHeader {
         &self.container.header
+    }
+
+    /// The embedded card abstraction (betting-tree files only).
+    pub fn bucketing(&self) -> Option<&Bucketing> {
+        self.bucketing.as_ref()
+    }
+
+    /// Lets first-street lookups use a precomputed table (see
+    /// `Bucketing::precompute_first_street`: seconds at the `default` size, then a binary
+    /// search): for servers and matches, which look up many hands. Returns the table's size, or
+    /// 0 for a file without a bucketing.
+    pub fn precompute_first_street(&mut self) -> usize {
+        self.bucketing
+            .as_mut()
+            .map_or(0, |b| b.precompute_first_street())
+    }
+
+    /// The bucket the solver used for a player's view of the cards (betting-tree files).
+    pub fn bucket_of(&self, view: &CardView) -> Result<u32> {
+        let b = self.bucketing.as_ref().context(
+            "this strategy file stores a public tree with its own bucket tables: it has no \
+             bucketing to look views up in",
+        )?;
+        Ok(b.bucket(view)?)
     }
 
     /// Checks every array's checksum (reads the whole file).
@@ -264,6 +525,15 @@ impl StrategyFile {
             .get(i as usize)
             .copied()
             .with_context(|| format!("damaged: no node {i}"))
+    }
+
+    /// The edge that led to node `i`, checked.
+    pub fn edge(&self, i: u32) -> Result<Edge> {
+        let raw = *self
+            .section::<u32>(1, "edges")?
+            .get(i as usize)
+            .with_context(|| format!("damaged: no edge {i}"))?;
+        decode_edge(raw)
     }
 
     /// The stored edges of node `i`'s children (child ids `first_child..`), checked against the
@@ -288,6 +558,23 @@ impl StrategyFile {
             .collect()
     }
 
+    /// The edge leading to each of node `i`'s children, written into `out` (at least as long as
+    /// the node's children); returns their number. Allocates nothing.
+    pub fn child_edges_into(&self, i: u32, out: &mut [Edge]) -> Result<usize> {
+        let (_, raw) = self.child_edges(i)?;
+        if out.len() < raw.len() {
+            bail!(
+                "node {i} has {} children, more than {}",
+                raw.len(),
+                out.len()
+            );
+        }
+        for (o, &e) in out.iter_mut().zip(raw) {
+            *o = decode_edge(e)?;
+        }
+        Ok(raw.len())
+    }
+
     /// Which of node `i`'s children `edge` leads to (0-based, the order of its actions), if the
     /// tree has it. Allocates nothing: bots call it at every step of a hand.
     pub fn position(&self, i: u32, edge: Edge) -> Result<Option<usize>> {
@@ -306,10 +593,16 @@ impl StrategyFile {
         Ok(self.position(i, edge)?.map(|c| first + c as u32))
     }
 
-    /// The bucket of hand `hand` of the player to act at action node `i`.
+    /// The bucket of hand `hand` of the player to act at action node `i` (public-tree files).
     pub fn bucket(&self, i: u32, hand: u32) -> Result<u32> {
         let n = self.node(i)?;
         let h = self.header();
+        if h.tree == TreeKind::Betting {
+            bail!(
+                "a betting-tree strategy has no private-hand tables: look the cards up with \
+                 bucket_of"
+            );
+        }
         if n.board == NONE || n.board as u64 >= h.boards || hand as u64 >= h.hands || n.player > 1 {
             bail!(
                 "damaged: node {i} has board {} (of {}) and player {}",
@@ -330,7 +623,7 @@ impl StrategyFile {
     }
 
     /// The stored probabilities of each action at action node `i` for hand number `hand`
-    /// (normalized: the quantized values need not sum to exactly 1).
+    /// (public-tree files; normalized: the quantized values need not sum to exactly 1).
     pub fn probabilities(&self, i: u32, hand: u32) -> Result<Vec<f64>> {
         let mut out = vec![0.0; self.node(i)?.num_children as usize];
         self.probabilities_into(i, hand, &mut out)?;
@@ -344,13 +637,23 @@ impl StrategyFile {
         if n.kind != NodeKind::Action as u8 {
             bail!("node {i} is not a decision");
         }
-        let b = self.bucket(i, hand)?;
+        self.row_into(i, self.bucket(i, hand)?, out)
+    }
+
+    /// The stored probabilities of each action at action node `i` for bucket `bucket` of the
+    /// player to act, written into `out[..k]` for the node's `k` actions (normalized); returns
+    /// `k`. Allocates nothing.
+    pub fn row_into(&self, i: u32, bucket: u32, out: &mut [f64]) -> Result<usize> {
+        let n = self.node(i)?;
+        if n.kind != NodeKind::Action as u8 {
+            bail!("node {i} is not a decision");
+        }
         let nb = *self
             .section::<u32>(3, "num_buckets")?
             .get(n.street as usize)
             .context("damaged: street of a node")?;
-        if b >= nb {
-            bail!("damaged: bucket {b} of {nb}");
+        if bucket >= nb {
+            bail!("bucket {bucket} of {nb} on street {}", n.street);
         }
         let k = n.num_children as usize;
         if out.len() < k {
@@ -359,19 +662,54 @@ impl StrategyFile {
                 out.len()
             );
         }
-        let start = n.slot as u64 + b as u64 * k as u64;
-        let strat = self.section::<u16>(4, "strategy")?;
-        let row = strat
-            .get(start as usize..start as usize + k)
-            .with_context(|| format!("damaged: node {i}'s strategy lies beyond the file"))?;
-        let sum: f64 = row.iter().map(|&x| x as f64).sum();
-        for (o, &x) in out.iter_mut().zip(row) {
-            *o = if sum > 0.0 {
-                x as f64 / sum
-            } else {
-                1.0 / k as f64
-            };
+        let start = n.slot as usize + bucket as usize * k;
+        let out = &mut out[..k];
+        let beyond = || format!("damaged: node {i}'s strategy lies beyond the file");
+        match self.header().width {
+            Width::U16 => {
+                let row = self.section::<u16>(4, "strategy")?;
+                let row = row.get(start..start + k).with_context(beyond)?;
+                out.iter_mut().zip(row).for_each(|(o, &x)| *o = x as f64);
+            }
+            Width::U8 => {
+                let row = self.section::<u8>(4, "strategy")?;
+                let row = row.get(start..start + k).with_context(beyond)?;
+                out.iter_mut().zip(row).for_each(|(o, &x)| *o = x as f64);
+            }
+        }
+        let sum: f64 = out.iter().sum();
+        for o in out.iter_mut() {
+            *o = if sum > 0.0 { *o / sum } else { 1.0 / k as f64 };
         }
         Ok(k)
+    }
+}
+
+/// A betting-tree file translates real betting with the tree's own logic (`locate`,
+/// `child_for`, `real_action`), reading its nodes in place. A node or edge the file cannot give
+/// (damaged) is absent, which makes a translation fail.
+impl BettingNodes for StrategyFile {
+    fn node_at(&self, i: u32) -> Option<Node> {
+        let r = self.node(i).ok()?;
+        let kind = match r.kind {
+            0 => NodeKind::Action,
+            1 => NodeKind::Chance,
+            2 => NodeKind::Fold,
+            3 => NodeKind::Showdown,
+            _ => return None,
+        };
+        Some(Node {
+            kind,
+            player: r.player,
+            street: r.street,
+            num_children: r.num_children,
+            first_child: r.first_child,
+            slot: r.slot,
+            board: r.board,
+        })
+    }
+
+    fn edge_at(&self, i: u32) -> Option<Edge> {
+        self.edge(i).ok()
     }
 }

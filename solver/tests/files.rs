@@ -111,6 +111,10 @@ fn damaged_files_are_refused() {
     v[8] = solver::container::FORMAT_VERSION as u8 + 1;
     let e = refused(&v, "version.strat");
     assert!(e.contains(&format!("version {}", v[8])), "{e}");
+    // A file of format 2 (before betting-tree files): refused as another version.
+    v[8] = 2;
+    let e = refused(&v, "v2.strat");
+    assert!(e.contains("another version: format version 2"), "{e}");
     // A flipped byte in the header, then in each array.
     let mut h = good.clone();
     h[40] ^= 0x10;

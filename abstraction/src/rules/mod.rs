@@ -10,7 +10,7 @@ pub use game_def::{
     BetSize, Deal, DeckDef, FirstRound, GameDef, GameDefError, LaterRounds, OutOfCards, Profile,
     Showdown, StreetDef, Variant, PRESETS,
 };
-pub use state::{showdown_winnings, Action, Next, RulesError, State};
+pub use state::{showdown_winnings, Action, Next, RulesError, State, MAX_STREETS};
 
 #[cfg(test)]
 mod tests;

@@ -38,7 +38,7 @@ use crate::eval::{eval_high, eval_low8, eval_razz, showing_high};
 /// The most cards one seat can hold.
 const MAX_CARDS: usize = 8;
 /// The most streets a game can have.
-const MAX_STREETS: usize = 8;
+pub const MAX_STREETS: usize = 8;
 /// A placeholder filling the unused slots of card arrays; never read.
 const NO_CARD: Card = Card::from_id(0);
 

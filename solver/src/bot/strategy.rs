@@ -1,7 +1,18 @@
 //! A solved strategy file as a player: the adapter between the real game and the abstract tree.
+//!
+//! Two kinds of file (see [`crate::strategy_file::TreeKind`]):
+//! - a public tree (walkable games): the player walks the file's tree along the public events
+//!   of the hand and reads the row of its private card;
+//! - a betting tree (the real games): the node is `BettingNodes::locate` of the real betting,
+//!   the seat's role on the street comes from the rules engine's first actor, the bucket from
+//!   the file's embedded bucketing on the seat's `CardView`, and each abstract child's
+//!   probability goes to the real legal action that plays it (`real_action`); legal actions the
+//!   abstract node lacks (a raise past the cap, a second bet size) get zero.
 
 use super::{Bet, Player};
-use crate::strategy_file::StrategyFile;
+use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
+use abstraction::betting_tree::BettingNodes;
+use abstraction::bucketing::CardView;
 use abstraction::cards::Card;
 use abstraction::rules::{Action, Deal, GameDef, State};
 use abstraction::tree::{Edge, NodeKind};
@@ -100,10 +111,6 @@ impl StrategyPlayer {
     }
 }
 
-/// The most actions a decision of a fixed-limit tree offers (fold, check/call, bring-in, and
-/// two bet sizes on an open-pair street), with room to spare: the size of stack buffers.
-const MAX_ACTIONS: usize = 8;
-
 /// The public events of the hand in the order they happened, as the tree's edges: on each
 /// street, the up cards dealt seat by seat, then the community cards, then that street's bets.
 /// (Down cards are private: not events.)
@@ -150,6 +157,64 @@ fn for_each_public_event(
     Ok(())
 }
 
+impl StrategyPlayer {
+    /// The file.
+    pub fn file(&self) -> &StrategyFile {
+        &self.file
+    }
+
+    /// Lets first-street bucket lookups use a precomputed table (seconds at the `default` size):
+    /// for long matches and servers. See [`StrategyFile::precompute_first_street`].
+    pub fn precompute_first_street(&mut self) -> usize {
+        self.file.precompute_first_street()
+    }
+
+    /// [`Player::policy`] for a betting-tree file (see the module documentation).
+    fn betting_policy(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        seat: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<()> {
+        let f = &self.file;
+        let street = state.street();
+        let node = f.locate(bets)?;
+        let n = f.node(node)?;
+        probs.fill(0.0);
+        if n.kind == NodeKind::Showdown as u8 || (n.street as usize > street) {
+            // A raise past the cap closed this street in the abstract game: it has called.
+            probs[super::passive(legal)] = 1.0;
+            return Ok(());
+        }
+        let role = (state.first_actor(street) != Some(seat)) as u8;
+        if n.kind != NodeKind::Action as u8 || n.street as usize != street || n.player != role {
+            bail!(
+                "the strategy's tree has no decision of seat {seat} (role {role}) on street {} \
+                 after this betting",
+                street + 1
+            );
+        }
+        let bucket = f.bucket_of(&CardView::of_state(state, seat)?)?;
+        let mut row = [0.0; MAX_ACTIONS];
+        let k = f.row_into(node, bucket, &mut row)?;
+        for (c, &p) in row[..k].iter().enumerate() {
+            if let Some(a) = f.real_action(node, c, legal) {
+                if let Some(i) = legal.iter().position(|&x| x == a) {
+                    probs[i] += p;
+                }
+            }
+        }
+        let sum: f64 = probs.iter().sum();
+        if sum <= 0.0 {
+            bail!("the strategy gives no weight to any legal action here");
+        }
+        probs.iter_mut().for_each(|p| *p /= sum);
+        Ok(())
+    }
+}
+
 impl Player for StrategyPlayer {
     fn name(&self) -> &str {
         &self.name
@@ -163,6 +228,9 @@ impl Player for StrategyPlayer {
         legal: &[Action],
         probs: &mut [f64],
     ) -> anyhow::Result<()> {
+        if self.file.header().tree == TreeKind::Betting {
+            return self.betting_policy(state, bets, seat, legal, probs);
+        }
         let f = &self.file;
         let node = self.walk(state, bets, |_, _, _| Ok(()))?;
         let n = f.node(node)?;

@@ -1,6 +1,6 @@
 //! `stud info`: print a strategy file's header.
 
-use crate::strategy_file::StrategyFile;
+use crate::strategy_file::{StrategyFile, TreeKind};
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -53,10 +53,41 @@ pub fn run(args: Args) -> Result<()> {
         ),
         None => println!("exploitability:   not measured"),
     }
+    match h.tree {
+        TreeKind::Public => println!(
+            "tree:             public tree: {} nodes, {} boards, {} hands, {} infoset-actions",
+            h.nodes, h.boards, h.hands, h.slots
+        ),
+        TreeKind::Betting => println!(
+            "tree:             betting tree (role 0 = first to act on each street): {} nodes, \
+             {} infoset-actions",
+            h.nodes, h.slots
+        ),
+    }
     println!(
-        "tree:             {} nodes, {} boards, {} hands, {} infoset-actions",
-        h.nodes, h.boards, h.hands, h.slots
+        "probabilities:    {} bytes each ({} bytes of strategy)",
+        h.width.bytes(),
+        h.width.bytes() * h.slots
     );
+    if let Some(b) = f.bucketing() {
+        let streets = (0..h.game.streets.len())
+            .map(|s| b.buckets(s).to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        println!(
+            "bucketing:        embedded, size {} ({streets} buckets per street), checksum {:016x}",
+            b.size().name,
+            b.checksum()
+        );
+    }
+    if let Some(d) = &h.sampling {
+        println!(
+            "deals:            {} per iteration ({} in all), seed {}",
+            d.batch,
+            d.batch * h.iterations,
+            d.seed
+        );
+    }
     if args.verify {
         println!("checksums:        ok");
     }

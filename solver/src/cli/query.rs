@@ -12,13 +12,23 @@
 //! - Short forms: `x`/`k`/`check`, `c`/`call`, `fold`, `bi`/`bring-in`, `b`/`r`/`bet`/`raise`/
 //!   `complete` (when the abstract tree has one bet size there).
 //!
+//! The real games (betting-tree files) read the same notation, replayed on the rules engine: the
+//! spot gives the up cards as they are dealt (on each street seat 0's, then seat 1's) and the
+//! betting; down cards are not in the spot. `--hand` gives the down cards of the player to act
+//! (`"As Kd"`), and the answer is the row of their bucket; without it, the row of every bucket.
+//! Seven-card stud, third street then fourth: `3c 8d pb cc cc | Qs 2h cc cbr10 cc` (seat 0 shows
+//! the 3c and brings in, ...).
+//!
 //! Examples: Leduc `cbr2 cc | Kd | cbr4` (seat 0 bets, seat 1 calls, the king of diamonds comes,
 //! seat 0 bets; seat 1 to act); ministud `Ah Kc pb c Qd As` (up cards Ah for seat 0 and Kc for
 //! seat 1, seat 1 brings in, seat 0 calls, fourth-street cards; the best showing hand to act).
 
-use crate::strategy_file::StrategyFile;
+use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
+use abstraction::betting_tree::BettingNodes;
+use abstraction::bucketing::CardView;
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::state::Action;
+use abstraction::rules::{Deal, Next, State};
 use abstraction::tree::{Edge, NodeKind};
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
@@ -96,6 +106,158 @@ fn parse_spot(spot: &str) -> Result<Vec<Step>> {
     Ok(steps)
 }
 
+/// `stud query` on a betting-tree file: the spot replayed on the rules engine (down cards
+/// unknown), the abstract node located from its betting, the rows of the player's bucket(s).
+fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
+    let def = &f.header().game;
+    let mut state = State::new(def)?;
+    let mut bets = Vec::new();
+    let mut steps = steps.iter().enumerate().peekable();
+    loop {
+        match state.next() {
+            Next::Deal {
+                deal: Deal::Up,
+                seat,
+            } => {
+                let Some((i, step)) = steps.next() else { break };
+                let Step::Card(c) = *step else {
+                    bail!(
+                        "step {} ({step:?}): {} face up: give the card",
+                        i + 1,
+                        seat.map_or("a card is dealt".into(), |s| format!(
+                            "p{} gets a card",
+                            s + 1
+                        ))
+                    );
+                };
+                state
+                    .deal(c)
+                    .with_context(|| format!("step {} ({c})", i + 1))?;
+            }
+            Next::Deal { .. } => state.deal_unknown()?,
+            Next::Act { .. } => {
+                let Some((i, step)) = steps.next() else { break };
+                let legal = state.legal_actions();
+                let a = match *step {
+                    Step::Exact(a) => a,
+                    Step::AnyRaise => {
+                        let raises: Vec<Action> = legal
+                            .iter()
+                            .copied()
+                            .filter(|a| matches!(a, Action::CompleteBetRaise(_)))
+                            .collect();
+                        match raises[..] {
+                            [a] => a,
+                            [] => bail!("step {}: no bet or raise is legal here", i + 1),
+                            _ => bail!(
+                                "step {}: several bet sizes are legal here: say which with cbr N",
+                                i + 1
+                            ),
+                        }
+                    }
+                    Step::Card(c) => bail!("step {} ({c}): a betting action is due here", i + 1),
+                };
+                bets.push((state.street(), a));
+                state
+                    .apply(a)
+                    .with_context(|| format!("step {} ({a})", i + 1))?;
+            }
+            Next::Over => {
+                if let Some((i, _)) = steps.next() {
+                    bail!("step {}: the hand is over before it", i + 1);
+                }
+                bail!("the spot ends where the hand is over: no one decides");
+            }
+        }
+    }
+    let Some(seat) = state.to_act() else {
+        bail!("the spot ends before a card is dealt face up: continue it with the card");
+    };
+    let street = state.street();
+    let node = f.locate(&bets)?;
+    let n = f.node(node)?;
+    if n.kind != NodeKind::Action as u8 || n.street as usize != street {
+        bail!(
+            "the abstract game has already called on this street (a raise past its cap of {} \
+             bets is a call there): the strategy calls",
+            f.header().betting.max_bets
+        );
+    }
+    let role = (state.first_actor(street) != Some(seat)) as u8;
+    let up = state.up_cards(seat).iter().copied().collect::<CardSet>();
+    let opp_up = state
+        .up_cards(1 - seat)
+        .iter()
+        .copied()
+        .collect::<CardSet>();
+    let mut rows: Vec<(String, Option<u32>, Vec<f64>)> = Vec::new();
+    let mut row = [0.0; MAX_ACTIONS];
+    match &args.hand {
+        Some(h) => {
+            let down = h
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+                .map(|t| t.parse::<Card>())
+                .collect::<Result<CardSet, _>>()
+                .map_err(|e| anyhow::anyhow!("--hand: {e}"))?;
+            let view = CardView {
+                street,
+                down,
+                up,
+                opp_up,
+            };
+            let b = f.bucket_of(&view).context("--hand")?;
+            let k = f.row_into(node, b, &mut row)?;
+            rows.push((down.to_string(), Some(b), row[..k].to_vec()));
+        }
+        None => {
+            for b in 0..f.bucketing().map_or(0, |x| x.buckets(street)) {
+                let k = f.row_into(node, b, &mut row)?;
+                rows.push((format!("bucket {b}"), Some(b), row[..k].to_vec()));
+            }
+        }
+    }
+    let actions: Vec<String> = f.children(node)?.iter().map(|k| describe(k.1)).collect();
+    if args.json {
+        let v = serde_json::json!({
+            "seat": seat,
+            "role": role,
+            "street": street,
+            "node": node,
+            "actions": actions,
+            "hands": rows.iter().map(|(h, b, p)| serde_json::json!({"hand": h, "bucket": b, "probabilities": p})).collect::<Vec<_>>(),
+        });
+        println!("{v}");
+        return Ok(());
+    }
+    println!(
+        "p{} (seat {seat}, role {role}: {} to act on this street) to act on street {}",
+        seat + 1,
+        if role == 0 { "first" } else { "second" },
+        street + 1
+    );
+    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
+    println!(
+        "{:<width$} {}",
+        "hand",
+        actions
+            .iter()
+            .map(|a| format!("{a:>7}"))
+            .collect::<String>()
+    );
+    for (h, b, p) in rows {
+        let label = match (&args.hand, b) {
+            (Some(_), Some(b)) => format!("{h} (bucket {b})"),
+            _ => h,
+        };
+        println!(
+            "{label:<width$} {}",
+            p.iter().map(|x| format!("{x:>7.3}")).collect::<String>()
+        );
+    }
+    Ok(())
+}
+
 fn describe(e: Edge) -> String {
     match e {
         Edge::Action(Action::Fold) => "f".into(),
@@ -111,6 +273,9 @@ fn describe(e: Edge) -> String {
 pub fn run(args: Args) -> Result<()> {
     let f = StrategyFile::open(&args.file)?;
     let steps = parse_spot(&args.spot)?;
+    if f.header().tree == TreeKind::Betting {
+        return run_betting(&f, &args, &steps);
+    }
     let mut node = 0u32;
     let mut public = CardSet::EMPTY;
     for (i, step) in steps.iter().enumerate() {
