@@ -427,7 +427,7 @@ impl Player for Lbr<'_> {
             self.rollouts
         };
         let eq: Vec<f64> = cands
-            .chunks_exact(n.max(1))
+            .chunks_exact(n)
             .zip(&w)
             .map(|(c, &wi)| {
                 if wi > 0.0 {
