@@ -160,24 +160,25 @@ fn scratch_len(tree: &Tree) -> usize {
     level_len(tree) * tree.max_depth
 }
 
-/// A window of a slot-indexed array: `data[i]` is slot `base + i`.
-struct Rows<'a> {
-    data: &'a mut [f64],
-    base: usize,
+/// A window of a slot-indexed array: `data[i]` is slot `base + i` (`f64` here, `f32` in the
+/// deal-sampled solver).
+pub(crate) struct Rows<'a, T = f64> {
+    pub(crate) data: &'a mut [T],
+    pub(crate) base: usize,
 }
 
-impl<'a> Rows<'a> {
-    fn at(&mut self, slot: usize, len: usize) -> &mut [f64] {
+impl<'a, T> Rows<'a, T> {
+    pub(crate) fn at(&mut self, slot: usize, len: usize) -> &mut [T] {
         let i = slot - self.base;
         &mut self.data[i..i + len]
     }
 
-    fn view(&self, slot: usize, len: usize) -> &[f64] {
+    pub(crate) fn view(&self, slot: usize, len: usize) -> &[T] {
         let i = slot - self.base;
         &self.data[i..i + len]
     }
 
-    fn reborrow(&mut self) -> Rows<'_> {
+    pub(crate) fn reborrow(&mut self) -> Rows<'_, T> {
         Rows {
             data: self.data,
             base: self.base,
@@ -185,7 +186,7 @@ impl<'a> Rows<'a> {
     }
 
     /// Splits at `slot`: the left part holds the slots below it.
-    fn split(self, slot: usize) -> (Rows<'a>, Rows<'a>) {
+    pub(crate) fn split(self, slot: usize) -> (Rows<'a, T>, Rows<'a, T>) {
         let (l, r) = self.data.split_at_mut(slot - self.base);
         (
             Rows {
@@ -697,7 +698,7 @@ fn add_masked_scaled(out: &mut [f64], v: &[f64], h: u32, scale: f64) {
 
 /// Mixes a word into a seed (splitmix64's finalizer): draws that depend only on (seed,
 /// iteration, pass, node), never on which thread walks the node.
-fn mix(seed: u64, x: u64) -> u64 {
+pub(crate) fn mix(seed: u64, x: u64) -> u64 {
     let mut z = seed ^ x.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

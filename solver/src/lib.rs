@@ -9,6 +9,7 @@ pub mod cfr;
 pub mod checkpoint;
 pub mod cli;
 pub mod container;
+pub mod deal_cfr;
 pub mod ladder;
 pub mod session;
 pub mod strategy_file;

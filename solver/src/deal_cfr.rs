@@ -1,0 +1,550 @@
+//! Mini-batch deal-sampled CFR+ on the betting tree of the real games.
+//!
+//! Each iteration samples a batch of `B` full deals (deal `d` of iteration `t` from a ChaCha8
+//! stream seeded by `(seed, t, d)`, so a resumed solve draws the same deals), computes their
+//! [`DealFacts`] in parallel, then walks the [`BettingTree`] once with vectors over the deals —
+//! the vector form of the exact solver, with deals where it has private hands:
+//! - down go each seat's reach per deal; at an action node the actor of deal `d` is the seat
+//!   holding the node's role on that street (`first[street] ^ role`), and its strategy is regret
+//!   matching on the row of its bucket;
+//! - up comes seat 0's expected payoff per deal under the current strategy: at a fold the
+//!   folder loses its stake, at a showdown seat 0 wins `(2 share0 - 1) × stake`;
+//! - at an action node, after its subtree, each deal adds to the actor's row: the regrets
+//!   `reach of the other seat × (value of the action − value of the node)` (signed for the
+//!   actor) and the average `t × own reach × strategy` (CFR+'s linear averaging), in deal order;
+//!   then the touched rows are floored at 0 (regret matching+). Both seats are updated in the
+//!   one walk (simultaneous updates); the strategy is fixed within the batch because a node's
+//!   rows are read before and written after its subtree, and by nobody else.
+//!
+//! A subtree where every deal's reach is zero for both seats is skipped: its values would be
+//! multiplied by zero everywhere above.
+//!
+//! Parallel: the children of the first street's action nodes run as rayon tasks on disjoint
+//! slot ranges (`split_at_mut`, preorder slots) with their own scratch, and their values are
+//! combined in child order: the same bits on any number of threads.
+//!
+//! Regrets and averages are `f32`: 8 bytes per infoset-action, half the memory stream of `f64`.
+
+use crate::cfr::{mix, Algorithm, Rows};
+use abstraction::betting_tree::BettingTree;
+use abstraction::bucketing::{Bucketing, Shape};
+use abstraction::deal::{Deal, DealError, DealFacts};
+use abstraction::rules::GameDef;
+use abstraction::tree::{NodeKind, NONE};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// The deal-sampled solver (see the module documentation).
+pub struct DealSolver {
+    /// The betting tree.
+    pub tree: BettingTree,
+    /// Accumulated regret per slot (floored at 0).
+    pub regrets: Vec<f32>,
+    /// Accumulated average-strategy mass per slot.
+    pub average: Vec<f32>,
+    /// Iterations (batches) completed.
+    pub iterations: u64,
+    /// Deals per iteration.
+    pub batch: usize,
+    /// The seed of the deals.
+    pub seed: u64,
+    def: Arc<GameDef>,
+    bucketing: Arc<Bucketing>,
+    facts: Vec<DealFacts>,
+    batch_data: BatchData,
+    main: Task,
+    tasks: Vec<Task>,
+    /// Per node: its task if its parent is a parallel node (first street), else [`NONE`];
+    /// numbered in preorder so that a subtree's tasks are contiguous.
+    task_of: Vec<u32>,
+}
+
+/// The facts of the batch laid out for the walk: per street, one entry per deal.
+#[derive(Clone, Debug, Default)]
+struct BatchData {
+    /// `first[s * B + d]`: the seat of role 0 on street `s` in deal `d`.
+    first: Vec<u8>,
+    /// `bucket[(s * 2 + role) * B + d]`: the bucket of the seat holding `role`.
+    bucket: Vec<u32>,
+    /// `showdown[d]`: `2 × share0 − 1`, seat 0's showdown result per chip staked.
+    showdown: Vec<f32>,
+}
+
+/// One walk's working memory: scratch for every depth, the values out and the reach in.
+#[derive(Clone, Debug)]
+struct Task {
+    scratch: Vec<f32>,
+    out: Vec<f32>,
+    reach0: Vec<f32>,
+    reach1: Vec<f32>,
+}
+
+impl Task {
+    fn new(tree: &BettingTree, batch: usize) -> Task {
+        Task {
+            scratch: vec![0.0; level_len(tree, batch) * tree.max_depth],
+            out: vec![0.0; batch],
+            reach0: vec![0.0; batch],
+            reach1: vec![0.0; batch],
+        }
+    }
+}
+
+/// Scratch per depth: the strategy and the children's values (k × B each) and two reach
+/// vectors.
+fn level_len(tree: &BettingTree, batch: usize) -> usize {
+    (2 * tree.max_actions + 2) * batch
+}
+
+/// Whether the children of node `i` run as parallel tasks: the first street's action nodes.
+fn parallel(tree: &BettingTree, i: usize) -> bool {
+    let n = &tree.nodes[i];
+    n.kind == NodeKind::Action && n.street == 0
+}
+
+/// The task of every child of a parallel node, numbered in preorder.
+fn number_tasks(tree: &BettingTree) -> (Vec<u32>, usize) {
+    let mut task_of = vec![NONE; tree.nodes.len()];
+    let mut next = 0u32;
+    let mut stack = vec![0usize];
+    while let Some(i) = stack.pop() {
+        if parallel(tree, i) {
+            for c in tree.children(i) {
+                // Numbered when visited (preorder), below.
+                task_of[c] = 0;
+            }
+        }
+        if task_of[i] != NONE {
+            task_of[i] = next;
+            next += 1;
+        }
+        stack.extend(tree.children(i).rev());
+    }
+    (task_of, next as usize)
+}
+
+impl DealSolver {
+    /// A fresh solver of `def` on `tree` with the card abstraction `bucketing` (built for
+    /// `def`, with the tree's buckets per street; precompute its first street for speed),
+    /// sampling `batch` deals per iteration from `seed`. Refuses a mismatch, naming it.
+    pub fn new(
+        def: &GameDef,
+        tree: BettingTree,
+        bucketing: Arc<Bucketing>,
+        batch: usize,
+        seed: u64,
+    ) -> Result<DealSolver, DealError> {
+        let shape = Shape::of(def)?;
+        if &shape != bucketing.shape() {
+            return Err(DealError::Unsupported(format!(
+                "{}: the bucketing was built for {}",
+                def.variant,
+                bucketing.shape().game
+            )));
+        }
+        let buckets: Vec<u32> = (0..def.streets.len())
+            .map(|s| bucketing.buckets(s))
+            .collect();
+        if buckets != tree.num_buckets {
+            return Err(DealError::Unsupported(format!(
+                "the tree has {:?} buckets per street, the bucketing {buckets:?}",
+                tree.num_buckets
+            )));
+        }
+        if batch == 0 {
+            return Err(DealError::Unsupported("a batch of 0 deals".into()));
+        }
+        let def = Arc::new(def.clone());
+        // One deal up front: an error here names the problem before any solving.
+        Deal::sample(&def, &mut ChaCha8Rng::seed_from_u64(seed))?.facts(&def, &bucketing)?;
+        let (task_of, tasks) = number_tasks(&tree);
+        let streets = def.streets.len();
+        let empty = DealFacts {
+            first: [0; abstraction::rules::MAX_STREETS],
+            buckets: [[0; 2]; abstraction::rules::MAX_STREETS],
+            share0: 0.0,
+        };
+        Ok(DealSolver {
+            regrets: vec![0.0; tree.num_slots],
+            average: vec![0.0; tree.num_slots],
+            iterations: 0,
+            batch,
+            seed,
+            def,
+            bucketing,
+            facts: vec![empty; batch],
+            batch_data: BatchData {
+                first: vec![0; streets * batch],
+                bucket: vec![0; 2 * streets * batch],
+                showdown: vec![0.0; batch],
+            },
+            main: Task::new(&tree, batch),
+            tasks: (0..tasks).map(|_| Task::new(&tree, batch)).collect(),
+            task_of,
+            tree,
+        })
+    }
+
+    /// Bytes per slot: a regret and an average, `f32` each.
+    pub fn bytes_per_slot() -> usize {
+        8
+    }
+
+    /// The bytes of scratch a solver on `tree` with `batch` deals allocates besides the slots.
+    pub fn scratch_bytes(tree: &BettingTree, batch: usize) -> usize {
+        let tasks = 1 + number_tasks(tree).1;
+        let per_task = (level_len(tree, batch) * tree.max_depth + 3 * batch) * 4;
+        let facts = batch * (std::mem::size_of::<DealFacts>() + 9 * tree.num_buckets.len() + 4);
+        tasks * per_task + facts
+    }
+
+    /// The deals of iteration `iteration` (1-based): deal `d` from its own ChaCha8 stream.
+    pub fn deal(&self, iteration: u64, d: usize) -> Result<Deal, DealError> {
+        let key = mix(mix(self.seed, iteration), d as u64);
+        Deal::sample(&self.def, &mut ChaCha8Rng::seed_from_u64(key))
+    }
+
+    /// Runs one iteration: a batch of deals, one walk. Parallel in the current rayon pool; the
+    /// result does not depend on its size. An error is a bucketing that refuses a dealt view
+    /// (not expected once [`DealSolver::new`] accepted it).
+    pub fn iterate(&mut self) -> Result<(), DealError> {
+        let t = self.iterations + 1;
+        self.sample_batch(t)?;
+        self.iterations = t;
+        let sched = Algorithm::CfrPlus.schedule(t);
+        let ctx = Ctx {
+            tree: &self.tree,
+            data: &self.batch_data,
+            batch: self.batch,
+            weight: sched.new_average as f32,
+            level: level_len(&self.tree, self.batch),
+            task_of: &self.task_of,
+        };
+        let Task {
+            scratch,
+            out,
+            reach0,
+            reach1,
+        } = &mut self.main;
+        reach0.fill(1.0);
+        reach1.fill(1.0);
+        walk(
+            &ctx,
+            0,
+            reach0,
+            reach1,
+            out,
+            scratch,
+            Rows {
+                data: &mut self.regrets,
+                base: 0,
+            },
+            Rows {
+                data: &mut self.average,
+                base: 0,
+            },
+            &mut self.tasks,
+        );
+        Ok(())
+    }
+
+    /// Samples iteration `t`'s deals and lays out their facts for the walk.
+    fn sample_batch(&mut self, t: u64) -> Result<(), DealError> {
+        let (def, bucketing, seed) = (&self.def, &self.bucketing, self.seed);
+        self.facts
+            .par_iter_mut()
+            .enumerate()
+            .try_for_each(|(d, f)| {
+                let key = mix(mix(seed, t), d as u64);
+                *f = Deal::sample(def, &mut ChaCha8Rng::seed_from_u64(key))?
+                    .facts(def, bucketing)?;
+                Ok::<(), DealError>(())
+            })?;
+        let b = self.batch;
+        let data = &mut self.batch_data;
+        for (d, f) in self.facts.iter().enumerate() {
+            for s in 0..self.tree.num_buckets.len() {
+                let first = f.first[s];
+                data.first[s * b + d] = first;
+                data.bucket[(2 * s) * b + d] = f.buckets[s][first as usize];
+                data.bucket[(2 * s + 1) * b + d] = f.buckets[s][1 - first as usize];
+            }
+            data.showdown[d] = 2.0 * f.share0 - 1.0;
+        }
+        Ok(())
+    }
+
+    /// The normalized average strategy of `bucket` at action node `node` into `out` (one entry
+    /// per child; uniform where the row has no mass). Refuses a node that is not an action
+    /// node, a bucket out of range, or an `out` of the wrong length.
+    pub fn average_row(&self, node: u32, bucket: u32, out: &mut [f64]) -> Result<(), String> {
+        let n = self
+            .tree
+            .nodes
+            .get(node as usize)
+            .filter(|n| n.kind == NodeKind::Action)
+            .ok_or_else(|| format!("node {node} is not an action node of the betting tree"))?;
+        let k = n.num_children as usize;
+        let buckets = self.tree.num_buckets[n.street as usize];
+        if bucket >= buckets || out.len() != k {
+            return Err(format!(
+                "bucket {bucket} of {buckets} on street {} with {} outputs for {k} actions",
+                n.street,
+                out.len()
+            ));
+        }
+        let row = &self.average[n.slot as usize + bucket as usize * k..][..k];
+        let sum: f64 = row.iter().map(|&x| x as f64).sum();
+        for (o, &x) in out.iter_mut().zip(row) {
+            *o = if sum > 0.0 {
+                x as f64 / sum
+            } else {
+                1.0 / k as f64
+            };
+        }
+        Ok(())
+    }
+}
+
+struct Ctx<'a> {
+    tree: &'a BettingTree,
+    data: &'a BatchData,
+    batch: usize,
+    /// This iteration's weight in the average (CFR+: `t`).
+    weight: f32,
+    level: usize,
+    task_of: &'a [u32],
+}
+
+impl Ctx<'_> {
+    /// The seats of role 0 on `street`, per deal.
+    fn first(&self, street: usize) -> &[u8] {
+        &self.data.first[street * self.batch..][..self.batch]
+    }
+
+    /// The buckets of the seat holding `role` on `street`, per deal.
+    fn buckets(&self, street: usize, role: u8) -> &[u32] {
+        &self.data.bucket[(2 * street + role as usize) * self.batch..][..self.batch]
+    }
+}
+
+/// Regret matching+ of one row into `strat[a * stride]` (a lone positive regret gives exactly
+/// 1: a true division, as in `cfr::regret_matching`).
+#[inline]
+fn regret_matching(row: &[f32], strat: &mut [f32], stride: usize) {
+    let k = row.len();
+    let sum: f32 = row.iter().map(|&r| r.max(0.0)).sum();
+    for (a, &r) in row.iter().enumerate() {
+        strat[a * stride] = if sum > 0.0 {
+            r.max(0.0) / sum
+        } else {
+            1.0 / k as f32
+        };
+    }
+}
+
+/// Walks node `i`: `reach0`/`reach1` per deal in, seat 0's expected payoff per deal out.
+/// `pool` holds the tasks of the subtree's parallel children.
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    ctx: &Ctx,
+    i: usize,
+    reach0: &[f32],
+    reach1: &[f32],
+    out: &mut [f32],
+    scratch: &mut [f32],
+    mut reg: Rows<f32>,
+    mut avg: Rows<f32>,
+    pool: &mut [Task],
+) {
+    let tree = ctx.tree;
+    let node = tree.nodes[i];
+    let street = node.street as usize;
+    let stake = node.slot as f32;
+    match node.kind {
+        NodeKind::Fold => {
+            // The folder is seat 0 where role 0 is seat 0 and the folder holds role 0, ...
+            for (o, &f) in out.iter_mut().zip(ctx.first(street)) {
+                *o = if f ^ node.player == 0 { -stake } else { stake };
+            }
+            return;
+        }
+        NodeKind::Showdown => {
+            for (o, &s) in out.iter_mut().zip(&ctx.data.showdown) {
+                *o = s * stake;
+            }
+            return;
+        }
+        _ => {}
+    }
+    if reach0
+        .iter()
+        .zip(reach1)
+        .all(|(&a, &b)| a == 0.0 && b == 0.0)
+    {
+        out.fill(0.0);
+        return;
+    }
+    let b = ctx.batch;
+    let k = node.num_children as usize;
+    let slot = node.slot as usize;
+    let len = tree.num_buckets[street] as usize * k;
+    let first = ctx.first(street);
+    let buckets = ctx.buckets(street, node.player);
+    let (level, rest) = scratch.split_at_mut(ctx.level);
+    let (strat, level) = level.split_at_mut(k * b);
+    let (cfv, level) = level.split_at_mut(k * b);
+    let (c0, level) = level.split_at_mut(b);
+    let c1 = &mut level[..b];
+    {
+        let rows = reg.view(slot, len);
+        for (d, &bk) in buckets.iter().enumerate() {
+            let r = bk as usize * k;
+            regret_matching(&rows[r..r + k], &mut strat[d..], b);
+        }
+    }
+    let children = tree.children(i);
+    if parallel(tree, i) {
+        let split = tree.slot_range[children.start][0] as usize;
+        let (own_reg, kid_reg) = reg.split(split);
+        let (own_avg, kid_avg) = avg.split(split);
+        (reg, avg) = (own_reg, own_avg);
+        for (a, c) in children.clone().enumerate() {
+            let t = &mut pool[(ctx.task_of[c] - ctx.task_of[children.start]) as usize];
+            child_reach(
+                first,
+                node.player,
+                &strat[a * b..][..b],
+                reach0,
+                reach1,
+                &mut t.reach0,
+                &mut t.reach1,
+            );
+        }
+        let base = ctx.task_of[children.start];
+        run_children(ctx, children.start, children.len(), pool, kid_reg, kid_avg);
+        for (a, c) in children.enumerate() {
+            let t = &pool[(ctx.task_of[c] - base) as usize];
+            cfv[a * b..][..b].copy_from_slice(&t.out);
+        }
+    } else {
+        for (a, c) in children.enumerate() {
+            child_reach(
+                first,
+                node.player,
+                &strat[a * b..][..b],
+                reach0,
+                reach1,
+                c0,
+                c1,
+            );
+            walk(
+                ctx,
+                c,
+                c0,
+                c1,
+                &mut cfv[a * b..][..b],
+                rest,
+                reg.reborrow(),
+                avg.reborrow(),
+                &mut [],
+            );
+        }
+    }
+    for (d, o) in out.iter_mut().enumerate() {
+        let mut v = 0.0;
+        for a in 0..k {
+            v += strat[a * b + d] * cfv[a * b + d];
+        }
+        *o = v;
+    }
+    let (rows, avg_rows) = (reg.at(slot, len), avg.at(slot, len));
+    for d in 0..b {
+        let actor0 = first[d] ^ node.player == 0;
+        let (own, other, sign) = if actor0 {
+            (reach0[d], reach1[d], 1.0)
+        } else {
+            (reach1[d], reach0[d], -1.0)
+        };
+        if own == 0.0 && other == 0.0 {
+            continue;
+        }
+        let r = buckets[d] as usize * k;
+        let (w, wa) = (sign * other, ctx.weight * own);
+        for a in 0..k {
+            rows[r + a] += w * (cfv[a * b + d] - out[d]);
+            avg_rows[r + a] += wa * strat[a * b + d];
+        }
+    }
+    // Regret matching+: floor the rows this batch touched.
+    for &bk in buckets {
+        for x in &mut rows[bk as usize * k..][..k] {
+            *x = x.max(0.0);
+        }
+    }
+}
+
+/// The reach per deal below action `strat` of a node of `role`: the actor's reach (seat
+/// `first ^ role`) times its probability, the other's unchanged.
+fn child_reach(
+    first: &[u8],
+    role: u8,
+    strat: &[f32],
+    reach0: &[f32],
+    reach1: &[f32],
+    c0: &mut [f32],
+    c1: &mut [f32],
+) {
+    for d in 0..strat.len() {
+        let actor0 = first[d] ^ role == 0;
+        c0[d] = if actor0 {
+            reach0[d] * strat[d]
+        } else {
+            reach0[d]
+        };
+        c1[d] = if actor0 {
+            reach1[d]
+        } else {
+            reach1[d] * strat[d]
+        };
+    }
+}
+
+/// Runs `count` sibling nodes from `first`, each in its task (the first of its pool share), by
+/// halves with `rayon::join` on disjoint slot ranges and task ranges.
+fn run_children(
+    ctx: &Ctx,
+    first: usize,
+    count: usize,
+    pool: &mut [Task],
+    reg: Rows<f32>,
+    avg: Rows<f32>,
+) {
+    if count == 1 {
+        let (t, rest) = pool
+            .split_first_mut()
+            .expect("a parallel child owns a task");
+        let Task {
+            scratch,
+            out,
+            reach0,
+            reach1,
+        } = t;
+        walk(ctx, first, reach0, reach1, out, scratch, reg, avg, rest);
+        return;
+    }
+    let mid = count / 2;
+    let split = ctx.tree.slot_range[first + mid][0] as usize;
+    let (rl, rr) = reg.split(split);
+    let (al, ar) = avg.split(split);
+    let (pl, pr) = pool.split_at_mut((ctx.task_of[first + mid] - ctx.task_of[first]) as usize);
+    rayon::join(
+        || run_children(ctx, first, mid, pl, rl, al),
+        || run_children(ctx, first + mid, count - mid, pr, rr, ar),
+    );
+}
+
+#[cfg(test)]
+mod tests;
