@@ -146,10 +146,23 @@ impl<H: DeserializeOwned> Container<H> {
     /// length must be exactly the end of the last section); decodes the header. `what` names the
     /// kind of file in messages.
     pub fn open(bytes: &[u8], magic: &[u8; 8], what: &str) -> Result<Container<H>> {
-        if bytes.len() < PREFIX {
+        Container::open_head(bytes, bytes.len(), magic, what)
+    }
+
+    /// [`Container::open`] from the first bytes of a file of `file_len` bytes: `head` must hold
+    /// at least the prefix and the header ([`Container::head_len`] tells how many bytes that
+    /// is). Lets a reader stream the sections instead of holding the whole file.
+    pub fn open_head(
+        head: &[u8],
+        file_len: usize,
+        magic: &[u8; 8],
+        what: &str,
+    ) -> Result<Container<H>> {
+        let bytes = head;
+        if bytes.len() < PREFIX || file_len < PREFIX {
             bail!(
                 "truncated: {} bytes is shorter than the {PREFIX}-byte prefix of a {what}",
-                bytes.len()
+                bytes.len().min(file_len)
             );
         }
         if &bytes[..8] != magic {
@@ -169,11 +182,11 @@ impl<H: DeserializeOwned> Container<H> {
         }
         let head_len = u32_at(12) as usize;
         let fnv = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
-        if PREFIX + head_len > bytes.len() {
+        if PREFIX + head_len > bytes.len().min(file_len) {
             bail!(
                 "truncated: the header needs {} bytes, the file has {}",
                 PREFIX + head_len,
-                bytes.len()
+                bytes.len().min(file_len)
             );
         }
         let head = &bytes[PREFIX..PREFIX + head_len];
@@ -195,15 +208,14 @@ impl<H: DeserializeOwned> Container<H> {
                 .context("damaged: a section lies beyond any file")?;
             end = end.max(e as usize);
         }
-        if end != bytes.len() {
+        if end != file_len {
             bail!(
-                "{}: the header describes {end} bytes, the file has {}",
-                if end > bytes.len() {
+                "{}: the header describes {end} bytes, the file has {file_len}",
+                if end > file_len {
                     "truncated"
                 } else {
                     "damaged"
                 },
-                bytes.len()
             );
         }
         Ok(Container {
@@ -212,6 +224,16 @@ impl<H: DeserializeOwned> Container<H> {
             data_start,
         })
     }
+
+    /// The number of bytes [`Container::open_head`] needs, from the file's first 24 bytes (the
+    /// prefix); `None` if they are too few.
+    pub fn head_len(prefix: &[u8]) -> Option<usize> {
+        let len = u32::from_le_bytes(prefix.get(12..16)?.try_into().ok()?);
+        Some(PREFIX + len as usize)
+    }
+
+    /// The length of the fixed prefix of every container.
+    pub const PREFIX: usize = PREFIX;
 
     /// The bytes of section `i`.
     pub fn section<'b>(&self, bytes: &'b [u8], i: usize) -> Result<&'b [u8]> {

@@ -10,6 +10,7 @@ pub mod checkpoint;
 pub mod cli;
 pub mod container;
 pub mod deal_cfr;
+pub mod deal_session;
 pub mod ladder;
 pub mod session;
 pub mod strategy_file;

@@ -92,8 +92,16 @@ fn rows_read_back_as_written_in_both_widths() {
         assert_eq!(h.slots as usize, fx.tree.num_slots);
         assert_eq!(h.bucketing, Some(fx.bucketing.checksum()));
         assert_eq!(f.bucketing().unwrap().checksum(), fx.bucketing.checksum());
-        let len = std::fs::metadata(&path).unwrap().len();
-        assert!(len >= h.slots * width.bytes(), "{len} bytes");
+        // A row of k actions stores k - 1 probabilities.
+        let rows: u64 = fx
+            .tree
+            .nodes
+            .iter()
+            .filter(|n| n.kind == NodeKind::Action)
+            .map(|n| fx.tree.num_buckets[n.street as usize] as u64 * (n.num_children as u64 - 1))
+            .sum();
+        assert_eq!(h.stored, rows);
+        assert_eq!(h.stored, h.slots - fx.tree.infosets() as u64);
         let mut row = [0.0; 8];
         let mut checked = 0;
         for (i, n) in fx.tree.nodes.iter().enumerate() {

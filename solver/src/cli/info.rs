@@ -65,9 +65,11 @@ pub fn run(args: Args) -> Result<()> {
         ),
     }
     println!(
-        "probabilities:    {} bytes each ({} bytes of strategy)",
+        "probabilities:    {} stored, {} bytes each ({} bytes; the last action of each row is \
+         implied)",
+        h.stored,
         h.width.bytes(),
-        h.width.bytes() * h.slots
+        h.width.bytes() * h.stored
     );
     if let Some(b) = f.bucketing() {
         let streets = (0..h.game.streets.len())

@@ -13,6 +13,7 @@ pub mod report;
 pub mod serve;
 pub mod simulate;
 pub mod solve;
+mod solve_real;
 
 use ::abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};

@@ -122,8 +122,9 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
                 let Some((i, step)) = steps.next() else { break };
                 let Step::Card(c) = *step else {
                     bail!(
-                        "step {} ({step:?}): {} face up: give the card",
+                        "step {} ({}): {} face up: give the card",
                         i + 1,
+                        step_name(*step),
                         seat.map_or("a card is dealt".into(), |s| format!(
                             "p{} gets a card",
                             s + 1
@@ -258,6 +259,15 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
     Ok(())
 }
 
+/// A step as the spot notation writes it.
+fn step_name(s: Step) -> String {
+    match s {
+        Step::Card(c) => c.to_string(),
+        Step::Exact(a) => describe(Edge::Action(a)),
+        Step::AnyRaise => "a bet or raise".into(),
+    }
+}
+
 fn describe(e: Edge) -> String {
     match e {
         Edge::Action(Action::Fold) => "f".into(),
@@ -316,11 +326,7 @@ pub fn run(args: Args) -> Result<()> {
             bail!(
                 "step {} ({}) is not in the abstract game: {at}; the choices are: {}",
                 i + 1,
-                match *step {
-                    Step::Card(c) => c.to_string(),
-                    Step::Exact(a) => describe(Edge::Action(a)),
-                    Step::AnyRaise => "a bet or raise".into(),
-                },
+                step_name(*step),
                 if kids.is_empty() {
                     "none".into()
                 } else {

@@ -13,7 +13,12 @@ use std::time::{Duration, Instant};
 /// Arguments of `stud solve`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  stud solve --game leduc --iterations 1000 --out leduc.strat\n  \
+    after_help = "Examples:\n  stud solve        # heads-up 7stud, default abstraction, about 30 minutes: \
+                  strategies/7stud-hu.strat\n  \
+                  stud solve --game razz --abstraction small --time 10m --threads 2\n  \
+                  stud solve --game 7stud --abstraction tiny --iterations 50 --batch 256 --json\n  \
+                  stud solve --game 7stud --resume   # continue strategies/7stud-hu.ckpt\n  \
+                  stud solve --game leduc --iterations 1000 --out leduc.strat\n  \
                   stud solve --game ministud --target-exploitability 0.001 --threads 2 --json\n  \
                   stud solve --game ministud --time 10m --every 50\n  \
                   stud solve --game ministud --iterations 2000 --resume   # after an interruption\n  \
@@ -27,12 +32,19 @@ use std::time::{Duration, Instant};
                   response\nthat tells every private hand apart (exploitability, the one the \
                   strategy file records).\nA checkpoint of the full solver state is written atomically \
                   to OUT with the extension .ckpt every --every iterations and at the end;\n\
-                  --resume continues from it and ends bit-identical to an uninterrupted run."
+                  --resume continues from it and ends bit-identical to an uninterrupted run.\n\n\
+                  The real games (7stud, stud8, razz, 5stud: several down cards) are solved by \
+                  mini-batch deal-sampled CFR+ on the betting tree\n(docs/solver.md): the \
+                  resources are estimated and checked before allocating, the bucketing is built \
+                  or read from\n--abstraction-dir, progress shows batches, deals/s and the time \
+                  left; their exploitability is not computable here (use\nstud eval lbr). Without \
+                  --iterations or --time they stop after --time 28m."
 )]
-#[command(group(clap::ArgGroup::new("stop").required(true).args(["iterations", "time", "target_exploitability"])))]
 pub struct Args {
-    /// The game: a preset (kuhn, leduc, ministud, ...) or a TOML game file.
-    #[arg(long)]
+    /// The game: a preset (kuhn, leduc, ministud, 7stud, stud8, razz, 5stud) or a TOML game
+    /// file. Games the public tree can walk are solved exactly (or in a card abstraction); the
+    /// real games (several down cards) by deal-sampled CFR+ on the betting tree.
+    #[arg(long, default_value = "7stud")]
     pub game: String,
     /// cfr+ (regret matching+, linear averaging), dcfr (1.5, 0, 2) or cfr.
     #[arg(long, default_value = "cfr+", value_parser = Algorithm::parse)]
@@ -48,9 +60,10 @@ pub struct Args {
     #[arg(long)]
     pub target_exploitability: Option<f64>,
     /// The card abstraction: lossless, a bucketing preset (tiny, small, default, large) or
-    /// buckets per street (4, or 4,8).
-    #[arg(long, default_value = "lossless")]
-    pub abstraction: String,
+    /// buckets per street (4, or 4,8). Default: lossless for the walkable games, `default` for
+    /// the real games.
+    #[arg(long)]
+    pub abstraction: Option<String>,
     /// The folder of the bucketing cache files (built there when missing).
     #[arg(long, default_value = "abstractions")]
     pub abstraction_dir: PathBuf,
@@ -64,7 +77,15 @@ pub struct Args {
     /// Worker threads (default: all cores). The result is the same for any number.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Where to write the strategy (default strategies/GAME.strat).
+    /// Real games: deals sampled per iteration.
+    #[arg(long)]
+    pub batch: Option<usize>,
+    /// Real games: write a checkpoint this often (90s, 10m; a bare number is seconds), and at
+    /// the end.
+    #[arg(long, value_parser = parse_duration)]
+    pub checkpoint_every: Option<Duration>,
+    /// Where to write the strategy (default strategies/GAME.strat; strategies/GAME-hu.strat for
+    /// the real games).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Measure the exploitability and write a checkpoint every this many iterations (default:
@@ -79,7 +100,7 @@ pub struct Args {
     pub json: bool,
 }
 
-fn parse_duration(s: &str) -> Result<Duration, String> {
+pub(super) fn parse_duration(s: &str) -> Result<Duration, String> {
     let (num, unit) = match s.find(|c: char| !c.is_ascii_digit() && c != '.') {
         Some(i) => s.split_at(i),
         None => (s, "s"),
@@ -97,7 +118,7 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
 }
 
 /// The stem of the default output name: the preset name or the game file's stem.
-fn game_stem(arg: &str) -> String {
+pub(super) fn game_stem(arg: &str) -> String {
     Path::new(arg)
         .file_stem()
         .map_or_else(|| arg.to_string(), |s| s.to_string_lossy().into_owned())
@@ -106,6 +127,27 @@ fn game_stem(arg: &str) -> String {
 /// Runs `stud solve`.
 pub fn run(args: Args) -> Result<()> {
     let def = super::load_game(&args.game)?;
+    if abstraction::tree::Tree::check_supported(&def).is_err() {
+        return super::solve_real::run(&args, &def);
+    }
+    if args.iterations.is_none() && args.time.is_none() && args.target_exploitability.is_none() {
+        bail!(
+            "{}: say when to stop, with --iterations, --time or --target-exploitability",
+            args.game
+        );
+    }
+    for (given, flag) in [
+        (args.batch.is_some(), "--batch"),
+        (args.checkpoint_every.is_some(), "--checkpoint-every"),
+    ] {
+        if given {
+            bail!(
+                "{flag} is for the real games (deal sampling); {} is walked: use --every",
+                args.game
+            );
+        }
+    }
+    let abstraction = args.abstraction.as_deref().unwrap_or("lossless");
     let out = args.out.clone().unwrap_or_else(|| {
         PathBuf::from("strategies").join(format!("{}.strat", game_stem(&args.game)))
     });
@@ -115,12 +157,7 @@ pub fn run(args: Args) -> Result<()> {
     let ckpt = out.with_extension("ckpt");
     let pool = super::thread_pool(args.threads)?;
     let cards = pool.install(|| {
-        super::abstraction::card_abstraction(
-            &def,
-            &args.abstraction,
-            &args.abstraction_dir,
-            args.json,
-        )
+        super::abstraction::card_abstraction(&def, abstraction, &args.abstraction_dir, args.json)
     })?;
     let lossless = cards.is_lossless();
     let abs = Abstractions::with_cards(&def, cards);

@@ -1,0 +1,269 @@
+//! `stud solve` for the real games (those the public tree cannot walk): deal-sampled CFR+ on the
+//! betting tree, with the resource estimate first, progress, checkpoints and `--resume`.
+
+use super::solve::{game_stem, Args};
+use crate::deal_cfr::DealSolver;
+use crate::deal_session::{
+    load_checkpoint, probe_deal_seconds, save_checkpoint, status_bytes, write_strategy, Estimate,
+};
+use crate::session::available_memory;
+use crate::strategy_file::Width;
+use abstraction::betting_abstraction::BettingAbstraction;
+use abstraction::betting_tree::BettingTree;
+use abstraction::bucketing::{Size, SIZES};
+use abstraction::card_abstraction::CardAbstraction;
+use abstraction::rules::GameDef;
+use anyhow::{bail, Context, Result};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Deals per iteration when `--batch` is not given.
+pub const DEFAULT_BATCH: usize = 256;
+/// How long a solve runs when neither `--iterations` nor `--time` is given: with the bucketing
+/// cached and its first street tabulated, about half an hour in all for 7stud `default`.
+pub const DEFAULT_TIME: Duration = Duration::from_secs(28 * 60);
+/// How often a checkpoint is written when `--checkpoint-every` is not given.
+pub const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(5 * 60);
+/// The strategy file's probability width: a `small` 7stud strategy fits the 32 MiB of a
+/// shipped file in `u8`.
+const WIDTH: Width = Width::U8;
+
+/// Runs `stud solve` on a real game.
+pub fn run(args: &Args, def: &GameDef) -> Result<()> {
+    for (given, flag) in [
+        (
+            args.target_exploitability.is_some(),
+            "--target-exploitability",
+        ),
+        (args.sample.is_some(), "--sample"),
+        (args.every.is_some(), "--every"),
+        (
+            args.algorithm != crate::cfr::Algorithm::CfrPlus,
+            "--algorithm",
+        ),
+    ] {
+        if given {
+            bail!(
+                "{flag}: {} is solved by deal-sampled CFR+, whose exploitability is not \
+                 computable here (use stud eval lbr); use --iterations or --time, and \
+                 --checkpoint-every",
+                args.game
+            );
+        }
+    }
+    let spec = args.abstraction.as_deref().unwrap_or("default");
+    if spec == "lossless" {
+        bail!(
+            "--abstraction lossless: {} is far too large to solve without a card abstraction; \
+             use {SIZES}",
+            args.game
+        );
+    }
+    let size = Size::parse(spec, def.streets.len())
+        .with_context(|| format!("--abstraction {spec} ({SIZES})"))?;
+    let batch = args.batch.unwrap_or(DEFAULT_BATCH);
+    if batch == 0 {
+        bail!("--batch must be at least 1");
+    }
+    let out = args.out.clone().unwrap_or_else(|| {
+        PathBuf::from("strategies").join(format!("{}-hu.strat", game_stem(&args.game)))
+    });
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let ckpt = out.with_extension("ckpt");
+    if args.resume && !ckpt.exists() {
+        bail!("--resume: no checkpoint at {}", ckpt.display());
+    }
+    let time = match (args.iterations, args.time) {
+        (None, None) => Some(DEFAULT_TIME),
+        (_, t) => t,
+    };
+    let quiet = args.json;
+    let say = |s: String| {
+        if !quiet {
+            eprintln!("{s}");
+        }
+    };
+    let start = Instant::now();
+    let pool = super::thread_pool(args.threads)?;
+    let (mut bucketing, file, ..) = pool.install(|| {
+        super::abstraction::load_or_build(def, &size, &args.abstraction_dir, false, quiet)
+    })?;
+    let table = pool.install(|| bucketing.precompute_first_street());
+    say(format!(
+        "card abstraction {} from {} (first street tabulated: {table} views)",
+        bucketing.name(),
+        file.display()
+    ));
+    let buckets: Vec<u32> = (0..def.streets.len())
+        .map(|s| bucketing.buckets(s))
+        .collect();
+    let tree = BettingTree::build(def, BettingAbstraction::for_game(def), &buckets)
+        .with_context(|| format!("the betting tree of {}", args.game))?;
+    let est = Estimate::new(&tree, batch, &bucketing, table, WIDTH);
+    let def_arc = Arc::new(def.clone());
+    let probe = pool.install(|| probe_deal_seconds(&def_arc, &bucketing, batch.min(256), 1))?;
+    let mib = |b: usize| b as f64 / (1 << 20) as f64;
+    say(format!(
+        "{}: betting tree of {} nodes, {} infosets, {} infoset-actions\n\
+         memory: {:.1} MiB regrets and averages ({} bytes each) + {:.1} MiB scratch + {:.1} MiB \
+         to write the file + {:.1} MiB resident now (the bucketing {:.1} MiB of it) = {:.1} MiB \
+         expected peak\ntime: about {:.3} s per batch of {batch} deals from the bucket lookups \
+         alone ({:.0} deals/s, {} threads)",
+        args.game,
+        tree.nodes.len(),
+        est.infosets,
+        est.slots,
+        mib(est.solver_bytes),
+        DealSolver::bytes_per_slot(),
+        mib(est.scratch_bytes),
+        mib(est.write_bytes),
+        mib(est.resident_bytes),
+        mib(est.bucketing_bytes),
+        mib(est.peak()),
+        probe * batch as f64,
+        1.0 / probe,
+        pool.current_num_threads()
+    ));
+    est.check_fits(available_memory())?;
+    let bucketing = Arc::new(bucketing);
+    let mut solver = DealSolver::new(def, tree, Arc::clone(&bucketing), batch, args.seed)?;
+    let card_name = bucketing.name();
+    if args.resume {
+        load_checkpoint(&ckpt, &mut solver, def, &card_name)?;
+        say(format!(
+            "resumed from {} at iteration {}",
+            ckpt.display(),
+            solver.iterations
+        ));
+    }
+    let every = args.checkpoint_every.unwrap_or(DEFAULT_CHECKPOINT_EVERY);
+    let (iterating, ran) = pool.install(|| -> Result<(Duration, u64)> {
+        let bar = progress_bar(quiet, args.iterations, solver.iterations);
+        let solve_start = Instant::now();
+        let first = solver.iterations;
+        let mut iterating = Duration::ZERO;
+        let mut last_ckpt = Instant::now();
+        loop {
+            let done_iters = args.iterations.is_some_and(|n| solver.iterations >= n);
+            let done_time = time.is_some_and(|t| solve_start.elapsed() >= t);
+            if done_iters || done_time {
+                break;
+            }
+            let t = Instant::now();
+            solver.iterate()?;
+            iterating += t.elapsed();
+            let ran = solver.iterations - first;
+            let rate = (ran * batch as u64) as f64 / iterating.as_secs_f64().max(1e-9);
+            let left = match (args.iterations, time) {
+                (Some(n), _) => {
+                    let per = iterating.as_secs_f64() / ran as f64;
+                    Duration::from_secs_f64(n.saturating_sub(solver.iterations) as f64 * per)
+                }
+                (None, Some(t)) => t.saturating_sub(solve_start.elapsed()),
+                (None, None) => Duration::ZERO,
+            };
+            bar.set_position(solver.iterations);
+            bar.set_message(format!(
+                "{:.0} deals/s, {} deals, ETA {}",
+                rate,
+                solver.iterations * batch as u64,
+                indicatif::HumanDuration(left)
+            ));
+            if last_ckpt.elapsed() >= every {
+                save_checkpoint(&ckpt, &solver, def, &card_name)?;
+                last_ckpt = Instant::now();
+            }
+        }
+        bar.finish_and_clear();
+        Ok((iterating, solver.iterations - first))
+    })?;
+    write_strategy(&out, &solver, def, &bucketing, WIDTH)?;
+    save_checkpoint(&ckpt, &solver, def, &card_name)?;
+    let secs = start.elapsed().as_secs_f64();
+    let iter_secs = iterating.as_secs_f64().max(1e-9);
+    let deals_per_second = (ran * batch as u64) as f64 / iter_secs;
+    let action_nodes = solver
+        .tree
+        .nodes
+        .iter()
+        .filter(|n| n.kind == abstraction::tree::NodeKind::Action)
+        .count();
+    // An iteration updates, for each deal, the actor's row at every action node (fewer where a
+    // subtree is pruned): the (infoset, deal) updates per second at most.
+    let updates_per_second = deals_per_second * action_nodes as f64;
+    let peak = status_bytes("VmHWM");
+    let file_bytes = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "final": true,
+                "game": args.game,
+                "solver": "deal-sampled cfr+",
+                "abstraction": card_name,
+                "batch": batch,
+                "seed": args.seed,
+                "iterations": solver.iterations,
+                "deals": solver.iterations * batch as u64,
+                "seconds": secs,
+                "iterate_seconds": iter_secs,
+                "deals_per_second": deals_per_second,
+                "updates_per_second": updates_per_second,
+                "probe_deals_per_second": 1.0 / probe,
+                "threads": pool.current_num_threads(),
+                "nodes": solver.tree.nodes.len(),
+                "action_nodes": action_nodes,
+                "infosets": est.infosets,
+                "infoset_actions": est.slots,
+                "bytes_per_slot": DealSolver::bytes_per_slot(),
+                "estimate": est,
+                "estimate_bytes": est.peak(),
+                "peak_bytes": peak,
+                "exploitability": null,
+                "exploitability_note": "not computable for this game; use stud eval lbr",
+                "out": out.display().to_string(),
+                "file_bytes": file_bytes,
+                "checkpoint": ckpt.display().to_string(),
+            })
+        );
+    } else {
+        println!(
+            "{} deal-sampled CFR+ ({card_name}): {} iterations of {batch} deals in {secs:.1}s \
+             ({deals_per_second:.0} deals/s while iterating)\nexploitability: not computable \
+             for this game; use stud eval lbr\npeak memory {} (estimated {:.1} MiB)\nstrategy: {} \
+             ({:.1} MiB)\ncheckpoint: {}",
+            args.game,
+            solver.iterations,
+            peak.map_or("unknown".into(), |p| format!("{:.1} MiB", mib(p))),
+            mib(est.peak()),
+            out.display(),
+            mib(file_bytes as usize),
+            ckpt.display()
+        );
+    }
+    Ok(())
+}
+
+/// The progress bar: batches (of `iterations` when given), with deals/s and the time left in
+/// its message; hidden for `--json`.
+fn progress_bar(quiet: bool, iterations: Option<u64>, at: u64) -> indicatif::ProgressBar {
+    if quiet {
+        return indicatif::ProgressBar::hidden();
+    }
+    let b = match iterations {
+        Some(n) => indicatif::ProgressBar::new(n),
+        None => indicatif::ProgressBar::new_spinner(),
+    };
+    b.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos} batches {msg}",
+        )
+        .expect("a valid template"),
+    );
+    b.set_position(at);
+    b.reset_elapsed();
+    b
+}

@@ -1,0 +1,317 @@
+//! A deal-sampled solve of a real game ([`crate::deal_cfr`]): what it will cost before the big
+//! arrays are allocated, its checkpoints, and its strategy file.
+//!
+//! A deal checkpoint is a [`container`](crate::container) with magic `STUDDCKP`, a
+//! [`DealCheckpointHeader`] and two sections of `f32` little-endian, one per slot: the regrets,
+//! then the average-strategy mass. It is written atomically and read back section by section
+//! into the solver's own arrays, so resuming needs no second copy of them in memory.
+
+use crate::container::{self, fnv1a, Container};
+use crate::deal_cfr::DealSolver;
+use crate::strategy_file::{self, BettingSolve, DealSampling, Width};
+use abstraction::betting_abstraction::BettingAbstraction;
+use abstraction::betting_tree::BettingTree;
+use abstraction::bucketing::Bucketing;
+use abstraction::deal::Deal;
+use abstraction::rules::GameDef;
+use anyhow::{bail, Context, Result};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The magic of deal checkpoints.
+pub const MAGIC: &[u8; 8] = b"STUDDCKP";
+
+/// What a deal checkpoint must match to be resumed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DealCheckpointHeader {
+    /// The game (stored as JSON text, see [`crate::container::game_as_json`]).
+    #[serde(with = "crate::container::game_as_json")]
+    pub game: GameDef,
+    /// The card abstraction's name (size and checksum).
+    pub card_abstraction: String,
+    /// The betting abstraction.
+    pub betting: BettingAbstraction,
+    /// Deals per iteration.
+    pub batch: u64,
+    /// The seed of the deals.
+    pub seed: u64,
+    /// Iterations completed.
+    pub iterations: u64,
+    /// Number of slots.
+    pub slots: u64,
+}
+
+impl DealCheckpointHeader {
+    /// The header describing `solver`'s current state.
+    pub fn of(solver: &DealSolver, game: &GameDef, card_abstraction: &str) -> Self {
+        DealCheckpointHeader {
+            game: game.clone(),
+            card_abstraction: card_abstraction.into(),
+            betting: solver.tree.betting,
+            batch: solver.batch as u64,
+            seed: solver.seed,
+            iterations: solver.iterations,
+            slots: solver.regrets.len() as u64,
+        }
+    }
+}
+
+/// Writes the solver's state to `path` atomically.
+pub fn save_checkpoint(
+    path: &Path,
+    solver: &DealSolver,
+    game: &GameDef,
+    card_abstraction: &str,
+) -> Result<()> {
+    container::write(
+        path,
+        MAGIC,
+        DealCheckpointHeader::of(solver, game, card_abstraction),
+        &[
+            bytemuck::cast_slice(&solver.regrets),
+            bytemuck::cast_slice(&solver.average),
+        ],
+    )
+}
+
+/// Restores a checkpoint into `solver` (fresh, on the same tree), after checking that it was
+/// made for the same game, abstractions, batch and seed, and that no byte is damaged.
+pub fn load_checkpoint(
+    path: &Path,
+    solver: &mut DealSolver,
+    game: &GameDef,
+    card_abstraction: &str,
+) -> Result<()> {
+    let at = || path.display().to_string();
+    let mut file = std::fs::File::open(path).with_context(|| format!("opening {}", at()))?;
+    let file_len = file.metadata()?.len() as usize;
+    let mut head = vec![0u8; Container::<DealCheckpointHeader>::PREFIX.min(file_len)];
+    file.read_exact(&mut head).with_context(at)?;
+    if let Some(n) = Container::<DealCheckpointHeader>::head_len(&head) {
+        head.resize(n.min(file_len), 0);
+        file.read_exact(&mut head[Container::<DealCheckpointHeader>::PREFIX..])
+            .with_context(at)?;
+    }
+    let c = Container::<DealCheckpointHeader>::open_head(&head, file_len, MAGIC, "deal checkpoint")
+        .with_context(at)?;
+    let expect = DealCheckpointHeader {
+        iterations: c.header.iterations,
+        ..DealCheckpointHeader::of(solver, game, card_abstraction)
+    };
+    let h = &c.header;
+    let mismatch = |what: &str| {
+        anyhow::anyhow!(
+            "{}: the checkpoint is for another {what}; resume with the same --game, \
+             --abstraction, --batch and --seed",
+            at()
+        )
+    };
+    if h.game != expect.game {
+        return Err(mismatch("game"));
+    }
+    if h.card_abstraction != expect.card_abstraction || h.betting != expect.betting {
+        return Err(mismatch("abstraction"));
+    }
+    if h.batch != expect.batch || h.seed != expect.seed {
+        return Err(mismatch("deal sampling (--batch, --seed)"));
+    }
+    if h.slots != expect.slots || c.sections.len() != 2 {
+        bail!(
+            "{}: damaged: {} slots, the tree has {}",
+            at(),
+            h.slots,
+            expect.slots
+        );
+    }
+    for (i, dst) in [&mut solver.regrets, &mut solver.average]
+        .into_iter()
+        .enumerate()
+    {
+        let s = c.sections[i];
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(dst.as_mut_slice());
+        if s.len != bytes.len() as u64 {
+            bail!("{}: damaged: section {i} has {} bytes", at(), s.len);
+        }
+        file.seek(SeekFrom::Start(c.data_start as u64 + s.offset))?;
+        file.read_exact(bytes).with_context(at)?;
+        if fnv1a(bytes) != s.fnv {
+            bail!(
+                "{}: damaged: the checksum of section {i} does not match",
+                at()
+            );
+        }
+    }
+    solver.iterations = h.iterations;
+    Ok(())
+}
+
+/// Writes the solver's average strategy as a betting-tree strategy file (atomically), with the
+/// bucketing it was solved with embedded.
+pub fn write_strategy(
+    path: &Path,
+    solver: &DealSolver,
+    game: &GameDef,
+    bucketing: &Bucketing,
+    width: Width,
+) -> Result<()> {
+    let solve = BettingSolve {
+        game,
+        betting: solver.tree.betting,
+        bucketing,
+        iterations: solver.iterations,
+        sampling: DealSampling {
+            batch: solver.batch as u64,
+            seed: solver.seed,
+        },
+        width,
+    };
+    let mut failed = None;
+    let t = &solver.tree;
+    strategy_file::write_betting(
+        path,
+        &solve,
+        &t.nodes,
+        &t.edges,
+        &t.num_buckets,
+        t.num_slots,
+        |node, bucket, out| {
+            if let Err(e) = solver.average_row(node, bucket, out) {
+                failed.get_or_insert(e);
+            }
+        },
+    )?;
+    match failed {
+        Some(e) => bail!("reading the average strategy: {e}"),
+        None => Ok(()),
+    }
+}
+
+/// What a deal-sampled solve will hold in memory, estimated before its arrays are allocated.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Estimate {
+    /// Information sets (action node × bucket).
+    pub infosets: usize,
+    /// Infoset-actions (slots).
+    pub slots: usize,
+    /// Regrets and averages: `slots × DealSolver::bytes_per_slot()`.
+    pub solver_bytes: usize,
+    /// The solver's scratch (per-task vectors over the batch, the batch's deal facts).
+    pub scratch_bytes: usize,
+    /// The card abstraction in memory (centroids and the first-street table), already resident.
+    pub bucketing_bytes: usize,
+    /// What writing the strategy file allocates (quantized rows, node and edge records).
+    pub write_bytes: usize,
+    /// What the process holds before the solver (code, the tree, the bucketing), measured.
+    pub resident_bytes: usize,
+}
+
+impl Estimate {
+    /// The estimate for a solve on `tree` with `batch` deals per iteration, stored at `width`;
+    /// `first_street` is the size of the bucketing's first-street table (0 if none).
+    pub fn new(
+        tree: &BettingTree,
+        batch: usize,
+        bucketing: &Bucketing,
+        first_street: usize,
+        width: Width,
+    ) -> Estimate {
+        // A table entry is three u64 keys and a u32 bucket.
+        let table = first_street * (3 * 8 + 4);
+        Estimate {
+            infosets: tree.infosets(),
+            slots: tree.num_slots,
+            solver_bytes: tree.num_slots * DealSolver::bytes_per_slot(),
+            scratch_bytes: DealSolver::scratch_bytes(tree, batch),
+            bucketing_bytes: bucketing.encode().len() + table,
+            // k - 1 stored probabilities per row; per node a 12-byte record, a 4-byte edge and
+            // a 4-byte row offset.
+            write_bytes: (tree.num_slots - tree.infosets()) * width.bytes() as usize
+                + tree.nodes.len() * 20,
+            resident_bytes: status_bytes("VmRSS").unwrap_or(0),
+        }
+    }
+
+    /// The expected peak: what is resident, plus the solver, its scratch and the file writing.
+    pub fn peak(&self) -> usize {
+        self.resident_bytes + self.solver_bytes + self.scratch_bytes + self.write_bytes
+    }
+
+    /// Refuses, with the figures, a solve whose allocations exceed `available` bytes (the
+    /// system's `MemAvailable`; `None`: unknown, accepted).
+    pub fn check_fits(&self, available: Option<usize>) -> Result<()> {
+        let need = self.peak().saturating_sub(self.resident_bytes);
+        match available {
+            Some(avail) if need > avail => {
+                let mib = |b: usize| b >> 20;
+                bail!(
+                    "the solve needs about {} MiB more ({} infoset-actions × {} bytes, plus \
+                     scratch) but only {} MiB are available: use a smaller --abstraction or \
+                     --batch",
+                    mib(need),
+                    self.slots,
+                    DealSolver::bytes_per_slot(),
+                    mib(avail)
+                )
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A size field of `/proc/self/status` (`VmRSS`, `VmHWM`: the peak resident size) in bytes,
+/// where the system has it.
+pub fn status_bytes(field: &str) -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find(|l| l.split(':').next() == Some(field))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Seconds per deal of sampling deals and computing their facts (the bucket lookups dominate),
+/// measured on `deals` deals in the current rayon pool: the probe of the time per batch.
+pub fn probe_deal_seconds(
+    def: &Arc<GameDef>,
+    bucketing: &Bucketing,
+    deals: usize,
+    seed: u64,
+) -> Result<f64> {
+    let start = Instant::now();
+    (0..deals as u64).into_par_iter().try_for_each(|d| {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ d.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        Deal::sample(def, &mut rng)?.facts(def, bucketing)?;
+        Ok::<(), anyhow::Error>(())
+    })?;
+    Ok(start.elapsed().as_secs_f64() / deals.max(1) as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_solve_that_does_not_fit_is_refused_with_its_figures() {
+        let e = Estimate {
+            infosets: 10,
+            slots: 1 << 30,
+            solver_bytes: 8 << 30,
+            scratch_bytes: 1 << 20,
+            bucketing_bytes: 0,
+            write_bytes: 1 << 30,
+            resident_bytes: 100 << 20,
+        };
+        assert_eq!(e.peak(), (100 << 20) + (8 << 30) + (1 << 20) + (1 << 30));
+        let msg = e.check_fits(Some(4 << 30)).unwrap_err().to_string();
+        assert!(
+            msg.contains("9217 MiB more") && msg.contains("only 4096 MiB"),
+            "{msg}"
+        );
+        e.check_fits(Some(10 << 30)).unwrap();
+        e.check_fits(None).unwrap();
+    }
+}

@@ -1,0 +1,273 @@
+//! The real games end to end through the built binary: `stud solve` on a tiny seven-card stud
+//! abstraction, then `info`, `query` (a spot on every street), `match`, `serve` and `play` on the
+//! strategy file it wrote; `--resume` ending byte-identical; the refusals.
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+fn stud(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run stud");
+    let mut input = child.stdin.take().unwrap();
+    let text = stdin.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(text.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn ok(out: &Output) -> String {
+    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+fn err(out: &Output) -> String {
+    assert!(!out.status.success());
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+fn dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("stud-betting-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Solves 7stud at the `tiny` size into `name` (under a second).
+fn solve(name: &str, extra: &[&str]) -> (PathBuf, Value) {
+    let out = dir().join(name);
+    let abst = dir().join("abstractions");
+    let mut args = vec![
+        "solve",
+        "--game",
+        "7stud",
+        "--abstraction",
+        "tiny",
+        "--abstraction-dir",
+        abst.to_str().unwrap(),
+        "--batch",
+        "64",
+        "--threads",
+        "2",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    let stdout = ok(&stud(&args, ""));
+    let last = stdout.lines().last().unwrap().to_string();
+    (out, serde_json::from_str(&last).unwrap())
+}
+
+/// The tiny strategy the read-side tests share.
+fn strategy() -> &'static (PathBuf, Value) {
+    static S: OnceLock<(PathBuf, Value)> = OnceLock::new();
+    S.get_or_init(|| solve("shared.strat", &["--iterations", "6"]))
+}
+
+#[test]
+fn solve_reports_speed_memory_and_a_strategy_file() {
+    let (path, v) = strategy();
+    assert!(path.exists());
+    assert_eq!(v["iterations"], 6);
+    assert_eq!(v["deals"], 6 * 64);
+    assert_eq!(v["bytes_per_slot"], 8);
+    assert!(v["exploitability"].is_null());
+    for key in ["deals_per_second", "updates_per_second"] {
+        assert!(v[key].as_f64().unwrap() > 0.0, "{key}: {v}");
+    }
+    // The estimate printed before allocating is within 20% of the measured peak.
+    let (est, peak) = (
+        v["estimate_bytes"].as_f64().unwrap(),
+        v["peak_bytes"].as_f64().unwrap(),
+    );
+    assert!(
+        (est - peak).abs() <= 0.2 * peak,
+        "estimate {est}, peak {peak}"
+    );
+    let info = ok(&stud(
+        &["info", path.to_str().unwrap(), "--verify", "--json"],
+        "",
+    ));
+    let h: Value = serde_json::from_str(&info).unwrap();
+    assert_eq!(h["tree"], "Betting");
+    assert_eq!(h["width"], "U8");
+    assert_eq!(h["iterations"], 6);
+    assert_eq!(h["sampling"]["batch"], 64);
+    let text = ok(&stud(&["info", path.to_str().unwrap()], ""));
+    assert!(
+        text.contains("bucketing:        embedded, size tiny"),
+        "{text}"
+    );
+}
+
+#[test]
+fn query_answers_a_spot_on_every_street() {
+    let (path, _) = strategy();
+    let p = path.to_str().unwrap();
+    // Seat 0 shows the 3c and brings in; seat 1 calls; checks and a bet-call to seventh street.
+    let spots = [
+        ("3c 8d pb", "As Kd", 0, 1),
+        ("3c 8d pb cc 9h Ts", "As Kd", 1, 1),
+        ("3c 8d pb cc 9h Ts cc b c 2c Jd", "As Kd", 2, 1),
+        ("3c 8d pb cc 9h Ts cc b c 2c Jd x x 4h 5h", "As Kd", 3, 1),
+        (
+            "3c 8d pb cc 9h Ts cc b c 2c Jd x x 4h 5h x x",
+            "As Kd 7c",
+            4,
+            1,
+        ),
+    ];
+    for (spot, hand, street, seat) in spots {
+        let out = ok(&stud(&["query", p, spot, "--hand", hand, "--json"], ""));
+        let v: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["street"], street, "{spot}: {v}");
+        assert_eq!(v["seat"], seat, "{spot}: {v}");
+        let row = v["hands"][0]["probabilities"].as_array().unwrap();
+        assert_eq!(row.len(), v["actions"].as_array().unwrap().len());
+        let sum: f64 = row.iter().map(|x| x.as_f64().unwrap()).sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{spot}: {v}");
+    }
+    // Without --hand: every bucket of the street (8 at `tiny`).
+    let out = ok(&stud(&["query", p, "3c 8d pb", "--json"], ""));
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["hands"].as_array().unwrap().len(), 8);
+    // Errors name the step or the hand.
+    let e = err(&stud(
+        &["query", p, "3c 8d pb cc cc", "--hand", "As Kd"],
+        "",
+    ));
+    assert!(e.contains("step 5 (cc)") && e.contains("face up"), "{e}");
+    let e = err(&stud(&["query", p, "3c 8d pb", "--hand", "As"], ""));
+    assert!(e.contains("--hand"), "{e}");
+    let e = err(&stud(&["query", p, "3c 8d cc"], ""));
+    assert!(e.contains("step 3"), "{e}");
+}
+
+#[test]
+fn match_serve_and_play_use_the_strategy() {
+    let (path, _) = strategy();
+    let p = path.to_str().unwrap();
+    let m = ok(&stud(
+        &[
+            "match", p, "random", "--game", "7stud", "--hands", "40", "--seed", "3", "--json",
+        ],
+        "",
+    ));
+    let v: Value = serde_json::from_str(&m).unwrap();
+    assert_eq!(v["hands"], 80);
+    // The server answers a third-street spot with the strategy's probabilities.
+    let req = r#"{"id":1,"seat":1,"actions":["d dh p1 ????7h","d dh p2 AsKs2c"]}"#;
+    let out = ok(&stud(&["serve", p], &format!("{req}\n")));
+    let v: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(v["id"], 1);
+    let probs: f64 = v["probs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .sum();
+    assert!((probs - 1.0).abs() < 1e-9, "{v}");
+    // A person plays one hand against it: always the passive choice.
+    let moves = "cc\npb\n".repeat(40);
+    let out = ok(&stud(
+        &["play", p, "--game", "7stud", "--hands", "1", "--seed", "2"],
+        &moves,
+    ));
+    assert!(out.contains("session over: 1 hand"), "{out}");
+}
+
+#[test]
+fn resume_ends_byte_identical_to_an_uninterrupted_solve() {
+    let (straight, _) = solve("straight.strat", &["--iterations", "5"]);
+    let (half, v) = solve("resumed.strat", &["--iterations", "2"]);
+    assert_eq!(v["iterations"], 2);
+    let (resumed, v) = solve("resumed.strat", &["--iterations", "5", "--resume"]);
+    assert_eq!(half, resumed);
+    assert_eq!(v["iterations"], 5);
+    let read = |p: &PathBuf| std::fs::read(p).unwrap();
+    assert!(read(&straight) == read(&resumed), "strategy files differ");
+    let ck = |p: &PathBuf| read(&p.with_extension("ckpt"));
+    assert!(ck(&straight) == ck(&resumed), "checkpoints differ");
+    // Another batch is refused, naming it.
+    let out = dir().join("resumed.strat");
+    let e = err(&stud(
+        &[
+            "solve",
+            "--game",
+            "7stud",
+            "--abstraction",
+            "tiny",
+            "--abstraction-dir",
+            dir().join("abstractions").to_str().unwrap(),
+            "--batch",
+            "65",
+            "--iterations",
+            "6",
+            "--resume",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    ));
+    assert!(e.contains("--batch"), "{e}");
+}
+
+#[test]
+fn solve_refuses_what_the_real_games_cannot_do() {
+    let e = err(&stud(
+        &["solve", "--game", "razz", "--target-exploitability", "0.1"],
+        "",
+    ));
+    assert!(
+        e.contains("--target-exploitability") && e.contains("stud eval lbr"),
+        "{e}"
+    );
+    let e = err(&stud(
+        &["solve", "--game", "razz", "--abstraction", "lossless"],
+        "",
+    ));
+    assert!(e.contains("lossless"), "{e}");
+    let out = dir().join("none.strat");
+    let e = err(&stud(
+        &[
+            "solve",
+            "--game",
+            "5stud",
+            "--resume",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    ));
+    assert!(e.contains("no checkpoint"), "{e}");
+    let e = err(&stud(&["solve", "--game", "leduc"], ""));
+    assert!(e.contains("when to stop"), "{e}");
+    let e = err(&stud(
+        &[
+            "solve",
+            "--game",
+            "leduc",
+            "--iterations",
+            "3",
+            "--batch",
+            "4",
+        ],
+        "",
+    ));
+    assert!(e.contains("--batch is for the real games"), "{e}");
+}
