@@ -27,14 +27,18 @@
 
 use crate::cfr::{mix, Algorithm, Rows};
 use abstraction::betting_tree::BettingTree;
+use abstraction::bucketing::CardView;
 use abstraction::bucketing::{Bucketing, Shape};
+use abstraction::cards::CardSet;
 use abstraction::deal::{Deal, DealError, DealFacts};
 use abstraction::rules::GameDef;
-use abstraction::tree::{NodeKind, NONE};
+use abstraction::rules::{Action, Next, State};
+use abstraction::tree::{Edge, NodeKind, Tree, NONE};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// The deal-sampled solver (see the module documentation).
 pub struct DealSolver {
@@ -59,6 +63,15 @@ pub struct DealSolver {
     /// Per node: its task if its parent is a parallel node (first street), else [`NONE`];
     /// numbered in preorder so that a subtree's tasks are contiguous.
     task_of: Vec<u32>,
+}
+
+/// Where an iteration's time went.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct IterationTime {
+    /// Sampling the deals and computing their facts (mostly bucket lookups).
+    pub facts: Duration,
+    /// The walk of the betting tree.
+    pub walk: Duration,
 }
 
 /// The facts of the batch laid out for the walk: per street, one entry per deal.
@@ -92,10 +105,11 @@ impl Task {
     }
 }
 
-/// Scratch per depth: the strategy and the children's values (k × B each) and two reach
-/// vectors.
+/// Scratch per depth: the strategy and the children's values (k × B each), two reach
+/// vectors, and a strategy per bucket.
 fn level_len(tree: &BettingTree, batch: usize) -> usize {
-    (2 * tree.max_actions + 2) * batch
+    let buckets = tree.num_buckets.iter().copied().max().unwrap_or(0) as usize;
+    (2 * tree.max_actions + 2) * batch + buckets * tree.max_actions
 }
 
 /// Whether the children of node `i` run as parallel tasks: the first street's action nodes.
@@ -206,12 +220,15 @@ impl DealSolver {
         Deal::sample(&self.def, &mut ChaCha8Rng::seed_from_u64(key))
     }
 
-    /// Runs one iteration: a batch of deals, one walk. Parallel in the current rayon pool; the
+    /// Runs one iteration: a batch of deals, one walk, and says how long each part took (the
+    /// clock is only read, never decides anything). Parallel in the current rayon pool; the
     /// result does not depend on its size. An error is a bucketing that refuses a dealt view
     /// (not expected once [`DealSolver::new`] accepted it).
-    pub fn iterate(&mut self) -> Result<(), DealError> {
+    pub fn iterate(&mut self) -> Result<IterationTime, DealError> {
         let t = self.iterations + 1;
+        let start = Instant::now();
         self.sample_batch(t)?;
+        let facts = start.elapsed();
         self.iterations = t;
         let sched = Algorithm::CfrPlus.schedule(t);
         let ctx = Ctx {
@@ -247,7 +264,10 @@ impl DealSolver {
             },
             &mut self.tasks,
         );
-        Ok(())
+        Ok(IterationTime {
+            facts,
+            walk: start.elapsed() - facts,
+        })
     }
 
     /// Samples iteration `t`'s deals and lays out their facts for the walk.
@@ -306,6 +326,119 @@ impl DealSolver {
         }
         Ok(())
     }
+}
+
+impl DealSolver {
+    /// The average strategy lifted onto the lossless public tree `tree` of a walkable game
+    /// (`Tree::build` with `Lossless` and the same betting abstraction), one mass per slot of
+    /// `tree`: at each action node every private hand plays the normalized average row of its
+    /// bucket (of the actor's view there) at the betting node its betting history reaches.
+    /// Measure it with `best_response::exploitability(tree, &lifted)`: the real game's.
+    pub fn lift(&self, tree: &Tree) -> Result<Vec<f64>, String> {
+        let hands = tree.num_hands() as u32;
+        if tree.num_buckets.iter().any(|&k| k != hands)
+            || tree.num_buckets.len() != self.tree.num_buckets.len()
+        {
+            return Err(format!(
+                "the public tree has {:?} buckets per street: lift needs the lossless tree of \
+                 this game ({hands} hands)",
+                tree.num_buckets
+            ));
+        }
+        let state = State::with_def(self.def.clone()).map_err(|e| e.to_string())?;
+        let mut lift = Lift {
+            tree,
+            out: vec![0.0; tree.num_slots],
+            bets: Vec::new(),
+            board: (NONE, 0),
+            table: vec![0; tree.num_hands()],
+        };
+        self.lift_node(&mut lift, 0, state)?;
+        Ok(lift.out)
+    }
+
+    fn lift_node(&self, l: &mut Lift, i: usize, mut state: State) -> Result<(), String> {
+        let err = |e: abstraction::rules::RulesError| e.to_string();
+        // The private cards are not in the public tree: deal them unknown, as its builder did.
+        while let Next::Deal {
+            deal: abstraction::rules::Deal::Down,
+            ..
+        } = state.next()
+        {
+            state.deal_unknown().map_err(err)?;
+        }
+        let n = l.tree.nodes[i];
+        if n.kind == NodeKind::Action {
+            let seat = state
+                .to_act()
+                .ok_or("the public tree and the rules disagree")?;
+            if (n.board, seat) != l.board {
+                // The actor's bucket of every hand on this board.
+                l.board = (n.board, seat);
+                let public = l.tree.boards[n.board as usize].public;
+                let up = |s: u8| state.up_cards(s).iter().copied().collect::<CardSet>();
+                for (h, &c) in l.tree.hands.iter().enumerate() {
+                    l.table[h] = if public.contains(c) {
+                        NONE
+                    } else {
+                        let v = CardView {
+                            street: state.street(),
+                            down: CardSet::single(c),
+                            up: up(seat),
+                            opp_up: up(1 - seat),
+                        };
+                        self.bucketing.bucket(&v).map_err(|e| e.to_string())?
+                    };
+                }
+            }
+            if l.tree.nodes[i].player != seat {
+                return Err(format!("public node {i}: the rules say p{} acts", seat + 1));
+            }
+            let at = self.tree.locate(&l.bets).map_err(|e| e.to_string())?;
+            let k = n.num_children as usize;
+            let kids = &self.tree.edges[self.tree.children(at as usize)];
+            if l.tree.edges[l.tree.children(i)] != *kids {
+                return Err(format!(
+                    "public node {i} and betting node {at} offer different actions: not the \
+                     same betting abstraction"
+                ));
+            }
+            for h in 0..l.table.len() {
+                if l.table[h] != NONE {
+                    let row = n.slot as usize + h * k;
+                    self.average_row(at, l.table[h], &mut l.out[row..row + k])?;
+                }
+            }
+        }
+        for c in l.tree.children(i) {
+            let mut next = state.clone();
+            match l.tree.edges[c] {
+                Edge::Action(a) => {
+                    l.bets.push((n.street as usize, a));
+                    next.apply(a).map_err(err)?;
+                    self.lift_node(l, c, next)?;
+                    l.bets.pop();
+                }
+                Edge::Card(card) => {
+                    next.deal(card).map_err(err)?;
+                    self.lift_node(l, c, next)?;
+                }
+                Edge::Root => return Err(format!("public node {c}: a root edge below the root")),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The walk of [`DealSolver::lift`].
+struct Lift<'a> {
+    tree: &'a Tree,
+    out: Vec<f64>,
+    bets: Vec<(usize, Action)>,
+    /// The board and seat `table` was computed for.
+    board: (u32, u8),
+    /// The actor's bucket of each hand on `board` ([`NONE`]: the hand holds a public card).
+    table: Vec<u32>,
 }
 
 struct Ctx<'a> {
@@ -367,7 +500,7 @@ fn walk(
         NodeKind::Fold => {
             // The folder is seat 0 where role 0 is seat 0 and the folder holds role 0, ...
             for (o, &f) in out.iter_mut().zip(ctx.first(street)) {
-                *o = if f ^ node.player == 0 { -stake } else { stake };
+                *o = if f == node.player { -stake } else { stake };
             }
             return;
         }
@@ -390,19 +523,33 @@ fn walk(
     let b = ctx.batch;
     let k = node.num_children as usize;
     let slot = node.slot as usize;
-    let len = tree.num_buckets[street] as usize * k;
+    let nb = tree.num_buckets[street] as usize;
+    let len = nb * k;
     let first = ctx.first(street);
     let buckets = ctx.buckets(street, node.player);
     let (level, rest) = scratch.split_at_mut(ctx.level);
     let (strat, level) = level.split_at_mut(k * b);
     let (cfv, level) = level.split_at_mut(k * b);
     let (c0, level) = level.split_at_mut(b);
-    let c1 = &mut level[..b];
+    let (c1, table) = level.split_at_mut(b);
+    // With fewer buckets than deals, match each bucket's regrets once and copy (same bits).
+    let by_bucket = nb <= b;
     {
         let rows = reg.view(slot, len);
-        for (d, &bk) in buckets.iter().enumerate() {
-            let r = bk as usize * k;
-            regret_matching(&rows[r..r + k], &mut strat[d..], b);
+        if by_bucket {
+            for bk in 0..nb {
+                regret_matching(&rows[bk * k..bk * k + k], &mut table[bk * k..], 1);
+            }
+            for a in 0..k {
+                for (x, &bk) in strat[a * b..(a + 1) * b].iter_mut().zip(buckets) {
+                    *x = table[bk as usize * k + a];
+                }
+            }
+        } else {
+            for (d, &bk) in buckets.iter().enumerate() {
+                let r = bk as usize * k;
+                regret_matching(&rows[r..r + k], &mut strat[d..], b);
+            }
         }
     }
     let children = tree.children(i);
@@ -453,17 +600,16 @@ fn walk(
             );
         }
     }
-    for (d, o) in out.iter_mut().enumerate() {
-        let mut v = 0.0;
-        for a in 0..k {
-            v += strat[a * b + d] * cfv[a * b + d];
+    out.fill(0.0);
+    for a in 0..k {
+        let (s, v) = (&strat[a * b..(a + 1) * b], &cfv[a * b..(a + 1) * b]);
+        for ((o, &s), &v) in out.iter_mut().zip(s).zip(v) {
+            *o += s * v;
         }
-        *o = v;
     }
     let (rows, avg_rows) = (reg.at(slot, len), avg.at(slot, len));
     for d in 0..b {
-        let actor0 = first[d] ^ node.player == 0;
-        let (own, other, sign) = if actor0 {
+        let (own, other, sign) = if first[d] == node.player {
             (reach0[d], reach1[d], 1.0)
         } else {
             (reach1[d], reach0[d], -1.0)
@@ -472,16 +618,24 @@ fn walk(
             continue;
         }
         let r = buckets[d] as usize * k;
-        let (w, wa) = (sign * other, ctx.weight * own);
+        let (rr, ar) = (&mut rows[r..r + k], &mut avg_rows[r..r + k]);
+        let (w, wa, od) = (sign * other, ctx.weight * own, out[d]);
         for a in 0..k {
-            rows[r + a] += w * (cfv[a * b + d] - out[d]);
-            avg_rows[r + a] += wa * strat[a * b + d];
+            rr[a] += w * (cfv[a * b + d] - od);
+            ar[a] += wa * strat[a * b + d];
         }
     }
-    // Regret matching+: floor the rows this batch touched.
-    for &bk in buckets {
-        for x in &mut rows[bk as usize * k..][..k] {
+    // Regret matching+: floor the rows this batch touched (all of them when there are fewer
+    // buckets than deals: the others are already at or above 0).
+    if by_bucket {
+        for x in rows.iter_mut() {
             *x = x.max(0.0);
+        }
+    } else {
+        for &bk in buckets {
+            for x in &mut rows[bk as usize * k..][..k] {
+                *x = x.max(0.0);
+            }
         }
     }
 }
@@ -497,18 +651,12 @@ fn child_reach(
     c0: &mut [f32],
     c1: &mut [f32],
 ) {
-    for d in 0..strat.len() {
-        let actor0 = first[d] ^ role == 0;
-        c0[d] = if actor0 {
-            reach0[d] * strat[d]
-        } else {
-            reach0[d]
-        };
-        c1[d] = if actor0 {
-            reach1[d]
-        } else {
-            reach1[d] * strat[d]
-        };
+    // Branch-free selects (role 0's seat is the actor where `first == role`): vectorized.
+    let ins = first.iter().zip(strat).zip(reach0).zip(reach1);
+    for ((((&f, &s), &r0), &r1), (x, y)) in ins.zip(c0.iter_mut().zip(c1.iter_mut())) {
+        let actor0 = f == role;
+        *x = r0 * if actor0 { s } else { 1.0 };
+        *y = r1 * if actor0 { 1.0 } else { s };
     }
 }
 
