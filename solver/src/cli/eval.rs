@@ -3,9 +3,8 @@
 
 use super::load_game;
 use crate::bot::matches::{play_match, MatchConfig};
-use crate::bot::{load, Lbr, BOT_NAMES};
-use crate::strategy_file::StrategyFile;
-use std::path::Path;
+use crate::bot::{load, Lbr, Player, StrategyPlayer, BOT_NAMES};
+use abstraction::rules::GameDef;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -71,16 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let def = load_game(&args.game)?;
     let path = args.strategy;
-    let player = load(&path, &def)?;
-    let exact = if BOT_NAMES.contains(&path.as_str()) {
-        None
-    } else {
-        StrategyFile::open(Path::new(&path))?
-            .header()
-            .exploitability
-            .as_ref()
-            .map(|e| e.mbb)
-    };
+    let (player, exact) = load_for_many_hands(&path, &def)?;
     let def = Arc::new(def);
     let lbr = Lbr::new(
         player.as_ref(),
@@ -116,4 +106,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The player `spec` names (see [`load`]), ready for many hands: a strategy file gets its
+/// first-street bucket table (seconds to build at the default size, then every first-street
+/// lookup is a binary search; LBR asks one per candidate hand). With the exploitability stored
+/// in the file, if any.
+pub(super) fn load_for_many_hands(
+    spec: &str,
+    def: &GameDef,
+) -> anyhow::Result<(Box<dyn Player>, Option<f64>)> {
+    if BOT_NAMES.contains(&spec) {
+        return Ok((load(spec, def)?, None));
+    }
+    let mut p = StrategyPlayer::open(spec, def)?;
+    p.precompute_first_street();
+    let exact = p.file().header().exploitability.as_ref().map(|e| e.mbb);
+    Ok((Box::new(p), exact))
 }

@@ -65,7 +65,7 @@ const LABELS: [&str; 4] = ["fold", "check/call", "bring-in/complete/bet", "raise
 pub fn run(args: Args) -> anyhow::Result<()> {
     let def = Arc::new(load_game(&args.game)?);
     let path = args.strategy.clone();
-    let player = load(&path, &def)?;
+    let (player, _) = super::eval::load_for_many_hands(&path, &def)?;
     let file = if BOT_NAMES.contains(&path.as_str()) {
         None
     } else {
