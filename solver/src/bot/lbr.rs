@@ -597,4 +597,40 @@ mod tests {
         assert!(common.len() >= 35, "{} of 50 come back", common.len());
         assert_eq!(&later[..common.len()], &common[..]);
     }
+
+    #[test]
+    fn a_betting_that_does_not_lead_to_the_state_or_a_table_of_three_is_an_error() {
+        let def = Arc::new(GameDef::preset("7stud").unwrap());
+        let lbr = Lbr::new(&PairRaiser, Arc::clone(&def), 8, 64).unwrap();
+        let (st, _) = after_first_action("Ah Kd");
+        let legal = st.legal_actions();
+        let mut probs = vec![0.0; legal.len()];
+        let e = lbr.policy(&st, &[], 1, &legal, &mut probs).unwrap_err();
+        assert!(
+            e.to_string().contains("does not lead to this decision"),
+            "{e}"
+        );
+        let mut three = GameDef::preset("7stud").unwrap();
+        three.seats = 3;
+        three.starting_stacks = vec![200; 3];
+        let e = Lbr::new(&PairRaiser, Arc::new(three), 8, 64).err().unwrap();
+        assert!(e.to_string().contains("heads-up"), "{e}");
+    }
+
+    #[test]
+    fn enumeration_takes_each_street_s_down_cards_as_a_set() {
+        // Two down cards from an earlier street, a third from the last: C(5,2)·3 = 30.
+        let pool = parse_cards("2c 3c 4c 5c 6c").unwrap();
+        let mut out = Vec::new();
+        enumerate(&pool, &[2, 3], 0, &mut Vec::new(), &mut out);
+        let cands: Vec<&[Card]> = out.chunks_exact(3).collect();
+        assert_eq!(cands.len(), 30);
+        assert!(cands
+            .iter()
+            .all(|c| c[0] < c[1] && c[2] != c[0] && c[2] != c[1]));
+        let mut distinct = cands.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 30);
+    }
 }
