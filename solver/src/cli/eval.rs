@@ -93,6 +93,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         v["lbr_mbb_per_hand"] = r.mbb_per_hand.into();
         v["exploitability_mbb"] = exact.into();
         v["seconds"] = secs.into();
+        v["game"] = cfg.def.variant.name().into();
+        v["seed"] = args.seed.into();
+        v["candidates"] = args.candidates.into();
+        v["rollouts"] = args.rollouts.into();
         println!("{v}");
     } else {
         println!(
