@@ -114,12 +114,14 @@ pub fn razz_class(h: [Card; 2], d: Card) -> usize {
 /// A classifier of three third-street cards (hole, door).
 type Classify = fn([Card; 2], Card) -> usize;
 
-/// The chart's data: for each hand class (rows) and door rank (13 columns, deuce to ace), the
-/// player's mean probabilities of [`ACTIONS`] over the sampled hands, and how many there were.
+/// The chart's data: for each hand class (rows) and door rank (13 columns: deuce to ace in the
+/// high games, ace to king in razz), the player's mean probabilities of [`ACTIONS`] over the sampled hands, and how many there were.
 pub struct ThirdStreet {
     /// The row labels.
     pub classes: &'static [&'static str],
-    /// `freq[class * 13 + door rank]`: mean probabilities of fold, call, complete, raise.
+    /// The door rank of each column.
+    pub doors: Vec<Rank>,
+    /// `freq[class * 13 + column]`: mean probabilities of fold, call, complete, raise.
     pub freq: Vec<[f64; 4]>,
     /// Hands sampled per cell (0: the cell cannot face a bring-in, or is too rare to find).
     pub samples: Vec<u32>,
@@ -142,12 +144,17 @@ pub fn third_street(
         "the third-street chart is for heads-up seven-card games (two down cards and a door \
          card, a bring-in)"
     );
-    let (classes, classify): (&'static [&'static str], Classify) =
-        if def.variant.showdown() == Showdown::Razz {
-            (&RAZZ_CLASSES, razz_class)
-        } else {
-            (&HIGH_CLASSES, high_class)
-        };
+    let razz = def.variant.showdown() == Showdown::Razz;
+    let (classes, classify): (&'static [&'static str], Classify) = if razz {
+        (&RAZZ_CLASSES, razz_class)
+    } else {
+        (&HIGH_CLASSES, high_class)
+    };
+    // Ranks in the order the game reads them: ace low in razz.
+    let mut doors: Vec<Rank> = Rank::all().collect();
+    if razz {
+        doors.rotate_right(1);
+    }
     let cells = classes.len() * 13;
     let mut freq = vec![[0.0; 4]; cells];
     let mut samples = vec![0u32; cells];
@@ -155,12 +162,12 @@ pub fn third_street(
     let mut probs = [0.0; 8];
     let bets: [Bet; 1] = [(0, Action::BringIn)];
     for cell in 0..cells {
-        let (class, door_rank) = (cell / 13, (cell % 13) as u8);
+        let (class, door_rank) = (cell / 13, doors[cell % 13]);
         let mut rng = stream(seed, cell as u64, 0);
         let doors: Vec<Card> = deck
             .iter()
             .copied()
-            .filter(|c| c.rank().index() == door_rank)
+            .filter(|c| c.rank() == door_rank)
             .collect();
         // Rare classes (trips: 1 in 400) need many draws; a cell that never faces a bring-in
         // (the lowest door of all) gives up after them.
@@ -214,6 +221,7 @@ pub fn third_street(
     }
     Ok(ThirdStreet {
         classes,
+        doors,
         freq,
         samples,
     })
@@ -286,6 +294,12 @@ mod tests {
             .collect();
         // (An ace door splits only a pair of aces: no small split pair.)
         assert_eq!(aces, [2, 2, 2, 2, 0, 2, 2, 2, 2, 2]);
+        assert_eq!((t.doors[0], t.doors[12]), (Rank::TWO, Rank::ACE));
+        // Razz reads the ace low: its column comes first.
+        let razz = Arc::new(GameDef::preset("razz").unwrap());
+        let r = third_street(&AlwaysCall, &razz, 1, 1).unwrap();
+        assert_eq!((r.doors[0], r.doors[12]), (Rank::ACE, Rank::KING));
+        assert_eq!(r.classes, &RAZZ_CLASSES);
         // The hand-strength bot completes rolled-up trips.
         let h = third_street(&Heuristic::default(), &def, 4, 1).unwrap();
         let trips_ace_door = h.freq[12];

@@ -6,7 +6,6 @@ use crate::bot::matches::{play_match, MatchConfig, MatchResult};
 use crate::bot::third_street::{third_street, ACTIONS};
 use crate::bot::{load, Lbr, Player, BOT_NAMES};
 use crate::strategy_file::StrategyFile;
-use abstraction::cards::Rank;
 use abstraction::rules::{Action, Deal, GameDef};
 use abstraction::tree::{Edge, NodeKind};
 use anyhow::Context;
@@ -128,7 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if first.as_slice() == [Deal::Down, Deal::Down, Deal::Up] && def.seats == 2 {
         html += "<h2>Third street: facing the bring-in</h2>";
         let t = third_street(player.as_ref(), &def, args.chart_hands, args.seed)?;
-        let cols: Vec<String> = Rank::all().map(|r| r.to_string()).collect();
+        let cols: Vec<String> = t.doors.iter().map(|r| r.to_string()).collect();
         let cells: Vec<Option<[f64; 4]>> = t
             .freq
             .iter()
