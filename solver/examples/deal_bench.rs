@@ -38,6 +38,7 @@ fn main() -> Result<()> {
         .filter(|n| n.kind == NodeKind::Action)
         .count();
     let (infosets, slots) = (tree.infosets(), tree.num_slots);
+    let scratch = DealSolver::scratch_bytes(&tree, batch);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
@@ -58,7 +59,7 @@ fn main() -> Result<()> {
     println!(
         "{{\"game\":\"{game}\",\"size\":\"{size_name}\",\"threads\":{threads},\"batch\":{batch},\
          \"iterations\":{iterations},\"infosets\":{infosets},\"slots\":{slots},\
-         \"bytes\":{},\"seconds\":{total:.3},\"facts_share\":{:.3},\"deals_per_second\":{:.0},\
+         \"bytes\":{},\"scratch_bytes\":{scratch},\"seconds\":{total:.3},\"facts_share\":{:.3},\"deals_per_second\":{:.0},\
          \"facts_deals_per_second\":{:.0},\"walk_node_deals_per_second\":{:.0}}}",
         slots * DealSolver::bytes_per_slot(),
         facts.as_secs_f64() / total,

@@ -607,22 +607,34 @@ fn walk(
             *o += s * v;
         }
     }
-    let (rows, avg_rows) = (reg.at(slot, len), avg.at(slot, len));
-    for d in 0..b {
-        let (own, other, sign) = if first[d] == node.player {
-            (reach0[d], reach1[d], 1.0)
-        } else {
-            (reach1[d], reach0[d], -1.0)
-        };
-        if own == 0.0 && other == 0.0 {
-            continue;
+    // Per deal, the actor's regret weight (the other seat's reach, signed for the actor) in
+    // `c0` and its average weight (`t ×` own reach) in `c1`; then, in place, each action's
+    // regret delta in `cfv` and average mass in `strat` (vectorized); then the scatter into
+    // the bucket rows, in deal order.
+    for (((&f, (&r0, &r1)), w), wa) in first
+        .iter()
+        .zip(reach0.iter().zip(reach1))
+        .zip(c0.iter_mut())
+        .zip(c1.iter_mut())
+    {
+        let actor0 = f == node.player;
+        *w = if actor0 { r1 } else { -r0 };
+        *wa = ctx.weight * if actor0 { r0 } else { r1 };
+    }
+    for a in 0..k {
+        let (s, v) = (&mut strat[a * b..(a + 1) * b], &mut cfv[a * b..(a + 1) * b]);
+        for ((((v, &o), &w), s), &wa) in v.iter_mut().zip(&*out).zip(&*c0).zip(s).zip(&*c1) {
+            *v = w * (*v - o);
+            *s *= wa;
         }
-        let r = buckets[d] as usize * k;
+    }
+    let (rows, avg_rows) = (reg.at(slot, len), avg.at(slot, len));
+    for (d, &bk) in buckets.iter().enumerate() {
+        let r = bk as usize * k;
         let (rr, ar) = (&mut rows[r..r + k], &mut avg_rows[r..r + k]);
-        let (w, wa, od) = (sign * other, ctx.weight * own, out[d]);
         for a in 0..k {
-            rr[a] += w * (cfv[a * b + d] - od);
-            ar[a] += wa * strat[a * b + d];
+            rr[a] += cfv[a * b + d];
+            ar[a] += strat[a * b + d];
         }
     }
     // Regret matching+: floor the rows this batch touched (all of them when there are fewer

@@ -97,7 +97,7 @@ pub enum Width {
     /// `u16`: probability × 65535, rounded.
     U16,
     /// `u8`: probability × 255, rounded (betting-tree files: half the bytes, so that a `default`
-    /// seven-card stud strategy fits the 32 MiB of a shipped file).
+    /// seven-card stud strategy is 19 MiB, under the 32 MiB of a shipped file).
     U8,
 }
 
@@ -149,8 +149,7 @@ pub struct NodeRecord {
 }
 
 /// A node of a betting-tree file: a [`NodeRecord`] without the board, which the betting tree
-/// does not have (12 bytes: a `default` 7stud tree of 191 908 nodes is 0.8 MB smaller, what it
-/// takes to fit the 32 MiB of a shipped file).
+/// does not have (12 bytes: a 7stud tree of 191 908 nodes is 0.8 MB smaller).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct BettingRecord {

@@ -331,3 +331,26 @@ fn bad_input_is_refused_with_the_reason() {
         .unwrap();
     assert_eq!(t.child_for(leaf as u32, Action::CheckCall), None);
 }
+
+#[test]
+fn preset_sizes_quoted_in_the_docs() {
+    // docs/solver.md, "The deal-sampled solver": (infosets, slots) per game and size preset.
+    let want = [
+        (Variant::SevenStud, "tiny", 590_480, 1_535_256),
+        (Variant::SevenStud, "small", 4_723_520, 12_281_184),
+        (Variant::SevenStud, "default", 18_894_080, 49_124_736),
+        (Variant::SevenStud, "large", 75_576_320, 196_498_944),
+        (Variant::FiveStud, "tiny", 65_600, 170_568),
+        (Variant::FiveStud, "small", 524_480, 1_363_680),
+        (Variant::FiveStud, "default", 2_097_920, 5_454_720),
+        (Variant::FiveStud, "large", 8_391_680, 21_818_880),
+    ];
+    for (v, size, infosets, slots) in want {
+        let def = GameDef::stud(v);
+        let k = crate::bucketing::Size::preset(size, def.streets.len())
+            .unwrap()
+            .buckets;
+        let t = BettingTree::build(&def, BettingAbstraction::for_game(&def), &k).unwrap();
+        assert_eq!((t.infosets(), t.num_slots), (infosets, slots), "{v} {size}");
+    }
+}
