@@ -216,6 +216,12 @@ fn report_writes_a_page_with_its_pictures_and_renders_in_chromium_when_present()
     ] {
         assert!(html.contains(part), "{part}");
     }
+    assert_renders(&page, &dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Renders `page` in headless Chromium and checks the screenshot is not blank.
+fn assert_renders(page: &std::path::Path, dir: &std::path::Path) {
     // The picture itself. CI installs Chromium and sets STUD_REQUIRE_CHROMIUM, so there a
     // missing browser fails the test; elsewhere only its absence skips the check, never a failure
     // of the browser itself. A blank page compresses to a tiny PNG.
@@ -255,5 +261,66 @@ fn report_writes_a_page_with_its_pictures_and_renders_in_chromium_when_present()
         }
         Err(e) => panic!("cannot run chromium: {e}"),
     }
+}
+
+#[test]
+fn third_street_report_of_a_bot_shows_its_chart_and_the_results_given_and_renders() {
+    let dir = std::env::temp_dir().join(format!("stud-report7-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let results = dir.join("eval.json");
+    std::fs::write(
+        &results,
+        r#"{"strategy":"call","game":"7stud","results":[
+            {"name":"vs random","mbb_per_hand":812.5,"ci95":90.1,"hands":4000},
+            {"name":"LBR (its win rate)","mbb_per_hand":1500.0,"ci95":120.0,"hands":2000}]}"#,
+    )
+    .unwrap();
+    let (ok, _, err) = stud(&[
+        "report",
+        "heuristic",
+        "--game",
+        "7stud",
+        "--results",
+        results.to_str().unwrap(),
+        "--chart-hands",
+        "4",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let page = dir.join("index.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    // The third-street chart and the results bars.
+    assert_eq!(html.matches("<svg").count(), 2, "{html}");
+    for part in [
+        "Third street",
+        "rolled-up trips",
+        "split pair T-A",
+        "complete",
+        "vs random",
+        "+812.5",
+        "LBR (its win rate)",
+    ] {
+        assert!(html.contains(part), "{part}");
+    }
+    // A malformed results file is refused with its name and what is missing.
+    std::fs::write(&results, r#"{"results":[{"name":"x"}]}"#).unwrap();
+    let (ok, _, err) = stud(&[
+        "report",
+        "call",
+        "--game",
+        "7stud",
+        "--results",
+        results.to_str().unwrap(),
+        "--chart-hands",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        !ok && err.contains("results[0] has no number `mbb_per_hand`"),
+        "{err}"
+    );
+    assert_renders(&page, &dir);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -10,6 +10,7 @@ mod lbr;
 pub mod matches;
 pub mod protocol;
 mod strategy;
+pub mod third_street;
 
 pub use heuristic::Heuristic;
 pub use lbr::Lbr;

@@ -82,33 +82,6 @@ impl StrategyPlayer {
             .map(|i| i as u32)
             .with_context(|| format!("{card} is not in the strategy's deck"))
     }
-
-    /// The probability of `action` at decision `node` holding private card `card`: 0 when the
-    /// tree does not have the action.
-    pub fn action_probability(&self, node: u32, card: Card, action: Action) -> anyhow::Result<f64> {
-        let mut row = [0.0; MAX_ACTIONS];
-        self.file
-            .probabilities_into(node, self.hand(card)?, &mut row)?;
-        Ok(self
-            .file
-            .position(node, Edge::Action(action))?
-            .map_or(0.0, |c| row[c]))
-    }
-
-    /// The child of `node` an action leads to, if the tree has it.
-    pub fn child(&self, node: u32, action: Action) -> anyhow::Result<Option<u32>> {
-        self.file.child(node, Edge::Action(action))
-    }
-
-    /// The kind of a node (see [`NodeKind`]).
-    pub fn node_kind(&self, node: u32) -> anyhow::Result<u8> {
-        Ok(self.file.node(node)?.kind)
-    }
-
-    /// The exploitability measured when the file was written, if it was.
-    pub fn exploitability_mbb(&self) -> Option<f64> {
-        self.file.header().exploitability.as_ref().map(|e| e.mbb)
-    }
 }
 
 /// The public events of the hand in the order they happened, as the tree's edges: on each

@@ -3,8 +3,8 @@
 
 use super::load_game;
 use crate::bot::matches::{play_match, MatchConfig};
-use crate::bot::{Lbr, StrategyPlayer};
-use std::path::PathBuf;
+use crate::bot::{load, Lbr, Player, StrategyPlayer, BOT_NAMES};
+use abstraction::rules::GameDef;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -27,19 +27,21 @@ enum Measure {
 /// Arguments of `stud eval lbr`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Example:\n  stud eval lbr strategies/leduc.strat --game leduc --hands 20000 --seed 1\n\n\
-LBR (Lisy and Bowling 2017) plays the strategy on duplicate deals (each played twice, seats \
-swapped). At each of its decisions it infers the strategy's range over its hidden card from the \
-strategy's probabilities of the actions taken, and picks the action of best expected value \
-assuming the rest of the hand is checked down (a bet or raise counts the strategy's chance of \
+    after_help = "Examples:\n  stud eval lbr strategies/leduc.strat --game leduc --hands 20000 --seed 1\n  \
+stud eval lbr heuristic --game 7stud --hands 1000 --json\n\n\
+LBR (Lisy and Bowling 2017) plays the player on duplicate deals (each played twice, seats \
+swapped). At each of its decisions it infers the player's range over its hidden cards from the \
+player's probabilities of the actions it took (all candidate hands when there are at most \
+--candidates, else that many drawn at random), and picks the action of best expected value \
+assuming the rest of the hand is checked down (a bet or raise counts the player's chance of \
 folding to it). Its win rate, with a 95% confidence interval, is a lower bound on the \
-exploitability; the exploitability stored in the file (exact, on games the solver walks) is \
-printed beside it."
+exploitability; the exploitability stored in a strategy file (exact, on games the solver walks) \
+is printed beside it."
 )]
 pub struct LbrArgs {
-    /// The strategy file.
-    pub strategy: PathBuf,
-    /// The game the strategy was solved for: a preset or a TOML game file.
+    /// The player exploited: a strategy file or a built-in bot (random, call, raise, heuristic).
+    pub strategy: String,
+    /// The game: the one the strategy was solved for, a preset or a TOML game file.
     #[arg(long)]
     pub game: String,
     /// Deals to play; each is played twice.
@@ -51,6 +53,10 @@ pub struct LbrArgs {
     /// Rollouts per equity estimate of the cards to come.
     #[arg(long, default_value_t = 64)]
     pub rollouts: u32,
+    /// The most candidate hands for the opponent's hidden cards: all of them when there are
+    /// no more, else this many drawn at random.
+    #[arg(long, default_value_t = 256)]
+    pub candidates: usize,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -63,38 +69,62 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Measure::Ladder(a) => return super::ladder::run(a),
     };
     let def = load_game(&args.game)?;
-    let path = args.strategy.to_string_lossy().to_string();
-    let strategy = Arc::new(StrategyPlayer::open(&path, &def)?);
-    let lbr = Lbr {
-        strategy: Arc::clone(&strategy),
-        rollouts: args.rollouts,
-    };
+    let path = args.strategy;
+    let (player, exact) = load_for_many_hands(&path, &def)?;
+    let def = Arc::new(def);
+    let lbr = Lbr::new(
+        player.as_ref(),
+        Arc::clone(&def),
+        args.rollouts,
+        args.candidates,
+    )?;
     let cfg = MatchConfig {
-        def: Arc::new(def),
+        def,
         deals: args.hands,
         seed: args.seed,
         phh_out: None,
     };
     let start = Instant::now();
-    let r = play_match(&lbr, strategy.as_ref(), &cfg)?;
+    let r = play_match(&lbr, player.as_ref(), &cfg)?;
     let secs = start.elapsed().as_secs_f64();
-    let exact = strategy.exploitability_mbb();
     if args.json {
         let mut v = serde_json::to_value(&r)?;
         v["strategy"] = path.into();
         v["lbr_mbb_per_hand"] = r.mbb_per_hand.into();
         v["exploitability_mbb"] = exact.into();
         v["seconds"] = secs.into();
+        v["game"] = cfg.def.variant.name().into();
+        v["seed"] = args.seed.into();
+        v["candidates"] = args.candidates.into();
+        v["rollouts"] = args.rollouts.into();
         println!("{v}");
     } else {
         println!(
-            "LBR against {path}: {:+.1} ± {:.1} mbb/hand (95% CI), {} hands in {secs:.1} s; \
-             exploitability stored in the file: {}",
+            "LBR against {path}: {:+.1} ± {:.1} mbb/hand (95% CI), {} hands in {secs:.1} s{}",
             r.mbb_per_hand,
             r.ci95,
             r.hands,
-            exact.map_or("not measured".into(), |e| format!("{e:.1} mbb/hand")),
+            exact.map_or(String::new(), |e| format!(
+                "; exploitability stored in the file: {e:.1} mbb/hand"
+            )),
         );
     }
     Ok(())
+}
+
+/// The player `spec` names (see [`load`]), ready for many hands: a strategy file gets its
+/// first-street bucket table (seconds to build at the default size, then every first-street
+/// lookup is a binary search; LBR asks one per candidate hand). With the exploitability stored
+/// in the file, if any.
+pub(super) fn load_for_many_hands(
+    spec: &str,
+    def: &GameDef,
+) -> anyhow::Result<(Box<dyn Player>, Option<f64>)> {
+    if BOT_NAMES.contains(&spec) {
+        return Ok((load(spec, def)?, None));
+    }
+    let mut p = StrategyPlayer::open(spec, def)?;
+    p.precompute_first_street();
+    let exact = p.file().header().exploitability.as_ref().map(|e| e.mbb);
+    Ok((Box::new(p), exact))
 }

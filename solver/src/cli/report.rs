@@ -3,30 +3,36 @@
 
 use super::load_game;
 use crate::bot::matches::{play_match, MatchConfig, MatchResult};
-use crate::bot::{load, Lbr, StrategyPlayer, BOT_NAMES};
+use crate::bot::third_street::{third_street, ACTIONS};
+use crate::bot::{load, Lbr, Player, BOT_NAMES};
 use crate::strategy_file::StrategyFile;
-use abstraction::rules::Action;
+use abstraction::rules::{Action, Deal, GameDef};
 use abstraction::tree::{Edge, NodeKind};
 use anyhow::Context;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Write an HTML report of a strategy.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Example:\n  stud solve --game leduc --iterations 500 --every 10 --json > solve.jsonl\n  \
-stud report strategies/leduc.strat --game leduc --log solve.jsonl --out report/\n\n\
+    after_help = "Examples:\n  stud solve --game leduc --iterations 500 --every 10 --json > solve.jsonl\n  \
+stud report strategies/leduc.strat --game leduc --log solve.jsonl --out report/\n  \
+stud report strategies/7stud-hu.strat --game 7stud --results eval.json --out report/\n  \
+stud report heuristic --game razz --hands 200 --out report/\n\n\
 Writes OUT/index.html (self-contained: inline SVG, no scripts): the exploitability against \
-iterations and time from the solve log (the JSON lines `stud solve --json` prints), a chart of \
-the first betting round (private card against the actor's door card, each cell a bar of fold / \
-call / complete-bet / raise frequencies), and the win rates against the baseline bots and of \
-LBR with their 95% intervals."
+iterations and time from the solve log (the JSON lines `stud solve --json` prints); in the \
+seven-card games, the third-street chart (hand class against door card, each cell a bar of the \
+fold / call / complete / raise frequencies of the player facing the bring-in, averaged over \
+sampled hands of the class); in the walkable games, the first betting round of the strategy \
+file (private card against the actor's door card); and the win rates against the baseline bots \
+and of LBR with their 95% intervals, played here or read from --results (the JSON that \
+scripts/eval-strategy writes)."
 )]
 pub struct Args {
-    /// The strategy file.
-    pub strategy: PathBuf,
-    /// The game it was solved for: a preset or a TOML game file.
+    /// The player: a strategy file or a built-in bot (random, call, raise, heuristic).
+    pub strategy: String,
+    /// The game: the one the strategy was solved for, a preset or a TOML game file.
     #[arg(long)]
     pub game: String,
     /// The solve log: JSON lines with `iterations`, `seconds` and `exploitability_mbb`.
@@ -35,9 +41,16 @@ pub struct Args {
     /// The folder to write into (created if missing).
     #[arg(long)]
     pub out: PathBuf,
-    /// Deals per match (each played twice).
+    /// Match and LBR results to show instead of playing them: the JSON of
+    /// scripts/eval-strategy (`results`: a list of `name`, `mbb_per_hand`, `ci95`, `hands`).
+    #[arg(long)]
+    pub results: Option<PathBuf>,
+    /// Deals per match when the results are played here (each played twice).
     #[arg(long, default_value_t = 2000)]
     pub hands: u64,
+    /// Sampled hands per cell of the third-street chart.
+    #[arg(long, default_value_t = 32)]
+    pub chart_hands: u32,
     /// The seed of the matches.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -49,26 +62,37 @@ const LABELS: [&str; 4] = ["fold", "check/call", "bring-in/complete/bet", "raise
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let def = load_game(&args.game)?;
-    let path = args.strategy.to_string_lossy().to_string();
-    let strategy = Arc::new(StrategyPlayer::open(&path, &def)?);
-    let file = StrategyFile::open(&args.strategy)?;
-    let h = file.header();
+    let def = Arc::new(load_game(&args.game)?);
+    let path = args.strategy.clone();
+    let (player, _) = super::eval::load_for_many_hands(&path, &def)?;
+    let file = if BOT_NAMES.contains(&path.as_str()) {
+        None
+    } else {
+        Some(StrategyFile::open(Path::new(&path))?)
+    };
+    let about = match &file {
+        Some(f) => {
+            let h = f.header();
+            format!(
+                "{}, {} iterations; exploitability {}",
+                h.algorithm.name(),
+                h.iterations,
+                h.exploitability
+                    .as_ref()
+                    .map_or("not measured".into(), |e| format!("{:.2} mbb/hand", e.mbb)),
+            )
+        }
+        None => "a built-in bot".into(),
+    };
     let mut html = String::new();
     let _ = write!(
         html,
         "<!doctype html><html><head><meta charset=\"utf-8\"><title>Strategy report: {name}</title>\
          <style>body{{font-family:sans-serif;margin:2em;max-width:1100px}}td,th{{padding:2px 8px}}\
-         </style></head><body><h1>Strategy report: {name}</h1><p>{game}, {alg}, {it} iterations; \
-         exploitability {ex}.</p>",
+         </style></head><body><h1>Strategy report: {name}</h1><p>{game}: {about}.</p>",
         name = escape(&path),
         game = def.variant,
-        alg = h.algorithm.name(),
-        it = h.iterations,
-        ex = h
-            .exploitability
-            .as_ref()
-            .map_or("not measured".into(), |e| format!("{:.2} mbb/hand", e.mbb)),
+        about = escape(&about),
     );
     if let Some(log) = &args.log {
         let text = std::fs::read_to_string(log)
@@ -99,31 +123,40 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         html += &line_chart(&by_it, "iterations", "exploitability (mbb/hand, log)");
         html += &line_chart(&by_time, "seconds", "exploitability (mbb/hand, log)");
     }
-    html += "<h2>First betting round</h2>";
-    html += &first_round_chart(&file)?;
-    html += "<h2>Results</h2>";
-    let mut results = Vec::new();
-    let cfg = MatchConfig {
-        def: Arc::new(def.clone()),
-        deals: args.hands,
-        seed: args.seed,
-        phh_out: None,
-    };
-    for bot in BOT_NAMES {
-        let b = load(bot, &def)?;
-        results.push((
-            format!("vs {bot}"),
-            play_match(strategy.as_ref(), b.as_ref(), &cfg)?,
-        ));
+    let first = &def.streets[0].deal;
+    if first.as_slice() == [Deal::Down, Deal::Down, Deal::Up] && def.seats == 2 {
+        html += "<h2>Third street: facing the bring-in</h2>";
+        let t = third_street(player.as_ref(), &def, args.chart_hands, args.seed)?;
+        let cols: Vec<String> = t.doors.iter().map(|r| r.to_string()).collect();
+        let cells: Vec<Option<[f64; 4]>> = t
+            .freq
+            .iter()
+            .zip(&t.samples)
+            .map(|(f, &n)| (n > 0).then_some(*f))
+            .collect();
+        html += &grid_chart(
+            "hand class \\ door card",
+            t.classes,
+            &cols,
+            &cells,
+            &ACTIONS,
+        );
+        let _ = write!(
+            html,
+            "<p>Each cell: the mean of the player's probabilities over up to {} sampled \
+             third-street hands of the class with that door card, the player in the second seat \
+             facing the other's bring-in; a grey cell could not face one.</p>",
+            args.chart_hands
+        );
+    } else if let Some(f) = file.as_ref().filter(|f| walks_public_tree(f, &def)) {
+        html += "<h2>First betting round</h2>";
+        html += &first_round_chart(f)?;
     }
-    let lbr = Lbr {
-        strategy: Arc::clone(&strategy),
-        rollouts: 64,
+    html += "<h2>Results</h2>";
+    let results = match &args.results {
+        Some(p) => read_results(p)?,
+        None => play_results(player.as_ref(), &def, args.hands, args.seed)?,
     };
-    results.push((
-        "LBR (its win rate)".into(),
-        play_match(&lbr, strategy.as_ref(), &cfg)?,
-    ));
     html += &results_chart(&results);
     html += "</body></html>\n";
     std::fs::create_dir_all(&args.out)
@@ -132,6 +165,88 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     std::fs::write(&out, html).with_context(|| format!("cannot write {}", out.display()))?;
     println!("wrote {}", out.display());
     Ok(())
+}
+
+/// One row of the results: a match or LBR, its win rate and 95% half-width in mbb/hand.
+struct Row {
+    name: String,
+    mbb: f64,
+    ci95: f64,
+    hands: u64,
+}
+
+/// The player against each baseline bot and LBR against the player, `deals` deals each.
+fn play_results(
+    player: &dyn Player,
+    def: &Arc<GameDef>,
+    deals: u64,
+    seed: u64,
+) -> anyhow::Result<Vec<Row>> {
+    let cfg = MatchConfig {
+        def: Arc::clone(def),
+        deals,
+        seed,
+        phh_out: None,
+    };
+    let mut rows = Vec::new();
+    let row = |name: String, r: MatchResult| Row {
+        name,
+        mbb: r.mbb_per_hand,
+        ci95: r.ci95,
+        hands: r.hands,
+    };
+    for bot in BOT_NAMES {
+        let b = load(bot, def)?;
+        rows.push(row(
+            format!("vs {bot}"),
+            play_match(player, b.as_ref(), &cfg)?,
+        ));
+    }
+    let lbr = Lbr::new(player, Arc::clone(def), 64, 256)?;
+    rows.push(row(
+        "LBR (its win rate)".into(),
+        play_match(&lbr, player, &cfg)?,
+    ));
+    Ok(rows)
+}
+
+/// The results of scripts/eval-strategy's JSON: `{"results": [{"name", "mbb_per_hand", "ci95",
+/// "hands"}, ...]}`.
+fn read_results(path: &Path) -> anyhow::Result<Vec<Row>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let v: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
+    let list = v["results"]
+        .as_array()
+        .with_context(|| format!("{}: no `results` list", path.display()))?;
+    list.iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let f = |k: &str| {
+                r[k].as_f64().with_context(|| {
+                    format!("{}: results[{i}] has no number `{k}`", path.display())
+                })
+            };
+            Ok(Row {
+                name: r["name"]
+                    .as_str()
+                    .with_context(|| format!("{}: results[{i}] has no `name`", path.display()))?
+                    .to_string(),
+                mbb: f("mbb_per_hand")?,
+                ci95: f("ci95")?,
+                hands: f("hands")? as u64,
+            })
+        })
+        .collect()
+}
+
+/// Whether the strategy file holds the public tree of a walkable game (its private cards index
+/// its rows), not the betting tree of a bucketed real game: the tree starts by dealing the up
+/// cards, or the game deals none on the first street.
+fn walks_public_tree(f: &StrategyFile, def: &GameDef) -> bool {
+    let root_is_chance = f.node(0).is_ok_and(|n| n.kind == NodeKind::Chance as u8);
+    root_is_chance || !def.streets[0].deal.contains(&Deal::Up)
 }
 
 fn escape(s: &str) -> String {
@@ -247,41 +362,82 @@ fn first_round_chart(f: &StrategyFile) -> anyhow::Result<String> {
             }
         }
     }
-    let (cw, ch, left, top) = (70.0, 26.0, 110.0, 46.0);
+    let rows: Vec<String> = ranks.iter().map(|r| r.to_string()).collect();
+    let cols: Vec<String> = if cols == 1 {
+        vec!["any".into()]
+    } else {
+        rows.clone()
+    };
+    let cells: Vec<Option<[f64; 4]>> = sums
+        .iter()
+        .map(|c| {
+            let total: f64 = c.iter().sum();
+            (total > 0.0).then(|| c.map(|v| v / total))
+        })
+        .collect();
+    Ok(grid_chart(
+        "private card \\ actor's door card",
+        &rows,
+        &cols,
+        &cells,
+        &LABELS,
+    ))
+}
+
+/// A grid of cells, `rows × cols` (row-major in `cells`), each a bar split by the four action
+/// frequencies (coloured as `legend` says); a cell without data is grey.
+fn grid_chart<R: AsRef<str>>(
+    corner: &str,
+    rows: &[R],
+    cols: &[String],
+    cells: &[Option<[f64; 4]>],
+    legend: &[&str],
+) -> String {
+    let (cw, ch, top) = (60.0, 26.0, 46.0);
+    let left = 20.0 + 8.0 * rows.iter().map(|r| r.as_ref().len()).max().unwrap_or(4) as f64;
     // Wide enough for the grid and for the legend under it.
-    let w = (left + cw * cols as f64 + 20.0).max(10.0 + 210.0 * LABELS.len() as f64);
-    let h = top + ch * ranks.len() as f64 + 60.0;
+    let w = (left + cw * cols.len() as f64 + 20.0).max(10.0 + 210.0 * legend.len() as f64);
+    let h = top + ch * rows.len() as f64 + 60.0;
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\">\
          <rect width=\"{w}\" height=\"{h}\" fill=\"#fff\"/>\
-         <text x=\"4\" y=\"18\">private card \\ actor's door card</text>"
+         <text x=\"4\" y=\"18\">{}</text>",
+        escape(corner)
     );
-    for (j, r) in ranks.iter().enumerate().take(cols) {
-        let label = if cols == 1 {
-            "any".into()
-        } else {
-            r.to_string()
-        };
+    for (j, label) in cols.iter().enumerate() {
         let _ = write!(
             s,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{label}</text>",
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
             left + cw * (j as f64 + 0.5),
-            top - 4.0
+            top - 4.0,
+            escape(label)
         );
     }
-    for (i, r) in ranks.iter().enumerate() {
+    for (i, r) in rows.iter().enumerate() {
         let y = top + ch * i as f64;
-        let _ = write!(s, "<text x=\"60\" y=\"{}\">{r}</text>", y + ch * 0.7);
-        for j in 0..cols {
-            let cell = sums[i * cols + j];
-            let total: f64 = cell.iter().sum();
-            let mut x = left + cw * j as f64;
+        let _ = write!(
+            s,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+            left - 6.0,
+            y + ch * 0.7,
+            escape(r.as_ref())
+        );
+        for j in 0..cols.len() {
+            let x0 = left + cw * j as f64;
+            let Some(cell) = cells[i * cols.len() + j] else {
+                let _ = write!(
+                    s,
+                    "<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" \
+                     fill=\"#ddd\"/>",
+                    y + 2.0,
+                    cw - 4.0,
+                    ch - 4.0
+                );
+                continue;
+            };
+            let mut x = x0;
             for (k, v) in cell.iter().enumerate() {
-                let width = if total > 0.0 {
-                    v / total * (cw - 4.0)
-                } else {
-                    0.0
-                };
+                let width = v * (cw - 4.0);
                 let _ = write!(
                     s,
                     "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{width:.1}\" height=\"{:.1}\" \
@@ -294,8 +450,8 @@ fn first_round_chart(f: &StrategyFile) -> anyhow::Result<String> {
             }
         }
     }
-    let ly = top + ch * ranks.len() as f64 + 25.0;
-    for (k, label) in LABELS.iter().enumerate() {
+    let ly = top + ch * rows.len() as f64 + 25.0;
+    for (k, label) in legend.iter().enumerate() {
         let x = 10.0 + 210.0 * k as f64;
         let _ = write!(
             s,
@@ -307,16 +463,16 @@ fn first_round_chart(f: &StrategyFile) -> anyhow::Result<String> {
         );
     }
     s += "</svg>";
-    Ok(s)
+    s
 }
 
 /// Horizontal bars of the win rates with their 95% intervals, and a table.
-fn results_chart(results: &[(String, MatchResult)]) -> String {
+fn results_chart(results: &[Row]) -> String {
     let (w, row, left) = (640.0, 34.0, 170.0);
     let h = row * results.len() as f64 + 40.0;
     let lim = results
         .iter()
-        .map(|(_, r)| r.mbb_per_hand.abs() + r.ci95)
+        .map(|r| r.mbb.abs() + r.ci95)
         .fold(1.0f64, f64::max);
     let sx = |v: f64| left + (v + lim) / (2.0 * lim) * (w - left - 20.0);
     let mut s = format!(
@@ -328,12 +484,10 @@ fn results_chart(results: &[(String, MatchResult)]) -> String {
     let mut table = String::from(
         "<table><tr><th>match</th><th>mbb/hand</th><th>95% CI ±</th><th>hands</th></tr>",
     );
-    for (i, (name, r)) in results.iter().enumerate() {
+    for (i, r) in results.iter().enumerate() {
+        let name = &r.name;
         let y = 10.0 + row * i as f64;
-        let (a, b) = (
-            sx(0.0).min(sx(r.mbb_per_hand)),
-            sx(0.0).max(sx(r.mbb_per_hand)),
-        );
+        let (a, b) = (sx(0.0).min(sx(r.mbb)), sx(0.0).max(sx(r.mbb)));
         let _ = write!(
             s,
             "<text x=\"4\" y=\"{ty}\">{name}</text>\
@@ -343,15 +497,15 @@ fn results_chart(results: &[(String, MatchResult)]) -> String {
             ty = y + 15.0,
             name = escape(name),
             bw = (b - a).max(1.0),
-            l = sx(r.mbb_per_hand - r.ci95),
-            r_ = sx(r.mbb_per_hand + r.ci95),
+            l = sx(r.mbb - r.ci95),
+            r_ = sx(r.mbb + r.ci95),
             cy = y + 10.0,
         );
         let _ = write!(
             table,
             "<tr><td>{}</td><td>{:+.1}</td><td>{:.1}</td><td>{}</td></tr>",
             escape(name),
-            r.mbb_per_hand,
+            r.mbb,
             r.ci95,
             r.hands
         );

@@ -1,0 +1,133 @@
+//! Evaluating a real-game (betting-tree) strategy file end to end: LBR with the opponent's
+//! hidden cards inferred through the file's buckets, the third-street chart, and
+//! scripts/eval-strategy's table and JSON, which `stud report --results` draws.
+
+use abstraction::betting_abstraction::BettingAbstraction;
+use abstraction::betting_tree::BettingTree;
+use abstraction::bucketing::{Bucketing, Size};
+use abstraction::rules::GameDef;
+use serde_json::Value;
+use solver::strategy_file::{self, BettingSolve, DealSampling, Width};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A tiny-bucket seven-card stud strategy file whose rows are a fixed uneven pattern (far from
+/// equilibrium: it folds and raises without regard to its cards' strength).
+fn synthetic_7stud(dir: &Path) -> PathBuf {
+    let def = GameDef::preset("7stud").unwrap();
+    let size = Size::preset("tiny", def.streets.len()).unwrap();
+    let bucketing = Bucketing::build(&def, &size, &|_| {}).unwrap();
+    let nb: Vec<u32> = (0..def.streets.len())
+        .map(|s| bucketing.buckets(s))
+        .collect();
+    let tree = BettingTree::build(&def, BettingAbstraction::for_game(&def), &nb).unwrap();
+    let path = dir.join("synthetic.strat");
+    let solve = BettingSolve {
+        game: &def,
+        betting: tree.betting,
+        bucketing: &bucketing,
+        iterations: 1,
+        sampling: DealSampling { batch: 1, seed: 0 },
+        width: Width::U8,
+    };
+    strategy_file::write_betting(
+        &path,
+        &solve,
+        &tree.nodes,
+        &tree.edges,
+        &tree.num_buckets,
+        tree.num_slots,
+        |node, bucket, out| {
+            for (a, o) in out.iter_mut().enumerate() {
+                *o = 1.0 + ((node as usize * 31 + bucket as usize * 7 + a * 3) % 4) as f64;
+            }
+        },
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn a_real_game_strategy_is_measured_by_lbr_the_script_and_the_report() {
+    let dir = std::env::temp_dir().join(format!("stud-eval-real-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let strat = synthetic_7stud(&dir);
+    let s = strat.to_str().unwrap();
+    let stud = env!("CARGO_BIN_EXE_stud");
+    let out = Command::new(stud)
+        .args([
+            "eval", "lbr", s, "--game", "7stud", "--hands", "40", "--seed", "2",
+        ])
+        .args(["--rollouts", "16", "--candidates", "64", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (lbr, ci) = (
+        v["lbr_mbb_per_hand"].as_f64().unwrap(),
+        v["ci95"].as_f64().unwrap(),
+    );
+    assert!(
+        lbr - ci > 0.0,
+        "LBR beats a strategy blind to its cards: {v}"
+    );
+
+    let json = dir.join("eval.json");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/eval-strategy");
+    let out = Command::new("bash")
+        .arg(script)
+        .args([s, "7stud", "--deals", "20", "--lbr-deals", "4", "--out"])
+        .arg(&json)
+        .env("STUD", stud)
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for row in [
+        "vs random",
+        "vs call",
+        "vs raise",
+        "vs heuristic",
+        "LBR (its win rate)",
+    ] {
+        assert!(table.contains(row), "{table}");
+    }
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["results"].as_array().unwrap().len(), 5, "{v}");
+    assert_eq!(v["results"][3]["hands"], 40);
+
+    let out = Command::new(stud)
+        .args([
+            "report",
+            s,
+            "--game",
+            "7stud",
+            "--chart-hands",
+            "2",
+            "--results",
+        ])
+        .arg(&json)
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(
+        html.contains("Third street") && html.contains("vs heuristic"),
+        "{html}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
