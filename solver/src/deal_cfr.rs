@@ -101,9 +101,10 @@ struct Task {
 }
 
 impl Task {
-    fn new(tree: &BettingTree, batch: usize) -> Task {
+    /// A task for walks from a node `levels` action nodes deep (see [`levels`]).
+    fn new(tree: &BettingTree, batch: usize, levels: usize) -> Task {
         Task {
-            scratch: vec![0.0; level_len(tree, batch) * tree.max_depth],
+            scratch: vec![0.0; level_len(tree, batch) * levels],
             out: vec![0.0; batch],
             reach0: vec![0.0; batch],
             reach1: vec![0.0; batch],
@@ -118,16 +119,33 @@ fn level_len(tree: &BettingTree, batch: usize) -> usize {
     (2 * tree.max_actions + 2) * batch + buckets * tree.max_actions
 }
 
+/// Per node, the scratch levels a walk from it uses: the most action nodes on a path down from
+/// it (children always follow their parent in the arena, so one backward pass computes it).
+fn levels(tree: &BettingTree) -> Vec<usize> {
+    let mut levels = vec![0; tree.nodes.len()];
+    for i in (0..tree.nodes.len()).rev() {
+        if tree.nodes[i].kind == NodeKind::Action {
+            levels[i] = 1 + tree.children(i).map(|c| levels[c]).max().unwrap_or(0);
+        }
+    }
+    levels
+}
+
+/// The bytes of one task's vectors for walks from a node `levels` deep.
+fn task_bytes(tree: &BettingTree, batch: usize, levels: usize) -> usize {
+    (level_len(tree, batch) * levels + 3 * batch) * std::mem::size_of::<f32>()
+}
+
 /// Whether the children of node `i` run as parallel tasks: the first street's action nodes.
 fn parallel(tree: &BettingTree, i: usize) -> bool {
     let n = &tree.nodes[i];
     n.kind == NodeKind::Action && n.street == 0
 }
 
-/// The task of every child of a parallel node, numbered in preorder.
-fn number_tasks(tree: &BettingTree) -> (Vec<u32>, usize) {
+/// The task of every child of a parallel node, numbered in preorder, and the node of each task.
+fn number_tasks(tree: &BettingTree) -> (Vec<u32>, Vec<usize>) {
     let mut task_of = vec![NONE; tree.nodes.len()];
-    let mut next = 0u32;
+    let mut nodes = Vec::new();
     let mut stack = vec![0usize];
     while let Some(i) = stack.pop() {
         if parallel(tree, i) {
@@ -137,12 +155,12 @@ fn number_tasks(tree: &BettingTree) -> (Vec<u32>, usize) {
             }
         }
         if task_of[i] != NONE {
-            task_of[i] = next;
-            next += 1;
+            task_of[i] = nodes.len() as u32;
+            nodes.push(i);
         }
         stack.extend(tree.children(i).rev());
     }
-    (task_of, next as usize)
+    (task_of, nodes)
 }
 
 impl DealSolver {
@@ -180,6 +198,7 @@ impl DealSolver {
         // One deal up front: an error here names the problem before any solving.
         Deal::sample(&def, &mut ChaCha8Rng::seed_from_u64(seed))?.facts(&def, &bucketing)?;
         let (task_of, tasks) = number_tasks(&tree);
+        let levels = levels(&tree);
         let streets = def.streets.len();
         let empty = DealFacts {
             first: [0; abstraction::rules::MAX_STREETS],
@@ -201,8 +220,11 @@ impl DealSolver {
                 bucket: vec![0; 2 * streets * batch],
                 showdown: vec![0.0; batch],
             },
-            main: Task::new(&tree, batch),
-            tasks: (0..tasks).map(|_| Task::new(&tree, batch)).collect(),
+            main: Task::new(&tree, batch, levels[0]),
+            tasks: tasks
+                .iter()
+                .map(|&i| Task::new(&tree, batch, levels[i]))
+                .collect(),
             task_of,
             tree,
         })
@@ -215,10 +237,12 @@ impl DealSolver {
 
     /// The bytes of scratch a solver on `tree` with `batch` deals allocates besides the slots.
     pub fn scratch_bytes(tree: &BettingTree, batch: usize) -> usize {
-        let tasks = 1 + number_tasks(tree).1;
-        let per_task = (level_len(tree, batch) * tree.max_depth + 3 * batch) * 4;
+        let levels = levels(tree);
+        let tasks: usize = (number_tasks(tree).1.iter())
+            .map(|&i| task_bytes(tree, batch, levels[i]))
+            .sum();
         let facts = batch * (std::mem::size_of::<DealFacts>() + 9 * tree.num_buckets.len() + 4);
-        tasks * per_task + facts
+        task_bytes(tree, batch, levels[0]) + tasks + facts
     }
 
     /// The deals of iteration `iteration` (1-based): deal `d` from its own ChaCha8 stream.

@@ -199,3 +199,21 @@ fn mismatches_are_refused_by_name() {
     assert!(s.average_row(leaf.unwrap() as u32, 0, &mut out).is_err());
     assert_eq!(s.tree.edges[0], Edge::Root);
 }
+
+#[test]
+fn scratch_is_sized_by_the_deepest_path_and_reported_exactly() {
+    let s = solver(16, 1);
+    let levels = levels(&s.tree);
+    // 7stud, cap 4: at most 6 decisions a street (the bring-in or a check, a bet or completion
+    // and three raises, then the call), on 5 streets.
+    assert_eq!(levels[0], 6 * 5);
+    let allocated: usize = std::iter::once(&s.main)
+        .chain(&s.tasks)
+        .map(|t| (t.scratch.len() + t.out.len() + t.reach0.len() + t.reach1.len()) * 4)
+        .sum();
+    let facts = s.batch * (std::mem::size_of::<DealFacts>() + 9 * 5 + 4);
+    assert_eq!(
+        DealSolver::scratch_bytes(&s.tree, s.batch),
+        allocated + facts
+    );
+}
