@@ -293,16 +293,7 @@ impl Builder {
     /// Appends `k` placeholder nodes (children of one node) and returns the first index.
     fn alloc(&mut self, k: usize) -> usize {
         let first = self.tree.nodes.len();
-        let blank = Node {
-            kind: NodeKind::Fold,
-            player: 0,
-            street: 0,
-            num_children: 0,
-            first_child: 0,
-            slot: 0,
-            board: NONE,
-        };
-        self.tree.nodes.resize(first + k, blank);
+        self.tree.nodes.resize(first + k, Node::PLACEHOLDER);
         self.tree.edges.resize(first + k, Edge::Root);
         self.tree.slot_range.resize(first + k, [0, 0]);
         first

@@ -65,6 +65,19 @@ pub struct Node {
     pub board: u32,
 }
 
+impl Node {
+    /// What a builder fills a freshly allocated node with before it knows what the node is.
+    pub const PLACEHOLDER: Node = Node {
+        kind: NodeKind::Fold,
+        player: 0,
+        street: 0,
+        num_children: 0,
+        first_child: 0,
+        slot: 0,
+        board: NONE,
+    };
+}
+
 /// The event that led to a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Edge {
@@ -305,16 +318,7 @@ impl<A: CardAbstraction> Builder<'_, A> {
         if first + k > self.max_nodes.min(NONE as usize) {
             return Err(TreeError::TooBig(self.max_nodes.min(NONE as usize)));
         }
-        let blank = Node {
-            kind: NodeKind::Fold,
-            player: 0,
-            street: 0,
-            num_children: 0,
-            first_child: 0,
-            slot: 0,
-            board: NONE,
-        };
-        self.tree.nodes.resize(first + k, blank);
+        self.tree.nodes.resize(first + k, Node::PLACEHOLDER);
         self.tree.edges.resize(first + k, Edge::Root);
         self.tree.slot_range.resize(first + k, [0, 0]);
         Ok(first)
