@@ -1,0 +1,68 @@
+//! The shipped strategies (`strategies/*-hu.strat`): each is there, within the 32 MiB a shipped
+//! file may take, opens, is checksummed intact, and answers a spot on every street of its game
+//! through the built binary.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The shipped files: game, file name, down cards to ask about, streets.
+const SHIPPED: [(&str, &str, [&str; 2], usize); 4] = [
+    ("7stud", "7stud-hu.strat", ["As Kd", "As Kd 7c"], 5),
+    ("stud8", "stud8-hu.strat", ["As 2d", "As 2d 7c"], 5),
+    ("razz", "razz-hu.strat", ["As 2d", "As 2d 7c"], 5),
+    ("5stud", "5stud-hu.strat", ["As", "As"], 4),
+];
+
+/// The betting to each street: whoever brings in posts it and the other calls, then checks, a
+/// bet and a call, whichever seat acts first (the same strings are legal in every variant).
+const SPOTS: [&str; 5] = [
+    "3c 8d pb",
+    "3c 8d pb cc 9h Ts",
+    "3c 8d pb cc 9h Ts cc b c 2c Jd",
+    "3c 8d pb cc 9h Ts cc b c 2c Jd x x 4h 5h",
+    "3c 8d pb cc 9h Ts cc b c 2c Jd x x 4h 5h x x",
+];
+
+fn path(file: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../strategies")
+        .join(file)
+}
+
+fn stud(args: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_stud"))
+        .args(args)
+        .output()
+        .expect("run stud");
+    assert!(
+        out.status.success(),
+        "stud {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+#[test]
+fn every_shipped_strategy_fits_opens_and_answers_every_street() {
+    for (game, file, hands, streets) in SHIPPED {
+        let p = path(file);
+        let bytes = std::fs::metadata(&p)
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+            .len();
+        assert!(bytes <= 32 << 20, "{file}: {bytes} bytes, over 32 MiB");
+        let p = p.to_str().unwrap();
+        let info = stud(&["info", p, "--json", "--verify"]);
+        assert_eq!(info["game"]["variant"], game, "{file}: {info}");
+        for (street, spot) in SPOTS.iter().take(streets).enumerate() {
+            // Seventh street deals a third down card.
+            let hand = hands[usize::from(street == 4)];
+            let v = stud(&["query", p, spot, "--hand", hand, "--json"]);
+            assert_eq!(v["street"], street, "{file} {spot}: {v}");
+            let row = v["hands"][0]["probabilities"].as_array().unwrap();
+            assert_eq!(row.len(), v["actions"].as_array().unwrap().len());
+            let sum: f64 = row.iter().map(|x| x.as_f64().unwrap()).sum();
+            assert!((sum - 1.0).abs() < 1e-9, "{file} {spot}: {v}");
+        }
+    }
+}
