@@ -118,6 +118,74 @@ fn serve_on_stdin_answers_every_line_and_reports_errors() {
 }
 
 #[test]
+fn a_reply_with_no_decision_says_what_is_due() {
+    let reqs = [
+        // The next card: p2's first down card, then p1's door card, then a street's up card.
+        r#"{"id":1,"actions":["d dh p1 9c9d7h"]}"#,
+        r#"{"id":2,"actions":["d dh p1 9c","d dh p1 9d"]}"#,
+        r#"{"id":3,"actions":["d dh p1 9c9d7h","d dh p2 ????2c","p2 pb","p1 cc"]}"#,
+        // Over by a fold: the payoffs are known.
+        r#"{"id":4,"actions":["d dh p1 9c9d7h","d dh p2 ????2c","p2 pb","p1 cbr 5","p2 f"]}"#,
+    ];
+    let mut input: String = reqs.iter().map(|r| format!("{r}\n")).collect();
+    // Over at a showdown: payoffs only once both hands are known.
+    let checks = |p2: &str| {
+        let mut a = vec![
+            "d dh p1 9c9d7h".to_string(),
+            format!("d dh p2 {p2}2c"),
+            "p2 pb".into(),
+            "p1 cc".into(),
+        ];
+        for (c1, c2) in [("7s", "Kd"), ("3h", "4h"), ("5c", "6c")] {
+            a.push(format!("d dh p1 {c1}"));
+            a.push(format!("d dh p2 {c2}"));
+            a.extend(["p1 cc".to_string(), "p2 cc".to_string()]);
+        }
+        a.push("d dh p1 Jh".into());
+        a.push(format!(
+            "d dh p2 {}",
+            if p2 == "????" { "??" } else { "Qs" }
+        ));
+        a.extend(["p1 cc".to_string(), "p2 cc".to_string()]);
+        serde_json::to_string(&a).unwrap()
+    };
+    input += &format!("{{\"id\":5,\"actions\":{}}}\n", checks("????"));
+    input += &format!("{{\"id\":6,\"actions\":{}}}\n", checks("AsKs"));
+    let out = stud(&["serve", "heuristic"], &input);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let v: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(v.len(), 6, "{stdout}");
+    for r in &v {
+        assert!(
+            r["error"].as_str().unwrap().contains("no decision is due"),
+            "{r}"
+        );
+    }
+    let card = |r: &Value, seat: u64, face: &str| {
+        assert_eq!(
+            (&r["due"], &r["seat"], &r["face"]),
+            (&"card".into(), &seat.into(), &face.into()),
+            "{r}"
+        );
+    };
+    card(&v[0], 1, "down");
+    card(&v[1], 0, "up");
+    card(&v[2], 0, "up");
+    assert_eq!(v[3]["due"], "over");
+    assert_eq!(v[3]["payoffs"], serde_json::json!([3, -3]));
+    assert_eq!(v[4]["due"], "over");
+    assert!(v[4].get("payoffs").is_none(), "{}", v[4]);
+    // p1: 9c 9d 7h 7s 3h 5c Jh, two pair; p2: As Ks 2c Kd 4h 6c Qs, a pair of kings. Each put
+    // in the ante and the bring-in of 2.
+    assert_eq!(v[5]["due"], "over");
+    assert_eq!(v[5]["payoffs"], serde_json::json!([3, -3]), "{}", v[5]);
+}
+
+#[test]
 fn serve_over_tcp_keeps_serving_when_a_client_leaves_mid_line() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
         .args(["serve", "random", "--listen", "127.0.0.1:0", "--seed", "3"])

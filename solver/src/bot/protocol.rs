@@ -8,7 +8,7 @@
 
 use super::{sample, Bet, Player};
 use abstraction::phh::{parse_action, replay, ActionLine, HandHistory};
-use abstraction::rules::{GameDef, Next, Profile};
+use abstraction::rules::{Deal, GameDef, Next, Profile};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
@@ -63,11 +63,18 @@ impl Server {
         };
         match self.decide(&req, rng) {
             Ok(v) => v,
-            Err(msg) => error(&req.id, msg),
+            Err(Refusal::Error(msg)) => error(&req.id, msg),
+            Err(Refusal::NotDue(msg, due)) => {
+                let mut v = error(&req.id, msg);
+                if let (Value::Object(v), Value::Object(due)) = (&mut v, due) {
+                    v.extend(due);
+                }
+                v
+            }
         }
     }
 
-    fn decide(&self, req: &Request, rng: &mut ChaCha8Rng) -> Result<Value, String> {
+    fn decide(&self, req: &Request, rng: &mut ChaCha8Rng) -> Result<Value, Refusal> {
         let mut h = HandHistory::for_game(&self.def)
             .ok_or_else(|| format!("PHH cannot record {}", self.def.variant))?;
         let players = h.players();
@@ -86,14 +93,18 @@ impl Server {
         let bets: Vec<Bet> = bets.iter().map(|d| (d.street, d.taken)).collect();
         let seat = match state.next() {
             Next::Act { seat } => seat,
-            other => return Err(format!("no decision is due: {other}")),
+            other => {
+                let msg = format!("no decision is due: {other}");
+                return Err(Refusal::NotDue(msg, due(&other, state.payoffs())));
+            }
         };
         if let Some(asked) = req.seat {
             if asked != seat {
                 return Err(format!(
                     "seat {asked} asked, but it is seat {seat}'s (p{}) turn",
                     seat + 1
-                ));
+                )
+                .into());
             }
         }
         let legal = state.legal_actions();
@@ -140,6 +151,42 @@ impl Server {
             out.write_all(b"\n")?;
             out.flush()?;
         }
+    }
+}
+
+/// Why a request got no decision.
+enum Refusal {
+    /// A plain error.
+    Error(String),
+    /// The history is fine but leads to no decision: the message, and the `due` fields.
+    NotDue(String, Value),
+}
+
+impl From<String> for Refusal {
+    fn from(msg: String) -> Refusal {
+        Refusal::Error(msg)
+    }
+}
+
+/// The machine-readable fields of a "no decision is due" reply, from the rules engine's [`Next`]:
+/// `"due": "card"` with the `seat` owed it and `face` (`"down"`, `"up"`, `"community"`), or
+/// `"due": "over"` with `payoffs` per seat when every live hand is known.
+fn due(next: &Next, payoffs: Option<Vec<i64>>) -> Value {
+    match next {
+        Next::Deal { seat, deal } => json!({
+            "due": "card",
+            "seat": seat,
+            "face": match deal {
+                Deal::Down => "down",
+                Deal::Up => "up",
+                Deal::Community => "community",
+            },
+        }),
+        Next::Over => match payoffs {
+            Some(p) => json!({ "due": "over", "payoffs": p }),
+            None => json!({ "due": "over" }),
+        },
+        Next::Act { .. } => json!({}),
     }
 }
 
