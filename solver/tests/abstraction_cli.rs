@@ -1,17 +1,13 @@
 //! `stud abstraction` through the built binary: build, cache, bucket, JSON and errors.
 
+mod common;
+
+use common::text;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn stud(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stud"))
-        .args(args)
-        .output()
-        .expect("run stud")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
+    common::stud(args, "")
 }
 
 fn dir(name: &str) -> PathBuf {

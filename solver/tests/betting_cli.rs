@@ -2,44 +2,12 @@
 //! abstraction, then `info`, `query` (a spot on every street), `match`, `serve` and `play` on the
 //! strategy file it wrote; `--resume` ending byte-identical; the refusals.
 
+mod common;
+
+use common::{err, ok, stud};
 use serde_json::Value;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
-
-fn stud(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run stud");
-    let mut input = child.stdin.take().unwrap();
-    let text = stdin.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(text.as_bytes());
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
-
-fn ok(out: &Output) -> String {
-    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
-
-fn err(out: &Output) -> String {
-    assert!(!out.status.success());
-    String::from_utf8(out.stderr.clone()).unwrap()
-}
 
 fn dir() -> PathBuf {
     let d = std::env::temp_dir().join(format!("stud-betting-cli-{}", std::process::id()));

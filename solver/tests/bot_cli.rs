@@ -1,34 +1,14 @@
 //! `stud serve`, `stud play` and `stud match` through the built binary.
 
+mod common;
+
 use abstraction::phh::{replay, HandHistory};
 use abstraction::rules::Profile;
+use common::{stud, text};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Output, Stdio};
-
-fn stud(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run stud");
-    let mut input = child.stdin.take().unwrap();
-    let text = stdin.to_string();
-    // Written from a thread: a big input must not block against a full output pipe.
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(text.as_bytes());
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
+use std::process::{Command, Stdio};
 
 /// Requests and the reply each must get: `Ok(action)` or `Err(part of the error)`.
 fn requests() -> Vec<(String, Result<&'static str, &'static str>)> {

@@ -1,15 +1,14 @@
 //! The `stud solve`, `info` and `query` commands, run as a user would: including a solve killed
 //! mid-run and resumed, which must end with the same file as an uninterrupted one.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 fn stud(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stud"))
-        .args(args)
-        .output()
-        .unwrap()
+    common::stud(args, "")
 }
 
 fn ok(args: &[&str]) -> String {

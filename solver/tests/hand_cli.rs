@@ -1,28 +1,8 @@
 //! `stud hand` through the built binary: arguments, standard input, JSON, errors and exit codes.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn stud(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run stud");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
+use common::{stud, text};
 
 #[test]
 fn a_hand_in_arguments() {

@@ -1,18 +1,14 @@
 //! `stud replay` and `stud simulate` end to end: a good file replays, a bad one exits non-zero
 //! with the line, and simulated hands replay.
 
-use std::process::Command;
+mod common;
 
+use common::text;
+
+/// Runs `stud`: whether it succeeded, its standard output and its standard error.
 fn stud(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_stud"))
-        .args(args)
-        .output()
-        .expect("run stud");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = common::stud(args, "");
+    (out.status.success(), text(&out.stdout), text(&out.stderr))
 }
 
 const HAND: &str = "variant = 'F7S'

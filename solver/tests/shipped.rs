@@ -2,9 +2,11 @@
 //! file may take, opens, is checksummed intact, and answers a spot on every street of its game
 //! through the built binary.
 
+mod common;
+
+use common::{ok, stud};
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::Command;
 
 /// The shipped files: game, file name, down cards to ask about, streets.
 const SHIPPED: [(&str, &str, [&str; 2], usize); 4] = [
@@ -30,17 +32,9 @@ fn path(file: &str) -> PathBuf {
         .join(file)
 }
 
-fn stud(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_stud"))
-        .args(args)
-        .output()
-        .expect("run stud");
-    assert!(
-        out.status.success(),
-        "stud {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
+/// The JSON `stud` prints for a run that must succeed.
+fn stud_json(args: &[&str]) -> Value {
+    serde_json::from_str(&ok(&stud(args, ""))).expect("one JSON object")
 }
 
 #[test]
@@ -52,12 +46,12 @@ fn every_shipped_strategy_fits_opens_and_answers_every_street() {
             .len();
         assert!(bytes <= 32 << 20, "{file}: {bytes} bytes, over 32 MiB");
         let p = p.to_str().unwrap();
-        let info = stud(&["info", p, "--json", "--verify"]);
+        let info = stud_json(&["info", p, "--json", "--verify"]);
         assert_eq!(info["game"]["variant"], game, "{file}: {info}");
         for (street, spot) in SPOTS.iter().take(streets).enumerate() {
             // Seventh street deals a third down card.
             let hand = hands[usize::from(street == 4)];
-            let v = stud(&["query", p, spot, "--hand", hand, "--json"]);
+            let v = stud_json(&["query", p, spot, "--hand", hand, "--json"]);
             assert_eq!(v["street"], street, "{file} {spot}: {v}");
             let row = v["hands"][0]["probabilities"].as_array().unwrap();
             assert_eq!(row.len(), v["actions"].as_array().unwrap().len());

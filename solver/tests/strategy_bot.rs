@@ -1,22 +1,19 @@
 //! A solved strategy file as a player: it finds the same spots `stud query` does, beats the
 //! baseline bots, and refuses a game it was not solved for.
 
+mod common;
+
 use abstraction::cards::Card;
 use abstraction::rules::{Action, GameDef, State};
+use common::text;
 use serde_json::Value;
 use solver::bot::load;
 use std::process::Command;
 
+/// Runs `stud`: whether it succeeded, its standard output and its standard error.
 fn stud(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_stud"))
-        .args(args)
-        .output()
-        .expect("run stud");
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let out = common::stud(args, "");
+    (out.status.success(), text(&out.stdout), text(&out.stderr))
 }
 
 /// Solves Leduc briefly into a temporary file (a fraction of a second).
@@ -107,26 +104,11 @@ fn the_strategy_beats_every_baseline_bot_with_confidence() {
     assert!(!ok && err.contains("solved for"), "{err}");
     // And a person can play it, asking for its probabilities.
     let (ok, out, err) = {
-        use std::io::Write;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
-            .args(["play", &strat, "--game", "leduc", "--hands", "2"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all("?\ncc\n".repeat(20).as_bytes())
-            .unwrap();
-        let o = child.wait_with_output().unwrap();
-        (
-            o.status.success(),
-            String::from_utf8(o.stdout).unwrap(),
-            String::from_utf8(o.stderr).unwrap(),
-        )
+        let o = common::stud(
+            &["play", &strat, "--game", "leduc", "--hands", "2"],
+            &"?\ncc\n".repeat(20),
+        );
+        (o.status.success(), text(&o.stdout), text(&o.stderr))
     };
     assert!(ok, "{err}");
     assert!(out.contains("session over: 2 hands"), "{out}");
@@ -172,8 +154,8 @@ fn report_writes_a_page_with_its_pictures_and_renders_in_chromium_when_present()
     std::fs::create_dir_all(&dir).unwrap();
     let strat = dir.join("leduc.strat");
     let s = strat.to_str().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_stud"))
-        .args([
+    let out = common::stud(
+        &[
             "solve",
             "--game",
             "leduc",
@@ -181,10 +163,14 @@ fn report_writes_a_page_with_its_pictures_and_renders_in_chromium_when_present()
             "50",
             "--every",
             "10",
-        ])
-        .args(["--threads", "1", "--json", "--out", s])
-        .output()
-        .unwrap();
+            "--threads",
+            "1",
+            "--json",
+            "--out",
+            s,
+        ],
+        "",
+    );
     assert!(out.status.success());
     let log = dir.join("solve.jsonl");
     std::fs::write(&log, &out.stdout).unwrap();

@@ -1,0 +1,48 @@
+//! What the command-line tests share: running the built `stud` binary and reading its output.
+// Each test crate includes this module and uses a subset of it.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `stud` with `args`, writing `stdin` to its standard input.
+pub fn stud(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run stud");
+    let mut input = child.stdin.take().unwrap();
+    let text = stdin.to_string();
+    // Written from a thread: a big input must not block against a full output pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(text.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// Output bytes as text (the binary writes UTF-8 only).
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// The standard output of a run that must succeed (else fails with both streams).
+pub fn ok(out: &Output) -> String {
+    let stdout = text(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// The standard error of a run that must fail.
+pub fn err(out: &Output) -> String {
+    assert!(!out.status.success());
+    text(&out.stderr)
+}
