@@ -37,6 +37,8 @@ pub struct DealCheckpointHeader {
     pub card_abstraction: String,
     /// The betting abstraction.
     pub betting: BettingAbstraction,
+    /// The member of the CFR family.
+    pub algorithm: crate::cfr::Algorithm,
     /// Deals per iteration.
     pub batch: u64,
     /// The seed of the deals.
@@ -54,6 +56,7 @@ impl DealCheckpointHeader {
             game: game.clone(),
             card_abstraction: card_abstraction.into(),
             betting: solver.tree.betting,
+            algorithm: solver.algorithm(),
             batch: solver.batch as u64,
             seed: solver.seed,
             iterations: solver.iterations,
@@ -108,7 +111,7 @@ pub fn load_checkpoint(
     let mismatch = |what: &str| {
         anyhow::anyhow!(
             "{}: the checkpoint is for another {what}; resume with the same --game, \
-             --abstraction, --batch and --seed",
+             --abstraction, --algorithm, --batch and --seed",
             at()
         )
     };
@@ -117,6 +120,9 @@ pub fn load_checkpoint(
     }
     if h.card_abstraction != expect.card_abstraction || h.betting != expect.betting {
         return Err(mismatch("abstraction"));
+    }
+    if h.algorithm != expect.algorithm {
+        return Err(mismatch(&format!("algorithm ({})", h.algorithm.name())));
     }
     if h.batch != expect.batch || h.seed != expect.seed {
         return Err(mismatch("deal sampling (--batch, --seed)"));
@@ -164,6 +170,7 @@ pub fn write_strategy(
         game,
         betting: solver.tree.betting,
         bucketing,
+        algorithm: solver.algorithm(),
         iterations: solver.iterations,
         sampling: DealSampling {
             batch: solver.batch as u64,

@@ -254,6 +254,8 @@ pub struct BettingSolve<'a> {
     pub betting: BettingAbstraction,
     /// The card abstraction: embedded in the file.
     pub bucketing: &'a Bucketing,
+    /// The member of the CFR family that solved it.
+    pub algorithm: Algorithm,
     /// Iterations (batches) run.
     pub iterations: u64,
     /// The deal sampling.
@@ -294,7 +296,7 @@ pub fn write_betting(
         game: solve.game.clone(),
         card_abstraction: CardAbstraction::name(solve.bucketing),
         betting: solve.betting,
-        algorithm: Algorithm::CfrPlus,
+        algorithm: solve.algorithm,
         iterations: solve.iterations,
         exploitability: None,
         nodes: nodes.len() as u64,

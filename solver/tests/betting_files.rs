@@ -60,6 +60,7 @@ fn write(fx: &Fixture, width: Width, name: &str) -> PathBuf {
         game: &fx.def,
         betting: fx.tree.betting,
         bucketing: &fx.bucketing,
+        algorithm: solver::cfr::Algorithm::CfrPlus,
         iterations: 7,
         sampling: DealSampling { batch: 3, seed: 5 },
         width,

@@ -26,6 +26,7 @@ fn synthetic_7stud(dir: &Path) -> PathBuf {
         game: &def,
         betting: tree.betting,
         bucketing: &bucketing,
+        algorithm: solver::cfr::Algorithm::CfrPlus,
         iterations: 1,
         sampling: DealSampling { batch: 1, seed: 0 },
         width: Width::U8,
