@@ -38,7 +38,7 @@ use std::path::PathBuf;
 #[command(
     after_help = "Examples:\n  stud query strategies/kuhn.strat \"cc cbr1\" --hand Kc\n  \
                         stud query strategies/leduc.strat \"cbr2 cc | Kd | cbr4\" --json\n  \
-                        stud query strategies/ministud.strat \"Ah Kc pb c Qd As\" --hand Kd\n\n\
+                        stud query solves/ministud.strat \"Ah Kc pb c Qd As\" --hand Kd\n\n\
                         Spot: public cards and actions in order (PHH f, cc, pb, cbr N; or x, c, b, r, \
                         fold, bi). See the module docs of solver::cli::query."
 )]

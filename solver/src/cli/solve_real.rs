@@ -1,7 +1,8 @@
-//! `stud solve` for the real games (those the public tree cannot walk): deal-sampled CFR+ on the
+//! `stud solve` for the real games (those the public tree cannot walk): deal-sampled CFR (linear by default) on the
 //! betting tree, with the resource estimate first, progress, checkpoints and `--resume`.
 
-use super::solve::{game_stem, Args};
+use super::solve::{finish_checkpoint, out_path, Args};
+use crate::cfr::Algorithm;
 use crate::deal_cfr::DealSolver;
 use crate::deal_session::{
     load_checkpoint, probe_deal_seconds, save_checkpoint, status_bytes, write_strategy, Estimate,
@@ -14,10 +15,12 @@ use abstraction::bucketing::{Size, SIZES};
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The member of the CFR family when `--algorithm` is not given: linear CFR beat CFR+ head to
+/// head and against every bot at equal deals (docs/solver.md, "Schedules").
+pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::Linear;
 /// Deals per iteration when `--batch` is not given.
 pub const DEFAULT_BATCH: usize = 256;
 /// How long a solve runs when neither `--iterations` nor `--time` is given: with the bucketing
@@ -38,14 +41,10 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
         ),
         (args.sample.is_some(), "--sample"),
         (args.every.is_some(), "--every"),
-        (
-            args.algorithm != crate::cfr::Algorithm::CfrPlus,
-            "--algorithm",
-        ),
     ] {
         if given {
             bail!(
-                "{flag}: {} is solved by deal-sampled CFR+, whose exploitability is not \
+                "{flag}: {} is solved by deal-sampled CFR, whose exploitability is not \
                  computable here (use stud eval lbr); use --iterations or --time, and \
                  --checkpoint-every",
                 args.game
@@ -66,12 +65,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     if batch == 0 {
         bail!("--batch must be at least 1");
     }
-    let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from("strategies").join(format!("{}-hu.strat", game_stem(&args.game)))
-    });
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
+    let out = out_path(args, "-hu")?;
     let ckpt = out.with_extension("ckpt");
     if args.resume && !ckpt.exists() {
         bail!("--resume: no checkpoint at {}", ckpt.display());
@@ -130,6 +124,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     est.check_fits(available_memory())?;
     let bucketing = Arc::new(bucketing);
     let mut solver = DealSolver::new(def, tree, Arc::clone(&bucketing), batch, args.seed)?;
+    solver.set_algorithm(args.algorithm.unwrap_or(DEFAULT_ALGORITHM))?;
     let card_name = bucketing.name();
     if args.resume {
         load_checkpoint(&ckpt, &mut solver, def, &card_name)?;
@@ -197,7 +192,9 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
         Ok((iterating, solver.iterations - first))
     })?;
     write_strategy(&out, &solver, def, &bucketing, WIDTH)?;
-    save_checkpoint(&ckpt, &solver, def, &card_name)?;
+    let kept = finish_checkpoint(&ckpt, args.keep_checkpoint, || {
+        save_checkpoint(&ckpt, &solver, def, &card_name)
+    })?;
     let secs = start.elapsed().as_secs_f64();
     let iter_secs = iterating.as_secs_f64().max(1e-9);
     let deals_per_second = (ran * batch as u64) as f64 / iter_secs;
@@ -218,7 +215,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
             serde_json::json!({
                 "final": true,
                 "game": args.game,
-                "solver": "deal-sampled cfr+",
+                "solver": format!("deal-sampled {}", solver.algorithm().name()),
                 "abstraction": card_name,
                 "batch": batch,
                 "seed": args.seed,
@@ -242,22 +239,23 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
                 "exploitability_note": "not computable for this game; use stud eval lbr",
                 "out": out.display().to_string(),
                 "file_bytes": file_bytes,
-                "checkpoint": ckpt.display().to_string(),
+                "checkpoint": kept,
             })
         );
     } else {
         println!(
-            "{} deal-sampled CFR+ ({card_name}): {} iterations of {batch} deals in {secs:.1}s \
+            "{} deal-sampled {} ({card_name}): {} iterations of {batch} deals in {secs:.1}s \
              ({deals_per_second:.0} deals/s while iterating)\nexploitability: not computable \
              for this game; use stud eval lbr\npeak memory {} (estimated {:.1} MiB)\nstrategy: {} \
              ({:.1} MiB)\ncheckpoint: {}",
             args.game,
+            solver.algorithm().name(),
             solver.iterations,
             peak.map_or("unknown".into(), |p| format!("{:.1} MiB", mib(p))),
             mib(est.peak()),
             out.display(),
             mib(file_bytes as usize),
-            ckpt.display()
+            kept
         );
     }
     Ok(())
