@@ -2,9 +2,9 @@
 //! `stud eval ladder`, the validation ladder of the card abstraction.
 
 use super::load_game;
-use crate::bot::matches::{play_match, MatchConfig};
-use crate::bot::{load, Lbr, Player, StrategyPlayer, BOT_NAMES};
+use crate::bot::{load, Candidates, Lbr, Player, StrategyPlayer, BOT_NAMES};
 use abstraction::rules::GameDef;
+use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -53,10 +53,10 @@ pub struct LbrArgs {
     /// Rollouts per equity estimate of the cards to come.
     #[arg(long, default_value_t = 64)]
     pub rollouts: u32,
-    /// The most candidate hands for the opponent's hidden cards: all of them when there are
-    /// no more, else this many drawn at random.
-    #[arg(long, default_value_t = 256)]
-    pub candidates: usize,
+    /// The opponent's holdings of its hidden cards that LBR weighs: `all` (the exact range), or
+    /// at most this many (all of them when there are no more, else this many drawn at random).
+    #[arg(long, default_value_t = Candidates::Sample(256))]
+    pub candidates: Candidates,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -78,14 +78,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.rollouts,
         args.candidates,
     )?;
-    let cfg = MatchConfig {
-        def,
-        deals: args.hands,
-        seed: args.seed,
-        phh_out: None,
-    };
+    let bar = progress_bar(args.json, args.hands);
     let start = Instant::now();
-    let r = play_match(&lbr, player.as_ref(), &cfg)?;
+    let r = lbr.play(args.hands, args.seed, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let r = r?;
     let secs = start.elapsed().as_secs_f64();
     if args.json {
         let mut v = serde_json::to_value(&r)?;
@@ -93,9 +90,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         v["lbr_mbb_per_hand"] = r.mbb_per_hand.into();
         v["exploitability_mbb"] = exact.into();
         v["seconds"] = secs.into();
-        v["game"] = cfg.def.variant.name().into();
+        v["game"] = def.variant.name().into();
         v["seed"] = args.seed.into();
-        v["candidates"] = args.candidates.into();
+        v["candidates"] = match args.candidates {
+            Candidates::All => "all".into(),
+            Candidates::Sample(m) => m.into(),
+        };
         v["rollouts"] = args.rollouts.into();
         println!("{v}");
     } else {
@@ -110,6 +110,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The progress bar of `deals` deals on standard error, with the time left; hidden for `--json`
+/// (and where standard error is not a terminal).
+fn progress_bar(quiet: bool, deals: u64) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::new(deals);
+    b.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} deals, {eta} left",
+        )
+        .expect("a valid template"),
+    );
+    b
 }
 
 /// The player `spec` names (see [`load`]), ready for many hands: a strategy file gets its
