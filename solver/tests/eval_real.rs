@@ -61,7 +61,8 @@ fn a_real_game_strategy_is_measured_by_lbr_the_script_and_the_report() {
         .args([
             "eval", "lbr", s, "--game", "7stud", "--hands", "40", "--seed", "2",
         ])
-        .args(["--rollouts", "16", "--candidates", "64", "--json"])
+        .args(["--rollouts", "16", "--candidates", "64", "--json", "--nets"])
+        .arg(dir.join("nets.txt"))
         .output()
         .unwrap();
     assert!(
@@ -78,6 +79,13 @@ fn a_real_game_strategy_is_measured_by_lbr_the_script_and_the_report() {
         lbr - ci > 0.0,
         "LBR beats a strategy blind to its cards: {v}"
     );
+    let nets: Vec<i64> = std::fs::read_to_string(dir.join("nets.txt"))
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(nets.len(), 40);
+    assert_eq!(nets.iter().sum::<i64>(), v["chips_a"].as_i64().unwrap());
 
     let json = dir.join("eval.json");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/eval-strategy");

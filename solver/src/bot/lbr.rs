@@ -130,8 +130,23 @@ impl<'a> Lbr<'a> {
             deals >= 2,
             "a match needs at least 2 deals for a confidence interval"
         );
+        Ok(summarize(
+            &self.play_deals(deals, seed, done)?,
+            self.def.big_bet,
+        ))
+    }
+
+    /// As [`Lbr::play`], each deal's net chips for LBR over its two hands, in the order of the
+    /// deals: two LBRs (or two strategies) measured on the same seed can be compared deal by
+    /// deal, which cancels most of the luck of the opponent's draws.
+    pub fn play_deals(
+        &self,
+        deals: u64,
+        seed: u64,
+        done: &(dyn Fn() + Sync),
+    ) -> anyhow::Result<Vec<i64>> {
         let def = &self.def;
-        let pairs: Vec<i64> = (0..deals)
+        (0..deals)
             .into_par_iter()
             .map(|i| -> anyhow::Result<i64> {
                 let cards = DealCards::random(def, &mut stream(seed, i, 0));
@@ -152,8 +167,7 @@ impl<'a> Lbr<'a> {
                 done();
                 Ok(net)
             })
-            .collect::<anyhow::Result<_>>()?;
-        Ok(summarize(&pairs, def.big_bet))
+            .collect()
     }
 }
 

@@ -2,8 +2,10 @@
 //! `stud eval ladder`, the validation ladder of the card abstraction.
 
 use super::load_game;
+use crate::bot::matches::summarize;
 use crate::bot::{load, Candidates, Lbr, Player, StrategyPlayer, BOT_NAMES};
 use abstraction::rules::GameDef;
+use anyhow::{ensure, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::Arc;
 use std::time::Instant;
@@ -57,6 +59,10 @@ pub struct LbrArgs {
     /// at most this many (all of them when there are no more, else this many drawn at random).
     #[arg(long, default_value_t = Candidates::Sample(256))]
     pub candidates: Candidates,
+    /// Also write each deal's net chips for LBR (over its two hands), one line per deal in the
+    /// order of the deals, to this file: two runs on the same seed compared deal by deal.
+    #[arg(long)]
+    pub nets: Option<std::path::PathBuf>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -80,10 +86,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     )?;
     let bar = progress_bar(args.json, args.hands);
     let start = Instant::now();
-    let r = lbr.play(args.hands, args.seed, &|| bar.inc(1));
+    ensure!(
+        args.hands >= 2,
+        "a match needs at least 2 deals for a confidence interval"
+    );
+    let nets = lbr.play_deals(args.hands, args.seed, &|| bar.inc(1));
     bar.finish_and_clear();
-    let r = r?;
+    let nets = nets?;
     let secs = start.elapsed().as_secs_f64();
+    if let Some(path) = &args.nets {
+        let text: String = nets.iter().map(|n| format!("{n}\n")).collect();
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let r = summarize(&nets, def.big_bet);
     if args.json {
         let mut v = serde_json::to_value(&r)?;
         v["strategy"] = path.into();
