@@ -4,7 +4,7 @@
 use super::load_game;
 use crate::bot::matches::{play_match, MatchConfig, MatchResult};
 use crate::bot::third_street::{third_street, ACTIONS};
-use crate::bot::{load, Lbr, Player, BOT_NAMES};
+use crate::bot::{load, Candidates, Lbr, Player, BOT_NAMES};
 use crate::strategy_file::StrategyFile;
 use abstraction::rules::{Action, Deal, GameDef};
 use abstraction::tree::{Edge, NodeKind};
@@ -202,10 +202,10 @@ fn play_results(
             play_match(player, b.as_ref(), &cfg)?,
         ));
     }
-    let lbr = Lbr::new(player, Arc::clone(def), 64, 256)?;
+    let lbr = Lbr::new(player, Arc::clone(def), 64, Candidates::Sample(256))?;
     rows.push(row(
         "LBR (its win rate)".into(),
-        play_match(&lbr, player, &cfg)?,
+        lbr.play(deals, seed, &|| {})?,
     ));
     Ok(rows)
 }
