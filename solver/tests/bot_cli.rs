@@ -230,6 +230,20 @@ fn serve_refuses_a_non_loopback_address_and_an_unknown_player() {
     let out = stud(&["serve", "heuristic", "--listen", "0.0.0.0:0"], "");
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("loopback"));
+    // Timeouts: a positive number of seconds.
+    for bad in ["0", "-1", "nan", "soon"] {
+        let flag = format!("--idle-timeout={bad}");
+        let out = stud(
+            &["serve", "heuristic", "--listen", "127.0.0.1:0", &flag],
+            "",
+        );
+        assert!(!out.status.success(), "--idle-timeout {bad}");
+        assert!(
+            text(&out.stderr).contains("--idle-timeout"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
     let out = stud(&["serve", "nobody"], "");
     assert!(!out.status.success());
     assert!(

@@ -252,16 +252,17 @@ enum Next {
 }
 
 impl Conn {
-    /// When the connection's current wait runs out, or `None` while a worker has its request.
+    /// When the connection's current wait runs out: `None` while a worker has its request, or
+    /// when the timeout is too long for the clock to reach (the flags take any length).
     fn deadline(&self, limits: &Limits) -> Option<Instant> {
         self.rng.as_ref()?;
-        Some(if self.written < self.out.len() {
-            self.since + limits.read_timeout
+        if self.written < self.out.len() {
+            self.since.checked_add(limits.read_timeout)
         } else if let Some(t) = self.line_since {
-            t + limits.read_timeout
+            t.checked_add(limits.read_timeout)
         } else {
-            self.since + limits.idle_timeout
-        })
+            self.since.checked_add(limits.idle_timeout)
+        }
     }
 
     /// Takes the next complete line (or the last one, cut off by the end of input) off the
