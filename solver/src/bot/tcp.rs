@@ -4,8 +4,8 @@
 //! once (`mio`: epoll on Linux, kqueue on the BSDs and macOS, so a wait costs what is ready, not
 //! what is open); a fixed pool of worker threads, started before the first connection, answers
 //! complete request lines. No thread is started per connection, so neither thousands of idle
-//! clients nor a limit on threads or address space can stop the server: the thread count is
-//! `workers + 1` from start to end. Each connection has at most one request with a worker at a
+//! clients nor a limit on threads can stop the server, and an idle one costs a few hundred
+//! bytes: the thread count is `workers + 1` from start to end. Each connection has at most one request with a worker at a
 //! time (its replies stay in order, and a client that sends faster than it reads is simply not
 //! read), so the queue of requests is bounded by the number of connections.
 //!
