@@ -10,6 +10,8 @@ mod lbr;
 pub mod matches;
 pub mod protocol;
 mod strategy;
+#[cfg(unix)]
+pub mod tcp;
 pub mod third_street;
 
 pub use heuristic::Heuristic;
