@@ -249,6 +249,14 @@ proptest! {
         }
     }
 
+    /// The line of an offset is one more than the newlines before it, as counting them from the
+    /// start gives (what `Lines` replaced to make reading linear).
+    #[test]
+    fn line_numbers_count_the_newlines_before(text in "[a\n]{0,60}", offset in 0usize..70) {
+        let before = text.bytes().take(offset).filter(|&b| b == b'\n').count();
+        prop_assert_eq!(Lines::new(&text).at(offset), 1 + before);
+    }
+
     /// Any string as an action gives an action or an error, never a panic.
     #[test]
     fn any_action_text_never_panics(s in ".{0,40}") {
