@@ -89,7 +89,7 @@ pub fn load_checkpoint(
     card_abstraction: &str,
 ) -> Result<()> {
     let at = || path.display().to_string();
-    let mut file = std::fs::File::open(path).with_context(|| format!("opening {}", at()))?;
+    let mut file = crate::input::open(path, crate::input::CHECKPOINT)?;
     let file_len = file.metadata()?.len() as usize;
     let mut head = vec![0u8; Container::<DealCheckpointHeader>::PREFIX.min(file_len)];
     file.read_exact(&mut head).with_context(at)?;

@@ -467,8 +467,7 @@ impl StrategyFile {
     /// and sizes, and (betting-tree files) decodes the embedded bucketing, whose checksum must be
     /// the header's. Use [`StrategyFile::verify`] to check the arrays' checksums too.
     pub fn open(path: &Path) -> Result<StrategyFile> {
-        let file =
-            std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+        let file = crate::input::open(path, crate::input::STRATEGY)?;
         // SAFETY: the map is read-only; a concurrent writer would replace the file by rename
         // (never write into it), which leaves this mapping intact.
         let map = unsafe { memmap2::Mmap::map(&file) }
