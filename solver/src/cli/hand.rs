@@ -1,7 +1,7 @@
 //! `stud hand`: evaluates hands of 5 to 7 cards, given as arguments or one per line on standard
 //! input, printing the high hand, the eight-or-better low and the razz low of each.
 
-use abstraction::cards::{parse_cards, CardSet};
+use abstraction::cards::{parse_distinct_cards, CardSet};
 use abstraction::eval::{HighStrength, LowStrength, PartialHand};
 use serde::Serialize;
 use std::io::{BufRead, Read, Write};
@@ -72,14 +72,8 @@ impl From<LowStrength> for Low {
 
 /// Parses and evaluates one hand; the error says what is wrong with it.
 fn evaluate(text: &str) -> Result<Evaluation, String> {
-    let cards = parse_cards(text).map_err(|e| e.to_string())?;
-    let mut set = CardSet::EMPTY;
-    for &c in &cards {
-        if set.contains(c) {
-            return Err(format!("{c} appears twice"));
-        }
-        set.insert(c);
-    }
+    let cards = parse_distinct_cards(text).map_err(|e| e.to_string())?;
+    let set: CardSet = cards.iter().copied().collect();
     if !(5..=7).contains(&cards.len()) {
         return Err(format!("{} cards; a hand has 5 to 7", cards.len()));
     }
