@@ -360,13 +360,16 @@ impl HandHistory {
         let (line, v) = take("starting_stacks")?;
         let starting_stacks = chips_array(*line, "starting_stacks", v, 1)?;
         let players = starting_stacks.len();
-        if players < 2 {
-            return Err(PhhError {
-                line: *line,
-                text: "starting_stacks".into(),
-                reason: format!("{players} players: a hand needs at least two"),
-            });
-        }
+        // Checked here, before a seat is stored in a `u8`, so that the count is reported as
+        // written (it was cut to 255).
+        GameDef::check_seats(variant, players).map_err(|e| PhhError {
+            line: *line,
+            text: "starting_stacks".into(),
+            reason: match e {
+                GameDefError::Invalid { reason, .. } => reason,
+                other => other.to_string(),
+            },
+        })?;
         let (line, v) = take("antes")?;
         let antes = chips_array(*line, "antes", v, 0)?;
         if antes.len() != players {
@@ -426,9 +429,11 @@ impl HandHistory {
     /// The game this hand was played in: the preset of its variant under `profile`, with the
     /// stakes and stacks of the file. The number of seats is the number of starting stacks.
     pub fn game_def(&self, profile: Profile) -> Result<GameDef, GameDefError> {
+        let players = self.starting_stacks.len();
+        GameDef::check_seats(self.variant, players)?;
         let mut def = GameDef::stud(self.variant)
             .with_profile(profile)
-            .with_seats(self.starting_stacks.len().min(255) as u8, 1);
+            .with_seats(players as u8, 1); // at most 10: checked above
         def.ante = self.antes.first().copied().unwrap_or(0);
         def.bring_in = self.bring_in;
         def.small_bet = self.small_bet;

@@ -198,6 +198,29 @@ fn errors_name_the_line_and_the_text() {
 
     let e = error_of(&base.replace("actions = [", "actions = [1, "));
     assert!(e.reason.contains("array of strings"), "{e}");
+
+    // As many players as written, not the 255 a `u8` seat count would cut them to.
+    for n in [1, 9, 258, 1000] {
+        let text = base
+            .replace("[1, 1, 1]", &format!("[{}]", vec!["1"; n].join(", ")))
+            .replace(
+                "[1000, 1000, 1000]",
+                &format!("[{}]", vec!["9"; n].join(", ")),
+            );
+        let e = error_of(&text);
+        assert_eq!((e.line, e.text.as_str()), (7, "starting_stacks"), "{e}");
+        let want = format!("{n} players cannot play 7stud: it takes 2 to 8");
+        assert_eq!(e.reason, want, "{e}");
+    }
+}
+
+#[test]
+fn a_hand_built_in_memory_with_too_many_players_names_their_number() {
+    let mut h = HandHistory::parse(POKERKIT).unwrap();
+    h.starting_stacks = vec![100; 258];
+    h.antes = vec![1; 258];
+    let e = h.game_def(Profile::CardRoom).unwrap_err();
+    assert!(e.to_string().contains("258 players cannot play"), "{e}");
 }
 
 #[test]
