@@ -100,6 +100,11 @@ pub fn load_checkpoint(
     }
     let c = Container::<DealCheckpointHeader>::open_head(&head, file_len, MAGIC, "deal checkpoint")
         .with_context(at)?;
+    // The whole file against its checksum (version 4), streamed, before the header is trusted:
+    // damage is reported as damage, not as a checkpoint of another game. Each section is also
+    // checked against its own checksum as it is read below.
+    file.seek(SeekFrom::Start(0))?;
+    c.verify_file(&mut file).with_context(at)?;
     let expect = DealCheckpointHeader {
         iterations: c.header.iterations,
         ..DealCheckpointHeader::of(solver, game, card_abstraction)
