@@ -119,6 +119,12 @@ hand = 'a-1'
 fn reads_and_rewrites_every_pokerkit_hand() {
     let dir =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata/pokerkit");
+    // As in tests/pokerkit.rs: CI sets STUD_REQUIRE_TESTDATA, so there the data must be there.
+    assert!(
+        dir.exists() || std::env::var_os("STUD_REQUIRE_TESTDATA").is_none(),
+        "STUD_REQUIRE_TESTDATA is set but there is no PokerKit test data at {}",
+        dir.display()
+    );
     let mut n = 0;
     for sub in ["f7s", "f7s8", "fr", "f7s_shortstack"] {
         let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
