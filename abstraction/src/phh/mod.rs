@@ -278,10 +278,11 @@ impl HandHistory {
                 let at = e.span().map_or(0, |s| s.start);
                 let line = lines.at(at);
                 // The whole line at fault: a span may be empty (a missing quote, say).
-                let snippet = text
-                    .lines()
-                    .nth(line - 1)
-                    .map_or_else(String::new, |l| l.trim().chars().take(60).collect());
+                // At the end of the text (an unclosed array, say) there is no line to show.
+                let snippet = text.lines().nth(line - 1).map_or_else(
+                    || "end of file".into(),
+                    |l| l.trim().chars().take(60).collect(),
+                );
                 PhhError {
                     line,
                     text: snippet,
