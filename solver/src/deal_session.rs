@@ -92,7 +92,7 @@ pub fn load_checkpoint(
     card_abstraction: &str,
 ) -> Result<()> {
     let at = || path.display().to_string();
-    let mut file = std::fs::File::open(path).with_context(|| format!("opening {}", at()))?;
+    let mut file = crate::input::open(path, crate::input::CHECKPOINT)?;
     let file_len = file.metadata()?.len() as usize;
     let mut head = vec![0u8; Container::<DealCheckpointHeader>::PREFIX.min(file_len)];
     file.read_exact(&mut head).with_context(at)?;
@@ -103,6 +103,11 @@ pub fn load_checkpoint(
     }
     let c = Container::<DealCheckpointHeader>::open_head(&head, file_len, MAGIC, "deal checkpoint")
         .with_context(at)?;
+    // The whole file against its checksum (version 4), streamed, before the header is trusted:
+    // damage is reported as damage, not as a checkpoint of another game. Each section is also
+    // checked against its own checksum as it is read below.
+    file.seek(SeekFrom::Start(0))?;
+    c.verify_file(&mut file).with_context(at)?;
     let expect = DealCheckpointHeader {
         iterations: c.header.iterations,
         ..DealCheckpointHeader::of(solver, game, card_abstraction)

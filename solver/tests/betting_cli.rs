@@ -128,6 +128,12 @@ fn query_answers_a_spot_on_every_street() {
     assert!(e.contains("step 5 (cc)") && e.contains("face up"), "{e}");
     let e = err(&stud(&["query", p, "3c 8d pb", "--hand", "As"], ""));
     assert!(e.contains("--hand"), "{e}");
+    // A repeated card is refused, not counted once.
+    let e = err(&stud(
+        &["query", p, "3c 8d pb", "--hand", "Kc Kc Kc Kc"],
+        "",
+    ));
+    assert!(e.contains("Kc appears twice"), "{e}");
     let e = err(&stud(&["query", p, "3c 8d cc"], ""));
     assert!(e.contains("step 3"), "{e}");
 }

@@ -114,3 +114,49 @@ fn schedules_of_the_deal_sampled_solver() {
         }
     }
 }
+
+/// A deal-sampled checkpoint resumes; one whose header was edited (with the header's own
+/// checksum recomputed) is refused as damaged, by the checksum of the whole file.
+#[test]
+fn an_edited_deal_checkpoint_is_refused() {
+    use solver::deal_session::{load_checkpoint, save_checkpoint};
+    let mut def = GameDef::ministud();
+    def.deck.ranks = vec![Rank::KING, Rank::ACE];
+    let size = Size::parse("4", def.streets.len()).unwrap();
+    let bucketing = Arc::new(Bucketing::build(&def, &size, &|_| {}).unwrap());
+    let betting = BettingAbstraction::for_game(&def);
+    let fresh = || {
+        let tree = BettingTree::build(&def, betting, &size.buckets).unwrap();
+        DealSolver::new(&def, tree, Arc::clone(&bucketing), 16, 7).unwrap()
+    };
+    let mut s = fresh();
+    for _ in 0..3 {
+        s.iterate().unwrap();
+    }
+    let dir = std::env::temp_dir().join(format!("stud-deal-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("d.ckpt");
+    save_checkpoint(&path, &s, &def, "4").unwrap();
+    let mut back = fresh();
+    load_checkpoint(&path, &mut back, &def, "4").unwrap();
+    assert_eq!(back.iterations, 3);
+    assert_eq!(back.regrets, s.regrets);
+
+    let mut bytes = std::fs::read(&path).unwrap();
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let head = 32..32 + len;
+    let at = bytes[head.clone()]
+        .windows(8)
+        .position(|w| w == b"\"ante\":1")
+        .expect("the game's ante in the header");
+    bytes[head.start + at + 7] = b'2';
+    let fnv = solver::container::fnv1a(&bytes[head]);
+    bytes[16..24].copy_from_slice(&fnv.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let e = load_checkpoint(&path, &mut fresh(), &def, "4").unwrap_err();
+    assert!(
+        format!("{e:#}").contains("file checksum does not match"),
+        "{e:#}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -95,8 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         about = escape(&about),
     );
     if let Some(log) = &args.log {
-        let text = std::fs::read_to_string(log)
-            .with_context(|| format!("cannot read {}", log.display()))?;
+        let text = crate::input::read_text(log, crate::input::REPORT_DATA)?;
         let mut points = Vec::new();
         for (i, line) in text
             .lines()
@@ -213,8 +212,7 @@ fn play_results(
 /// The results of scripts/eval-strategy's JSON: `{"results": [{"name", "mbb_per_hand", "ci95",
 /// "hands"}, ...]}`.
 fn read_results(path: &Path) -> anyhow::Result<Vec<Row>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = crate::input::read_text(path, crate::input::REPORT_DATA)?;
     let v: serde_json::Value =
         serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
     let list = v["results"]

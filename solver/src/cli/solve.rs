@@ -60,7 +60,7 @@ pub struct Args {
     pub time: Option<Duration>,
     /// Stop when the exploitability (chips per game; in the abstract game) is at most this,
     /// measured every --every iterations.
-    #[arg(long)]
+    #[arg(long, value_parser = parse_target)]
     pub target_exploitability: Option<f64>,
     /// The card abstraction: lossless, a bucketing preset (tiny, small, default, large) or
     /// buckets per street (4, or 4,8). Default: lossless for the walkable games, `default` for
@@ -122,7 +122,22 @@ pub(super) fn parse_duration(s: &str) -> Result<Duration, String> {
         "h" => x * 3600.0,
         _ => return Err(format!("{s:?}: the unit must be s, m or h")),
     };
-    Ok(Duration::from_secs_f64(secs))
+    // Checked: `from_secs_f64` panics past u64::MAX seconds (`--time 99999999999999999999h`).
+    Duration::try_from_secs_f64(secs)
+        .map_err(|_| format!("{s:?} is longer than any solve can run: use e.g. 90s, 10m or 2h"))
+}
+
+/// A `--target-exploitability`: a positive, finite number of chips per game. NaN compares
+/// false with every exploitability and a negative or zero target is never reached, so any of
+/// them would make the solve run forever without saying why; infinity is met before it starts.
+fn parse_target(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        Ok(_) => Err(format!(
+            "{s:?}: the target must be a positive, finite number of chips per game, e.g. 0.001"
+        )),
+        Err(_) => Err(format!("{s:?} is not a number: e.g. 0.001")),
+    }
 }
 
 /// The stem of the default output name: the preset name or the game file's stem.
@@ -389,8 +404,16 @@ impl Run<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_duration;
+    use super::{parse_duration, parse_target};
     use std::time::Duration;
+
+    #[test]
+    fn targets_are_positive_and_finite() {
+        assert_eq!(parse_target("0.001"), Ok(0.001));
+        for bad in ["nan", "NaN", "inf", "-inf", "-0.1", "0", "x"] {
+            assert!(parse_target(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn durations() {
@@ -400,5 +423,8 @@ mod tests {
         assert_eq!(parse_duration("1.5h"), Ok(Duration::from_secs(5400)));
         assert!(parse_duration("10x").unwrap_err().contains("unit"));
         assert!(parse_duration("m").unwrap_err().contains("not a duration"));
+        assert!(parse_duration("99999999999999999999999h")
+            .unwrap_err()
+            .contains("longer than any solve"));
     }
 }
