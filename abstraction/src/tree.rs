@@ -623,8 +623,8 @@ mod tests {
         assert_eq!(k.nodes.len(), 9);
         assert_eq!(k.num_infosets, 12); // OpenSpiel: 12 information states
         let l = tree(&GameDef::leduc());
-        assert_eq!(possible_infosets(&l), 936); // OpenSpiel: 936
-                                                // The lossless abstraction spends no information set on a hand that collides.
+        // OpenSpiel: 936; the lossless abstraction spends none on a hand that collides.
+        assert_eq!(possible_infosets(&l), 936);
         assert_eq!(l.num_infosets, 936);
         assert_eq!(l.max_actions, 3);
     }
