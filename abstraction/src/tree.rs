@@ -212,9 +212,9 @@ impl Tree {
         let possible: Vec<usize> = (0..def.streets.len())
             .map(|s| Tree::possible_hands(def, s))
             .collect();
-        for s in 0..def.streets.len() {
+        for (s, &hands_there) in possible.iter().enumerate() {
             // The solver's per-node scratch holds one entry per hand; a bucket per hand at most.
-            let k = cards.num_buckets(s, possible[s]) as usize;
+            let k = cards.num_buckets(s, hands_there) as usize;
             if k == 0 || k > n {
                 return Err(TreeError::Unsupported(format!(
                     "card abstraction {} has {k} buckets on street {s}: it needs 1 to {n} (the \
