@@ -40,6 +40,7 @@ use abstraction::tree::{Edge, NodeKind, Tree, NONE};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -392,6 +393,7 @@ impl DealSolver {
             bets: Vec::new(),
             board: (NONE, 0),
             table: vec![0; tree.num_hands()],
+            memo: HashMap::new(),
         };
         self.lift_node(&mut lift, 0, state)?;
         Ok(lift.out)
@@ -427,7 +429,14 @@ impl DealSolver {
                             up: up(seat),
                             opp_up: up(1 - seat),
                         };
-                        self.bucketing.bucket(&v).map_err(|e| e.to_string())?
+                        match l.memo.get(&v) {
+                            Some(&b) => b,
+                            None => {
+                                let b = self.bucketing.bucket(&v).map_err(|e| e.to_string())?;
+                                l.memo.insert(v, b);
+                                b
+                            }
+                        }
                     };
                 }
             }
@@ -481,6 +490,9 @@ struct Lift<'a> {
     board: (u32, u8),
     /// The actor's bucket of each hand on `board` ([`NONE`]: the hand holds a public card).
     table: Vec<u32>,
+    /// The bucket of every view met so far: the public tree meets each view on many boards
+    /// (one per betting history), and a lookup computes the view's features.
+    memo: HashMap<CardView, u32>,
 }
 
 struct Ctx<'a> {
