@@ -9,10 +9,10 @@
 use crate::best_response::{exploitability, real_exploitability, Exploitability};
 use crate::cfr::{Algorithm, Sampling, Solver};
 use crate::deal_cfr::DealSolver;
-use crate::session::{new_solver, Abstractions, Cards};
+use crate::session::{new_solver, Abstractions, Cards, TREE_BYTES_PER_NODE};
 use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::Bucketing;
-use abstraction::card_abstraction::CardAbstraction;
+use abstraction::card_abstraction::{CardAbstraction, Lossless};
 use abstraction::rules::GameDef;
 use abstraction::tree::Tree;
 use anyhow::{bail, Context, Result};
@@ -173,6 +173,44 @@ pub struct DealRung {
     pub seconds: f64,
 }
 
+/// The lossless public tree of the walkable game `def` under its betting abstraction, the tree
+/// [`DealSolver::lift`] lifts onto: refused while it is built if it would outgrow `memory` bytes
+/// (`None`: no limit), then refused unless one lifted strategy fits beside it.
+pub fn lift_target(def: &GameDef, memory: Option<usize>) -> Result<Tree> {
+    let budget = memory.unwrap_or(usize::MAX / 2);
+    let betting = abstraction::betting_abstraction::BettingAbstraction::for_game(def);
+    let tree = Tree::build(def, &Lossless, betting, budget / TREE_BYTES_PER_NODE)?;
+    check_lift_fits(
+        &tree,
+        memory.map(|m| m.saturating_sub(tree.nodes.len() * TREE_BYTES_PER_NODE)),
+    )?;
+    Ok(tree)
+}
+
+/// Refuses, before allocating, a lifted strategy on `tree` that would not fit in `memory` bytes:
+/// an `f64` per slot (the best response's scratch, vectors over the hands per depth, is
+/// kilobytes).
+pub fn check_lift_fits(tree: &Tree, memory: Option<usize>) -> Result<()> {
+    let need = tree.num_slots * 8;
+    if let Some(avail) = memory.filter(|&a| a < need) {
+        bail!(
+            "lifting onto the lossless tree needs {} MiB ({} infoset-actions × 8 bytes) but only \
+             {} MiB are available",
+            need >> 20,
+            tree.num_slots,
+            avail >> 20
+        );
+    }
+    Ok(())
+}
+
+/// The real-game exploitability of `solver`'s average strategy: lifted onto `public` (see
+/// [`lift_target`]) and measured by the exact best response.
+pub fn deal_exploitability(solver: &DealSolver, public: &Tree) -> Result<Exploitability> {
+    let lifted = solver.lift(public).map_err(anyhow::Error::msg)?;
+    Ok(exploitability(public, &lifted))
+}
+
 /// Solves the walkable game `def` with the deal-sampled solver in the card abstraction
 /// `bucketing` (built for `def`) as `knobs` say, and after each count of `iterations`
 /// (ascending; 0 measures the uniform strategy) lifts its average strategy onto `public` (the
@@ -205,7 +243,6 @@ pub fn climb_deals(
             solver.iterate()?;
         }
         seconds += t.elapsed().as_secs_f64();
-        let lifted = solver.lift(public).map_err(anyhow::Error::msg)?;
         let rung = DealRung {
             abstraction: name.clone(),
             buckets: buckets.clone(),
@@ -213,7 +250,7 @@ pub fn climb_deals(
             knobs: knobs.clone(),
             iterations: n,
             deals: n * knobs.batch as u64,
-            real_game: exploitability(public, &lifted),
+            real_game: deal_exploitability(&solver, public)?,
             seconds,
         };
         report(&rung);

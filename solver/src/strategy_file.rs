@@ -260,6 +260,9 @@ pub struct BettingSolve<'a> {
     pub sampling: DealSampling,
     /// How to store the probabilities.
     pub width: Width,
+    /// The exploitability of the unquantized strategy, where it is computable (a walkable
+    /// game: the strategy lifted onto its lossless public tree, `ladder::deal_exploitability`).
+    pub exploitability: Option<Exploitability>,
 }
 
 /// Writes a betting-tree strategy (the real games) to `path` (atomically): the tree's `nodes`
@@ -296,7 +299,7 @@ pub fn write_betting(
         betting: solve.betting,
         algorithm: Algorithm::CfrPlus,
         iterations: solve.iterations,
-        exploitability: None,
+        exploitability: solve.exploitability,
         nodes: nodes.len() as u64,
         slots: num_slots as u64,
         hands: 0,

@@ -1,14 +1,14 @@
 //! `stud eval ladder`: the validation ladder of the card abstraction on a walkable game, solved
 //! by the exact solver on the public tree or by the real games' deal-sampled solver.
 
-use super::load_game;
+use super::{load_game, SolverKind};
 use crate::cfr::{Algorithm, Sampling};
 use crate::ladder::{
-    check_iterations, climb, climb_deals, climb_solver, DealKnobs, DealRung, Rung,
+    check_iterations, check_lift_fits, climb, climb_deals, climb_solver, lift_target, DealKnobs,
+    DealRung, Rung,
 };
-use crate::session::{available_memory, new_solver, Abstractions, TREE_BYTES_PER_NODE};
+use crate::session::{available_memory, new_solver, Abstractions};
 use abstraction::bucketing::{Size, SIZES};
-use abstraction::card_abstraction::Lossless;
 use abstraction::tree::Tree;
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
@@ -38,8 +38,8 @@ pub struct Args {
     pub game: String,
     /// tree: the exact solver on the public tree in a card abstraction; deal: the real games'
     /// deal-sampled solver on the betting tree, lifted onto the lossless public tree.
-    #[arg(long, value_enum, default_value_t = LadderSolver::Tree)]
-    pub solver: LadderSolver,
+    #[arg(long, value_enum, default_value_t = SolverKind::Tree)]
+    pub solver: SolverKind,
     /// The card abstractions: lossless (tree only), bucketing presets (tiny, small, ...) or
     /// buckets per street (4, or 4,8). Default: 1 2 3 4 6 lossless (tree), 8 32 (deal).
     #[arg(long, num_args = 1..)]
@@ -74,15 +74,6 @@ pub struct Args {
     /// Print one JSON object per row instead of a table.
     #[arg(long)]
     pub json: bool,
-}
-
-/// Which solver climbs the ladder.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum LadderSolver {
-    /// The exact solver (the CFR family, vectors over private hands) on the public tree.
-    Tree,
-    /// The real games' deal-sampled CFR+ on the betting tree.
-    Deal,
 }
 
 /// The deal-sampled solver's knobs (`--solver deal`): each flag takes one or more values and
@@ -143,7 +134,7 @@ fn vary<T>(grid: &mut Vec<DealKnobs>, values: &[T], set: impl Fn(&mut DealKnobs,
 /// Runs `stud eval ladder`.
 pub fn run(mut args: Args) -> Result<()> {
     let def = load_game(&args.game)?;
-    let deal = args.solver == LadderSolver::Deal;
+    let deal = args.solver == SolverKind::Deal;
     if args.abstractions.is_empty() {
         args.abstractions = if deal {
             &["8", "32"][..]
@@ -233,11 +224,10 @@ fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
         );
     }
     print_header(args, true);
-    let abs = Abstractions::for_game(def);
     let public = if args.lossless.is_empty() {
-        let budget = available_memory().unwrap_or(usize::MAX / 2);
-        Tree::build(def, &Lossless, abs.betting, budget / TREE_BYTES_PER_NODE)?
+        lift_target(def, available_memory())?
     } else {
+        let abs = Abstractions::for_game(def);
         let mut solver = new_solver(def, &abs, args.algorithm, available_memory())?;
         if let Some(s) = sampling(args) {
             solver.sample(s).map_err(anyhow::Error::msg)?;
@@ -246,20 +236,10 @@ fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
             print_rung(args, r)
         })?;
         // Its regrets and averages go; its tree stays, to lift onto.
-        solver.tree
+        let tree = solver.tree;
+        check_lift_fits(&tree, available_memory())?;
+        tree
     };
-    // What each measurement allocates: the lifted strategy, an f64 per slot of the lossless
-    // tree (the best response's scratch, vectors over the hands per depth, is kilobytes).
-    let lift_bytes = public.num_slots * 8;
-    if let Some(avail) = available_memory().filter(|&a| a < lift_bytes) {
-        bail!(
-            "lifting onto the lossless tree needs {} MiB ({} infoset-actions × 8 bytes) but only \
-             {} MiB are available",
-            lift_bytes >> 20,
-            public.num_slots,
-            avail >> 20
-        );
-    }
     for (spec, size) in args.abstractions.iter().zip(&sizes) {
         let (mut bucketing, ..) =
             super::abstraction::load_or_build(def, size, &args.abstraction_dir, false, args.json)
@@ -326,7 +306,7 @@ fn print_rung(args: &Args, r: &Rung) {
             "{}",
             serde_json::json!({ "game": args.game, "solver": "tree", "rung": r })
         );
-    } else if args.solver == LadderSolver::Deal {
+    } else if args.solver == SolverKind::Deal {
         println!(
             "{:<28} {:>9} {:>8} {:>6} {:>5} {:>10} {:>10} {:>12.6} {:>10.2} {:>8.1}",
             "lossless (full width)",
