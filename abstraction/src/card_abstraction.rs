@@ -13,7 +13,8 @@ use crate::cards::CardSet;
 pub struct SeatCards {
     /// The street (0-based).
     pub street: usize,
-    /// The index of the private hand in the tree's hand list.
+    /// The index of the private hand among the hands possible on this board: the deck's cards
+    /// not showing, in card order (`0..Tree::possible_hands`).
     pub hand_index: u32,
     /// The player's down cards (the private hand).
     pub down: CardSet,
@@ -32,7 +33,8 @@ pub trait CardAbstraction {
     /// its checksum, so that a file names exactly the abstraction it was solved with.
     fn name(&self) -> String;
 
-    /// How many buckets street `street` has when there are `hands` private hands.
+    /// How many buckets street `street` has when `hands` private hands are possible there
+    /// (the deck's cards not showing on the street).
     fn num_buckets(&self, street: usize, hands: usize) -> u32;
 
     /// The bucket of what a player sees, below `num_buckets(street, ..)`. The tree asks only
@@ -41,7 +43,8 @@ pub trait CardAbstraction {
     fn bucket(&self, cards: &SeatCards) -> Result<u32, BucketError>;
 }
 
-/// The lossless abstraction: every private hand is its own bucket.
+/// The lossless abstraction: every private hand possible on the board is its own bucket (a
+/// hand holding a card that shows is in none, so it costs no slot).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Lossless;
 

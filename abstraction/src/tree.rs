@@ -160,8 +160,9 @@ pub struct Tree {
     pub max_depth: usize,
     /// The game's big bet, the unit of milli-big-bets.
     pub big_bet: u64,
-    /// Buckets per street (from the card abstraction): an action node on street `s` owns
-    /// `num_buckets[s] × actions` slots.
+    /// Buckets per street (from the card abstraction; lossless: the hands possible there, see
+    /// [`Tree::possible_hands`]): an action node on street `s` owns `num_buckets[s] × actions`
+    /// slots.
     pub num_buckets: Vec<u32>,
 }
 
@@ -208,9 +209,12 @@ impl Tree {
         Tree::check_supported(def)?;
         let hands: Vec<Card> = def.deck.cards().iter().collect();
         let n = hands.len();
-        for s in 0..def.streets.len() {
+        let possible: Vec<usize> = (0..def.streets.len())
+            .map(|s| Tree::possible_hands(def, s))
+            .collect();
+        for (s, &hands_there) in possible.iter().enumerate() {
             // The solver's per-node scratch holds one entry per hand; a bucket per hand at most.
-            let k = cards.num_buckets(s, n) as usize;
+            let k = cards.num_buckets(s, hands_there) as usize;
             if k == 0 || k > n {
                 return Err(TreeError::Unsupported(format!(
                     "card abstraction {} has {k} buckets on street {s}: it needs 1 to {n} (the \
@@ -246,9 +250,10 @@ impl Tree {
                 max_depth: 0,
                 big_bet: def.big_bet,
                 num_buckets: (0..def.streets.len())
-                    .map(|s| cards.num_buckets(s, n))
+                    .map(|s| cards.num_buckets(s, possible[s]))
                     .collect(),
             },
+            possible,
         };
         b.alloc(1)?;
         b.tree.edges[0] = Edge::Root;
@@ -266,6 +271,22 @@ impl Tree {
         b.visit(0, State::new(def)?, at)?;
         b.tree.num_slots = b.slots as usize;
         Ok(b.tree)
+    }
+
+    /// The private hands a player can hold at a decision on `street` of the heads-up game
+    /// `def`: the deck's cards not showing then (every up card of the street and before, both
+    /// seats', and the community cards). The lossless abstraction has one bucket for each, so
+    /// no slot is spent on a hand that collides with the board.
+    pub fn possible_hands(def: &GameDef, street: usize) -> usize {
+        let public: usize = (def.streets.iter().take(street + 1))
+            .flat_map(|s| &s.deal)
+            .map(|d| match d {
+                Deal::Down => 0,
+                Deal::Up => 2,
+                Deal::Community => 1,
+            })
+            .sum();
+        def.deck.len().saturating_sub(public)
     }
 
     /// Number of private hands per player.
@@ -309,6 +330,8 @@ struct Builder<'a, A> {
     max_nodes: usize,
     slots: u64,
     tree: Tree,
+    /// [`Tree::possible_hands`] of each street.
+    possible: Vec<usize>,
 }
 
 impl<A: CardAbstraction> Builder<'_, A> {
@@ -491,14 +514,16 @@ impl<A: CardAbstraction> Builder<'_, A> {
         let up = |seat: u8| state.up_cards(seat).iter().copied().collect::<CardSet>();
         for seat in 0..2u8 {
             let (my_up, opp_up) = (up(seat), up(1 - seat));
-            for (i, &c) in t.hands.iter().enumerate() {
+            // The hands not colliding with the board, numbered in card order.
+            let mut possible = 0u32;
+            for &c in &t.hands {
                 if at.public.contains(c) {
                     t.buckets.push(NONE);
                     continue;
                 }
                 let b = self.cards.bucket(&SeatCards {
                     street,
-                    hand_index: i as u32,
+                    hand_index: possible,
                     down: CardSet::single(c),
                     my_up,
                     opp_up,
@@ -513,6 +538,14 @@ impl<A: CardAbstraction> Builder<'_, A> {
                     )));
                 }
                 t.buckets.push(b);
+                possible += 1;
+            }
+            if possible as usize != self.possible[street] {
+                return Err(TreeError::Unsupported(format!(
+                    "{possible} private hands possible on a board of street {street}, not the \
+                     {} its deals leave",
+                    self.possible[street]
+                )));
             }
         }
         t.boards.push(Board {
@@ -590,7 +623,9 @@ mod tests {
         assert_eq!(k.nodes.len(), 9);
         assert_eq!(k.num_infosets, 12); // OpenSpiel: 12 information states
         let l = tree(&GameDef::leduc());
-        assert_eq!(possible_infosets(&l), 936); // OpenSpiel: 936
+        // OpenSpiel: 936; the lossless abstraction spends none on a hand that collides.
+        assert_eq!(possible_infosets(&l), 936);
+        assert_eq!(l.num_infosets, 936);
         assert_eq!(l.max_actions, 3);
     }
 

@@ -44,6 +44,7 @@ use abstraction::tree::{Edge, NodeKind, Tree, NONE};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -399,17 +400,18 @@ impl DealSolver {
 impl DealSolver {
     /// The average strategy lifted onto the lossless public tree `tree` of a walkable game
     /// (`Tree::build` with `Lossless` and the same betting abstraction), one mass per slot of
-    /// `tree`: at each action node every private hand plays the normalized average row of its
-    /// bucket (of the actor's view there) at the betting node its betting history reaches.
+    /// `tree`: at each action node every possible private hand plays the normalized average row
+    /// of its bucket (of the actor's view there) at the betting node its betting history
+    /// reaches.
     /// Measure it with `best_response::exploitability(tree, &lifted)`: the real game's.
     pub fn lift(&self, tree: &Tree) -> Result<Vec<f64>, String> {
-        let hands = tree.num_hands() as u32;
-        if tree.num_buckets.iter().any(|&k| k != hands)
-            || tree.num_buckets.len() != self.tree.num_buckets.len()
-        {
+        let lossless: Vec<u32> = (0..self.def.streets.len())
+            .map(|s| Tree::possible_hands(&self.def, s) as u32)
+            .collect();
+        if tree.num_buckets != lossless {
             return Err(format!(
                 "the public tree has {:?} buckets per street: lift needs the lossless tree of \
-                 this game ({hands} hands)",
+                 this game ({lossless:?})",
                 tree.num_buckets
             ));
         }
@@ -420,6 +422,7 @@ impl DealSolver {
             bets: Vec::new(),
             board: (NONE, 0),
             table: vec![0; tree.num_hands()],
+            memo: HashMap::new(),
         };
         self.lift_node(&mut lift, 0, state)?;
         Ok(lift.out)
@@ -455,7 +458,14 @@ impl DealSolver {
                             up: up(seat),
                             opp_up: up(1 - seat),
                         };
-                        self.bucketing.bucket(&v).map_err(|e| e.to_string())?
+                        match l.memo.get(&v) {
+                            Some(&b) => b,
+                            None => {
+                                let b = self.bucketing.bucket(&v).map_err(|e| e.to_string())?;
+                                l.memo.insert(v, b);
+                                b
+                            }
+                        }
                     };
                 }
             }
@@ -471,10 +481,12 @@ impl DealSolver {
                      same betting abstraction"
                 ));
             }
-            for h in 0..l.table.len() {
-                if l.table[h] != NONE {
-                    let row = n.slot as usize + h * k;
-                    self.average_row(at, l.table[h], &mut l.out[row..row + k])?;
+            // The lossless tree's own bucket of each hand is its row there.
+            let rows = l.tree.bucket_table(n.board, seat);
+            for (&b, &r) in l.table.iter().zip(rows) {
+                if b != NONE {
+                    let row = n.slot as usize + r as usize * k;
+                    self.average_row(at, b, &mut l.out[row..row + k])?;
                 }
             }
         }
@@ -507,6 +519,9 @@ struct Lift<'a> {
     board: (u32, u8),
     /// The actor's bucket of each hand on `board` ([`NONE`]: the hand holds a public card).
     table: Vec<u32>,
+    /// The bucket of every view met so far: the public tree meets each view on many boards
+    /// (one per betting history), and a lookup computes the view's features.
+    memo: HashMap<CardView, u32>,
 }
 
 struct Ctx<'a> {

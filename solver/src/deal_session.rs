@@ -6,6 +6,7 @@
 //! then the average-strategy mass. It is written atomically and read back section by section
 //! into the solver's own arrays, so resuming needs no second copy of them in memory.
 
+use crate::best_response::Exploitability;
 use crate::container::{self, fnv1a, Container};
 use crate::deal_cfr::DealSolver;
 use crate::strategy_file::{self, BettingSolve, DealSampling, Width};
@@ -163,13 +164,14 @@ pub fn load_checkpoint(
 }
 
 /// Writes the solver's average strategy as a betting-tree strategy file (atomically), with the
-/// bucketing it was solved with embedded.
+/// bucketing it was solved with embedded and its `exploitability` where it was measured.
 pub fn write_strategy(
     path: &Path,
     solver: &DealSolver,
     game: &GameDef,
     bucketing: &Bucketing,
     width: Width,
+    exploitability: Option<Exploitability>,
 ) -> Result<()> {
     let solve = BettingSolve {
         game,
@@ -182,6 +184,7 @@ pub fn write_strategy(
             seed: solver.seed,
         },
         width,
+        exploitability,
     };
     let mut failed = None;
     let t = &solver.tree;

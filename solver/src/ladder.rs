@@ -1,14 +1,23 @@
 //! The validation ladder: solve a walkable game in an abstraction, then measure the average
 //! strategy's exploitability both in the abstract game and in the real, unabstracted game (the
 //! exact best response of [`real_exploitability`]), at several iteration counts.
+//!
+//! Two solvers climb it: the exact solver on the public tree in a card abstraction ([`climb`]),
+//! and the real games' deal-sampled solver on the betting tree ([`climb_deals`]), whose average
+//! strategy is lifted onto the lossless public tree ([`DealSolver::lift`]) to be measured.
 
 use crate::best_response::{exploitability, real_exploitability, Exploitability};
 use crate::cfr::{Algorithm, Sampling, Solver};
-use crate::session::{new_solver, Abstractions, Cards};
-use abstraction::card_abstraction::CardAbstraction;
+use crate::deal_cfr::DealSolver;
+use crate::session::{new_solver, Abstractions, Cards, TREE_BYTES_PER_NODE};
+use abstraction::betting_tree::BettingTree;
+use abstraction::bucketing::Bucketing;
+use abstraction::card_abstraction::{CardAbstraction, Lossless};
 use abstraction::rules::GameDef;
-use anyhow::{bail, Result};
+use abstraction::tree::Tree;
+use anyhow::{bail, Context, Result};
 use serde::Serialize;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The exploitability of a strategy in the abstract game it was solved in and in the real game.
@@ -79,6 +88,21 @@ pub fn climb(
     if let Some(s) = sampling {
         solver.sample(s).map_err(anyhow::Error::msg)?;
     }
+    climb_solver(&mut solver, &abs.cards.name(), lossless, iterations, report)
+}
+
+/// Runs `solver` (fresh, or at fewer iterations than the first count) in the abstraction named
+/// `abstraction`, measuring after each count of `iterations` (ascending) as [`climb`] does; the
+/// solver is left at the last count, so that its tree can serve again (the lossless one is
+/// what [`climb_deals`] lifts onto).
+pub fn climb_solver(
+    solver: &mut Solver,
+    abstraction: &str,
+    lossless: bool,
+    iterations: &[u64],
+    report: &mut dyn FnMut(&Rung),
+) -> Result<Vec<Rung>> {
+    check_iterations(iterations)?;
     let mut rungs = Vec::new();
     let mut seconds = 0.0;
     for &n in iterations {
@@ -88,11 +112,157 @@ pub fn climb(
         }
         seconds += t.elapsed().as_secs_f64();
         let rung = Rung {
-            abstraction: abs.cards.name(),
+            abstraction: abstraction.to_string(),
             buckets: solver.tree.num_buckets.clone(),
             infosets: solver.tree.num_infosets,
             iterations: n,
-            measure: measure(&solver, lossless),
+            measure: measure(solver, lossless),
+            seconds,
+        };
+        report(&rung);
+        rungs.push(rung);
+    }
+    Ok(rungs)
+}
+
+/// The settings of a deal-sampled solve that a ladder can vary, one value each. To add a knob of
+/// [`DealSolver`]: a field here, its line in [`DealKnobs::solver`], and its flag in
+/// `cli::ladder::Knobs` (which takes a list and runs every combination).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DealKnobs {
+    /// Deals per iteration.
+    pub batch: usize,
+    /// Alternating updates ([`DealSolver::alternating`]).
+    pub alternating: bool,
+    /// The member of the CFR family ([`DealSolver::set_algorithm`]).
+    #[serde(serialize_with = "algorithm_name")]
+    pub algorithm: crate::cfr::Algorithm,
+    /// The seed of the deals.
+    pub seed: u64,
+}
+
+impl DealKnobs {
+    /// A fresh solver of `def` on `tree` with `bucketing`, set as these knobs say.
+    pub fn solver(
+        &self,
+        def: &GameDef,
+        tree: BettingTree,
+        bucketing: Arc<Bucketing>,
+    ) -> Result<DealSolver> {
+        let mut s = DealSolver::new(def, tree, bucketing, self.batch, self.seed)?;
+        s.alternating = self.alternating;
+        s.set_algorithm(self.algorithm)?;
+        Ok(s)
+    }
+}
+
+/// Writes an algorithm as its short name (`linear`, `cfr+`) in the ladder's JSON rows.
+fn algorithm_name<S: serde::Serializer>(
+    a: &crate::cfr::Algorithm,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.serialize_str(a.name())
+}
+
+/// One row of the deal-sampled ladder.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DealRung {
+    /// The bucketing's name (size and checksum).
+    pub abstraction: String,
+    /// Buckets per street.
+    pub buckets: Vec<u32>,
+    /// Information sets of the betting tree (action nodes × buckets).
+    pub infosets: usize,
+    /// The solver's knobs.
+    pub knobs: DealKnobs,
+    /// Iterations (batches) run.
+    pub iterations: u64,
+    /// Deals sampled: iterations × batch.
+    pub deals: u64,
+    /// The lifted average strategy against the exact best response of the real game.
+    pub real_game: Exploitability,
+    /// Seconds of iterations so far (the lifts and best responses excluded).
+    pub seconds: f64,
+}
+
+/// The lossless public tree of the walkable game `def` under its betting abstraction, the tree
+/// [`DealSolver::lift`] lifts onto: refused while it is built if it would outgrow `memory` bytes
+/// (`None`: no limit), then refused unless one lifted strategy fits beside it.
+pub fn lift_target(def: &GameDef, memory: Option<usize>) -> Result<Tree> {
+    let budget = memory.unwrap_or(usize::MAX / 2);
+    let betting = abstraction::betting_abstraction::BettingAbstraction::for_game(def);
+    let tree = Tree::build(def, &Lossless, betting, budget / TREE_BYTES_PER_NODE)?;
+    check_lift_fits(
+        &tree,
+        memory.map(|m| m.saturating_sub(tree.nodes.len() * TREE_BYTES_PER_NODE)),
+    )?;
+    Ok(tree)
+}
+
+/// Refuses, before allocating, a lifted strategy on `tree` that would not fit in `memory` bytes:
+/// an `f64` per slot (the best response's scratch, vectors over the hands per depth, is
+/// kilobytes).
+pub fn check_lift_fits(tree: &Tree, memory: Option<usize>) -> Result<()> {
+    let need = tree.num_slots * 8;
+    if let Some(avail) = memory.filter(|&a| a < need) {
+        bail!(
+            "lifting onto the lossless tree needs {} MiB ({} infoset-actions × 8 bytes) but only \
+             {} MiB are available",
+            need >> 20,
+            tree.num_slots,
+            avail >> 20
+        );
+    }
+    Ok(())
+}
+
+/// The real-game exploitability of `solver`'s average strategy: lifted onto `public` (see
+/// [`lift_target`]) and measured by the exact best response.
+pub fn deal_exploitability(solver: &DealSolver, public: &Tree) -> Result<Exploitability> {
+    let lifted = solver.lift(public).map_err(anyhow::Error::msg)?;
+    Ok(exploitability(public, &lifted))
+}
+
+/// Solves the walkable game `def` with the deal-sampled solver in the card abstraction
+/// `bucketing` (built for `def`) as `knobs` say, and after each count of `iterations`
+/// (ascending; 0 measures the uniform strategy) lifts its average strategy onto `public` (the
+/// lossless public tree of `def` under the game's betting abstraction) and measures it with the
+/// exact best response; calls `report` with each row as it comes. In the current rayon pool:
+/// the same rows on any number of threads.
+pub fn climb_deals(
+    def: &GameDef,
+    bucketing: Arc<Bucketing>,
+    knobs: &DealKnobs,
+    public: &Tree,
+    iterations: &[u64],
+    report: &mut dyn FnMut(&DealRung),
+) -> Result<Vec<DealRung>> {
+    check_iterations(iterations)?;
+    let buckets: Vec<u32> = (0..def.streets.len())
+        .map(|s| bucketing.buckets(s))
+        .collect();
+    let betting = abstraction::betting_abstraction::BettingAbstraction::for_game(def);
+    let tree = BettingTree::build(def, betting, &buckets)
+        .with_context(|| format!("the betting tree of {}", def.variant))?;
+    let infosets = tree.infosets();
+    let name = CardAbstraction::name(bucketing.as_ref());
+    let mut solver = knobs.solver(def, tree, bucketing)?;
+    let mut rungs = Vec::new();
+    let mut seconds = 0.0;
+    for &n in iterations {
+        let t = Instant::now();
+        while solver.iterations < n {
+            solver.iterate()?;
+        }
+        seconds += t.elapsed().as_secs_f64();
+        let rung = DealRung {
+            abstraction: name.clone(),
+            buckets: buckets.clone(),
+            infosets,
+            knobs: knobs.clone(),
+            iterations: n,
+            deals: n * knobs.batch as u64,
+            real_game: deal_exploitability(&solver, public)?,
             seconds,
         };
         report(&rung);

@@ -264,6 +264,9 @@ pub struct BettingSolve<'a> {
     pub sampling: DealSampling,
     /// How to store the probabilities.
     pub width: Width,
+    /// The exploitability of the unquantized strategy, where it is computable (a walkable
+    /// game: the strategy lifted onto its lossless public tree, `ladder::deal_exploitability`).
+    pub exploitability: Option<Exploitability>,
 }
 
 /// Writes a betting-tree strategy (the real games) to `path` (atomically): the tree's `nodes`
@@ -300,7 +303,7 @@ pub fn write_betting(
         betting: solve.betting,
         algorithm: solve.algorithm,
         iterations: solve.iterations,
-        exploitability: None,
+        exploitability: solve.exploitability,
         nodes: nodes.len() as u64,
         slots: num_slots as u64,
         hands: 0,

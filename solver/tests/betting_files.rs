@@ -64,6 +64,7 @@ fn write(fx: &Fixture, width: Width, name: &str) -> PathBuf {
         iterations: 7,
         sampling: DealSampling { batch: 3, seed: 5 },
         width,
+        exploitability: None,
     };
     strategy_file::write_betting(
         &path,

@@ -33,6 +33,7 @@ fn synthetic_7stud(dir: &Path) -> PathBuf {
         iterations: 1,
         sampling: DealSampling { batch: 1, seed: 0 },
         width: Width::U8,
+        exploitability: None,
     };
     strategy_file::write_betting(
         &path,

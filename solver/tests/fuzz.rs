@@ -86,7 +86,8 @@ fn bases() -> &'static [Base] {
             d.iterate().unwrap();
         }
         let ministud = dir().join("ministud.strat");
-        solver::deal_session::write_strategy(&ministud, &d, &def, &bucketing, Width::U8).unwrap();
+        solver::deal_session::write_strategy(&ministud, &d, &def, &bucketing, Width::U8, None)
+            .unwrap();
         let v3 = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kuhn-v3.strat");
         vec![
             Base {

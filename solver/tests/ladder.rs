@@ -34,10 +34,13 @@ fn lift(abs: &Tree, average: &[f64], lossless: &Tree) -> Vec<f64> {
         let k = node.num_children as usize;
         let to = lossless.nodes[i].slot as usize;
         assert_eq!(lossless.nodes[i].num_children, node.num_children);
-        for (h, &b) in abs.bucket_table(node.board, node.player).iter().enumerate() {
+        // Each hand's row in the lossless tree is its bucket there.
+        let rows = lossless.bucket_table(node.board, node.player);
+        for (&b, &r) in abs.bucket_table(node.board, node.player).iter().zip(rows) {
+            assert_eq!(b == NONE, r == NONE);
             if b != NONE {
-                let from = node.slot as usize + b as usize * k;
-                out[to + h * k..to + h * k + k].copy_from_slice(&average[from..from + k]);
+                let (from, to) = (node.slot as usize + b as usize * k, to + r as usize * k);
+                out[to..to + k].copy_from_slice(&average[from..from + k]);
             }
         }
     }

@@ -146,7 +146,7 @@ pub fn variant_code(v: Variant) -> Option<&'static str> {
         Variant::StudHiLo => Some("F7S/8"),
         Variant::Razz => Some("FR"),
         Variant::FiveStud => Some("F5S"),
-        Variant::Kuhn | Variant::Leduc | Variant::Ministud => None,
+        Variant::Kuhn | Variant::Leduc | Variant::Ministud | Variant::Yardstud => None,
     }
 }
 

@@ -29,6 +29,9 @@ pub enum Variant {
     Leduc,
     /// A small stud game that can be solved exactly (see [`GameDef::ministud`]).
     Ministud,
+    /// The yardstick: the smallest stud game with the real games' structure of three streets
+    /// that can still be solved exactly (see [`GameDef::yardstud`]).
+    Yardstud,
 }
 
 impl Variant {
@@ -42,6 +45,7 @@ impl Variant {
             Variant::Kuhn => "kuhn",
             Variant::Leduc => "leduc",
             Variant::Ministud => "ministud",
+            Variant::Yardstud => "yardstud",
         }
     }
 
@@ -51,7 +55,9 @@ impl Variant {
             Variant::SevenStud | Variant::FiveStud => Showdown::High,
             Variant::StudHiLo => Showdown::HiLo8,
             Variant::Razz => Showdown::Razz,
-            Variant::Kuhn | Variant::Leduc | Variant::Ministud => Showdown::Showing,
+            Variant::Kuhn | Variant::Leduc | Variant::Ministud | Variant::Yardstud => {
+                Showdown::Showing
+            }
         }
     }
 
@@ -266,7 +272,7 @@ pub enum GameDefError {
 }
 
 /// The preset names, for messages and `--help`.
-pub const PRESETS: &str = "7stud, stud8, razz, 5stud, kuhn, leduc, ministud";
+pub const PRESETS: &str = "7stud, stud8, razz, 5stud, kuhn, leduc, ministud, yardstud";
 
 fn seven_card_streets() -> Vec<StreetDef> {
     use BetSize::*;
@@ -297,7 +303,7 @@ fn seven_card_streets() -> Vec<StreetDef> {
 
 impl GameDef {
     /// A preset by name: `7stud`, `stud8`, `razz`, `5stud` (heads-up, ante 1, bring-in 2, bets
-    /// 5/10, 200 chips each, card-room rules), `kuhn`, `leduc`, `ministud`.
+    /// 5/10, 200 chips each, card-room rules), `kuhn`, `leduc`, `ministud`, `yardstud`.
     pub fn preset(name: &str) -> Result<GameDef, GameDefError> {
         let g = match name.to_ascii_lowercase().as_str() {
             "7stud" | "f7s" => GameDef::stud(Variant::SevenStud),
@@ -307,6 +313,7 @@ impl GameDef {
             "kuhn" => GameDef::kuhn(),
             "leduc" => GameDef::leduc(),
             "ministud" => GameDef::ministud(),
+            "yardstud" => GameDef::yardstud(),
             _ => return Err(GameDefError::UnknownPreset(name.to_string())),
         };
         Ok(g)
@@ -440,9 +447,10 @@ impl GameDef {
             variant: Variant::Ministud,
             seats: 2,
             deck: DeckDef {
-                // 12 cards: the full-width public tree has 1.8M nodes and 20M infoset-actions,
+                // 12 cards: the full-width public tree has 1.8M nodes and 13M infoset-actions,
                 // solved below 0.1% of the ante in minutes; T-A (20 cards) has 17M nodes and
-                // 326M infoset-actions (6 GB, 8 s per CFR+ iteration).
+                // had 326M infoset-actions before colliding hands lost their slots (6 GB, 8 s
+                // per CFR+ iteration).
                 ranks: vec![Rank::QUEEN, Rank::KING, Rank::ACE],
                 suits: 4,
             },
@@ -469,6 +477,32 @@ impl GameDef {
                     bet: BetSize::Big,
                 },
             ],
+        }
+    }
+
+    /// `yardstud`: the yardstick of the real games' abstraction, the smallest game with their
+    /// structure (several streets of up cards after a down card, the bring-in by the door
+    /// card, the best showing hand first on later streets, small then big bets) whose exact
+    /// best response is still computable. Heads-up, Q K A in three suits (9 cards), ante 1,
+    /// bring-in 1, bets 2 and 4; a down card and an up card with a round at the small bet, an up
+    /// card with a round at the small bet, an up card with a round at the big bet; a bet and two
+    /// raises at most; showdown ranks all four cards (trips > two pair > pair > high cards).
+    /// docs/ladder.md says why this deck and cap: the public tree grows with the sixth power of
+    /// the deck and the cube of the betting per street.
+    pub fn yardstud() -> GameDef {
+        let street = |deal: Vec<Deal>, bet| StreetDef { deal, bet };
+        GameDef {
+            variant: Variant::Yardstud,
+            deck: DeckDef {
+                ranks: vec![Rank::QUEEN, Rank::KING, Rank::ACE],
+                suits: 3,
+            },
+            streets: vec![
+                street(vec![Deal::Down, Deal::Up], BetSize::Small),
+                street(vec![Deal::Up], BetSize::Small),
+                street(vec![Deal::Up], BetSize::Big),
+            ],
+            ..GameDef::ministud()
         }
     }
 
@@ -524,7 +558,7 @@ impl GameDef {
         let max_seats = match variant {
             Variant::SevenStud | Variant::StudHiLo | Variant::Razz => 8,
             Variant::FiveStud => 10,
-            Variant::Kuhn | Variant::Leduc | Variant::Ministud => 2,
+            Variant::Kuhn | Variant::Leduc | Variant::Ministud | Variant::Yardstud => 2,
         };
         if (2..=max_seats).contains(&players) {
             return Ok(());
@@ -753,6 +787,9 @@ mod tests {
         assert_eq!(GameDef::preset("5stud").unwrap().cards_per_player(), 5);
         assert_eq!(GameDef::kuhn().deck.len(), 3);
         assert_eq!(GameDef::leduc().deck.len(), 6);
+        let yard = GameDef::preset("yardstud").unwrap();
+        assert_eq!((yard.deck.len(), yard.cards_per_player()), (9, 4));
+        assert_eq!(yard.variant.showdown(), Showdown::Showing);
         // Eight players need the community-card rule on seventh street, but are allowed.
         let eight = GameDef::stud(Variant::SevenStud).with_seats(8, 100);
         eight.validate().unwrap();

@@ -1,45 +1,70 @@
-//! `stud eval ladder`: the validation ladder of the card abstraction on a walkable game.
+//! `stud eval ladder`: the validation ladder of the card abstraction on a walkable game, solved
+//! by the exact solver on the public tree or by the real games' deal-sampled solver.
 
-use super::load_game;
+use super::{load_game, SolverKind};
 use crate::cfr::{Algorithm, Sampling};
-use crate::ladder::{check_iterations, climb, Rung};
-use crate::session::available_memory;
-use anyhow::{Context, Result};
+use crate::ladder::{
+    check_iterations, check_lift_fits, climb, climb_deals, climb_solver, lift_target, DealKnobs,
+    DealRung, Rung,
+};
+use crate::session::{available_memory, new_solver, Abstractions};
+use abstraction::bucketing::{Size, SIZES};
+use abstraction::tree::Tree;
+use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Arguments of `stud eval ladder`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  \
 stud eval ladder --game ministud --abstractions 1 2 3 4 6 lossless --iterations 10 30 100 300\n  \
 stud eval ladder --game ministud --abstractions 2 4 lossless --iterations 1000 4000 --sample 3 --seed 1\n  \
-stud eval ladder --game my-ministud.toml --abstractions 1 lossless --iterations 10 100 --json\n\n\
-For each card abstraction, solves the abstract game with the CFR family and, at each iteration \
-count, measures the average strategy's exploitability twice, both with the exact best response: \
-in the abstract game (the responder is bound by the buckets too) and in the real game (the \
-responder tells every private hand apart; the bucketed strategy is played by every hand of its \
-bucket). Chips per game and milli-big-bets per game (1 mbb = 0.001 big bets). The abstractions \
-are built once into --abstraction-dir (cached there).")]
+stud eval ladder --game my-ministud.toml --abstractions 1 lossless --iterations 10 100 --json\n  \
+stud eval ladder --game yardstud --solver deal --abstractions 8 32 --iterations 0 100 400 --batch 64 256 --lossless 10 30\n\n\
+For each card abstraction, solves the abstract game and, at each iteration count, measures the \
+average strategy's exploitability with the exact best response. With --solver tree (the \
+default) the abstract game is the public tree in buckets, solved with the CFR family, and is \
+measured twice: in the abstract game (the responder is bound by the buckets too) and in the real \
+game (the responder tells every private hand apart; the bucketed strategy is played by every \
+hand of its bucket). With --solver deal it is the real games' abstract game (betting tree, a \
+bucket per street of the actor's whole view) solved by deal-sampled CFR for each combination \
+of its knobs (--batch, --alternating, --schedule), its average strategy lifted onto the lossless public tree \
+and measured in the real game; --lossless adds the full-width lossless solve's rows beside it. \
+Chips per game and milli-big-bets per game (1 mbb = 0.001 big bets). The abstractions are built \
+once into --abstraction-dir (cached there).")]
 pub struct Args {
-    /// The game: a walkable heads-up stud game (ministud, or a TOML game file).
+    /// The game: a walkable heads-up stud game (ministud, yardstud, or a TOML game file).
     #[arg(long, default_value = "ministud")]
     pub game: String,
-    /// The card abstractions: lossless, bucketing presets (tiny, small, ...) or buckets per
-    /// street (4, or 4,8).
-    #[arg(long, num_args = 1.., default_values = ["1", "2", "3", "4", "6", "lossless"])]
+    /// tree: the exact solver on the public tree in a card abstraction; deal: the real games'
+    /// deal-sampled solver on the betting tree, lifted onto the lossless public tree.
+    #[arg(long, value_enum, default_value_t = SolverKind::Tree)]
+    pub solver: SolverKind,
+    /// The card abstractions: lossless (tree only), bucketing presets (tiny, small, ...) or
+    /// buckets per street (4, or 4,8). Default: 1 2 3 4 6 lossless (tree), 8 32 (deal).
+    #[arg(long, num_args = 1..)]
     pub abstractions: Vec<String>,
-    /// The iteration counts at which to measure, ascending.
-    #[arg(long, num_args = 1.., default_values_t = [10, 30, 100, 300])]
+    /// The iteration counts at which to measure, ascending (deal: batches; 0 measures the
+    /// uniform strategy). Default: 10 30 100 300 (tree), 25 100 400 (deal).
+    #[arg(long, num_args = 1..)]
     pub iterations: Vec<u64>,
-    /// cfr+, dcfr or cfr.
+    /// cfr+, dcfr or cfr (tree, and the --lossless rows of deal).
     #[arg(long, default_value = "cfr+", value_parser = Algorithm::parse)]
     pub algorithm: Algorithm,
     /// Public chance sampling: children walked per chance node below the first (default: full
-    /// width).
+    /// width; tree, and the --lossless rows of deal).
     #[arg(long)]
     pub sample: Option<usize>,
-    /// The seed of the chance sampling draws.
+    /// The seed of the chance sampling draws (tree) or of the deals (deal).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Deal: also solve the lossless public tree at full width and measure it at these iteration
+    /// counts (ascending), beside the deal-sampled rows.
+    #[arg(long, num_args = 1..)]
+    pub lossless: Vec<u64>,
+    /// The deal-sampled solver's knobs.
+    #[command(flatten)]
+    pub knobs: Knobs,
     /// The folder of the bucketing cache files.
     #[arg(long, default_value = "abstractions")]
     pub abstraction_dir: PathBuf,
@@ -51,12 +76,218 @@ pub struct Args {
     pub json: bool,
 }
 
+/// The deal-sampled solver's knobs (`--solver deal`): each flag takes one or more values and
+/// every combination is solved. To add a knob: a `Vec` field here, its line in
+/// [`Knobs::grid`] and in [`Knobs::given`], and its field in [`DealKnobs`].
+#[derive(clap::Args, Debug, Default)]
+pub struct Knobs {
+    /// Deal: deals per iteration, one or more (default 256).
+    #[arg(long, num_args = 1..)]
+    pub batch: Vec<usize>,
+    /// Deal: alternating updates (two walks per batch, seat 0's rows then seat 1's): false,
+    /// true, or both (default false).
+    #[arg(long, num_args = 1.., value_parser = clap::value_parser!(bool))]
+    pub alternating: Vec<bool>,
+    /// Deal: the member of the CFR family, one or more of linear, cfr+, cfr (default linear,
+    /// as `stud solve`).
+    #[arg(long, num_args = 1.., value_parser = crate::cfr::Algorithm::parse)]
+    pub schedule: Vec<crate::cfr::Algorithm>,
+}
+
+impl Knobs {
+    /// Every combination of the values given, with the deals of `seed`.
+    pub fn grid(&self, seed: u64) -> Vec<DealKnobs> {
+        let mut grid = vec![DealKnobs {
+            batch: super::solve_real::DEFAULT_BATCH,
+            alternating: false,
+            algorithm: super::solve_real::DEFAULT_ALGORITHM,
+            seed,
+        }];
+        vary(&mut grid, &self.batch, |k, &v| k.batch = v);
+        vary(&mut grid, &self.alternating, |k, &v| k.alternating = v);
+        vary(&mut grid, &self.schedule, |k, &v| k.algorithm = v);
+        grid
+    }
+
+    /// The flag of a knob given on the command line, if any.
+    fn given(&self) -> Option<&'static str> {
+        [
+            (!self.batch.is_empty(), "--batch"),
+            (!self.alternating.is_empty(), "--alternating"),
+            (!self.schedule.is_empty(), "--schedule"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
+}
+
+/// Replaces each setting of `grid` by one copy per value of `values`, set by `set` (none given:
+/// the setting stays as it is).
+fn vary<T>(grid: &mut Vec<DealKnobs>, values: &[T], set: impl Fn(&mut DealKnobs, &T)) {
+    if values.is_empty() {
+        return;
+    }
+    *grid = (grid.iter())
+        .flat_map(|k| {
+            values.iter().map(|v| {
+                let mut k = k.clone();
+                set(&mut k, v);
+                k
+            })
+        })
+        .collect();
+}
+
 /// Runs `stud eval ladder`.
-pub fn run(args: Args) -> Result<()> {
+pub fn run(mut args: Args) -> Result<()> {
     let def = load_game(&args.game)?;
+    let deal = args.solver == SolverKind::Deal;
+    if args.abstractions.is_empty() {
+        args.abstractions = if deal {
+            &["8", "32"][..]
+        } else {
+            &["1", "2", "3", "4", "6", "lossless"]
+        }
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    }
+    if args.iterations.is_empty() {
+        args.iterations = if deal {
+            vec![25, 100, 400]
+        } else {
+            vec![10, 30, 100, 300]
+        };
+    }
     check_iterations(&args.iterations)?;
+    if !deal {
+        for (given, flag) in [
+            (args.knobs.given(), "a knob"),
+            (
+                (!args.lossless.is_empty()).then_some("--lossless"),
+                "--lossless",
+            ),
+        ] {
+            if let Some(f) = given {
+                bail!("{f} is for --solver deal ({flag} of the deal-sampled ladder)");
+            }
+        }
+    } else if !args.lossless.is_empty() {
+        check_iterations(&args.lossless).context("--lossless")?;
+    }
     let pool = super::thread_pool(args.threads)?;
-    if !args.json {
+    if deal {
+        return pool.install(|| run_deals(&args, &def));
+    }
+    print_header(&args, false);
+    for spec in &args.abstractions {
+        pool.install(|| -> Result<()> {
+            let cards =
+                super::abstraction::card_abstraction(&def, spec, &args.abstraction_dir, args.json)?;
+            climb(
+                &def,
+                cards,
+                args.algorithm,
+                sampling(&args),
+                &args.iterations,
+                available_memory(),
+                &mut |r| print_rung(&args, r),
+            )
+            .with_context(|| format!("the {spec} rung"))?;
+            Ok(())
+        })?;
+    }
+    Ok(())
+}
+
+fn sampling(args: &Args) -> Option<Sampling> {
+    args.sample.map(|batch| Sampling {
+        batch,
+        seed: args.seed,
+    })
+}
+
+/// The deal-sampled ladder: the lossless rows first (if asked; their tree is then the one
+/// lifted onto), then every abstraction with every combination of the knobs.
+fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
+    Tree::check_supported(def).with_context(|| {
+        format!(
+            "--solver deal measures the real game by a best response on its public tree; {} has \
+             none (use stud eval lbr)",
+            args.game
+        )
+    })?;
+    let mut sizes = Vec::new();
+    for spec in &args.abstractions {
+        if spec == "lossless" {
+            bail!(
+                "--solver deal: `lossless` is no bucketing of the deal-sampled solver; give \
+                 --lossless with iteration counts for the full-width lossless solve's rows"
+            );
+        }
+        sizes.push(
+            Size::parse(spec, def.streets.len())
+                .with_context(|| format!("--abstractions {spec} ({SIZES})"))?,
+        );
+    }
+    print_header(args, true);
+    let public = if args.lossless.is_empty() {
+        lift_target(def, available_memory())?
+    } else {
+        let abs = Abstractions::for_game(def);
+        let mut solver = new_solver(def, &abs, args.algorithm, available_memory())?;
+        if let Some(s) = sampling(args) {
+            solver.sample(s).map_err(anyhow::Error::msg)?;
+        }
+        climb_solver(&mut solver, "lossless", true, &args.lossless, &mut |r| {
+            print_rung(args, r)
+        })?;
+        // Its regrets and averages go; its tree stays, to lift onto.
+        let tree = solver.tree;
+        check_lift_fits(&tree, available_memory())?;
+        tree
+    };
+    for (spec, size) in args.abstractions.iter().zip(&sizes) {
+        let (mut bucketing, ..) =
+            super::abstraction::load_or_build(def, size, &args.abstraction_dir, false, args.json)
+                .with_context(|| format!("the {spec} abstraction of {}", args.game))?;
+        bucketing.precompute_first_street();
+        let bucketing = Arc::new(bucketing);
+        for knobs in args.knobs.grid(args.seed) {
+            climb_deals(
+                def,
+                Arc::clone(&bucketing),
+                &knobs,
+                &public,
+                &args.iterations,
+                &mut |r| print_deal_rung(args, r),
+            )
+            .with_context(|| format!("the {spec} rung"))?;
+        }
+    }
+    Ok(())
+}
+
+fn print_header(args: &Args, deal: bool) {
+    if args.json {
+        return;
+    }
+    if deal {
+        println!(
+            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>8} {:>10} {:>10} {:>12} {:>10} {:>8}",
+            "abstraction",
+            "buckets",
+            "infosets",
+            "batch",
+            "alt",
+            "schedule",
+            "iterations",
+            "deals",
+            "real",
+            "real mbb",
+            "seconds"
+        );
+    } else {
         println!(
             "{:<28} {:>9} {:>10} {:>10} {:>12} {:>12} {:>10} {:>8}",
             "abstraction",
@@ -69,43 +300,101 @@ pub fn run(args: Args) -> Result<()> {
             "seconds"
         );
     }
-    let print = |r: &Rung| {
-        if args.json {
-            println!("{}", serde_json::json!({ "game": args.game, "rung": r }));
-        } else {
-            let buckets: Vec<String> = r.buckets.iter().map(|b| b.to_string()).collect();
-            println!(
-                "{:<28} {:>9} {:>10} {:>10} {:>12.6} {:>12.6} {:>10.2} {:>8.1}",
-                r.abstraction,
-                buckets.join("/"),
-                r.infosets,
-                r.iterations,
-                r.measure.abstract_game.chips,
-                r.measure.real_game.chips,
-                r.measure.real_game.mbb,
-                r.seconds
-            );
-        }
-    };
-    for spec in &args.abstractions {
-        pool.install(|| -> Result<()> {
-            let cards =
-                super::abstraction::card_abstraction(&def, spec, &args.abstraction_dir, args.json)?;
-            climb(
-                &def,
-                cards,
-                args.algorithm,
-                args.sample.map(|batch| Sampling {
-                    batch,
-                    seed: args.seed,
-                }),
-                &args.iterations,
-                available_memory(),
-                &mut |r| print(r),
-            )
-            .with_context(|| format!("the {spec} rung"))?;
-            Ok(())
-        })?;
+}
+
+fn slashed(buckets: &[u32]) -> String {
+    let b: Vec<String> = buckets.iter().map(|b| b.to_string()).collect();
+    b.join("/")
+}
+
+/// A row of the exact solver (in the deal table: its iterations are full-width ones).
+fn print_rung(args: &Args, r: &Rung) {
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({ "game": args.game, "solver": "tree", "rung": r })
+        );
+    } else if args.solver == SolverKind::Deal {
+        println!(
+            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>10} {:>10} {:>12.6} {:>10.2} {:>8.1}",
+            "lossless (full width)",
+            slashed(&r.buckets),
+            r.infosets,
+            "-",
+            "-",
+            r.iterations,
+            "all",
+            r.measure.real_game.chips,
+            r.measure.real_game.mbb,
+            r.seconds
+        );
+    } else {
+        println!(
+            "{:<28} {:>9} {:>10} {:>10} {:>12.6} {:>12.6} {:>10.2} {:>8.1}",
+            r.abstraction,
+            slashed(&r.buckets),
+            r.infosets,
+            r.iterations,
+            r.measure.abstract_game.chips,
+            r.measure.real_game.chips,
+            r.measure.real_game.mbb,
+            r.seconds
+        );
     }
-    Ok(())
+}
+
+fn print_deal_rung(args: &Args, r: &DealRung) {
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({ "game": args.game, "solver": "deal", "rung": r })
+        );
+    } else {
+        println!(
+            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>8} {:>10} {:>10} {:>12.6} {:>10.2} {:>8.1}",
+            r.abstraction,
+            slashed(&r.buckets),
+            r.infosets,
+            r.knobs.batch,
+            if r.knobs.alternating { "yes" } else { "no" },
+            r.knobs.algorithm.name(),
+            r.iterations,
+            r.deals,
+            r.real_game.chips,
+            r.real_game.mbb,
+            r.seconds
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_knob_grid_is_every_combination() {
+        let knobs = Knobs {
+            batch: vec![64, 256],
+            alternating: vec![false, true],
+            ..Knobs::default()
+        };
+        let grid = knobs.grid(7);
+        let got: Vec<(usize, bool, u64)> = grid
+            .iter()
+            .map(|k| (k.batch, k.alternating, k.seed))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (64, false, 7),
+                (64, true, 7),
+                (256, false, 7),
+                (256, true, 7)
+            ]
+        );
+        assert_eq!(knobs.given(), Some("--batch"));
+        let none = Knobs::default();
+        assert_eq!(none.grid(0).len(), 1);
+        assert_eq!(none.given(), None);
+    }
 }

@@ -18,6 +18,16 @@ mod solve_real;
 use ::abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
 
+/// Which solver a command runs (`--solver`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SolverKind {
+    /// The exact solver (the CFR family, vectors over the private hands) on the public tree:
+    /// the walkable games.
+    Tree,
+    /// The real games' mini-batch deal-sampled CFR+ on the betting tree.
+    Deal,
+}
+
 /// A game given on the command line: a preset name, or the path of a TOML game file.
 pub fn load_game(arg: &str) -> Result<GameDef> {
     let path = std::path::Path::new(arg);

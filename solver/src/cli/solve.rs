@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
                   stud solve --game ministud --time 10m --every 50\n  \
                   stud solve --game ministud --iterations 2000 --resume   # after an interruption\n  \
                   stud solve --game ministud --abstraction 4 --iterations 300 --json\n  \
-                  stud solve --game ministud --sample 3 --seed 7 --time 60s --every 100\n\n\
+                  stud solve --game ministud --sample 3 --seed 7 --time 60s --every 100\n  \
+                  stud solve --game yardstud --solver deal --abstraction 8 --iterations 400\n\n\
                   Exploitability is NashConv / 2 in chips per game (and milli-big-bets: 1 mbb = \
                   0.001 big bets).\n\
                   With a bucketing abstraction the abstract game is solved and the strategy is \
@@ -38,7 +39,10 @@ use std::time::{Duration, Instant};
                   resources are estimated and checked before allocating, the bucketing is built \
                   or read from\n--abstraction-dir, progress shows batches, deals/s and the time \
                   left; their exploitability is not computable here (use\nstud eval lbr). Without \
-                  --iterations or --time they stop after --time 28m."
+                  --iterations or --time they stop after --time 28m. --solver deal runs that \
+                  solver on a walkable game too\n(the yardstick of docs/ladder.md): its strategy \
+                  is then lifted onto the lossless public tree and its exploitability measured \
+                  exactly."
 )]
 pub struct Args {
     /// The game: a preset (kuhn, leduc, ministud, 7stud, stud8, razz, 5stud) or a TOML game
@@ -46,6 +50,12 @@ pub struct Args {
     /// real games (several down cards) by deal-sampled linear CFR on the betting tree.
     #[arg(long, default_value = "7stud")]
     pub game: String,
+    /// tree: the exact solver on the public tree (the walkable games: kuhn, leduc, ministud,
+    /// yardstud); deal: deal-sampled CFR+ on the betting tree (the real games' solver, also on a
+    /// walkable game, where its exploitability is then measured exactly). Default: tree when
+    /// the game is walkable, else deal.
+    #[arg(long, value_enum)]
+    pub solver: Option<super::SolverKind>,
     /// cfr+ (regret matching+, linear averaging), linear (regret matching, regrets and average
     /// weighted by the iteration), dcfr (1.5, 0, 2; walkable games) or cfr. Default: cfr+ for
     /// the walkable games, linear for the real games (it beat cfr+ at equal deals:
@@ -182,8 +192,17 @@ pub(super) fn finish_checkpoint(
 /// Runs `stud solve`.
 pub fn run(args: Args) -> Result<()> {
     let def = super::load_game(&args.game)?;
-    if abstraction::tree::Tree::check_supported(&def).is_err() {
-        return super::solve_real::run(&args, &def);
+    let walkable = abstraction::tree::Tree::check_supported(&def);
+    match args.solver {
+        Some(super::SolverKind::Deal) => return super::solve_real::run(&args, &def),
+        None if walkable.is_err() => return super::solve_real::run(&args, &def),
+        Some(super::SolverKind::Tree) => walkable.with_context(|| {
+            format!(
+                "--solver tree: {} cannot be walked (use --solver deal, the default for it)",
+                args.game
+            )
+        })?,
+        None => {}
     }
     if args.iterations.is_none() && args.time.is_none() && args.target_exploitability.is_none() {
         bail!(

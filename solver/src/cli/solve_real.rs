@@ -7,6 +7,7 @@ use crate::deal_cfr::DealSolver;
 use crate::deal_session::{
     load_checkpoint, probe_deal_seconds, save_checkpoint, status_bytes, write_strategy, Estimate,
 };
+use crate::ladder::{deal_exploitability, lift_target};
 use crate::session::available_memory;
 use crate::strategy_file::Width;
 use abstraction::betting_abstraction::BettingAbstraction;
@@ -14,6 +15,7 @@ use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::{Size, SIZES};
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::rules::GameDef;
+use abstraction::tree::Tree;
 use anyhow::{bail, Context, Result};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -32,8 +34,10 @@ pub const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(5 * 60);
 /// the 32 MiB of a shipped file.
 const WIDTH: Width = Width::U8;
 
-/// Runs `stud solve` on a real game.
+/// Runs `stud solve` on a real game, or on a walkable game with `--solver deal` (whose
+/// exploitability is then measured at the end: lifted onto its lossless public tree).
 pub fn run(args: &Args, def: &GameDef) -> Result<()> {
+    let walkable = Tree::check_supported(def).is_ok();
     for (given, flag) in [
         (
             args.target_exploitability.is_some(),
@@ -44,14 +48,25 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     ] {
         if given {
             bail!(
-                "{flag}: {} is solved by deal-sampled CFR, whose exploitability is not \
-                 computable here (use stud eval lbr); use --iterations or --time, and \
+                "{flag}: {} is solved by deal-sampled CFR, {}; use --iterations or --time, and \
                  --checkpoint-every",
-                args.game
+                args.game,
+                if walkable {
+                    "whose exploitability is measured once, at the end"
+                } else {
+                    "whose exploitability is not computable here (use stud eval lbr)"
+                }
             );
         }
     }
     let spec = args.abstraction.as_deref().unwrap_or("default");
+    if spec == "lossless" && walkable {
+        bail!(
+            "--abstraction lossless: the deal-sampled solver needs a bucketing; --solver tree \
+             solves {} without one",
+            args.game
+        );
+    }
     if spec == "lossless" {
         bail!(
             "--abstraction lossless: {} is far too large to solve without a card abstraction; \
@@ -191,7 +206,21 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
         bar.finish_and_clear();
         Ok((iterating, solver.iterations - first))
     })?;
-    write_strategy(&out, &solver, def, &bucketing, WIDTH)?;
+    // A walkable game's real exploitability: the strategy lifted onto its lossless public tree
+    // (built, and the lift checked to fit, within the memory available now).
+    let exact = if walkable {
+        say(format!(
+            "measuring: lifting the strategy onto the lossless public tree of {}",
+            args.game
+        ));
+        pool.install(|| -> Result<_> {
+            let public = lift_target(def, available_memory())?;
+            Ok(Some(deal_exploitability(&solver, &public)?))
+        })?
+    } else {
+        None
+    };
+    write_strategy(&out, &solver, def, &bucketing, WIDTH, exact)?;
     let kept = finish_checkpoint(&ckpt, args.keep_checkpoint, || {
         save_checkpoint(&ckpt, &solver, def, &card_name)
     })?;
@@ -209,6 +238,12 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     let updates_per_second = deals_per_second * action_nodes as f64;
     let peak = status_bytes("VmHWM");
     let file_bytes = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
+    let note = match exact {
+        Some(_) => {
+            "exact: the strategy lifted onto the lossless public tree, against its best response"
+        }
+        None => "not computable for this game; use stud eval lbr",
+    };
     if args.json {
         println!(
             "{}",
@@ -235,8 +270,9 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
                 "estimate": est,
                 "estimate_bytes": est.peak(),
                 "peak_bytes": peak,
-                "exploitability": null,
-                "exploitability_note": "not computable for this game; use stud eval lbr",
+                "exploitability": exact.map(|e| e.chips),
+                "exploitability_mbb": exact.map(|e| e.mbb),
+                "exploitability_note": note,
                 "out": out.display().to_string(),
                 "file_bytes": file_bytes,
                 "checkpoint": kept,
@@ -245,14 +281,22 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     } else {
         println!(
             "{} deal-sampled {} ({card_name}): {} iterations of {batch} deals in {secs:.1}s \
-             ({deals_per_second:.0} deals/s while iterating)\nexploitability: not computable \
-             for this game; use stud eval lbr\npeak memory {} (estimated {:.1} MiB)\nstrategy: {} \
-             ({:.1} MiB)\ncheckpoint: {}",
+             ({deals_per_second:.0} deals/s while iterating)\nexploitability: {}\npeak memory {} \
+             (estimated {:.1} MiB{})\nstrategy: {} ({:.1} MiB)\ncheckpoint: {}",
             args.game,
             solver.algorithm().name(),
             solver.iterations,
+            match exact {
+                Some(e) => format!("{:.6} chips/game ({:.3} mbb/game), {note}", e.chips, e.mbb),
+                None => note.to_string(),
+            },
             peak.map_or("unknown".into(), |p| format!("{:.1} MiB", mib(p))),
             mib(est.peak()),
+            if exact.is_some() {
+                " before the lossless tree"
+            } else {
+                ""
+            },
             out.display(),
             mib(file_bytes as usize),
             kept

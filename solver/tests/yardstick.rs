@@ -1,0 +1,259 @@
+//! The yardstick of docs/ladder.md in small: `yardstud`'s structure (a down and an up card, two
+//! more up cards, bring-in, best showing first, small/small/big bets) on 8 cards (J Q K A in two
+//! suits) with one bet per round, so that the lossless public tree has 1.7M nodes. The real
+//! games' pipeline (bucketing, betting tree, `DealSolver`, strategy file) runs on it through the
+//! command line, and its strategy is measured in the real game by the exact best response.
+
+mod common;
+
+use abstraction::betting_abstraction::BettingAbstraction;
+use abstraction::betting_tree::BettingTree;
+use abstraction::bucketing::{Bucketing, CardView, Size};
+use abstraction::card_abstraction::Lossless;
+use abstraction::deal::Deal;
+use abstraction::rules::{Action, Deal as Dealt, GameDef, Next, State};
+use abstraction::tree::{Edge, NodeKind, Tree};
+use common::{err, ok, stud};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+use solver::deal_cfr::DealSolver;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+const GAME: &str = "preset = \"yardstud\"\n\
+                    deck = { ranks = [\"J\", \"Q\", \"K\", \"A\"], suits = 2 }\n\
+                    max_bets = 1\n";
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("stud-yardstick-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The game file, written into `d`.
+fn game_file(d: &std::path::Path) -> String {
+    let g = d.join("yard8.toml");
+    std::fs::write(&g, GAME).unwrap();
+    g.to_str().unwrap().to_string()
+}
+
+fn json_lines(out: &str) -> Vec<Value> {
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn the_deal_sampled_strategy_falls_with_deals_and_stays_above_the_lossless_solve() {
+    let d = dir("ladder");
+    let (game, cache) = (game_file(&d), d.join("abstractions"));
+    let cache = cache.to_str().unwrap();
+    let rows = json_lines(&ok(&stud(
+        &[
+            "eval",
+            "ladder",
+            "--game",
+            &game,
+            "--solver",
+            "deal",
+            "--abstractions",
+            "16",
+            "--iterations",
+            "0",
+            "50",
+            "200",
+            "--batch",
+            "64",
+            "--lossless",
+            "30",
+            "--abstraction-dir",
+            cache,
+            "--json",
+        ],
+        "",
+    )));
+    // The exact solver's rows measure in both games, the deal-sampled ones in the real game.
+    let chips = |r: &Value| {
+        let m = &r["rung"];
+        let real = if r["solver"] == "tree" {
+            &m["measure"]["real_game"]
+        } else {
+            &m["real_game"]
+        };
+        real["chips"].as_f64().unwrap()
+    };
+    let of = |solver: &str| -> Vec<f64> {
+        (rows.iter())
+            .filter(|r| r["solver"] == solver)
+            .map(chips)
+            .collect()
+    };
+    let (lossless, deal) = (of("tree"), of("deal"));
+    // Measured: lossless 0.0345 at 30 full-width iterations; 16 buckets a street, batches of
+    // 64 deals: 2.22 (uniform), 0.103 after 3,200 deals, 0.051 after 12,800.
+    assert_eq!((lossless.len(), deal.len()), (1, 3), "{rows:?}");
+    assert!(deal[1] < deal[0] / 4.0, "{deal:?}");
+    assert!(deal[2] < deal[1] * 0.8, "{deal:?}");
+    assert!(
+        deal[2] > lossless[0] * 1.2,
+        "{deal:?} vs lossless {lossless:?}"
+    );
+    let last = &rows.last().unwrap()["rung"];
+    assert_eq!(last["deals"], 200 * 64);
+    assert_eq!(last["knobs"]["batch"], 64);
+
+    // `stud solve --solver deal` is the same solve (same seed, same deals): its strategy file
+    // records the same exact exploitability, bit for bit.
+    let out = d.join("yard8.strat");
+    let solve = json_lines(&ok(&stud(
+        &[
+            "solve",
+            "--game",
+            &game,
+            "--solver",
+            "deal",
+            "--abstraction",
+            "16",
+            "--batch",
+            "64",
+            "--iterations",
+            "200",
+            "--abstraction-dir",
+            cache,
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ],
+        "",
+    )));
+    let fin = solve.last().unwrap();
+    assert_eq!(fin["exploitability"].as_f64(), Some(deal[2]), "{fin}");
+    let info = ok(&stud(&["info", out.to_str().unwrap(), "--json"], ""));
+    let info: Value = serde_json::from_str(&info).unwrap();
+    assert_eq!(
+        info["exploitability"]["chips"].as_f64(),
+        Some(deal[2]),
+        "{info}"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn solver_flags_are_refused_where_they_do_not_apply() {
+    let d = dir("flags");
+    let game = game_file(&d);
+    let e = err(&stud(
+        &["eval", "ladder", "--game", &game, "--batch", "64"],
+        "",
+    ));
+    assert!(e.contains("--batch") && e.contains("--solver deal"), "{e}");
+    let e = err(&stud(
+        &[
+            "eval",
+            "ladder",
+            "--game",
+            &game,
+            "--solver",
+            "deal",
+            "--abstractions",
+            "lossless",
+        ],
+        "",
+    ));
+    assert!(e.contains("--lossless"), "{e}");
+    let e = err(&stud(
+        &[
+            "solve",
+            "--game",
+            "7stud",
+            "--solver",
+            "tree",
+            "--iterations",
+            "1",
+        ],
+        "",
+    ));
+    assert!(e.contains("cannot be walked"), "{e}");
+    let e = err(&stud(
+        &[
+            "solve",
+            "--game",
+            &game,
+            "--solver",
+            "deal",
+            "--abstraction",
+            "lossless",
+        ],
+        "",
+    ));
+    assert!(e.contains("--solver tree"), "{e}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// `DealSolver::lift` against a hand played through the rules engine with its cards known: at
+/// every decision, the lifted row of the actor's hand at the public node is the average row of
+/// the actor's bucket (from its whole view) at the betting node of the real betting.
+#[test]
+fn the_lift_plays_each_hand_by_its_bucket_at_its_betting_node() {
+    let def = GameDef::from_toml(GAME).unwrap();
+    let size = Size::parse("4", def.streets.len()).unwrap();
+    let bucketing = Arc::new(Bucketing::build(&def, &size, &|_| {}).unwrap());
+    let betting = BettingAbstraction::for_game(&def);
+    let tree = BettingTree::build(&def, betting, &size.buckets).unwrap();
+    let mut s = DealSolver::new(&def, tree, Arc::clone(&bucketing), 16, 3).unwrap();
+    for _ in 0..20 {
+        s.iterate().unwrap();
+    }
+    let public = Tree::build(&def, &Lossless, betting, 1 << 22).unwrap();
+    let lifted = s.lift(&public).unwrap();
+    let def = Arc::new(def);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut decisions = 0;
+    for _ in 0..300 {
+        let deal = Deal::sample(&def, &mut rng).unwrap();
+        let mut st = State::with_def(def.clone()).unwrap();
+        let (mut node, mut bets) = (0usize, Vec::<(usize, Action)>::new());
+        loop {
+            match st.next() {
+                Next::Deal { seat, deal: how } => {
+                    let seat = seat.unwrap();
+                    let held = st.up_cards(seat).len() + st.down_cards(seat).len();
+                    let c = deal.cards(seat)[held];
+                    st.deal(c).unwrap();
+                    if how != Dealt::Down {
+                        node = (public.children(node))
+                            .find(|&k| public.edges[k] == Edge::Card(c))
+                            .unwrap();
+                    }
+                }
+                Next::Act { seat } => {
+                    let n = public.nodes[node];
+                    assert_eq!((n.kind, n.player), (NodeKind::Action, seat));
+                    let k = n.num_children as usize;
+                    let down = st.down_cards(seat)[0].unwrap();
+                    let hand = public.hand_of_card[down.id() as usize] as usize;
+                    let row = public.bucket_table(n.board, seat)[hand] as usize;
+                    let got = &lifted[n.slot as usize + row * k..][..k];
+                    let b = bucketing
+                        .bucket(&CardView::of_state(&st, seat).unwrap())
+                        .unwrap();
+                    let mut want = vec![0.0; k];
+                    s.average_row(s.tree.locate(&bets).unwrap(), b, &mut want)
+                        .unwrap();
+                    assert_eq!(got, &want[..], "node {node}, p{}", seat + 1);
+                    decisions += 1;
+                    let child = public.children(node).nth(rng.gen_range(0..k)).unwrap();
+                    let Edge::Action(a) = public.edges[child] else {
+                        panic!("an action node's child is an action")
+                    };
+                    bets.push((st.street(), a));
+                    st.apply(a).unwrap();
+                    node = child;
+                }
+                Next::Over => break,
+            }
+        }
+    }
+    assert!(decisions > 1000, "{decisions}");
+}
