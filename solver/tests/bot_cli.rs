@@ -318,3 +318,33 @@ fn match_reports_json_and_is_reproducible() {
     out.stderr.as_slice().read_to_string(&mut sink).unwrap();
     assert!(sink.contains("nobody"));
 }
+
+/// A `tiny` 7stud strategy whose rows put all their weight on a raise at spots where the real
+/// opponent is all in (testdata/repro/README.md in `../shared`, beside the checkout).
+const NO_LEGAL_WEIGHT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/testdata/repro/7stud-tiny-no-legal-weight.strat"
+);
+
+#[test]
+fn a_strategy_raising_into_an_all_in_seat_calls_instead() {
+    // Seed 151: the third deal reaches the spot (the shortest of seeds 0-400 against the raise
+    // bot); the match used to abort there.
+    let out = stud(
+        &[
+            "match",
+            NO_LEGAL_WEIGHT,
+            "raise",
+            "--game",
+            "7stud",
+            "--hands",
+            "3",
+            "--seed",
+            "151",
+            "--json",
+        ],
+        "",
+    );
+    let v: Value = serde_json::from_slice(&common::ok(&out).into_bytes()).unwrap();
+    assert_eq!(v["hands"], 6);
+}

@@ -7,7 +7,8 @@
 //!   the seat's role on the street comes from the rules engine's first actor, the bucket from
 //!   the file's embedded bucketing on the seat's `CardView`, and each abstract child's
 //!   probability goes to the real legal action that plays it (`real_action`); legal actions the
-//!   abstract node lacks (a raise past the cap, a second bet size) get zero.
+//!   abstract node lacks (a raise past the cap, a second bet size) get zero; an abstract raise
+//!   where no raise is legal (a seat all in) goes to the call.
 
 use super::{Bet, Player};
 use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
