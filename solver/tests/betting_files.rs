@@ -8,7 +8,7 @@ use abstraction::bucketing::{Bucketing, CardView, Size};
 use abstraction::rules::{Action, GameDef, State};
 use abstraction::tree::NodeKind;
 use solver::bot::matches::{play_hand, stream, DealCards};
-use solver::bot::{Bet, Player, StrategyPlayer, Uniform};
+use solver::bot::{Answer, Bet, Player, StrategyPlayer, Uniform};
 use solver::strategy_file::{self, BettingSolve, DealSampling, StrategyFile, Width};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -167,8 +167,9 @@ impl Player for Checked<'_> {
         seat: u8,
         legal: &[Action],
         probs: &mut [f64],
-    ) -> anyhow::Result<()> {
-        self.player.policy(state, bets, seat, legal, probs)?;
+    ) -> anyhow::Result<Answer> {
+        let answer = self.player.policy(state, bets, seat, legal, probs)?;
+        assert_eq!(answer, Answer::Own, "{legal:?} after {bets:?}");
         let tree = &self.fx.tree;
         let node = tree.locate(bets).unwrap();
         let n = tree.nodes[node as usize];
@@ -195,7 +196,7 @@ impl Player for Checked<'_> {
         for (g, w) in probs.iter().zip(&want) {
             assert!((g - w).abs() < 0.01, "{legal:?}: {probs:?} vs {want:?}");
         }
-        Ok(())
+        Ok(answer)
     }
 }
 

@@ -347,4 +347,9 @@ fn a_strategy_raising_into_an_all_in_seat_calls_instead() {
     );
     let v: Value = serde_json::from_slice(&common::ok(&out).into_bytes()).unwrap();
     assert_eq!(v["hands"], 6);
+    // The raise now has a real counterpart: no decision needs the fallback.
+    assert_eq!(
+        (&v["fallbacks_a"], &v["fallbacks_b"]),
+        (&0.into(), &0.into())
+    );
 }

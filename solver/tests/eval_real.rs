@@ -160,7 +160,7 @@ impl Player for WithoutClasses<'_> {
         seat: u8,
         legal: &[Action],
         probs: &mut [f64],
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<solver::bot::Answer> {
         self.1.fetch_max(state.street(), Ordering::Relaxed);
         self.0.policy(state, bets, seat, legal, probs)
     }

@@ -401,7 +401,7 @@ fn an_abstract_raise_against_an_all_in_seat_is_played_as_the_call() {
         .expect("the abstract node still offers a raise");
     assert_eq!(t.real_action(node, raise, &legal), Some(Action::CheckCall));
     // Every child has a real counterpart.
-    for c in 0..kids.len() {
-        assert!(t.real_action(node, c, &legal).is_some(), "{:?}", kids[c]);
+    for (c, kid) in kids.iter().enumerate() {
+        assert!(t.real_action(node, c, &legal).is_some(), "{kid:?}");
     }
 }

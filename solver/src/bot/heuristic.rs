@@ -1,7 +1,7 @@
 //! The hand-strength bot: its equity by seeded rollouts against the opponents' up cards, then
 //! raise strong hands, call what the pot odds pay for, fold the rest.
 
-use super::{most_aggressive, passive, Bet, Player};
+use super::{most_aggressive, passive, Answer, Bet, Player};
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::{showdown_winnings, Action, Deal, State};
 use rand::seq::SliceRandom;
@@ -130,7 +130,7 @@ impl Player for Heuristic {
         seat: u8,
         legal: &[Action],
         probs: &mut [f64],
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Answer> {
         let equity = self.equity(state, seat);
         let fair = 1.0 / f64::from(state.live().count_ones().max(1));
         let owed = (0..state.def().seats)
@@ -149,6 +149,6 @@ impl Player for Heuristic {
         };
         probs.fill(0.0);
         probs[pick] = 1.0;
-        Ok(())
+        Ok(Answer::Own)
     }
 }

@@ -26,7 +26,7 @@
 
 use super::heuristic::equity;
 use super::matches::{play_hand, stream, summarize, DealCards, MatchResult};
-use super::{Bet, Player};
+use super::{Answer, Bet, Player};
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::{Action, Deal, GameDef, Next, State};
 use anyhow::{bail, ensure, Context};
@@ -158,7 +158,8 @@ impl<'a> Lbr<'a> {
                     } else {
                         [self.opponent, &me]
                     };
-                    let state = play_hand(def, seats, &cards, &mut stream(seed, i, play), None)?;
+                    let (state, _) =
+                        play_hand(def, seats, &cards, &mut stream(seed, i, play), None)?;
                     let payoffs = state
                         .payoffs()
                         .context("a finished hand has no payoffs (a rules engine bug)")?;
@@ -188,7 +189,7 @@ impl Player for InHand<'_> {
         seat: u8,
         legal: &[Action],
         probs: &mut [f64],
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Answer> {
         let mut range = self
             .0
             .lock()
@@ -198,7 +199,8 @@ impl Player for InHand<'_> {
             "LBR sits at seat {}, not {seat}",
             range.seat
         );
-        range.decide(state, bets, legal, probs)
+        range.decide(state, bets, legal, probs)?;
+        Ok(Answer::Own)
     }
 }
 
@@ -708,7 +710,7 @@ mod tests {
             seat: u8,
             legal: &[Action],
             probs: &mut [f64],
-        ) -> anyhow::Result<()> {
+        ) -> anyhow::Result<Answer> {
             let down = state.down_cards(seat);
             let pair = matches!(down, [Some(a), Some(b)] if a.rank() == b.rank());
             probs.fill(0.0);
@@ -717,7 +719,7 @@ mod tests {
             } else {
                 passive(legal)
             }] = 1.0;
-            Ok(())
+            Ok(Answer::Own)
         }
     }
 

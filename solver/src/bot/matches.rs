@@ -2,7 +2,7 @@
 //! swapped between the seats and the cards staying with the seats, so that each player holds
 //! both hands once and the luck of the cards cancels out.
 
-use super::{choose, Bet, Player};
+use super::{choose, Answer, Bet, Player};
 use abstraction::cards::Card;
 use abstraction::phh::{HandHistory, Recorder};
 use abstraction::rules::{GameDef, Next, State};
@@ -78,6 +78,11 @@ pub struct MatchResult {
     /// Half the width of the 95% confidence interval of the win rate, from the variance between
     /// duplicate pairs.
     pub ci95: f64,
+    /// Player A's decisions answered by the fallback ([`Answer::Fallback`]: no weight on any
+    /// legal action, so it checked or called).
+    pub fallbacks_a: u64,
+    /// Player B's decisions answered by the fallback.
+    pub fallbacks_b: u64,
 }
 
 /// How to play a match.
@@ -102,17 +107,19 @@ pub fn stream(seed: u64, index: u64, tag: u64) -> ChaCha8Rng {
 }
 
 /// Plays one hand of the heads-up game: `seats[s]` plays seat `s` with the cards of seat `s`.
-/// Records it when `rec` is given. Returns the finished state.
+/// Records it when `rec` is given. Returns the finished state and, per seat, the decisions
+/// answered by the fallback.
 pub fn play_hand(
     def: &Arc<GameDef>,
     seats: [&dyn Player; 2],
     cards: &DealCards,
     rng: &mut ChaCha8Rng,
     mut rec: Option<&mut Recorder>,
-) -> anyhow::Result<State> {
+) -> anyhow::Result<(State, [u64; 2])> {
     let mut state = State::with_def(def.clone())?;
     let mut probs = [0.0; 8];
     let mut bets: Vec<Bet> = Vec::new();
+    let mut fallbacks = [0; 2];
     loop {
         match state.next() {
             Next::Deal { seat, .. } => {
@@ -121,15 +128,16 @@ pub fn play_hand(
             Next::Act { seat } => {
                 let legal = state.legal_actions();
                 let player = seats[seat as usize];
-                let action = choose(player, &state, &bets, &legal, &mut probs, rng)
+                let (action, answer) = choose(player, &state, &bets, &legal, &mut probs, rng)
                     .with_context(|| format!("{} at seat {seat}", player.name()))?;
+                fallbacks[seat as usize] += (answer == Answer::Fallback) as u64;
                 bets.push((state.street(), action));
                 state.apply(action)?;
                 if let Some(r) = rec.as_deref_mut() {
                     r.act(seat, action);
                 }
             }
-            Next::Over => return Ok(state),
+            Next::Over => return Ok((state, fallbacks)),
         }
     }
 }
@@ -158,16 +166,20 @@ pub fn play_match(
     if let Some(dir) = &cfg.phh_out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let pairs: Vec<i64> = (0..cfg.deals)
+    let pairs: Vec<(i64, [u64; 2])> = (0..cfg.deals)
         .into_par_iter()
-        .map(|i| -> anyhow::Result<i64> {
+        .map(|i| -> anyhow::Result<(i64, [u64; 2])> {
             let cards = DealCards::random(def, &mut stream(cfg.seed, i, 0));
             let mut net = 0;
+            // A's and B's fallbacks.
+            let mut fell = [0; 2];
             for (play, first) in [(1u64, 0u8), (2, 1)] {
                 let seats: [&dyn Player; 2] = if first == 0 { [a, b] } else { [b, a] };
                 let mut rec = cfg.phh_out.as_ref().and_then(|_| Recorder::new(def));
                 let mut rng = stream(cfg.seed, i, play);
-                let state = play_hand(def, seats, &cards, &mut rng, rec.as_mut())?;
+                let (state, f) = play_hand(def, seats, &cards, &mut rng, rec.as_mut())?;
+                fell[0] += f[first as usize];
+                fell[1] += f[1 - first as usize];
                 let payoffs = state
                     .payoffs()
                     .context("a finished hand has no payoffs (a rules engine bug)")?;
@@ -185,14 +197,19 @@ pub fn play_match(
                         .with_context(|| format!("cannot write {}", path.display()))?;
                 }
             }
-            Ok(net)
+            Ok((net, fell))
         })
         .collect::<anyhow::Result<_>>()?;
-    Ok(summarize(&pairs, def.big_bet))
+    let nets: Vec<i64> = pairs.iter().map(|p| p.0).collect();
+    Ok(MatchResult {
+        fallbacks_a: pairs.iter().map(|p| p.1[0]).sum(),
+        fallbacks_b: pairs.iter().map(|p| p.1[1]).sum(),
+        ..summarize(&nets, def.big_bet)
+    })
 }
 
 /// The win rate of the pairs' net chips (two hands each) in milli-big-bets per hand, and the
-/// 95% confidence half-width from their sample variance.
+/// 95% confidence half-width from their sample variance (no fallbacks counted).
 pub fn summarize(pairs: &[i64], big_bet: u64) -> MatchResult {
     let n = pairs.len() as f64;
     let scale = 1000.0 / (2.0 * big_bet as f64);
@@ -205,5 +222,7 @@ pub fn summarize(pairs: &[i64], big_bet: u64) -> MatchResult {
         chips_a: pairs.iter().sum(),
         mbb_per_hand: mean,
         ci95: 1.96 * (var / n).sqrt(),
+        fallbacks_a: 0,
+        fallbacks_b: 0,
     }
 }

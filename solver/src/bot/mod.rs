@@ -37,7 +37,9 @@ pub trait Player: Send + Sync {
     /// Writes into `probs` (one entry per action of `legal`, in order; `legal` is
     /// `state.legal_actions()`, non-empty) the probability of each action for `seat`, the seat
     /// to act, after the betting `bets`. The probabilities sum to 1. Must not read what `seat`
-    /// cannot see. Fails when the player cannot answer (a spot its strategy does not hold).
+    /// cannot see. Says whether the probabilities are the player's own or the
+    /// [`Answer::Fallback`]. Fails when the player cannot answer (a spot its strategy does not
+    /// hold).
     fn policy(
         &self,
         state: &State,
@@ -45,7 +47,7 @@ pub trait Player: Send + Sync {
         seat: u8,
         legal: &[Action],
         probs: &mut [f64],
-    ) -> anyhow::Result<()>;
+    ) -> anyhow::Result<Answer>;
 
     /// The class of `seat`'s cards that the player's policy reads on this street, for a player
     /// that reads its cards only through such a class (a strategy file: the bucket of the
@@ -75,6 +77,32 @@ pub trait Player: Send + Sync {
     }
 }
 
+/// Where a player's probabilities came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The player's own policy.
+    Own,
+    /// The defined fallback: the player's policy gave no weight to any legal action (a strategy
+    /// row whose weight is all on abstract actions the real spot does not allow), so all of it
+    /// went to the check or call (the bring-in when it is due). Rather than abort a match, a server reply or a
+    /// play session, the player answers so; matches count these decisions per player, the
+    /// server marks the reply, `stud play` says so.
+    Fallback,
+}
+
+/// Normalizes `probs` (weights over `legal`) to sum to 1; if they have no weight at all, puts it
+/// all on the check or call instead and answers [`Answer::Fallback`].
+pub(crate) fn normalize_or_fall_back(legal: &[Action], probs: &mut [f64]) -> Answer {
+    let sum: f64 = probs.iter().sum();
+    if sum > 0.0 {
+        probs.iter_mut().for_each(|p| *p /= sum);
+        return Answer::Own;
+    }
+    probs.fill(0.0);
+    probs[passive(legal)] = 1.0;
+    Answer::Fallback
+}
+
 /// The index of an entry of `probs` drawn with those probabilities (one draw from `rng`).
 pub fn sample<R: Rng + ?Sized>(probs: &[f64], rng: &mut R) -> usize {
     let mut x = rng.gen::<f64>() * probs.iter().sum::<f64>();
@@ -89,7 +117,7 @@ pub fn sample<R: Rng + ?Sized>(probs: &[f64], rng: &mut R) -> usize {
 }
 
 /// Asks `player` for its policy at `state` after `bets` (into `probs`, at least `legal.len()`
-/// long) and draws one action from it with `rng`.
+/// long) and draws one action from it with `rng`; says where the policy came from.
 pub fn choose<R: Rng + ?Sized>(
     player: &dyn Player,
     state: &State,
@@ -97,13 +125,13 @@ pub fn choose<R: Rng + ?Sized>(
     legal: &[Action],
     probs: &mut [f64],
     rng: &mut R,
-) -> anyhow::Result<Action> {
+) -> anyhow::Result<(Action, Answer)> {
     let seat = state
         .to_act()
         .ok_or_else(|| anyhow::anyhow!("no decision is due"))?;
     let probs = &mut probs[..legal.len()];
-    player.policy(state, bets, seat, legal, probs)?;
-    Ok(legal[sample(probs, rng)])
+    let answer = player.policy(state, bets, seat, legal, probs)?;
+    Ok((legal[sample(probs, rng)], answer))
 }
 
 /// Uniformly random over the legal actions.
@@ -120,9 +148,9 @@ impl Player for Uniform {
         _: u8,
         legal: &[Action],
         probs: &mut [f64],
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Answer> {
         probs.fill(1.0 / legal.len() as f64);
-        Ok(())
+        Ok(Answer::Own)
     }
 }
 
@@ -140,11 +168,11 @@ impl Player for AlwaysCall {
         _: u8,
         legal: &[Action],
         probs: &mut [f64],
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Answer> {
         one_hot(legal, probs, |a| {
             matches!(a, Action::CheckCall | Action::BringIn)
         });
-        Ok(())
+        Ok(Answer::Own)
     }
 }
 
@@ -162,10 +190,10 @@ impl Player for AlwaysRaise {
         _: u8,
         legal: &[Action],
         probs: &mut [f64],
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Answer> {
         probs.fill(0.0);
         probs[most_aggressive(legal)] = 1.0;
-        Ok(())
+        Ok(Answer::Own)
     }
 }
 

@@ -6,7 +6,7 @@
 //! is not JSON, too long, an illegal history, not the asking seat's turn) gets an error reply
 //! naming the problem, and the server reads on.
 
-use super::{sample, Bet, Player};
+use super::{sample, Answer, Bet, Player};
 use abstraction::phh::{parse_action, replay, ActionLine, HandHistory};
 use abstraction::rules::{Deal, GameDef, Next, Profile};
 use rand::SeedableRng;
@@ -130,21 +130,26 @@ impl Server {
         let legal = state.legal_actions();
         let mut probs = [0.0; 8];
         let probs = &mut probs[..legal.len()];
-        self.player
+        let answer = self
+            .player
             .policy(&state, &bets, seat, &legal, probs)
             .map_err(|e| format!("{}: {e:#}", self.player.name()))?;
         let pick = match req.seed {
             Some(s) => sample(probs, &mut ChaCha8Rng::seed_from_u64(s)),
             None => sample(probs, rng),
         };
-        Ok(json!({
+        let mut reply = json!({
             "id": req.id,
             "seat": seat,
             "street": state.street(),
             "legal": legal.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
             "probs": probs,
             "action": legal[pick].to_string(),
-        }))
+        });
+        if answer == Answer::Fallback {
+            reply["fallback"] = true.into();
+        }
+        Ok(reply)
     }
 
     /// Serves one client: reads request lines from `input` until it ends and writes one reply

@@ -9,8 +9,11 @@
 //!   probability goes to the real legal action that plays it (`real_action`); legal actions the
 //!   abstract node lacks (a raise past the cap, a second bet size) get zero; an abstract raise
 //!   where no raise is legal (a seat all in) goes to the call.
+//!
+//! A row that still leaves no weight on any legal action gets the defined fallback, the check
+//! or call, answered as [`Answer::Fallback`](super::Answer::Fallback) for the caller to count.
 
-use super::{Bet, Player};
+use super::{normalize_or_fall_back, Answer, Bet, Player};
 use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
 use abstraction::betting_tree::BettingNodes;
 use abstraction::bucketing::CardView;
@@ -153,7 +156,7 @@ impl StrategyPlayer {
         bucket: Option<u32>,
         legal: &[Action],
         probs: &mut [f64],
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Answer> {
         let f = &self.file;
         let street = state.street();
         let node = f.locate(bets)?;
@@ -162,7 +165,7 @@ impl StrategyPlayer {
         if n.kind == NodeKind::Showdown as u8 || (n.street as usize > street) {
             // A raise past the cap closed this street in the abstract game: it has called.
             probs[super::passive(legal)] = 1.0;
-            return Ok(());
+            return Ok(Answer::Own);
         }
         let role = (state.first_actor(street) != Some(seat)) as u8;
         if n.kind != NodeKind::Action as u8 || n.street as usize != street || n.player != role {
@@ -185,12 +188,7 @@ impl StrategyPlayer {
                 }
             }
         }
-        let sum: f64 = probs.iter().sum();
-        if sum <= 0.0 {
-            bail!("the strategy gives no weight to any legal action here");
-        }
-        probs.iter_mut().for_each(|p| *p /= sum);
-        Ok(())
+        Ok(normalize_or_fall_back(legal, probs))
     }
 }
 
@@ -206,7 +204,7 @@ impl Player for StrategyPlayer {
         seat: u8,
         legal: &[Action],
         probs: &mut [f64],
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Answer> {
         if self.file.header().tree == TreeKind::Betting {
             return self.betting_policy(state, bets, seat, None, legal, probs);
         }
@@ -226,12 +224,7 @@ impl Player for StrategyPlayer {
         for (p, a) in probs.iter_mut().zip(legal) {
             *p = f.position(node, Edge::Action(*a))?.map_or(0.0, |c| row[c]);
         }
-        let sum: f64 = probs.iter().sum();
-        if sum <= 0.0 {
-            bail!("the strategy gives no weight to any legal action here");
-        }
-        probs.iter_mut().for_each(|p| *p /= sum);
-        Ok(())
+        Ok(normalize_or_fall_back(legal, probs))
     }
 
     /// A betting-tree file's bucket of the seat's view; a public-tree file has no classes.
@@ -256,6 +249,8 @@ impl Player for StrategyPlayer {
         if self.file.header().tree != TreeKind::Betting {
             bail!("a public-tree strategy reads its card without classes");
         }
-        self.betting_policy(state, bets, seat, Some(class), legal, probs)
+        // LBR weighs each holding by these probabilities: a fallback is a probability too.
+        self.betting_policy(state, bets, seat, Some(class), legal, probs)?;
+        Ok(())
     }
 }

@@ -803,7 +803,7 @@ mod tests {
             _: u8,
             _: &[Action],
             _: &mut [f64],
-        ) -> anyhow::Result<()> {
+        ) -> anyhow::Result<crate::bot::Answer> {
             panic!("a bug in the player")
         }
     }

@@ -31,8 +31,9 @@ fn every_bot_gives_a_distribution_over_the_legal_actions_in_every_game() {
                         let legal = st.legal_actions();
                         for b in &bots {
                             let mut probs = [f64::NAN; 8];
-                            let a =
+                            let (a, answer) =
                                 choose(b.as_ref(), &st, &[], &legal, &mut probs, &mut rng).unwrap();
+                            assert_eq!(answer, Answer::Own);
                             let p = &probs[..legal.len()];
                             assert!(p.iter().all(|x| (0.0..=1.0).contains(x)), "{p:?}");
                             assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{p:?}");
@@ -121,6 +122,87 @@ fn win_rate_and_interval_arithmetic() {
     assert!((r.mbb_per_hand - 250.0).abs() < 1e-9);
     let sd = (((250.0f64).powi(2) * 2.0 + (750.0f64).powi(2) * 2.0) / 3.0).sqrt();
     assert!((r.ci95 - 1.96 * sd / 2.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_policy_without_legal_weight_falls_back_to_the_check_or_call() {
+    let legal = [
+        Action::Fold,
+        Action::CheckCall,
+        Action::CompleteBetRaise(10),
+    ];
+    let mut probs = [0.0, 2.0, 6.0];
+    assert_eq!(normalize_or_fall_back(&legal, &mut probs), Answer::Own);
+    assert_eq!(probs, [0.0, 0.25, 0.75]);
+    let mut probs = [0.0; 3];
+    assert_eq!(normalize_or_fall_back(&legal, &mut probs), Answer::Fallback);
+    assert_eq!(probs, [0.0, 1.0, 0.0]);
+    let mut probs = [0.0; 2];
+    let bring_in = [Action::BringIn, Action::CompleteBetRaise(5)];
+    assert_eq!(
+        normalize_or_fall_back(&bring_in, &mut probs),
+        Answer::Fallback
+    );
+    assert_eq!(probs, [1.0, 0.0]);
+}
+
+/// Gives no weight to anything after the first street: every later decision is a fallback.
+struct Blank;
+
+impl Player for Blank {
+    fn name(&self) -> &str {
+        "blank"
+    }
+    fn policy(
+        &self,
+        state: &State,
+        _: &[Bet],
+        _: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<Answer> {
+        probs.fill(0.0);
+        if state.street() == 0 {
+            probs[0] = 1.0;
+        }
+        Ok(normalize_or_fall_back(legal, probs))
+    }
+}
+
+/// Counts `player`'s decisions after the first street, seat by seat, in the hands of a match.
+struct Counting<'a>(&'a dyn Player, std::sync::atomic::AtomicU64);
+
+impl Player for Counting<'_> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn policy(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        seat: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<Answer> {
+        if state.street() > 0 {
+            self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        self.0.policy(state, bets, seat, legal, probs)
+    }
+}
+
+#[test]
+fn a_match_counts_each_players_fallbacks_and_plays_on() {
+    let call = AlwaysCall;
+    let (a, b) = (
+        Counting(&call, Default::default()),
+        Counting(&Blank, Default::default()),
+    );
+    let r = play_match(&a, &b, &config("7stud", 30, 1)).unwrap();
+    let later = b.1.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(later > 0);
+    assert_eq!((r.fallbacks_a, r.fallbacks_b), (0, later));
+    assert_eq!(r.hands, 60);
 }
 
 fn config(game: &str, deals: u64, seed: u64) -> MatchConfig {
@@ -273,4 +355,28 @@ fn lbr_beats_the_calling_bot_in_seven_card_stud_with_three_hidden_cards() {
     let lbr = Lbr::new(&call, def, 16, Candidates::Sample(64)).unwrap();
     let r = lbr.play(40, 5, &|| {}).unwrap();
     assert!(r.mbb_per_hand - r.ci95 > 0.0, "{r:?}");
+}
+
+#[test]
+fn a_server_reply_from_the_fallback_is_marked() {
+    let server = protocol::Server {
+        def: GameDef::preset("7stud").unwrap(),
+        profile: Profile::CardRoom,
+        player: Box::new(Blank),
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let third = r#""d dh p1 9c9d7h","d dh p2 ????2c","p2 pb""#;
+    let own = server.respond(
+        format!(r#"{{"id":1,"actions":[{third}]}}"#).as_bytes(),
+        &mut rng,
+    );
+    assert_eq!(own["action"], "f", "{own}");
+    assert!(own.get("fallback").is_none(), "{own}");
+    let fourth = format!(r#"{third},"p1 cbr 5","p2 cc","d dh p1 7s","d dh p2 Kd""#);
+    let fell = server.respond(
+        format!(r#"{{"id":2,"actions":[{fourth}]}}"#).as_bytes(),
+        &mut rng,
+    );
+    assert_eq!(fell["action"], "cc", "{fell}");
+    assert_eq!(fell["fallback"], true, "{fell}");
 }

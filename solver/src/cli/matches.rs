@@ -81,6 +81,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             r.hands,
             r.chips_a,
         );
+        for (name, n) in [(&args.a, r.fallbacks_a), (&args.b, r.fallbacks_b)] {
+            if n > 0 {
+                println!(
+                    "{name}: {n} decisions gave no weight to any legal action and checked or \
+                     called instead (the fallback)"
+                );
+            }
+        }
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 
 use super::load_game;
 use crate::bot::matches::{stream, DealCards};
-use crate::bot::{load, sample, Bet, Player};
+use crate::bot::{load, sample, Answer, Bet, Player};
 use abstraction::phh::Recorder;
 use abstraction::rules::{Action, GameDef, Next, State};
 use anyhow::Context;
@@ -123,9 +123,16 @@ fn play_one(
                     }
                 } else {
                     let mut probs = vec![0.0; legal.len()];
-                    bot.policy(&state, &bets, seat, &legal, &mut probs)?;
+                    let answer = bot.policy(&state, &bets, seat, &legal, &mut probs)?;
                     let a = legal[sample(&probs, &mut rng)];
                     writeln!(out, "opponent: {}", describe(&state, a))?;
+                    if answer == Answer::Fallback {
+                        writeln!(
+                            out,
+                            "  (its strategy gives no weight to any legal action here: it \
+                             checks or calls, the fallback)"
+                        )?;
+                    }
                     last = Some(LastDecision { legal, probs });
                     a
                 };
