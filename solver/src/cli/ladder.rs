@@ -88,8 +88,8 @@ pub struct Knobs {
     /// true, or both (default false).
     #[arg(long, num_args = 1.., value_parser = clap::value_parser!(bool))]
     pub alternating: Vec<bool>,
-    /// Deal: the member of the CFR family, one or more of linear, cfr+, cfr (default linear,
-    /// as `stud solve`).
+    /// Deal: the member of the CFR family, one or more of cfr+, linear, cfr (default cfr+, as
+    /// `stud solve`).
     #[arg(long, num_args = 1.., value_parser = crate::cfr::Algorithm::parse)]
     pub schedule: Vec<crate::cfr::Algorithm>,
 }

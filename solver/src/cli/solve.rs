@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
                   to OUT with the extension .ckpt every --every iterations and at the end;\n\
                   --resume continues from it and ends bit-identical to an uninterrupted run.\n\n\
                   The real games (7stud, stud8, razz, 5stud: several down cards) are solved by \
-                  mini-batch deal-sampled linear CFR on the betting tree\n(docs/solver.md): the \
+                  mini-batch deal-sampled CFR+ on the betting tree\n(docs/solver.md): the \
                   resources are estimated and checked before allocating, the bucketing is built \
                   or read from\n--abstraction-dir, progress shows batches, deals/s and the time \
                   left; their exploitability is not computable here (use\nstud eval lbr). Without \
@@ -47,7 +47,7 @@ use std::time::{Duration, Instant};
 pub struct Args {
     /// The game: a preset (kuhn, leduc, ministud, 7stud, stud8, razz, 5stud) or a TOML game
     /// file. Games the public tree can walk are solved exactly (or in a card abstraction); the
-    /// real games (several down cards) by deal-sampled linear CFR on the betting tree.
+    /// real games (several down cards) by deal-sampled CFR+ on the betting tree.
     #[arg(long, default_value = "7stud")]
     pub game: String,
     /// tree: the exact solver on the public tree (the walkable games: kuhn, leduc, ministud,
@@ -57,9 +57,8 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub solver: Option<super::SolverKind>,
     /// cfr+ (regret matching+, linear averaging), linear (regret matching, regrets and average
-    /// weighted by the iteration), dcfr (1.5, 0, 2; walkable games) or cfr. Default: cfr+ for
-    /// the walkable games, linear for the real games (it beat cfr+ at equal deals:
-    /// docs/solver.md).
+    /// weighted by the iteration), dcfr (1.5, 0, 2; walkable games) or cfr. Default: cfr+
+    /// (docs/solver.md, "Schedules", measures linear against it).
     #[arg(long, value_parser = Algorithm::parse)]
     pub algorithm: Option<Algorithm>,
     /// Stop after this many iterations in total.
