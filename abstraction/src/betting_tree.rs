@@ -32,7 +32,9 @@
 //! [`BettingTree::locate`] follows a real betting history and [`BettingTree::child_for`] maps a
 //! real action onto a child, by kind rather than amount: a raise past the cap is a call (the
 //! abstract street closes; the rest of that real street is absorbed), an open-pair big bet is
-//! the bet.
+//! the bet. [`BettingNodes::real_action`] goes the other way, an abstract child to the legal
+//! action that plays it: an abstract raise where the real game allows none (a seat is all in:
+//! the real stacks run out where the capped abstract game's do not) is the call.
 
 use crate::betting_abstraction::BettingAbstraction;
 use crate::cards::Card;
@@ -213,7 +215,14 @@ pub trait BettingNodes {
     }
 
     /// The real action that plays the abstract child `child` of `node`, among the real `legal`
-    /// actions: the one of the same amount if legal, else the first that maps onto the child.
+    /// actions: the one of the same amount if legal, else the first that maps onto the child;
+    /// and a bet or raise when no bet or raise is legal is the check or call.
+    ///
+    /// That last case is an abstract child with no real counterpart: the abstract game has no
+    /// all-ins, but the real one runs out of chips. Heads-up the real cap is lifted, and the raises
+    /// past the abstract cap that [`Self::locate`] absorbs still cost chips, so a real seat can be
+    /// all in where the abstract node still offers a raise. A raise against (or by) a seat with
+    /// nothing behind is what the rules make a call, so the call plays it.
     fn real_action(&self, node: u32, child: usize, legal: &[Action]) -> Option<Action> {
         let n = self.node_at(node)?;
         if n.kind != NodeKind::Action || child >= n.num_children as usize {
@@ -222,12 +231,22 @@ pub trait BettingNodes {
         let Some(Edge::Action(want)) = self.edge_at(n.first_child + child as u32) else {
             return None;
         };
-        legal.iter().copied().find(|&a| a == want).or_else(|| {
-            legal
-                .iter()
-                .copied()
-                .find(|&a| self.child_for(node, a) == Some(child))
-        })
+        let raise = |a: &Action| matches!(a, Action::CompleteBetRaise(_));
+        legal
+            .iter()
+            .copied()
+            .find(|&a| a == want)
+            .or_else(|| {
+                legal
+                    .iter()
+                    .copied()
+                    .find(|&a| self.child_for(node, a) == Some(child))
+            })
+            .or_else(|| {
+                (raise(&want) && !legal.iter().any(raise))
+                    .then_some(Action::CheckCall)
+                    .filter(|a| legal.contains(a))
+            })
     }
 
     /// The node reached by the real betting so far: `bets` lists each action with its street,

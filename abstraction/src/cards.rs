@@ -251,6 +251,31 @@ pub fn parse_cards(s: &str) -> Result<Vec<Card>, CardParseError> {
     Ok(out)
 }
 
+/// Why a piece of text is not a list of distinct cards.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CardsParseError {
+    /// A piece is not a card.
+    #[error(transparent)]
+    Card(#[from] CardParseError),
+    /// A card is written more than once.
+    #[error("{0} appears twice")]
+    Repeated(Card),
+}
+
+/// [`parse_cards`] for cards that must all differ (a hand, a player's cards): a repeated card is
+/// an error naming it, not a card silently counted once.
+pub fn parse_distinct_cards(s: &str) -> Result<Vec<Card>, CardsParseError> {
+    let cards = parse_cards(s)?;
+    let mut seen = CardSet::EMPTY;
+    for &c in &cards {
+        if seen.contains(c) {
+            return Err(CardsParseError::Repeated(c));
+        }
+        seen.insert(c);
+    }
+    Ok(cards)
+}
+
 impl CardSet {
     /// The empty set.
     pub const EMPTY: CardSet = CardSet(0);
@@ -379,6 +404,15 @@ mod tests {
         let s: Vec<String> = v.iter().map(|c| c.to_string()).collect();
         assert_eq!(s, ["As", "Ks", "7h", "Td", "2c"]);
         assert_eq!(parse_cards("AsXq").unwrap_err().text, "Xq");
+    }
+
+    #[test]
+    fn distinct_cards_refuse_a_repeat_by_name() {
+        assert_eq!(parse_distinct_cards("As Kd").unwrap().len(), 2);
+        let e = parse_distinct_cards("Kc Kc Kc Kc").unwrap_err();
+        assert_eq!(e.to_string(), "Kc appears twice");
+        let e = parse_distinct_cards("As Xq").unwrap_err();
+        assert!(e.to_string().contains("\"Xq\" is not a card"), "{e}");
     }
 
     #[test]

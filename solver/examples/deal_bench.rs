@@ -2,8 +2,10 @@
 //! visits per second, with the split between the deals' facts (bucket lookups) and the walk.
 //!
 //! `cargo run --release -p solver --example deal_bench -- [GAME] [SIZE] [BATCH] [ITERATIONS]
-//! [THREADS] [CACHE_DIR]` (defaults: 7stud tiny 1000 5 1 target/abstractions); the bucketing is
-//! read from (or built into) the cache. Prints one JSON line; `deals_per_cpu_second` counts this
+//! [THREADS] [CACHE_DIR] [WARMUP_DEALS] [ALGORITHM]` (defaults: 7stud tiny 1000 5 1
+//! target/abstractions 0 cfr+); the bucketing is read from (or built into) the cache. The
+//! warm-up iterations (about `WARMUP_DEALS` deals, untimed) give the timed ones a solved
+//! strategy's zeros to prune, as late in a solve, rather than the first iterations' uniform one. Prints one JSON line; `deals_per_cpu_second` counts this
 //! process's CPU time (Linux, 100 ticks a second), which other jobs on the machine do not inflate.
 
 use abstraction::betting_abstraction::BettingAbstraction;
@@ -27,6 +29,8 @@ fn main() -> Result<()> {
     let iterations: u64 = arg(3, "5").parse().context("ITERATIONS")?;
     let threads: usize = arg(4, "1").parse().context("THREADS")?;
     let dir = PathBuf::from(arg(5, "target/abstractions"));
+    let warmup: u64 = arg(6, "0").parse().context("WARMUP_DEALS")?;
+    let algorithm = solver::cfr::Algorithm::parse(&arg(7, "cfr+")).map_err(anyhow::Error::msg)?;
     let def = GameDef::preset(&game)?;
     let size = Size::parse(&size_name, def.streets.len())?;
     let (mut bucketing, _, _) = load_or_build(&def, &size, &dir, false, &|_| {})?;
@@ -46,8 +50,11 @@ fn main() -> Result<()> {
     let mut cpu = 0.0;
     let (facts, walk) = pool.install(|| -> Result<(Duration, Duration)> {
         let mut s = DealSolver::new(&def, tree, Arc::new(bucketing), batch, 1)?;
-        // One iteration to warm up (page in the arrays), not timed.
-        s.iterate()?;
+        s.set_algorithm(algorithm)?;
+        // One iteration at least to warm up (page in the arrays), not timed.
+        for _ in 0..(warmup / batch as u64).max(1) {
+            s.iterate()?;
+        }
         let (mut facts, mut walk) = (Duration::ZERO, Duration::ZERO);
         let cpu_start = cpu_seconds()?;
         for _ in 0..iterations {

@@ -49,7 +49,7 @@ pub fn load_or_build(
 
 /// Reads a cache file, refusing it unless it holds `def` built at exactly `size`.
 pub fn read(file: &Path, def: &GameDef, size: &Size) -> anyhow::Result<Bucketing> {
-    let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+    let bytes = crate::input::read(file, crate::input::BUCKETS)?;
     let b = Bucketing::decode(&bytes, def).with_context(|| file.display().to_string())?;
     if b.size() != size {
         anyhow::bail!(

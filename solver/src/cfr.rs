@@ -42,6 +42,11 @@ pub enum Algorithm {
     },
     /// Vanilla CFR: plain regret matching and a uniform average.
     Cfr,
+    /// Linear CFR (Brown and Sandholm 2019): plain regret matching (no clamp) with iteration
+    /// `t`'s regrets and strategy both weighted by `t`: DCFR with (1, 1, 1). The variant that
+    /// suits sampling (Pluribus' MCCFR): regret matching+ clamps every sampled update at zero,
+    /// so noise keeps bad actions' regrets near zero rather than letting them fall away.
+    Linear,
 }
 
 impl Algorithm {
@@ -52,22 +57,26 @@ impl Algorithm {
         gamma: 2.0,
     };
 
-    /// Parses `cfr+`, `dcfr` or `cfr`.
+    /// Parses `cfr+`, `linear`, `dcfr` or `cfr`.
     pub fn parse(s: &str) -> Result<Algorithm, String> {
         match s.to_ascii_lowercase().as_str() {
             "cfr+" | "cfrplus" => Ok(Algorithm::CfrPlus),
             "dcfr" => Ok(Algorithm::DCFR),
             "cfr" => Ok(Algorithm::Cfr),
-            _ => Err(format!("unknown algorithm {s:?}: use cfr+, dcfr or cfr")),
+            "linear" | "lcfr" => Ok(Algorithm::Linear),
+            _ => Err(format!(
+                "unknown algorithm {s:?}: use cfr+, linear, dcfr or cfr"
+            )),
         }
     }
 
-    /// The short name `cfr+`, `dcfr` or `cfr`.
+    /// The short name `cfr+`, `linear`, `dcfr` or `cfr`.
     pub fn name(&self) -> &'static str {
         match self {
             Algorithm::CfrPlus => "cfr+",
             Algorithm::Dcfr { .. } => "dcfr",
             Algorithm::Cfr => "cfr",
+            Algorithm::Linear => "linear",
         }
     }
 
@@ -89,6 +98,12 @@ impl Algorithm {
                 old_average: 1.0,
                 new_average: 1.0,
             },
+            Algorithm::Linear => Algorithm::Dcfr {
+                alpha: 1.0,
+                beta: 1.0,
+                gamma: 1.0,
+            }
+            .schedule(t),
             Algorithm::Dcfr { alpha, beta, gamma } => {
                 // The discounts of the end of iteration t - 1, applied lazily when a slot is next
                 // updated (each slot is updated exactly once per iteration).
@@ -262,10 +277,10 @@ impl Solver {
         if sampling.batch == 0 {
             return Err("the sampling batch must be at least 1 chance child".into());
         }
-        if let Algorithm::Dcfr { .. } = self.algorithm {
+        if matches!(self.algorithm, Algorithm::Dcfr { .. } | Algorithm::Linear) {
             return Err(
-                "chance sampling works with cfr+ and cfr, not dcfr (its discounts assume every \
-                 slot is updated in every iteration)"
+                "chance sampling works with cfr+ and cfr, not dcfr or linear (their discounts \
+                 assume every slot is updated in every iteration)"
                     .into(),
             );
         }
@@ -744,12 +759,16 @@ mod tests {
 
     #[test]
     fn algorithms_parse_and_schedule() {
-        for name in ["cfr+", "dcfr", "cfr"] {
+        for name in ["cfr+", "linear", "dcfr", "cfr"] {
             assert_eq!(Algorithm::parse(name).unwrap().name(), name);
         }
         assert!(Algorithm::parse("mccfr")
             .unwrap_err()
-            .contains("cfr+, dcfr or cfr"));
+            .contains("cfr+, linear, dcfr or cfr"));
+        // Linear CFR is DCFR (1, 1, 1): at iteration 3 everything old weighs 2/3.
+        let s = Algorithm::Linear.schedule(3);
+        assert!(!s.clamp && s.new_average == 1.0);
+        assert_eq!([s.positive, s.negative, s.old_average], [2.0 / 3.0; 3]);
         let s = Algorithm::CfrPlus.schedule(7);
         assert!(s.clamp && s.new_average == 7.0 && !s.discounts());
         // DCFR at iteration 3 applies the discounts of the end of iteration 2.

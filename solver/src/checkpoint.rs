@@ -66,7 +66,7 @@ pub fn save(
 /// Restores a checkpoint into `solver` (fresh, on the same tree), after checking that it was
 /// made for the same game, abstractions and algorithm, and that no byte is damaged.
 pub fn load(path: &Path, solver: &mut Solver, expect: &CheckpointHeader) -> Result<()> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = crate::input::read(path, crate::input::CHECKPOINT)?;
     let c = Container::<CheckpointHeader>::open(&bytes, MAGIC, "checkpoint")
         .with_context(|| format!("{}", path.display()))?;
     c.verify(&bytes)

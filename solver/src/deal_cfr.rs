@@ -1,4 +1,4 @@
-//! Mini-batch deal-sampled CFR+ on the betting tree of the real games.
+//! Mini-batch deal-sampled CFR (linear CFR, CFR+ or CFR) on the betting tree of the real games.
 //!
 //! Each iteration samples a batch of `B` full deals (deal `d` of iteration `t` from a ChaCha8
 //! stream seeded by `(seed, t, d)`, so a resumed solve draws the same deals), computes their
@@ -11,8 +11,12 @@
 //!   folder loses its stake, at a showdown seat 0 wins `(2 share0 - 1) × stake`;
 //! - at an action node, after its subtree, each deal adds to the actor's row: the regrets
 //!   `reach of the other seat × (value of the action − value of the node)` (signed for the
-//!   actor) and the average `t × own reach × strategy` (CFR+'s linear averaging), in deal order;
-//!   then the touched rows are floored at 0 (regret matching+). Both seats are updated in the
+//!   actor) and the average `t × own reach × strategy` (linear averaging), in deal order. The
+//!   schedule ([`DealSolver::set_algorithm`]) sets the rest: linear CFR (the default of `stud
+//!   solve`) weighs the regrets by `t` too and never floors them; CFR+ floors the touched rows
+//!   at 0 after the batch (regret matching+), which under sampling noise keeps a bad action's
+//!   regret hovering near 0 — and the action mixed in — where plain regret matching lets it
+//!   fall away (docs/solver.md, "Schedules"). Both seats are updated in the
 //!   one walk (simultaneous updates); the strategy is fixed within the batch because a node's
 //!   rows are read before and written after its subtree, and by nobody else. With
 //!   [`DealSolver::alternating`] the batch is walked twice, seat 0's rows updated in the first
@@ -61,6 +65,8 @@ pub struct DealSolver {
     /// Alternating updates: two walks per batch, seat 0's rows then seat 1's (with seat 0's
     /// new strategy); otherwise one walk updates both seats.
     pub alternating: bool,
+    /// The member of the CFR family: cfr+, linear or cfr (see [`DealSolver::set_algorithm`]).
+    algorithm: Algorithm,
     def: Arc<GameDef>,
     bucketing: Arc<Bucketing>,
     facts: Vec<DealFacts>,
@@ -213,6 +219,7 @@ impl DealSolver {
             batch,
             seed,
             alternating: false,
+            algorithm: Algorithm::CfrPlus,
             def,
             bucketing,
             facts: vec![empty; batch],
@@ -229,6 +236,26 @@ impl DealSolver {
             task_of,
             tree,
         })
+    }
+
+    /// Chooses the member of the CFR family: cfr+ (the default), linear or cfr. DCFR is refused:
+    /// its discounts multiply every slot after every iteration, and a batch touches only the
+    /// rows of the buckets it dealt.
+    pub fn set_algorithm(&mut self, algorithm: Algorithm) -> Result<(), DealError> {
+        if let Algorithm::Dcfr { .. } = algorithm {
+            return Err(DealError::Unsupported(
+                "dcfr: the deal-sampled solver runs cfr+, linear or cfr (DCFR's discounts \
+                 would rewrite every slot after every batch)"
+                    .into(),
+            ));
+        }
+        self.algorithm = algorithm;
+        Ok(())
+    }
+
+    /// The member of the CFR family this solver runs.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
     }
 
     /// Bytes per slot: a regret and an average, `f32` each.
@@ -262,7 +289,7 @@ impl DealSolver {
         self.sample_batch(t)?;
         let facts = start.elapsed();
         self.iterations = t;
-        let sched = Algorithm::CfrPlus.schedule(t);
+        let (regret_weight, average_weight, clamp) = weights(self.algorithm, t);
         let passes: &[Option<u8>] = if self.alternating {
             &[Some(0), Some(1)]
         } else {
@@ -273,7 +300,9 @@ impl DealSolver {
                 tree: &self.tree,
                 data: &self.batch_data,
                 batch: self.batch,
-                weight: sched.new_average as f32,
+                regret_weight,
+                average_weight,
+                clamp,
                 level: level_len(&self.tree, self.batch),
                 task_of: &self.task_of,
                 trav,
@@ -499,8 +528,12 @@ struct Ctx<'a> {
     tree: &'a BettingTree,
     data: &'a BatchData,
     batch: usize,
-    /// This iteration's weight in the average (CFR+: `t`).
-    weight: f32,
+    /// This iteration's weight in the regrets (linear: `t`; otherwise 1).
+    regret_weight: f32,
+    /// This iteration's weight in the average (cfr+ and linear: `t`; cfr: 1).
+    average_weight: f32,
+    /// Regret matching+: floor the touched rows at zero after the update.
+    clamp: bool,
     level: usize,
     /// Alternating updates: the seat whose rows this pass updates (`None`: both).
     trav: Option<u8>,
@@ -516,6 +549,19 @@ impl Ctx<'_> {
     /// The buckets of the seat holding `role` on `street`, per deal.
     fn buckets(&self, street: usize, role: u8) -> &[u32] {
         &self.data.bucket[(2 * street + role as usize) * self.batch..][..self.batch]
+    }
+}
+
+/// Iteration `t`'s weights of the regret and average updates, and whether regrets are floored.
+/// Linear CFR weighs the update of iteration `t` by `t` instead of discounting every slot by
+/// `(t - 1) / t` after it: regret matching is scale-free, so the strategies are the same
+/// (DCFR (1, 1, 1) up to a factor), and untouched rows need no work.
+fn weights(algorithm: Algorithm, t: u64) -> (f32, f32, bool) {
+    let t = t as f32;
+    match algorithm {
+        Algorithm::CfrPlus => (1.0, t, true),
+        Algorithm::Linear => (t, t, false),
+        Algorithm::Cfr | Algorithm::Dcfr { .. } => (1.0, 1.0, false),
     }
 }
 
@@ -679,12 +725,12 @@ fn walk(
         *w = if !on {
             0.0
         } else if actor0 {
-            r1
+            ctx.regret_weight * r1
         } else {
-            -r0
+            -ctx.regret_weight * r0
         };
         *wa = if on {
-            ctx.weight * if actor0 { r0 } else { r1 }
+            ctx.average_weight * if actor0 { r0 } else { r1 }
         } else {
             0.0
         };
@@ -707,6 +753,9 @@ fn walk(
     }
     // Regret matching+: floor the rows this batch touched (all of them when there are fewer
     // buckets than deals: the others are already at or above 0).
+    if !ctx.clamp {
+        return;
+    }
     if by_bucket {
         for x in rows.iter_mut() {
             *x = x.max(0.0);

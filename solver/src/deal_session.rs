@@ -38,6 +38,8 @@ pub struct DealCheckpointHeader {
     pub card_abstraction: String,
     /// The betting abstraction.
     pub betting: BettingAbstraction,
+    /// The member of the CFR family.
+    pub algorithm: crate::cfr::Algorithm,
     /// Deals per iteration.
     pub batch: u64,
     /// The seed of the deals.
@@ -55,6 +57,7 @@ impl DealCheckpointHeader {
             game: game.clone(),
             card_abstraction: card_abstraction.into(),
             betting: solver.tree.betting,
+            algorithm: solver.algorithm(),
             batch: solver.batch as u64,
             seed: solver.seed,
             iterations: solver.iterations,
@@ -90,7 +93,7 @@ pub fn load_checkpoint(
     card_abstraction: &str,
 ) -> Result<()> {
     let at = || path.display().to_string();
-    let mut file = std::fs::File::open(path).with_context(|| format!("opening {}", at()))?;
+    let mut file = crate::input::open(path, crate::input::CHECKPOINT)?;
     let file_len = file.metadata()?.len() as usize;
     let mut head = vec![0u8; Container::<DealCheckpointHeader>::PREFIX.min(file_len)];
     file.read_exact(&mut head).with_context(at)?;
@@ -101,6 +104,11 @@ pub fn load_checkpoint(
     }
     let c = Container::<DealCheckpointHeader>::open_head(&head, file_len, MAGIC, "deal checkpoint")
         .with_context(at)?;
+    // The whole file against its checksum (version 4), streamed, before the header is trusted:
+    // damage is reported as damage, not as a checkpoint of another game. Each section is also
+    // checked against its own checksum as it is read below.
+    file.seek(SeekFrom::Start(0))?;
+    c.verify_file(&mut file).with_context(at)?;
     let expect = DealCheckpointHeader {
         iterations: c.header.iterations,
         ..DealCheckpointHeader::of(solver, game, card_abstraction)
@@ -109,7 +117,7 @@ pub fn load_checkpoint(
     let mismatch = |what: &str| {
         anyhow::anyhow!(
             "{}: the checkpoint is for another {what}; resume with the same --game, \
-             --abstraction, --batch and --seed",
+             --abstraction, --algorithm, --batch and --seed",
             at()
         )
     };
@@ -118,6 +126,9 @@ pub fn load_checkpoint(
     }
     if h.card_abstraction != expect.card_abstraction || h.betting != expect.betting {
         return Err(mismatch("abstraction"));
+    }
+    if h.algorithm != expect.algorithm {
+        return Err(mismatch(&format!("algorithm ({})", h.algorithm.name())));
     }
     if h.batch != expect.batch || h.seed != expect.seed {
         return Err(mismatch("deal sampling (--batch, --seed)"));
@@ -166,6 +177,7 @@ pub fn write_strategy(
         game,
         betting: solver.tree.betting,
         bucketing,
+        algorithm: solver.algorithm(),
         iterations: solver.iterations,
         sampling: DealSampling {
             batch: solver.batch as u64,

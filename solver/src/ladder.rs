@@ -136,6 +136,9 @@ pub struct DealKnobs {
     pub batch: usize,
     /// Alternating updates ([`DealSolver::alternating`]).
     pub alternating: bool,
+    /// The member of the CFR family ([`DealSolver::set_algorithm`]).
+    #[serde(serialize_with = "algorithm_name")]
+    pub algorithm: crate::cfr::Algorithm,
     /// The seed of the deals.
     pub seed: u64,
 }
@@ -152,8 +155,17 @@ impl DealKnobs {
             .with_context(|| format!("the betting tree of {}", def.variant))?;
         let mut s = DealSolver::new(def, tree, bucketing, self.batch, self.seed)?;
         s.alternating = self.alternating;
+        s.set_algorithm(self.algorithm)?;
         Ok(s)
     }
+}
+
+/// Writes an algorithm as its short name (`linear`, `cfr+`) in the ladder's JSON rows.
+fn algorithm_name<S: serde::Serializer>(
+    a: &crate::cfr::Algorithm,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.serialize_str(a.name())
 }
 
 /// One row of the deal-sampled ladder.

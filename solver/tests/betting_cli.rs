@@ -32,6 +32,7 @@ fn solve(name: &str, extra: &[&str]) -> (PathBuf, Value) {
         "--threads",
         "2",
         "--json",
+        "--keep-checkpoint",
         "--out",
         out.to_str().unwrap(),
     ];
@@ -127,6 +128,12 @@ fn query_answers_a_spot_on_every_street() {
     assert!(e.contains("step 5 (cc)") && e.contains("face up"), "{e}");
     let e = err(&stud(&["query", p, "3c 8d pb", "--hand", "As"], ""));
     assert!(e.contains("--hand"), "{e}");
+    // A repeated card is refused, not counted once.
+    let e = err(&stud(
+        &["query", p, "3c 8d pb", "--hand", "Kc Kc Kc Kc"],
+        "",
+    ));
+    assert!(e.contains("Kc appears twice"), "{e}");
     let e = err(&stud(&["query", p, "3c 8d cc"], ""));
     assert!(e.contains("step 3"), "{e}");
 }
@@ -198,6 +205,48 @@ fn resume_ends_byte_identical_to_an_uninterrupted_solve() {
         "",
     ));
     assert!(e.contains("--batch"), "{e}");
+}
+
+#[test]
+fn a_finished_solve_removes_its_checkpoint_unless_kept() {
+    let out = dir().join("unkept.strat");
+    let abst = dir().join("abstractions");
+    let stdout = ok(&stud(
+        &[
+            "solve",
+            "--game",
+            "7stud",
+            "--abstraction",
+            "tiny",
+            "--abstraction-dir",
+            abst.to_str().unwrap(),
+            "--batch",
+            "16",
+            "--iterations",
+            "2",
+            "--checkpoint-every",
+            "0",
+            "--json",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    ));
+    // Checkpoints were written along the way (every batch), none is left at the end.
+    assert!(stdout.lines().count() > 1, "{stdout}");
+    let v: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert!(v["checkpoint"]
+        .as_str()
+        .unwrap()
+        .contains("--keep-checkpoint"));
+    assert!(out.exists() && !out.with_extension("ckpt").exists());
+    // The kept one is where the JSON says.
+    let (kept, v) = strategy();
+    assert_eq!(
+        v["checkpoint"],
+        kept.with_extension("ckpt").to_str().unwrap()
+    );
+    assert!(kept.with_extension("ckpt").exists());
 }
 
 #[test]

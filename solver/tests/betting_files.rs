@@ -60,6 +60,7 @@ fn write(fx: &Fixture, width: Width, name: &str) -> PathBuf {
         game: &fx.def,
         betting: fx.tree.betting,
         bucketing: &fx.bucketing,
+        algorithm: solver::cfr::Algorithm::CfrPlus,
         iterations: 7,
         sampling: DealSampling { batch: 3, seed: 5 },
         width,
@@ -88,7 +89,6 @@ fn rows_read_back_as_written_in_both_widths() {
     for (width, tol) in [(Width::U16, 1e-4), (Width::U8, 0.01)] {
         let path = write(&fx, width, &format!("rows-{width:?}.strat"));
         let f = StrategyFile::open(&path).unwrap();
-        f.verify().unwrap();
         let h = f.header();
         assert_eq!(h.slots as usize, fx.tree.num_slots);
         assert_eq!(h.bucketing, Some(fx.bucketing.checksum()));
@@ -144,10 +144,7 @@ fn a_damaged_bucketing_is_refused_on_open() {
     let p = tmp("damaged-bucketing-2.strat");
     std::fs::write(&p, &bad).unwrap();
     let e = format!("{:#}", StrategyFile::open(&p).err().unwrap());
-    assert!(
-        e.contains("embedded bucketing") && e.contains("checksum"),
-        "{e}"
-    );
+    assert!(e.contains("the checksum of section 5"), "{e}");
 }
 
 /// Wraps the strategy player and checks each of its answers against the rows computed from the

@@ -41,13 +41,18 @@ fn requests() -> Vec<(String, Result<&'static str, &'static str>)> {
         ),
         (
             format!("{{\"id\":8,\"actions\":[\"{}\"]}}", "x".repeat(70_000)),
-            Err("longer than 65536 bytes"),
+            Err("the longest request read is 65536 bytes"),
         ),
         (
             r#"{"id":9,"actions":[],"extra":1}"#.into(),
             Err("unknown field"),
         ),
         ("\u{7f}\u{1}{]".into(), Err("not a valid request")),
+        // A huge bad action is named, not repeated whole.
+        (
+            format!("{{\"id\":11,\"actions\":[\"p1 {}\"]}}", "x".repeat(60_000)),
+            Err("… (60003 bytes)`: expected"),
+        ),
     ]
 }
 
@@ -95,6 +100,7 @@ fn serve_on_stdin_answers_every_line_and_reports_errors() {
     }
     // The id is echoed whatever it is; a garbage line gets a null id.
     assert!(lines[0].contains(r#""id":1"#) && lines[2].contains(r#""id":null"#));
+    assert!(lines[10].len() < 1000, "{}", lines[10]);
 }
 
 #[test]
@@ -224,6 +230,20 @@ fn serve_refuses_a_non_loopback_address_and_an_unknown_player() {
     let out = stud(&["serve", "heuristic", "--listen", "0.0.0.0:0"], "");
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("loopback"));
+    // Timeouts: a positive number of seconds.
+    for bad in ["0", "-1", "nan", "soon"] {
+        let flag = format!("--idle-timeout={bad}");
+        let out = stud(
+            &["serve", "heuristic", "--listen", "127.0.0.1:0", &flag],
+            "",
+        );
+        assert!(!out.status.success(), "--idle-timeout {bad}");
+        assert!(
+            text(&out.stderr).contains("--idle-timeout"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
     let out = stud(&["serve", "nobody"], "");
     assert!(!out.status.success());
     assert!(
@@ -297,4 +317,34 @@ fn match_reports_json_and_is_reproducible() {
     assert!(!out.status.success());
     out.stderr.as_slice().read_to_string(&mut sink).unwrap();
     assert!(sink.contains("nobody"));
+}
+
+/// A `tiny` 7stud strategy whose rows put all their weight on a raise at spots where the real
+/// opponent is all in (testdata/repro/README.md in `../shared`, beside the checkout).
+const NO_LEGAL_WEIGHT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/testdata/repro/7stud-tiny-no-legal-weight.strat"
+);
+
+#[test]
+fn a_strategy_raising_into_an_all_in_seat_calls_instead() {
+    // Seed 151: the third deal reaches the spot (the shortest of seeds 0-400 against the raise
+    // bot); the match used to abort there.
+    let out = stud(
+        &[
+            "match",
+            NO_LEGAL_WEIGHT,
+            "raise",
+            "--game",
+            "7stud",
+            "--hands",
+            "3",
+            "--seed",
+            "151",
+            "--json",
+        ],
+        "",
+    );
+    let v: Value = serde_json::from_slice(&common::ok(&out).into_bytes()).unwrap();
+    assert_eq!(v["hands"], 6);
 }

@@ -137,6 +137,7 @@ fn killed_solve_resumes_to_the_same_file() {
             "--threads".into(),
             "2".into(),
             "--json".into(),
+            "--keep-checkpoint".into(),
             "--out".into(),
             s(out).into(),
         ]

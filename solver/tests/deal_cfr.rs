@@ -9,6 +9,7 @@ use abstraction::cards::Rank;
 use abstraction::rules::GameDef;
 use abstraction::tree::Tree;
 use solver::best_response::exploitability;
+use solver::cfr::Algorithm;
 use solver::deal_cfr::DealSolver;
 use std::sync::Arc;
 use std::time::Instant;
@@ -21,6 +22,7 @@ fn climb(
     batch: usize,
     iterations: &[u64],
     alternating: bool,
+    algorithm: Algorithm,
 ) -> Vec<(u64, f64, f64)> {
     let size = Size::parse(buckets, def.streets.len()).unwrap();
     let bucketing = Arc::new(Bucketing::build(def, &size, &|_| {}).unwrap());
@@ -29,6 +31,7 @@ fn climb(
     let tree = BettingTree::build(def, betting, &size.buckets).unwrap();
     let mut s = DealSolver::new(def, tree, bucketing, batch, 7).unwrap();
     s.alternating = alternating;
+    s.set_algorithm(algorithm).unwrap();
     let mut rows = vec![(
         0,
         exploitability(&public, &s.lift(&public).unwrap()).chips,
@@ -51,7 +54,7 @@ fn climb(
 fn real_exploitability_falls_with_iterations() {
     let mut def = GameDef::ministud();
     def.deck.ranks = vec![Rank::KING, Rank::ACE];
-    let rows = climb(&def, "32", 64, &[50, 200], false);
+    let rows = climb(&def, "32", 64, &[50, 200], false, Algorithm::CfrPlus);
     let (uniform, n, n4) = (rows[0].1, rows[1].1, rows[2].1);
     assert!(n < uniform / 4.0, "{rows:?}");
     assert!(n4 < n * 0.8, "{rows:?}");
@@ -68,7 +71,14 @@ fn ladder_of_the_deal_sampled_solver() {
     );
     println!("|---|---|---|---|---|---|");
     for k in ["2", "8", "32", "128"] {
-        for (n, chips, secs) in climb(&def, k, 256, &[25, 100, 400, 1600], false) {
+        for (n, chips, secs) in climb(
+            &def,
+            k,
+            256,
+            &[25, 100, 400, 1600],
+            false,
+            Algorithm::CfrPlus,
+        ) {
             println!(
                 "| k{k}-{k} | {n} | {} | {chips:.6} | {:.2} | {secs:.1} |",
                 n * 256,
@@ -76,4 +86,77 @@ fn ladder_of_the_deal_sampled_solver() {
             );
         }
     }
+}
+
+/// The schedules side by side (docs/ladder.md):
+/// `cargo test --release -p solver --test deal_cfr schedules -- --ignored --nocapture`
+#[test]
+#[ignore = "minutes of CPU; prints the schedule table of docs/ladder.md"]
+fn schedules_of_the_deal_sampled_solver() {
+    let def = GameDef::ministud();
+    println!(
+        "| buckets | algorithm | batch | iterations | deals | real game (chips) | iteration s |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for k in ["8", "128"] {
+        for (algorithm, batch, iterations) in [
+            (Algorithm::CfrPlus, 256, [100, 400, 1600]),
+            (Algorithm::Linear, 256, [100, 400, 1600]),
+            (Algorithm::Linear, 64, [400, 1600, 6400]),
+        ] {
+            for (n, chips, secs) in climb(&def, k, batch, &iterations, false, algorithm) {
+                println!(
+                    "| k{k}-{k} | {} | {batch} | {n} | {} | {chips:.6} | {secs:.1} |",
+                    algorithm.name(),
+                    n * batch as u64
+                );
+            }
+        }
+    }
+}
+
+/// A deal-sampled checkpoint resumes; one whose header was edited (with the header's own
+/// checksum recomputed) is refused as damaged, by the checksum of the whole file.
+#[test]
+fn an_edited_deal_checkpoint_is_refused() {
+    use solver::deal_session::{load_checkpoint, save_checkpoint};
+    let mut def = GameDef::ministud();
+    def.deck.ranks = vec![Rank::KING, Rank::ACE];
+    let size = Size::parse("4", def.streets.len()).unwrap();
+    let bucketing = Arc::new(Bucketing::build(&def, &size, &|_| {}).unwrap());
+    let betting = BettingAbstraction::for_game(&def);
+    let fresh = || {
+        let tree = BettingTree::build(&def, betting, &size.buckets).unwrap();
+        DealSolver::new(&def, tree, Arc::clone(&bucketing), 16, 7).unwrap()
+    };
+    let mut s = fresh();
+    for _ in 0..3 {
+        s.iterate().unwrap();
+    }
+    let dir = std::env::temp_dir().join(format!("stud-deal-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("d.ckpt");
+    save_checkpoint(&path, &s, &def, "4").unwrap();
+    let mut back = fresh();
+    load_checkpoint(&path, &mut back, &def, "4").unwrap();
+    assert_eq!(back.iterations, 3);
+    assert_eq!(back.regrets, s.regrets);
+
+    let mut bytes = std::fs::read(&path).unwrap();
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let head = 32..32 + len;
+    let at = bytes[head.clone()]
+        .windows(8)
+        .position(|w| w == b"\"ante\":1")
+        .expect("the game's ante in the header");
+    bytes[head.start + at + 7] = b'2';
+    let fnv = solver::container::fnv1a(&bytes[head]);
+    bytes[16..24].copy_from_slice(&fnv.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let e = load_checkpoint(&path, &mut fresh(), &def, "4").unwrap_err();
+    assert!(
+        format!("{e:#}").contains("file checksum does not match"),
+        "{e:#}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -5,11 +5,14 @@
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::{Bucketing, Size};
-use abstraction::rules::GameDef;
+use abstraction::rules::{Action, GameDef, State};
 use serde_json::Value;
+use solver::bot::{Bet, Candidates, Lbr, Player, StrategyPlayer};
 use solver::strategy_file::{self, BettingSolve, DealSampling, Width};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// A tiny-bucket seven-card stud strategy file whose rows are a fixed uneven pattern (far from
 /// equilibrium: it folds and raises without regard to its cards' strength).
@@ -26,6 +29,7 @@ fn synthetic_7stud(dir: &Path) -> PathBuf {
         game: &def,
         betting: tree.betting,
         bucketing: &bucketing,
+        algorithm: solver::cfr::Algorithm::CfrPlus,
         iterations: 1,
         sampling: DealSampling { batch: 1, seed: 0 },
         width: Width::U8,
@@ -59,7 +63,8 @@ fn a_real_game_strategy_is_measured_by_lbr_the_script_and_the_report() {
         .args([
             "eval", "lbr", s, "--game", "7stud", "--hands", "40", "--seed", "2",
         ])
-        .args(["--rollouts", "16", "--candidates", "64", "--json"])
+        .args(["--rollouts", "16", "--candidates", "64", "--json", "--nets"])
+        .arg(dir.join("nets.txt"))
         .output()
         .unwrap();
     assert!(
@@ -76,6 +81,13 @@ fn a_real_game_strategy_is_measured_by_lbr_the_script_and_the_report() {
         lbr - ci > 0.0,
         "LBR beats a strategy blind to its cards: {v}"
     );
+    let nets: Vec<i64> = std::fs::read_to_string(dir.join("nets.txt"))
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(nets.len(), 40);
+    assert_eq!(nets.iter().sum::<i64>(), v["chips_a"].as_i64().unwrap());
 
     let json = dir.join("eval.json");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/eval-strategy");
@@ -130,5 +142,52 @@ fn a_real_game_strategy_is_measured_by_lbr_the_script_and_the_report() {
         html.contains("Third street") && html.contains("vs heuristic"),
         "{html}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A player that plays a strategy file but hides its buckets, so that LBR asks its policy for
+/// every holding rather than once per bucket; it notes the last street it was asked about.
+struct WithoutClasses<'a>(&'a StrategyPlayer, AtomicUsize);
+
+impl Player for WithoutClasses<'_> {
+    fn name(&self) -> &str {
+        "without classes"
+    }
+    fn policy(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        seat: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<()> {
+        self.1.fetch_max(state.street(), Ordering::Relaxed);
+        self.0.policy(state, bets, seat, legal, probs)
+    }
+}
+
+#[test]
+fn exact_lbr_is_the_same_through_the_buckets_or_the_policy_and_on_any_thread_count() {
+    let dir = std::env::temp_dir().join(format!("stud-eval-exact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let strat = synthetic_7stud(&dir);
+    let def = Arc::new(GameDef::preset("7stud").unwrap());
+    let p = StrategyPlayer::open(strat.to_str().unwrap(), &def).unwrap();
+    let play = |player: &dyn Player, threads| {
+        let lbr = Lbr::new(player, Arc::clone(&def), 4, Candidates::All).unwrap();
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| lbr.play(30, 3, &|| {}).unwrap())
+    };
+    let by_bucket = play(&p, 1);
+    let without = WithoutClasses(&p, AtomicUsize::new(0));
+    for other in [play(&p, 2), play(&without, 2)] {
+        assert_eq!(by_bucket.chips_a, other.chips_a);
+        assert_eq!(by_bucket.ci95.to_bits(), other.ci95.to_bits());
+    }
+    // Some hand reached seventh street, where the opponent holds three hidden cards.
+    assert_eq!(without.1.load(Ordering::Relaxed), 4);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{stud, text};
+use common::{stud, stud_bytes, text};
 
 #[test]
 fn a_hand_in_arguments() {
@@ -55,6 +55,37 @@ fn hands_on_stdin_as_json_with_bad_lines_reported_and_skipped() {
         "{err}"
     );
     assert_eq!(err.lines().count(), 3, "{err}");
+}
+
+#[test]
+fn a_line_that_is_not_text_or_too_long_is_named_and_the_rest_evaluated() {
+    let mut input = b"AsKsQsJsTs\n\xff\n8c7d6h5s4c\n".to_vec();
+    input.extend(vec![b'x'; 5000]);
+    input.extend(b"\n2c3c4c5c7d\r\n");
+    let out = stud_bytes(&["hand", "-"], &input);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a bad line makes the exit code non-zero"
+    );
+    let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[0].starts_with("As Ks Qs Js Ts: high straight flush"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].starts_with("8c 7d 6h 5s 4c: high straight"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[2].starts_with("2c 3c 4c 5c 7d: high high card"),
+        "{lines:?}"
+    );
+    let err = text(&out.stderr);
+    assert!(err.contains("line 2: not UTF-8 text"), "{err}");
+    assert!(err.contains("line 4: longer than 1024 bytes"), "{err}");
+    assert_eq!(err.lines().count(), 2, "{err}");
 }
 
 #[test]

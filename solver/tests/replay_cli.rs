@@ -72,3 +72,65 @@ fn replays_a_file_and_refuses_a_bad_one() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Runs `stud` with no input, killing it if it has not ended in 30 seconds (a FIFO used to block
+/// it forever): whether it ended by itself with success, and its standard error.
+fn stud_within_30s(args: &[&str]) -> (bool, String) {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run stud");
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(30) {
+            child.kill().unwrap();
+            panic!("stud {args:?} still runs after 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (out.status.success(), text(&out.stderr))
+}
+
+#[test]
+fn devices_fifos_and_oversized_files_are_refused_at_once() {
+    let dir = std::env::temp_dir().join(format!("stud-special-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo.toml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo {}", fifo.display());
+    let big = dir.join("big.phh");
+    std::fs::write(&big, HAND.repeat(40_000)).unwrap();
+    let fifo = fifo.to_str().unwrap();
+    for (args, want) in [
+        (
+            vec!["replay", "/dev/zero"],
+            "/dev/zero is not a regular file but a character device",
+        ),
+        (vec!["replay", fifo], "a FIFO"),
+        (
+            vec!["replay", big.to_str().unwrap()],
+            "more than the 4 MiB a PHH hand history",
+        ),
+        (vec!["info", fifo], "a FIFO"),
+        (
+            vec!["query", "/dev/zero", ""],
+            "a character device: a strategy file",
+        ),
+        (vec!["serve", fifo], "a FIFO"),
+        (vec!["match", fifo, "raise", "--hands", "2"], "a FIFO"),
+        (
+            vec!["solve", "--game", fifo, "--iterations", "1"],
+            "a game file must be a file",
+        ),
+    ] {
+        let (ok, err) = stud_within_30s(&args);
+        assert!(!ok && err.contains(want), "stud {args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -354,3 +354,54 @@ fn preset_sizes_quoted_in_the_docs() {
         assert_eq!((t.infosets(), t.num_slots), (infosets, slots), "{v} {size}");
     }
 }
+
+#[test]
+fn an_abstract_raise_against_an_all_in_seat_is_played_as_the_call() {
+    // The raise wars of an always-raise bot heads-up (uncapped in the real game): each street's
+    // raises past the abstract cap are absorbed as calls, but they cost real chips, so on
+    // seventh street the opponent is all in for 24 where the abstract node still offers a raise.
+    // (The spot of the 7stud `tiny` strategy that aborted matches against the raise bot; seat 0
+    // pairs its door card on fourth street, so the big bet is made there.)
+    let def = seven();
+    let t = tree(&def);
+    let mut st = State::new(&def).unwrap();
+    let (a, b) = ("Ah Kh 9d 9c 5s 3d 2c", "Qs Js 8h 6d 4c Tc 2h");
+    let mut bets = Vec::new();
+    let war = |street: usize, bet: u64, to: u64| -> Vec<Action> {
+        let mut v: Vec<Action> = (1..=to / bet)
+            .map(|i| Action::CompleteBetRaise(i * bet))
+            .collect();
+        if street < 4 {
+            v.push(Action::CheckCall);
+        }
+        v
+    };
+    for street in 0..5 {
+        deal_from(&mut st, a, b);
+        let acts = match street {
+            0 => war(0, 5, 25),
+            4 => vec![
+                Action::CompleteBetRaise(10),
+                Action::CompleteBetRaise(20),
+                Action::CompleteBetRaise(24),
+            ],
+            s => war(s, 10, 50),
+        };
+        for act in acts {
+            play(&mut st, act, &mut bets);
+        }
+    }
+    let legal = st.legal_actions();
+    assert_eq!(legal, [Action::Fold, Action::CheckCall]);
+    let node = t.locate(&bets).unwrap();
+    let kids: Vec<Edge> = t.edges[t.children(node as usize)].to_vec();
+    let raise = kids
+        .iter()
+        .position(|e| matches!(e, Edge::Action(Action::CompleteBetRaise(_))))
+        .expect("the abstract node still offers a raise");
+    assert_eq!(t.real_action(node, raise, &legal), Some(Action::CheckCall));
+    // Every child has a real counterpart.
+    for c in 0..kids.len() {
+        assert!(t.real_action(node, c, &legal).is_some(), "{:?}", kids[c]);
+    }
+}

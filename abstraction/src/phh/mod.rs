@@ -238,16 +238,26 @@ impl FieldType {
     }
 }
 
-/// Maps byte offsets of the source text to 1-based line numbers.
-struct Lines<'a>(&'a str);
+/// Maps byte offsets of the source text to 1-based line numbers. The newlines are found once,
+/// and each look-up is a binary search: counting them from the start for every key and action
+/// made reading a file quadratic in its length (100,000 actions took half a minute).
+struct Lines(Vec<usize>);
 
-impl Lines<'_> {
+impl Lines {
+    fn new(text: &str) -> Lines {
+        Lines(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i)
+                .collect(),
+        )
+    }
+
+    /// The line of the byte at `offset` (past the end: the last line).
     fn at(&self, offset: usize) -> usize {
-        let end = offset.min(self.0.len());
-        1 + self.0.as_bytes()[..end]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
+        // The newlines before `offset` end the lines before its own.
+        1 + self.0.partition_point(|&nl| nl < offset)
     }
 }
 
@@ -262,16 +272,17 @@ impl FromStr for HandHistory {
 impl HandHistory {
     /// Reads a hand history from the text of a PHH file.
     pub fn parse(text: &str) -> Result<HandHistory, PhhError> {
-        let lines = Lines(text);
+        let lines = Lines::new(text);
         let table: BTreeMap<Spanned<String>, Spanned<Value>> =
             toml::from_str(text).map_err(|e| {
                 let at = e.span().map_or(0, |s| s.start);
                 let line = lines.at(at);
                 // The whole line at fault: a span may be empty (a missing quote, say).
-                let snippet = text
-                    .lines()
-                    .nth(line - 1)
-                    .map_or_else(String::new, |l| l.trim().chars().take(60).collect());
+                // At the end of the text (an unclosed array, say) there is no line to show.
+                let snippet = text.lines().nth(line - 1).map_or_else(
+                    || "end of file".into(),
+                    |l| l.trim().chars().take(60).collect(),
+                );
                 PhhError {
                     line,
                     text: snippet,
@@ -350,13 +361,16 @@ impl HandHistory {
         let (line, v) = take("starting_stacks")?;
         let starting_stacks = chips_array(*line, "starting_stacks", v, 1)?;
         let players = starting_stacks.len();
-        if players < 2 {
-            return Err(PhhError {
-                line: *line,
-                text: "starting_stacks".into(),
-                reason: format!("{players} players: a hand needs at least two"),
-            });
-        }
+        // Checked here, before a seat is stored in a `u8`, so that the count is reported as
+        // written (it was cut to 255).
+        GameDef::check_seats(variant, players).map_err(|e| PhhError {
+            line: *line,
+            text: "starting_stacks".into(),
+            reason: match e {
+                GameDefError::Invalid { reason, .. } => reason,
+                other => other.to_string(),
+            },
+        })?;
         let (line, v) = take("antes")?;
         let antes = chips_array(*line, "antes", v, 0)?;
         if antes.len() != players {
@@ -389,7 +403,7 @@ impl HandHistory {
         }
 
         let (span, value) = actions_raw.ok_or_else(|| missing("actions"))?;
-        let actions = parse_actions(text, span, &value, players)?;
+        let actions = parse_actions(text, &lines, span, &value, players)?;
 
         Ok(HandHistory {
             variant,
@@ -416,9 +430,11 @@ impl HandHistory {
     /// The game this hand was played in: the preset of its variant under `profile`, with the
     /// stakes and stacks of the file. The number of seats is the number of starting stacks.
     pub fn game_def(&self, profile: Profile) -> Result<GameDef, GameDefError> {
+        let players = self.starting_stacks.len();
+        GameDef::check_seats(self.variant, players)?;
         let mut def = GameDef::stud(self.variant)
             .with_profile(profile)
-            .with_seats(self.starting_stacks.len().min(255) as u8, 1);
+            .with_seats(players as u8, 1); // at most 10: checked above
         def.ante = self.antes.first().copied().unwrap_or(0);
         def.bring_in = self.bring_in;
         def.small_bet = self.small_bet;
@@ -486,11 +502,11 @@ fn chips_array(line: usize, key: &str, v: &Value, min: u64) -> Result<Vec<u64>, 
 /// Reads the `actions` array, giving each action the line it sits on.
 fn parse_actions(
     text: &str,
+    lines: &Lines,
     span: std::ops::Range<usize>,
     value: &Value,
     players: usize,
 ) -> Result<Vec<ActionLine>, PhhError> {
-    let lines = Lines(text);
     let line = lines.at(span.start);
     if !matches!(value, Value::Array(a) if a.iter().all(Value::is_str)) {
         return Err(type_error(line, "actions", value, "an array of strings"));

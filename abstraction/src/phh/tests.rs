@@ -119,6 +119,12 @@ hand = 'a-1'
 fn reads_and_rewrites_every_pokerkit_hand() {
     let dir =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata/pokerkit");
+    // As in tests/pokerkit.rs: CI sets STUD_REQUIRE_TESTDATA, so there the data must be there.
+    assert!(
+        dir.exists() || std::env::var_os("STUD_REQUIRE_TESTDATA").is_none(),
+        "STUD_REQUIRE_TESTDATA is set but there is no PokerKit test data at {}",
+        dir.display()
+    );
     let mut n = 0;
     for sub in ["f7s", "f7s8", "fr", "f7s_shortstack"] {
         let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
@@ -198,6 +204,29 @@ fn errors_name_the_line_and_the_text() {
 
     let e = error_of(&base.replace("actions = [", "actions = [1, "));
     assert!(e.reason.contains("array of strings"), "{e}");
+
+    // As many players as written, not the 255 a `u8` seat count would cut them to.
+    for n in [1, 9, 258, 1000] {
+        let text = base
+            .replace("[1, 1, 1]", &format!("[{}]", vec!["1"; n].join(", ")))
+            .replace(
+                "[1000, 1000, 1000]",
+                &format!("[{}]", vec!["9"; n].join(", ")),
+            );
+        let e = error_of(&text);
+        assert_eq!((e.line, e.text.as_str()), (7, "starting_stacks"), "{e}");
+        let want = format!("{n} players cannot play 7stud: it takes 2 to 8");
+        assert_eq!(e.reason, want, "{e}");
+    }
+}
+
+#[test]
+fn a_hand_built_in_memory_with_too_many_players_names_their_number() {
+    let mut h = HandHistory::parse(POKERKIT).unwrap();
+    h.starting_stacks = vec![100; 258];
+    h.antes = vec![1; 258];
+    let e = h.game_def(Profile::CardRoom).unwrap_err();
+    assert!(e.to_string().contains("258 players cannot play"), "{e}");
 }
 
 #[test]
@@ -247,6 +276,14 @@ proptest! {
             prop_assert!(again.is_ok(), "{written}");
             prop_assert_eq!(again.unwrap().to_string(), written);
         }
+    }
+
+    /// The line of an offset is one more than the newlines before it, as counting them from the
+    /// start gives (what `Lines` replaced to make reading linear).
+    #[test]
+    fn line_numbers_count_the_newlines_before(text in "[a\n]{0,60}", offset in 0usize..70) {
+        let before = text.bytes().take(offset).filter(|&b| b == b'\n').count();
+        prop_assert_eq!(Lines::new(&text).at(offset), 1 + before);
     }
 
     /// Any string as an action gives an action or an error, never a panic.

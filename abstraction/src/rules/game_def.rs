@@ -551,23 +551,28 @@ impl GameDef {
         }
     }
 
-    /// Checks that the game can be played; the error names the key at fault.
-    pub fn validate(&self) -> Result<(), GameDefError> {
-        let bad = |key, reason: String| Err(GameDefError::Invalid { key, reason });
-        let max_seats = match self.variant {
+    /// Checks that `players` can play `variant`. It takes the count as read (the number of
+    /// stacks of a hand history, say), before it is stored in the `u8` of [`GameDef::seats`]:
+    /// 258 players must be reported as 258, not as the 255 (or 2) a cast leaves.
+    pub fn check_seats(variant: Variant, players: usize) -> Result<(), GameDefError> {
+        let max_seats = match variant {
             Variant::SevenStud | Variant::StudHiLo | Variant::Razz => 8,
             Variant::FiveStud => 10,
             Variant::Kuhn | Variant::Leduc | Variant::Ministud | Variant::Yardstud => 2,
         };
-        if self.seats < 2 || self.seats > max_seats {
-            return bad(
-                "seats",
-                format!(
-                    "{} players cannot play {}: it takes 2 to {max_seats}",
-                    self.seats, self.variant
-                ),
-            );
+        if (2..=max_seats).contains(&players) {
+            return Ok(());
         }
+        Err(GameDefError::Invalid {
+            key: "seats",
+            reason: format!("{players} players cannot play {variant}: it takes 2 to {max_seats}"),
+        })
+    }
+
+    /// Checks that the game can be played; the error names the key at fault.
+    pub fn validate(&self) -> Result<(), GameDefError> {
+        let bad = |key, reason: String| Err(GameDefError::Invalid { key, reason });
+        GameDef::check_seats(self.variant, self.seats as usize)?;
         if self.deck.suits == 0 || self.deck.suits > 4 {
             return bad(
                 "deck.suits",

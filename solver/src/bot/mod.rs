@@ -10,10 +10,12 @@ mod lbr;
 pub mod matches;
 pub mod protocol;
 mod strategy;
+#[cfg(unix)]
+pub mod tcp;
 pub mod third_street;
 
 pub use heuristic::Heuristic;
-pub use lbr::Lbr;
+pub use lbr::{Candidates, Lbr};
 pub use strategy::{public_events, StrategyPlayer};
 
 use abstraction::rules::{Action, GameDef, State};
@@ -44,6 +46,33 @@ pub trait Player: Send + Sync {
         legal: &[Action],
         probs: &mut [f64],
     ) -> anyhow::Result<()>;
+
+    /// The class of `seat`'s cards that the player's policy reads on this street, for a player
+    /// that reads its cards only through such a class (a strategy file: the bucket of the
+    /// seat's view). Cards of one class at states of one public history get one policy, which
+    /// [`Player::class_policy`] gives from the class alone: LBR, which asks the policy of
+    /// thousands of candidate hands at each decision, asks each hand's class once a street.
+    /// `None` (the default, and the same at every state): the player reads its cards otherwise.
+    fn card_class(&self, state: &State, seat: u8) -> anyhow::Result<Option<u32>> {
+        let _ = (state, seat);
+        Ok(None)
+    }
+
+    /// [`Player::policy`] for a seat whose cards are of class `class` (its
+    /// [`Player::card_class`] on this street); the seat's down cards in `state` are not read
+    /// (they may be unknown). Only for a player that has classes.
+    fn class_policy(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        seat: u8,
+        class: u32,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<()> {
+        let _ = (state, bets, seat, class, legal, probs);
+        anyhow::bail!("{} reads its cards without classes", self.name())
+    }
 }
 
 /// The index of an entry of `probs` drawn with those probabilities (one draw from `rng`).

@@ -12,10 +12,20 @@ use abstraction::rules::{Deal, GameDef, Next, Profile};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
+use std::borrow::Cow;
 use std::io::{self, BufRead, Write};
 
 /// The longest request line read, in bytes (newline excluded); longer ones get an error reply.
 pub const MAX_LINE: usize = 64 * 1024;
+
+/// The most characters of one quoted piece of the client's input an error message repeats: a
+/// longer piece is cut to this many and followed by its length, so that a huge bad action costs
+/// the client (and a log) a short line, not its own size again.
+pub const ECHO_CHARS: usize = 200;
+
+/// The most characters of an error message: the last guard when the input's own quote marks
+/// defeat [`ECHO_CHARS`]'s clipping of quoted pieces.
+pub const MAX_MESSAGE: usize = 1000;
 
 /// A request, as JSON.
 #[derive(serde::Deserialize)]
@@ -43,6 +53,16 @@ pub struct Server {
 }
 
 impl Server {
+    /// The reply to one request line (without its newline), or `None` for a blank line, which
+    /// gets none. Both transports answer through this, so that they agree on what a line is.
+    pub fn reply_to_line(&self, line: &[u8], rng: &mut ChaCha8Rng) -> Option<Value> {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            None
+        } else {
+            Some(self.respond(line, rng))
+        }
+    }
+
     /// The reply to one request line (without its newline). `rng` draws the sampled action when
     /// the request carries no seed.
     pub fn respond(&self, line: &[u8], rng: &mut ChaCha8Rng) -> Value {
@@ -140,12 +160,11 @@ impl Server {
         loop {
             let reply = match read_line(&mut input, &mut buf, MAX_LINE)? {
                 Line::End => return Ok(()),
-                Line::TooLong => error(
-                    &Value::Null,
-                    format!("the line is longer than {MAX_LINE} bytes"),
-                ),
-                Line::Ok if buf.iter().all(u8::is_ascii_whitespace) => continue,
-                Line::Ok => self.respond(&buf, rng),
+                Line::TooLong(len) => too_long(len),
+                Line::Ok => match self.reply_to_line(&buf, rng) {
+                    Some(reply) => reply,
+                    None => continue,
+                },
             };
             serde_json::to_writer(&mut out, &reply)?;
             out.write_all(b"\n")?;
@@ -190,26 +209,70 @@ fn due(next: &Next, payoffs: Option<Vec<i64>>) -> Value {
     }
 }
 
+/// An error reply. Every message passes through here, so that none repeats more than a bounded
+/// part of the input, whichever layer (JSON, PHH, replay) wrote it.
 fn error(id: &Value, message: String) -> Value {
-    json!({ "id": id, "error": message })
+    json!({ "id": id, "error": bound(&message) })
+}
+
+/// The error reply to a request line of `len` bytes, longer than [`MAX_LINE`] and not read.
+pub fn too_long(len: usize) -> Value {
+    error(
+        &Value::Null,
+        format!("the line is {len} bytes long: the longest request read is {MAX_LINE} bytes"),
+    )
+}
+
+/// `text`, or when it has more than `keep` characters its first `keep` and `… (N bytes)`.
+fn clip(text: &str, keep: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(keep) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => Cow::Owned(format!("{}… ({} bytes)", &text[..end], text.len())),
+    }
+}
+
+/// `message` with each piece quoted in backquotes or double quotes (how every layer quotes the
+/// input it repeats) clipped to [`ECHO_CHARS`], and the whole to [`MAX_MESSAGE`] characters.
+fn bound(message: &str) -> Cow<'_, str> {
+    if message.len() <= ECHO_CHARS {
+        return Cow::Borrowed(message);
+    }
+    let mut out = String::with_capacity(message.len().min(2 * MAX_MESSAGE));
+    let mut rest = message;
+    while let Some(open) = rest.find(['`', '"']) {
+        let quote = &rest[open..open + 1];
+        out.push_str(&rest[..open + 1]);
+        rest = &rest[open + 1..];
+        // An unmatched quote quotes to the end.
+        let close = rest.find(quote).unwrap_or(rest.len());
+        out.push_str(&clip(&rest[..close], ECHO_CHARS));
+        out.push_str(&rest[close..(close + 1).min(rest.len())]);
+        rest = &rest[(close + 1).min(rest.len())..];
+    }
+    out.push_str(rest);
+    Cow::Owned(clip(&out, MAX_MESSAGE).into_owned())
 }
 
 /// What [`read_line`] read.
 #[derive(Debug, PartialEq, Eq)]
-enum Line {
+pub(crate) enum Line {
     /// A line (in the buffer, newline and carriage return dropped).
     Ok,
-    /// A line longer than the cap, read to its end and dropped.
-    TooLong,
+    /// A line longer than the cap, read to its end and dropped: its length (newline excluded).
+    TooLong(usize),
     /// The input ended.
     End,
 }
 
 /// Reads one line into `buf`, holding at most `cap` bytes of it: a longer line is consumed to
 /// its newline without being stored.
-fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>, cap: usize) -> io::Result<Line> {
+pub(crate) fn read_line<R: BufRead>(
+    input: &mut R,
+    buf: &mut Vec<u8>,
+    cap: usize,
+) -> io::Result<Line> {
     buf.clear();
-    let (mut any, mut too_long) = (false, false);
+    let (mut any, mut too_long, mut len) = (false, false, 0);
     loop {
         let avail = match input.fill_buf() {
             Ok(a) => a,
@@ -219,7 +282,7 @@ fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>, cap: usize) -> io::Re
         if avail.is_empty() {
             return Ok(match (any, too_long) {
                 (false, _) => Line::End,
-                (true, true) => Line::TooLong,
+                (true, true) => Line::TooLong(len),
                 (true, false) => Line::Ok,
             });
         }
@@ -228,6 +291,7 @@ fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>, cap: usize) -> io::Re
             Some(i) => (&avail[..i], i + 1, true),
             None => (avail, avail.len(), false),
         };
+        len += chunk.len();
         if !too_long && buf.len() + chunk.len() <= cap {
             buf.extend_from_slice(chunk);
         } else {
@@ -239,7 +303,11 @@ fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>, cap: usize) -> io::Re
             if buf.last() == Some(&b'\r') {
                 buf.pop();
             }
-            return Ok(if too_long { Line::TooLong } else { Line::Ok });
+            return Ok(if too_long {
+                Line::TooLong(len)
+            } else {
+                Line::Ok
+            });
         }
     }
 }
@@ -253,11 +321,50 @@ mod tests {
         let text = format!("{}\nshort\r\n{}", "x".repeat(100), "tail");
         let mut input = io::BufReader::with_capacity(7, text.as_bytes());
         let mut buf = Vec::new();
-        assert_eq!(read_line(&mut input, &mut buf, 10).unwrap(), Line::TooLong);
+        assert_eq!(
+            read_line(&mut input, &mut buf, 10).unwrap(),
+            Line::TooLong(100)
+        );
         assert_eq!(read_line(&mut input, &mut buf, 10).unwrap(), Line::Ok);
         assert_eq!(buf, b"short");
         assert_eq!(read_line(&mut input, &mut buf, 10).unwrap(), Line::Ok);
         assert_eq!(buf, b"tail");
         assert_eq!(read_line(&mut input, &mut buf, 10).unwrap(), Line::End);
+    }
+
+    #[test]
+    fn clip_keeps_short_text_and_cuts_long_text_on_a_character() {
+        assert_eq!(clip("short", 10), "short");
+        assert_eq!(clip("ééééé", 2), "éé… (10 bytes)");
+    }
+
+    #[test]
+    fn an_error_repeats_a_bounded_part_of_the_input() {
+        let big = "x".repeat(10_000);
+        // Each quoted piece is cut, and what is not quoted stays whole.
+        let e = bound(&format!(
+            "actions[0] `p1 {big}`: `{big}` is not an actor: expected p1"
+        ))
+        .into_owned();
+        assert_eq!(
+            e,
+            format!(
+                "actions[0] `p1 {}… (10003 bytes)`: `{}… (10000 bytes)` is not an actor: expected p1",
+                &big[..ECHO_CHARS - 3],
+                &big[..ECHO_CHARS]
+            )
+        );
+        // serde_json quotes strings with double quotes.
+        let e = bound(&format!(
+            "invalid type: string \"{big}\", expected a sequence"
+        ))
+        .into_owned();
+        assert!(e.ends_with("… (10000 bytes)\", expected a sequence"), "{e}");
+        // Quote marks in the input itself leave the rest unquoted: the whole is capped.
+        let e = bound(&format!("`a`{big}`b`")).into_owned();
+        assert_eq!(
+            e.chars().count(),
+            MAX_MESSAGE + "… (10006 bytes)".chars().count()
+        );
     }
 }

@@ -7,7 +7,8 @@
 //!   the seat's role on the street comes from the rules engine's first actor, the bucket from
 //!   the file's embedded bucketing on the seat's `CardView`, and each abstract child's
 //!   probability goes to the real legal action that plays it (`real_action`); legal actions the
-//!   abstract node lacks (a raise past the cap, a second bet size) get zero.
+//!   abstract node lacks (a raise past the cap, a second bet size) get zero; an abstract raise
+//!   where no raise is legal (a seat all in) goes to the call.
 
 use super::{Bet, Player};
 use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
@@ -142,12 +143,14 @@ impl StrategyPlayer {
         self.file.precompute_first_street()
     }
 
-    /// [`Player::policy`] for a betting-tree file (see the module documentation).
+    /// [`Player::policy`] for a betting-tree file (see the module documentation), with the
+    /// seat's bucket when it is known (else computed from the seat's cards, if needed).
     fn betting_policy(
         &self,
         state: &State,
         bets: &[Bet],
         seat: u8,
+        bucket: Option<u32>,
         legal: &[Action],
         probs: &mut [f64],
     ) -> anyhow::Result<()> {
@@ -169,7 +172,10 @@ impl StrategyPlayer {
                 street + 1
             );
         }
-        let bucket = f.bucket_of(&CardView::of_state(state, seat)?)?;
+        let bucket = match bucket {
+            Some(b) => b,
+            None => f.bucket_of(&CardView::of_state(state, seat)?)?,
+        };
         let mut row = [0.0; MAX_ACTIONS];
         let k = f.row_into(node, bucket, &mut row)?;
         for (c, &p) in row[..k].iter().enumerate() {
@@ -202,7 +208,7 @@ impl Player for StrategyPlayer {
         probs: &mut [f64],
     ) -> anyhow::Result<()> {
         if self.file.header().tree == TreeKind::Betting {
-            return self.betting_policy(state, bets, seat, legal, probs);
+            return self.betting_policy(state, bets, seat, None, legal, probs);
         }
         let f = &self.file;
         let node = self.walk(state, bets, |_, _, _| Ok(()))?;
@@ -226,5 +232,30 @@ impl Player for StrategyPlayer {
         }
         probs.iter_mut().for_each(|p| *p /= sum);
         Ok(())
+    }
+
+    /// A betting-tree file's bucket of the seat's view; a public-tree file has no classes.
+    fn card_class(&self, state: &State, seat: u8) -> anyhow::Result<Option<u32>> {
+        if self.file.header().tree != TreeKind::Betting {
+            return Ok(None);
+        }
+        Ok(Some(
+            self.file.bucket_of(&CardView::of_state(state, seat)?)?,
+        ))
+    }
+
+    fn class_policy(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        seat: u8,
+        class: u32,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<()> {
+        if self.file.header().tree != TreeKind::Betting {
+            bail!("a public-tree strategy reads its card without classes");
+        }
+        self.betting_policy(state, bets, seat, Some(class), legal, probs)
     }
 }

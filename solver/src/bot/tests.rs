@@ -223,41 +223,54 @@ fn public_events_follow_the_tree_order_of_stud_query_spots() {
 }
 
 #[test]
-fn lbr_is_the_same_whatever_the_thread_count_and_its_cache() {
-    // Razz against the heuristic: sampled candidates, cached rows shared between hands.
+fn lbr_is_the_same_whatever_the_thread_count() {
+    // Razz against the heuristic: a sample of the holdings, drawn anew in each hand.
     let def = Arc::new(GameDef::preset("razz").unwrap());
     let h = Heuristic {
         rollouts: 16,
         strong: 1.25,
     };
-    let lbr = Lbr::new(&h, Arc::clone(&def), 8, 32).unwrap();
+    let lbr = Lbr::new(&h, Arc::clone(&def), 8, Candidates::Sample(32)).unwrap();
     let pool = |threads| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap()
     };
-    let play = || play_match(&lbr, &h, &config("razz", 12, 4)).unwrap();
-    let one = pool(1);
-    // The second run on the same thread finds every row cached.
-    let (cold, warm) = one.install(|| (play(), play()));
+    let play = || lbr.play(12, 4, &|| {}).unwrap();
+    let one = pool(1).install(play);
     let three = pool(3).install(play);
-    assert_eq!(cold.chips_a, warm.chips_a);
-    assert_eq!(cold.chips_a, three.chips_a);
-    assert_eq!(cold.ci95, three.ci95);
+    assert_eq!(one.chips_a, three.chips_a);
+    assert_eq!(one.ci95, three.ci95);
+}
+
+#[test]
+fn with_one_hidden_card_a_large_enough_sample_is_the_exact_range_bit_for_bit() {
+    // Five-card stud: one down card, at most 47 holdings.
+    let def = Arc::new(GameDef::preset("5stud").unwrap());
+    let h = Heuristic {
+        rollouts: 16,
+        strong: 1.25,
+    };
+    let play = |c| {
+        Lbr::new(&h, Arc::clone(&def), 8, c)
+            .unwrap()
+            .play(30, 6, &|| {})
+            .unwrap()
+    };
+    let all = play(Candidates::All);
+    let sampled = play(Candidates::Sample(256));
+    assert_eq!(all.chips_a, sampled.chips_a);
+    assert_eq!(all.ci95.to_bits(), sampled.ci95.to_bits());
+    // A sample smaller than the range is another LBR.
+    assert_ne!(all.chips_a, play(Candidates::Sample(4)).chips_a);
 }
 
 #[test]
 fn lbr_beats_the_calling_bot_in_seven_card_stud_with_three_hidden_cards() {
     let def = Arc::new(GameDef::preset("7stud").unwrap());
     let call = AlwaysCall;
-    let lbr = Lbr::new(&call, Arc::clone(&def), 16, 64).unwrap();
-    let cfg = MatchConfig {
-        def,
-        deals: 40,
-        seed: 5,
-        phh_out: None,
-    };
-    let r = play_match(&lbr, &call, &cfg).unwrap();
+    let lbr = Lbr::new(&call, def, 16, Candidates::Sample(64)).unwrap();
+    let r = lbr.play(40, 5, &|| {}).unwrap();
     assert!(r.mbb_per_hand - r.ci95 > 0.0, "{r:?}");
 }

@@ -4,7 +4,7 @@
 use crate::bucket_cache::{self, Origin};
 use crate::session::Cards;
 use abstraction::bucketing::{Bucketing, CardView, Phase, Size, SIZES};
-use abstraction::cards::{parse_cards, CardSet};
+use abstraction::cards::{parse_distinct_cards, CardSet};
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -305,16 +305,12 @@ struct BucketReport {
     buckets: u32,
 }
 
-/// The cards of `text`, or an error naming `what` and the repeated card.
+/// The cards of `text`, or an error naming `what` and the card that is wrong or repeated.
 fn cards(text: &str, what: &str) -> anyhow::Result<CardSet> {
-    let mut set = CardSet::EMPTY;
-    for c in parse_cards(text).with_context(|| format!("{what} {text:?}"))? {
-        if set.contains(c) {
-            bail!("{what} {text:?}: {c} appears twice");
-        }
-        set.insert(c);
-    }
-    Ok(set)
+    Ok(parse_distinct_cards(text)
+        .with_context(|| format!("{what} {text:?}"))?
+        .into_iter()
+        .collect())
 }
 
 /// The view written on the command line, its street inferred from the card counts.

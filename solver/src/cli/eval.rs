@@ -2,9 +2,11 @@
 //! `stud eval ladder`, the validation ladder of the card abstraction.
 
 use super::load_game;
-use crate::bot::matches::{play_match, MatchConfig};
-use crate::bot::{load, Lbr, Player, StrategyPlayer, BOT_NAMES};
+use crate::bot::matches::summarize;
+use crate::bot::{load, Candidates, Lbr, Player, StrategyPlayer, BOT_NAMES};
 use abstraction::rules::GameDef;
+use anyhow::{ensure, Context};
+use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -53,10 +55,14 @@ pub struct LbrArgs {
     /// Rollouts per equity estimate of the cards to come.
     #[arg(long, default_value_t = 64)]
     pub rollouts: u32,
-    /// The most candidate hands for the opponent's hidden cards: all of them when there are
-    /// no more, else this many drawn at random.
-    #[arg(long, default_value_t = 256)]
-    pub candidates: usize,
+    /// The opponent's holdings of its hidden cards that LBR weighs: `all` (the exact range), or
+    /// at most this many (all of them when there are no more, else this many drawn at random).
+    #[arg(long, default_value_t = Candidates::Sample(256))]
+    pub candidates: Candidates,
+    /// Also write each deal's net chips for LBR (over its two hands), one line per deal in the
+    /// order of the deals, to this file: two runs on the same seed compared deal by deal.
+    #[arg(long)]
+    pub nets: Option<std::path::PathBuf>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -78,24 +84,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.rollouts,
         args.candidates,
     )?;
-    let cfg = MatchConfig {
-        def,
-        deals: args.hands,
-        seed: args.seed,
-        phh_out: None,
-    };
+    let bar = progress_bar(args.json, args.hands);
     let start = Instant::now();
-    let r = play_match(&lbr, player.as_ref(), &cfg)?;
+    ensure!(
+        args.hands >= 2,
+        "a match needs at least 2 deals for a confidence interval"
+    );
+    let nets = lbr.play_deals(args.hands, args.seed, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let nets = nets?;
     let secs = start.elapsed().as_secs_f64();
+    if let Some(path) = &args.nets {
+        let text: String = nets.iter().map(|n| format!("{n}\n")).collect();
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let r = summarize(&nets, def.big_bet);
     if args.json {
         let mut v = serde_json::to_value(&r)?;
         v["strategy"] = path.into();
         v["lbr_mbb_per_hand"] = r.mbb_per_hand.into();
         v["exploitability_mbb"] = exact.into();
         v["seconds"] = secs.into();
-        v["game"] = cfg.def.variant.name().into();
+        v["game"] = def.variant.name().into();
         v["seed"] = args.seed.into();
-        v["candidates"] = args.candidates.into();
+        v["candidates"] = match args.candidates {
+            Candidates::All => "all".into(),
+            Candidates::Sample(m) => m.into(),
+        };
         v["rollouts"] = args.rollouts.into();
         println!("{v}");
     } else {
@@ -110,6 +125,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The progress bar of `deals` deals on standard error, with the time left; hidden for `--json`
+/// (and where standard error is not a terminal).
+fn progress_bar(quiet: bool, deals: u64) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::new(deals);
+    b.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} deals, {eta} left",
+        )
+        .expect("a valid template"),
+    );
+    b
 }
 
 /// The player `spec` names (see [`load`]), ready for many hands: a strategy file gets its

@@ -6,13 +6,16 @@ use std::path::PathBuf;
 
 /// Arguments of `stud info`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Examples:\n  stud info strategies/leduc.strat\n  \
-                        stud info strategies/leduc.strat --verify --json")]
+#[command(after_help = "Examples:\n  stud info strategies/7stud-hu.strat\n  \
+                        stud info strategies/7stud-hu.strat --json\n\n\
+                        Every byte of the file is checked against its checksum before anything is \
+                        printed: a damaged file is refused.")]
 pub struct Args {
     /// The strategy file.
     pub file: PathBuf,
-    /// Also check the checksums of the arrays (reads the whole file).
-    #[arg(long)]
+    /// Accepted for scripts written before every command verified the checksums on opening;
+    /// changes nothing.
+    #[arg(long, hide = true)]
     pub verify: bool,
     /// Print the header as JSON.
     #[arg(long)]
@@ -21,25 +24,23 @@ pub struct Args {
 
 /// Runs `stud info`.
 pub fn run(args: Args) -> Result<()> {
+    // Opening checks every byte against the checksums.
     let f = StrategyFile::open(&args.file)?;
-    if args.verify {
-        f.verify()?;
-    }
     let h = f.header();
     if args.json {
         let mut v = serde_json::to_value(h)?;
         v["game"] = serde_json::to_value(&h.game)?;
         v["algorithm"] = h.algorithm.name().into();
         v["file"] = args.file.display().to_string().into();
-        v["format_version"] = crate::container::FORMAT_VERSION.into();
-        v["verified"] = args.verify.into();
+        v["format_version"] = f.format_version().into();
+        v["verified"] = true.into();
         // As hex text, as `stud info` prints it: a u64 does not survive every JSON reader.
         v["bucketing"] = h.bucketing.map(|c| format!("{c:016x}")).into();
         println!("{v}");
         return Ok(());
     }
     println!("file:             {}", args.file.display());
-    println!("format version:   {}", crate::container::FORMAT_VERSION);
+    println!("format version:   {}", f.format_version());
     println!(
         "game:             {} ({} seats, ante {}, bets {}/{})",
         h.game.variant, h.game.seats, h.game.ante, h.game.small_bet, h.game.big_bet
@@ -92,8 +93,13 @@ pub fn run(args: Args) -> Result<()> {
             d.seed
         );
     }
-    if args.verify {
-        println!("checksums:        ok");
-    }
+    println!(
+        "checksums:        ok ({})",
+        if f.format_version() >= 4 {
+            "every byte of the file"
+        } else {
+            "the arrays; a version 3 header has only its own checksum"
+        }
+    );
     Ok(())
 }

@@ -27,8 +27,8 @@ default) the abstract game is the public tree in buckets, solved with the CFR fa
 measured twice: in the abstract game (the responder is bound by the buckets too) and in the real \
 game (the responder tells every private hand apart; the bucketed strategy is played by every \
 hand of its bucket). With --solver deal it is the real games' abstract game (betting tree, a \
-bucket per street of the actor's whole view) solved by deal-sampled CFR+ for each combination \
-of its knobs (--batch, --alternating), its average strategy lifted onto the lossless public tree \
+bucket per street of the actor's whole view) solved by deal-sampled CFR for each combination \
+of its knobs (--batch, --alternating, --schedule), its average strategy lifted onto the lossless public tree \
 and measured in the real game; --lossless adds the full-width lossless solve's rows beside it. \
 Chips per game and milli-big-bets per game (1 mbb = 0.001 big bets). The abstractions are built \
 once into --abstraction-dir (cached there).")]
@@ -88,6 +88,10 @@ pub struct Knobs {
     /// true, or both (default false).
     #[arg(long, num_args = 1.., value_parser = clap::value_parser!(bool))]
     pub alternating: Vec<bool>,
+    /// Deal: the member of the CFR family, one or more of linear, cfr+, cfr (default linear,
+    /// as `stud solve`).
+    #[arg(long, num_args = 1.., value_parser = crate::cfr::Algorithm::parse)]
+    pub schedule: Vec<crate::cfr::Algorithm>,
 }
 
 impl Knobs {
@@ -96,10 +100,12 @@ impl Knobs {
         let mut grid = vec![DealKnobs {
             batch: super::solve_real::DEFAULT_BATCH,
             alternating: false,
+            algorithm: super::solve_real::DEFAULT_ALGORITHM,
             seed,
         }];
         vary(&mut grid, &self.batch, |k, &v| k.batch = v);
         vary(&mut grid, &self.alternating, |k, &v| k.alternating = v);
+        vary(&mut grid, &self.schedule, |k, &v| k.algorithm = v);
         grid
     }
 
@@ -108,6 +114,7 @@ impl Knobs {
         [
             (!self.batch.is_empty(), "--batch"),
             (!self.alternating.is_empty(), "--alternating"),
+            (!self.schedule.is_empty(), "--schedule"),
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))
@@ -267,12 +274,13 @@ fn print_header(args: &Args, deal: bool) {
     }
     if deal {
         println!(
-            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>10} {:>10} {:>12} {:>10} {:>8}",
+            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>8} {:>10} {:>10} {:>12} {:>10} {:>8}",
             "abstraction",
             "buckets",
             "infosets",
             "batch",
             "alt",
+            "schedule",
             "iterations",
             "deals",
             "real",
@@ -343,12 +351,13 @@ fn print_deal_rung(args: &Args, r: &DealRung) {
         );
     } else {
         println!(
-            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>10} {:>10} {:>12.6} {:>10.2} {:>8.1}",
+            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>8} {:>10} {:>10} {:>12.6} {:>10.2} {:>8.1}",
             r.abstraction,
             slashed(&r.buckets),
             r.infosets,
             r.knobs.batch,
             if r.knobs.alternating { "yes" } else { "no" },
+            r.knobs.algorithm.name(),
             r.iterations,
             r.deals,
             r.real_game.chips,
@@ -367,6 +376,7 @@ mod tests {
         let knobs = Knobs {
             batch: vec![64, 256],
             alternating: vec![false, true],
+            ..Knobs::default()
         };
         let grid = knobs.grid(7);
         let got: Vec<(usize, bool, u64)> = grid

@@ -32,8 +32,7 @@ pub enum SolverKind {
 pub fn load_game(arg: &str) -> Result<GameDef> {
     let path = std::path::Path::new(arg);
     if path.extension().is_some_and(|e| e == "toml") || path.is_file() {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading game file {arg}"))?;
+        let text = crate::input::read_text(path, crate::input::GAME)?;
         return GameDef::from_toml(&text).with_context(|| format!("game file {arg}"));
     }
     Ok(GameDef::preset(arg)?)

@@ -26,7 +26,7 @@
 use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
 use abstraction::betting_tree::BettingNodes;
 use abstraction::bucketing::CardView;
-use abstraction::cards::{Card, CardSet};
+use abstraction::cards::{parse_distinct_cards, Card, CardSet};
 use abstraction::rules::state::Action;
 use abstraction::rules::{Deal, Next, State};
 use abstraction::tree::{Edge, NodeKind};
@@ -38,7 +38,7 @@ use std::path::PathBuf;
 #[command(
     after_help = "Examples:\n  stud query strategies/kuhn.strat \"cc cbr1\" --hand Kc\n  \
                         stud query strategies/leduc.strat \"cbr2 cc | Kd | cbr4\" --json\n  \
-                        stud query strategies/ministud.strat \"Ah Kc pb c Qd As\" --hand Kd\n\n\
+                        stud query solves/ministud.strat \"Ah Kc pb c Qd As\" --hand Kd\n\n\
                         Spot: public cards and actions in order (PHH f, cc, pb, cbr N; or x, c, b, r, \
                         fold, bi). See the module docs of solver::cli::query."
 )]
@@ -195,12 +195,11 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
     let mut row = [0.0; MAX_ACTIONS];
     match &args.hand {
         Some(h) => {
-            let down = h
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|t| !t.is_empty())
-                .map(|t| t.parse::<Card>())
-                .collect::<Result<CardSet, _>>()
-                .map_err(|e| anyhow::anyhow!("--hand: {e}"))?;
+            // Distinct: `Kc Kc Kc Kc` is refused, not read as `Kc`.
+            let down: CardSet = parse_distinct_cards(h)
+                .map_err(|e| anyhow::anyhow!("--hand {h:?}: {e}"))?
+                .into_iter()
+                .collect();
             let view = CardView {
                 street,
                 down,

@@ -45,8 +45,7 @@ impl From<Rules> for Profile {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let text = crate::input::read_text(&args.file, crate::input::PHH)?;
     let hand = HandHistory::parse(&text).with_context(|| args.file.display().to_string())?;
     let profile = Profile::from(args.rules);
     let r = phh::replay(&hand, profile).with_context(|| args.file.display().to_string())?;

@@ -4,7 +4,7 @@
 use super::load_game;
 use crate::bot::matches::{play_match, MatchConfig, MatchResult};
 use crate::bot::third_street::{third_street, ACTIONS};
-use crate::bot::{load, Lbr, Player, BOT_NAMES};
+use crate::bot::{load, Candidates, Lbr, Player, BOT_NAMES};
 use crate::strategy_file::StrategyFile;
 use abstraction::rules::{Action, Deal, GameDef};
 use abstraction::tree::{Edge, NodeKind};
@@ -95,8 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         about = escape(&about),
     );
     if let Some(log) = &args.log {
-        let text = std::fs::read_to_string(log)
-            .with_context(|| format!("cannot read {}", log.display()))?;
+        let text = crate::input::read_text(log, crate::input::REPORT_DATA)?;
         let mut points = Vec::new();
         for (i, line) in text
             .lines()
@@ -202,10 +201,10 @@ fn play_results(
             play_match(player, b.as_ref(), &cfg)?,
         ));
     }
-    let lbr = Lbr::new(player, Arc::clone(def), 64, 256)?;
+    let lbr = Lbr::new(player, Arc::clone(def), 64, Candidates::Sample(256))?;
     rows.push(row(
         "LBR (its win rate)".into(),
-        play_match(&lbr, player, &cfg)?,
+        lbr.play(deals, seed, &|| {})?,
     ));
     Ok(rows)
 }
@@ -213,8 +212,7 @@ fn play_results(
 /// The results of scripts/eval-strategy's JSON: `{"results": [{"name", "mbb_per_hand", "ci95",
 /// "hands"}, ...]}`.
 fn read_results(path: &Path) -> anyhow::Result<Vec<Row>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = crate::input::read_text(path, crate::input::REPORT_DATA)?;
     let v: serde_json::Value =
         serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
     let list = v["results"]

@@ -8,9 +8,14 @@ use abstraction::rules::{GameDef, Profile};
 use anyhow::{bail, Context};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::io::{BufReader, BufWriter, Write};
-use std::net::{SocketAddr, TcpListener};
+use std::io::BufWriter;
+#[cfg(unix)]
+use std::io::Write;
+use std::net::SocketAddr;
+#[cfg(unix)]
+use std::net::TcpListener;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Serve a bot or strategy over a JSON line protocol, on stdin/stdout or TCP.
 #[derive(clap::Args)]
@@ -20,9 +25,13 @@ stud serve heuristic --game razz --listen 127.0.0.1:9000 --seed 7\n\n\
 One request per line, one reply per line: see docs/protocol.md. Without --listen the server \
 reads standard input and writes standard output until the input ends. With --listen it \
 accepts TCP connections on a loopback address (port 0 picks a free one; the address is \
-printed as `listening on ADDR`), one thread each. Sampled actions come from a ChaCha8 \
-generator seeded with --seed (stream = connection number, from 0), or from the request's own \
-`seed`.")]
+printed as `listening on ADDR`): one thread waits on every connection and --workers threads \
+answer requests, however many clients there are. A connection past --max-connections, or \
+arriving when the process has no file descriptor left, gets one JSON error line and is closed; \
+a connection idle for --idle-timeout, or whose request line takes longer than --read-timeout \
+to arrive, is told so and closed. Each is logged on standard error. Sampled actions come from \
+a ChaCha8 generator seeded with --seed (stream = connection number, from 0), or from the \
+request's own `seed`.")]
 pub struct Args {
     /// The player: a bot (random, call, raise, heuristic) or a strategy file.
     pub player: String,
@@ -38,6 +47,32 @@ pub struct Args {
     /// The rules the histories are replayed under.
     #[arg(long, value_enum, default_value_t = Rules::CardRoom)]
     pub rules: Rules,
+    /// With --listen: threads answering requests [default: one per CPU].
+    #[arg(long, requires = "listen", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub workers: Option<u32>,
+    /// With --listen: connections open at once at most; one more gets an error line and is
+    /// closed.
+    #[arg(long, requires = "listen", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: u32,
+    /// With --listen: seconds a connection may go without a request before it is closed.
+    #[arg(long, requires = "listen", default_value = "300", value_parser = seconds)]
+    pub idle_timeout: Duration,
+    /// With --listen: seconds a request line may take to arrive once begun, and a reply to be
+    /// read by the client, before the connection is closed.
+    #[arg(long, requires = "listen", default_value = "30", value_parser = seconds)]
+    pub read_timeout: Duration,
+}
+
+/// A positive number of seconds (fractions allowed), as the timeouts take it.
+fn seconds(s: &str) -> Result<Duration, String> {
+    let x: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if x.is_nan() || x <= 0.0 {
+        return Err(format!("{s} s: a timeout must be more than 0 seconds"));
+    }
+    Duration::try_from_secs_f64(x).map_err(|_| format!("{s} s: too long a timeout"))
 }
 
 /// Runs the command.
@@ -69,19 +104,43 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !addr.ip().is_loopback() {
         bail!("--listen {addr}: the server listens on loopback only (127.0.0.1 or ::1)");
     }
+    listen(server, addr, &args, rng)
+}
+
+/// Serves TCP clients on `addr` until the process ends.
+#[cfg(unix)]
+fn listen(
+    server: Arc<Server>,
+    addr: SocketAddr,
+    args: &Args,
+    rng: impl Fn(u64) -> ChaCha8Rng,
+) -> anyhow::Result<()> {
     let listener = TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
-    println!("listening on {}", listener.local_addr()?);
+    let workers = match args.workers {
+        Some(n) => n as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let limits = crate::bot::tcp::Limits {
+        workers,
+        max_connections: args.max_connections as usize,
+        idle_timeout: args.idle_timeout,
+        read_timeout: args.read_timeout,
+    };
+    let local = listener.local_addr()?;
+    // Started before the address is printed: a client that reads it finds every worker up.
+    let tcp = crate::bot::tcp::start(server, listener, &limits, rng).context("cannot serve")?;
+    println!("listening on {local}");
     std::io::stdout().flush()?;
-    for (n, conn) in listener.incoming().enumerate() {
-        let Ok(stream) = conn else { continue };
-        let server = Arc::clone(&server);
-        let mut rng = rng(n as u64);
-        std::thread::spawn(move || {
-            let _ = stream.set_nodelay(true);
-            let Ok(read) = stream.try_clone() else { return };
-            // A client that goes away only ends its own thread.
-            let _ = server.serve(BufReader::new(read), BufWriter::new(stream), &mut rng);
-        });
-    }
-    Ok(())
+    tcp.run()
+}
+
+/// The TCP server waits on its sockets with `poll(2)`, which only Unix systems have.
+#[cfg(not(unix))]
+fn listen(
+    _: Arc<Server>,
+    _: SocketAddr,
+    _: &Args,
+    _: impl Fn(u64) -> ChaCha8Rng,
+) -> anyhow::Result<()> {
+    bail!("--listen needs a Unix system: serve on standard input and output instead")
 }

@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Examples:\n  stud solve        # heads-up 7stud, default abstraction, about 30 minutes: \
-                  strategies/7stud-hu.strat\n  \
+                  solves/7stud-hu.strat\n  \
                   stud solve --game razz --abstraction small --time 10m --threads 2\n  \
                   stud solve --game 7stud --abstraction tiny --iterations 50 --batch 256 --json\n  \
-                  stud solve --game 7stud --resume   # continue strategies/7stud-hu.ckpt\n  \
+                  stud solve --game 7stud --time 60m --resume   # extend solves/7stud-hu.ckpt (kept by --keep-checkpoint, or left by an interruption)\n  \
                   stud solve --game leduc --iterations 1000 --out leduc.strat\n  \
                   stud solve --game ministud --target-exploitability 0.001 --threads 2 --json\n  \
                   stud solve --game ministud --time 10m --every 50\n  \
@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
                   to OUT with the extension .ckpt every --every iterations and at the end;\n\
                   --resume continues from it and ends bit-identical to an uninterrupted run.\n\n\
                   The real games (7stud, stud8, razz, 5stud: several down cards) are solved by \
-                  mini-batch deal-sampled CFR+ on the betting tree\n(docs/solver.md): the \
+                  mini-batch deal-sampled linear CFR on the betting tree\n(docs/solver.md): the \
                   resources are estimated and checked before allocating, the bucketing is built \
                   or read from\n--abstraction-dir, progress shows batches, deals/s and the time \
                   left; their exploitability is not computable here (use\nstud eval lbr). Without \
@@ -47,7 +47,7 @@ use std::time::{Duration, Instant};
 pub struct Args {
     /// The game: a preset (kuhn, leduc, ministud, 7stud, stud8, razz, 5stud) or a TOML game
     /// file. Games the public tree can walk are solved exactly (or in a card abstraction); the
-    /// real games (several down cards) by deal-sampled CFR+ on the betting tree.
+    /// real games (several down cards) by deal-sampled linear CFR on the betting tree.
     #[arg(long, default_value = "7stud")]
     pub game: String,
     /// tree: the exact solver on the public tree (the walkable games: kuhn, leduc, ministud,
@@ -56,9 +56,12 @@ pub struct Args {
     /// the game is walkable, else deal.
     #[arg(long, value_enum)]
     pub solver: Option<super::SolverKind>,
-    /// cfr+ (regret matching+, linear averaging), dcfr (1.5, 0, 2) or cfr.
-    #[arg(long, default_value = "cfr+", value_parser = Algorithm::parse)]
-    pub algorithm: Algorithm,
+    /// cfr+ (regret matching+, linear averaging), linear (regret matching, regrets and average
+    /// weighted by the iteration), dcfr (1.5, 0, 2; walkable games) or cfr. Default: cfr+ for
+    /// the walkable games, linear for the real games (it beat cfr+ at equal deals:
+    /// docs/solver.md).
+    #[arg(long, value_parser = Algorithm::parse)]
+    pub algorithm: Option<Algorithm>,
     /// Stop after this many iterations in total.
     #[arg(long)]
     pub iterations: Option<u64>,
@@ -67,7 +70,7 @@ pub struct Args {
     pub time: Option<Duration>,
     /// Stop when the exploitability (chips per game; in the abstract game) is at most this,
     /// measured every --every iterations.
-    #[arg(long)]
+    #[arg(long, value_parser = parse_target)]
     pub target_exploitability: Option<f64>,
     /// The card abstraction: lossless, a bucketing preset (tiny, small, default, large) or
     /// buckets per street (4, or 4,8). Default: lossless for the walkable games, `default` for
@@ -94,10 +97,15 @@ pub struct Args {
     /// the end.
     #[arg(long, value_parser = parse_duration)]
     pub checkpoint_every: Option<Duration>,
-    /// Where to write the strategy (default strategies/GAME.strat; strategies/GAME-hu.strat for
-    /// the real games).
+    /// Where to write the strategy (default solves/GAME.strat; solves/GAME-hu.strat for the
+    /// real games: never over the shipped strategies/ files).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Keep the checkpoint (OUT.ckpt) of a finished solve, to extend it later with --resume
+    /// and a larger --iterations or --time; by default it is removed once the strategy is
+    /// written (an interrupted solve's checkpoint always stays).
+    #[arg(long)]
+    pub keep_checkpoint: bool,
     /// Measure the exploitability and write a checkpoint every this many iterations (default:
     /// a tenth of --iterations, else 100).
     #[arg(long)]
@@ -124,14 +132,61 @@ pub(super) fn parse_duration(s: &str) -> Result<Duration, String> {
         "h" => x * 3600.0,
         _ => return Err(format!("{s:?}: the unit must be s, m or h")),
     };
-    Ok(Duration::from_secs_f64(secs))
+    // Checked: `from_secs_f64` panics past u64::MAX seconds (`--time 99999999999999999999h`).
+    Duration::try_from_secs_f64(secs)
+        .map_err(|_| format!("{s:?} is longer than any solve can run: use e.g. 90s, 10m or 2h"))
+}
+
+/// A `--target-exploitability`: a positive, finite number of chips per game. NaN compares
+/// false with every exploitability and a negative or zero target is never reached, so any of
+/// them would make the solve run forever without saying why; infinity is met before it starts.
+fn parse_target(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        Ok(_) => Err(format!(
+            "{s:?}: the target must be a positive, finite number of chips per game, e.g. 0.001"
+        )),
+        Err(_) => Err(format!("{s:?} is not a number: e.g. 0.001")),
+    }
 }
 
 /// The stem of the default output name: the preset name or the game file's stem.
-pub(super) fn game_stem(arg: &str) -> String {
+fn game_stem(arg: &str) -> String {
     Path::new(arg)
         .file_stem()
         .map_or_else(|| arg.to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// Where a solve writes its strategy: `--out`, else `solves/STEM{suffix}.strat` (a folder git
+/// ignores, so a newcomer's solve never overwrites a shipped file in `strategies/`); the
+/// folder is created.
+pub(super) fn out_path(args: &Args, suffix: &str) -> Result<PathBuf> {
+    let out = args.out.clone().unwrap_or_else(|| {
+        PathBuf::from("solves").join(format!("{}{suffix}.strat", game_stem(&args.game)))
+    });
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    Ok(out)
+}
+
+/// After a finished solve whose strategy is written: saves the final checkpoint with `save`
+/// if `--keep-checkpoint`, else removes any periodic one. Says what became of it.
+pub(super) fn finish_checkpoint(
+    ckpt: &Path,
+    keep: bool,
+    save: impl FnOnce() -> Result<()>,
+) -> Result<String> {
+    if keep {
+        save()?;
+        return Ok(ckpt.display().to_string());
+    }
+    match std::fs::remove_file(ckpt) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("removing {}", ckpt.display())),
+    }
+    Ok("none kept (--keep-checkpoint keeps it for a later --resume)".into())
 }
 
 /// Runs `stud solve`.
@@ -167,12 +222,7 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     let abstraction = args.abstraction.as_deref().unwrap_or("lossless");
-    let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from("strategies").join(format!("{}.strat", game_stem(&args.game)))
-    });
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
+    let out = out_path(&args, "")?;
     let ckpt = out.with_extension("ckpt");
     let pool = super::thread_pool(args.threads)?;
     let cards = pool.install(|| {
@@ -180,7 +230,8 @@ pub fn run(args: Args) -> Result<()> {
     })?;
     let lossless = cards.is_lossless();
     let abs = Abstractions::with_cards(&def, cards);
-    let mut solver = new_solver(&def, &abs, args.algorithm, available_memory())?;
+    let algorithm = args.algorithm.unwrap_or(Algorithm::CfrPlus);
+    let mut solver = new_solver(&def, &abs, algorithm, available_memory())?;
     if let Some(batch) = args.sample {
         solver
             .sample(Sampling {
@@ -204,7 +255,7 @@ pub fn run(args: Args) -> Result<()> {
         game: def.clone(),
         card_abstraction: abs.card_name(),
         betting: abs.betting,
-        algorithm: args.algorithm,
+        algorithm,
         iterations: 0,
         slots: solver.regrets.len() as u64,
         sampling: solver.sampling(),
@@ -235,7 +286,9 @@ pub fn run(args: Args) -> Result<()> {
     };
     let e = m.real_game;
     strategy_file::write(&out, &solver, &def, &abs.card_name(), abs.betting, Some(e))?;
-    checkpoint::save(&ckpt, &solver, &def, &abs.card_name(), abs.betting)?;
+    let kept = finish_checkpoint(&ckpt, args.keep_checkpoint, || {
+        checkpoint::save(&ckpt, &solver, &def, &abs.card_name(), abs.betting)
+    })?;
     let secs = run.start.elapsed().as_secs_f64();
     if args.json {
         println!(
@@ -243,7 +296,7 @@ pub fn run(args: Args) -> Result<()> {
             serde_json::json!({
                 "final": true,
                 "game": args.game,
-                "algorithm": args.algorithm.name(),
+                "algorithm": algorithm.name(),
                 "abstraction": abs.card_name(),
                 "sample": args.sample,
                 "iterations": solver.iterations,
@@ -255,6 +308,7 @@ pub fn run(args: Args) -> Result<()> {
                 "abstract_exploitability_mbb": m.abstract_game.mbb,
                 "value_0": e.value_0,
                 "out": out.display().to_string(),
+                "checkpoint": kept,
                 "threads": pool.current_num_threads(),
                 "nodes": solver.tree.nodes.len(),
                 "infoset_actions": solver.tree.num_slots,
@@ -266,14 +320,14 @@ pub fn run(args: Args) -> Result<()> {
             "{} {} ({}): {} iterations in {secs:.1}s, exploitability {:.6} chips/game ({:.3} \
              mbb/game), seat 0 value {:.6}\nstrategy: {}\ncheckpoint: {}",
             args.game,
-            args.algorithm.name(),
+            algorithm.name(),
             abs.card_name(),
             solver.iterations,
             e.chips,
             e.mbb,
             e.value_0,
             out.display(),
-            ckpt.display()
+            kept
         );
         if !lossless {
             println!(
@@ -369,8 +423,16 @@ impl Run<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_duration;
+    use super::{parse_duration, parse_target};
     use std::time::Duration;
+
+    #[test]
+    fn targets_are_positive_and_finite() {
+        assert_eq!(parse_target("0.001"), Ok(0.001));
+        for bad in ["nan", "NaN", "inf", "-inf", "-0.1", "0", "x"] {
+            assert!(parse_target(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn durations() {
@@ -380,5 +442,8 @@ mod tests {
         assert_eq!(parse_duration("1.5h"), Ok(Duration::from_secs(5400)));
         assert!(parse_duration("10x").unwrap_err().contains("unit"));
         assert!(parse_duration("m").unwrap_err().contains("not a duration"));
+        assert!(parse_duration("99999999999999999999999h")
+            .unwrap_err()
+            .contains("longer than any solve"));
     }
 }

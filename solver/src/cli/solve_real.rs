@@ -1,7 +1,8 @@
-//! `stud solve` for the real games (those the public tree cannot walk): deal-sampled CFR+ on the
+//! `stud solve` for the real games (those the public tree cannot walk): deal-sampled CFR (linear by default) on the
 //! betting tree, with the resource estimate first, progress, checkpoints and `--resume`.
 
-use super::solve::{game_stem, Args};
+use super::solve::{finish_checkpoint, out_path, Args};
+use crate::cfr::Algorithm;
 use crate::deal_cfr::DealSolver;
 use crate::deal_session::{
     load_checkpoint, probe_deal_seconds, save_checkpoint, status_bytes, write_strategy, Estimate,
@@ -16,10 +17,12 @@ use abstraction::card_abstraction::CardAbstraction;
 use abstraction::rules::GameDef;
 use abstraction::tree::Tree;
 use anyhow::{bail, Context, Result};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The member of the CFR family when `--algorithm` is not given: linear CFR beat CFR+ head to
+/// head and against every bot at equal deals (docs/solver.md, "Schedules").
+pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::Linear;
 /// Deals per iteration when `--batch` is not given.
 pub const DEFAULT_BATCH: usize = 256;
 /// How long a solve runs when neither `--iterations` nor `--time` is given: with the bucketing
@@ -42,14 +45,10 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
         ),
         (args.sample.is_some(), "--sample"),
         (args.every.is_some(), "--every"),
-        (
-            args.algorithm != crate::cfr::Algorithm::CfrPlus,
-            "--algorithm",
-        ),
     ] {
         if given {
             bail!(
-                "{flag}: {} is solved by deal-sampled CFR+, {}; use --iterations or --time, and \
+                "{flag}: {} is solved by deal-sampled CFR, {}; use --iterations or --time, and \
                  --checkpoint-every",
                 args.game,
                 if walkable {
@@ -81,12 +80,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     if batch == 0 {
         bail!("--batch must be at least 1");
     }
-    let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from("strategies").join(format!("{}-hu.strat", game_stem(&args.game)))
-    });
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
+    let out = out_path(args, "-hu")?;
     let ckpt = out.with_extension("ckpt");
     if args.resume && !ckpt.exists() {
         bail!("--resume: no checkpoint at {}", ckpt.display());
@@ -145,6 +139,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     est.check_fits(available_memory())?;
     let bucketing = Arc::new(bucketing);
     let mut solver = DealSolver::new(def, tree, Arc::clone(&bucketing), batch, args.seed)?;
+    solver.set_algorithm(args.algorithm.unwrap_or(DEFAULT_ALGORITHM))?;
     let card_name = bucketing.name();
     if args.resume {
         load_checkpoint(&ckpt, &mut solver, def, &card_name)?;
@@ -226,7 +221,9 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
         None
     };
     write_strategy(&out, &solver, def, &bucketing, WIDTH, exact)?;
-    save_checkpoint(&ckpt, &solver, def, &card_name)?;
+    let kept = finish_checkpoint(&ckpt, args.keep_checkpoint, || {
+        save_checkpoint(&ckpt, &solver, def, &card_name)
+    })?;
     let secs = start.elapsed().as_secs_f64();
     let iter_secs = iterating.as_secs_f64().max(1e-9);
     let deals_per_second = (ran * batch as u64) as f64 / iter_secs;
@@ -253,7 +250,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
             serde_json::json!({
                 "final": true,
                 "game": args.game,
-                "solver": "deal-sampled cfr+",
+                "solver": format!("deal-sampled {}", solver.algorithm().name()),
                 "abstraction": card_name,
                 "batch": batch,
                 "seed": args.seed,
@@ -278,15 +275,16 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
                 "exploitability_note": note,
                 "out": out.display().to_string(),
                 "file_bytes": file_bytes,
-                "checkpoint": ckpt.display().to_string(),
+                "checkpoint": kept,
             })
         );
     } else {
         println!(
-            "{} deal-sampled CFR+ ({card_name}): {} iterations of {batch} deals in {secs:.1}s \
+            "{} deal-sampled {} ({card_name}): {} iterations of {batch} deals in {secs:.1}s \
              ({deals_per_second:.0} deals/s while iterating)\nexploitability: {}\npeak memory {} \
              (estimated {:.1} MiB{})\nstrategy: {} ({:.1} MiB)\ncheckpoint: {}",
             args.game,
+            solver.algorithm().name(),
             solver.iterations,
             match exact {
                 Some(e) => format!("{:.6} chips/game ({:.3} mbb/game), {note}", e.chips, e.mbb),
@@ -301,7 +299,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
             },
             out.display(),
             mib(file_bytes as usize),
-            ckpt.display()
+            kept
         );
     }
     Ok(())

@@ -7,6 +7,11 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs `stud` with `args`, writing `stdin` to its standard input.
 pub fn stud(args: &[&str], stdin: &str) -> Output {
+    stud_bytes(args, stdin.as_bytes())
+}
+
+/// [`stud`] with any bytes on standard input, text or not.
+pub fn stud_bytes(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
         .args(args)
         .stdin(Stdio::piped())
@@ -15,10 +20,10 @@ pub fn stud(args: &[&str], stdin: &str) -> Output {
         .spawn()
         .expect("run stud");
     let mut input = child.stdin.take().unwrap();
-    let text = stdin.to_string();
+    let bytes = stdin.to_vec();
     // Written from a thread: a big input must not block against a full output pipe.
     let writer = std::thread::spawn(move || {
-        let _ = input.write_all(text.as_bytes());
+        let _ = input.write_all(&bytes);
     });
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap();
