@@ -10,6 +10,7 @@ use crate::best_response::{exploitability, real_exploitability, Exploitability};
 use crate::cfr::{Algorithm, Sampling, Solver};
 use crate::deal_cfr::DealSolver;
 use crate::session::{new_solver, Abstractions, Cards, TREE_BYTES_PER_NODE};
+use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::Bucketing;
 use abstraction::card_abstraction::{CardAbstraction, Lossless};
@@ -126,8 +127,9 @@ pub fn climb_solver(
 }
 
 /// The settings of a deal-sampled solve that a ladder can vary, one value each. To add a knob of
-/// [`DealSolver`]: a field here, its line in [`DealKnobs::solver`], and its flag in
-/// `cli::ladder::Knobs` (which takes a list and runs every combination).
+/// [`DealSolver`]: a field here, its line in [`DealKnobs::solver`] (which builds the betting tree
+/// too, should a knob change it), and its flag in `cli::ladder::Knobs` (which takes a list and
+/// runs every combination).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DealKnobs {
     /// Deals per iteration.
@@ -142,13 +144,15 @@ pub struct DealKnobs {
 }
 
 impl DealKnobs {
-    /// A fresh solver of `def` on `tree` with `bucketing`, set as these knobs say.
-    pub fn solver(
-        &self,
-        def: &GameDef,
-        tree: BettingTree,
-        bucketing: Arc<Bucketing>,
-    ) -> Result<DealSolver> {
+    /// A fresh solver of `def` with `bucketing` (built for `def`) on its betting tree under the
+    /// game's betting abstraction, set as these knobs say.
+    pub fn solver(&self, def: &GameDef, bucketing: Arc<Bucketing>) -> Result<DealSolver> {
+        let buckets: Vec<u32> = (0..def.streets.len())
+            .map(|s| bucketing.buckets(s))
+            .collect();
+        let betting = BettingAbstraction::for_game(def);
+        let tree = BettingTree::build(def, betting, &buckets)
+            .with_context(|| format!("the betting tree of {}", def.variant))?;
         let mut s = DealSolver::new(def, tree, bucketing, self.batch, self.seed)?;
         s.alternating = self.alternating;
         s.set_algorithm(self.algorithm)?;
@@ -190,7 +194,7 @@ pub struct DealRung {
 /// (`None`: no limit), then refused unless one lifted strategy fits beside it.
 pub fn lift_target(def: &GameDef, memory: Option<usize>) -> Result<Tree> {
     let budget = memory.unwrap_or(usize::MAX / 2);
-    let betting = abstraction::betting_abstraction::BettingAbstraction::for_game(def);
+    let betting = BettingAbstraction::for_game(def);
     let tree = Tree::build(def, &Lossless, betting, budget / TREE_BYTES_PER_NODE)?;
     check_lift_fits(
         &tree,
@@ -238,15 +242,9 @@ pub fn climb_deals(
     report: &mut dyn FnMut(&DealRung),
 ) -> Result<Vec<DealRung>> {
     check_iterations(iterations)?;
-    let buckets: Vec<u32> = (0..def.streets.len())
-        .map(|s| bucketing.buckets(s))
-        .collect();
-    let betting = abstraction::betting_abstraction::BettingAbstraction::for_game(def);
-    let tree = BettingTree::build(def, betting, &buckets)
-        .with_context(|| format!("the betting tree of {}", def.variant))?;
-    let infosets = tree.infosets();
     let name = CardAbstraction::name(bucketing.as_ref());
-    let mut solver = knobs.solver(def, tree, bucketing)?;
+    let mut solver = knobs.solver(def, bucketing)?;
+    let (buckets, infosets) = (solver.tree.num_buckets.clone(), solver.tree.infosets());
     let mut rungs = Vec::new();
     let mut seconds = 0.0;
     for &n in iterations {
