@@ -12,7 +12,8 @@
 //! - at an action node, after its subtree, each deal adds to the actor's row: the regrets
 //!   `reach of the other seat × (value of the action − value of the node)` (signed for the
 //!   actor) and the average `t × own reach × strategy` (linear averaging), in deal order. The
-//!   schedule ([`DealSolver::set_algorithm`]) sets the rest: linear CFR weighs the regrets by `t` too and never floors them; CFR+ floors the touched rows
+//!   schedule ([`DealSolver::set_algorithm`]) sets the rest: linear CFR weighs the regrets by
+//!   `t` too and never floors them; CFR+ floors the touched rows
 //!   at 0 after the batch (regret matching+), which under sampling noise keeps a bad action's
 //!   regret hovering near 0 — and the action mixed in — where plain regret matching lets it
 //!   fall away (docs/solver.md, "Schedules"). Both seats are updated in the
