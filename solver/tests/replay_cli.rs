@@ -134,3 +134,62 @@ fn devices_fifos_and_oversized_files_are_refused_at_once() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn chips_past_the_bound_are_refused_and_hands_at_it_replay() {
+    let dir = std::env::temp_dir().join(format!("stud-chips-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // 2^63: simulate used to write files that replay refused.
+    let sim = dir.join("sim");
+    let (ok, _, err) = stud(&[
+        "simulate",
+        "--stack",
+        "9223372036854775808",
+        "--hands",
+        "2",
+        "--out",
+        sim.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("`starting_stacks`") && err.contains("2^53"),
+        "{err}"
+    );
+    assert!(!sim.exists(), "nothing is written");
+    // Two stacks of 2^52 hold 2^53 chips in all: the bound itself; every hand replays.
+    let (ok, _, err) = stud(&[
+        "simulate",
+        "--stack",
+        "4503599627370496",
+        "--hands",
+        "20",
+        "--out",
+        sim.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    for i in 0..20 {
+        let f = sim.join(format!("{i}.phh"));
+        let (ok, _, err) = stud(&["replay", f.to_str().unwrap()]);
+        assert!(ok, "{i}: {err}");
+    }
+    // A game file with stacks near i64::MAX: a match used to report wrapped chips.
+    let game = dir.join("huge.toml");
+    std::fs::write(
+        &game,
+        "preset = \"7stud\"\nstarting_stacks = 9223372036854775000\n",
+    )
+    .unwrap();
+    let (ok, _, err) = stud(&[
+        "match",
+        "raise",
+        "heuristic",
+        "--game",
+        game.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("`starting_stacks`") && err.contains("overflow"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -274,6 +274,19 @@ pub enum GameDefError {
 /// The preset names, for messages and `--help`.
 pub const PRESETS: &str = "7stud, stud8, razz, 5stud, kuhn, leduc, ministud, yardstud";
 
+/// The most chips a game may hold: the starting stacks together, and the ante, the bring-in and
+/// each bet on their own, are at most 2^53.
+///
+/// Why this bounds every sum: play is table stakes, so a seat never puts in more than its
+/// stack, and a pot is at most the sum of the stacks however many bets are made (at most
+/// `max_bets` per street × streets × seats when capped, any number heads-up where the cap is
+/// lifted: the stacks bound them all). The engine forms at most a stack or bet level plus one
+/// bet before it clamps to the stack: below 2^54. A payoff (chips won minus chips put in) lies
+/// within ±2^53, a duplicate pair of hands within ±2^54, so that a match's sum over pairs always
+/// fits an `i64` below 2^9 deals (and is checked beyond). And 2^53 keeps
+/// every amount exact in an `f64` (the solver's values, JSON readers, PHH's floats).
+pub const MAX_CHIPS: u64 = 1 << 53;
+
 fn seven_card_streets() -> Vec<StreetDef> {
     use BetSize::*;
     use Deal::*;
@@ -635,6 +648,32 @@ impl GameDef {
         if let Some(i) = self.starting_stacks.iter().position(|&s| s == 0) {
             return bad("starting_stacks", format!("seat {i} has no chips"));
         }
+        let chips: u128 = self.starting_stacks.iter().map(|&s| s as u128).sum();
+        if chips > MAX_CHIPS as u128 {
+            return bad(
+                "starting_stacks",
+                format!(
+                    "{chips} chips in play: the stacks together may hold at most 2^53 = \
+                     {MAX_CHIPS}, so that no pot or payoff can overflow"
+                ),
+            );
+        }
+        for (key, amount) in [
+            ("ante", self.ante),
+            ("bring_in", self.bring_in),
+            ("small_bet", self.small_bet),
+            ("big_bet", self.big_bet),
+        ] {
+            if amount > MAX_CHIPS {
+                return bad(
+                    key,
+                    format!(
+                        "{amount} chips: at most 2^53 = {MAX_CHIPS}, so that no sum of chips can \
+                         overflow"
+                    ),
+                );
+            }
+        }
         if self.streets.is_empty() {
             return bad("streets", "a game needs at least one street".into());
         }
@@ -821,5 +860,55 @@ mod tests {
         assert!(e.to_string().starts_with("`bring_in`"), "{e}");
         let e = GameDef::from_toml("preset = \"chess\"").unwrap_err();
         assert!(e.to_string().contains("chess"), "{e}");
+    }
+
+    #[test]
+    fn chips_beyond_the_bound_are_refused_and_play_at_the_bound_is_exact() {
+        let at = |stack: u64, bet: u64| {
+            let mut g = GameDef::stud(Variant::SevenStud).with_seats(2, stack);
+            g.small_bet = bet;
+            g.big_bet = bet;
+            g
+        };
+        let half = MAX_CHIPS / 2;
+        at(half, MAX_CHIPS).validate().unwrap();
+        let e = at(half + 1, 5).validate().unwrap_err().to_string();
+        assert!(
+            e.starts_with("`starting_stacks`") && e.contains("2^53"),
+            "{e}"
+        );
+        let e = at(u64::MAX, 5).validate().unwrap_err().to_string();
+        assert!(e.starts_with("`starting_stacks`"), "{e}");
+        let e = at(100, MAX_CHIPS + 1).validate().unwrap_err().to_string();
+        assert!(e.starts_with("`small_bet`"), "{e}");
+        let mut g = at(100, 5);
+        g.ante = u64::MAX;
+        let e = g.validate().unwrap_err().to_string();
+        assert!(e.starts_with("`ante`"), "{e}");
+        let e = GameDef::from_toml("preset = \"7stud\"\nstarting_stacks = 9223372036854775000")
+            .unwrap_err();
+        assert!(e.to_string().starts_with("`starting_stacks`"), "{e}");
+        // At the bound, every seat all in: the payoffs are exact and sum to zero.
+        let mut st = crate::rules::State::new(&at(half, half / 4)).unwrap();
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+        loop {
+            match st.next() {
+                crate::rules::Next::Deal { .. } => {
+                    st.deal_random(&mut rng).unwrap();
+                }
+                crate::rules::Next::Act { .. } => {
+                    // The largest raise (or the call once none is left).
+                    let legal = st.legal_actions();
+                    st.apply(*legal.last().unwrap()).unwrap();
+                }
+                crate::rules::Next::Over => break,
+            }
+        }
+        let p = st.payoffs().unwrap();
+        assert_eq!(p[0] + p[1], 0);
+        assert!(
+            p.iter().all(|&x| x == 0 || x.unsigned_abs() == half),
+            "{p:?}"
+        );
     }
 }

@@ -8,7 +8,7 @@ pub mod state;
 
 pub use game_def::{
     BetSize, Deal, DeckDef, FirstRound, GameDef, GameDefError, LaterRounds, OutOfCards, Profile,
-    Showdown, StreetDef, Variant, PRESETS,
+    Showdown, StreetDef, Variant, MAX_CHIPS, PRESETS,
 };
 pub use state::{showdown_winnings, Action, Next, RulesError, State, MAX_STREETS};
 

@@ -130,10 +130,7 @@ impl<'a> Lbr<'a> {
             deals >= 2,
             "a match needs at least 2 deals for a confidence interval"
         );
-        Ok(summarize(
-            &self.play_deals(deals, seed, done)?,
-            self.def.big_bet,
-        ))
+        summarize(&self.play_deals(deals, seed, done)?, self.def.big_bet)
     }
 
     /// As [`Lbr::play`], each deal's net chips for LBR over its two hands, in the order of the

@@ -183,6 +183,7 @@ pub fn play_match(
                 let payoffs = state
                     .payoffs()
                     .context("a finished hand has no payoffs (a rules engine bug)")?;
+                // Within ±2^53 each (the game's chips are bounded: rules::MAX_CHIPS).
                 net += payoffs[first as usize];
                 if let (Some(dir), Some(rec)) = (&cfg.phh_out, rec) {
                     let mut h: HandHistory = rec.finish(&state);
@@ -204,25 +205,35 @@ pub fn play_match(
     Ok(MatchResult {
         fallbacks_a: pairs.iter().map(|p| p.1[0]).sum(),
         fallbacks_b: pairs.iter().map(|p| p.1[1]).sum(),
-        ..summarize(&nets, def.big_bet)
+        ..summarize(&nets, def.big_bet)?
     })
 }
 
 /// The win rate of the pairs' net chips (two hands each) in milli-big-bets per hand, and the
-/// 95% confidence half-width from their sample variance (no fallbacks counted).
-pub fn summarize(pairs: &[i64], big_bet: u64) -> MatchResult {
+/// 95% confidence half-width from their sample variance (no fallbacks counted). Fails when the
+/// chips summed over the pairs do not fit an `i64` (possible only with stacks near the game's
+/// bound, [`MAX_CHIPS`](abstraction::rules::MAX_CHIPS), over 2^9 deals or more).
+pub fn summarize(pairs: &[i64], big_bet: u64) -> anyhow::Result<MatchResult> {
     let n = pairs.len() as f64;
     let scale = 1000.0 / (2.0 * big_bet as f64);
     let x: Vec<f64> = pairs.iter().map(|&v| v as f64 * scale).collect();
     let mean = x.iter().sum::<f64>() / n;
     let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    MatchResult {
+    let chips: i128 = pairs.iter().map(|&v| v as i128).sum();
+    let chips_a = i64::try_from(chips).map_err(|_| {
+        anyhow::anyhow!(
+            "player A's net result over {} deals, {chips} chips, does not fit a 64-bit count: \
+             play fewer deals or smaller stakes",
+            pairs.len()
+        )
+    })?;
+    Ok(MatchResult {
         deals: pairs.len() as u64,
         hands: 2 * pairs.len() as u64,
-        chips_a: pairs.iter().sum(),
+        chips_a,
         mbb_per_hand: mean,
         ci95: 1.96 * (var / n).sqrt(),
         fallbacks_a: 0,
         fallbacks_b: 0,
-    }
+    })
 }

@@ -116,12 +116,23 @@ fn heuristic_equity_ranks_hands_and_never_peeks() {
 #[test]
 fn win_rate_and_interval_arithmetic() {
     // Pairs of 10, -10, 20, 0 chips at a big bet of 10: 500, -500, 1000, 0 mbb per hand.
-    let r = summarize(&[10, -10, 20, 0], 10);
+    let r = summarize(&[10, -10, 20, 0], 10).unwrap();
     assert_eq!(r.hands, 8);
     assert_eq!(r.chips_a, 20);
     assert!((r.mbb_per_hand - 250.0).abs() < 1e-9);
     let sd = (((250.0f64).powi(2) * 2.0 + (750.0f64).powi(2) * 2.0) / 3.0).sqrt();
     assert!((r.ci95 - 1.96 * sd / 2.0).abs() < 1e-9);
+    // Pairs at the bound of the game's chips (2 × 2^53 each): 512 of them fit, 513 do not.
+    let pair = 1i64 << 54;
+    let fits = summarize(&vec![pair; 511], 10).unwrap();
+    assert_eq!(fits.chips_a, 511 * pair);
+    let e = summarize(&vec![pair; 512], 10).unwrap_err().to_string();
+    assert!(e.contains("512 deals") && e.contains("does not fit"), "{e}");
+    // Sums that pass the bound on the way but end inside it are exact.
+    assert_eq!(
+        summarize(&[i64::MAX, 1, -2], 10).unwrap().chips_a,
+        i64::MAX - 1
+    );
 }
 
 #[test]

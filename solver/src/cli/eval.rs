@@ -100,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let text: String = nets.iter().map(|n| format!("{n}\n")).collect();
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let r = summarize(&nets, def.big_bet);
+    let r = summarize(&nets, def.big_bet)?;
     if args.json {
         let mut v = serde_json::to_value(&r)?;
         v["strategy"] = path.into();

@@ -60,7 +60,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
     let mut session = String::new();
-    let mut score = 0i64;
+    // An i128: a hand's result is within ±2^53 chips (rules::MAX_CHIPS), so no session of
+    // hands can overflow it.
+    let mut score = 0i128;
     let mut hand = 0u64;
     while args.hands.is_none_or(|n| hand < n) {
         let you = (hand % 2) as u8;
@@ -71,7 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         let (state, rec) = state;
         let net = state.payoffs().context("the hand ended without payoffs")?[you as usize];
-        score += net;
+        score += net as i128;
         show_end(&mut out, &state, you, net, score)?;
         if let (Some(path), Some(rec)) = (&args.save, rec) {
             let _ = writeln!(session, "[{}]\n{}", hand + 1, rec.finish(&state));
@@ -282,7 +284,7 @@ fn show_end(
     state: &State,
     you: u8,
     net: i64,
-    score: i64,
+    score: i128,
 ) -> std::io::Result<()> {
     let showdown = !state.folded(0) && !state.folded(1);
     if showdown {
