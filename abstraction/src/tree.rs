@@ -120,6 +120,49 @@ pub enum TreeError {
     /// The tree would exceed the node budget.
     #[error("the game tree has more than {0} nodes: too big to walk in full (use a smaller game or an abstraction)")]
     TooBig(usize),
+    /// The tree and its slots would exceed the memory budget.
+    #[error(
+        "the game tree outgrew the memory available: at {nodes} nodes and {slots} infoset-actions \
+         so far, its arrays and {per_slot} bytes per infoset-action for the solver would need \
+         more than the {} MiB available (use a smaller game or a coarser card abstraction)",
+        bytes >> 20
+    )]
+    OutOfMemory {
+        /// Nodes built when the budget ran out.
+        nodes: usize,
+        /// Slots counted when the budget ran out.
+        slots: u64,
+        /// The budget's bytes per slot.
+        per_slot: usize,
+        /// The budget in bytes.
+        bytes: usize,
+    },
+}
+
+/// What a tree may cost while it is built, checked as it grows: a game too big for the memory
+/// available is refused early, with the figures, rather than aborting when an allocation fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The most nodes.
+    pub nodes: usize,
+    /// The most bytes that the tree's arrays (as allocated, [`Tree::bytes`]) and `per_slot`
+    /// bytes for each of its slots may take together.
+    pub bytes: usize,
+    /// What the caller will allocate per slot once the tree is built (the solver's regrets and
+    /// averages): counted while the tree grows, so that a tree whose solver cannot fit stops
+    /// early.
+    pub per_slot: usize,
+}
+
+impl Budget {
+    /// At most `nodes` nodes, the bytes unbounded.
+    pub fn nodes(nodes: usize) -> Budget {
+        Budget {
+            nodes,
+            bytes: usize::MAX,
+            per_slot: 0,
+        }
+    }
 }
 
 /// The abstract game tree of a heads-up game (see the module documentation).
@@ -199,12 +242,12 @@ impl Tree {
         Ok(())
     }
 
-    /// Builds the tree of `def` under the two abstractions, refusing to grow past `max_nodes`.
+    /// Builds the tree of `def` under the two abstractions, refusing to grow past `budget`.
     pub fn build<A: CardAbstraction>(
         def: &GameDef,
         cards: &A,
         betting: BettingAbstraction,
-        max_nodes: usize,
+        budget: Budget,
     ) -> Result<Tree, TreeError> {
         Tree::check_supported(def)?;
         let hands: Vec<Card> = def.deck.cards().iter().collect();
@@ -231,7 +274,7 @@ impl Tree {
             def,
             cards,
             betting,
-            max_nodes,
+            budget,
             slots: 0,
             tree: Tree {
                 nodes: Vec::new(),
@@ -270,6 +313,17 @@ impl Tree {
         };
         b.visit(0, State::new(def)?, at)?;
         b.tree.num_slots = b.slots as usize;
+        // Give back the slack of the arrays' doubling (a large buffer shrinks in place): the
+        // caller's arrays come next, and `bytes` is then what the tree holds.
+        let t = &mut b.tree;
+        t.nodes.shrink_to_fit();
+        t.edges.shrink_to_fit();
+        t.slot_range.shrink_to_fit();
+        t.values.shrink_to_fit();
+        t.boards.shrink_to_fit();
+        t.buckets.shrink_to_fit();
+        t.strength.shrink_to_fit();
+        t.order.shrink_to_fit();
         Ok(b.tree)
     }
 
@@ -287,6 +341,23 @@ impl Tree {
             })
             .sum();
         def.deck.len().saturating_sub(public)
+    }
+
+    /// The bytes the tree's arrays take as allocated (their capacities).
+    pub fn bytes(&self) -> usize {
+        fn b<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        b(&self.nodes)
+            + b(&self.edges)
+            + b(&self.slot_range)
+            + b(&self.values)
+            + b(&self.boards)
+            + b(&self.buckets)
+            + b(&self.strength)
+            + b(&self.order)
+            + b(&self.hands)
+            + b(&self.num_buckets)
     }
 
     /// Number of private hands per player.
@@ -327,20 +398,70 @@ struct Builder<'a, A> {
     def: &'a GameDef,
     cards: &'a A,
     betting: BettingAbstraction,
-    max_nodes: usize,
+    budget: Budget,
     slots: u64,
     tree: Tree,
     /// [`Tree::possible_hands`] of each street.
     possible: Vec<usize>,
 }
 
+/// Makes room in `v` for `extra` more elements, within `limit` bytes in all of which `used` are
+/// taken (`v`'s buffer among them): doubling as a `Vec` does where that fits, else growing by
+/// just what is needed. The new buffer is counted beside the old one, which a reallocation
+/// copies from. `false` when that does not fit, or when the system refuses the allocation (an
+/// error for the caller, not an abort).
+fn grow<T>(v: &mut Vec<T>, extra: usize, used: usize, limit: usize) -> bool {
+    let need = v.len() + extra;
+    if need <= v.capacity() {
+        return true;
+    }
+    let room = limit.saturating_sub(used) / std::mem::size_of::<T>().max(1);
+    let cap = (2 * v.capacity()).max(need).max(8).min(room);
+    cap >= need && v.try_reserve_exact(cap - v.len()).is_ok()
+}
+
 impl<A: CardAbstraction> Builder<'_, A> {
+    /// The bytes counted against the budget: the tree's arrays and the slots' share.
+    fn used(&self) -> usize {
+        let slots = usize::try_from(self.slots).unwrap_or(usize::MAX);
+        self.tree
+            .bytes()
+            .saturating_add(slots.saturating_mul(self.budget.per_slot))
+    }
+
+    fn out_of_memory(&self) -> TreeError {
+        TreeError::OutOfMemory {
+            nodes: self.tree.nodes.len(),
+            slots: self.slots,
+            per_slot: self.budget.per_slot,
+            bytes: self.budget.bytes,
+        }
+    }
+
+    /// Makes room for `extra` more elements in the array `field` picks (see [`grow`]).
+    fn reserve<T>(
+        &mut self,
+        extra: usize,
+        field: impl Fn(&mut Tree) -> &mut Vec<T>,
+    ) -> Result<(), TreeError> {
+        let used = self.used();
+        if grow(field(&mut self.tree), extra, used, self.budget.bytes) {
+            Ok(())
+        } else {
+            Err(self.out_of_memory())
+        }
+    }
+
     /// Appends `k` placeholder nodes (children of one node) and returns the first index.
     fn alloc(&mut self, k: usize) -> Result<usize, TreeError> {
         let first = self.tree.nodes.len();
-        if first + k > self.max_nodes.min(NONE as usize) {
-            return Err(TreeError::TooBig(self.max_nodes.min(NONE as usize)));
+        let max = self.budget.nodes.min(NONE as usize);
+        if first + k > max {
+            return Err(TreeError::TooBig(max));
         }
+        self.reserve(k, |t| &mut t.nodes)?;
+        self.reserve(k, |t| &mut t.edges)?;
+        self.reserve(k, |t| &mut t.slot_range)?;
         self.tree.nodes.resize(first + k, Node::PLACEHOLDER);
         self.tree.edges.resize(first + k, Edge::Root);
         self.tree.slot_range.resize(first + k, [0, 0]);
@@ -438,6 +559,9 @@ impl<A: CardAbstraction> Builder<'_, A> {
         if self.slots >= NONE as u64 {
             return Err(TreeError::TooBig(self.tree.nodes.len()));
         }
+        if self.used() > self.budget.bytes {
+            return Err(self.out_of_memory());
+        }
         self.tree.num_infosets += buckets as usize;
         self.tree.max_actions = self.tree.max_actions.max(k);
         let first = self.alloc(k)?;
@@ -466,6 +590,7 @@ impl<A: CardAbstraction> Builder<'_, A> {
         let folded: Vec<u8> = (0..2).filter(|&s| state.folded(s)).collect();
         let c0 = state.committed(0) as f64;
         let c1 = state.committed(1) as f64;
+        self.reserve(1, |t| &mut t.values)?;
         let node = match folded.as_slice() {
             [f] => {
                 // The winner takes what the folder put in; its own uncalled chips come back.
@@ -509,6 +634,9 @@ impl<A: CardAbstraction> Builder<'_, A> {
 
     /// A new board for the public cards of `at` on `street`, with both seats' bucket tables.
     fn new_board(&mut self, street: usize, state: &State, at: At) -> Result<u32, TreeError> {
+        let n = self.tree.hands.len();
+        self.reserve(2 * n, |t| &mut t.buckets)?;
+        self.reserve(1, |t| &mut t.boards)?;
         let t = &mut self.tree;
         let buckets = t.buckets.len() as u32;
         let up = |seat: u8| state.up_cards(seat).iter().copied().collect::<CardSet>();
@@ -564,13 +692,15 @@ impl<A: CardAbstraction> Builder<'_, A> {
         state: &State,
         community: CardSet,
     ) -> Result<(), TreeError> {
-        let t = &mut self.tree;
-        if t.boards[board as usize].showdown != NONE {
+        if self.tree.boards[board as usize].showdown != NONE {
             return Ok(());
         }
+        let n = self.tree.hands.len();
+        self.reserve(2 * n, |t| &mut t.strength)?;
+        self.reserve(2 * n, |t| &mut t.order)?;
+        let t = &mut self.tree;
         let public = t.boards[board as usize].public;
         let offset = t.strength.len() as u32;
-        let n = t.hands.len();
         for seat in 0..2u8 {
             let mut cards: Vec<Card> = Vec::with_capacity(8);
             let base = t.strength.len();
@@ -601,7 +731,13 @@ mod tests {
     use crate::card_abstraction::Lossless;
 
     fn tree(def: &GameDef) -> Tree {
-        Tree::build(def, &Lossless, BettingAbstraction::for_game(def), 1 << 24).unwrap()
+        Tree::build(
+            def,
+            &Lossless,
+            BettingAbstraction::for_game(def),
+            Budget::nodes(1 << 24),
+        )
+        .unwrap()
     }
 
     /// Information sets a player can actually be in: on a board, hands colliding with the
@@ -635,7 +771,7 @@ mod tests {
             &GameDef::stud(crate::rules::Variant::SevenStud),
             &Lossless,
             BettingAbstraction::for_game(&GameDef::kuhn()),
-            1000,
+            Budget::nodes(1000),
         )
         .unwrap_err();
         assert!(e.to_string().contains("one down card"), "{e}");
@@ -643,7 +779,7 @@ mod tests {
             &GameDef::ministud(),
             &Lossless,
             BettingAbstraction::for_game(&GameDef::ministud()),
-            1000,
+            Budget::nodes(1000),
         )
         .unwrap_err();
         assert!(matches!(e, TreeError::TooBig(_)), "{e}");
@@ -673,7 +809,13 @@ mod tests {
     fn bucket_tables_are_per_seat_and_skip_the_public_cards() {
         let mut def = GameDef::ministud();
         def.deck.ranks = vec![crate::cards::Rank::KING, crate::cards::Rank::ACE];
-        let t = Tree::build(&def, &SeesAce, BettingAbstraction::for_game(&def), 1 << 24).unwrap();
+        let t = Tree::build(
+            &def,
+            &SeesAce,
+            BettingAbstraction::for_game(&def),
+            Budget::nodes(1 << 24),
+        )
+        .unwrap();
         let child = |i: usize, c: &str| {
             let c: Card = c.parse().unwrap();
             t.children(i)
@@ -701,8 +843,13 @@ mod tests {
         let mut def = GameDef::leduc();
         def.max_bets = 4;
         let full = tree(&def);
-        let capped =
-            Tree::build(&def, &Lossless, BettingAbstraction { max_bets: 2 }, 1 << 24).unwrap();
+        let capped = Tree::build(
+            &def,
+            &Lossless,
+            BettingAbstraction { max_bets: 2 },
+            Budget::nodes(1 << 24),
+        )
+        .unwrap();
         assert_eq!(capped.nodes.len(), tree(&GameDef::leduc()).nodes.len());
         assert!(full.nodes.len() > capped.nodes.len());
     }

@@ -16,7 +16,7 @@ use abstraction::betting_tree::BettingTree;
 use abstraction::card_abstraction::Lossless;
 use abstraction::cards::Rank;
 use abstraction::rules::Deal;
-use abstraction::tree::{NodeKind, Tree};
+use abstraction::tree::{Budget, NodeKind, Tree};
 use anyhow::{bail, Context, Result};
 
 fn main() -> Result<()> {
@@ -77,7 +77,7 @@ fn main() -> Result<()> {
         (nodes * 64 + slots * 16) as f64 / 1e9
     );
     if build {
-        let t = Tree::build(&def, &Lossless, betting, usize::MAX)?;
+        let t = Tree::build(&def, &Lossless, betting, Budget::nodes(usize::MAX))?;
         println!(
             "built: {} nodes, {} infoset-actions",
             t.nodes.len(),

@@ -1,5 +1,5 @@
 //! A deal-sampled solve of a real game ([`crate::deal_cfr`]): what it will cost before the big
-//! arrays are allocated, its checkpoints, and its strategy file.
+//! arrays are allocated ([`estimate`]), its checkpoints, and its strategy file.
 //!
 //! A deal checkpoint is a [`container`](crate::container) with magic `STUDDCKP`, a
 //! [`DealCheckpointHeader`] and two sections of `f32` little-endian, one per slot: the regrets,
@@ -9,7 +9,8 @@
 use crate::best_response::Exploitability;
 use crate::container::{self, fnv1a, Container};
 use crate::deal_cfr::DealSolver;
-use crate::strategy_file::{self, BettingSolve, DealSampling, Width};
+use crate::memory::{status_bytes, Estimate};
+use crate::strategy_file::{self, BettingSolve, DealSampling, TreeKind, Width};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::Bucketing;
@@ -207,85 +208,36 @@ pub fn write_strategy(
     }
 }
 
-/// What a deal-sampled solve will hold in memory, estimated before its arrays are allocated.
-#[derive(Clone, Copy, Debug, Serialize)]
-pub struct Estimate {
-    /// Information sets (action node × bucket).
-    pub infosets: usize,
-    /// Infoset-actions (slots).
-    pub slots: usize,
-    /// Regrets and averages: `slots × DealSolver::bytes_per_slot()`.
-    pub solver_bytes: usize,
-    /// The solver's scratch (per-task vectors over the batch, the batch's deal facts).
-    pub scratch_bytes: usize,
-    /// The card abstraction in memory (centroids and the first-street table), already resident.
-    pub bucketing_bytes: usize,
-    /// What writing the strategy file allocates (quantized rows, node and edge records).
-    pub write_bytes: usize,
-    /// What the process holds before the solver (code, the tree, the bucketing), measured.
-    pub resident_bytes: usize,
-}
-
-impl Estimate {
-    /// The estimate for a solve on `tree` with `batch` deals per iteration, stored at `width`;
-    /// `first_street` is the size of the bucketing's first-street table (0 if none).
-    pub fn new(
-        tree: &BettingTree,
-        batch: usize,
-        bucketing: &Bucketing,
-        first_street: usize,
-        width: Width,
-    ) -> Estimate {
-        // A table entry is three u64 keys and a u32 bucket.
-        let table = first_street * (3 * 8 + 4);
-        Estimate {
-            infosets: tree.infosets(),
-            slots: tree.num_slots,
-            solver_bytes: tree.num_slots * DealSolver::bytes_per_slot(),
-            scratch_bytes: DealSolver::scratch_bytes(tree, batch),
-            bucketing_bytes: bucketing.encode().len() + table,
-            // k - 1 stored probabilities per row; per node a 12-byte record, a 4-byte edge and
-            // a 4-byte row offset.
-            write_bytes: (tree.num_slots - tree.infosets()) * width.bytes() as usize
-                + tree.nodes.len() * 20,
-            resident_bytes: status_bytes("VmRSS").unwrap_or(0),
-        }
+/// What a deal-sampled solve on `tree` with `batch` deals per iteration, stored at `width`, will
+/// hold in memory, estimated before its arrays are allocated; `first_street` is the size of the
+/// bucketing's first-street table (0 if none). The betting tree is already resident: it is small
+/// next to the slots.
+pub fn estimate(
+    tree: &BettingTree,
+    batch: usize,
+    bucketing: &Bucketing,
+    first_street: usize,
+    width: Width,
+) -> Estimate {
+    // A table entry is three u64 keys and a u32 bucket.
+    let table = first_street * (3 * 8 + 4);
+    Estimate {
+        infosets: tree.infosets(),
+        slots: tree.num_slots,
+        bytes_per_slot: DealSolver::bytes_per_slot(),
+        resident_bytes: status_bytes("VmRSS").unwrap_or(0),
+        bucketing_bytes: bucketing.encode().len() + table,
+        tree_bytes: 0,
+        solver_bytes: tree.num_slots * DealSolver::bytes_per_slot(),
+        scratch_bytes: DealSolver::scratch_bytes(tree, batch),
+        write_bytes: strategy_file::write_bytes(
+            TreeKind::Betting,
+            tree.nodes.len(),
+            tree.num_slots,
+            tree.infosets(),
+            width,
+        ),
     }
-
-    /// The expected peak: what is resident, plus the solver, its scratch and the file writing.
-    pub fn peak(&self) -> usize {
-        self.resident_bytes + self.solver_bytes + self.scratch_bytes + self.write_bytes
-    }
-
-    /// Refuses, with the figures, a solve whose allocations exceed `available` bytes (the
-    /// system's `MemAvailable`; `None`: unknown, accepted).
-    pub fn check_fits(&self, available: Option<usize>) -> Result<()> {
-        let need = self.peak().saturating_sub(self.resident_bytes);
-        match available {
-            Some(avail) if need > avail => {
-                let mib = |b: usize| b >> 20;
-                bail!(
-                    "the solve needs about {} MiB more ({} infoset-actions × {} bytes, plus \
-                     scratch) but only {} MiB are available: use a smaller --abstraction or \
-                     --batch",
-                    mib(need),
-                    self.slots,
-                    DealSolver::bytes_per_slot(),
-                    mib(avail)
-                )
-            }
-            _ => Ok(()),
-        }
-    }
-}
-
-/// A size field of `/proc/self/status` (`VmRSS`, `VmHWM`: the peak resident size) in bytes,
-/// where the system has it.
-pub fn status_bytes(field: &str) -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = text.lines().find(|l| l.split(':').next() == Some(field))?;
-    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }
 
 /// Seconds per deal of sampling deals and computing their facts (the bucket lookups dominate),
@@ -303,30 +255,4 @@ pub fn probe_deal_seconds(
         Ok::<(), anyhow::Error>(())
     })?;
     Ok(start.elapsed().as_secs_f64() / deals.max(1) as f64)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_solve_that_does_not_fit_is_refused_with_its_figures() {
-        let e = Estimate {
-            infosets: 10,
-            slots: 1 << 30,
-            solver_bytes: 8 << 30,
-            scratch_bytes: 1 << 20,
-            bucketing_bytes: 0,
-            write_bytes: 1 << 30,
-            resident_bytes: 100 << 20,
-        };
-        assert_eq!(e.peak(), (100 << 20) + (8 << 30) + (1 << 20) + (1 << 30));
-        let msg = e.check_fits(Some(4 << 30)).unwrap_err().to_string();
-        assert!(
-            msg.contains("9217 MiB more") && msg.contains("only 4096 MiB"),
-            "{msg}"
-        );
-        e.check_fits(Some(10 << 30)).unwrap();
-        e.check_fits(None).unwrap();
-    }
 }

@@ -9,13 +9,13 @@
 use crate::best_response::{exploitability, real_exploitability, Exploitability};
 use crate::cfr::{Algorithm, Sampling, Solver};
 use crate::deal_cfr::DealSolver;
-use crate::session::{new_solver, Abstractions, Cards, TREE_BYTES_PER_NODE};
+use crate::session::{new_solver, Abstractions, Cards};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::Bucketing;
 use abstraction::card_abstraction::{CardAbstraction, Lossless};
 use abstraction::rules::GameDef;
-use abstraction::tree::Tree;
+use abstraction::tree::{Budget, Tree};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::sync::Arc;
@@ -190,24 +190,31 @@ pub struct DealRung {
 }
 
 /// The lossless public tree of the walkable game `def` under its betting abstraction, the tree
-/// [`DealSolver::lift`] lifts onto: refused while it is built if it would outgrow `memory` bytes
-/// (`None`: no limit), then refused unless one lifted strategy fits beside it.
+/// [`DealSolver::lift`] lifts onto: built within `memory` bytes (`None`: no limit) counting a
+/// lifted strategy's [`LIFT_BYTES_PER_SLOT`] as it grows, so a tree too big is refused early
+/// with the figures instead of aborting on a failed allocation; then refused unless one lifted
+/// strategy fits beside it.
 pub fn lift_target(def: &GameDef, memory: Option<usize>) -> Result<Tree> {
-    let budget = memory.unwrap_or(usize::MAX / 2);
+    let budget = Budget {
+        nodes: usize::MAX,
+        bytes: memory.unwrap_or(usize::MAX),
+        per_slot: LIFT_BYTES_PER_SLOT,
+    };
     let betting = BettingAbstraction::for_game(def);
-    let tree = Tree::build(def, &Lossless, betting, budget / TREE_BYTES_PER_NODE)?;
-    check_lift_fits(
-        &tree,
-        memory.map(|m| m.saturating_sub(tree.nodes.len() * TREE_BYTES_PER_NODE)),
-    )?;
+    let tree = Tree::build(def, &Lossless, betting, budget)
+        .context("the lossless public tree to measure the strategy on")?;
+    check_lift_fits(&tree, memory.map(|m| m.saturating_sub(tree.bytes())))?;
     Ok(tree)
 }
+
+/// What a lifted strategy holds per slot of the public tree: an `f64` probability.
+pub const LIFT_BYTES_PER_SLOT: usize = 8;
 
 /// Refuses, before allocating, a lifted strategy on `tree` that would not fit in `memory` bytes:
 /// an `f64` per slot (the best response's scratch, vectors over the hands per depth, is
 /// kilobytes).
 pub fn check_lift_fits(tree: &Tree, memory: Option<usize>) -> Result<()> {
-    let need = tree.num_slots * 8;
+    let need = tree.num_slots * LIFT_BYTES_PER_SLOT;
     if let Some(avail) = memory.filter(|&a| a < need) {
         bail!(
             "lifting onto the lossless tree needs {} MiB ({} infoset-actions × 8 bytes) but only \

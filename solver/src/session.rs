@@ -1,24 +1,20 @@
-//! Building the tree and the solver for a game, within the memory the machine has.
+//! Building the tree and the solver for a game, within the memory the machine has: the tree is
+//! built within what is available, then the solver's arrays are estimated
+//! ([`crate::memory::Estimate`], the same estimate and refusal as the real games') before they
+//! are allocated.
 
 use crate::cfr::{Algorithm, Solver, BYTES_PER_SLOT};
+use crate::memory::{status_bytes, Estimate};
+use crate::strategy_file::{self, TreeKind, PUBLIC_WIDTH};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::bucketing::{BucketError, Bucketing};
 use abstraction::card_abstraction::{CardAbstraction, Lossless, SeatCards};
 use abstraction::rules::GameDef;
-use abstraction::tree::Tree;
-use anyhow::{bail, Result};
+use abstraction::tree::{Budget, Tree};
+use anyhow::Result;
 
-/// Bytes the tree takes per node: the node (16), its edge (16), its slot range (8), a terminal
-/// value (8), rounded up for boards and tables.
-pub const TREE_BYTES_PER_NODE: usize = 64;
-
-/// The memory available to this process, from `/proc/meminfo` (`MemAvailable`), if known.
-pub fn available_memory() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
+/// How to make a walked solve smaller, for the refusals.
+pub const ADVICE: &str = "use a smaller game or a coarser card abstraction (--abstraction)";
 
 /// The card abstraction of a solve.
 pub enum Cards {
@@ -86,30 +82,62 @@ impl Abstractions {
     }
 }
 
-/// Builds the tree (refusing one that would not fit in `memory` bytes), estimates the solver's
-/// arrays and refuses them too if they would not fit; then allocates the solver.
+/// Builds the tree of `def` under `abs` within `memory` bytes (what is free before it, as
+/// [`crate::memory::available_memory`] says; `None`: unbounded), counting the solver's regrets
+/// and averages as it grows, and estimates what a solver on it will hold. Nothing big is
+/// allocated yet: the caller prints the estimate, checks it ([`Estimate::check_fits`] with
+/// `memory` and [`ADVICE`]), then allocates the solver.
+pub fn build_tree(
+    def: &GameDef,
+    abs: &Abstractions,
+    memory: Option<usize>,
+) -> Result<(Tree, Estimate)> {
+    let resident = status_bytes("VmRSS").unwrap_or(0);
+    let budget = Budget {
+        nodes: usize::MAX,
+        bytes: memory.unwrap_or(usize::MAX),
+        per_slot: BYTES_PER_SLOT,
+    };
+    let tree = Tree::build(def, &abs.cards, abs.betting, budget)?;
+    let est = estimate(&tree, &abs.cards, resident);
+    Ok((tree, est))
+}
+
+/// What a solve on `tree` holds beyond the `resident` bytes measured before the tree was built:
+/// the tree, the regrets and averages, the scratch (the best response's is a few vectors over
+/// the hands: left out), and what writing the strategy file allocates.
+pub fn estimate(tree: &Tree, cards: &Cards, resident: usize) -> Estimate {
+    Estimate {
+        infosets: tree.num_infosets,
+        slots: tree.num_slots,
+        bytes_per_slot: BYTES_PER_SLOT,
+        resident_bytes: resident,
+        bucketing_bytes: match cards {
+            Cards::Lossless => 0,
+            Cards::Buckets(b) => b.encode().len(),
+        },
+        tree_bytes: tree.bytes(),
+        solver_bytes: tree.num_slots * BYTES_PER_SLOT,
+        scratch_bytes: crate::cfr::scratch_bytes(tree),
+        write_bytes: strategy_file::write_bytes(
+            TreeKind::Public,
+            tree.nodes.len(),
+            tree.num_slots,
+            tree.num_infosets,
+            PUBLIC_WIDTH,
+        ),
+    }
+}
+
+/// Builds the tree and estimates the solver ([`build_tree`]), refuses a solve that would not
+/// fit in `memory` bytes, then allocates the solver.
 pub fn new_solver(
     def: &GameDef,
     abs: &Abstractions,
     alg: Algorithm,
     memory: Option<usize>,
 ) -> Result<Solver> {
-    let budget = memory.unwrap_or(usize::MAX / 2);
-    let tree = Tree::build(def, &abs.cards, abs.betting, budget / TREE_BYTES_PER_NODE)?;
-    let need = estimate_bytes(&tree);
-    if need > budget {
-        bail!(
-            "the solver needs about {} MiB ({} infoset-actions × {BYTES_PER_SLOT} bytes, plus scratch) but \
-             only {} MiB are available",
-            need >> 20,
-            tree.num_slots,
-            budget >> 20
-        );
-    }
+    let (tree, est) = build_tree(def, abs, memory)?;
+    est.check_fits(memory, ADVICE)?;
     Ok(Solver::new(tree, alg))
-}
-
-/// The bytes the solver will allocate for `tree`: regrets and averages, plus scratch.
-pub fn estimate_bytes(tree: &Tree) -> usize {
-    tree.num_slots * BYTES_PER_SLOT + crate::cfr::scratch_bytes(tree)
 }

@@ -202,8 +202,11 @@ pub fn decode_edge(x: u32) -> Result<Edge> {
     })
 }
 
+/// The probability width of public-tree files (the walked games: small enough for `u16`).
+pub const PUBLIC_WIDTH: Width = Width::U16;
+
 /// Writes the average strategy of `solver` (the exact solver, on a public tree) to `path`
-/// (atomically), with `u16` probabilities.
+/// (atomically), with [`PUBLIC_WIDTH`] probabilities.
 pub fn write(
     path: &Path,
     solver: &Solver,
@@ -213,7 +216,7 @@ pub fn write(
     exploitability: Option<Exploitability>,
 ) -> Result<()> {
     let tree = &solver.tree;
-    let width = Width::U16;
+    let width = PUBLIC_WIDTH;
     let strategy = quantize(&tree.nodes, &tree.num_buckets, width, |_, n, b, out| {
         let k = out.len();
         let at = n.slot as usize + b as usize * k;
@@ -246,6 +249,23 @@ pub fn write(
         &strategy,
         &[],
     )
+}
+
+/// What writing a strategy file of `kind` allocates besides the solver: the quantized rows
+/// (`k - 1` values of `width` per row: `slots - infosets` in all) and, per node, its record, its
+/// encoded edge and its rows' offset. For the memory estimates made before a solve.
+pub fn write_bytes(
+    kind: TreeKind,
+    nodes: usize,
+    slots: usize,
+    infosets: usize,
+    width: Width,
+) -> usize {
+    let record = match kind {
+        TreeKind::Public => std::mem::size_of::<NodeRecord>(),
+        TreeKind::Betting => std::mem::size_of::<BettingRecord>(),
+    };
+    (slots - infosets) * width.bytes() as usize + nodes * (record + 4 + 4)
 }
 
 /// What a betting-tree strategy file records besides the tree and the strategy.

@@ -121,6 +121,57 @@ fn solve_info_query() {
 }
 
 #[test]
+fn a_walked_solve_estimates_its_memory_and_refuses_what_does_not_fit() {
+    let d = dir("memory");
+    let json = ok(&[
+        "solve",
+        "--game",
+        "leduc",
+        "--iterations",
+        "10",
+        "--json",
+        "--out",
+        s(&d.join("leduc.strat")),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
+    let (est, peak) = (
+        v["estimate_bytes"].as_f64().unwrap(),
+        v["peak_bytes"].as_f64().unwrap(),
+    );
+    assert!(
+        (est - peak).abs() <= 0.2 * peak,
+        "estimate {est}, peak {peak}"
+    );
+    assert_eq!(v["estimate"]["slots"], 2184);
+    // ministud with all 13 ranks, under a 1 GiB address-space limit: refused while the tree is
+    // built, with the figures (it used to abort when an allocation failed).
+    let toml = d.join("ministud13.toml");
+    std::fs::write(
+        &toml,
+        "preset = \"ministud\"\ndeck = { ranks = [\"2\",\"3\",\"4\",\"5\",\"6\",\"7\",\"8\",\"9\",\
+         \"T\",\"J\",\"Q\",\"K\",\"A\"], suits = 4 }\n",
+    )
+    .unwrap();
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1048576 && exec {} solve --game {} --iterations 1 --out {}",
+            env!("CARGO_BIN_EXE_stud"),
+            s(&toml),
+            s(&d.join("m13.strat"))
+        ))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("outgrew the memory available") && err.contains("MiB available"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
 fn killed_solve_resumes_to_the_same_file() {
     let d = dir("resume");
     let a = d.join("a.strat");

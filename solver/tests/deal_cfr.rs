@@ -7,7 +7,7 @@ use abstraction::bucketing::{Bucketing, Size};
 use abstraction::card_abstraction::Lossless;
 use abstraction::cards::Rank;
 use abstraction::rules::GameDef;
-use abstraction::tree::Tree;
+use abstraction::tree::{Budget, Tree};
 use solver::best_response::exploitability;
 use solver::deal_cfr::DealSolver;
 use std::sync::Arc;
@@ -25,7 +25,7 @@ fn climb(
     let size = Size::parse(buckets, def.streets.len()).unwrap();
     let bucketing = Arc::new(Bucketing::build(def, &size, &|_| {}).unwrap());
     let betting = BettingAbstraction::for_game(def);
-    let public = Tree::build(def, &Lossless, betting, 1 << 24).unwrap();
+    let public = Tree::build(def, &Lossless, betting, Budget::nodes(1 << 24)).unwrap();
     let tree = BettingTree::build(def, betting, &size.buckets).unwrap();
     let mut s = DealSolver::new(def, tree, bucketing, batch, 7).unwrap();
     s.alternating = alternating;

@@ -287,14 +287,23 @@ fn same_result_on_one_thread_or_many() {
 fn a_solver_that_does_not_fit_is_refused_before_allocating() {
     let def = GameDef::leduc();
     let abs = Abstractions::for_game(&def);
-    // Too small for the tree itself.
+    // Too small for the tree itself (with its slots' regrets and averages): stops while building.
     let e = new_solver(&def, &abs, Algorithm::CfrPlus, Some(1000))
         .err()
         .unwrap();
-    assert!(format!("{e:#}").contains("too big"), "{e:#}");
-    // Room for the tree (465 nodes) but not for the regret and average arrays.
-    let e = new_solver(&def, &abs, Algorithm::CfrPlus, Some(40_000))
+    assert!(
+        format!("{e:#}").contains("outgrew the memory available"),
+        "{e:#}"
+    );
+    // Room for the tree (465 nodes, 26 KB) and its 2,184 infoset-actions × 16 bytes, but not
+    // for the scratch (109 KB) and the file writing as well: refused by the estimate.
+    let e = new_solver(&def, &abs, Algorithm::CfrPlus, Some(100_000))
         .err()
         .unwrap();
-    assert!(format!("{e:#}").contains("infoset-actions"), "{e:#}");
+    let msg = format!("{e:#}");
+    assert!(
+        msg.contains("2184 infoset-actions × 16 bytes") && msg.contains("0 MiB are available"),
+        "{msg}"
+    );
+    new_solver(&def, &abs, Algorithm::CfrPlus, Some(300_000)).unwrap();
 }

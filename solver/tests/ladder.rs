@@ -7,7 +7,7 @@ use abstraction::bucketing::{Bucketing, Size};
 use abstraction::card_abstraction::Lossless;
 use abstraction::cards::Rank;
 use abstraction::rules::GameDef;
-use abstraction::tree::{NodeKind, Tree, NONE};
+use abstraction::tree::{Budget, NodeKind, Tree, NONE};
 use solver::best_response::{exploitability, real_exploitability};
 use solver::cfr::Algorithm;
 use solver::ladder::climb;
@@ -55,7 +55,7 @@ fn the_real_best_response_is_the_lossless_best_response_to_the_lifted_strategy()
     for _ in 0..30 {
         s.iterate();
     }
-    let lossless = Tree::build(&def, &Lossless, abs.betting, 1 << 24).unwrap();
+    let lossless = Tree::build(&def, &Lossless, abs.betting, Budget::nodes(1 << 24)).unwrap();
     let lifted = lift(&s.tree, &s.average, &lossless);
     let direct = real_exploitability(&s.tree, &s.average);
     let by_lifting = exploitability(&lossless, &lifted);

@@ -5,7 +5,7 @@
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::card_abstraction::Lossless;
 use abstraction::rules::GameDef;
-use abstraction::tree::Tree;
+use abstraction::tree::{Budget, Tree};
 use solver::best_response::exploitability;
 use solver::cfr::{Algorithm, Solver};
 
@@ -14,7 +14,7 @@ fn solver(def: &GameDef, alg: Algorithm) -> Solver {
         def,
         &Lossless,
         BettingAbstraction::for_game(def),
-        200_000_000,
+        Budget::nodes(200_000_000),
     )
     .unwrap();
     Solver::new(tree, alg)

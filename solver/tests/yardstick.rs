@@ -12,7 +12,7 @@ use abstraction::bucketing::{Bucketing, CardView, Size};
 use abstraction::card_abstraction::Lossless;
 use abstraction::deal::Deal;
 use abstraction::rules::{Action, Deal as Dealt, GameDef, Next, State};
-use abstraction::tree::{Edge, NodeKind, Tree};
+use abstraction::tree::{Budget, Edge, NodeKind, Tree};
 use common::{err, ok, stud};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -205,7 +205,7 @@ fn the_lift_plays_each_hand_by_its_bucket_at_its_betting_node() {
     for _ in 0..20 {
         s.iterate().unwrap();
     }
-    let public = Tree::build(&def, &Lossless, betting, 1 << 22).unwrap();
+    let public = Tree::build(&def, &Lossless, betting, Budget::nodes(1 << 22)).unwrap();
     let lifted = s.lift(&public).unwrap();
     let def = Arc::new(def);
     let mut rng = ChaCha8Rng::seed_from_u64(5);

@@ -7,7 +7,8 @@ use crate::ladder::{
     check_iterations, check_lift_fits, climb, climb_deals, climb_solver, lift_target, DealKnobs,
     DealRung, Rung,
 };
-use crate::session::{available_memory, new_solver, Abstractions};
+use crate::memory::available_memory;
+use crate::session::{new_solver, Abstractions};
 use abstraction::bucketing::{Size, SIZES};
 use abstraction::tree::Tree;
 use anyhow::{bail, Context, Result};

@@ -3,7 +3,8 @@
 use crate::cfr::{Algorithm, Sampling, Solver};
 use crate::checkpoint::{self, CheckpointHeader};
 use crate::ladder::{measure, Measure};
-use crate::session::{available_memory, estimate_bytes, new_solver, Abstractions};
+use crate::memory::{available_memory, status_bytes};
+use crate::session::{build_tree, Abstractions, ADVICE};
 use crate::strategy_file;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
@@ -230,7 +231,20 @@ pub fn run(args: Args) -> Result<()> {
     let lossless = cards.is_lossless();
     let abs = Abstractions::with_cards(&def, cards);
     let algorithm = args.algorithm.unwrap_or(Algorithm::CfrPlus);
-    let mut solver = new_solver(&def, &abs, algorithm, available_memory())?;
+    let memory = available_memory();
+    let (tree, est) = build_tree(&def, &abs, memory)?;
+    if !args.json {
+        eprintln!(
+            "{}: {} nodes, {} infosets, {} infoset-actions\n{}",
+            args.game,
+            tree.nodes.len(),
+            est.infosets,
+            est.slots,
+            est.describe()
+        );
+    }
+    est.check_fits(memory, ADVICE)?;
+    let mut solver = Solver::new(tree, algorithm);
     if let Some(batch) = args.sample {
         solver
             .sample(Sampling {
@@ -238,17 +252,6 @@ pub fn run(args: Args) -> Result<()> {
                 seed: args.seed,
             })
             .map_err(|e| anyhow::anyhow!("--sample {batch}: {e}"))?;
-    }
-    if !args.json {
-        eprintln!(
-            "{}: {} nodes, {} infoset-actions; solver memory about {:.1} MB ({} bytes per \
-             infoset-action plus scratch)",
-            args.game,
-            solver.tree.nodes.len(),
-            solver.tree.num_slots,
-            estimate_bytes(&solver.tree) as f64 / 1e6,
-            crate::cfr::BYTES_PER_SLOT
-        );
     }
     let expect = CheckpointHeader {
         game: def.clone(),
@@ -311,13 +314,17 @@ pub fn run(args: Args) -> Result<()> {
                 "threads": pool.current_num_threads(),
                 "nodes": solver.tree.nodes.len(),
                 "infoset_actions": solver.tree.num_slots,
-                "memory_bytes": estimate_bytes(&solver.tree),
+                "estimate": est,
+                "estimate_bytes": est.peak(),
+                "peak_bytes": status_bytes("VmHWM"),
             })
         );
     } else {
+        let mib = |b: usize| b as f64 / (1 << 20) as f64;
         println!(
             "{} {} ({}): {} iterations in {secs:.1}s, exploitability {:.6} chips/game ({:.3} \
-             mbb/game), seat 0 value {:.6}\nstrategy: {}\ncheckpoint: {}",
+             mbb/game), seat 0 value {:.6}\npeak memory {} (estimated {:.1} MiB)\nstrategy: \
+             {}\ncheckpoint: {}",
             args.game,
             algorithm.name(),
             abs.card_name(),
@@ -325,6 +332,8 @@ pub fn run(args: Args) -> Result<()> {
             e.chips,
             e.mbb,
             e.value_0,
+            status_bytes("VmHWM").map_or("unknown".into(), |p| format!("{:.1} MiB", mib(p))),
+            mib(est.peak()),
             out.display(),
             kept
         );

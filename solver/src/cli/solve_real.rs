@@ -5,10 +5,10 @@ use super::solve::{finish_checkpoint, out_path, Args};
 use crate::cfr::Algorithm;
 use crate::deal_cfr::DealSolver;
 use crate::deal_session::{
-    load_checkpoint, probe_deal_seconds, save_checkpoint, status_bytes, write_strategy, Estimate,
+    estimate, load_checkpoint, probe_deal_seconds, save_checkpoint, write_strategy,
 };
 use crate::ladder::{deal_exploitability, lift_target};
-use crate::session::available_memory;
+use crate::memory::{available_memory, status_bytes};
 use crate::strategy_file::Width;
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::betting_tree::BettingTree;
@@ -112,32 +112,23 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
         .collect();
     let tree = BettingTree::build(def, BettingAbstraction::for_game(def), &buckets)
         .with_context(|| format!("the betting tree of {}", args.game))?;
-    let est = Estimate::new(&tree, batch, &bucketing, table, WIDTH);
+    let est = estimate(&tree, batch, &bucketing, table, WIDTH);
     let def_arc = Arc::new(def.clone());
     let probe = pool.install(|| probe_deal_seconds(&def_arc, &bucketing, batch.min(256), 1))?;
     let mib = |b: usize| b as f64 / (1 << 20) as f64;
     say(format!(
-        "{}: betting tree of {} nodes, {} infosets, {} infoset-actions\n\
-         memory: {:.1} MiB regrets and averages ({} bytes each) + {:.1} MiB scratch + {:.1} MiB \
-         to write the file + {:.1} MiB resident now (the bucketing {:.1} MiB of it) = {:.1} MiB \
-         expected peak\ntime: about {:.3} s per batch of {batch} deals from the bucket lookups \
-         alone ({:.0} deals/s, {} threads)",
+        "{}: betting tree of {} nodes, {} infosets, {} infoset-actions\n{}\ntime: about {:.3} s \
+         per batch of {batch} deals from the bucket lookups alone ({:.0} deals/s, {} threads)",
         args.game,
         tree.nodes.len(),
         est.infosets,
         est.slots,
-        mib(est.solver_bytes),
-        DealSolver::bytes_per_slot(),
-        mib(est.scratch_bytes),
-        mib(est.write_bytes),
-        mib(est.resident_bytes),
-        mib(est.bucketing_bytes),
-        mib(est.peak()),
+        est.describe(),
         probe * batch as f64,
         1.0 / probe,
         pool.current_num_threads()
     ));
-    est.check_fits(available_memory())?;
+    est.check_fits(available_memory(), "use a smaller --abstraction or --batch")?;
     let bucketing = Arc::new(bucketing);
     let mut solver = DealSolver::new(def, tree, Arc::clone(&bucketing), batch, args.seed)?;
     solver.set_algorithm(args.algorithm.unwrap_or(DEFAULT_ALGORITHM))?;
