@@ -63,6 +63,87 @@ pub fn save(
     )
 }
 
+/// Writes the results at the end of a solve, the strategy file `out` (`write`) and the
+/// checkpoint `ckpt` (`save`), so that a failed write never loses the solve, and says what became
+/// of the checkpoint.
+///
+/// With `keep` (`--keep-checkpoint`) the checkpoint is written first, then the strategy file
+/// even if the checkpoint failed. Without, the strategy file is written and any periodic
+/// checkpoint removed; only if the strategy file fails is the checkpoint written, to keep the
+/// result (a full write of the regrets is not paid for on every solve). Each error names the
+/// file that failed and says what was kept; `--resume` then writes the file from the checkpoint.
+pub fn write_results(
+    ckpt: &Path,
+    out: &Path,
+    keep: bool,
+    save: impl FnOnce() -> Result<()>,
+    write: impl FnOnce() -> Result<()>,
+) -> Result<String> {
+    if keep {
+        let saved = save();
+        return match (saved, write()) {
+            (Ok(()), Ok(())) => Ok(ckpt.display().to_string()),
+            (Err(e), Ok(())) => Err(e.context(format!(
+                "the checkpoint {} was not written (the strategy file {} was)",
+                ckpt.display(),
+                out.display()
+            ))),
+            (saved, Err(f)) => Err(not_written(ckpt, out, saved, f)),
+        };
+    }
+    match write() {
+        Ok(()) => match std::fs::remove_file(ckpt) {
+            Ok(()) => Ok(NONE_KEPT.into()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(NONE_KEPT.into()),
+            Err(e) => Err(e).with_context(|| format!("removing {}", ckpt.display())),
+        },
+        Err(f) => Err(not_written(ckpt, out, save(), f)),
+    }
+}
+
+/// The error of a strategy file `out` that failed to be written (`f`), saying whether the
+/// checkpoint `ckpt` kept the solve (`saved`).
+fn not_written(ckpt: &Path, out: &Path, saved: Result<()>, f: anyhow::Error) -> anyhow::Error {
+    let (c, o) = (ckpt.display(), out.display());
+    match saved {
+        Ok(()) => f.context(format!(
+            "the strategy file {o} was not written; the solve is kept in {c}: once the cause is \
+             fixed, run the same command with --resume, which continues from there (with \
+             --iterations already reached it only writes the file)"
+        )),
+        Err(e) => {
+            // A failed write leaves the previous file untouched: a periodic checkpoint stays.
+            let left = if ckpt.exists() {
+                format!("{c} holds an earlier iteration, --resume continues from it")
+            } else {
+                "the solve is lost".into()
+            };
+            anyhow::anyhow!(
+                "neither the checkpoint {c} nor the strategy file {o} was written ({left}): \
+                 {e:#}; {f:#}"
+            )
+        }
+    }
+}
+
+/// What to add to the error of a periodic checkpoint `ckpt` that failed at `iterations`: the
+/// solve stops there (a disk that is full now would fail the final write too), and a failed write
+/// leaves the previous checkpoint untouched for `--resume`.
+pub fn periodic_failed(ckpt: &Path, iterations: u64) -> String {
+    if ckpt.exists() {
+        format!(
+            "the checkpoint of iteration {iterations} was not written: the solve stops; {} \
+             still holds the previous one, which --resume continues from",
+            ckpt.display()
+        )
+    } else {
+        format!("the checkpoint of iteration {iterations} was not written: the solve stops")
+    }
+}
+
+/// What [`write_results`] says when no checkpoint is kept.
+const NONE_KEPT: &str = "none kept (--keep-checkpoint keeps it for a later --resume)";
+
 /// Restores a checkpoint into `solver` (fresh, on the same tree), after checking that it was
 /// made for the same game, abstractions and algorithm, and that no byte is damaged.
 pub fn load(path: &Path, solver: &mut Solver, expect: &CheckpointHeader) -> Result<()> {

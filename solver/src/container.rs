@@ -134,7 +134,9 @@ fn align(x: usize) -> usize {
 /// Zeros for the padding before an aligned section (always fewer than [`ALIGN`]).
 const ZEROS: [u8; ALIGN] = [0; ALIGN];
 
-/// Writes a container to `path` atomically: to `path.tmp` first, then renamed over `path`.
+/// Writes a container to `path` atomically: to `path.tmp` first, then renamed over `path`. On
+/// failure (a full disk, a file-size limit, a rename refused) the error names the file and the
+/// temporary file is removed.
 pub fn write<H: Serialize>(
     path: &Path,
     magic: &[u8; 8],
@@ -189,24 +191,54 @@ pub fn write<H: Serialize>(
     file_fnv.update(&prefix);
     body.iter().for_each(|piece| file_fnv.update(piece));
 
-    let tmp = path.with_extension(match path.extension() {
-        Some(e) => format!("{}.tmp", e.to_string_lossy()),
-        None => "tmp".into(),
-    });
+    let tmp = temp_path(path);
     let file =
         std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    let mut w = std::io::BufWriter::new(file);
-    w.write_all(&prefix)?;
-    w.write_all(&file_fnv.finish().to_le_bytes())?;
-    for piece in &body {
-        w.write_all(piece)?;
+    let written = (|| -> std::io::Result<()> {
+        let mut w = std::io::BufWriter::new(file);
+        w.write_all(&prefix)?;
+        w.write_all(&file_fnv.finish().to_le_bytes())?;
+        for piece in &body {
+            w.write_all(piece)?;
+        }
+        w.into_inner().map_err(|e| e.into_error())?.sync_all()
+    })()
+    .with_context(|| format!("writing {}", tmp.display()))
+    .and_then(|()| {
+        std::fs::rename(&tmp, path)
+            .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+    });
+    if written.is_err() {
+        // A full disk must not leave a partial file behind; the previous `path` is untouched.
+        let _ = std::fs::remove_file(&tmp);
     }
-    let file = w.into_inner().map_err(|e| e.into_error())?;
-    file.sync_all()?;
-    drop(file);
-    std::fs::rename(&tmp, path)
-        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
-    Ok(())
+    written
+}
+
+/// The temporary name a file is written to before it is renamed over `path`: `NAME.EXT.tmp`.
+fn temp_path(path: &Path) -> std::path::PathBuf {
+    path.with_extension(match path.extension() {
+        Some(e) => format!("{}.tmp", e.to_string_lossy()),
+        None => "tmp".into(),
+    })
+}
+
+/// Checks, before any work, that [`write`] can write `path`: that it is not a directory, and
+/// that its temporary file can be created in its folder (created, then removed). A long solve
+/// must not find out at its end that its output cannot be written.
+pub fn check_writable(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        bail!("{} is a directory: name a file to write", path.display());
+    }
+    let tmp = temp_path(path);
+    std::fs::File::create(&tmp).with_context(|| {
+        format!(
+            "{} cannot be written: creating {}",
+            path.display(),
+            tmp.display()
+        )
+    })?;
+    std::fs::remove_file(&tmp).with_context(|| format!("removing {}", tmp.display()))
 }
 
 /// The FNV-1a 64 of a version-4 file read from its start: every byte but the 8 of `file_fnv`

@@ -64,8 +64,21 @@ fn exit_quietly_on_broken_pipe() {
     }
 }
 
+/// Lets a file-size limit (`ulimit -f`) fail the write that passes it, with an error naming the
+/// file (and the partial file removed), instead of killing the process with SIGXFSZ halfway
+/// through writing a checkpoint.
+fn fail_writes_past_the_file_size_limit() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any other thread exists; SIG_IGN is a valid
+    // disposition for SIGXFSZ.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
 fn main() -> ExitCode {
     exit_quietly_on_broken_pipe();
+    fail_writes_past_the_file_size_limit();
     match Cli::parse().command {
         // `hand` reports each bad line itself and still evaluates the rest.
         Command::Hand(a) => cli::hand::run(&a),

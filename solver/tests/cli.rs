@@ -172,6 +172,119 @@ fn a_walked_solve_estimates_its_memory_and_refuses_what_does_not_fit() {
 }
 
 #[test]
+fn a_bad_out_is_refused_before_the_work_and_a_failed_write_keeps_the_result() {
+    let d = dir("out");
+    let solve = |out: &Path| -> Vec<String> {
+        [
+            "solve",
+            "--game",
+            "kuhn",
+            "--iterations",
+            "50",
+            "--out",
+            s(out),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    fn args(v: &[String]) -> Vec<&str> {
+        v.iter().map(String::as_str).collect()
+    }
+    // A directory, a folder that is a file, a place nothing can be created: refused before any
+    // iteration, so no checkpoint is written.
+    std::fs::create_dir_all(d.join("adir")).unwrap();
+    std::fs::write(d.join("afile"), "").unwrap();
+    for (out, want) in [
+        (d.join("adir"), "adir is a directory"),
+        (d.join("afile/x.strat"), "afile is not a folder"),
+        (
+            PathBuf::from("/proc/x.strat"),
+            "/proc/x.strat cannot be written",
+        ),
+    ] {
+        let e = fails(&args(&solve(&out)));
+        assert!(e.contains(want), "{e}");
+    }
+    assert!(!d.join("adir.ckpt").exists());
+    // The real games' back end checks the same, before it builds or reads its bucketing.
+    let e = fails(&[
+        "solve",
+        "--game",
+        "7stud",
+        "--abstraction",
+        "tiny",
+        "--iterations",
+        "1",
+        "--abstraction-dir",
+        s(&d.join("abstractions")),
+        "--out",
+        s(&d.join("adir")),
+    ]);
+    assert!(e.contains("adir is a directory"), "{e}");
+    assert!(!d.join("abstractions").exists());
+    // The uninterrupted solve, then the same under a file-size limit that holds the checkpoint
+    // but not the (larger) strategy file: the write fails naming the file, no temporary file is
+    // left, the checkpoint is kept, and --resume writes the same file from it.
+    let whole = d.join("whole.strat");
+    let mut keep = solve(&whole);
+    keep.push("--keep-checkpoint".into());
+    ok(&args(&keep));
+    let limit = std::fs::metadata(whole.with_extension("ckpt"))
+        .unwrap()
+        .len();
+    assert!(std::fs::metadata(&whole).unwrap().len() > limit);
+    let under_limit = |args: Vec<String>, limit: u64| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_stud"));
+        cmd.args(args);
+        // SAFETY: setrlimit is async-signal-safe; the closure allocates nothing.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut cmd, move || {
+                let lim = libc::rlimit {
+                    rlim_cur: limit,
+                    rlim_max: limit,
+                };
+                if libc::setrlimit(libc::RLIMIT_FSIZE, &lim) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+        cmd.output().unwrap()
+    };
+    let out = d.join("limited.strat");
+    let o = under_limit(solve(&out), limit);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("limited.strat was not written; the solve is kept in")
+            && err.contains("limited.strat.tmp"),
+        "{err}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with("limited"))
+        .collect();
+    assert_eq!(left, ["limited.ckpt"]);
+    let mut resume = solve(&out);
+    resume.push("--resume".into());
+    ok(&args(&resume));
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&whole).unwrap());
+    // A periodic checkpoint that cannot be written stops the solve at once, naming the file.
+    let o = under_limit(solve(&d.join("tiny.strat")), 100);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("the checkpoint of iteration 5 was not written: the solve stops")
+            && err.contains("tiny.ckpt.tmp: File too large"),
+        "{err}"
+    );
+    assert!(!d.join("tiny.ckpt.tmp").exists() && !d.join("tiny.strat").exists());
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
 fn killed_solve_resumes_to_the_same_file() {
     let d = dir("resume");
     let a = d.join("a.strat");

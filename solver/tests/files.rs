@@ -307,3 +307,86 @@ fn a_solver_that_does_not_fit_is_refused_before_allocating() {
     );
     new_solver(&def, &abs, Algorithm::CfrPlus, Some(300_000)).unwrap();
 }
+
+#[test]
+fn a_file_that_cannot_be_written_is_found_before_the_work_and_leaves_nothing() {
+    use solver::container::{check_writable, write};
+    let d = tmp("unwritable");
+    std::fs::create_dir_all(d.join("full")).unwrap();
+    std::fs::write(d.join("full/x"), "").unwrap();
+    // A directory as the output: refused up front; written anyway, the rename fails, the
+    // error names the file and the temporary file is gone.
+    let e = check_writable(&d.join("full")).unwrap_err().to_string();
+    assert!(e.contains("full is a directory"), "{e}");
+    let e = write(&d.join("full"), b"STUDTEST", 7u32, &[b"data"]).unwrap_err();
+    assert!(format!("{e:#}").contains("full"), "{e:#}");
+    assert!(!d.join("full.tmp").exists());
+    // A folder that does not exist, and one where nothing can be created.
+    let e = check_writable(&d.join("none/x.strat")).unwrap_err();
+    assert!(format!("{e:#}").contains("none/x.strat.tmp"), "{e:#}");
+    assert!(check_writable(Path::new("/proc/x.strat")).is_err());
+    // A writable path: checked, and nothing is left behind.
+    check_writable(&d.join("ok.strat")).unwrap();
+    assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1, "only `full`");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_failed_strategy_write_keeps_the_checkpoint_and_each_failure_says_what_was_kept() {
+    let d = tmp("results");
+    std::fs::create_dir_all(&d).unwrap();
+    let (ckpt, out) = (d.join("s.ckpt"), d.join("s.strat"));
+    let order = std::cell::RefCell::new(Vec::new());
+    let step = |name: &'static str, ok: bool| {
+        let order = &order;
+        move || {
+            order.borrow_mut().push(name);
+            if ok {
+                Ok(())
+            } else {
+                Err(anyhow::anyhow!("{name} failed"))
+            }
+        }
+    };
+    let results = |keep, save, write| {
+        order.borrow_mut().clear();
+        checkpoint::write_results(&ckpt, &out, keep, save, write).map_err(|e| format!("{e:#}"))
+    };
+    // --keep-checkpoint: the checkpoint first, then the strategy file whatever became of it.
+    let kept = results(true, step("ckpt", true), step("strat", true)).unwrap();
+    assert_eq!(*order.borrow(), ["ckpt", "strat"]);
+    assert!(kept.ends_with("s.ckpt"), "{kept}");
+    let e = results(true, step("ckpt", true), step("strat", false)).unwrap_err();
+    assert!(
+        e.contains("s.strat was not written; the solve is kept in")
+            && e.contains("--resume")
+            && e.ends_with("strat failed"),
+        "{e}"
+    );
+    let e = results(true, step("ckpt", false), step("strat", true)).unwrap_err();
+    assert!(
+        e.contains("s.ckpt was not written (the strategy file"),
+        "{e}"
+    );
+    assert_eq!(*order.borrow(), ["ckpt", "strat"]);
+    // Without: the strategy file alone, and a periodic checkpoint removed.
+    std::fs::write(&ckpt, "periodic").unwrap();
+    let kept = results(false, step("ckpt", true), step("strat", true)).unwrap();
+    assert_eq!(*order.borrow(), ["strat"]);
+    assert!(kept.starts_with("none kept"), "{kept}");
+    assert!(!ckpt.exists());
+    // ... unless the strategy file fails: then the checkpoint keeps the solve.
+    let e = results(false, step("ckpt", true), step("strat", false)).unwrap_err();
+    assert_eq!(*order.borrow(), ["strat", "ckpt"]);
+    assert!(e.contains("the solve is kept in"), "{e}");
+    // Both failed: lost, unless a periodic checkpoint is still there.
+    let e = results(false, step("ckpt", false), step("strat", false)).unwrap_err();
+    assert!(
+        e.contains("the solve is lost): ckpt failed; strat failed"),
+        "{e}"
+    );
+    std::fs::write(&ckpt, "periodic").unwrap();
+    let e = results(true, step("ckpt", false), step("strat", false)).unwrap_err();
+    assert!(e.contains("holds an earlier iteration"), "{e}");
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -157,36 +157,28 @@ fn game_stem(arg: &str) -> String {
         .map_or_else(|| arg.to_string(), |s| s.to_string_lossy().into_owned())
 }
 
-/// Where a solve writes its strategy: `--out`, else `solves/STEM{suffix}.strat` (a folder git
-/// ignores, so a newcomer's solve never overwrites a shipped file in `strategies/`); the
-/// folder is created.
-pub(super) fn out_path(args: &Args, suffix: &str) -> Result<PathBuf> {
+/// Where a solve writes its strategy and its checkpoint: `--out`, else
+/// `solves/STEM{suffix}.strat` (a folder git ignores, so a newcomer's solve never overwrites a
+/// shipped file in `strategies/`), and the same with the extension `.ckpt`. The folder is
+/// created, and both files are checked to be writable there before any work
+/// ([`crate::container::check_writable`]): a long solve must not find out at its end that its
+/// output cannot be written.
+pub(super) fn outputs(args: &Args, suffix: &str) -> Result<(PathBuf, PathBuf)> {
     let out = args.out.clone().unwrap_or_else(|| {
         PathBuf::from("solves").join(format!("{}{suffix}.strat", game_stem(&args.game)))
     });
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        if dir.exists() && !dir.is_dir() {
+            bail!("--out: {} is not a folder", dir.display());
+        }
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("--out: creating {}", dir.display()))?;
     }
-    Ok(out)
-}
-
-/// After a finished solve whose strategy is written: saves the final checkpoint with `save`
-/// if `--keep-checkpoint`, else removes any periodic one. Says what became of it.
-pub(super) fn finish_checkpoint(
-    ckpt: &Path,
-    keep: bool,
-    save: impl FnOnce() -> Result<()>,
-) -> Result<String> {
-    if keep {
-        save()?;
-        return Ok(ckpt.display().to_string());
+    let ckpt = out.with_extension("ckpt");
+    for path in [&out, &ckpt] {
+        crate::container::check_writable(path).context("--out")?;
     }
-    match std::fs::remove_file(ckpt) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e).with_context(|| format!("removing {}", ckpt.display())),
-    }
-    Ok("none kept (--keep-checkpoint keeps it for a later --resume)".into())
+    Ok((out, ckpt))
 }
 
 /// Runs `stud solve`.
@@ -222,8 +214,7 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     let abstraction = args.abstraction.as_deref().unwrap_or("lossless");
-    let out = out_path(&args, "")?;
-    let ckpt = out.with_extension("ckpt");
+    let (out, ckpt) = outputs(&args, "")?;
     let pool = super::thread_pool(args.threads)?;
     let cards = pool.install(|| {
         super::abstraction::card_abstraction(&def, abstraction, &args.abstraction_dir, args.json)
@@ -287,10 +278,13 @@ pub fn run(args: Args) -> Result<()> {
         _ => pool.install(|| measure(&solver, lossless)),
     };
     let e = m.real_game;
-    strategy_file::write(&out, &solver, &def, &abs.card_name(), abs.betting, Some(e))?;
-    let kept = finish_checkpoint(&ckpt, args.keep_checkpoint, || {
-        checkpoint::save(&ckpt, &solver, &def, &abs.card_name(), abs.betting)
-    })?;
+    let kept = checkpoint::write_results(
+        &ckpt,
+        &out,
+        args.keep_checkpoint,
+        || checkpoint::save(&ckpt, &solver, &def, &abs.card_name(), abs.betting),
+        || strategy_file::write(&out, &solver, &def, &abs.card_name(), abs.betting, Some(e)),
+    )?;
     let secs = run.start.elapsed().as_secs_f64();
     if args.json {
         println!(
@@ -402,7 +396,8 @@ impl Run<'_> {
                     self.def,
                     &self.abs.card_name(),
                     self.abs.betting,
-                )?;
+                )
+                .with_context(|| checkpoint::periodic_failed(self.ckpt, solver.iterations))?;
                 if a.json {
                     println!(
                         "{}",

@@ -1,7 +1,7 @@
 //! `stud solve` for the real games (those the public tree cannot walk): deal-sampled CFR+ (or linear CFR) on the
 //! betting tree, with the resource estimate first, progress, checkpoints and `--resume`.
 
-use super::solve::{finish_checkpoint, out_path, Args};
+use super::solve::{outputs, Args};
 use crate::cfr::Algorithm;
 use crate::deal_cfr::DealSolver;
 use crate::deal_session::{
@@ -81,8 +81,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     if batch == 0 {
         bail!("--batch must be at least 1");
     }
-    let out = out_path(args, "-hu")?;
-    let ckpt = out.with_extension("ckpt");
+    let (out, ckpt) = outputs(args, "-hu")?;
     if args.resume && !ckpt.exists() {
         bail!("--resume: no checkpoint at {}", ckpt.display());
     }
@@ -179,7 +178,9 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
                 indicatif::HumanDuration(left)
             ));
             if last_ckpt.elapsed() >= every {
-                save_checkpoint(&ckpt, &solver, def, &card_name)?;
+                save_checkpoint(&ckpt, &solver, def, &card_name).with_context(|| {
+                    crate::checkpoint::periodic_failed(&ckpt, solver.iterations)
+                })?;
                 last_ckpt = Instant::now();
                 if quiet {
                     println!(
@@ -212,10 +213,13 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     } else {
         None
     };
-    write_strategy(&out, &solver, def, &bucketing, WIDTH, exact)?;
-    let kept = finish_checkpoint(&ckpt, args.keep_checkpoint, || {
-        save_checkpoint(&ckpt, &solver, def, &card_name)
-    })?;
+    let kept = crate::checkpoint::write_results(
+        &ckpt,
+        &out,
+        args.keep_checkpoint,
+        || save_checkpoint(&ckpt, &solver, def, &card_name),
+        || write_strategy(&out, &solver, def, &bucketing, WIDTH, exact),
+    )?;
     let secs = start.elapsed().as_secs_f64();
     let iter_secs = iterating.as_secs_f64().max(1e-9);
     let deals_per_second = (ran * batch as u64) as f64 / iter_secs;
