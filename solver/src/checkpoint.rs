@@ -5,7 +5,7 @@
 //! sections of `f64` little-endian: the regrets, then the average-strategy mass, one per slot.
 
 use crate::cfr::{Algorithm, Sampling, Solver};
-use crate::container::{self, Container};
+use crate::container::{self, ContainerFile};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
@@ -145,14 +145,17 @@ pub fn periodic_failed(ckpt: &Path, iterations: u64) -> String {
 const NONE_KEPT: &str = "none kept (--keep-checkpoint keeps it for a later --resume)";
 
 /// Restores a checkpoint into `solver` (fresh, on the same tree), after checking that it was
-/// made for the same game, abstractions and algorithm, and that no byte is damaged.
+/// made for the same game, abstractions and algorithm, and that no byte is damaged. The arrays
+/// are read straight into the solver's (no second copy: `--resume` needs no more memory than
+/// the estimate of a fresh solve).
 pub fn load(path: &Path, solver: &mut Solver, expect: &CheckpointHeader) -> Result<()> {
-    let bytes = crate::input::read(path, crate::input::CHECKPOINT)?;
-    let c = Container::<CheckpointHeader>::open(&bytes, MAGIC, "checkpoint")
-        .with_context(|| format!("{}", path.display()))?;
-    c.verify(&bytes)
-        .with_context(|| format!("{}", path.display()))?;
-    let h = &c.header;
+    let mut f = ContainerFile::<CheckpointHeader>::open(
+        path,
+        crate::input::CHECKPOINT,
+        MAGIC,
+        "checkpoint",
+    )?;
+    let h = &f.container.header;
     let mismatch = |what: &str| {
         anyhow::anyhow!(
             "{}: the checkpoint is for another {what}; resume with the same --game and --algorithm",
@@ -171,7 +174,7 @@ pub fn load(path: &Path, solver: &mut Solver, expect: &CheckpointHeader) -> Resu
     if h.card_abstraction != expect.card_abstraction || h.betting != expect.betting {
         return Err(mismatch("abstraction"));
     }
-    if h.slots != solver.regrets.len() as u64 || c.sections.len() != 2 {
+    if h.slots != solver.regrets.len() as u64 || f.container.sections.len() != 2 {
         bail!(
             "{}: damaged: {} slots, the tree has {}",
             path.display(),
@@ -179,23 +182,14 @@ pub fn load(path: &Path, solver: &mut Solver, expect: &CheckpointHeader) -> Resu
             solver.regrets.len()
         );
     }
-    // Copy rather than cast in place: a Vec<u8> is not 8-byte aligned in general.
+    let iterations = h.iterations;
+    // f64 little-endian on disk, as in memory (big-endian targets are refused at compile time).
     for (i, dst) in [&mut solver.regrets, &mut solver.average]
         .into_iter()
         .enumerate()
     {
-        let src = c.section(&bytes, i)?;
-        if src.len() != dst.len() * 8 {
-            bail!(
-                "{}: damaged: section {i} has {} bytes",
-                path.display(),
-                src.len()
-            );
-        }
-        for (d, s) in dst.iter_mut().zip(src.chunks_exact(8)) {
-            *d = f64::from_le_bytes(s.try_into().expect("8 bytes"));
-        }
+        f.read_section_into(i, bytemuck::cast_slice_mut(dst.as_mut_slice()))?;
     }
-    solver.iterations = h.iterations;
+    solver.iterations = iterations;
     Ok(())
 }

@@ -425,6 +425,80 @@ impl<H: DeserializeOwned> Container<H> {
     }
 }
 
+/// A container file opened for streaming: the prefix and header read and checked
+/// ([`Container::open_head`]) and the whole file checked against its checksum as it is read
+/// through, then each section read straight into the caller's memory, with its checksum. A
+/// checkpoint is restored into the solver's own arrays this way, with no second copy of them in
+/// memory.
+pub struct ContainerFile<H> {
+    /// The decoded header and the section table.
+    pub container: Container<H>,
+    file: std::fs::File,
+    path: std::path::PathBuf,
+}
+
+impl<H: DeserializeOwned> ContainerFile<H> {
+    /// Opens `path` (through [`crate::input::open`]: a regular file within `kind`'s size),
+    /// reads its prefix and header, and checks the whole file (version 4) before the header is
+    /// trusted, so that damage is reported as damage, not as a file of another game; `what`
+    /// names the kind of file.
+    pub fn open(
+        path: &Path,
+        kind: crate::input::Kind,
+        magic: &[u8; 8],
+        what: &str,
+    ) -> Result<ContainerFile<H>> {
+        use std::io::{Seek, SeekFrom};
+        let at = || path.display().to_string();
+        let mut file = crate::input::open(path, kind)?;
+        let file_len = file.metadata().with_context(at)?.len() as usize;
+        let mut head = vec![0u8; PREFIX.min(file_len)];
+        file.read_exact(&mut head).with_context(at)?;
+        if let Some(n) = Container::<H>::head_len(&head) {
+            head.resize(n.min(file_len), 0);
+            file.read_exact(&mut head[PREFIX..]).with_context(at)?;
+        }
+        let container = Container::open_head(&head, file_len, magic, what).with_context(at)?;
+        file.seek(SeekFrom::Start(0)).with_context(at)?;
+        container.verify_file(&mut file).with_context(at)?;
+        Ok(ContainerFile {
+            container,
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Reads section `i` into `dst`, which must be exactly its length, and checks its checksum.
+    pub fn read_section_into(&mut self, i: usize, dst: &mut [u8]) -> Result<()> {
+        use std::io::{Seek, SeekFrom};
+        let at = || self.path.display().to_string();
+        let s = *self
+            .container
+            .sections
+            .get(i)
+            .with_context(|| format!("{}: damaged: no section {i}", at()))?;
+        if s.len != dst.len() as u64 {
+            bail!(
+                "{}: damaged: section {i} has {} bytes, {} expected",
+                at(),
+                s.len,
+                dst.len()
+            );
+        }
+        self.file
+            .seek(SeekFrom::Start(self.container.data_start as u64 + s.offset))
+            .with_context(at)?;
+        self.file.read_exact(dst).with_context(at)?;
+        if fnv1a(dst) != s.fnv {
+            bail!(
+                "{}: damaged: the checksum of section {i} does not match",
+                at()
+            );
+        }
+        Ok(())
+    }
+}
+
 /// Views section bytes as a slice of `T` in place.
 pub fn cast<'a, T: bytemuck::Pod>(bytes: &'a [u8], what: &str) -> Result<&'a [T]> {
     bytemuck::try_cast_slice(bytes).map_err(|e| anyhow::anyhow!("damaged: section {what}: {e:?}"))

@@ -4,10 +4,11 @@
 //! A deal checkpoint is a [`container`](crate::container) with magic `STUDDCKP`, a
 //! [`DealCheckpointHeader`] and two sections of `f32` little-endian, one per slot: the regrets,
 //! then the average-strategy mass. It is written atomically and read back section by section
-//! into the solver's own arrays, so resuming needs no second copy of them in memory.
+//! into the solver's own arrays ([`crate::container::ContainerFile`], as the walked solve's
+//! checkpoints are), so resuming needs no second copy of them in memory.
 
 use crate::best_response::Exploitability;
-use crate::container::{self, fnv1a, Container};
+use crate::container::{self, ContainerFile};
 use crate::deal_cfr::DealSolver;
 use crate::memory::{status_bytes, Estimate};
 use crate::strategy_file::{self, BettingSolve, DealSampling, TreeKind, Width};
@@ -16,12 +17,11 @@ use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::Bucketing;
 use abstraction::deal::Deal;
 use abstraction::rules::GameDef;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -94,22 +94,13 @@ pub fn load_checkpoint(
     card_abstraction: &str,
 ) -> Result<()> {
     let at = || path.display().to_string();
-    let mut file = crate::input::open(path, crate::input::CHECKPOINT)?;
-    let file_len = file.metadata()?.len() as usize;
-    let mut head = vec![0u8; Container::<DealCheckpointHeader>::PREFIX.min(file_len)];
-    file.read_exact(&mut head).with_context(at)?;
-    if let Some(n) = Container::<DealCheckpointHeader>::head_len(&head) {
-        head.resize(n.min(file_len), 0);
-        file.read_exact(&mut head[Container::<DealCheckpointHeader>::PREFIX..])
-            .with_context(at)?;
-    }
-    let c = Container::<DealCheckpointHeader>::open_head(&head, file_len, MAGIC, "deal checkpoint")
-        .with_context(at)?;
-    // The whole file against its checksum (version 4), streamed, before the header is trusted:
-    // damage is reported as damage, not as a checkpoint of another game. Each section is also
-    // checked against its own checksum as it is read below.
-    file.seek(SeekFrom::Start(0))?;
-    c.verify_file(&mut file).with_context(at)?;
+    let mut f = ContainerFile::<DealCheckpointHeader>::open(
+        path,
+        crate::input::CHECKPOINT,
+        MAGIC,
+        "deal checkpoint",
+    )?;
+    let c = &f.container;
     let expect = DealCheckpointHeader {
         iterations: c.header.iterations,
         ..DealCheckpointHeader::of(solver, game, card_abstraction)
@@ -142,25 +133,14 @@ pub fn load_checkpoint(
             expect.slots
         );
     }
+    let iterations = h.iterations;
     for (i, dst) in [&mut solver.regrets, &mut solver.average]
         .into_iter()
         .enumerate()
     {
-        let s = c.sections[i];
-        let bytes: &mut [u8] = bytemuck::cast_slice_mut(dst.as_mut_slice());
-        if s.len != bytes.len() as u64 {
-            bail!("{}: damaged: section {i} has {} bytes", at(), s.len);
-        }
-        file.seek(SeekFrom::Start(c.data_start as u64 + s.offset))?;
-        file.read_exact(bytes).with_context(at)?;
-        if fnv1a(bytes) != s.fnv {
-            bail!(
-                "{}: damaged: the checksum of section {i} does not match",
-                at()
-            );
-        }
+        f.read_section_into(i, bytemuck::cast_slice_mut(dst.as_mut_slice()))?;
     }
-    solver.iterations = h.iterations;
+    solver.iterations = iterations;
     Ok(())
 }
 
