@@ -119,7 +119,7 @@ impl<'a> Lbr<'a> {
     /// [`super::matches::play_match`] plays two players (the same cards and the same streams of
     /// `seed`, so the result does not depend on the thread count), LBR as player A. LBR sits at
     /// each hand with an empty memory: what it keeps is that hand's range. Calls `done` after
-    /// each deal.
+    /// each deal. The opponent's fallbacks are counted as player B's.
     pub fn play(
         &self,
         deals: u64,
@@ -130,7 +130,7 @@ impl<'a> Lbr<'a> {
             deals >= 2,
             "a match needs at least 2 deals for a confidence interval"
         );
-        summarize(&self.play_deals(deals, seed, done)?, self.def.big_bet)
+        self.play_deals(deals, seed, done)?.result(self.def.big_bet)
     }
 
     /// As [`Lbr::play`], each deal's net chips for LBR over its two hands, in the order of the
@@ -141,13 +141,15 @@ impl<'a> Lbr<'a> {
         deals: u64,
         seed: u64,
         done: &(dyn Fn() + Sync),
-    ) -> anyhow::Result<Vec<i64>> {
+    ) -> anyhow::Result<LbrDeals> {
         let def = &self.def;
-        (0..deals)
+        let per_deal: Vec<(i64, [u64; 2])> = (0..deals)
             .into_par_iter()
-            .map(|i| -> anyhow::Result<i64> {
+            .map(|i| -> anyhow::Result<(i64, [u64; 2])> {
                 let cards = DealCards::random(def, &mut stream(seed, i, 0));
                 let mut net = 0;
+                // LBR's fallbacks, then the opponent's.
+                let mut fallbacks = [0; 2];
                 for (play, first) in [(1u64, 0u8), (2, 1)] {
                     let me = InHand(Mutex::new(Range::new(self, first)?));
                     let seats: [&dyn Player; 2] = if first == 0 {
@@ -155,17 +157,46 @@ impl<'a> Lbr<'a> {
                     } else {
                         [self.opponent, &me]
                     };
-                    let (state, _) =
+                    let (state, fell) =
                         play_hand(def, seats, &cards, &mut stream(seed, i, play), None)?;
                     let payoffs = state
                         .payoffs()
                         .context("a finished hand has no payoffs (a rules engine bug)")?;
                     net += payoffs[first as usize];
+                    fallbacks[0] += fell[first as usize];
+                    fallbacks[1] += fell[1 - first as usize];
                 }
                 done();
-                Ok(net)
+                Ok((net, fallbacks))
             })
-            .collect()
+            .collect::<anyhow::Result<_>>()?;
+        Ok(LbrDeals {
+            nets: per_deal.iter().map(|d| d.0).collect(),
+            fallbacks: [0, 1].map(|s| per_deal.iter().map(|d| d.1[s]).sum()),
+        })
+    }
+}
+
+/// What [`Lbr::play_deals`] found.
+#[derive(Clone, Debug)]
+pub struct LbrDeals {
+    /// Each deal's net chips for LBR over its two hands, in the order of the deals.
+    pub nets: Vec<i64>,
+    /// Decisions answered by the fallback ([`super::Answer::Fallback`]: no weight on any legal
+    /// action, so it checked or called): LBR's, then the opponent's. A strategy's fallbacks
+    /// are play it was not solved for, so LBR reports them rather than measure them silently.
+    pub fallbacks: [u64; 2],
+}
+
+impl LbrDeals {
+    /// The match result (see [`summarize`]) at a big bet of `big_bet`, LBR as player A, with
+    /// the fallbacks counted.
+    pub fn result(&self, big_bet: u64) -> anyhow::Result<MatchResult> {
+        Ok(MatchResult {
+            fallbacks_a: self.fallbacks[0],
+            fallbacks_b: self.fallbacks[1],
+            ..summarize(&self.nets, big_bet)?
+        })
     }
 }
 

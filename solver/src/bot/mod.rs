@@ -15,7 +15,7 @@ pub mod tcp;
 pub mod third_street;
 
 pub use heuristic::Heuristic;
-pub use lbr::{Candidates, Lbr};
+pub use lbr::{Candidates, Lbr, LbrDeals};
 pub use strategy::{public_events, StrategyPlayer};
 
 use abstraction::rules::{Action, GameDef, State};

@@ -360,6 +360,41 @@ fn with_one_hidden_card_a_large_enough_sample_is_the_exact_range_bit_for_bit() {
 }
 
 #[test]
+fn lbr_counts_the_opponents_fallbacks() {
+    // Calls on the first street, then falls back at every decision; LBR's range inference asks
+    // it too, so the count of its later policy calls bounds the fallbacks from above.
+    struct CallThenBlank;
+    impl Player for CallThenBlank {
+        fn name(&self) -> &str {
+            "call-then-blank"
+        }
+        fn policy(
+            &self,
+            state: &State,
+            bets: &[Bet],
+            seat: u8,
+            legal: &[Action],
+            probs: &mut [f64],
+        ) -> anyhow::Result<Answer> {
+            if state.street() == 0 {
+                return AlwaysCall.policy(state, bets, seat, legal, probs);
+            }
+            Blank.policy(state, bets, seat, legal, probs)
+        }
+    }
+    let def = Arc::new(GameDef::preset("7stud").unwrap());
+    let blank = Counting(&CallThenBlank, Default::default());
+    let lbr = Lbr::new(&blank, def, 4, Candidates::Sample(8)).unwrap();
+    let r = lbr.play(10, 3, &|| {}).unwrap();
+    let asked = blank.1.load(std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(r.fallbacks_a, 0, "{r:?}");
+    assert!(r.fallbacks_b > 0 && r.fallbacks_b <= asked, "{r:?}, {asked}");
+    let deals = lbr.play_deals(10, 3, &|| {}).unwrap();
+    assert_eq!(deals.fallbacks, [0, r.fallbacks_b]);
+    assert_eq!(deals.nets.iter().sum::<i64>(), r.chips_a);
+}
+
+#[test]
 fn lbr_beats_the_calling_bot_in_seven_card_stud_with_three_hidden_cards() {
     let def = Arc::new(GameDef::preset("7stud").unwrap());
     let call = AlwaysCall;

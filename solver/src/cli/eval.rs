@@ -2,7 +2,6 @@
 //! `stud eval ladder`, the validation ladder of the card abstraction.
 
 use super::load_game;
-use crate::bot::matches::summarize;
 use crate::bot::{load, Candidates, Lbr, Player, StrategyPlayer, BOT_NAMES};
 use abstraction::rules::GameDef;
 use anyhow::{ensure, Context};
@@ -92,15 +91,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.hands >= 2,
         "a match needs at least 2 deals for a confidence interval"
     );
-    let nets = lbr.play_deals(args.hands, args.seed, &|| bar.inc(1));
+    let deals = lbr.play_deals(args.hands, args.seed, &|| bar.inc(1));
     bar.finish_and_clear();
-    let nets = nets?;
+    let deals = deals?;
     let secs = start.elapsed().as_secs_f64();
     if let Some(path) = &args.nets {
-        let text: String = nets.iter().map(|n| format!("{n}\n")).collect();
+        let text: String = deals.nets.iter().map(|n| format!("{n}\n")).collect();
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let r = summarize(&nets, def.big_bet)?;
+    let r = deals.result(def.big_bet)?;
     if args.json {
         let mut v = serde_json::to_value(&r)?;
         v["strategy"] = path.into();
@@ -125,6 +124,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 "; exploitability stored in the file: {e:.1} mbb/hand"
             )),
         );
+        if r.fallbacks_b > 0 {
+            println!(
+                "{path}: {} decisions gave no weight to any legal action and checked or called \
+                 instead (the fallback)",
+                r.fallbacks_b
+            );
+        }
     }
     Ok(())
 }
