@@ -123,8 +123,8 @@ pub enum TreeError {
     /// The tree and its slots would exceed the memory budget.
     #[error(
         "the game tree outgrew the memory available: at {nodes} nodes and {slots} infoset-actions \
-         so far, its arrays and {per_slot} bytes per infoset-action for the solver would need \
-         more than the {} MiB available (use a smaller game or a coarser card abstraction)",
+         so far, its arrays and the {per_slot} bytes per infoset-action to be allocated on it \
+         would need more than the {} MiB available (use a smaller game or a coarser card abstraction)",
         bytes >> 20
     )]
     OutOfMemory {

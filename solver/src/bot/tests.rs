@@ -388,7 +388,10 @@ fn lbr_counts_the_opponents_fallbacks() {
     let r = lbr.play(10, 3, &|| {}).unwrap();
     let asked = blank.1.load(std::sync::atomic::Ordering::Relaxed);
     assert_eq!(r.fallbacks_a, 0, "{r:?}");
-    assert!(r.fallbacks_b > 0 && r.fallbacks_b <= asked, "{r:?}, {asked}");
+    assert!(
+        r.fallbacks_b > 0 && r.fallbacks_b <= asked,
+        "{r:?}, {asked}"
+    );
     let deals = lbr.play_deals(10, 3, &|| {}).unwrap();
     assert_eq!(deals.fallbacks, [0, r.fallbacks_b]);
     assert_eq!(deals.nets.iter().sum::<i64>(), r.chips_a);

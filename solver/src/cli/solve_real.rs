@@ -200,16 +200,27 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
         Ok((iterating, solver.iterations - first))
     })?;
     // A walkable game's real exploitability: the strategy lifted onto its lossless public tree
-    // (built, and the lift checked to fit, within the memory available now).
+    // (built, and the lift checked to fit, within the memory available now). A tree too big to
+    // measure on must not lose the solve: the strategy is written without the figure.
+    let mut unmeasured = None;
     let exact = if walkable {
         say(format!(
             "measuring: lifting the strategy onto the lossless public tree of {}",
             args.game
         ));
-        pool.install(|| -> Result<_> {
+        let measured = pool.install(|| -> Result<_> {
             let public = lift_target(def, available_memory())?;
-            Ok(Some(deal_exploitability(&solver, &public)?))
-        })?
+            deal_exploitability(&solver, &public)
+        });
+        match measured {
+            Ok(e) => Some(e),
+            Err(e) => {
+                let why = format!("not measured: {e:#}");
+                say(format!("{why}; the strategy is written without it"));
+                unmeasured = Some(why);
+                None
+            }
+        }
     } else {
         None
     };
@@ -234,11 +245,13 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     let updates_per_second = deals_per_second * action_nodes as f64;
     let peak = status_bytes("VmHWM");
     let file_bytes = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
-    let note = match exact {
-        Some(_) => {
+    let note = match (exact, unmeasured) {
+        (Some(_), _) => {
             "exact: the strategy lifted onto the lossless public tree, against its best response"
+                .to_string()
         }
-        None => "not computable for this game; use stud eval lbr",
+        (None, Some(why)) => why,
+        (None, None) => "not computable for this game; use stud eval lbr".into(),
     };
     if args.json {
         println!(
@@ -288,7 +301,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
             },
             peak.map_or("unknown".into(), |p| format!("{:.1} MiB", mib(p))),
             mib(est.peak()),
-            if exact.is_some() {
+            if walkable {
                 " before the lossless tree"
             } else {
                 ""
