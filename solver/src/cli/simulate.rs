@@ -53,7 +53,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .stack
         .unwrap_or_else(|| preset.starting_stacks.first().copied().unwrap_or(200));
     let def = preset.with_seats(args.seats, stack);
-    def.validate()?;
+    def.validate()
+        .with_context(|| format!("--stack {stack} for each of {} seats (--seats)", args.seats))?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let mut showdowns = 0u64;
