@@ -13,6 +13,7 @@ pub mod deal_cfr;
 pub mod deal_session;
 pub mod input;
 pub mod ladder;
+pub mod purify;
 pub mod session;
 pub mod strategy_file;
 pub mod terminal;

@@ -3,7 +3,7 @@
 
 use super::load_game;
 use crate::bot::matches::summarize;
-use crate::bot::{load, Candidates, Lbr, Player, StrategyPlayer, BOT_NAMES};
+use crate::bot::{load, open_strategy, Candidates, Lbr, Player, BOT_NAMES};
 use abstraction::rules::GameDef;
 use anyhow::{ensure, Context};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -156,7 +156,7 @@ pub(super) fn load_for_many_hands(
     if BOT_NAMES.contains(&spec) {
         return Ok((load(spec, def)?, None));
     }
-    let mut p = StrategyPlayer::open(spec, def)?;
+    let mut p = open_strategy(spec, def)?;
     p.precompute_first_street();
     let exact = p.file().header().exploitability.as_ref().map(|e| e.mbb);
     Ok((Box::new(p), exact))
