@@ -317,7 +317,7 @@ fn a_strategy_is_played_mixed_pure_or_thresholded_as_its_spec_says() {
     let def = GameDef::preset("leduc").unwrap();
     let card = |s: &str| s.parse::<Card>().unwrap();
     // Every first decision of each private card, played three ways.
-    for hand in ["Jc", "Qd", "Kh"] {
+    for hand in ["Jc", "Qd", "Kd"] {
         let mut st = State::new(&def).unwrap();
         st.deal(card(hand)).unwrap();
         st.deal(card(if hand == "Jc" { "Qc" } else { "Jd" }))
