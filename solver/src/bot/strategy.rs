@@ -31,6 +31,9 @@ use std::path::Path;
 /// events of the hand (up and community cards, bets) and reads the row of its private card.
 pub struct StrategyPlayer {
     file: StrategyFile,
+    /// The file's path.
+    path: String,
+    /// The name reports give: the path, and how the rows are played if that was set.
     name: String,
     /// The game's deck in order: a private card's index is its hand number in the file.
     deck: Vec<Card>,
@@ -54,14 +57,17 @@ impl StrategyPlayer {
         Ok(StrategyPlayer {
             deck: game.deck.cards().iter().collect(),
             name: path.to_string(),
+            path: path.to_string(),
             file,
             purification: Purification::Mixed,
         })
     }
 
     /// Plays every row through `purification` (the default is [`Purification::Mixed`]: the
-    /// average strategy as solved).
+    /// average strategy as solved); the player's name says it (`FILE:threshold=0.15`), so that
+    /// reports and written hands tell how the file was played.
     pub fn with_purification(mut self, purification: Purification) -> StrategyPlayer {
+        self.name = format!("{}:{purification}", self.path);
         self.purification = purification;
         self
     }
