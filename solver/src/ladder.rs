@@ -9,13 +9,14 @@
 use crate::best_response::{exploitability, real_exploitability, Exploitability};
 use crate::cfr::{Algorithm, Sampling, Solver};
 use crate::deal_cfr::DealSolver;
+use crate::purify::Purification;
 use crate::session::{new_solver, Abstractions, Cards};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::Bucketing;
 use abstraction::card_abstraction::{CardAbstraction, Lossless};
 use abstraction::rules::GameDef;
-use abstraction::tree::{Budget, Tree};
+use abstraction::tree::{Budget, NodeKind, Tree, NONE};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::sync::Arc;
@@ -183,10 +184,19 @@ pub struct DealRung {
     pub iterations: u64,
     /// Deals sampled: iterations × batch.
     pub deals: u64,
-    /// The lifted average strategy against the exact best response of the real game.
+    /// How the average strategy's rows were played when measured.
+    #[serde(serialize_with = "display")]
+    pub play: Purification,
+    /// The lifted average strategy, played as `play` says, against the exact best response of
+    /// the real game.
     pub real_game: Exploitability,
     /// Seconds of iterations so far (the lifts and best responses excluded).
     pub seconds: f64,
+}
+
+/// Writes a value as its `Display` text in the ladder's JSON rows.
+fn display<T: std::fmt::Display, S: serde::Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
 }
 
 /// The lossless public tree of the walkable game `def` under its betting abstraction, the tree
@@ -234,18 +244,35 @@ pub fn deal_exploitability(solver: &DealSolver, public: &Tree) -> Result<Exploit
     Ok(exploitability(public, &lifted))
 }
 
+/// Plays every row of `lifted` (a strategy on the public tree `public`) through `play`.
+pub fn purify_lifted(public: &Tree, lifted: &mut [f64], play: Purification) {
+    if play == Purification::Mixed {
+        return;
+    }
+    for n in public.nodes.iter().filter(|n| n.kind == NodeKind::Action) {
+        let k = n.num_children as usize;
+        for &r in public.bucket_table(n.board, n.player) {
+            if r != NONE {
+                let at = n.slot as usize + r as usize * k;
+                play.apply(&mut lifted[at..at + k]);
+            }
+        }
+    }
+}
+
 /// Solves the walkable game `def` with the deal-sampled solver in the card abstraction
 /// `bucketing` (built for `def`) as `knobs` say, and after each count of `iterations`
 /// (ascending; 0 measures the uniform strategy) lifts its average strategy onto `public` (the
-/// lossless public tree of `def` under the game's betting abstraction) and measures it with the
-/// exact best response; calls `report` with each row as it comes. In the current rayon pool:
-/// the same rows on any number of threads.
+/// lossless public tree of `def` under the game's betting abstraction) and measures it, played
+/// each way of `plays`, with the exact best response; calls `report` with each row as it
+/// comes. In the current rayon pool: the same rows on any number of threads.
 pub fn climb_deals(
     def: &GameDef,
     bucketing: Arc<Bucketing>,
     knobs: &DealKnobs,
     public: &Tree,
     iterations: &[u64],
+    plays: &[Purification],
     report: &mut dyn FnMut(&DealRung),
 ) -> Result<Vec<DealRung>> {
     check_iterations(iterations)?;
@@ -260,18 +287,24 @@ pub fn climb_deals(
             solver.iterate()?;
         }
         seconds += t.elapsed().as_secs_f64();
-        let rung = DealRung {
-            abstraction: name.clone(),
-            buckets: buckets.clone(),
-            infosets,
-            knobs: knobs.clone(),
-            iterations: n,
-            deals: n * knobs.batch as u64,
-            real_game: deal_exploitability(&solver, public)?,
-            seconds,
-        };
-        report(&rung);
-        rungs.push(rung);
+        let lifted = solver.lift(public).map_err(anyhow::Error::msg)?;
+        for &play in plays {
+            let mut played = lifted.clone();
+            purify_lifted(public, &mut played, play);
+            let rung = DealRung {
+                abstraction: name.clone(),
+                buckets: buckets.clone(),
+                infosets,
+                knobs: knobs.clone(),
+                iterations: n,
+                deals: n * knobs.batch as u64,
+                play,
+                real_game: exploitability(public, &played),
+                seconds,
+            };
+            report(&rung);
+            rungs.push(rung);
+        }
     }
     Ok(rungs)
 }

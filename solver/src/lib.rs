@@ -14,6 +14,7 @@ pub mod deal_session;
 pub mod input;
 pub mod ladder;
 pub mod memory;
+pub mod purify;
 pub mod session;
 pub mod strategy_file;
 pub mod terminal;

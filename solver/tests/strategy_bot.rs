@@ -310,3 +310,55 @@ fn third_street_report_of_a_bot_shows_its_chart_and_the_results_given_and_render
     assert_renders(&page, &dir);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_strategy_is_played_mixed_pure_or_thresholded_as_its_spec_says() {
+    let strat = leduc_strategy("purify");
+    let def = GameDef::preset("leduc").unwrap();
+    let card = |s: &str| s.parse::<Card>().unwrap();
+    // Every first decision of each private card, played three ways.
+    for hand in ["Jc", "Qd", "Kd"] {
+        let mut st = State::new(&def).unwrap();
+        st.deal(card(hand)).unwrap();
+        st.deal(card(if hand == "Jc" { "Qc" } else { "Jd" }))
+            .unwrap();
+        let legal = st.legal_actions();
+        let row = |spec: &str| {
+            let player = load(spec, &def).unwrap();
+            let mut probs = vec![0.0; legal.len()];
+            player.policy(&st, &[], 0, &legal, &mut probs).unwrap();
+            probs
+        };
+        let mixed = row(&strat);
+        assert_eq!(
+            row(&format!("{strat}:mixed")),
+            mixed,
+            "a public tree plays mixed"
+        );
+        let max = mixed.iter().copied().fold(0.0, f64::max);
+        let pure = row(&format!("{strat}:pure"));
+        for (m, p) in mixed.iter().zip(&pure) {
+            assert_eq!(*p, if *m == max { 1.0 } else { 0.0 }, "{mixed:?} {pure:?}");
+        }
+        let cut = row(&format!("{strat}:threshold=0.2"));
+        let kept: f64 = mixed.iter().filter(|&&m| m >= 0.2 || m == max).sum();
+        for (m, c) in mixed.iter().zip(&cut) {
+            let want = if *m >= 0.2 || *m == max {
+                m / kept
+            } else {
+                0.0
+            };
+            assert!((c - want).abs() < 1e-12, "{mixed:?} {cut:?}");
+        }
+    }
+    let e = load(&format!("{strat}:purest"), &def)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("`purest`") && e.contains("mixed, pure or threshold=T"),
+        "{e}"
+    );
+    let e = load("no-such.strat:pure", &def).err().unwrap().to_string();
+    assert!(e.contains("neither a bot"), "{e}");
+}

@@ -18,6 +18,8 @@ pub use heuristic::Heuristic;
 pub use lbr::{Candidates, Lbr, LbrDeals};
 pub use strategy::{public_events, StrategyPlayer};
 
+use crate::purify::Purification;
+use crate::strategy_file::TreeKind;
 use abstraction::rules::{Action, GameDef, State};
 use rand::Rng;
 
@@ -228,19 +230,54 @@ fn one_hot(legal: &[Action], probs: &mut [f64], pick: impl Fn(&Action) -> bool) 
 }
 
 /// The player a command line names: a built-in bot (`random`, `call`, `raise`, `heuristic`) or
-/// a strategy file solved for `def`.
+/// a strategy file solved for `def`, optionally followed by how its rows are played
+/// (`FILE:mixed`, `FILE:pure`, `FILE:threshold=T`; see [`strategy_spec`]).
 pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
     Ok(match spec {
         "random" => Box::new(Uniform),
         "call" => Box::new(AlwaysCall),
         "raise" => Box::new(AlwaysRaise),
         "heuristic" => Box::new(Heuristic::default()),
-        _ if std::path::Path::new(spec).exists() => Box::new(StrategyPlayer::open(spec, def)?),
+        _ => Box::new(open_strategy(spec, def)?),
+    })
+}
+
+/// The strategy player `spec` names (a strategy file, optionally `:mixed`, `:pure` or
+/// `:threshold=T`), solved for `def`.
+pub fn open_strategy(spec: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer> {
+    let (path, purification) = strategy_spec(spec)?;
+    let player = StrategyPlayer::open(path, def)?;
+    let purification = purification.unwrap_or(default_purification(player.file().header().tree));
+    Ok(player.with_purification(purification))
+}
+
+/// Splits a strategy spec into its file and the purification written after the last `:`, if
+/// any: a path that exists is taken whole (a file name may hold a colon).
+pub fn strategy_spec(spec: &str) -> anyhow::Result<(&str, Option<Purification>)> {
+    let exists = |p: &str| std::path::Path::new(p).exists();
+    if exists(spec) {
+        return Ok((spec, None));
+    }
+    match spec.rsplit_once(':') {
+        Some((path, rule)) if exists(path) => Ok((path, Some(rule.parse()?))),
         _ => anyhow::bail!(
             "`{spec}` is neither a bot ({}) nor a strategy file",
             BOT_NAMES.join(", ")
         ),
-    })
+    }
+}
+
+/// How a strategy file is played when its spec does not say. A public tree's strategy is the
+/// exact solver's, played as solved. A betting tree's (a real game's, in a card abstraction)
+/// drops the actions below 15%: on the yardstick that lowers the exact exploitability of the
+/// lifted strategy, and in seven-card stud it wins more against every bot and head to head
+/// against the mixed strategy; purifying further wins more against the bots but is far more
+/// exploitable. See docs/solver.md ("Playing the average strategy") for the figures.
+pub fn default_purification(tree: TreeKind) -> Purification {
+    match tree {
+        TreeKind::Public => Purification::Mixed,
+        TreeKind::Betting => Purification::Threshold(0.15),
+    }
 }
 
 #[cfg(test)]

@@ -10,10 +10,14 @@
 //!   abstract node lacks (a raise past the cap, a second bet size) get zero; an abstract raise
 //!   where no raise is legal (a seat all in) goes to the call.
 //!
+//! Before a row is played it goes through the player's [`Purification`] (mixed, thresholded or
+//! pure: see [`crate::purify`]).
+//!
 //! A row that still leaves no weight on any legal action gets the defined fallback, the check
 //! or call, answered as [`Answer::Fallback`](super::Answer::Fallback) for the caller to count.
 
 use super::{normalize_or_fall_back, Answer, Bet, Player};
+use crate::purify::Purification;
 use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
 use abstraction::betting_tree::BettingNodes;
 use abstraction::bucketing::CardView;
@@ -27,9 +31,14 @@ use std::path::Path;
 /// events of the hand (up and community cards, bets) and reads the row of its private card.
 pub struct StrategyPlayer {
     file: StrategyFile,
+    /// The file's path.
+    path: String,
+    /// The name reports give: the path, and how the rows are played if that was set.
     name: String,
     /// The game's deck in order: a private card's index is its hand number in the file.
     deck: Vec<Card>,
+    /// What is done to a row before it is played.
+    purification: Purification,
 }
 
 impl StrategyPlayer {
@@ -48,8 +57,24 @@ impl StrategyPlayer {
         Ok(StrategyPlayer {
             deck: game.deck.cards().iter().collect(),
             name: path.to_string(),
+            path: path.to_string(),
             file,
+            purification: Purification::Mixed,
         })
+    }
+
+    /// Plays every row through `purification` (the default is [`Purification::Mixed`]: the
+    /// average strategy as solved); the player's name says it (`FILE:threshold=0.15`), so that
+    /// reports and written hands tell how the file was played.
+    pub fn with_purification(mut self, purification: Purification) -> StrategyPlayer {
+        self.name = format!("{}:{purification}", self.path);
+        self.purification = purification;
+        self
+    }
+
+    /// What is done to a row before it is played.
+    pub fn purification(&self) -> Purification {
+        self.purification
     }
 }
 
@@ -181,6 +206,7 @@ impl StrategyPlayer {
         };
         let mut row = [0.0; MAX_ACTIONS];
         let k = f.row_into(node, bucket, &mut row)?;
+        self.purification.apply(&mut row[..k]);
         for (c, &p) in row[..k].iter().enumerate() {
             if let Some(a) = f.real_action(node, c, legal) {
                 if let Some(i) = legal.iter().position(|&x| x == a) {
@@ -220,7 +246,8 @@ impl Player for StrategyPlayer {
         };
         let hand = self.hand(card)?;
         let mut row = [0.0; MAX_ACTIONS];
-        f.probabilities_into(node, hand, &mut row)?;
+        let k = f.probabilities_into(node, hand, &mut row)?;
+        self.purification.apply(&mut row[..k]);
         for (p, a) in probs.iter_mut().zip(legal) {
             *p = f.position(node, Edge::Action(*a))?.map_or(0.0, |c| row[c]);
         }

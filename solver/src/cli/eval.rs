@@ -2,7 +2,8 @@
 //! `stud eval ladder`, the validation ladder of the card abstraction.
 
 use super::load_game;
-use crate::bot::{load, Candidates, Lbr, Player, StrategyPlayer, BOT_NAMES};
+use crate::bot::{load, open_strategy, Candidates, Lbr, Player, BOT_NAMES};
+use crate::purify::Purification;
 use abstraction::rules::GameDef;
 use anyhow::{ensure, Context};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -42,7 +43,9 @@ exploitability; the exploitability stored in a strategy file (exact, on games th
 is printed beside it."
 )]
 pub struct LbrArgs {
-    /// The player exploited: a strategy file or a built-in bot (random, call, raise, heuristic).
+    /// The player exploited: a strategy file (FILE:mixed, FILE:pure, FILE:threshold=T say how
+    /// its rows are played; default threshold=0.15 for the real games) or a built-in bot
+    /// (random, call, raise, heuristic).
     pub strategy: String,
     /// The game: the one the strategy was solved for, a preset or a TOML game file.
     #[arg(long)]
@@ -154,7 +157,7 @@ fn progress_bar(quiet: bool, deals: u64) -> ProgressBar {
 /// The player `spec` names (see [`load`]), ready for many hands: a strategy file gets its
 /// first-street bucket table (seconds to build at the default size, then every first-street
 /// lookup is a binary search; LBR asks one per candidate hand). With the exploitability stored
-/// in the file, if any.
+/// in the file, if any and if the player plays the file's rows as solved.
 pub(super) fn load_for_many_hands(
     spec: &str,
     def: &GameDef,
@@ -162,8 +165,11 @@ pub(super) fn load_for_many_hands(
     if BOT_NAMES.contains(&spec) {
         return Ok((load(spec, def)?, None));
     }
-    let mut p = StrategyPlayer::open(spec, def)?;
+    let mut p = open_strategy(spec, def)?;
     p.precompute_first_street();
-    let exact = p.file().header().exploitability.as_ref().map(|e| e.mbb);
+    // The stored figure is the mixed strategy's: a player that plays it otherwise has its own.
+    let exact = (p.purification() == Purification::Mixed)
+        .then(|| p.file().header().exploitability.as_ref().map(|e| e.mbb))
+        .flatten();
     Ok((Box::new(p), exact))
 }

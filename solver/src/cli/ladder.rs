@@ -8,6 +8,7 @@ use crate::ladder::{
     DealRung, Rung,
 };
 use crate::memory::available_memory;
+use crate::purify::Purification;
 use crate::session::{new_solver, Abstractions};
 use abstraction::bucketing::{Size, SIZES};
 use abstraction::tree::Tree;
@@ -66,6 +67,10 @@ pub struct Args {
     /// The deal-sampled solver's knobs.
     #[command(flatten)]
     pub knobs: Knobs,
+    /// Deal: how the average strategy is played when it is measured, one or more of mixed,
+    /// pure, threshold=T (each measured on the same solve; default mixed).
+    #[arg(long, num_args = 1.., value_parser = clap::value_parser!(Purification))]
+    pub play: Vec<Purification>,
     /// The folder of the bucketing cache files.
     #[arg(long, default_value = "abstractions")]
     pub abstraction_dir: PathBuf,
@@ -248,6 +253,11 @@ fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
         check_lift_fits(&tree, available_memory())?;
         tree
     };
+    let plays = if args.play.is_empty() {
+        vec![Purification::Mixed]
+    } else {
+        args.play.clone()
+    };
     for (spec, size) in args.abstractions.iter().zip(&sizes) {
         let (mut bucketing, ..) =
             super::abstraction::load_or_build(def, size, &args.abstraction_dir, false, args.json)
@@ -261,6 +271,7 @@ fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
                 &knobs,
                 &public,
                 &args.iterations,
+                &plays,
                 &mut |r| print_deal_rung(args, r),
             )
             .with_context(|| format!("the {spec} rung"))?;
@@ -275,7 +286,7 @@ fn print_header(args: &Args, deal: bool) {
     }
     if deal {
         println!(
-            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>8} {:>10} {:>10} {:>12} {:>10} {:>8}",
+            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>8} {:>10} {:>10} {:>14} {:>12} {:>10} {:>8}",
             "abstraction",
             "buckets",
             "infosets",
@@ -284,6 +295,7 @@ fn print_header(args: &Args, deal: bool) {
             "schedule",
             "iterations",
             "deals",
+            "play",
             "real",
             "real mbb",
             "seconds"
@@ -317,14 +329,16 @@ fn print_rung(args: &Args, r: &Rung) {
         );
     } else if args.solver == SolverKind::Deal {
         println!(
-            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>10} {:>10} {:>12.6} {:>10.2} {:>8.1}",
+            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>8} {:>10} {:>10} {:>14} {:>12.6} {:>10.2} {:>8.1}",
             "lossless (full width)",
             slashed(&r.buckets),
             r.infosets,
             "-",
             "-",
+            args.algorithm.name(),
             r.iterations,
             "all",
+            "mixed",
             r.measure.real_game.chips,
             r.measure.real_game.mbb,
             r.seconds
@@ -352,7 +366,7 @@ fn print_deal_rung(args: &Args, r: &DealRung) {
         );
     } else {
         println!(
-            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>8} {:>10} {:>10} {:>12.6} {:>10.2} {:>8.1}",
+            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>8} {:>10} {:>10} {:>14} {:>12.6} {:>10.2} {:>8.1}",
             r.abstraction,
             slashed(&r.buckets),
             r.infosets,
@@ -361,6 +375,7 @@ fn print_deal_rung(args: &Args, r: &DealRung) {
             r.knobs.algorithm.name(),
             r.iterations,
             r.deals,
+            r.play.to_string(),
             r.real_game.chips,
             r.real_game.mbb,
             r.seconds

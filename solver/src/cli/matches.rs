@@ -20,9 +20,10 @@ draws from its own streams of a ChaCha8 generator seeded with --seed: the result
 depend on the number of threads (RAYON_NUM_THREADS)."
 )]
 pub struct Args {
-    /// Player A: a bot name or a strategy file.
+    /// Player A: a bot name or a strategy file (FILE:mixed, FILE:pure, FILE:threshold=T say how
+    /// its rows are played; default threshold=0.15 for the real games).
     pub a: String,
-    /// Player B: a bot name or a strategy file.
+    /// Player B: a bot name or a strategy file (FILE:mixed, FILE:pure, FILE:threshold=T).
     pub b: String,
     /// The game: a preset (7stud, stud8, razz, 5stud, kuhn, leduc, ministud) or a TOML game
     /// file; heads-up.

@@ -23,7 +23,9 @@ seat p1 in odd hands and p2 in even ones. The session is saved after every hand 
 (phh-std's many-hand file: each hand under a [n] table)."
 )]
 pub struct Args {
-    /// The opponent: a bot (random, call, raise, heuristic) or a strategy file.
+    /// The opponent: a bot (random, call, raise, heuristic) or a strategy file (FILE:mixed,
+    /// FILE:pure, FILE:threshold=T say how its rows are played; default threshold=0.15 for the
+    /// real games).
     pub opponent: String,
     /// The game: a preset (7stud, stud8, razz, 5stud, kuhn, leduc, ministud) or a TOML game file.
     #[arg(long, default_value = "7stud")]

@@ -33,7 +33,9 @@ to arrive, is told so and closed. Each is logged on standard error. Sampled acti
 a ChaCha8 generator seeded with --seed (stream = connection number, from 0), or from the \
 request's own `seed`.")]
 pub struct Args {
-    /// The player: a bot (random, call, raise, heuristic) or a strategy file.
+    /// The player: a bot (random, call, raise, heuristic) or a strategy file (FILE:mixed,
+    /// FILE:pure, FILE:threshold=T say how its rows are played; default threshold=0.15 for the
+    /// real games).
     pub player: String,
     /// The game: a stud preset (7stud, stud8, razz, 5stud), at its stakes and stacks.
     #[arg(long, default_value = "7stud")]
