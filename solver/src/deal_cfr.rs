@@ -642,22 +642,8 @@ fn walk(
     let tree = ctx.tree;
     let node = tree.nodes[i];
     let street = node.street as usize;
-    let stake = node.slot as f32;
-    match node.kind {
-        NodeKind::Fold => {
-            // The folder is seat 0 where role 0 is seat 0 and the folder holds role 0, ...
-            for (o, &f) in out.iter_mut().zip(ctx.first(street)) {
-                *o = if f == node.player { -stake } else { stake };
-            }
-            return;
-        }
-        NodeKind::Showdown => {
-            for (o, &s) in out.iter_mut().zip(&ctx.data.showdown) {
-                *o = s * stake;
-            }
-            return;
-        }
-        _ => {}
+    if terminal(ctx, i, out) {
+        return;
     }
     if reach0
         .iter()
@@ -726,6 +712,10 @@ fn walk(
         }
     } else {
         for (a, c) in children.enumerate() {
+            // A terminal's values do not depend on the reach: no child reach, no call.
+            if terminal(ctx, c, &mut cfv[a * b..][..b]) {
+                continue;
+            }
             child_reach(
                 first,
                 node.player,
@@ -789,12 +779,18 @@ fn walk(
         }
     }
     let (rows, avg_rows) = (reg.at(slot, len), avg.at(slot, len));
-    for (d, &bk) in buckets.iter().enumerate() {
-        let r = bk as usize * k;
-        let (rr, ar) = (&mut rows[r..r + k], &mut avg_rows[r..r + k]);
-        for a in 0..k {
-            rr[a] += cfv[a * b + d];
-            ar[a] += strat[a * b + d];
+    match k {
+        2 => scatter::<2>(buckets, cfv, strat, rows, avg_rows),
+        3 => scatter::<3>(buckets, cfv, strat, rows, avg_rows),
+        _ => {
+            for (d, &bk) in buckets.iter().enumerate() {
+                let r = bk as usize * k;
+                let (rr, ar) = (&mut rows[r..r + k], &mut avg_rows[r..r + k]);
+                for a in 0..k {
+                    rr[a] += cfv[a * b + d];
+                    ar[a] += strat[a * b + d];
+                }
+            }
         }
     }
     // Regret matching+: floor the rows this batch touched (all of them when there are fewer
@@ -812,6 +808,52 @@ fn walk(
                 *x = x.max(0.0);
             }
         }
+    }
+}
+
+/// Adds each deal's regret deltas (`cfv`, `K` vectors over the deals) and average masses
+/// (`strat`) to its bucket's rows, in deal order. (Skipping the deals whose deltas are all zero
+/// keeps the bits but was slower: the branch is unpredictable.)
+#[inline(always)]
+fn scatter<const K: usize>(
+    buckets: &[u32],
+    cfv: &[f32],
+    strat: &[f32],
+    rows: &mut [f32],
+    avg_rows: &mut [f32],
+) {
+    let b = buckets.len();
+    for (d, &bk) in buckets.iter().enumerate() {
+        let r = bk as usize * K;
+        let rr: &mut [f32; K] = (&mut rows[r..r + K]).try_into().expect("K actions");
+        let ar: &mut [f32; K] = (&mut avg_rows[r..r + K]).try_into().expect("K actions");
+        for a in 0..K {
+            rr[a] += cfv[a * b + d];
+            ar[a] += strat[a * b + d];
+        }
+    }
+}
+
+/// Seat 0's payoff per deal at node `i` into `out` if it is a terminal (then true).
+#[inline(always)]
+fn terminal(ctx: &Ctx, i: usize, out: &mut [f32]) -> bool {
+    let node = ctx.tree.nodes[i];
+    let stake = node.slot as f32;
+    match node.kind {
+        NodeKind::Fold => {
+            // The folder is seat 0 where role 0 is seat 0 and the folder holds role 0, ...
+            for (o, &f) in out.iter_mut().zip(ctx.first(node.street as usize)) {
+                *o = if f == node.player { -stake } else { stake };
+            }
+            true
+        }
+        NodeKind::Showdown => {
+            for (o, &s) in out.iter_mut().zip(&ctx.data.showdown) {
+                *o = s * stake;
+            }
+            true
+        }
+        _ => false,
     }
 }
 
