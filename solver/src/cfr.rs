@@ -738,9 +738,9 @@ fn draw(buf: &mut [u8; 256], k: usize, b: usize, key: u64) -> &[u8] {
 
 /// Hints the CPU to load `data` into the cache (no effect on results).
 #[inline]
-fn prefetch(data: &[f64]) {
+pub(crate) fn prefetch<T>(data: &[T]) {
     #[cfg(target_arch = "x86_64")]
-    for line in data.chunks(8) {
+    for line in data.chunks((64 / std::mem::size_of::<T>().max(1)).max(1)) {
         // SAFETY: a prefetch never faults and has no visible effect; the pointer is in bounds.
         unsafe {
             std::arch::x86_64::_mm_prefetch(

@@ -32,7 +32,7 @@
 //!
 //! Regrets and averages are `f32`: 8 bytes per infoset-action, half the memory stream of `f64`.
 
-use crate::cfr::{mix, Algorithm, Rows};
+use crate::cfr::{mix, prefetch, Algorithm, Rows};
 use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::CardView;
 use abstraction::bucketing::{Bucketing, Shape};
@@ -580,6 +580,51 @@ fn regret_matching(row: &[f32], strat: &mut [f32], stride: usize) {
     }
 }
 
+/// Regret matching+ of every row of a node (`rows`: buckets × `k`) into `table`, the same bits
+/// as [`regret_matching`] row by row; for 2 and 3 actions (the real games' nodes) eight rows at
+/// a time, which the compiler turns into vector divisions.
+fn match_rows(rows: &[f32], table: &mut [f32], k: usize) {
+    match k {
+        2 => match_rows_of::<2>(rows, table),
+        3 => match_rows_of::<3>(rows, table),
+        _ => {
+            for (r, t) in rows.chunks_exact(k).zip(table.chunks_exact_mut(k)) {
+                regret_matching(r, t, 1);
+            }
+        }
+    }
+}
+
+/// [`match_rows`] for `K` actions.
+#[inline(always)]
+fn match_rows_of<const K: usize>(rows: &[f32], table: &mut [f32]) {
+    const L: usize = 8;
+    let mut rs = rows.chunks_exact(L * K);
+    let mut ts = table.chunks_exact_mut(L * K);
+    for (r, t) in (&mut rs).zip(&mut ts) {
+        let pos: [[f32; L]; K] =
+            std::array::from_fn(|a| std::array::from_fn(|l| r[l * K + a].max(0.0)));
+        // The sum in the order of `regret_matching`'s (whose start, -0.0, adds nothing).
+        let sum: [f32; L] = std::array::from_fn(|l| (1..K).fold(pos[0][l], |s, a| s + pos[a][l]));
+        for a in 0..K {
+            for l in 0..L {
+                t[l * K + a] = if sum[l] > 0.0 {
+                    pos[a][l] / sum[l]
+                } else {
+                    1.0 / K as f32
+                };
+            }
+        }
+    }
+    for (r, t) in rs
+        .remainder()
+        .chunks_exact(K)
+        .zip(ts.into_remainder().chunks_exact_mut(K))
+    {
+        regret_matching(r, t, 1);
+    }
+}
+
 /// Walks node `i`: `reach0`/`reach1` per deal in, seat 0's expected payoff per deal out.
 /// `pool` holds the tasks of the subtree's parallel children.
 #[allow(clippy::too_many_arguments)]
@@ -597,22 +642,8 @@ fn walk(
     let tree = ctx.tree;
     let node = tree.nodes[i];
     let street = node.street as usize;
-    let stake = node.slot as f32;
-    match node.kind {
-        NodeKind::Fold => {
-            // The folder is seat 0 where role 0 is seat 0 and the folder holds role 0, ...
-            for (o, &f) in out.iter_mut().zip(ctx.first(street)) {
-                *o = if f == node.player { -stake } else { stake };
-            }
-            return;
-        }
-        NodeKind::Showdown => {
-            for (o, &s) in out.iter_mut().zip(&ctx.data.showdown) {
-                *o = s * stake;
-            }
-            return;
-        }
-        _ => {}
+    if terminal(ctx, i, out) {
+        return;
     }
     if reach0
         .iter()
@@ -639,9 +670,7 @@ fn walk(
     {
         let rows = reg.view(slot, len);
         if by_bucket {
-            for bk in 0..nb {
-                regret_matching(&rows[bk * k..bk * k + k], &mut table[bk * k..], 1);
-            }
+            match_rows(rows, &mut table[..len], k);
             for a in 0..k {
                 for (x, &bk) in strat[a * b..(a + 1) * b].iter_mut().zip(buckets) {
                     *x = table[bk as usize * k + a];
@@ -654,6 +683,9 @@ fn walk(
             }
         }
     }
+    // The average rows are next read after the subtree, by the scatter below: start loading
+    // them now (a node's rows are far apart in memory, and the misses stalled that scatter).
+    prefetch(avg.view(slot, len));
     let children = tree.children(i);
     if parallel(tree, i) {
         let split = tree.slot_range[children.start][0] as usize;
@@ -680,6 +712,10 @@ fn walk(
         }
     } else {
         for (a, c) in children.enumerate() {
+            // A terminal's values do not depend on the reach: no child reach, no call.
+            if terminal(ctx, c, &mut cfv[a * b..][..b]) {
+                continue;
+            }
             child_reach(
                 first,
                 node.player,
@@ -743,12 +779,18 @@ fn walk(
         }
     }
     let (rows, avg_rows) = (reg.at(slot, len), avg.at(slot, len));
-    for (d, &bk) in buckets.iter().enumerate() {
-        let r = bk as usize * k;
-        let (rr, ar) = (&mut rows[r..r + k], &mut avg_rows[r..r + k]);
-        for a in 0..k {
-            rr[a] += cfv[a * b + d];
-            ar[a] += strat[a * b + d];
+    match k {
+        2 => scatter::<2>(buckets, cfv, strat, rows, avg_rows),
+        3 => scatter::<3>(buckets, cfv, strat, rows, avg_rows),
+        _ => {
+            for (d, &bk) in buckets.iter().enumerate() {
+                let r = bk as usize * k;
+                let (rr, ar) = (&mut rows[r..r + k], &mut avg_rows[r..r + k]);
+                for a in 0..k {
+                    rr[a] += cfv[a * b + d];
+                    ar[a] += strat[a * b + d];
+                }
+            }
         }
     }
     // Regret matching+: floor the rows this batch touched (all of them when there are fewer
@@ -766,6 +808,52 @@ fn walk(
                 *x = x.max(0.0);
             }
         }
+    }
+}
+
+/// Adds each deal's regret deltas (`cfv`, `K` vectors over the deals) and average masses
+/// (`strat`) to its bucket's rows, in deal order. (Skipping the deals whose deltas are all zero
+/// keeps the bits but was slower: the branch is unpredictable.)
+#[inline(always)]
+fn scatter<const K: usize>(
+    buckets: &[u32],
+    cfv: &[f32],
+    strat: &[f32],
+    rows: &mut [f32],
+    avg_rows: &mut [f32],
+) {
+    let b = buckets.len();
+    for (d, &bk) in buckets.iter().enumerate() {
+        let r = bk as usize * K;
+        let rr: &mut [f32; K] = (&mut rows[r..r + K]).try_into().expect("K actions");
+        let ar: &mut [f32; K] = (&mut avg_rows[r..r + K]).try_into().expect("K actions");
+        for a in 0..K {
+            rr[a] += cfv[a * b + d];
+            ar[a] += strat[a * b + d];
+        }
+    }
+}
+
+/// Seat 0's payoff per deal at node `i` into `out` if it is a terminal (then true).
+#[inline(always)]
+fn terminal(ctx: &Ctx, i: usize, out: &mut [f32]) -> bool {
+    let node = ctx.tree.nodes[i];
+    let stake = node.slot as f32;
+    match node.kind {
+        NodeKind::Fold => {
+            // The folder is seat 0 where role 0 is seat 0 and the folder holds role 0, ...
+            for (o, &f) in out.iter_mut().zip(ctx.first(node.street as usize)) {
+                *o = if f == node.player { -stake } else { stake };
+            }
+            true
+        }
+        NodeKind::Showdown => {
+            for (o, &s) in out.iter_mut().zip(&ctx.data.showdown) {
+                *o = s * stake;
+            }
+            true
+        }
+        _ => false,
     }
 }
 
