@@ -268,6 +268,7 @@ fn play_two_hands_through_stdin_and_save_them() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
     assert!(stdout.contains("=== hand 2"), "{stdout}");
+    assert!(stdout.contains("-- 2nd street, pot"), "{stdout}");
     assert!(stdout.contains("is not one of the choices"), "{stdout}");
     assert!(stdout.contains("session over: 2 hands"), "{stdout}");
     // Both hands replay, and their results add up to the final score.

@@ -43,6 +43,14 @@ fn replays_a_file_and_refuses_a_bad_one() {
         serde_json::json!(["pb", "cbr 5"])
     );
 
+    // Streets are named as players say them.
+    let (ok, out, err) = stud(&["replay", good.to_str().unwrap(), "--rules", "pokerkit"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("3rd street: first to act p1") && out.contains("4th street"),
+        "{out}"
+    );
+
     let bad = dir.join("bad.phh");
     std::fs::write(&bad, HAND.replace("'p3 f'", "'p3 cbr 7'")).unwrap();
     let (ok, _, err) = stud(&["replay", bad.to_str().unwrap()]);

@@ -171,8 +171,8 @@ fn cards_text(state: &State, seat: u8, hidden: bool) -> String {
 fn show_table(out: &mut impl Write, state: &State, you: u8) -> std::io::Result<()> {
     writeln!(
         out,
-        "-- street {}, pot {} --",
-        state.street() + 1,
+        "-- {}, pot {} --",
+        state.def().street_name(state.street()),
         state.pot()
     )?;
     let board = state.community_cards();

@@ -223,6 +223,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
             "seat": seat,
             "role": role,
             "street": street,
+            "street_name": def.street_name(street),
             "node": node,
             "actions": actions,
             "hands": rows.iter().map(|(h, b, p)| serde_json::json!({"hand": h, "bucket": b, "probabilities": p})).collect::<Vec<_>>(),
@@ -231,10 +232,10 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         return Ok(());
     }
     println!(
-        "p{} (seat {seat}, role {role}: {} to act on this street) to act on street {}",
+        "p{} to act on {} ({} to act on this street)",
         seat + 1,
+        def.street_name(street),
         if role == 0 { "first" } else { "second" },
-        street + 1
     );
     let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
     println!(
@@ -381,12 +382,17 @@ pub fn run(args: Args) -> Result<()> {
         let v = serde_json::json!({
             "seat": n.player,
             "street": n.street,
+            "street_name": f.header().game.street_name(n.street as usize),
             "actions": actions,
             "hands": rows.iter().map(|(c, p)| serde_json::json!({"hand": c.to_string(), "probabilities": p})).collect::<Vec<_>>(),
         });
         println!("{v}");
     } else {
-        println!("seat {} to act on street {}", n.player, n.street);
+        println!(
+            "p{} to act on {}",
+            n.player + 1,
+            f.header().game.street_name(n.street as usize)
+        );
         println!(
             "hand  {}",
             actions

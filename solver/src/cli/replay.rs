@@ -127,7 +127,7 @@ fn print_text(hand: &HandHistory, r: &Replay, profile: Profile) {
         if dec.street != street {
             street = dec.street;
             let first = r.first_actors[street].map_or("-".into(), |s| format!("p{}", s + 1));
-            println!("street {}: first to act {first}", street + 1);
+            println!("{}: first to act {first}", d.street_name(street));
         }
         let legal: Vec<String> = dec.legal.iter().map(Action::to_string).collect();
         println!(

@@ -124,7 +124,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let first = &def.streets[0].deal;
     if first.as_slice() == [Deal::Down, Deal::Down, Deal::Up] && def.seats == 2 {
-        html += "<h2>Third street: facing the bring-in</h2>";
+        html += "<h2>3rd street: facing the bring-in</h2>";
         let t = third_street(player.as_ref(), &def, args.chart_hands, args.seed)?;
         let cols: Vec<String> = t.doors.iter().map(|r| r.to_string()).collect();
         let cells: Vec<Option<[f64; 4]>> = t
