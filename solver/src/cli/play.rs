@@ -125,7 +125,7 @@ fn play_one(
                     let mut probs = vec![0.0; legal.len()];
                     let answer = bot.policy(&state, &bets, seat, &legal, &mut probs)?;
                     let a = legal[sample(&probs, &mut rng)];
-                    writeln!(out, "opponent: {}", describe(&state, a))?;
+                    writeln!(out, "opponent: {}", super::action_words(&state, a))?;
                     if answer == Answer::Fallback {
                         writeln!(
                             out,
@@ -193,30 +193,6 @@ fn show_table(out: &mut impl Write, state: &State, you: u8) -> std::io::Result<(
     Ok(())
 }
 
-/// An action in words, with its amount, before it is applied to `state`.
-fn describe(state: &State, a: Action) -> String {
-    let seat = state.to_act().unwrap_or(0);
-    let level = (0..state.def().seats)
-        .map(|s| state.round_bet(s))
-        .max()
-        .unwrap_or(0);
-    let owed = (level - state.round_bet(seat)).min(state.stack(seat));
-    match a {
-        Action::Fold => "fold".into(),
-        Action::CheckCall if owed == 0 => "check".into(),
-        Action::CheckCall => format!("call {owed}"),
-        Action::BringIn => format!(
-            "bring in for {}",
-            state.def().bring_in.min(state.stack(seat))
-        ),
-        Action::CompleteBetRaise(n) if level == 0 => format!("bet {n}"),
-        Action::CompleteBetRaise(n) if state.street() == 0 && level < state.def().small_bet => {
-            format!("complete to {n}")
-        }
-        Action::CompleteBetRaise(n) => format!("raise to {n}"),
-    }
-}
-
 /// Asks the person for an action until a legal one is typed; `None` on `q` or end of input.
 fn ask(
     input: &mut impl BufRead,
@@ -229,7 +205,7 @@ fn ask(
         let menu: Vec<String> = legal
             .iter()
             .enumerate()
-            .map(|(i, a)| format!("[{}] {}", i + 1, describe(state, *a)))
+            .map(|(i, a)| format!("[{}] {}", i + 1, super::action_words(state, *a)))
             .collect();
         write!(out, "your move: {}  (? q) > ", menu.join("  "))?;
         out.flush()?;
