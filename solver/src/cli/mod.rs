@@ -38,6 +38,69 @@ pub fn load_game(arg: &str) -> Result<GameDef> {
     Ok(GameDef::preset(arg)?)
 }
 
+/// The game a command plays with `players` (bot names or strategy files): the game the
+/// strategy files record (the header holds the whole definition: stakes, stacks, rules), which
+/// `--game` may repeat but not contradict; `--game` alone when no file is given; else
+/// `default`. Two files solved for different games, or a `--game` that differs from a file's,
+/// are refused, naming both and what differs.
+pub fn game_for(game: Option<&str>, players: &[&str], default: &str) -> Result<GameDef> {
+    let asked = game.map(load_game).transpose()?;
+    let mut found: Option<(GameDef, &str)> = None;
+    for &p in players {
+        if crate::bot::BOT_NAMES.contains(&p) || !std::path::Path::new(p).exists() {
+            continue;
+        }
+        let g = crate::strategy_file::StrategyFile::open(std::path::Path::new(p))?
+            .header()
+            .game
+            .clone();
+        if let Some((other, name)) = &found {
+            if *other != g {
+                bail!(
+                    "{name} and {p} were solved for different games ({}): give each its own match",
+                    game_difference(other, &g)
+                );
+            }
+        }
+        if let Some(a) = &asked {
+            if *a != g {
+                bail!(
+                    "--game {} is not the game {p} was solved for ({}): leave --game out to play the file's game",
+                    game.unwrap_or_default(),
+                    game_difference(a, &g)
+                );
+            }
+        }
+        found.get_or_insert((g, p));
+    }
+    match (found, asked) {
+        (Some((g, _)), _) => Ok(g),
+        (None, Some(a)) => Ok(a),
+        (None, None) => load_game(default),
+    }
+}
+
+/// What differs between two games, as `key: a vs b`: the variant name alone can be the same
+/// (7stud under two rules profiles).
+fn game_difference(a: &GameDef, b: &GameDef) -> String {
+    let (Ok(serde_json::Value::Object(x)), Ok(serde_json::Value::Object(y))) =
+        (serde_json::to_value(a), serde_json::to_value(b))
+    else {
+        return format!("{} vs {}", a.variant, b.variant);
+    };
+    let diffs: Vec<String> = x
+        .iter()
+        .filter(|(k, v)| y.get(*k) != Some(v))
+        .map(|(k, v)| {
+            format!(
+                "{k}: {v} vs {}",
+                y.get(k).unwrap_or(&serde_json::Value::Null)
+            )
+        })
+        .collect();
+    diffs.join(", ")
+}
+
 /// The worker pool of `--threads N` (all cores when not given): the one place the commands that
 /// solve start their threads.
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {

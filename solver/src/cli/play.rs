@@ -1,6 +1,6 @@
 //! `stud play`: a person plays heads-up against a bot or strategy in the terminal.
 
-use super::load_game;
+use super::game_for;
 use crate::bot::matches::{stream, DealCards};
 use crate::bot::{load, sample, Answer, Bet, Player};
 use abstraction::phh::Recorder;
@@ -25,9 +25,10 @@ seat p1 in odd hands and p2 in even ones. The session is saved after every hand 
 pub struct Args {
     /// The opponent: a bot (random, call, raise, heuristic) or a strategy file.
     pub opponent: String,
-    /// The game: a preset (7stud, stud8, razz, 5stud, kuhn, leduc, ministud) or a TOML game file.
-    #[arg(long, default_value = "7stud")]
-    pub game: String,
+    /// The game: a preset (7stud, stud8, razz, 5stud, kuhn, leduc, ministud) or a TOML game file
+    /// (default: the game the strategy file records, else 7stud).
+    #[arg(long)]
+    pub game: Option<String>,
     /// The seed of the cards and of the opponent's choices.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -47,7 +48,7 @@ struct LastDecision {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let def = Arc::new(load_game(&args.game)?);
+    let def = Arc::new(game_for(args.game.as_deref(), &[&args.opponent], "7stud")?);
     anyhow::ensure!(def.seats == 2, "play is heads-up");
     if args.save.is_some() && Recorder::new(&def).is_none() {
         anyhow::bail!(
