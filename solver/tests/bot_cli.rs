@@ -354,3 +354,38 @@ fn a_strategy_raising_into_an_all_in_seat_calls_instead() {
         (&0.into(), &0.into())
     );
 }
+
+/// Runs `stud` under a pseudo-terminal (`script`), where indicatif draws its bars: what the
+/// terminal shows. `None` where `script` is missing.
+fn on_a_terminal(args: &[&str]) -> Option<String> {
+    let bin = env!("CARGO_BIN_EXE_stud");
+    let cmd = std::iter::once(bin)
+        .chain(args.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let out = std::process::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn long_runs_show_their_progress_on_a_terminal_only() {
+    let Some(shown) = on_a_terminal(&["match", "heuristic", "random", "--hands", "2000"]) else {
+        eprintln!("no `script`: the terminal is not tried");
+        return;
+    };
+    assert!(
+        shown.contains("deals,") && shown.contains("left"),
+        "{shown}"
+    );
+    // Through a pipe: the answer alone.
+    let out = stud(&["match", "heuristic", "random", "--hands", "2000"], "");
+    assert!(text(&out.stderr).is_empty(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).lines().count(), 1);
+    let lbr = on_a_terminal(&["eval", "lbr", "heuristic", "--hands", "20"]).unwrap();
+    assert!(lbr.contains("/20 deals"), "{lbr}");
+}

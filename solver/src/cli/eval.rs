@@ -6,7 +6,6 @@ use crate::bot::matches::summarize;
 use crate::bot::{load, Candidates, Lbr, Player, StrategyPlayer, BOT_NAMES};
 use abstraction::rules::GameDef;
 use anyhow::{ensure, Context};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -87,7 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.rollouts,
         args.candidates,
     )?;
-    let bar = progress_bar(args.json, args.hands);
+    let bar = super::deals_bar(args.json, args.hands);
     let start = Instant::now();
     ensure!(
         args.hands >= 2,
@@ -128,22 +127,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
-}
-
-/// The progress bar of `deals` deals on standard error, with the time left; hidden for `--json`
-/// (and where standard error is not a terminal).
-fn progress_bar(quiet: bool, deals: u64) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let b = ProgressBar::new(deals);
-    b.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} deals, {eta} left",
-        )
-        .expect("a valid template"),
-    );
-    b
 }
 
 /// The player `spec` names (see [`load`]), ready for many hands: a strategy file gets its

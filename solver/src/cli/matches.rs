@@ -2,7 +2,7 @@
 
 use super::game_for;
 use crate::bot::load;
-use crate::bot::matches::{play_match, MatchConfig};
+use crate::bot::matches::{play_match_with, MatchConfig};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -56,8 +56,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
         phh_out: args.phh_out,
     };
+    let bar = super::deals_bar(args.json, args.hands);
     let start = Instant::now();
-    let r = play_match(a.as_ref(), b.as_ref(), &cfg)?;
+    let r = play_match_with(a.as_ref(), b.as_ref(), &cfg, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let r = r?;
     let secs = start.elapsed().as_secs_f64();
     let per_sec = r.hands as f64 / secs.max(1e-9);
     if args.json {

@@ -101,6 +101,23 @@ fn game_difference(a: &GameDef, b: &GameDef) -> String {
     diffs.join(", ")
 }
 
+/// The progress bar of `deals` deals on standard error, with the time left, as `stud solve`
+/// shows its iterations: hidden for `--json` (`quiet`), and by indicatif where standard error is
+/// not a terminal, so that nothing but the answer reaches a pipe.
+pub fn deals_bar(quiet: bool, deals: u64) -> indicatif::ProgressBar {
+    if quiet {
+        return indicatif::ProgressBar::hidden();
+    }
+    let b = indicatif::ProgressBar::new(deals);
+    b.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} deals, {eta} left {msg}",
+        )
+        .expect("a valid template"),
+    );
+    b
+}
+
 /// The worker pool of `--threads N` (all cores when not given): the one place the commands that
 /// solve start their threads.
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {

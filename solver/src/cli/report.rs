@@ -2,7 +2,7 @@
 //! first-round play, and its results against the baseline bots and LBR.
 
 use super::game_for;
-use crate::bot::matches::{play_match, MatchConfig, MatchResult};
+use crate::bot::matches::{play_match_with, MatchConfig, MatchResult};
 use crate::bot::third_street::{third_street, ACTIONS};
 use crate::bot::{load, Candidates, Lbr, Player, BOT_NAMES};
 use crate::strategy_file::StrategyFile;
@@ -125,7 +125,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let first = &def.streets[0].deal;
     if first.as_slice() == [Deal::Down, Deal::Down, Deal::Up] && def.seats == 2 {
         html += "<h2>3rd street: facing the bring-in</h2>";
-        let t = third_street(player.as_ref(), &def, args.chart_hands, args.seed)?;
+        // Tens of seconds for a strategy file, with no count to show: a spinner says it works.
+        let spin = indicatif::ProgressBar::new_spinner().with_message("the 3rd-street chart");
+        spin.enable_steady_tick(std::time::Duration::from_millis(200));
+        let t = third_street(player.as_ref(), &def, args.chart_hands, args.seed);
+        spin.finish_and_clear();
+        let t = t?;
         let cols: Vec<String> = t.doors.iter().map(|r| r.to_string()).collect();
         let cells: Vec<Option<[f64; 4]>> = t
             .freq
@@ -154,7 +159,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     html += "<h2>Results</h2>";
     let results = match &args.results {
         Some(p) => read_results(p)?,
-        None => play_results(player.as_ref(), &def, args.hands, args.seed)?,
+        None => {
+            // Four matches and LBR, `hands` deals each.
+            let bar = super::deals_bar(false, 5 * args.hands);
+            let rows = play_results(player.as_ref(), &def, args.hands, args.seed, &bar);
+            bar.finish_and_clear();
+            rows?
+        }
     };
     html += &results_chart(&results);
     html += "</body></html>\n";
@@ -180,6 +191,7 @@ fn play_results(
     def: &Arc<GameDef>,
     deals: u64,
     seed: u64,
+    bar: &indicatif::ProgressBar,
 ) -> anyhow::Result<Vec<Row>> {
     let cfg = MatchConfig {
         def: Arc::clone(def),
@@ -196,15 +208,17 @@ fn play_results(
     };
     for bot in BOT_NAMES {
         let b = load(bot, def)?;
+        bar.set_message(format!("(vs {bot})"));
         rows.push(row(
             format!("vs {bot}"),
-            play_match(player, b.as_ref(), &cfg)?,
+            play_match_with(player, b.as_ref(), &cfg, &|| bar.inc(1))?,
         ));
     }
     let lbr = Lbr::new(player, Arc::clone(def), 64, Candidates::Sample(256))?;
+    bar.set_message("(LBR)");
     rows.push(row(
         "LBR (its win rate)".into(),
-        lbr.play(deals, seed, &|| {})?,
+        lbr.play(deals, seed, &|| bar.inc(1))?,
     ));
     Ok(rows)
 }
