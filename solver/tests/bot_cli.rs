@@ -389,3 +389,23 @@ fn long_runs_show_their_progress_on_a_terminal_only() {
     let lbr = on_a_terminal(&["eval", "lbr", "heuristic", "--hands", "20"]).unwrap();
     assert!(lbr.contains("/20 deals"), "{lbr}");
 }
+
+#[test]
+fn play_takes_the_words_it_shows_and_answers_in_words() {
+    // Seed 3: the opponent brings in, then checks on 3rd street; `call` answers the bring-in.
+    let out = stud(
+        &[
+            "play", "call", "--game", "5stud", "--hands", "1", "--seed", "3",
+        ],
+        "call\ncheck\n?\nq\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("[2] call 2  [3] complete to 5"), "{stdout}");
+    assert!(!stdout.contains("is not one of the choices"), "{stdout}");
+    assert!(stdout.contains("-- 4th street"), "{stdout}");
+    assert!(
+        stdout.contains("opponent's last decision: check: 100.0%, bet 5:"),
+        "{stdout}"
+    );
+}

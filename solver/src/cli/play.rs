@@ -14,11 +14,13 @@ use std::sync::Arc;
 /// Play heads-up against a bot or strategy in the terminal.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Example:\n  stud play heuristic --game 7stud --seed 3 --save session.phhs\n  \
-printf '1\\n1\\n1\\n' | stud play call --game 5stud --hands 1\n\n\
+    after_help = "Examples:\n  stud play heuristic --game 7stud --seed 3 --save session.phhs\n  \
+stud play strategies/razz-hu.strat\n  \
+yes 2 | stud play call --game 5stud --hands 1\n\n\
 Down cards are shown in brackets, up cards plain: `(Ah 5h) 9h`; the opponent's down cards are \
-?? until a showdown. At each decision type the number of an action or its PHH text (f, cc, \
-pb, cbr 10); `?` shows the opponent's probabilities at its last decision; `q` quits. You take \
+?? until a showdown. At each decision type the number of an action, its word as the menu \
+shows it (`call`, `check`, `raise`, `complete`, `fold`, or with the amount: `call 5`) or its \
+PHH text (f, cc, pb, cbr 10); `?` shows the opponent's probabilities at its last decision; `q` quits. You take \
 seat p1 in odd hands and p2 in even ones. The session is saved after every hand as PHHS \
 (phh-std's many-hand file: each hand under a [n] table)."
 )]
@@ -40,9 +42,9 @@ pub struct Args {
     pub save: Option<PathBuf>,
 }
 
-/// The opponent's last decision: what it could do and how likely each was.
+/// The opponent's last decision: what it could do, in words, and how likely each was.
 struct LastDecision {
-    legal: Vec<Action>,
+    names: Vec<String>,
     probs: Vec<f64>,
 }
 
@@ -134,7 +136,12 @@ fn play_one(
                              checks or calls, the fallback)"
                         )?;
                     }
-                    last = Some(LastDecision { legal, probs });
+                    // In words as they read before the action changed what is owed.
+                    let names = legal
+                        .iter()
+                        .map(|&a| super::action_words(&state, a))
+                        .collect();
+                    last = Some(LastDecision { names, probs });
                     a
                 };
                 bets.push((state.street(), action));
@@ -222,7 +229,7 @@ fn ask(
                 match last {
                     Some(d) => {
                         let p: Vec<String> = d
-                            .legal
+                            .names
                             .iter()
                             .zip(&d.probs)
                             .map(|(a, p)| format!("{a}: {:.1}%", 100.0 * p))
@@ -235,15 +242,24 @@ fn ask(
             }
             _ => {}
         }
+        // A number, the words of the menu (`call 5`, or `call` alone), or the PHH text.
+        let words = line.to_ascii_lowercase();
         let picked = match line.parse::<usize>() {
             Ok(i) if (1..=legal.len()).contains(&i) => Some(legal[i - 1]),
-            _ => legal.iter().copied().find(|a| a.to_string() == line),
+            _ => legal.iter().copied().find(|&a| {
+                let said = super::action_words(state, a);
+                a.to_string() == line
+                    || said == words
+                    || said.split(' ').next() == Some(words.as_str())
+                    || (words == "bring in" && a == Action::BringIn)
+            }),
         };
         match picked {
             Some(a) => return Ok(Some(a)),
             None => writeln!(
                 out,
-                "`{line}` is not one of the choices: type its number or its PHH text ({})",
+                "`{line}` is not one of the choices: type its number, its word or its PHH text \
+                 ({})",
                 legal
                     .iter()
                     .map(|a| a.to_string())
