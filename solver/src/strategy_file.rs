@@ -119,6 +119,28 @@ impl Width {
             Width::U8 => 255.0,
         }
     }
+
+    /// The cumulative value stored after an action whose running probability is `cum`: the
+    /// one rounding of [`quantize`], so that a row read back can be compared with it.
+    fn cumulative(self, cum: f64) -> u32 {
+        (cum.min(1.0) * self.scale()).round() as u32
+    }
+
+    /// Whether `row`, as [`StrategyFile::row_into`] reads it, is what the file stores for a row
+    /// without mass: the uniform row, written for an information set the solve never reached
+    /// (or reached with no weight). A reached row can be exactly as uniform only by chance.
+    pub fn is_unreached(self, row: &[f64]) -> bool {
+        let k = row.len();
+        let (mut cum, mut prev) = (0.0, 0);
+        row.iter().all(|&p| {
+            // Summed as `quantize` sums it: the same bits, the same rounding.
+            cum += 1.0 / k as f64;
+            let upto = self.cumulative(cum);
+            let stored = (upto - prev) as f64 / self.scale();
+            prev = upto;
+            p == stored
+        })
+    }
 }
 
 /// The deal sampling of a betting-tree solve.
@@ -462,7 +484,7 @@ fn quantize(
             let (mut cum, mut prev) = (0.0, 0u32);
             for (a, &x) in buf[..k - 1].iter().enumerate() {
                 cum += if sum > 0.0 { x / sum } else { 1.0 / k as f64 };
-                let upto = (cum.min(1.0) * width.scale()).round() as u32;
+                let upto = width.cumulative(cum);
                 let v = (upto - prev) as u16;
                 prev = upto;
                 let o = (at + a) * bytes;

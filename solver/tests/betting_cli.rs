@@ -125,7 +125,10 @@ fn query_answers_a_spot_on_every_street() {
         &["query", p, "3c 8d pb cc cc", "--hand", "As Kd"],
         "",
     ));
-    assert!(e.contains("step 5 (cc)") && e.contains("face up"), "{e}");
+    assert!(
+        e.contains("step 5 (cc)") && e.contains("up card on 4th street"),
+        "{e}"
+    );
     let e = err(&stud(&["query", p, "3c 8d pb", "--hand", "As"], ""));
     assert!(e.contains("--hand"), "{e}");
     // A repeated card is refused, not counted once.

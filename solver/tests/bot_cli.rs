@@ -268,6 +268,7 @@ fn play_two_hands_through_stdin_and_save_them() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
     assert!(stdout.contains("=== hand 2"), "{stdout}");
+    assert!(stdout.contains("-- 2nd street, pot"), "{stdout}");
     assert!(stdout.contains("is not one of the choices"), "{stdout}");
     assert!(stdout.contains("session over: 2 hands"), "{stdout}");
     // Both hands replay, and their results add up to the final score.
@@ -351,5 +352,60 @@ fn a_strategy_raising_into_an_all_in_seat_calls_instead() {
     assert_eq!(
         (&v["fallbacks_a"], &v["fallbacks_b"]),
         (&0.into(), &0.into())
+    );
+}
+
+/// Runs `stud` under a pseudo-terminal (`script`), where indicatif draws its bars: what the
+/// terminal shows. `None` where `script` is missing.
+fn on_a_terminal(args: &[&str]) -> Option<String> {
+    let bin = env!("CARGO_BIN_EXE_stud");
+    let cmd = std::iter::once(bin)
+        .chain(args.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let out = std::process::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn long_runs_show_their_progress_on_a_terminal_only() {
+    let Some(shown) = on_a_terminal(&["match", "heuristic", "random", "--hands", "2000"]) else {
+        eprintln!("no `script`: the terminal is not tried");
+        return;
+    };
+    assert!(
+        shown.contains("deals,") && shown.contains("left"),
+        "{shown}"
+    );
+    // Through a pipe: the answer alone.
+    let out = stud(&["match", "heuristic", "random", "--hands", "2000"], "");
+    assert!(text(&out.stderr).is_empty(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).lines().count(), 1);
+    let lbr = on_a_terminal(&["eval", "lbr", "heuristic", "--hands", "20"]).unwrap();
+    assert!(lbr.contains("/20 deals"), "{lbr}");
+}
+
+#[test]
+fn play_takes_the_words_it_shows_and_answers_in_words() {
+    // Seed 3: the opponent brings in, then checks on 3rd street; `call` answers the bring-in.
+    let out = stud(
+        &[
+            "play", "call", "--game", "5stud", "--hands", "1", "--seed", "3",
+        ],
+        "call\ncheck\n?\nq\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("[2] call 2  [3] complete to 5"), "{stdout}");
+    assert!(!stdout.contains("is not one of the choices"), "{stdout}");
+    assert!(stdout.contains("-- 4th street"), "{stdout}");
+    assert!(
+        stdout.contains("opponent's last decision: check: 100.0%, bet 5:"),
+        "{stdout}"
     );
 }

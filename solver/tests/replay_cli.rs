@@ -43,6 +43,45 @@ fn replays_a_file_and_refuses_a_bad_one() {
         serde_json::json!(["pb", "cbr 5"])
     );
 
+    // Streets are named as players say them.
+    let (ok, out, err) = stud(&["replay", good.to_str().unwrap(), "--rules", "pokerkit"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("3rd street: first to act p1") && out.contains("4th street"),
+        "{out}"
+    );
+
+    // The cards dealt, and each decision's number in `actions`.
+    assert!(out.contains("dealt: p1: 8s 5c 7d; p2: 5s Js 8h"), "{out}");
+    assert!(out.contains("action   4 (line   7)  p1"), "{out}");
+    // Several files, and a PHHS file of two hands (lines named in the whole file).
+    let many = dir.join("two.phhs");
+    std::fs::write(&many, format!("[1]\n{HAND}\n[2]\n{HAND}")).unwrap();
+    let (ok, out, err) = stud(&[
+        "replay",
+        good.to_str().unwrap(),
+        many.to_str().unwrap(),
+        "--rules",
+        "pokerkit",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 3, "{v}");
+    let broken = dir.join("broken.phhs");
+    std::fs::write(
+        &broken,
+        format!("[1]\n{HAND}\n[2]\n{}", HAND.replace("'p3 f'", "'p3 cbr 7'")),
+    )
+    .unwrap();
+    let (ok, out, err) = stud(&["replay", broken.to_str().unwrap(), "--rules", "pokerkit"]);
+    assert!(!ok);
+    assert!(out.contains("=== ") && out.contains("[1]"), "{out}");
+    assert!(
+        err.contains("[2]: action 6 of 11, line 17: `p3 cbr 7`") && err.contains("1 of 2 hands"),
+        "{err}"
+    );
+
     let bad = dir.join("bad.phh");
     std::fs::write(&bad, HAND.replace("'p3 f'", "'p3 cbr 7'")).unwrap();
     let (ok, _, err) = stud(&["replay", bad.to_str().unwrap()]);

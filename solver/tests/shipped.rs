@@ -60,3 +60,37 @@ fn every_shipped_strategy_fits_opens_and_answers_every_street() {
         }
     }
 }
+
+#[test]
+fn the_game_is_read_from_the_strategy_file() {
+    let razz = path("razz-hu.strat");
+    let razz = razz.to_str().unwrap();
+    let seven = path("7stud-hu.strat");
+    let seven = seven.to_str().unwrap();
+    // match, eval lbr and play without --game play the file's game.
+    let m = stud_json(&["match", razz, "call", "--hands", "4", "--json"]);
+    assert_eq!(m["game"], "razz", "{m}");
+    let l = stud_json(&["eval", "lbr", razz, "--hands", "2", "--json"]);
+    assert_eq!(l["game"], "razz", "{l}");
+    let p = ok(&stud(&["play", razz, "--hands", "1"], "q\n"));
+    assert!(p.contains("=== hand 1"), "{p}");
+    // --game may repeat the file's game, not contradict it: the error names both and what
+    // differs.
+    assert_eq!(
+        stud_json(&["match", razz, "call", "--hands", "4", "--json", "--game", "razz"])["game"],
+        "razz"
+    );
+    for args in [
+        vec!["match", razz, "call", "--hands", "4", "--game", "7stud"],
+        vec!["eval", "lbr", razz, "--hands", "2", "--game", "7stud"],
+        vec!["report", razz, "--game", "7stud", "--out", "/nonexistent"],
+    ] {
+        let e = common::err(&stud(&args, ""));
+        assert!(
+            e.contains("--game 7stud is not the game") && e.contains("\"razz\""),
+            "{args:?}: {e}"
+        );
+    }
+    let e = common::err(&stud(&["match", razz, seven, "--hands", "4"], ""));
+    assert!(e.contains("solved for different games"), "{e}");
+}

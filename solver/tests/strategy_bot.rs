@@ -279,7 +279,7 @@ fn third_street_report_of_a_bot_shows_its_chart_and_the_results_given_and_render
     // The third-street chart and the results bars.
     assert_eq!(html.matches("<svg").count(), 2, "{html}");
     for part in [
-        "Third street",
+        "3rd street: facing the bring-in",
         "rolled-up trips",
         "split pair T-A",
         "complete",

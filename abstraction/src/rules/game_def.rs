@@ -556,6 +556,31 @@ impl GameDef {
             .count()
     }
 
+    /// Street `street` (0-based) as players say it: in a stud game the number of cards each
+    /// player holds once it is dealt ("3rd street" to "7th street" in seven-card stud, "2nd
+    /// street" to "5th street" in five-card stud); in a game with community cards or no up
+    /// cards (Kuhn, Leduc), where that count means nothing, "round 1", "round 2".
+    pub fn street_name(&self, street: usize) -> String {
+        let deals = || self.streets.iter().flat_map(|s| &s.deal);
+        let stud = deals().any(|d| *d == Deal::Up) && !deals().any(|d| *d == Deal::Community);
+        if !stud {
+            return format!("round {}", street + 1);
+        }
+        let held: usize = self
+            .streets
+            .iter()
+            .take(street + 1)
+            .map(|s| s.deal.len())
+            .sum();
+        let suffix = match held {
+            1 => "st",
+            2 => "nd",
+            3 => "rd",
+            _ => "th",
+        };
+        format!("{held}{suffix} street")
+    }
+
     /// The size of a bet of kind `b`.
     pub fn bet_amount(&self, b: BetSize) -> u64 {
         match b {
@@ -815,6 +840,29 @@ struct GameFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn streets_are_named_as_players_say_them() {
+        let seven = GameDef::preset("7stud").unwrap();
+        let names: Vec<String> = (0..5).map(|s| seven.street_name(s)).collect();
+        assert_eq!(
+            names,
+            [
+                "3rd street",
+                "4th street",
+                "5th street",
+                "6th street",
+                "7th street"
+            ]
+        );
+        let five = GameDef::preset("5stud").unwrap();
+        assert_eq!(five.street_name(0), "2nd street");
+        assert_eq!(five.street_name(3), "5th street");
+        assert_eq!(GameDef::ministud().street_name(1), "3rd street");
+        assert_eq!(GameDef::leduc().street_name(0), "round 1");
+        assert_eq!(GameDef::leduc().street_name(1), "round 2");
+        assert_eq!(GameDef::kuhn().street_name(0), "round 1");
+    }
 
     #[test]
     fn every_preset_is_valid() {

@@ -143,12 +143,23 @@ pub fn play_hand(
 }
 
 /// Plays `a` against `b`: every deal twice, A in the first seat then in the second, the cards
-/// staying with the seats (so each player holds both hands of the deal once). Deals run in parallel; the result is the same for any number of
-/// threads.
+/// staying with the seats (so each player holds both hands of the deal once). Deals run in
+/// parallel; the result is the same for any number of threads.
 pub fn play_match(
     a: &dyn Player,
     b: &dyn Player,
     cfg: &MatchConfig,
+) -> anyhow::Result<MatchResult> {
+    play_match_with(a, b, cfg, &|| {})
+}
+
+/// [`play_match`], calling `done` after each deal (from the worker that played it): a
+/// progress bar's tick.
+pub fn play_match_with(
+    a: &dyn Player,
+    b: &dyn Player,
+    cfg: &MatchConfig,
+    done: &(dyn Fn() + Sync),
 ) -> anyhow::Result<MatchResult> {
     let def = &cfg.def;
     if def.seats != 2 {
@@ -198,6 +209,7 @@ pub fn play_match(
                         .with_context(|| format!("cannot write {}", path.display()))?;
                 }
             }
+            done();
             Ok((net, fell))
         })
         .collect::<anyhow::Result<_>>()?;

@@ -195,9 +195,9 @@ impl StrategyPlayer {
         let role = (state.first_actor(street) != Some(seat)) as u8;
         if n.kind != NodeKind::Action as u8 || n.street as usize != street || n.player != role {
             bail!(
-                "the strategy's tree has no decision of seat {seat} (role {role}) on street {} \
+                "the strategy's tree has no decision of seat {seat} (role {role}) on {} \
                  after this betting",
-                street + 1
+                state.def().street_name(street)
             );
         }
         let bucket = match bucket {

@@ -151,7 +151,12 @@ pub fn load_or_build(
             Phase::Features => "features",
             Phase::Clustering => "k-means",
         };
-        bar.set_message(format!("street {}/{} {phase}", p.street + 1, p.streets));
+        bar.set_message(format!(
+            "{} ({}/{}) {phase}",
+            def.street_name(p.street),
+            p.street + 1,
+            p.streets
+        ));
         bar.set_length(p.total as u64);
         bar.set_position(p.done as u64);
     };
@@ -208,6 +213,7 @@ fn seconds_each<T>(
 }
 
 fn build(c: &Common, force: bool, table: bool) -> anyhow::Result<()> {
+    let def = game_and_size(c)?.0;
     let (mut b, path, origin, seconds) = load(c, force)?;
     let mut streets = Vec::new();
     for (i, s) in b.streets().iter().enumerate() {
@@ -269,11 +275,11 @@ fn build(c: &Common, force: bool, table: bool) -> anyhow::Result<()> {
         report.seconds,
         report.checksum
     );
-    println!("street  buckets  views  iters  EHS var  within  features µs  lookups/s");
+    println!("    street  buckets  views  iters  EHS var  within  features µs  lookups/s");
     for s in &report.streets {
         println!(
-            "{:>6}  {:>7}  {:>5}  {:>5}  {:>7.4}  {:>6.3}  {:>11.1}  {:>9.0}",
-            s.street,
+            "{:>10}  {:>7}  {:>5}  {:>5}  {:>7.4}  {:>6.3}  {:>11.1}  {:>9.0}",
+            def.street_name(s.street),
             s.buckets,
             s.training_views,
             s.iterations,
@@ -347,6 +353,7 @@ fn parse_view(b: &Bucketing, mine: &str, opponent: &str) -> anyhow::Result<CardV
 }
 
 fn bucket(c: &Common, mine: &str, opponent: &str) -> anyhow::Result<()> {
+    let def = game_and_size(c)?.0;
     let b = load(c, false)?.0;
     let v = parse_view(&b, mine, opponent)?;
     let features = b.features(&v)?;
@@ -367,10 +374,10 @@ fn bucket(c: &Common, mine: &str, opponent: &str) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string(&report)?);
     } else {
         println!(
-            "{} {} street {}: bucket {} of {} (EHS {:.3}; canonical {}; abstraction {})",
+            "{} {} {}: bucket {} of {} (EHS {:.3}; canonical {}; abstraction {})",
             report.game,
             report.size,
-            report.street,
+            def.street_name(report.street),
             report.bucket,
             report.buckets,
             report.ehs,

@@ -1,12 +1,11 @@
 //! `stud eval`: measures of a strategy's strength; `stud eval lbr`, the local best response;
 //! `stud eval ladder`, the validation ladder of the card abstraction.
 
-use super::load_game;
+use super::game_for;
 use crate::bot::{load, open_strategy, Candidates, Lbr, Player, BOT_NAMES};
 use crate::purify::Purification;
 use abstraction::rules::GameDef;
 use anyhow::{ensure, Context};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -29,9 +28,9 @@ enum Measure {
 /// Arguments of `stud eval lbr`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  stud eval lbr strategies/leduc.strat --game leduc --hands 20000 --seed 1\n  \
-stud eval lbr heuristic --game 7stud --hands 1000 --json\n  \
-stud eval lbr strategies/7stud-hu.strat --game 7stud --hands 500 --candidates all\n\n\
+    after_help = "Examples:\n  stud eval lbr strategies/razz-hu.strat --hands 200 --seed 1\n  \
+stud eval lbr heuristic --game 7stud --hands 100 --json\n  \
+stud eval lbr strategies/7stud-hu.strat --hands 20 --candidates all\n\n\
 LBR (Lisy and Bowling 2017) plays the player on duplicate deals (each played twice, seats \
 swapped). It follows the player's range over its hidden cards through each hand, weighing each \
 holding by the player's probabilities of the actions it took (every holding with --candidates \
@@ -47,9 +46,10 @@ pub struct LbrArgs {
     /// its rows are played; default threshold=0.15 for the real games) or a built-in bot
     /// (random, call, raise, heuristic).
     pub strategy: String,
-    /// The game: the one the strategy was solved for, a preset or a TOML game file.
+    /// The game, a preset or a TOML game file: needed for a bot; a strategy file's is the one
+    /// it records (default 7stud).
     #[arg(long)]
-    pub game: String,
+    pub game: Option<String>,
     /// Deals to play; each is played twice.
     #[arg(long, default_value_t = 10_000)]
     pub hands: u64,
@@ -78,8 +78,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Measure::Lbr(a) => a,
         Measure::Ladder(a) => return super::ladder::run(a),
     };
-    let def = load_game(&args.game)?;
     let path = args.strategy;
+    let def = game_for(args.game.as_deref(), &[&path], "7stud")?;
     let (player, exact) = load_for_many_hands(&path, &def)?;
     let def = Arc::new(def);
     let lbr = Lbr::new(
@@ -88,7 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.rollouts,
         args.candidates,
     )?;
-    let bar = progress_bar(args.json, args.hands);
+    let bar = super::deals_bar(args.json, args.hands);
     let start = Instant::now();
     ensure!(
         args.hands >= 2,
@@ -136,22 +136,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// The progress bar of `deals` deals on standard error, with the time left; hidden for `--json`
-/// (and where standard error is not a terminal).
-fn progress_bar(quiet: bool, deals: u64) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let b = ProgressBar::new(deals);
-    b.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} deals, {eta} left",
-        )
-        .expect("a valid template"),
-    );
-    b
 }
 
 /// The player `spec` names (see [`load`]), ready for many hands: a strategy file gets its

@@ -1,8 +1,8 @@
 //! `stud match`: two players head to head on duplicate deals.
 
-use super::load_game;
+use super::game_for;
 use crate::bot::load;
-use crate::bot::matches::{play_match, MatchConfig};
+use crate::bot::matches::{play_match_with, MatchConfig};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -10,8 +10,10 @@ use std::time::Instant;
 /// Play two bots or strategies against each other on duplicate deals.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Example:\n  stud match heuristic random --game 7stud --hands 10000 --seed 1\n  \
-stud match raise call --game razz --hands 100 --phh-out hands/ --json\n\n\
+    after_help = "Examples:\n  stud match heuristic random --game 7stud --hands 10000 --seed 1\n  \
+stud match raise call --game razz --hands 100 --phh-out hands/ --json\n  \
+stud match strategies/razz-hu.strat heuristic --hands 200\n\n\
+The game is the one a strategy file records; --game, needed for two bots, may repeat it. \
 A and B are bots (random, call, raise, heuristic) or strategy files. Each of the N deals is \
 played twice, A in the first seat then in the second, the cards staying with the seats (each \
 player holds both hands once), so 2N hands are played. The win rate of A is in milli-big-bets per hand (1 mbb = 0.001 \
@@ -26,9 +28,9 @@ pub struct Args {
     /// Player B: a bot name or a strategy file (FILE:mixed, FILE:pure, FILE:threshold=T).
     pub b: String,
     /// The game: a preset (7stud, stud8, razz, 5stud, kuhn, leduc, ministud) or a TOML game
-    /// file; heads-up.
-    #[arg(long, default_value = "7stud")]
-    pub game: String,
+    /// file; heads-up (default: the game a strategy file records, else 7stud).
+    #[arg(long)]
+    pub game: Option<String>,
     /// Deals to play; each is played twice.
     #[arg(long, default_value_t = 1000)]
     pub hands: u64,
@@ -46,7 +48,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let def = load_game(&args.game)?;
+    let def = game_for(args.game.as_deref(), &[&args.a, &args.b], "7stud")?;
     let a = load(&args.a, &def)?;
     let b = load(&args.b, &def)?;
     let cfg = MatchConfig {
@@ -55,8 +57,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
         phh_out: args.phh_out,
     };
+    let bar = super::deals_bar(args.json, args.hands);
     let start = Instant::now();
-    let r = play_match(a.as_ref(), b.as_ref(), &cfg)?;
+    let r = play_match_with(a.as_ref(), b.as_ref(), &cfg, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let r = r?;
     let secs = start.elapsed().as_secs_f64();
     let per_sec = r.hands as f64 / secs.max(1e-9);
     if args.json {

@@ -15,7 +15,7 @@ pub mod simulate;
 pub mod solve;
 mod solve_real;
 
-use ::abstraction::rules::GameDef;
+use ::abstraction::rules::{Action, FirstRound, GameDef, State};
 use anyhow::{bail, Context, Result};
 
 /// Which solver a command runs (`--solver`).
@@ -38,6 +38,90 @@ pub fn load_game(arg: &str) -> Result<GameDef> {
     Ok(GameDef::preset(arg)?)
 }
 
+/// The game a command plays with `players` (bot names or strategy files): the game the
+/// strategy files record (the header holds the whole definition: stakes, stacks, rules), which
+/// `--game` may repeat but not contradict; `--game` alone when no file is given; else
+/// `default`. Two files solved for different games, or a `--game` that differs from a file's,
+/// are refused, naming both and what differs.
+pub fn game_for(game: Option<&str>, players: &[&str], default: &str) -> Result<GameDef> {
+    let asked = game.map(load_game).transpose()?;
+    let mut found: Option<(GameDef, &str)> = None;
+    for &spec in players {
+        // A bot has no game of its own; a spec that names no file is refused when it is loaded.
+        if crate::bot::BOT_NAMES.contains(&spec) {
+            continue;
+        }
+        let Ok((p, _)) = crate::bot::strategy_spec(spec) else {
+            continue;
+        };
+        let g = crate::strategy_file::StrategyFile::open(std::path::Path::new(p))?
+            .header()
+            .game
+            .clone();
+        if let Some((other, name)) = &found {
+            if *other != g {
+                bail!(
+                    "{name} and {p} were solved for different games ({}): give each its own match",
+                    game_difference(other, &g)
+                );
+            }
+        }
+        if let Some(a) = &asked {
+            if *a != g {
+                bail!(
+                    "--game {} is not the game {p} was solved for ({}): leave --game out to play the file's game",
+                    game.unwrap_or_default(),
+                    game_difference(a, &g)
+                );
+            }
+        }
+        found.get_or_insert((g, p));
+    }
+    match (found, asked) {
+        (Some((g, _)), _) => Ok(g),
+        (None, Some(a)) => Ok(a),
+        (None, None) => load_game(default),
+    }
+}
+
+/// What differs between two games, as `key: a vs b`: the variant name alone can be the same
+/// (7stud under two rules profiles).
+fn game_difference(a: &GameDef, b: &GameDef) -> String {
+    let (Ok(serde_json::Value::Object(x)), Ok(serde_json::Value::Object(y))) =
+        (serde_json::to_value(a), serde_json::to_value(b))
+    else {
+        return format!("{} vs {}", a.variant, b.variant);
+    };
+    let diffs: Vec<String> = x
+        .iter()
+        .filter(|(k, v)| y.get(*k) != Some(v))
+        .map(|(k, v)| {
+            format!(
+                "{k}: {v} vs {}",
+                y.get(k).unwrap_or(&serde_json::Value::Null)
+            )
+        })
+        .collect();
+    diffs.join(", ")
+}
+
+/// The progress bar of `deals` deals on standard error, with the time left, as `stud solve`
+/// shows its iterations: hidden for `--json` (`quiet`), and by indicatif where standard error is
+/// not a terminal, so that nothing but the answer reaches a pipe.
+pub fn deals_bar(quiet: bool, deals: u64) -> indicatif::ProgressBar {
+    if quiet {
+        return indicatif::ProgressBar::hidden();
+    }
+    let b = indicatif::ProgressBar::new(deals);
+    b.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} deals, {eta} left {msg}",
+        )
+        .expect("a valid template"),
+    );
+    b
+}
+
 /// The worker pool of `--threads N` (all cores when not given): the one place the commands that
 /// solve start their threads.
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
@@ -50,4 +134,33 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
         .num_threads(threads)
         .build()
         .context("starting the worker threads")
+}
+
+/// An action in a player's words, with its amount, before it is applied to `state`: fold,
+/// check, call 5, bring in for 2, complete to 5, bet 5, raise to 10. The bring-in seat that
+/// opens for the full small bet completes, even though nothing was posted before it: one word
+/// for one move, whoever makes it.
+pub fn action_words(state: &State, a: Action) -> String {
+    let seat = state.to_act().unwrap_or(0);
+    let def = state.def();
+    let level = (0..def.seats)
+        .map(|s| state.round_bet(s))
+        .max()
+        .unwrap_or(0);
+    let owed = (level - state.round_bet(seat)).min(state.stack(seat));
+    match a {
+        Action::Fold => "fold".into(),
+        Action::CheckCall if owed == 0 => "check".into(),
+        Action::CheckCall => format!("call {owed}"),
+        Action::BringIn => format!("bring in for {}", def.bring_in.min(state.stack(seat))),
+        Action::CompleteBetRaise(n)
+            if state.street() == 0
+                && def.first_round == FirstRound::BringIn
+                && level < def.small_bet =>
+        {
+            format!("complete to {n}")
+        }
+        Action::CompleteBetRaise(n) if level == 0 => format!("bet {n}"),
+        Action::CompleteBetRaise(n) => format!("raise to {n}"),
+    }
 }

@@ -1,6 +1,6 @@
 //! `stud play`: a person plays heads-up against a bot or strategy in the terminal.
 
-use super::load_game;
+use super::game_for;
 use crate::bot::matches::{stream, DealCards};
 use crate::bot::{load, sample, Answer, Bet, Player};
 use abstraction::phh::Recorder;
@@ -14,11 +14,13 @@ use std::sync::Arc;
 /// Play heads-up against a bot or strategy in the terminal.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Example:\n  stud play heuristic --game 7stud --seed 3 --save session.phhs\n  \
-printf '1\\n1\\n1\\n' | stud play call --game 5stud --hands 1\n\n\
+    after_help = "Examples:\n  stud play heuristic --game 7stud --seed 3 --save session.phhs\n  \
+stud play strategies/razz-hu.strat\n  \
+yes 2 | stud play call --game 5stud --hands 1\n\n\
 Down cards are shown in brackets, up cards plain: `(Ah 5h) 9h`; the opponent's down cards are \
-?? until a showdown. At each decision type the number of an action or its PHH text (f, cc, \
-pb, cbr 10); `?` shows the opponent's probabilities at its last decision; `q` quits. You take \
+?? until a showdown. At each decision type the number of an action, its word as the menu \
+shows it (`call`, `check`, `raise`, `complete`, `fold`, or with the amount: `call 5`) or its \
+PHH text (f, cc, pb, cbr 10); `?` shows the opponent's probabilities at its last decision; `q` quits. You take \
 seat p1 in odd hands and p2 in even ones. The session is saved after every hand as PHHS \
 (phh-std's many-hand file: each hand under a [n] table)."
 )]
@@ -27,9 +29,10 @@ pub struct Args {
     /// FILE:pure, FILE:threshold=T say how its rows are played; default threshold=0.15 for the
     /// real games).
     pub opponent: String,
-    /// The game: a preset (7stud, stud8, razz, 5stud, kuhn, leduc, ministud) or a TOML game file.
-    #[arg(long, default_value = "7stud")]
-    pub game: String,
+    /// The game: a preset (7stud, stud8, razz, 5stud, kuhn, leduc, ministud) or a TOML game file
+    /// (default: the game the strategy file records, else 7stud).
+    #[arg(long)]
+    pub game: Option<String>,
     /// The seed of the cards and of the opponent's choices.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -41,15 +44,15 @@ pub struct Args {
     pub save: Option<PathBuf>,
 }
 
-/// The opponent's last decision: what it could do and how likely each was.
+/// The opponent's last decision: what it could do, in words, and how likely each was.
 struct LastDecision {
-    legal: Vec<Action>,
+    names: Vec<String>,
     probs: Vec<f64>,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let def = Arc::new(load_game(&args.game)?);
+    let def = Arc::new(game_for(args.game.as_deref(), &[&args.opponent], "7stud")?);
     anyhow::ensure!(def.seats == 2, "play is heads-up");
     if args.save.is_some() && Recorder::new(&def).is_none() {
         anyhow::bail!(
@@ -129,7 +132,7 @@ fn play_one(
                     let mut probs = vec![0.0; legal.len()];
                     let answer = bot.policy(&state, &bets, seat, &legal, &mut probs)?;
                     let a = legal[sample(&probs, &mut rng)];
-                    writeln!(out, "opponent: {}", describe(&state, a))?;
+                    writeln!(out, "opponent: {}", super::action_words(&state, a))?;
                     if answer == Answer::Fallback {
                         writeln!(
                             out,
@@ -137,7 +140,12 @@ fn play_one(
                              checks or calls, the fallback)"
                         )?;
                     }
-                    last = Some(LastDecision { legal, probs });
+                    // In words as they read before the action changed what is owed.
+                    let names = legal
+                        .iter()
+                        .map(|&a| super::action_words(&state, a))
+                        .collect();
+                    last = Some(LastDecision { names, probs });
                     a
                 };
                 bets.push((state.street(), action));
@@ -175,8 +183,8 @@ fn cards_text(state: &State, seat: u8, hidden: bool) -> String {
 fn show_table(out: &mut impl Write, state: &State, you: u8) -> std::io::Result<()> {
     writeln!(
         out,
-        "-- street {}, pot {} --",
-        state.street() + 1,
+        "-- {}, pot {} --",
+        state.def().street_name(state.street()),
         state.pot()
     )?;
     let board = state.community_cards();
@@ -197,30 +205,6 @@ fn show_table(out: &mut impl Write, state: &State, you: u8) -> std::io::Result<(
     Ok(())
 }
 
-/// An action in words, with its amount, before it is applied to `state`.
-fn describe(state: &State, a: Action) -> String {
-    let seat = state.to_act().unwrap_or(0);
-    let level = (0..state.def().seats)
-        .map(|s| state.round_bet(s))
-        .max()
-        .unwrap_or(0);
-    let owed = (level - state.round_bet(seat)).min(state.stack(seat));
-    match a {
-        Action::Fold => "fold".into(),
-        Action::CheckCall if owed == 0 => "check".into(),
-        Action::CheckCall => format!("call {owed}"),
-        Action::BringIn => format!(
-            "bring in for {}",
-            state.def().bring_in.min(state.stack(seat))
-        ),
-        Action::CompleteBetRaise(n) if level == 0 => format!("bet {n}"),
-        Action::CompleteBetRaise(n) if state.street() == 0 && level < state.def().small_bet => {
-            format!("complete to {n}")
-        }
-        Action::CompleteBetRaise(n) => format!("raise to {n}"),
-    }
-}
-
 /// Asks the person for an action until a legal one is typed; `None` on `q` or end of input.
 fn ask(
     input: &mut impl BufRead,
@@ -233,7 +217,7 @@ fn ask(
         let menu: Vec<String> = legal
             .iter()
             .enumerate()
-            .map(|(i, a)| format!("[{}] {}", i + 1, describe(state, *a)))
+            .map(|(i, a)| format!("[{}] {}", i + 1, super::action_words(state, *a)))
             .collect();
         write!(out, "your move: {}  (? q) > ", menu.join("  "))?;
         out.flush()?;
@@ -249,7 +233,7 @@ fn ask(
                 match last {
                     Some(d) => {
                         let p: Vec<String> = d
-                            .legal
+                            .names
                             .iter()
                             .zip(&d.probs)
                             .map(|(a, p)| format!("{a}: {:.1}%", 100.0 * p))
@@ -262,15 +246,24 @@ fn ask(
             }
             _ => {}
         }
+        // A number, the words of the menu (`call 5`, or `call` alone), or the PHH text.
+        let words = line.to_ascii_lowercase();
         let picked = match line.parse::<usize>() {
             Ok(i) if (1..=legal.len()).contains(&i) => Some(legal[i - 1]),
-            _ => legal.iter().copied().find(|a| a.to_string() == line),
+            _ => legal.iter().copied().find(|&a| {
+                let said = super::action_words(state, a);
+                a.to_string() == line
+                    || said == words
+                    || said.split(' ').next() == Some(words.as_str())
+                    || (words == "bring in" && a == Action::BringIn)
+            }),
         };
         match picked {
             Some(a) => return Ok(Some(a)),
             None => writeln!(
                 out,
-                "`{line}` is not one of the choices: type its number or its PHH text ({})",
+                "`{line}` is not one of the choices: type its number, its word or its PHH text \
+                 ({})",
                 legal
                     .iter()
                     .map(|a| a.to_string())

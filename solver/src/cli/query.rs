@@ -3,26 +3,38 @@
 //! # Spot notation
 //! A spot is the public history from the start of the hand: public cards and betting actions in
 //! the order they happen, separated by spaces (`|`, `/` and `,` are separators too, for
-//! readability). The private cards are not part of the spot: `--hand` names the card of the
-//! player to act, else every possible card is listed.
+//! readability). The private cards are not part of the spot: `--hand` names the cards of the
+//! player to act, else every hand (or bucket) is listed. An empty spot is the first decision.
 //! - A card: `As`, `Td`, `Qc`: the next public card (an up card, seat 0's before seat 1's, or a
 //!   community card).
 //! - PHH actions: `f`, `cc`, `pb`, `cbr N` (or `cbrN`): fold, check/call, post the bring-in,
 //!   complete/bet/raise to N chips this round. A PHH seat prefix (`p1`, `p2`) is ignored.
-//! - Short forms: `x`/`k`/`check`, `c`/`call`, `fold`, `bi`/`bring-in`, `b`/`r`/`bet`/`raise`/
-//!   `complete` (when the abstract tree has one bet size there).
+//! - Words: `x`/`k`/`check`, `c`/`call`, `fold`, `bi`/`bring-in`, `b`/`r`/`bet`/`raise`/
+//!   `complete` (when one bet size is legal there).
 //!
 //! The real games (betting-tree files) read the same notation, replayed on the rules engine: the
 //! spot gives the up cards as they are dealt (on each street seat 0's, then seat 1's) and the
-//! betting; down cards are not in the spot. `--hand` gives the down cards of the player to act
-//! (`"As Kd"`), and the answer is the row of their bucket; without it, the row of every bucket.
-//! Seven-card stud, third street then fourth: `3c 8d pb cc cc | Qs 2h cc cbr10 cc` (seat 0 shows
-//! the 3c and brings in, ...).
+//! betting; down cards are not in the spot. `--hand` gives the cards of the player to act: its
+//! down cards (`"As Kd"`, `AsKd`), or the stud notation with the down cards in brackets and the
+//! up cards after them (`"(As Kd) 8d"`: the up cards must be the ones the spot dealt that seat);
+//! the answer is the row of their bucket. Without `--hand`, the row of every bucket, each with
+//! how many holdings of the player to act fall in it and a few of them, looked up in the
+//! bucketing the file embeds. The empty spot gives every bucket's row at the first decision
+//! (up cards unknown).
+//!
+//! Seven-card stud, third street then fourth: `3c 8d pb cc | Qs 2h x b` (seat 0 shows the 3c and
+//! brings in, seat 1 calls; on fourth street seat 0 shows the better hand, Q-3, and checks,
+//! seat 1 bets; seat 0 to act).
+//!
+//! Rows the solve never reached hold the uniform row the file stores for them, and are marked
+//! `unreached`. A spot past the strategy's raise cap is answered: the abstract game has called
+//! there, and so does the strategy.
 //!
 //! Examples: Leduc `cbr2 cc | Kd | cbr4` (seat 0 bets, seat 1 calls, the king of diamonds comes,
 //! seat 0 bets; seat 1 to act); ministud `Ah Kc pb c Qd As` (up cards Ah for seat 0 and Kc for
 //! seat 1, seat 1 brings in, seat 0 calls, fourth-street cards; the best showing hand to act).
 
+use super::action_words;
 use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
 use abstraction::betting_tree::BettingNodes;
 use abstraction::bucketing::CardView;
@@ -30,28 +42,32 @@ use abstraction::cards::{parse_distinct_cards, Card, CardSet};
 use abstraction::rules::state::Action;
 use abstraction::rules::{Deal, Next, State};
 use abstraction::tree::{Edge, NodeKind};
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use std::path::PathBuf;
 
 /// Arguments of `stud query`.
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Examples:\n  stud query strategies/kuhn.strat \"cc cbr1\" --hand Kc\n  \
-                        stud query strategies/leduc.strat \"cbr2 cc | Kd | cbr4\" --json\n  \
-                        stud query solves/ministud.strat \"Ah Kc pb c Qd As\" --hand Kd\n\n\
-                        Spot: public cards and actions in order (PHH f, cc, pb, cbr N; or x, c, b, r, \
-                        fold, bi). See the module docs of solver::cli::query."
-)]
+#[command(after_help = "Examples (the shipped strategies):\n  \
+    stud query strategies/7stud-hu.strat\n  \
+    stud query strategies/7stud-hu.strat \"3c 8d pb\"\n  \
+    stud query strategies/7stud-hu.strat \"3c 8d pb\" --hand \"(As Kd) 8d\"\n  \
+    stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x b\" --hand AsKd --json\n  \
+    stud query strategies/razz-hu.strat \"Kc 3d\" --hand \"As 2d\"\n\n\
+    Spot: public cards and actions in order: PHH f, cc, pb, cbr N, or the words x, check, \
+    c, call, fold, bi, b, bet, r, raise, complete. Streets are named as players say them (3rd \
+    to 7th street). Rows marked `unreached` are the uniform rows of spots the solve never \
+    reached. See the module docs of solver::cli::query.")]
 pub struct Args {
     /// The strategy file.
     pub file: PathBuf,
     /// The spot: the public history (empty for the first decision).
     #[arg(default_value = "")]
     pub spot: String,
-    /// The private card of the player to act (default: every possible card).
+    /// The cards of the player to act: down cards (`AsKd`, `"As Kd"`), or `"(As Kd) 8d"` with
+    /// the up cards after the bracketed down cards (default: every hand or bucket).
     #[arg(long)]
     pub hand: Option<String>,
-    /// Print JSON.
+    /// Print JSON (actions as PHH codes in `actions`, in words in `action_names`).
     #[arg(long)]
     pub json: bool,
 }
@@ -106,29 +122,263 @@ fn parse_spot(spot: &str) -> Result<Vec<Step>> {
     Ok(steps)
 }
 
-/// `stud query` on a betting-tree file: the spot replayed on the rules engine (down cards
-/// unknown), the abstract node located from its betting, the rows of the player's bucket(s).
-fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
+/// `--hand` as written: cards one after another (`AhKh`, `Ah Kh`), or stud's notation with the
+/// down cards in brackets and the up cards after them (`(Kh Qh) Ah`). A card written twice, in
+/// or out of the brackets, is refused.
+#[derive(Debug, PartialEq)]
+struct Holding {
+    down: Vec<Card>,
+    /// The up cards, when the stud notation gives them.
+    up: Option<Vec<Card>>,
+}
+
+fn parse_holding(h: &str) -> Result<Holding> {
+    let bad = |e: String| anyhow!("--hand {h:?}: {e}");
+    let cards = |s: &str| parse_distinct_cards(s).map_err(|e| bad(e.to_string()));
+    let Some(open) = h.find('(') else {
+        if h.contains(')') {
+            return Err(bad("a `)` without its `(`".into()));
+        }
+        return Ok(Holding {
+            down: cards(h)?,
+            up: None,
+        });
+    };
+    let close = h
+        .find(')')
+        .filter(|&c| c > open)
+        .ok_or_else(|| bad("a `(` without its `)`".into()))?;
+    if !h[..open].trim().is_empty() || h[close + 1..].contains(['(', ')']) {
+        return Err(bad(
+            "write the down cards in brackets, then the up cards: `(Kh Qh) Ah`".into(),
+        ));
+    }
+    let (down, up) = (&h[open + 1..close], &h[close + 1..]);
+    // Both parts together, so that a card both down and up is refused too.
+    cards(&format!("{down} {up}"))?;
+    Ok(Holding {
+        down: cards(down)?,
+        up: Some(cards(up)?),
+    })
+}
+
+/// Cards as a player writes them, best first: `AsKd`.
+fn cards_text(set: CardSet) -> String {
+    let mut v: Vec<Card> = set.iter().collect();
+    v.reverse();
+    v.iter().map(Card::to_string).collect()
+}
+
+/// A row of the answer.
+struct Row {
+    /// The hand (`As Kd`, or the card of a public-tree game), or `None` for a bucket's row.
+    hand: Option<String>,
+    bucket: Option<u32>,
+    probs: Vec<f64>,
+    unreached: bool,
+    /// How many holdings of the player to act fall in the bucket here, and a few of them.
+    holds: Option<(usize, Vec<String>)>,
+}
+
+/// What each bucket holds at a spot: the down cards the player to act may have (none of the
+/// up cards on the table), each looked up in the file's bucketing, grouped by bucket and
+/// written best first. Seventh street's three down cards are the most: 13,244 lookups.
+fn holdings(
+    f: &StrategyFile,
+    street: usize,
+    up: CardSet,
+    opp_up: CardSet,
+) -> Result<Vec<Vec<CardSet>>> {
+    let b = f
+        .bucketing()
+        .context("a betting-tree file without its bucketing")?;
+    let downs = b.shape().downs[street] as usize;
+    let deck: Vec<Card> = b
+        .shape()
+        .deck
+        .iter()
+        .filter(|c| !up.contains(*c) && !opp_up.contains(*c))
+        .collect();
+    let mut out = vec![Vec::new(); b.buckets(street) as usize];
+    // The combinations of `downs` cards, as increasing indices into `deck`.
+    let mut idx: Vec<usize> = (0..downs).collect();
+    while downs > 0 && idx[downs - 1] < deck.len() {
+        let down: CardSet = idx.iter().map(|&i| deck[i]).collect();
+        let view = CardView {
+            street,
+            down,
+            up,
+            opp_up,
+        };
+        let bucket = b.bucket(&view)?;
+        if let Some(v) = out.get_mut(bucket as usize) {
+            v.push(down);
+        }
+        // The next combination: bump the last index that can move, reset those after it.
+        let mut i = downs;
+        while i > 0 {
+            i -= 1;
+            if idx[i] < deck.len() - (downs - i) {
+                idx[i] += 1;
+                for j in i + 1..downs {
+                    idx[j] = idx[j - 1] + 1;
+                }
+                break;
+            }
+            if i == 0 {
+                idx[downs - 1] = deck.len();
+            }
+        }
+    }
+    for v in &mut out {
+        // Best first: the highest card, then the next (card ids order by rank).
+        v.sort_by_cached_key(|s| {
+            let mut cards: Vec<Card> = s.iter().collect();
+            cards.reverse();
+            std::cmp::Reverse(cards)
+        });
+    }
+    Ok(out)
+}
+
+/// Up to three of a bucket's holdings, spread from its best to its worst.
+fn examples(hands: &[CardSet]) -> Vec<String> {
+    let n = hands.len();
+    let picks: Vec<usize> = match n {
+        0..=3 => (0..n).collect(),
+        _ => vec![0, n / 2, n - 1],
+    };
+    picks.into_iter().map(|i| cards_text(hands[i])).collect()
+}
+
+/// Prints the answer's table, every column as wide as its widest cell, numbers right-aligned.
+fn print_table(actions: &[String], rows: &[Row]) {
+    let mut head: Vec<String> = Vec::new();
+    let hands = rows.iter().any(|r| r.hand.is_some());
+    let buckets = rows.iter().any(|r| r.bucket.is_some());
+    let holds = rows.iter().any(|r| r.holds.is_some());
+    if hands {
+        head.push("hand".into());
+    }
+    if buckets {
+        head.push("bucket".into());
+    }
+    if holds {
+        head.extend(["holds".into(), "e.g.".into()]);
+    }
+    let text_cols = head.len();
+    head.extend(actions.iter().cloned());
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let mut c = Vec::new();
+            if hands {
+                c.push(r.hand.clone().unwrap_or_default());
+            }
+            if buckets {
+                c.push(r.bucket.map_or(String::new(), |b| b.to_string()));
+            }
+            if let Some((n, e)) = &r.holds {
+                c.extend([n.to_string(), e.join(", ")]);
+            } else if holds {
+                c.extend([String::new(), String::new()]);
+            }
+            c.extend(r.probs.iter().map(|p| format!("{p:.3}")));
+            c
+        })
+        .collect();
+    let widths: Vec<usize> = (0..head.len())
+        .map(|i| {
+            cells
+                .iter()
+                .map(|c| c[i].chars().count())
+                .chain([head[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    // The hand and the examples read left to right; counts and probabilities line up right.
+    let left = |i: usize| i < text_cols && (head[i] == "hand" || head[i] == "e.g.");
+    let line = |c: &[String], note: &str| {
+        let mut s = String::new();
+        for (i, x) in c.iter().enumerate() {
+            if i > 0 {
+                s.push_str("  ");
+            }
+            let w = widths[i];
+            if left(i) {
+                s.push_str(&format!("{x:<w$}"));
+            } else {
+                s.push_str(&format!("{x:>w$}"));
+            }
+        }
+        s.push_str(note);
+        println!("{}", s.trim_end());
+    };
+    line(&head, "");
+    for (r, c) in rows.iter().zip(&cells) {
+        line(c, if r.unreached { "  unreached" } else { "" });
+    }
+}
+
+/// The JSON of the answer's rows.
+fn rows_json(rows: &[Row]) -> Vec<serde_json::Value> {
+    rows.iter()
+        .map(|r| {
+            let mut v = serde_json::json!({
+                "hand": r.hand,
+                "bucket": r.bucket,
+                "probabilities": r.probs,
+                "unreached": r.unreached,
+            });
+            if let Some((n, e)) = &r.holds {
+                v["holdings"] = (*n).into();
+                v["examples"] = e.clone().into();
+            }
+            v
+        })
+        .collect()
+}
+
+/// The state after the spot's betting-tree replay: where it stopped, and what was bet.
+struct Replayed {
+    state: State,
+    bets: Vec<(usize, Action)>,
+    /// Whether the spot dealt no card at all: the first decision, up cards unknown.
+    empty: bool,
+}
+
+/// Replays the spot on the rules engine, down cards unknown, until it ends at a decision.
+fn replay_betting(f: &StrategyFile, steps: &[Step]) -> Result<Replayed> {
     let def = &f.header().game;
     let mut state = State::new(def)?;
     let mut bets = Vec::new();
     let mut steps = steps.iter().enumerate().peekable();
+    let empty = steps.peek().is_none();
     loop {
         match state.next() {
             Next::Deal {
                 deal: Deal::Up,
                 seat,
             } => {
-                let Some((i, step)) = steps.next() else { break };
+                let whose =
+                    seat.map_or("a card face up".into(), |s| format!("p{}'s up card", s + 1));
+                let Some((i, step)) = steps.next() else {
+                    if empty {
+                        break;
+                    }
+                    bail!(
+                        "the spot stops before {whose} on {}: give it, as in `3c 8d` for \
+                         both door cards",
+                        def.street_name(state.street())
+                    );
+                };
                 let Step::Card(c) = *step else {
                     bail!(
-                        "step {} ({}): {} face up: give the card",
+                        "step {} ({}): {whose} on {} is dealt here: give the card",
                         i + 1,
                         step_name(*step),
-                        seat.map_or("a card is dealt".into(), |s| format!(
-                            "p{} gets a card",
-                            s + 1
-                        ))
+                        def.street_name(state.street()),
                     );
                 };
                 state
@@ -138,26 +388,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
             Next::Deal { .. } => state.deal_unknown()?,
             Next::Act { .. } => {
                 let Some((i, step)) = steps.next() else { break };
-                let legal = state.legal_actions();
-                let a = match *step {
-                    Step::Exact(a) => a,
-                    Step::AnyRaise => {
-                        let raises: Vec<Action> = legal
-                            .iter()
-                            .copied()
-                            .filter(|a| matches!(a, Action::CompleteBetRaise(_)))
-                            .collect();
-                        match raises[..] {
-                            [a] => a,
-                            [] => bail!("step {}: no bet or raise is legal here", i + 1),
-                            _ => bail!(
-                                "step {}: several bet sizes are legal here: say which with cbr N",
-                                i + 1
-                            ),
-                        }
-                    }
-                    Step::Card(c) => bail!("step {} ({c}): a betting action is due here", i + 1),
-                };
+                let a = resolve(&state, i, *step)?;
                 bets.push((state.street(), a));
                 state
                     .apply(a)
@@ -171,35 +402,187 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
             }
         }
     }
-    let Some(seat) = state.to_act() else {
-        bail!("the spot ends before a card is dealt face up: continue it with the card");
-    };
+    Ok(Replayed { state, bets, empty })
+}
+
+/// The real action a step names where `state` is to act.
+fn resolve(state: &State, i: usize, step: Step) -> Result<Action> {
+    let street = state.def().street_name(state.street());
+    match step {
+        Step::Exact(a) => Ok(a),
+        Step::AnyRaise => {
+            let raises: Vec<Action> = state
+                .legal_actions()
+                .into_iter()
+                .filter(|a| matches!(a, Action::CompleteBetRaise(_)))
+                .collect();
+            match raises[..] {
+                [a] => Ok(a),
+                [] => bail!("step {} on {street}: no bet or raise is legal here", i + 1),
+                _ => bail!(
+                    "step {} on {street}: several bet sizes are legal here: say which with cbr N",
+                    i + 1
+                ),
+            }
+        }
+        Step::Card(c) => bail!(
+            "step {} ({c}): on {street} a betting action is due here",
+            i + 1
+        ),
+    }
+}
+
+/// `stud query` on a betting-tree file: the spot replayed on the rules engine (down cards
+/// unknown), the abstract node located from its betting, the rows of the player's bucket(s).
+fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
+    let def = &f.header().game;
+    let holding = args.hand.as_deref().map(parse_holding).transpose()?;
+    let Replayed { state, bets, empty } = replay_betting(f, steps)?;
     let street = state.street();
+    let street_name = def.street_name(street);
     let node = f.locate(&bets)?;
     let n = f.node(node)?;
-    if n.kind != NodeKind::Action as u8 || n.street as usize != street {
-        bail!(
-            "the abstract game has already called on this street (a raise past its cap of {} \
-             bets is a call there): the strategy calls",
-            f.header().betting.max_bets
+    let Some(seat) = state.to_act() else {
+        // The empty spot: the first decision, whoever the door cards make first to act.
+        if holding.is_some() {
+            bail!(
+                "--hand needs the up cards, to find the hand's bucket: give the door cards in \
+                 the spot, as in `3c 8d`"
+            );
+        }
+        debug_assert!(empty);
+        if n.kind != NodeKind::Action as u8 {
+            bail!("damaged: the strategy's first node is not a decision");
+        }
+        let mut rows = Vec::new();
+        let mut row = [0.0; MAX_ACTIONS];
+        for b in 0..f.bucketing().map_or(0, |x| x.buckets(street)) {
+            let k = f.row_into(node, b, &mut row)?;
+            rows.push(Row {
+                hand: None,
+                bucket: Some(b),
+                probs: row[..k].to_vec(),
+                unreached: f.header().width.is_unreached(&row[..k]),
+                holds: None,
+            });
+        }
+        let codes: Vec<String> = f.children(node)?.iter().map(|k| describe(k.1)).collect();
+        let names: Vec<String> = f
+            .children(node)?
+            .iter()
+            .map(|k| match k.1 {
+                Edge::Action(Action::BringIn) => format!("bring in for {}", def.bring_in),
+                Edge::Action(Action::CompleteBetRaise(x))
+                    if def.first_round == abstraction::rules::FirstRound::BringIn =>
+                {
+                    format!("complete to {x}")
+                }
+                Edge::Action(Action::CompleteBetRaise(x)) => format!("bet {x}"),
+                e => describe_words(e),
+            })
+            .collect();
+        if args.json {
+            let v = serde_json::json!({
+                "seat": null,
+                "role": 0,
+                "street": street,
+                "street_name": street_name,
+                "node": node,
+                "capped": false,
+                "actions": codes,
+                "action_names": names,
+                "hands": rows_json(&rows),
+            });
+            println!("{v}");
+            return Ok(());
+        }
+        println!(
+            "the first decision on {street_name}, of the seat the door cards make first to act \
+             (no up cards given: every bucket; give the door cards, as in `3c 8d`, for what \
+             each bucket holds)"
         );
-    }
+        print_table(&names, &rows);
+        return Ok(());
+    };
     let role = (state.first_actor(street) != Some(seat)) as u8;
-    let up = state.up_cards(seat).iter().copied().collect::<CardSet>();
-    let opp_up = state
-        .up_cards(1 - seat)
-        .iter()
-        .copied()
-        .collect::<CardSet>();
-    let mut rows: Vec<(String, Option<u32>, Vec<f64>)> = Vec::new();
+    let up: CardSet = state.up_cards(seat).iter().copied().collect();
+    let opp_up: CardSet = state.up_cards(1 - seat).iter().copied().collect();
+    let legal = state.legal_actions();
+    if let Some(Holding { up: Some(u), .. }) = &holding {
+        let given: CardSet = u.iter().copied().collect();
+        if given != up {
+            bail!(
+                "--hand {:?}: its up cards ({}) are not the ones the spot dealt p{} ({})",
+                args.hand.as_deref().unwrap_or(""),
+                cards_text(given),
+                seat + 1,
+                if up == CardSet::EMPTY {
+                    "none".into()
+                } else {
+                    cards_text(up)
+                }
+            );
+        }
+    }
+    let whose = format!(
+        "p{} to act on {street_name} ({} to act on this street; showing {}, the opponent {})",
+        seat + 1,
+        if role == 0 { "first" } else { "second" },
+        cards_text(up),
+        cards_text(opp_up)
+    );
+    let hand_label = |down: CardSet| format!("({}) {}", cards_text(down), cards_text(up));
+    if n.kind != NodeKind::Action as u8 || n.street as usize != street {
+        // Past the cap the abstract game has called: the strategy checks or calls, as its
+        // player does in play (see `bot::strategy`). An answer, not an error.
+        let call = legal[crate::bot::passive(&legal)];
+        let rows = vec![Row {
+            hand: holding
+                .as_ref()
+                .map(|h| hand_label(h.down.iter().copied().collect())),
+            bucket: None,
+            probs: vec![1.0],
+            unreached: false,
+            holds: None,
+        }];
+        let names = vec![action_words(&state, call)];
+        if args.json {
+            let v = serde_json::json!({
+                "seat": seat,
+                "role": role,
+                "street": street,
+                "street_name": street_name,
+                "node": node,
+                "capped": true,
+                "actions": [call.to_string().replace(' ', "")],
+                "action_names": names,
+                "hands": rows_json(&rows),
+            });
+            println!("{v}");
+            return Ok(());
+        }
+        println!("{whose}");
+        println!(
+            "past the strategy's cap of {} bets on a street: its game has no more raises \
+             there, and its answer with every hand is: {}",
+            f.header().betting.max_bets,
+            names[0]
+        );
+        return Ok(());
+    }
+    let mut rows = Vec::new();
     let mut row = [0.0; MAX_ACTIONS];
-    match &args.hand {
+    let width = f.header().width;
+    match &holding {
         Some(h) => {
-            // Distinct: `Kc Kc Kc Kc` is refused, not read as `Kc`.
-            let down: CardSet = parse_distinct_cards(h)
-                .map_err(|e| anyhow::anyhow!("--hand {h:?}: {e}"))?
-                .into_iter()
-                .collect();
+            let down: CardSet = h.down.iter().copied().collect();
+            if let Some(c) = h
+                .down
+                .iter()
+                .find(|c| up.contains(**c) || opp_up.contains(**c))
+            {
+                bail!("--hand {c}: that card is already dealt face up in the spot");
+            }
             let view = CardView {
                 street,
                 down,
@@ -208,51 +591,68 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
             };
             let b = f.bucket_of(&view).context("--hand")?;
             let k = f.row_into(node, b, &mut row)?;
-            rows.push((down.to_string(), Some(b), row[..k].to_vec()));
+            rows.push(Row {
+                hand: Some(hand_label(down)),
+                bucket: Some(b),
+                probs: row[..k].to_vec(),
+                unreached: width.is_unreached(&row[..k]),
+                holds: None,
+            });
         }
         None => {
-            for b in 0..f.bucketing().map_or(0, |x| x.buckets(street)) {
-                let k = f.row_into(node, b, &mut row)?;
-                rows.push((format!("bucket {b}"), Some(b), row[..k].to_vec()));
+            let held = holdings(f, street, up, opp_up)?;
+            for (b, hands) in held.iter().enumerate() {
+                let k = f.row_into(node, b as u32, &mut row)?;
+                rows.push(Row {
+                    hand: None,
+                    bucket: Some(b as u32),
+                    probs: row[..k].to_vec(),
+                    unreached: width.is_unreached(&row[..k]),
+                    holds: Some((hands.len(), examples(hands))),
+                });
             }
         }
     }
-    let actions: Vec<String> = f.children(node)?.iter().map(|k| describe(k.1)).collect();
+    let kids = f.children(node)?;
+    let codes: Vec<String> = kids.iter().map(|k| describe(k.1)).collect();
+    let names: Vec<String> = (0..kids.len())
+        .map(|c| match f.real_action(node, c, &legal) {
+            Some(a) => action_words(&state, a),
+            None => describe_words(kids[c].1),
+        })
+        .collect();
     if args.json {
         let v = serde_json::json!({
             "seat": seat,
             "role": role,
             "street": street,
+            "street_name": street_name,
             "node": node,
-            "actions": actions,
-            "hands": rows.iter().map(|(h, b, p)| serde_json::json!({"hand": h, "bucket": b, "probabilities": p})).collect::<Vec<_>>(),
+            "capped": false,
+            "actions": codes,
+            "action_names": names,
+            "hands": rows_json(&rows),
         });
         println!("{v}");
         return Ok(());
     }
-    println!(
-        "p{} (seat {seat}, role {role}: {} to act on this street) to act on street {}",
-        seat + 1,
-        if role == 0 { "first" } else { "second" },
-        street + 1
-    );
-    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
-    println!(
-        "{:<width$} {}",
-        "hand",
-        actions
-            .iter()
-            .map(|a| format!("{a:>7}"))
-            .collect::<String>()
-    );
-    for (h, b, p) in rows {
-        let label = match (&args.hand, b) {
-            (Some(_), Some(b)) => format!("{h} (bucket {b})"),
-            _ => h,
-        };
+    println!("{whose}");
+    if holding.is_none() {
         println!(
-            "{label:<width$} {}",
-            p.iter().map(|x| format!("{x:>7.3}")).collect::<String>()
+            "each bucket: how many down cards of p{} it holds here, and some of them",
+            seat + 1
+        );
+    }
+    // A bucket none of the player's holdings falls in here says nothing about this spot.
+    let (shown, none): (Vec<Row>, Vec<Row>) = rows
+        .into_iter()
+        .partition(|r| r.holds.as_ref().is_none_or(|h| h.0 > 0));
+    print_table(&names, &shown);
+    if !none.is_empty() {
+        println!(
+            "({} buckets hold none of p{}'s hands here)",
+            none.len(),
+            seat + 1
         );
     }
     Ok(())
@@ -267,12 +667,25 @@ fn step_name(s: Step) -> String {
     }
 }
 
+/// An edge as a PHH code (the spot notation, and `--json`'s `actions`).
 fn describe(e: Edge) -> String {
     match e {
         Edge::Action(Action::Fold) => "f".into(),
         Edge::Action(Action::CheckCall) => "cc".into(),
         Edge::Action(Action::BringIn) => "pb".into(),
         Edge::Action(Action::CompleteBetRaise(n)) => format!("cbr{n}"),
+        Edge::Card(c) => c.to_string(),
+        Edge::Root => "root".into(),
+    }
+}
+
+/// An edge in words where no state says more (no amount owed is known).
+fn describe_words(e: Edge) -> String {
+    match e {
+        Edge::Action(Action::Fold) => "fold".into(),
+        Edge::Action(Action::CheckCall) => "check/call".into(),
+        Edge::Action(Action::BringIn) => "bring in".into(),
+        Edge::Action(Action::CompleteBetRaise(n)) => format!("bet/raise to {n}"),
         Edge::Card(c) => c.to_string(),
         Edge::Root => "root".into(),
     }
@@ -285,6 +698,25 @@ pub fn run(args: Args) -> Result<()> {
     if f.header().tree == TreeKind::Betting {
         return run_betting(&f, &args, &steps);
     }
+    run_public(&f, &args, &steps)
+}
+
+/// Deals the unknown down cards due before the next public event of `state`.
+fn settle(state: &mut State) -> Result<()> {
+    while let Next::Deal {
+        deal: Deal::Down, ..
+    } = state.next()
+    {
+        state.deal_unknown()?;
+    }
+    Ok(())
+}
+
+/// `stud query` on a public-tree file: the spot walked along the file's tree (and on the rules
+/// engine beside it, for the actions in words), the rows of every private card or `--hand`'s.
+fn run_public(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
+    let def = &f.header().game;
+    let mut state = State::new(def)?;
     let mut node = 0u32;
     let mut public = CardSet::EMPTY;
     for (i, step) in steps.iter().enumerate() {
@@ -333,11 +765,19 @@ pub fn run(args: Args) -> Result<()> {
                 }
             );
         };
-        if let Edge::Card(c) = edge {
-            public.insert(c);
+        settle(&mut state)?;
+        match edge {
+            Edge::Card(c) => {
+                public.insert(c);
+                state.deal(c)
+            }
+            Edge::Action(a) => state.apply(a),
+            Edge::Root => Ok(()),
         }
+        .with_context(|| format!("step {} ({}) on the rules engine", i + 1, step_name(*step)))?;
         node = child;
     }
+    settle(&mut state)?;
     let n = f.node(node)?;
     if n.kind != NodeKind::Action as u8 {
         if n.kind != NodeKind::Chance as u8 {
@@ -345,17 +785,24 @@ pub fn run(args: Args) -> Result<()> {
         }
         let kids = f.children(node)?;
         bail!(
-            "the spot ends before a public card: continue it with one of {}",
+            "the spot ends before a public card on {}: continue it with one of {}",
+            def.street_name(state.street()),
             kids.iter()
                 .map(|k| describe(k.1))
                 .collect::<Vec<_>>()
                 .join(" ")
         );
     }
-    let deck: Vec<Card> = f.header().game.deck.cards().iter().collect();
+    let deck: Vec<Card> = def.deck.cards().iter().collect();
     let hands: Vec<(u32, Card)> = match &args.hand {
         Some(h) => {
-            let c: Card = h.parse().map_err(|e| anyhow::anyhow!("--hand: {e}"))?;
+            let held = parse_holding(h)?;
+            let [c] = held.down[..] else {
+                bail!("--hand {h:?}: this game deals each player one private card: give one");
+            };
+            if held.up.is_some_and(|u| !u.is_empty()) {
+                bail!("--hand {h:?}: this game deals no up cards of a player's own");
+            }
             let i = deck
                 .iter()
                 .position(|&d| d == c)
@@ -372,34 +819,41 @@ pub fn run(args: Args) -> Result<()> {
             .map(|(i, &c)| (i as u32, c))
             .collect(),
     };
-    let actions: Vec<String> = f.children(node)?.iter().map(|k| describe(k.1)).collect();
+    let kids = f.children(node)?;
+    let codes: Vec<String> = kids.iter().map(|k| describe(k.1)).collect();
+    let names: Vec<String> = kids
+        .iter()
+        .map(|k| match k.1 {
+            Edge::Action(a) => action_words(&state, a),
+            e => describe_words(e),
+        })
+        .collect();
+    let width = f.header().width;
     let mut rows = Vec::new();
     for (i, c) in hands {
-        rows.push((c, f.probabilities(node, i)?));
+        let probs = f.probabilities(node, i)?;
+        rows.push(Row {
+            hand: Some(c.to_string()),
+            bucket: None,
+            unreached: width.is_unreached(&probs),
+            probs,
+            holds: None,
+        });
     }
+    let street_name = def.street_name(n.street as usize);
     if args.json {
         let v = serde_json::json!({
             "seat": n.player,
             "street": n.street,
-            "actions": actions,
-            "hands": rows.iter().map(|(c, p)| serde_json::json!({"hand": c.to_string(), "probabilities": p})).collect::<Vec<_>>(),
+            "street_name": street_name,
+            "actions": codes,
+            "action_names": names,
+            "hands": rows_json(&rows),
         });
         println!("{v}");
     } else {
-        println!("seat {} to act on street {}", n.player, n.street);
-        println!(
-            "hand  {}",
-            actions
-                .iter()
-                .map(|a| format!("{a:>7}"))
-                .collect::<String>()
-        );
-        for (c, p) in rows {
-            println!(
-                "{c:<5} {}",
-                p.iter().map(|x| format!("{x:>7.3}")).collect::<String>()
-            );
-        }
+        println!("p{} to act on {street_name}", n.player + 1);
+        print_table(&names, &rows);
     }
     Ok(())
 }

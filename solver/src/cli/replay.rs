@@ -1,21 +1,28 @@
 //! `stud replay`: replays a PHH hand history through the rules engine, checking every action.
 
-use abstraction::phh::{self, HandHistory, Replay};
+use abstraction::phh::{self, HandHistory, PhhAction, Replay, ReplayError};
 use abstraction::rules::{Action, Next, Profile};
-use anyhow::Context;
 use std::path::PathBuf;
 
-/// Replay a PHH hand history, checking every deal and action against the rules.
+/// Replay PHH hand histories, checking every deal and action against the rules.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Example:\n  stud replay hand.phh --rules pokerkit\n  stud replay hand.phh --json | jq .payoffs\n\n\
-Prints, for each decision, the seat to act and its legal actions with amounts, the first actor \
-of each street, and at the end the pot and each seat's net result. Seats are printed as in PHH \
-(p1 is the first seat); in --json they are 0-based."
+    after_help = "Examples:\n  stud simulate --game 7stud --hands 3 --out hands/\n  \
+stud replay hands/0.phh hands/1.phh hands/2.phh\n  \
+yes 2 | stud play call --game 7stud --hands 2 --save session.phhs > /dev/null\n  \
+stud replay session.phhs --json | jq '.[].payoffs'\n  \
+stud replay hands/0.phh --rules pokerkit\n\n\
+Prints, for each hand, the cards dealt, for each decision the action's number in the file's \
+`actions`, the seat to act and its legal actions with amounts, the first actor of each street, \
+and at the end the pot and each seat's net result. A PHHS file (several hands, each under a \
+[n] table, as `stud play --save` writes) replays every hand. Seats are printed as in PHH (p1 is \
+the first seat); in --json they are 0-based, and several hands make a JSON array. A hand that \
+breaks the card-room rules but follows PokerKit's says so: replay it with --rules pokerkit."
 )]
 pub struct Args {
-    /// The PHH file.
-    pub file: PathBuf,
+    /// The PHH or PHHS files.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
     /// The rules to replay under.
     #[arg(long, value_enum, default_value_t = Rules::CardRoom)]
     pub rules: Rules,
@@ -43,21 +50,123 @@ impl From<Rules> for Profile {
     }
 }
 
-/// Runs the command.
+/// One hand of a file: its name (`[n]` in a PHHS file), its text, and the line of the file
+/// its text starts on, less one (what is added to a line of the text to name the file's).
+struct HandText<'a> {
+    name: Option<&'a str>,
+    text: &'a str,
+    offset: usize,
+}
+
+/// The hands of a file: one for a PHH file; for a PHHS file, the text under each `[name]`
+/// table header (phh-std's many-hand file), each parsed as a PHH file of its own.
+fn hands_of(text: &str) -> Vec<HandText<'_>> {
+    let mut hands: Vec<HandText> = Vec::new();
+    let mut at = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if let Some(name) = table_header(line) {
+            if let Some(last) = hands.last_mut() {
+                last.text = &text[last.text.as_ptr() as usize - text.as_ptr() as usize..at];
+            }
+            hands.push(HandText {
+                name: Some(name),
+                text: &text[at + line.len()..],
+                offset: i + 1,
+            });
+        }
+        at += line.len();
+    }
+    if hands.is_empty() {
+        hands.push(HandText {
+            name: None,
+            text,
+            offset: 0,
+        });
+    }
+    hands
+}
+
+/// The name of a `[name]` table header line (not an `[[array]]`).
+fn table_header(line: &str) -> Option<&str> {
+    let l = line.trim();
+    (l.starts_with('[') && l.ends_with(']') && !l.starts_with("[["))
+        .then(|| l[1..l.len() - 1].trim())
+}
+
+/// Runs the command: every hand of every file; a hand that fails is reported and the others
+/// still replayed, the exit status failing at the end.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let text = crate::input::read_text(&args.file, crate::input::PHH)?;
-    let hand = HandHistory::parse(&text).with_context(|| args.file.display().to_string())?;
     let profile = Profile::from(args.rules);
-    let r = phh::replay(&hand, profile).with_context(|| args.file.display().to_string())?;
+    let mut json = Vec::new();
+    let mut failed = 0;
+    let mut count = 0;
+    for file in &args.files {
+        let text = crate::input::read_text(file, crate::input::PHH)?;
+        for h in hands_of(&text) {
+            count += 1;
+            let name = match h.name {
+                Some(n) => format!("{} [{n}]", file.display()),
+                None => file.display().to_string(),
+            };
+            match replay_one(&h, profile) {
+                Ok((hand, r)) => {
+                    if args.json {
+                        json.push(to_json(&hand, &r, profile));
+                    } else {
+                        if args.files.len() > 1 || h.name.is_some() {
+                            println!("=== {name}");
+                        }
+                        print_text(&hand, &r, profile, h.offset);
+                    }
+                }
+                Err(e) => {
+                    failed += 1;
+                    eprintln!("error: {name}: {e:#}");
+                }
+            }
+        }
+    }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&to_json(&hand, &r, profile))?
-        );
-    } else {
-        print_text(&hand, &r, profile);
+        let v = match <[serde_json::Value; 1]>::try_from(json) {
+            Ok([one]) => one,
+            Err(many) => serde_json::Value::Array(many),
+        };
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    }
+    if failed > 0 {
+        anyhow::bail!("{failed} of {count} hands do not replay");
     }
     Ok(())
+}
+
+/// Reads and replays one hand. A refused action is named by its number in `actions` (PokerKit
+/// writes them all on one line) and the file's line; a hand refused by the card-room rules that
+/// PokerKit's accept gets the hint.
+fn replay_one(h: &HandText, profile: Profile) -> anyhow::Result<(HandHistory, Replay)> {
+    let at = |line: usize| if line == 0 { 0 } else { line + h.offset };
+    let hand = HandHistory::parse(h.text)
+        .map_err(|e| anyhow::anyhow!("line {}: `{}`: {}", at(e.line), e.text, e.reason))?;
+    let r = match phh::replay(&hand, profile) {
+        Ok(r) => r,
+        Err(ReplayError::Line { line, text, reason }) => {
+            let number = hand
+                .actions
+                .iter()
+                .position(|a| a.line == line && a.action.to_string() == text)
+                .map_or(String::new(), |i| {
+                    format!("action {} of {}, ", i + 1, hand.actions.len())
+                });
+            let hint =
+                if profile == Profile::CardRoom && phh::replay(&hand, Profile::PokerKit).is_ok() {
+                    " (the hand follows PokerKit's rules: replay it with --rules pokerkit)"
+                } else {
+                    ""
+                };
+            anyhow::bail!("{number}line {}: `{text}`: {reason}{hint}", at(line));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    Ok((hand, r))
 }
 
 fn profile_name(p: Profile) -> &'static str {
@@ -101,7 +210,7 @@ fn to_json(hand: &HandHistory, r: &Replay, profile: Profile) -> serde_json::Valu
     })
 }
 
-fn print_text(hand: &HandHistory, r: &Replay, profile: Profile) {
+fn print_text(hand: &HandHistory, r: &Replay, profile: Profile, offset: usize) {
     let d = &r.def;
     println!(
         "{} ({}), {} players, ante {}, bring-in {}, bets {}/{}, {} rules",
@@ -122,17 +231,52 @@ fn print_text(hand: &HandHistory, r: &Replay, profile: Profile) {
         };
         println!("bring-in: p{} ({how})", s + 1);
     }
+    let dealt: Vec<String> = hand
+        .actions
+        .iter()
+        .filter(|a| {
+            matches!(
+                a.action,
+                PhhAction::DealHole { .. } | PhhAction::DealBoard(_)
+            )
+        })
+        .map(|a| match &a.action {
+            PhhAction::DealHole { seat, cards } => format!(
+                "p{}: {}",
+                seat + 1,
+                cards
+                    .iter()
+                    .map(|c| c.map_or("??".into(), |c| c.to_string()))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            other => format!("board: {other}"),
+        })
+        .collect();
+    if !dealt.is_empty() {
+        println!("dealt: {}", dealt.join("; "));
+    }
+    // The k-th decision is the k-th betting action of the file, replayed in order.
+    let numbers: Vec<usize> = hand
+        .actions
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| matches!(a.action, PhhAction::Bet { .. }))
+        .map(|(i, _)| i + 1)
+        .collect();
     let mut street = usize::MAX;
-    for dec in &r.decisions {
+    for (k, dec) in r.decisions.iter().enumerate() {
         if dec.street != street {
             street = dec.street;
             let first = r.first_actors[street].map_or("-".into(), |s| format!("p{}", s + 1));
-            println!("street {}: first to act {first}", street + 1);
+            println!("{}: first to act {first}", d.street_name(street));
         }
         let legal: Vec<String> = dec.legal.iter().map(Action::to_string).collect();
+        // The action's number in `actions`: PokerKit writes them all on one line.
+        let number = numbers.get(k).map_or("?".into(), |n| n.to_string());
         println!(
-            "  line {:>3}  p{}  legal: {:<28} took: {}",
-            dec.line,
+            "  action {number:>3} (line {:>3})  p{}  legal: {:<28} took: {}",
+            dec.line + offset,
             dec.seat + 1,
             legal.join(" | "),
             dec.taken

@@ -1,8 +1,8 @@
 //! `stud report`: an HTML page with SVG pictures of a strategy: the convergence of its solve, its
 //! first-round play, and its results against the baseline bots and LBR.
 
-use super::load_game;
-use crate::bot::matches::{play_match, MatchConfig, MatchResult};
+use super::game_for;
+use crate::bot::matches::{play_match_with, MatchConfig, MatchResult};
 use crate::bot::third_street::{third_street, ACTIONS};
 use crate::bot::{load, Candidates, Lbr, Player, BOT_NAMES};
 use crate::strategy_file::StrategyFile;
@@ -15,10 +15,10 @@ use std::sync::Arc;
 
 /// Write an HTML report of a strategy.
 #[derive(clap::Args)]
-#[command(
-    after_help = "Examples:\n  stud solve --game leduc --iterations 500 --every 10 --json > solve.jsonl\n  \
-stud report strategies/leduc.strat --game leduc --log solve.jsonl --out report/\n  \
-stud report strategies/7stud-hu.strat --game 7stud --results eval.json --out report/\n  \
+#[command(after_help = "Examples:\n  \
+stud solve --game leduc --iterations 500 --every 10 --json --out leduc.strat > solve.jsonl\n  \
+stud report leduc.strat --log solve.jsonl --out report/\n  \
+stud report strategies/7stud-hu.strat --results strategies/7stud-hu.eval.json --out report/\n  \
 stud report heuristic --game razz --hands 200 --out report/\n\n\
 Writes OUT/index.html (self-contained: inline SVG, no scripts): the exploitability against \
 iterations and time from the solve log (the JSON lines `stud solve --json` prints); in the \
@@ -27,14 +27,14 @@ fold / call / complete / raise frequencies of the player facing the bring-in, av
 sampled hands of the class); in the walkable games, the first betting round of the strategy \
 file (private card against the actor's door card); and the win rates against the baseline bots \
 and of LBR with their 95% intervals, played here or read from --results (the JSON that \
-scripts/eval-strategy writes)."
-)]
+scripts/eval-strategy writes).")]
 pub struct Args {
     /// The player: a strategy file or a built-in bot (random, call, raise, heuristic).
     pub strategy: String,
-    /// The game: the one the strategy was solved for, a preset or a TOML game file.
+    /// The game, a preset or a TOML game file: needed for a bot; a strategy file's is the one
+    /// it records (default 7stud).
     #[arg(long)]
-    pub game: String,
+    pub game: Option<String>,
     /// The solve log: JSON lines with `iterations`, `seconds` and `exploitability_mbb`.
     #[arg(long)]
     pub log: Option<PathBuf>,
@@ -62,8 +62,8 @@ const LABELS: [&str; 4] = ["fold", "check/call", "bring-in/complete/bet", "raise
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let def = Arc::new(load_game(&args.game)?);
     let path = args.strategy.clone();
+    let def = Arc::new(game_for(args.game.as_deref(), &[&path], "7stud")?);
     let (player, _) = super::eval::load_for_many_hands(&path, &def)?;
     let file = if BOT_NAMES.contains(&path.as_str()) {
         None
@@ -124,8 +124,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let first = &def.streets[0].deal;
     if first.as_slice() == [Deal::Down, Deal::Down, Deal::Up] && def.seats == 2 {
-        html += "<h2>Third street: facing the bring-in</h2>";
-        let t = third_street(player.as_ref(), &def, args.chart_hands, args.seed)?;
+        html += "<h2>3rd street: facing the bring-in</h2>";
+        // Tens of seconds for a strategy file, with no count to show: a spinner says it works.
+        let spin = indicatif::ProgressBar::new_spinner().with_message("the 3rd-street chart");
+        spin.enable_steady_tick(std::time::Duration::from_millis(200));
+        let t = third_street(player.as_ref(), &def, args.chart_hands, args.seed);
+        spin.finish_and_clear();
+        let t = t?;
         let cols: Vec<String> = t.doors.iter().map(|r| r.to_string()).collect();
         let cells: Vec<Option<[f64; 4]>> = t
             .freq
@@ -154,7 +159,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     html += "<h2>Results</h2>";
     let results = match &args.results {
         Some(p) => read_results(p)?,
-        None => play_results(player.as_ref(), &def, args.hands, args.seed)?,
+        None => {
+            // Four matches and LBR, `hands` deals each.
+            let bar = super::deals_bar(false, 5 * args.hands);
+            let rows = play_results(player.as_ref(), &def, args.hands, args.seed, &bar);
+            bar.finish_and_clear();
+            rows?
+        }
     };
     html += &results_chart(&results);
     html += "</body></html>\n";
@@ -180,6 +191,7 @@ fn play_results(
     def: &Arc<GameDef>,
     deals: u64,
     seed: u64,
+    bar: &indicatif::ProgressBar,
 ) -> anyhow::Result<Vec<Row>> {
     let cfg = MatchConfig {
         def: Arc::clone(def),
@@ -196,15 +208,17 @@ fn play_results(
     };
     for bot in BOT_NAMES {
         let b = load(bot, def)?;
+        bar.set_message(format!("(vs {bot})"));
         rows.push(row(
             format!("vs {bot}"),
-            play_match(player, b.as_ref(), &cfg)?,
+            play_match_with(player, b.as_ref(), &cfg, &|| bar.inc(1))?,
         ));
     }
     let lbr = Lbr::new(player, Arc::clone(def), 64, Candidates::Sample(256))?;
+    bar.set_message("(LBR)");
     rows.push(row(
         "LBR (its win rate)".into(),
-        lbr.play(deals, seed, &|| {})?,
+        lbr.play(deals, seed, &|| bar.inc(1))?,
     ));
     Ok(rows)
 }

@@ -1,0 +1,198 @@
+//! `stud query` on the shipped strategies, as a stud player reads it: streets by name, the
+//! empty spot, the hand notations, actions in words, rounded and marked rows, the cap.
+
+mod common;
+
+use common::{err, ok, stud};
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// Seat 1 facing the bring-in.
+const FACING_BRING_IN: &str = "3c 8d pb";
+
+/// A shipped strategy file, as a path string.
+fn shipped(file: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../strategies")
+        .join(file)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+/// The JSON of a query that must succeed.
+fn query_json(args: &[&str]) -> Value {
+    let mut all = vec!["query"];
+    all.extend(args);
+    all.push("--json");
+    serde_json::from_str(&ok(&stud(&all, ""))).expect("one JSON object")
+}
+
+#[test]
+fn streets_are_named_as_players_say_them() {
+    let seven = shipped("7stud-hu.strat");
+    let out = ok(&stud(&["query", &seven, "3c 8d pb", "--hand", "As Kd"], ""));
+    assert!(out.contains("3rd street"), "{out}");
+    let out = ok(&stud(
+        &["query", &seven, "3c 8d pb cc 9h Ts", "--hand", "As Kd"],
+        "",
+    ));
+    assert!(
+        out.contains("4th street") && !out.contains("street 1"),
+        "{out}"
+    );
+    let v = query_json(&[&seven, "3c 8d pb cc 9h Ts", "--hand", "As Kd"]);
+    assert_eq!(v["street_name"], "4th street", "{v}");
+    let five = shipped("5stud-hu.strat");
+    let out = ok(&stud(&["query", &five, "3c 8d", "--hand", "As"], ""));
+    assert!(out.contains("2nd street"), "{out}");
+}
+
+#[test]
+fn the_empty_spot_is_the_first_decision() {
+    let seven = shipped("7stud-hu.strat");
+    let v = query_json(&[&seven]);
+    assert_eq!(v["street_name"], "3rd street", "{v}");
+    assert_eq!(v["actions"], serde_json::json!(["pb", "cbr5"]));
+    assert_eq!(
+        v["action_names"],
+        serde_json::json!(["bring in for 2", "complete to 5"])
+    );
+    assert_eq!(v["hands"].as_array().unwrap().len(), 128);
+    let out = ok(&stud(&["query", &seven], ""));
+    assert!(out.starts_with("the first decision on 3rd street"), "{out}");
+    // A hand needs the up cards to find its bucket.
+    let e = err(&stud(&["query", &seven, "", "--hand", "AsKd"], ""));
+    assert!(e.contains("give the door cards"), "{e}");
+}
+
+#[test]
+fn hands_are_read_in_every_notation_and_repeats_refused() {
+    let seven = shipped("7stud-hu.strat");
+    let spot = "3c 8d pb";
+    let row = |hand: &str| query_json(&[&seven, spot, "--hand", hand])["hands"][0].clone();
+    let spaced = row("As Kd");
+    assert_eq!(row("AsKd"), spaced);
+    assert_eq!(row("(As Kd) 8d"), spaced);
+    assert_eq!(spaced["hand"], "(AsKd) 8d");
+    let fails = |hand: &str| err(&stud(&["query", &seven, spot, "--hand", hand], ""));
+    assert!(fails("(As Kd) 9d").contains("not the ones the spot dealt p2 (8d)"));
+    assert!(fails("(As As) 8d").contains("As appears twice"));
+    assert!(fails("(As 8d) 8d").contains("8d appears twice"));
+    assert!(fails("(As Kd 8d").contains("without its `)`"));
+    assert!(fails("As 3c").contains("already dealt face up"));
+}
+
+#[test]
+fn answers_in_words_rounded_aligned_and_marked() {
+    let seven = shipped("7stud-hu.strat");
+    let out = ok(&stud(&["query", &seven, "3c 8d pb"], ""));
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[2].starts_with("bucket  holds  e.g."), "{out}");
+    assert!(lines[2].ends_with("fold  call 2  complete to 5"), "{out}");
+    // Every row as long as the header: one table, aligned.
+    let table: Vec<&str> = lines[2..]
+        .iter()
+        .take_while(|l| !l.starts_with('('))
+        .copied()
+        .collect();
+    assert!(table.len() > 5, "{out}");
+    for l in &table[1..] {
+        let cols = l.trim_end_matches("  unreached");
+        assert_eq!(cols.len(), table[0].len(), "{l:?} in\n{out}");
+        // Three decimals, never the storage's 1/255 steps in full.
+        assert!(cols.ends_with(|c: char| c.is_ascii_digit()), "{l}");
+        assert!(!cols.contains("0.0392156"), "{l}");
+    }
+    assert!(
+        out.contains("buckets hold none of p2's hands here"),
+        "{out}"
+    );
+    // The bucket of the As Kd in the holdings of its row.
+    let v = query_json(&[&seven, FACING_BRING_IN, "--hand", "AsKd"]);
+    let b = v["hands"][0]["bucket"].as_u64().unwrap() as usize;
+    let all = query_json(&[&seven, FACING_BRING_IN]);
+    assert!(all["hands"][b]["holdings"].as_u64().unwrap() > 0, "{all}");
+    // Rows the solve never reached are marked, in text and JSON.
+    let marked: Vec<&Value> = all["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["unreached"] == true)
+        .collect();
+    assert!(!marked.is_empty());
+    for h in marked {
+        let p = h["probabilities"].as_array().unwrap();
+        assert!(
+            (p[0].as_f64().unwrap() - 1.0 / p.len() as f64).abs() < 0.01,
+            "{h}"
+        );
+    }
+    let first = ok(&stud(&["query", &seven], ""));
+    assert!(first.contains("  unreached"), "{first}");
+}
+
+#[test]
+fn a_spot_past_the_cap_is_answered() {
+    let seven = shipped("7stud-hu.strat");
+    let spot = "3c 8d pb cbr5 cbr10 cbr15 cbr20 cbr25";
+    let out = ok(&stud(&["query", &seven, spot], ""));
+    assert!(out.contains("past the strategy's cap of 4 bets"), "{out}");
+    assert!(out.contains("call 5"), "{out}");
+    let v = query_json(&[&seven, spot, "--hand", "AsKd"]);
+    assert_eq!(v["capped"], true);
+    assert_eq!(v["actions"], serde_json::json!(["cc"]));
+    assert_eq!(v["hands"][0]["probabilities"], serde_json::json!([1.0]));
+}
+
+#[test]
+fn the_help_examples_run() {
+    let help = ok(&stud(&["query", "--help"], ""));
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut ran = 0;
+    for line in help
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("stud query "))
+    {
+        let args = shell_words(&line["stud ".len()..]);
+        let args: Vec<String> = args
+            .into_iter()
+            .map(|a| match a.strip_prefix("strategies/") {
+                Some(f) => root
+                    .join("strategies")
+                    .join(f)
+                    .to_str()
+                    .unwrap()
+                    .to_string(),
+                None => a,
+            })
+            .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ok(&stud(&args, ""));
+        ran += 1;
+    }
+    assert!(ran >= 4, "{help}");
+}
+
+/// Splits a command line on spaces, keeping double-quoted words whole.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
