@@ -361,4 +361,10 @@ fn a_strategy_is_played_mixed_pure_or_thresholded_as_its_spec_says() {
     );
     let e = load("no-such.strat:pure", &def).err().unwrap().to_string();
     assert!(e.contains("neither a bot"), "{e}");
+    // The command line reads the game from the file behind the spec.
+    let spec = format!("{strat}:pure");
+    let (ok, out, err) = stud(&["match", &spec, "call", "--hands", "20", "--json"]);
+    assert!(ok, "{err}");
+    let m: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(m["game"], "leduc", "{out}");
 }
