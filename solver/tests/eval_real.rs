@@ -139,7 +139,7 @@ fn a_real_game_strategy_is_measured_by_lbr_the_script_and_the_report() {
     );
     let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
     assert!(
-        html.contains("Third street") && html.contains("vs heuristic"),
+        html.contains("3rd street") && html.contains("vs heuristic"),
         "{html}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
