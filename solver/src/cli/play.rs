@@ -3,8 +3,10 @@
 use super::game_for;
 use crate::bot::matches::{stream, DealCards};
 use crate::bot::{load, sample, Answer, Bet, Player};
+use abstraction::cards::CardSet;
+use abstraction::eval::{eval_high, eval_low8, eval_razz};
 use abstraction::phh::Recorder;
-use abstraction::rules::{Action, GameDef, Next, State};
+use abstraction::rules::{Action, GameDef, Next, Showdown, State};
 use anyhow::Context;
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
@@ -274,6 +276,31 @@ fn ask(
     }
 }
 
+/// The seat's hand as a player names it at showdown: the best five cards for high
+/// (`two pair (K K 7 7 A)`), the low for razz (`low 7-5-4-2-A`), both for hi-lo; `None` where
+/// the game ranks fewer than five cards as they show.
+fn hand_name(state: &State, seat: u8) -> Option<String> {
+    let cards: CardSet = state
+        .down_cards(seat)
+        .iter()
+        .flatten()
+        .chain(state.up_cards(seat))
+        .copied()
+        .collect();
+    if cards.len() < 5 {
+        return None;
+    }
+    Some(match state.def().variant.showdown() {
+        Showdown::High => eval_high(cards).to_string(),
+        Showdown::Razz => format!("low {}", eval_razz(cards)),
+        Showdown::HiLo8 => match eval_low8(cards) {
+            Some(low) => format!("high {}, low {low}", eval_high(cards)),
+            None => format!("high {}, no low", eval_high(cards)),
+        },
+        Showdown::Showing => return None,
+    })
+}
+
 fn show_end(
     out: &mut impl Write,
     state: &State,
@@ -286,9 +313,12 @@ fn show_end(
         writeln!(out, "showdown:")?;
         for seat in [you, 1 - you] {
             let who = if seat == you { "you" } else { "opponent" };
+            let hand = hand_name(state, seat)
+                .map(|h| format!(": {h}"))
+                .unwrap_or_default();
             writeln!(
                 out,
-                "p{} {who:>8}: {}",
+                "p{} {who:>8}: {}{hand}",
                 seat + 1,
                 cards_text(state, seat, false)
             )?;
@@ -307,4 +337,52 @@ fn show_end(
         "hand result: you {net:+} chips; running score {score:+} chips ({:+.2} big bets)",
         score as f64 / bb
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use abstraction::cards::Card;
+
+    /// A hand of `variant` dealt `cards` in the engine's order and checked or called down.
+    fn checked_down(variant: &str, cards: &str) -> State {
+        let def = GameDef::preset(variant).unwrap();
+        let mut st = State::new(&def).unwrap();
+        let mut deck = cards.split_whitespace().map(|c| c.parse::<Card>().unwrap());
+        loop {
+            match st.next() {
+                Next::Deal { .. } => st.deal(deck.next().unwrap()).unwrap(),
+                Next::Act { .. } => {
+                    let legal = st.legal_actions();
+                    st.apply(legal[crate::bot::passive(&legal)]).unwrap();
+                }
+                Next::Over => return st,
+            }
+        }
+    }
+
+    #[test]
+    fn showdowns_name_each_hand_as_its_game_ranks_it() {
+        // Third street (two down, one up) to p1 then p2, an up card each on 4th to 6th, a down
+        // card each on 7th: p1 (Kh Kd Qd) 2c Ks 7s 9c, p2 (7h 7d 6s) 3s 8c 4d 5h.
+        let cards = "Kh Kd 2c 7h 7d 3s Ks 8c 7s 4d 9c 5h Qd 6s";
+        let st = checked_down("7stud", cards);
+        assert_eq!(cards_text(&st, 0, false), "(Kh Kd Qd) 2c Ks 7s 9c");
+        assert_eq!(hand_name(&st, 0).unwrap(), "three of a kind (K K K Q 9)");
+        assert_eq!(hand_name(&st, 1).unwrap(), "straight (8 7 6 5 4)");
+        let st = checked_down("razz", cards);
+        assert_eq!(hand_name(&st, 1).unwrap(), "low 7-6-5-4-3");
+        let st = checked_down("stud8", cards);
+        assert_eq!(
+            hand_name(&st, 1).unwrap(),
+            "high straight (8 7 6 5 4), low 7-6-5-4-3"
+        );
+        assert_eq!(
+            hand_name(&st, 0).unwrap(),
+            "high three of a kind (K K K Q 9), no low"
+        );
+        // Ministud ranks what shows: no five-card name.
+        let st = checked_down("ministud", "Kh Qc Kd Ac Ah Qd");
+        assert_eq!(hand_name(&st, 0), None);
+    }
 }
