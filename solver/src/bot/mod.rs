@@ -247,8 +247,10 @@ pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
 pub fn open_strategy(spec: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer> {
     let (path, purification) = strategy_spec(spec)?;
     let player = StrategyPlayer::open(path, def)?;
-    let purification = purification.unwrap_or(default_purification(player.file().header().tree));
-    Ok(player.with_purification(purification))
+    Ok(match purification {
+        Some(p) => player.with_purification(p),
+        None => player,
+    })
 }
 
 /// Splits a strategy spec into its file and the purification written after the last `:`, if

@@ -42,7 +42,8 @@ pub struct StrategyPlayer {
 }
 
 impl StrategyPlayer {
-    /// Opens the strategy file at `path`, which must have been solved for `def` exactly.
+    /// Opens the strategy file at `path`, which must have been solved for `def` exactly; its
+    /// rows are played as its kind of file is by default ([`super::default_purification`]).
     pub fn open(path: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer> {
         let file = StrategyFile::open(Path::new(path))?;
         let game = &file.header().game;
@@ -58,14 +59,14 @@ impl StrategyPlayer {
             deck: game.deck.cards().iter().collect(),
             name: path.to_string(),
             path: path.to_string(),
+            purification: super::default_purification(file.header().tree),
             file,
-            purification: Purification::Mixed,
         })
     }
 
-    /// Plays every row through `purification` (the default is [`Purification::Mixed`]: the
-    /// average strategy as solved); the player's name says it (`FILE:threshold=0.15`), so that
-    /// reports and written hands tell how the file was played.
+    /// Plays every row through `purification` instead of the default of its kind of file
+    /// ([`super::default_purification`]); the player's name says it (`FILE:threshold=0.15`), so
+    /// that reports and written hands tell how the file was played.
     pub fn with_purification(mut self, purification: Purification) -> StrategyPlayer {
         self.name = format!("{}:{purification}", self.path);
         self.purification = purification;

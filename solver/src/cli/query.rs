@@ -180,6 +180,39 @@ struct Row {
     holds: Option<(usize, Vec<String>)>,
 }
 
+/// Where a queried decision is, as `--json` reports it.
+struct Spot<'a> {
+    /// The seat to act (`None`: the first decision, whose seat the door cards decide).
+    seat: Option<u8>,
+    /// Its role on the street (0 acts first).
+    role: u8,
+    street: usize,
+    street_name: &'a str,
+    node: u32,
+}
+
+/// The `--json` answer of a decision: where it is, its actions (PHH codes and words; `capped`:
+/// past the raise cap, where the strategy calls) and its rows.
+fn decision_json(
+    at: &Spot,
+    capped: bool,
+    codes: &[String],
+    names: &[String],
+    rows: &[Row],
+) -> serde_json::Value {
+    serde_json::json!({
+        "seat": at.seat,
+        "role": at.role,
+        "street": at.street,
+        "street_name": at.street_name,
+        "node": at.node,
+        "capped": capped,
+        "actions": codes,
+        "action_names": names,
+        "hands": rows_json(rows),
+    })
+}
+
 /// What each bucket holds at a spot: the down cards the player to act may have (none of the
 /// up cards on the table), each looked up in the file's bucketing, grouped by bucket and
 /// written best first. Seventh street's three down cards are the most: 13,244 lookups.
@@ -482,18 +515,14 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
             })
             .collect();
         if args.json {
-            let v = serde_json::json!({
-                "seat": null,
-                "role": 0,
-                "street": street,
-                "street_name": street_name,
-                "node": node,
-                "capped": false,
-                "actions": codes,
-                "action_names": names,
-                "hands": rows_json(&rows),
-            });
-            println!("{v}");
+            let at = Spot {
+                seat: None,
+                role: 0,
+                street,
+                street_name: &street_name,
+                node,
+            };
+            println!("{}", decision_json(&at, false, &codes, &names, &rows));
             return Ok(());
         }
         println!(
@@ -505,6 +534,13 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         return Ok(());
     };
     let role = (state.first_actor(street) != Some(seat)) as u8;
+    let at = Spot {
+        seat: Some(seat),
+        role,
+        street,
+        street_name: &street_name,
+        node,
+    };
     let up: CardSet = state.up_cards(seat).iter().copied().collect();
     let opp_up: CardSet = state.up_cards(1 - seat).iter().copied().collect();
     let legal = state.legal_actions();
@@ -547,18 +583,8 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         }];
         let names = vec![action_words(&state, call)];
         if args.json {
-            let v = serde_json::json!({
-                "seat": seat,
-                "role": role,
-                "street": street,
-                "street_name": street_name,
-                "node": node,
-                "capped": true,
-                "actions": [call.to_string().replace(' ', "")],
-                "action_names": names,
-                "hands": rows_json(&rows),
-            });
-            println!("{v}");
+            let codes = [call.to_string().replace(' ', "")];
+            println!("{}", decision_json(&at, true, &codes, &names, &rows));
             return Ok(());
         }
         println!("{whose}");
@@ -622,18 +648,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         })
         .collect();
     if args.json {
-        let v = serde_json::json!({
-            "seat": seat,
-            "role": role,
-            "street": street,
-            "street_name": street_name,
-            "node": node,
-            "capped": false,
-            "actions": codes,
-            "action_names": names,
-            "hands": rows_json(&rows),
-        });
-        println!("{v}");
+        println!("{}", decision_json(&at, false, &codes, &names, &rows));
         return Ok(());
     }
     println!("{whose}");
