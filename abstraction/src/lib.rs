@@ -12,5 +12,6 @@ pub mod cards;
 pub mod deal;
 pub mod eval;
 pub mod phh;
+pub mod recall;
 pub mod rules;
 pub mod tree;

@@ -43,8 +43,9 @@ compile_error!(
 
 /// The container format version written; files of versions other than this and
 /// [`OLDEST_READ`] are refused. Version 3 added the betting-tree strategy files (tree kind,
-/// probability width, embedded bucketing); version 4 the checksum of the whole file.
-pub const FORMAT_VERSION: u32 = 4;
+/// probability width, embedded bucketing); version 4 the checksum of the whole file; version 5
+/// a strategy file's seventh section, what its rows recall of earlier streets.
+pub const FORMAT_VERSION: u32 = 5;
 
 /// The oldest version read: version 3, whose files (the shipped strategies among them) have no
 /// whole-file checksum.

@@ -34,10 +34,12 @@
 
 use crate::cfr::{mix, prefetch, Algorithm, Rows};
 use abstraction::betting_tree::BettingTree;
+use abstraction::bucketing::view::held_by;
 use abstraction::bucketing::CardView;
 use abstraction::bucketing::{Bucketing, Shape};
 use abstraction::cards::CardSet;
 use abstraction::deal::{Deal, DealError, DealFacts};
+use abstraction::recall::Recall;
 use abstraction::rules::GameDef;
 use abstraction::rules::{Action, Next, State};
 use abstraction::tree::{Edge, NodeKind, Tree, NONE};
@@ -69,6 +71,9 @@ pub struct DealSolver {
     algorithm: Algorithm,
     def: Arc<GameDef>,
     bucketing: Arc<Bucketing>,
+    /// What a row recalls of earlier streets beside the street's bucket: the tree has
+    /// `recall.keys(buckets)` rows per node and street.
+    recall: Recall,
     facts: Vec<DealFacts>,
     batch_data: BatchData,
     main: Task,
@@ -181,6 +186,19 @@ impl DealSolver {
         batch: usize,
         seed: u64,
     ) -> Result<DealSolver, DealError> {
+        DealSolver::with_recall(def, tree, bucketing, Recall::None, batch, seed)
+    }
+
+    /// [`DealSolver::new`] whose rows recall `recall` of earlier streets: `tree` must have been
+    /// built with `recall.keys(buckets)` rows per street.
+    pub fn with_recall(
+        def: &GameDef,
+        tree: BettingTree,
+        bucketing: Arc<Bucketing>,
+        recall: Recall,
+        batch: usize,
+        seed: u64,
+    ) -> Result<DealSolver, DealError> {
         let shape = Shape::of(def)?;
         if &shape != bucketing.shape() {
             return Err(DealError::Unsupported(format!(
@@ -192,10 +210,13 @@ impl DealSolver {
         let buckets: Vec<u32> = (0..def.streets.len())
             .map(|s| bucketing.buckets(s))
             .collect();
-        if buckets != tree.num_buckets {
+        let keys = recall.keys(&buckets);
+        if keys != tree.num_buckets {
             return Err(DealError::Unsupported(format!(
-                "the tree has {:?} buckets per street, the bucketing {buckets:?}",
-                tree.num_buckets
+                "the tree has {:?} rows per street, the bucketing {buckets:?} with recall {} \
+                 {keys:?}",
+                tree.num_buckets,
+                recall.name()
             )));
         }
         if batch == 0 {
@@ -222,6 +243,7 @@ impl DealSolver {
             algorithm: Algorithm::CfrPlus,
             def,
             bucketing,
+            recall,
             facts: vec![empty; batch],
             batch_data: BatchData {
                 first: vec![0; streets * batch],
@@ -256,6 +278,11 @@ impl DealSolver {
     /// The member of the CFR family this solver runs.
     pub fn algorithm(&self) -> Algorithm {
         self.algorithm
+    }
+
+    /// What a row recalls of earlier streets.
+    pub fn recall(&self) -> Recall {
+        self.recall
     }
 
     /// Bytes per slot: a regret and an average, `f32` each.
@@ -353,12 +380,23 @@ impl DealSolver {
             })?;
         let b = self.batch;
         let data = &mut self.batch_data;
+        let counts: Vec<u32> = (0..self.tree.num_buckets.len())
+            .map(|s| self.bucketing.buckets(s))
+            .collect();
         for (d, f) in self.facts.iter().enumerate() {
             for s in 0..self.tree.num_buckets.len() {
                 let first = f.first[s];
+                let key = |seat: u8| {
+                    self.recall.key(
+                        &counts,
+                        s,
+                        |j| f.buckets[j][seat as usize],
+                        |j| f.first[j] == seat,
+                    )
+                };
                 data.first[s * b + d] = first;
-                data.bucket[(2 * s) * b + d] = f.buckets[s][first as usize];
-                data.bucket[(2 * s + 1) * b + d] = f.buckets[s][1 - first as usize];
+                data.bucket[(2 * s) * b + d] = key(first);
+                data.bucket[(2 * s + 1) * b + d] = key(1 - first);
             }
             data.showdown[d] = 2.0 * f.share0 - 1.0;
         }
@@ -421,6 +459,7 @@ impl DealSolver {
             out: vec![0.0; tree.num_slots],
             bets: Vec::new(),
             board: (NONE, 0),
+            firsts: [0; abstraction::rules::MAX_STREETS],
             table: vec![0; tree.num_hands()],
             memo: HashMap::new(),
         };
@@ -443,29 +482,50 @@ impl DealSolver {
             let seat = state
                 .to_act()
                 .ok_or("the public tree and the rules disagree")?;
+            let street = state.street();
+            if !l.bets.iter().any(|&(s, _)| s == street) {
+                l.firsts[street] = seat;
+            }
             if (n.board, seat) != l.board {
-                // The actor's bucket of every hand on this board.
+                // The actor's row key of every hand on this board.
                 l.board = (n.board, seat);
                 let public = l.tree.boards[n.board as usize].public;
-                let up = |s: u8| state.up_cards(s).iter().copied().collect::<CardSet>();
+                let counts: Vec<u32> = (0..self.def.streets.len())
+                    .map(|s| self.bucketing.buckets(s))
+                    .collect();
+                // A seat's up cards as they were on street `s`.
+                let up = |who: u8, s: usize| -> CardSet {
+                    let n = held_by(&self.def, s).1;
+                    state.up_cards(who)[..n].iter().copied().collect()
+                };
                 for (h, &c) in l.tree.hands.iter().enumerate() {
                     l.table[h] = if public.contains(c) {
                         NONE
                     } else {
-                        let v = CardView {
-                            street: state.street(),
-                            down: CardSet::single(c),
-                            up: up(seat),
-                            opp_up: up(1 - seat),
-                        };
-                        match l.memo.get(&v) {
-                            Some(&b) => b,
-                            None => {
-                                let b = self.bucketing.bucket(&v).map_err(|e| e.to_string())?;
-                                l.memo.insert(v, b);
-                                b
+                        let mut bucket = |s: usize| -> Result<u32, String> {
+                            let v = CardView {
+                                street: s,
+                                down: CardSet::single(c),
+                                up: up(seat, s),
+                                opp_up: up(1 - seat, s),
+                            };
+                            match l.memo.get(&v) {
+                                Some(&b) => Ok(b),
+                                None => {
+                                    let b = self.bucketing.bucket(&v).map_err(|e| e.to_string())?;
+                                    l.memo.insert(v, b);
+                                    Ok(b)
+                                }
                             }
+                        };
+                        let mut known = [0u32; abstraction::rules::MAX_STREETS];
+                        known[street] = bucket(street)?;
+                        if street > 0 && self.recall != Recall::None {
+                            known[street - 1] = bucket(street - 1)?;
                         }
+                        let firsts = l.firsts;
+                        self.recall
+                            .key(&counts, street, |s| known[s], |s| firsts[s] == seat)
                     };
                 }
             }
@@ -517,6 +577,8 @@ struct Lift<'a> {
     bets: Vec<(usize, Action)>,
     /// The board and seat `table` was computed for.
     board: (u32, u8),
+    /// Per street of the current path, the seat that acted first there.
+    firsts: [u8; abstraction::rules::MAX_STREETS],
     /// The actor's bucket of each hand on `board` ([`NONE`]: the hand holds a public card).
     table: Vec<u32>,
     /// The bucket of every view met so far: the public tree meets each view on many boards

@@ -166,6 +166,7 @@ pub fn write_strategy(
         },
         width,
         exploitability,
+        recall: solver.recall(),
     };
     let mut failed = None;
     let t = &solver.tree;

@@ -15,6 +15,7 @@ use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::Bucketing;
 use abstraction::card_abstraction::{CardAbstraction, Lossless};
+use abstraction::recall::Recall;
 use abstraction::rules::GameDef;
 use abstraction::tree::{Budget, NodeKind, Tree, NONE};
 use anyhow::{bail, Context, Result};
@@ -140,6 +141,9 @@ pub struct DealKnobs {
     /// The member of the CFR family ([`DealSolver::set_algorithm`]).
     #[serde(serialize_with = "algorithm_name")]
     pub algorithm: crate::cfr::Algorithm,
+    /// What a row recalls of earlier streets beside the street's bucket.
+    #[serde(serialize_with = "display_recall")]
+    pub recall: Recall,
     /// The seed of the deals.
     pub seed: u64,
 }
@@ -152,9 +156,10 @@ impl DealKnobs {
             .map(|s| bucketing.buckets(s))
             .collect();
         let betting = BettingAbstraction::for_game(def);
-        let tree = BettingTree::build(def, betting, &buckets)
+        let tree = BettingTree::build(def, betting, &self.recall.keys(&buckets))
             .with_context(|| format!("the betting tree of {}", def.variant))?;
-        let mut s = DealSolver::new(def, tree, bucketing, self.batch, self.seed)?;
+        let mut s =
+            DealSolver::with_recall(def, tree, bucketing, self.recall, self.batch, self.seed)?;
         s.alternating = self.alternating;
         s.set_algorithm(self.algorithm)?;
         Ok(s)
@@ -167,6 +172,11 @@ fn algorithm_name<S: serde::Serializer>(
     s: S,
 ) -> Result<S::Ok, S::Error> {
     s.serialize_str(a.name())
+}
+
+/// Writes a recall as its short name (`none`, `order`) in the ladder's JSON rows.
+fn display_recall<S: serde::Serializer>(r: &Recall, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(r.name())
 }
 
 /// One row of the deal-sampled ladder.

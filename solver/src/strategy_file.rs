@@ -1,8 +1,8 @@
 //! Strategy files (`*.strat`): the solved average strategy, read in place through `memmap2`.
 //!
-//! A [`container`](crate::container) (format version 4; version 3 is still read) with magic
-//! `STUDSTRT`, a
-//! [`StrategyHeader`], and six sections, all little-endian:
+//! A [`container`](crate::container) (format version 5; versions 3 and 4, six sections, are
+//! still read) with magic `STUDSTRT`, a [`StrategyHeader`], and seven sections, all
+//! little-endian:
 //!
 //! | # | section     | type                 | count                     |
 //! |---|-------------|----------------------|---------------------------|
@@ -12,6 +12,7 @@
 //! | 3 | num_buckets | `u32` per street     | streets of the game       |
 //! | 4 | strategy    | [`Width`]: `u16` = probability × 65535 or `u8` = × 255, cumulative rounding; `k - 1` per row of `k` actions (the last is the scale minus the others), rows from the node's `slot` | `header.stored` |
 //! | 5 | bucketing   | bytes of `Bucketing::encode` | betting-tree files; empty otherwise |
+//! | 6 | recall      | the [`Recall`]'s name in ASCII (`none`, `order`, `buckets`, `both`): a row of street `s` is a key of `Recall::keys` | betting-tree files (version 5); empty otherwise |
 //!
 //! Two kinds of tree ([`TreeKind`]):
 //! - `Public`: the public tree of `abstraction::tree` (walkable games: public cards are chance
@@ -37,8 +38,10 @@ use abstraction::betting_tree::BettingNodes;
 use abstraction::bucketing::{Bucketing, CardView};
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::cards::Card;
+use abstraction::recall::Recall;
 use abstraction::rules::state::Action;
 use abstraction::rules::GameDef;
+use abstraction::rules::State;
 use abstraction::tree::{Edge, Node, NodeKind, NONE};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -270,6 +273,7 @@ pub fn write(
         &tree.num_buckets,
         &strategy,
         &[],
+        &[],
     )
 }
 
@@ -309,6 +313,8 @@ pub struct BettingSolve<'a> {
     /// The exploitability of the unquantized strategy, where it is computable (a walkable
     /// game: the strategy lifted onto its lossless public tree, `ladder::deal_exploitability`).
     pub exploitability: Option<Exploitability>,
+    /// What a row recalls of earlier streets beside the street's bucket.
+    pub recall: Recall,
 }
 
 /// Writes a betting-tree strategy (the real games) to `path` (atomically): the tree's `nodes`
@@ -325,14 +331,15 @@ pub fn write_betting(
     num_slots: usize,
     row: impl FnMut(u32, u32, &mut [f64]),
 ) -> Result<()> {
-    if num_buckets.len() != solve.game.streets.len()
-        || (0..num_buckets.len()).any(|s| solve.bucketing.buckets(s) != num_buckets[s])
-    {
+    let buckets: Vec<u32> = (0..solve.game.streets.len())
+        .map(|s| solve.bucketing.buckets(s))
+        .collect();
+    if num_buckets != solve.recall.keys(&buckets) {
         bail!(
-            "the tree has {num_buckets:?} buckets per street, the bucketing {:?}",
-            (0..solve.game.streets.len())
-                .map(|s| solve.bucketing.buckets(s))
-                .collect::<Vec<_>>()
+            "the tree has {num_buckets:?} rows per street, the bucketing {buckets:?} with recall \
+             {} {:?}",
+            solve.recall.name(),
+            solve.recall.keys(&buckets)
         );
     }
     let mut row = row;
@@ -365,10 +372,11 @@ pub fn write_betting(
         num_buckets,
         &strategy,
         &solve.bucketing.encode(),
+        solve.recall.name().as_bytes(),
     )
 }
 
-/// Lays out the six sections of a strategy file and writes it.
+/// Lays out the seven sections of a strategy file and writes it.
 #[allow(clippy::too_many_arguments)]
 fn write_sections(
     path: &Path,
@@ -379,6 +387,7 @@ fn write_sections(
     num_buckets: &[u32],
     strategy: &Quantized,
     bucketing: &[u8],
+    recall: &[u8],
 ) -> Result<()> {
     let records = nodes
         .iter()
@@ -433,6 +442,7 @@ fn write_sections(
             bytemuck::cast_slice(num_buckets),
             &strategy.bytes,
             bucketing,
+            recall,
         ],
     )
 }
@@ -509,6 +519,8 @@ pub struct StrategyFile {
     container: Container<StrategyHeader>,
     /// The embedded card abstraction (betting-tree files).
     bucketing: Option<Bucketing>,
+    /// What a row recalls of earlier streets (betting-tree files; `None` before version 5).
+    recall: Recall,
 }
 
 impl StrategyFile {
@@ -533,8 +545,12 @@ impl StrategyFile {
             map,
             container,
             bucketing: None,
+            recall: Recall::None,
         };
         f.check_sizes()
+            .with_context(|| format!("{}", path.display()))?;
+        f.recall = f
+            .read_recall()
             .with_context(|| format!("{}", path.display()))?;
         f.bucketing = f
             .read_bucketing()
@@ -563,7 +579,10 @@ impl StrategyFile {
             ("strategy", Some(h.stored.saturating_mul(h.width.bytes()))),
             // Any length: the bucketing checks itself when decoded.
             ("bucketing", (!betting).then_some(0)),
+            // A name, read by `read_recall`; version 5 on.
+            ("recall", (!betting).then_some(0)),
         ];
+        let want = &want[..if self.format_version() >= 5 { 7 } else { 6 }];
         if self.container.sections.len() != want.len() {
             bail!(
                 "damaged: {} sections, a strategy file has {}",
@@ -571,7 +590,7 @@ impl StrategyFile {
                 want.len()
             );
         }
-        for (s, (name, len)) in self.container.sections.iter().zip(want) {
+        for (s, &(name, len)) in self.container.sections.iter().zip(want) {
             if len.is_some_and(|len| s.len != len) {
                 bail!(
                     "damaged: section {name} has {} bytes, the header implies {}",
@@ -599,10 +618,55 @@ impl StrategyFile {
             );
         }
         let nb = self.section::<u32>(3, "num_buckets")?;
-        if (0..nb.len()).any(|s| b.buckets(s) != nb[s]) {
-            bail!("damaged: its bucket counts are not the tree's {nb:?}");
+        let buckets: Vec<u32> = (0..nb.len()).map(|s| b.buckets(s)).collect();
+        if self.recall.keys(&buckets) != nb {
+            bail!(
+                "damaged: its bucket counts {buckets:?} with recall {} are not the tree's rows \
+                 {nb:?}",
+                self.recall.name()
+            );
         }
         Ok(Some(b))
+    }
+
+    /// The recall of section 6 (version 5; `none` before, and in public-tree files).
+    fn read_recall(&self) -> Result<Recall> {
+        if self.format_version() < 5 || self.header().tree != TreeKind::Betting {
+            return Ok(Recall::None);
+        }
+        let bytes = self.container.section(&self.map, 6)?;
+        let name = std::str::from_utf8(bytes).map_err(|_| anyhow::anyhow!("damaged: recall"))?;
+        Recall::parse(name).map_err(|e| anyhow::anyhow!("damaged: {e}"))
+    }
+
+    /// What a row recalls of earlier streets beside the street's bucket.
+    pub fn recall(&self) -> Recall {
+        self.recall
+    }
+
+    /// The row key of a player whose view is `now` (`prev`: its view a street back, needed
+    /// when the rows recall buckets; `first(s)`: whether it acted first on street `s`).
+    pub fn key_of_views(
+        &self,
+        now: &CardView,
+        prev: Option<&CardView>,
+        first: impl Fn(usize) -> bool,
+    ) -> Result<u32> {
+        let b = self.bucketing.as_ref().context(
+            "this strategy file stores a public tree with its own bucket tables: it has no \
+             bucketing to look views up in",
+        )?;
+        Ok(self.recall.key_of_views(b, now, prev, first)?)
+    }
+
+    /// The row key of `seat` at its decision in `state` (betting-tree files): the bucket of its
+    /// view, and what the file's rows recall of earlier streets.
+    pub fn key_of(&self, state: &State, seat: u8) -> Result<u32> {
+        let b = self.bucketing.as_ref().context(
+            "this strategy file stores a public tree with its own bucket tables: it has no \
+             bucketing to look views up in",
+        )?;
+        Ok(self.recall.key_of_state(b, state, seat)?)
     }
 
     /// The header.
@@ -625,7 +689,8 @@ impl StrategyFile {
             .map_or(0, |b| b.precompute_first_street())
     }
 
-    /// The bucket the solver used for a player's view of the cards (betting-tree files).
+    /// The card abstraction's bucket of a player's view (betting-tree files): the row key of a
+    /// file without recall; see [`StrategyFile::key_of`] for the others.
     pub fn bucket_of(&self, view: &CardView) -> Result<u32> {
         let b = self.bucketing.as_ref().context(
             "this strategy file stores a public tree with its own bucket tables: it has no \

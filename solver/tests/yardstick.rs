@@ -11,6 +11,7 @@ use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::{Bucketing, CardView, Size};
 use abstraction::card_abstraction::Lossless;
 use abstraction::deal::Deal;
+use abstraction::recall::Recall;
 use abstraction::rules::{Action, Deal as Dealt, GameDef, Next, State};
 use abstraction::tree::{Budget, Edge, NodeKind, Tree};
 use common::{err, ok, stud};
@@ -139,6 +140,79 @@ fn the_deal_sampled_strategy_falls_with_deals_and_stays_above_the_lossless_solve
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+/// A solve whose rows recall earlier streets runs through the whole pipeline: the ladder's solve
+/// and `stud solve`'s are the same bits, the file records its recall, and a player of the file
+/// (LBR plays it) finds its rows by key.
+#[test]
+fn a_recalling_solve_is_the_ladders_solve_and_its_file_plays() {
+    let d = dir("recall");
+    let (game, cache) = (game_file(&d), d.join("abstractions"));
+    let cache = cache.to_str().unwrap();
+    let common = ["--batch", "64", "--abstraction-dir", cache, "--json"];
+    let ladder = |recall: &str| -> f64 {
+        let mut a = vec![
+            "eval",
+            "ladder",
+            "--game",
+            &game,
+            "--solver",
+            "deal",
+            "--abstractions",
+            "4",
+            "--iterations",
+            "100",
+            "--recall",
+            recall,
+        ];
+        a.extend(common);
+        let rows = json_lines(&ok(&stud(&a, "")));
+        assert_eq!(rows[0]["rung"]["knobs"]["recall"], recall);
+        rows[0]["rung"]["real_game"]["chips"].as_f64().unwrap()
+    };
+    let (none, both) = (ladder("none"), ladder("both"));
+    assert!(none != both, "{none} {both}");
+    let out = d.join("both.strat");
+    let mut a = vec![
+        "solve",
+        "--game",
+        &game,
+        "--solver",
+        "deal",
+        "--abstraction",
+        "4",
+        "--iterations",
+        "100",
+        "--recall",
+        "both",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    a.extend(common);
+    let solve = json_lines(&ok(&stud(&a, "")));
+    assert_eq!(solve.last().unwrap()["exploitability"].as_f64(), Some(both));
+    let info: Value =
+        serde_json::from_str(&ok(&stud(&["info", out.to_str().unwrap(), "--json"], ""))).unwrap();
+    assert_eq!(
+        (info["recall"].as_str(), info["format_version"].as_u64()),
+        (Some("both"), Some(5))
+    );
+    let lbr = ok(&stud(
+        &[
+            "eval",
+            "lbr",
+            out.to_str().unwrap(),
+            "--hands",
+            "20",
+            "--seed",
+            "1",
+            "--json",
+        ],
+        "",
+    ));
+    assert!(lbr.contains("mbb"), "{lbr}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
 #[test]
 fn solver_flags_are_refused_where_they_do_not_apply() {
     let d = dir("flags");
@@ -195,25 +269,40 @@ fn solver_flags_are_refused_where_they_do_not_apply() {
 /// every decision, the lifted row of the actor's hand at the public node is the average row of
 /// the actor's bucket (from its whole view) at the betting node of the real betting.
 #[test]
-fn the_lift_plays_each_hand_by_its_bucket_at_its_betting_node() {
+fn the_lift_plays_each_hand_by_its_key_at_its_betting_node() {
     let def = GameDef::from_toml(GAME).unwrap();
     let size = Size::parse("4", def.streets.len()).unwrap();
     let bucketing = Arc::new(Bucketing::build(&def, &size, &|_| {}).unwrap());
-    let betting = BettingAbstraction::for_game(&def);
-    let tree = BettingTree::build(&def, betting, &size.buckets).unwrap();
-    let mut s = DealSolver::new(&def, tree, Arc::clone(&bucketing), 16, 3).unwrap();
-    for _ in 0..20 {
+    for recall in Recall::ALL {
+        lift_plays_each_hand_by_its_key(&def, &size.buckets, &bucketing, recall);
+    }
+}
+
+/// Plays random hands of `def` and checks that each decision's lifted row is the solver's row
+/// of the actor's key: its bucket now and what `recall` adds, tracked here hand by hand.
+fn lift_plays_each_hand_by_its_key(
+    def: &GameDef,
+    buckets: &[u32],
+    bucketing: &Arc<Bucketing>,
+    recall: Recall,
+) {
+    let betting = BettingAbstraction::for_game(def);
+    let tree = BettingTree::build(def, betting, &recall.keys(buckets)).unwrap();
+    let mut s = DealSolver::with_recall(def, tree, Arc::clone(bucketing), recall, 16, 3).unwrap();
+    for _ in 0..100 {
         s.iterate().unwrap();
     }
-    let public = Tree::build(&def, &Lossless, betting, Budget::nodes(1 << 22)).unwrap();
+    let public = Tree::build(def, &Lossless, betting, Budget::nodes(1 << 22)).unwrap();
     let lifted = s.lift(&public).unwrap();
-    let def = Arc::new(def);
+    let def = Arc::new(def.clone());
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let mut decisions = 0;
+    let (mut decisions, mut learned) = (0, 0);
     for _ in 0..300 {
         let deal = Deal::sample(&def, &mut rng).unwrap();
         let mut st = State::with_def(def.clone()).unwrap();
         let (mut node, mut bets) = (0usize, Vec::<(usize, Action)>::new());
+        // Per street and seat, the bucket at the street's first decision.
+        let mut seen = vec![[u32::MAX; 2]; def.streets.len()];
         loop {
             match st.next() {
                 Next::Deal { seat, deal: how } => {
@@ -235,14 +324,30 @@ fn the_lift_plays_each_hand_by_its_bucket_at_its_betting_node() {
                     let hand = public.hand_of_card[down.id() as usize] as usize;
                     let row = public.bucket_table(n.board, seat)[hand] as usize;
                     let got = &lifted[n.slot as usize + row * k..][..k];
-                    let b = bucketing
-                        .bucket(&CardView::of_state(&st, seat).unwrap())
-                        .unwrap();
+                    let street = st.street();
+                    if seen[street][seat as usize] == u32::MAX {
+                        for p in 0..2u8 {
+                            seen[street][p as usize] = bucketing
+                                .bucket(&CardView::of_state(&st, p).unwrap())
+                                .unwrap();
+                        }
+                    }
+                    let key = recall.key(
+                        buckets,
+                        street,
+                        |j| seen[j][seat as usize],
+                        |j| st.first_actor(j) == Some(seat),
+                    );
+                    // What a player of the strategy file computes from the state alone.
+                    assert_eq!(recall.key_of_state(bucketing, &st, seat).unwrap(), key);
                     let mut want = vec![0.0; k];
-                    s.average_row(s.tree.locate(&bets).unwrap(), b, &mut want)
+                    s.average_row(s.tree.locate(&bets).unwrap(), key, &mut want)
                         .unwrap();
-                    assert_eq!(got, &want[..], "node {node}, p{}", seat + 1);
+                    assert_eq!(got, &want[..], "{recall:?}: node {node}, p{}", seat + 1);
                     decisions += 1;
+                    // A row the solve never reached is uniform everywhere: it would match
+                    // under any key.
+                    learned += usize::from(want.iter().any(|&p| (p - 1.0 / k as f64).abs() > 1e-9));
                     let child = public.children(node).nth(rng.gen_range(0..k)).unwrap();
                     let Edge::Action(a) = public.edges[child] else {
                         panic!("an action node's child is an action")
@@ -256,4 +361,8 @@ fn the_lift_plays_each_hand_by_its_bucket_at_its_betting_node() {
         }
     }
     assert!(decisions > 1000, "{decisions}");
+    assert!(
+        learned * 2 > decisions,
+        "{recall:?}: {learned} of {decisions}"
+    );
 }

@@ -24,22 +24,36 @@ impl CardView {
     /// The view of `seat` in a heads-up state: its own cards (every down card must be known) and
     /// the other seat's up cards, on the state's current street.
     pub fn of_state(state: &State, seat: u8) -> Result<CardView, BucketError> {
+        CardView::on_street(state, seat, state.street())
+    }
+
+    /// The view `seat` had on `street` (the current street or an earlier one) of a heads-up
+    /// state: the cards each seat held then, which are the first ones it holds now.
+    pub fn on_street(state: &State, seat: u8, street: usize) -> Result<CardView, BucketError> {
         if state.def().seats != 2 || seat > 1 {
             return Err(BucketError::View(format!(
                 "the bucketing is heads-up: seat {seat} of a {}-seat game has no single opponent",
                 state.def().seats
             )));
         }
+        if street > state.street() {
+            return Err(BucketError::View(format!(
+                "street {} is not dealt yet (the hand is on street {})",
+                street + 1,
+                state.street() + 1
+            )));
+        }
+        let (downs, ups) = held_by(state.def(), street);
         let mut down = CardSet::EMPTY;
-        for (i, c) in state.down_cards(seat).iter().enumerate() {
+        for (i, c) in state.down_cards(seat).iter().take(downs).enumerate() {
             let c = c.ok_or_else(|| {
                 BucketError::View(format!("seat {seat}'s down card {} is unknown", i + 1))
             })?;
             down.insert(c);
         }
-        let set = |cards: &[Card]| cards.iter().copied().collect::<CardSet>();
+        let set = |cards: &[Card]| cards.iter().take(ups).copied().collect::<CardSet>();
         Ok(CardView {
-            street: state.street(),
+            street,
             down,
             up: set(state.up_cards(seat)),
             opp_up: set(state.up_cards(1 - seat)),
@@ -50,6 +64,23 @@ impl CardView {
     pub fn known(&self) -> CardSet {
         self.down.union(self.up).union(self.opp_up)
     }
+}
+
+/// How many down cards and up cards a player of `def` holds by street `street` (counting the
+/// street's own deal).
+pub fn held_by(def: &GameDef, street: usize) -> (usize, usize) {
+    let dealt = def.streets[..=street.min(def.streets.len().saturating_sub(1))]
+        .iter()
+        .flat_map(|s| &s.deal);
+    let (mut down, mut up) = (0, 0);
+    for d in dealt {
+        match d {
+            Deal::Down => down += 1,
+            Deal::Up => up += 1,
+            Deal::Community => {}
+        }
+    }
+    (down, up)
 }
 
 /// How many cards a player holds on each street of a heads-up stud game, its deck and its

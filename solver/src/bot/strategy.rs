@@ -20,7 +20,6 @@ use super::{normalize_or_fall_back, Answer, Bet, Player};
 use crate::purify::Purification;
 use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
 use abstraction::betting_tree::BettingNodes;
-use abstraction::bucketing::CardView;
 use abstraction::cards::Card;
 use abstraction::rules::{Action, Deal, GameDef, State};
 use abstraction::tree::{Edge, NodeKind};
@@ -203,7 +202,7 @@ impl StrategyPlayer {
         }
         let bucket = match bucket {
             Some(b) => b,
-            None => f.bucket_of(&CardView::of_state(state, seat)?)?,
+            None => f.key_of(state, seat)?,
         };
         let mut row = [0.0; MAX_ACTIONS];
         let k = f.row_into(node, bucket, &mut row)?;
@@ -260,9 +259,7 @@ impl Player for StrategyPlayer {
         if self.file.header().tree != TreeKind::Betting {
             return Ok(None);
         }
-        Ok(Some(
-            self.file.bucket_of(&CardView::of_state(state, seat)?)?,
-        ))
+        Ok(Some(self.file.key_of(state, seat)?))
     }
 
     fn class_policy(

@@ -1,6 +1,7 @@
 //! `stud info`: print a strategy file's header.
 
 use crate::strategy_file::{StrategyFile, TreeKind};
+use abstraction::recall::Recall;
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -34,6 +35,7 @@ pub fn run(args: Args) -> Result<()> {
         v["file"] = args.file.display().to_string().into();
         v["format_version"] = f.format_version().into();
         v["verified"] = true.into();
+        v["recall"] = f.recall().name().into();
         // As hex text, as `stud info` prints it: a u64 does not survive every JSON reader.
         v["bucketing"] = h.bucketing.map(|c| format!("{c:016x}")).into();
         println!("{v}");
@@ -83,6 +85,26 @@ pub fn run(args: Args) -> Result<()> {
             "bucketing:        embedded, size {} ({streets} buckets per street), checksum {:016x}",
             b.size().name,
             b.checksum()
+        );
+        println!(
+            "recall:           {}",
+            match f.recall() {
+                Recall::None => "none (a row is the street's bucket)".to_string(),
+                r => format!(
+                    "{} (a row is a key of the street's bucket and earlier streets': {} per \
+                     street)",
+                    r.name(),
+                    r.keys(
+                        &(0..h.game.streets.len())
+                            .map(|s| b.buckets(s))
+                            .collect::<Vec<_>>()
+                    )
+                    .iter()
+                    .map(|k| k.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+                ),
+            }
         );
     }
     if let Some(d) = &h.sampling {

@@ -11,6 +11,7 @@ use crate::memory::available_memory;
 use crate::purify::Purification;
 use crate::session::{new_solver, Abstractions};
 use abstraction::bucketing::{Size, SIZES};
+use abstraction::recall::Recall;
 use abstraction::tree::Tree;
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
@@ -30,7 +31,7 @@ measured twice: in the abstract game (the responder is bound by the buckets too)
 game (the responder tells every private hand apart; the bucketed strategy is played by every \
 hand of its bucket). With --solver deal it is the real games' abstract game (betting tree, a \
 bucket per street of the actor's whole view) solved by deal-sampled CFR for each combination \
-of its knobs (--batch, --alternating, --schedule), its average strategy lifted onto the lossless public tree \
+of its knobs (--batch, --alternating, --schedule, --recall), its average strategy lifted onto the lossless public tree \
 and measured in the real game; --lossless adds the full-width lossless solve's rows beside it. \
 Chips per game and milli-big-bets per game (1 mbb = 0.001 big bets). The abstractions are built \
 once into --abstraction-dir (cached there).")]
@@ -98,6 +99,11 @@ pub struct Knobs {
     /// `stud solve`).
     #[arg(long, num_args = 1.., value_parser = crate::cfr::Algorithm::parse)]
     pub schedule: Vec<crate::cfr::Algorithm>,
+    /// Deal: what a row recalls of earlier streets beside the street's bucket, one or more of
+    /// none, order (whether the player acted first on each earlier street: its own earlier
+    /// actions), buckets (the previous street's bucket), both (default none, as `stud solve`).
+    #[arg(long, num_args = 1.., value_parser = Recall::parse)]
+    pub recall: Vec<Recall>,
 }
 
 impl Knobs {
@@ -107,11 +113,13 @@ impl Knobs {
             batch: super::solve_real::DEFAULT_BATCH,
             alternating: false,
             algorithm: super::solve_real::DEFAULT_ALGORITHM,
+            recall: Recall::None,
             seed,
         }];
         vary(&mut grid, &self.batch, |k, &v| k.batch = v);
         vary(&mut grid, &self.alternating, |k, &v| k.alternating = v);
         vary(&mut grid, &self.schedule, |k, &v| k.algorithm = v);
+        vary(&mut grid, &self.recall, |k, &v| k.recall = v);
         grid
     }
 
@@ -121,6 +129,7 @@ impl Knobs {
             (!self.batch.is_empty(), "--batch"),
             (!self.alternating.is_empty(), "--alternating"),
             (!self.schedule.is_empty(), "--schedule"),
+            (!self.recall.is_empty(), "--recall"),
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))
@@ -286,13 +295,14 @@ fn print_header(args: &Args, deal: bool) {
     }
     if deal {
         println!(
-            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>8} {:>10} {:>10} {:>14} {:>12} {:>10} {:>8}",
+            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>8} {:>7} {:>10} {:>10} {:>14} {:>12} {:>10} {:>8}",
             "abstraction",
             "buckets",
             "infosets",
             "batch",
             "alt",
             "schedule",
+            "recall",
             "iterations",
             "deals",
             "play",
@@ -329,13 +339,14 @@ fn print_rung(args: &Args, r: &Rung) {
         );
     } else if args.solver == SolverKind::Deal {
         println!(
-            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>8} {:>10} {:>10} {:>14} {:>12.6} {:>10.2} {:>8.1}",
+            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>8} {:>7} {:>10} {:>10} {:>14} {:>12.6} {:>10.2} {:>8.1}",
             "lossless (full width)",
             slashed(&r.buckets),
             r.infosets,
             "-",
             "-",
             args.algorithm.name(),
+            "all",
             r.iterations,
             "all",
             "mixed",
@@ -366,13 +377,14 @@ fn print_deal_rung(args: &Args, r: &DealRung) {
         );
     } else {
         println!(
-            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>8} {:>10} {:>10} {:>14} {:>12.6} {:>10.2} {:>8.1}",
+            "{:<28} {:>9} {:>8} {:>6} {:>5} {:>8} {:>7} {:>10} {:>10} {:>14} {:>12.6} {:>10.2} {:>8.1}",
             r.abstraction,
             slashed(&r.buckets),
             r.infosets,
             r.knobs.batch,
             if r.knobs.alternating { "yes" } else { "no" },
             r.knobs.algorithm.name(),
+            r.knobs.recall.name(),
             r.iterations,
             r.deals,
             r.play.to_string(),

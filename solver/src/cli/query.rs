@@ -37,6 +37,7 @@
 use super::action_words;
 use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
 use abstraction::betting_tree::BettingNodes;
+use abstraction::bucketing::view::held_by;
 use abstraction::bucketing::CardView;
 use abstraction::cards::{parse_distinct_cards, Card, CardSet};
 use abstraction::rules::state::Action;
@@ -615,7 +616,20 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
                 up,
                 opp_up,
             };
-            let b = f.bucket_of(&view).context("--hand")?;
+            // The view a street back, from the cards dealt by then (a key may recall it).
+            let prev = (street > 0).then(|| {
+                let (downs, ups) = held_by(def, street - 1);
+                let upto = |cards: &[Card]| cards.iter().take(ups).copied().collect();
+                CardView {
+                    street: street - 1,
+                    down: h.down.iter().take(downs).copied().collect(),
+                    up: upto(state.up_cards(seat)),
+                    opp_up: upto(state.up_cards(1 - seat)),
+                }
+            });
+            let b = f
+                .key_of_views(&view, prev.as_ref(), |s| state.first_actor(s) == Some(seat))
+                .context("--hand")?;
             let k = f.row_into(node, b, &mut row)?;
             rows.push(Row {
                 hand: Some(hand_label(down)),
@@ -626,9 +640,27 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
             });
         }
         None => {
+            let recall = f.recall();
+            if recall.recalls_buckets() {
+                bail!(
+                    "this strategy's rows recall the previous street's bucket ({}): a table by \
+                     bucket is not defined; give the hand with --hand",
+                    recall.name()
+                );
+            }
+            let counts: Vec<u32> = (0..=street)
+                .map(|s| f.bucketing().map_or(0, |x| x.buckets(s)))
+                .collect();
             let held = holdings(f, street, up, opp_up)?;
             for (b, hands) in held.iter().enumerate() {
-                let k = f.row_into(node, b as u32, &mut row)?;
+                // The row of this bucket at this spot: its key with the spot's order of play.
+                let key = recall.key(
+                    &counts,
+                    street,
+                    |_| b as u32,
+                    |s| state.first_actor(s) == Some(seat),
+                );
+                let k = f.row_into(node, key, &mut row)?;
                 rows.push(Row {
                     hand: None,
                     bucket: Some(b as u32),

@@ -93,6 +93,12 @@ pub struct Args {
     /// Real games: deals sampled per iteration.
     #[arg(long)]
     pub batch: Option<usize>,
+    /// Real games: what a row recalls of earlier streets beside the street's bucket: none,
+    /// order (whether the player acted first on each earlier street: its own earlier actions;
+    /// 2^s rows per bucket on street s), buckets (the previous street's bucket), both (default
+    /// none; docs/ladder.md measures each).
+    #[arg(long, value_parser = abstraction::recall::Recall::parse)]
+    pub recall: Option<abstraction::recall::Recall>,
     /// Real games: write a checkpoint this often (90s, 10m; a bare number is seconds), and at
     /// the end.
     #[arg(long, value_parser = parse_duration)]
@@ -204,6 +210,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     for (given, flag) in [
         (args.batch.is_some(), "--batch"),
+        (args.recall.is_some(), "--recall"),
         (args.checkpoint_every.is_some(), "--checkpoint-every"),
     ] {
         if given {

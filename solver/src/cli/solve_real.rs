@@ -14,6 +14,7 @@ use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::{Size, SIZES};
 use abstraction::card_abstraction::CardAbstraction;
+use abstraction::recall::Recall;
 use abstraction::rules::GameDef;
 use abstraction::tree::Tree;
 use anyhow::{bail, Context, Result};
@@ -109,8 +110,13 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     let buckets: Vec<u32> = (0..def.streets.len())
         .map(|s| bucketing.buckets(s))
         .collect();
-    let tree = BettingTree::build(def, BettingAbstraction::for_game(def), &buckets)
-        .with_context(|| format!("the betting tree of {}", args.game))?;
+    let recall = args.recall.unwrap_or_default();
+    let tree = BettingTree::build(
+        def,
+        BettingAbstraction::for_game(def),
+        &recall.keys(&buckets),
+    )
+    .with_context(|| format!("the betting tree of {}", args.game))?;
     let est = estimate(&tree, batch, &bucketing, table, WIDTH);
     let def_arc = Arc::new(def.clone());
     let probe = pool.install(|| probe_deal_seconds(&def_arc, &bucketing, batch.min(256), 1))?;
@@ -129,9 +135,14 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     ));
     est.check_fits(available_memory(), "use a smaller --abstraction or --batch")?;
     let bucketing = Arc::new(bucketing);
-    let mut solver = DealSolver::new(def, tree, Arc::clone(&bucketing), batch, args.seed)?;
+    let mut solver =
+        DealSolver::with_recall(def, tree, Arc::clone(&bucketing), recall, batch, args.seed)?;
     solver.set_algorithm(args.algorithm.unwrap_or(DEFAULT_ALGORITHM))?;
-    let card_name = bucketing.name();
+    // A checkpoint's rows are keys of the recall too: a resume must recall the same.
+    let card_name = match recall {
+        Recall::None => bucketing.name(),
+        r => format!("{} recalling {}", bucketing.name(), r.name()),
+    };
     if args.resume {
         load_checkpoint(&ckpt, &mut solver, def, &card_name)?;
         say(format!(
