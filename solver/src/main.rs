@@ -40,6 +40,8 @@ enum Command {
     Info(cli::info::Args),
     /// Print the strategy's action probabilities at a spot.
     Query(cli::query::Args),
+    /// Write a real game's whole strategy as JSON Lines or CSV: every node and bucket.
+    Export(cli::export::Args),
 }
 
 /// Prints an error with its causes and turns it into a failing exit code.
@@ -93,5 +95,6 @@ fn main() -> ExitCode {
         Command::Solve(a) => report(cli::solve::run(a)),
         Command::Info(a) => report(cli::info::run(a)),
         Command::Query(a) => report(cli::query::run(a)),
+        Command::Export(a) => report(cli::export::run(a)),
     }
 }
