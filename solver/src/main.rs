@@ -42,6 +42,8 @@ enum Command {
     Query(cli::query::Args),
     /// Write a real game's whole strategy as JSON Lines or CSV: every node and bucket.
     Export(cli::export::Args),
+    /// Browse a real game's strategy in a local web page: the tree by street, hand-class charts.
+    Explore(cli::explore::Args),
 }
 
 /// Prints an error with its causes and turns it into a failing exit code.
@@ -96,5 +98,6 @@ fn main() -> ExitCode {
         Command::Info(a) => report(cli::info::run(a)),
         Command::Query(a) => report(cli::query::run(a)),
         Command::Export(a) => report(cli::export::run(a)),
+        Command::Explore(a) => report(cli::explore::run(a)),
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod abstraction;
 pub mod eval;
+pub mod explore;
 pub mod export;
 pub mod hand;
 pub mod info;

@@ -719,7 +719,7 @@ pub fn betting_json(f: &StrategyFile, spot: &str, hand: Option<&str>) -> Result<
         #[command(flatten)]
         args: Args,
     }
-    let mut line = vec!["query", "", spot, "--json"];
+    let mut line = vec!["query", "FILE", spot, "--json"];
     if let Some(h) = hand {
         line.extend(["--hand", h]);
     }
