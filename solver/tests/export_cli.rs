@@ -189,3 +189,68 @@ fn a_public_tree_file_is_refused_with_the_reason() {
     assert!(e.contains("public tree"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_pipe_given_as_out_is_written_in_place_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = std::env::temp_dir().join(format!("stud-export-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("pipe");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut first = String::new();
+            let mut r = std::io::BufReader::new(std::fs::File::open(&fifo).unwrap());
+            r.read_line(&mut first).unwrap();
+            let rest = std::io::copy(&mut r, &mut std::io::sink()).unwrap();
+            (first, rest)
+        })
+    };
+    let five = shipped("5stud-hu.strat");
+    ok(&stud(
+        &["export", &five, "--out", fifo.to_str().unwrap()],
+        "",
+    ));
+    let (first, rest) = reader.join().unwrap();
+    assert!(first.contains("\"export\":\"stud strategy\""), "{first}");
+    assert!(rest > 1_000_000, "{rest} bytes after the header");
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "the pipe was replaced");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_help_examples_run() {
+    let help = ok(&stud(&["export", "--help"], ""));
+    let dir = std::env::temp_dir().join(format!("stud-export-help-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut ran = 0;
+    for line in help
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("stud export "))
+    {
+        // The command before any pipe; the shipped file and the output found where they are.
+        let command = line.split(" | ").next().unwrap();
+        let words: Vec<String> = command["stud ".len()..]
+            .split(' ')
+            .map(|w| match w.strip_prefix("strategies/") {
+                Some(f) => shipped(f),
+                None if w.ends_with(".csv") => dir.join(w).to_str().unwrap().to_string(),
+                None => w.to_string(),
+            })
+            .collect();
+        let args: Vec<&str> = words.iter().map(String::as_str).collect();
+        let out = ok(&stud(&args, ""));
+        if !line.contains("--out") {
+            assert!(out.starts_with("{\"export\":\"stud strategy\""), "{line}");
+        }
+        ran += 1;
+    }
+    assert_eq!(ran, 2, "{help}");
+    assert!(dir.join("5stud.csv").is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -46,7 +46,7 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples (the shipped strategies):\n  \
     stud export strategies/5stud-hu.strat --format csv --out 5stud.csv\n  \
-    stud export strategies/razz-hu.strat --format json | head -n 3\n\n\
+    stud export strategies/5stud-hu.strat --format json | head -n 2\n\n\
     JSON Lines: the first line describes each street's buckets (EHS, hand classes), then one \
     line per betting node. CSV: one row per node and bucket. Probabilities as stored (what \
     `stud query` prints) and as played by default. Each node's `spot` is a `stud query` spot \
@@ -389,12 +389,19 @@ pub fn run(args: Args) -> Result<()> {
                 .map(|n| (n.kind == NodeKind::Action as u8) as usize * n.num_children as usize)
         })
         .try_fold(0, |m, n| n.map(|n| m.max(n)))?;
-    let tmp = args.out.as_ref().map(|p| {
+    // A file is written to a temporary name and renamed when whole; a device or a pipe
+    // (`--out /dev/stdout`) is written in place: renaming over it would replace it.
+    let in_place = args
+        .out
+        .as_ref()
+        .is_some_and(|p| std::fs::metadata(p).is_ok_and(|m| !m.is_file()));
+    let tmp = args.out.as_ref().filter(|_| !in_place).map(|p| {
         let mut t = p.clone().into_os_string();
         t.push(".tmp");
         PathBuf::from(t)
     });
-    let out: Box<dyn Write> = match &tmp {
+    let target = tmp.as_ref().or(args.out.as_ref());
+    let out: Box<dyn Write> = match target {
         Some(t) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(t).with_context(|| format!("creating {}", t.display()))?,
         )),
