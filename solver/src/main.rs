@@ -1,6 +1,6 @@
 //! `stud`: the one binary of the project. Each subcommand lives in `solver::cli`.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use solver::cli;
 use std::process::ExitCode;
 
@@ -44,6 +44,10 @@ enum Command {
     Export(cli::export::Args),
     /// Browse a real game's strategy in a local web page: the tree by street, hand-class charts.
     Explore(cli::explore::Args),
+    /// Print a shell's completion script for stud (bash, zsh, fish, elvish, powershell).
+    Completions(cli::completions::Args),
+    /// Print stud's manual page (roff), or a subcommand's.
+    Man(cli::completions::ManArgs),
 }
 
 /// Prints an error with its causes and turns it into a failing exit code.
@@ -99,5 +103,7 @@ fn main() -> ExitCode {
         Command::Query(a) => report(cli::query::run(a)),
         Command::Export(a) => report(cli::export::run(a)),
         Command::Explore(a) => report(cli::explore::run(a)),
+        Command::Completions(a) => report(cli::completions::completions(&a, Cli::command())),
+        Command::Man(a) => report(cli::completions::man(&a, Cli::command())),
     }
 }
