@@ -152,8 +152,11 @@ function drawDecision(v) {
 }
 
 function drawOver(v) {
-  const p = v.payoffs.map((x, s) => `p${s + 1} ${x > 0 ? '+' : ''}${x}`).join(', ');
-  $('panel').replaceChildren(el('h2', { id: 'over' }, `The hand is over (${p} on this deal's cards, down cards unknown)`),
+  // A fold settles the pot; a showdown's winner depends on the down cards, which are unknown.
+  const text = v.payoffs.length
+    ? 'The hand is over: ' + v.payoffs.map((x, s) => `p${s + 1} ${x > 0 ? '+' : ''}${x}`).join(', ')
+    : `The hand goes to a showdown for a pot of ${v.pot}`;
+  $('panel').replaceChildren(el('h2', { id: 'over' }, text),
     el('p', { class: 'actions' }, el('button', { onclick: () => go([]) }, 'new hand')));
   $('charts').replaceChildren();
 }
