@@ -11,6 +11,8 @@ pub mod cli;
 pub mod container;
 pub mod deal_cfr;
 pub mod deal_session;
+pub mod describe;
+pub mod explore;
 pub mod input;
 pub mod ladder;
 pub mod memory;

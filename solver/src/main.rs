@@ -1,6 +1,6 @@
 //! `stud`: the one binary of the project. Each subcommand lives in `solver::cli`.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use solver::cli;
 use std::process::ExitCode;
 
@@ -40,6 +40,14 @@ enum Command {
     Info(cli::info::Args),
     /// Print the strategy's action probabilities at a spot.
     Query(cli::query::Args),
+    /// Write a real game's whole strategy as JSON Lines or CSV: every node and bucket.
+    Export(cli::export::Args),
+    /// Browse a real game's strategy in a local web page: the tree by street, hand-class charts.
+    Explore(cli::explore::Args),
+    /// Print a shell's completion script for stud (bash, zsh, fish, elvish, powershell).
+    Completions(cli::completions::Args),
+    /// Print stud's manual page (roff), or a subcommand's.
+    Man(cli::completions::ManArgs),
 }
 
 /// Prints an error with its causes and turns it into a failing exit code.
@@ -93,5 +101,9 @@ fn main() -> ExitCode {
         Command::Solve(a) => report(cli::solve::run(a)),
         Command::Info(a) => report(cli::info::run(a)),
         Command::Query(a) => report(cli::query::run(a)),
+        Command::Export(a) => report(cli::export::run(a)),
+        Command::Explore(a) => report(cli::explore::run(a)),
+        Command::Completions(a) => report(cli::completions::completions(&a, Cli::command())),
+        Command::Man(a) => report(cli::completions::man(&a, Cli::command())),
     }
 }

@@ -196,3 +196,36 @@ fn shell_words(line: &str) -> Vec<String> {
     }
     out
 }
+
+#[test]
+fn buckets_are_described_by_hand_class_and_ehs() {
+    let seven = shipped("7stud-hu.strat");
+    let out = ok(&stud(&["query", &seven, FACING_BRING_IN], ""));
+    assert!(out.contains("EHS  hand classes"), "{out}");
+    // The rolled-up eights fall in a bucket of their own here, described as what they are.
+    let all = query_json(&[&seven, FACING_BRING_IN]);
+    let trips = query_json(&[&seven, FACING_BRING_IN, "--hand", "8s8h"]);
+    let hand = &trips["hands"][0];
+    assert_eq!(hand["description"], "rolled-up trips", "{hand}");
+    let b = hand["bucket"].as_u64().unwrap() as usize;
+    let row = &all["hands"][b];
+    assert_eq!(row["ehs"], hand["ehs"], "{row}");
+    assert!(row["ehs"].as_f64().unwrap() > 0.8, "{row}");
+    let shares = row["classes"].as_array().unwrap();
+    assert_eq!(shares[0]["class"], "rolled-up trips", "{row}");
+    let total: f64 = shares.iter().map(|s| s["share"].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-9, "{row}");
+    // Razz speaks of low cards, hi-lo of both, on later streets too.
+    let razz = query_json(&[&shipped("razz-hu.strat"), "Kc 3d pb cc 5h 9d"]);
+    assert!(razz.to_string().contains("four to a"), "{razz}");
+    let hilo = query_json(&[&shipped("stud8-hu.strat"), "Kc 3d pb cc 5h 9d"]);
+    assert!(hilo.to_string().contains("no pair, low draw"), "{hilo}");
+    assert!(hilo["hands"][0]["low_chance"].is_number(), "{hilo}");
+    // The empty spot describes the buckets over sampled deals of third street.
+    let first = query_json(&[&seven]);
+    assert!(first["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["ehs"].is_number() && h["description"].is_string()));
+}

@@ -195,7 +195,9 @@ pub fn run(mut args: Args) -> Result<()> {
         return pool.install(|| run_deals(&args, &def));
     }
     print_header(&args, false);
+    let mut bar = Progress::new(&args, args.abstractions.len() as u64, 0);
     for spec in &args.abstractions {
+        bar.rung(spec);
         pool.install(|| -> Result<()> {
             let cards =
                 super::abstraction::card_abstraction(&def, spec, &args.abstraction_dir, args.json)?;
@@ -206,13 +208,62 @@ pub fn run(mut args: Args) -> Result<()> {
                 sampling(&args),
                 &args.iterations,
                 available_memory(),
-                &mut |r| print_rung(&args, r),
+                &mut |r| bar.row(r.iterations, || print_rung(&args, r)),
             )
             .with_context(|| format!("the {spec} rung"))?;
             Ok(())
         })?;
     }
+    bar.finish();
     Ok(())
+}
+
+/// The ladder's progress bar on standard error: iterations done of all the rungs', with the
+/// time left (the rows go on printing above it). Hidden for `--json`, and where standard error
+/// is not a terminal. Rows cost about their iterations, so the time left is fair once a rung
+/// has finished; the measurements between rows are not counted.
+struct Progress {
+    bar: indicatif::ProgressBar,
+    /// The iterations of the rung under way so far.
+    done: u64,
+}
+
+impl Progress {
+    /// A bar for `climbs` climbs to the last iteration count, and `lossless` iterations before.
+    fn new(args: &Args, climbs: u64, lossless: u64) -> Progress {
+        let last = args.iterations.last().copied().unwrap_or(0);
+        let total = climbs * last + lossless;
+        let bar = if args.json {
+            indicatif::ProgressBar::hidden()
+        } else {
+            let b = indicatif::ProgressBar::new(total);
+            b.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} iterations, {eta} left {msg}",
+                )
+                .expect("a valid template"),
+            );
+            b
+        };
+        Progress { bar, done: 0 }
+    }
+
+    /// A new climb begins (its iterations count from 0).
+    fn rung(&mut self, name: &str) {
+        self.done = 0;
+        self.bar.set_message(format!("({name})"));
+    }
+
+    /// A row at `iterations` of the climb under way: counted, then printed above the bar.
+    fn row(&mut self, iterations: u64, print: impl FnOnce()) {
+        self.bar.inc(iterations.saturating_sub(self.done));
+        self.done = self.done.max(iterations);
+        self.bar.suspend(print);
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 fn sampling(args: &Args) -> Option<Sampling> {
@@ -246,6 +297,10 @@ fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
         );
     }
     print_header(args, true);
+    let grid = args.knobs.grid(args.seed).len() as u64;
+    let lossless = args.lossless.last().copied().unwrap_or(0);
+    let mut bar = Progress::new(args, sizes.len() as u64 * grid, lossless);
+    bar.rung("lossless");
     let public = if args.lossless.is_empty() {
         lift_target(def, available_memory())?
     } else {
@@ -255,7 +310,7 @@ fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
             solver.sample(s).map_err(anyhow::Error::msg)?;
         }
         climb_solver(&mut solver, "lossless", true, &args.lossless, &mut |r| {
-            print_rung(args, r)
+            bar.row(r.iterations, || print_rung(args, r))
         })?;
         // Its regrets and averages go; its tree stays, to lift onto.
         let tree = solver.tree;
@@ -274,6 +329,7 @@ fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
         bucketing.precompute_first_street();
         let bucketing = Arc::new(bucketing);
         for knobs in args.knobs.grid(args.seed) {
+            bar.rung(spec);
             climb_deals(
                 def,
                 Arc::clone(&bucketing),
@@ -281,11 +337,12 @@ fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
                 &public,
                 &args.iterations,
                 &plays,
-                &mut |r| print_deal_rung(args, r),
+                &mut |r| bar.row(r.iterations, || print_deal_rung(args, r)),
             )
             .with_context(|| format!("the {spec} rung"))?;
         }
     }
+    bar.finish();
     Ok(())
 }
 
@@ -398,6 +455,32 @@ fn print_deal_rung(args: &Args, r: &DealRung) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bar_counts_each_rungs_iterations_once() {
+        #[derive(clap::Parser)]
+        struct Line {
+            #[command(flatten)]
+            args: Args,
+        }
+        let line = ["ladder", "--game", "ministud", "--iterations", "10", "100"];
+        let args = <Line as clap::Parser>::try_parse_from(line).unwrap().args;
+        let mut bar = Progress::new(&args, 2, 30);
+        assert_eq!(bar.bar.length(), Some(2 * 100 + 30));
+        let mut printed = 0;
+        for (rung, rows) in [
+            ("lossless", &[10, 30][..]),
+            ("1", &[10, 100]),
+            ("2", &[10, 10]),
+        ] {
+            bar.rung(rung);
+            for &n in rows {
+                bar.row(n, || printed += 1);
+            }
+        }
+        // Two plays of one count print two rows but count its iterations once.
+        assert_eq!((bar.bar.position(), printed), (30 + 100 + 10, 6));
+    }
 
     #[test]
     fn the_knob_grid_is_every_combination() {

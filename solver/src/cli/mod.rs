@@ -1,7 +1,10 @@
 //! The subcommands of the `stud` binary, one module each.
 
 pub mod abstraction;
+pub mod completions;
 pub mod eval;
+pub mod explore;
+pub mod export;
 pub mod hand;
 pub mod info;
 pub mod ladder;

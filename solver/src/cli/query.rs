@@ -20,7 +20,10 @@
 //! the answer is the row of their bucket. Without `--hand`, the row of every bucket, each with
 //! how many holdings of the player to act fall in it and a few of them, looked up in the
 //! bucketing the file embeds. The empty spot gives every bucket's row at the first decision
-//! (up cards unknown).
+//! (up cards unknown). Each bucket is described as a stud player would (see
+//! [`crate::describe`]): its EHS, and the hand classes of the holdings in it, the commonest
+//! first with their share (`pair of aces or kings 62%, two pair 21%`; at the empty spot, of a
+//! fixed sample of the street's deals; with `--hand`, the hand's own class).
 //!
 //! Seven-card stud, third street then fourth: `3c 8d pb cc | Qs 2h x b` (seat 0 shows the 3c and
 //! brings in, seat 1 calls; on fourth street seat 0 shows the better hand, Q-3, and checks,
@@ -35,6 +38,7 @@
 //! seat 1, seat 1 brings in, seat 0 calls, fourth-street cards; the best showing hand to act).
 
 use super::action_words;
+use crate::describe::Description;
 use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
 use abstraction::betting_tree::BettingNodes;
 use abstraction::bucketing::view::held_by;
@@ -57,7 +61,9 @@ use std::path::PathBuf;
     Spot: public cards and actions in order: PHH f, cc, pb, cbr N, or the words x, check, \
     c, call, fold, bi, b, bet, r, raise, complete. Streets are named as players say them (3rd \
     to 7th street). Rows marked `unreached` are the uniform rows of spots the solve never \
-    reached. See the module docs of solver::cli::query.")]
+    reached. Each bucket of a real game is described by its EHS (its mean pot share) and the \
+    hand classes of the holdings in it, the commonest first. See the module docs of \
+    solver::cli::query.")]
 pub struct Args {
     /// The strategy file.
     pub file: PathBuf,
@@ -179,6 +185,8 @@ struct Row {
     unreached: bool,
     /// How many holdings of the player to act fall in the bucket here, and a few of them.
     holds: Option<(usize, Vec<String>)>,
+    /// A bucket's hand classes and EHS (a `--hand` row: the hand's own class).
+    about: Option<Description>,
 }
 
 /// Where a queried decision is, as `--json` reports it.
@@ -214,9 +222,7 @@ fn decision_json(
     })
 }
 
-/// What each bucket holds at a spot: the down cards the player to act may have (none of the
-/// up cards on the table), each looked up in the file's bucketing, grouped by bucket and
-/// written best first. Seventh street's three down cards are the most: 13,244 lookups.
+/// What each bucket holds at a spot ([`crate::describe::holdings`]).
 fn holdings(
     f: &StrategyFile,
     street: usize,
@@ -226,53 +232,7 @@ fn holdings(
     let b = f
         .bucketing()
         .context("a betting-tree file without its bucketing")?;
-    let downs = b.shape().downs[street] as usize;
-    let deck: Vec<Card> = b
-        .shape()
-        .deck
-        .iter()
-        .filter(|c| !up.contains(*c) && !opp_up.contains(*c))
-        .collect();
-    let mut out = vec![Vec::new(); b.buckets(street) as usize];
-    // The combinations of `downs` cards, as increasing indices into `deck`.
-    let mut idx: Vec<usize> = (0..downs).collect();
-    while downs > 0 && idx[downs - 1] < deck.len() {
-        let down: CardSet = idx.iter().map(|&i| deck[i]).collect();
-        let view = CardView {
-            street,
-            down,
-            up,
-            opp_up,
-        };
-        let bucket = b.bucket(&view)?;
-        if let Some(v) = out.get_mut(bucket as usize) {
-            v.push(down);
-        }
-        // The next combination: bump the last index that can move, reset those after it.
-        let mut i = downs;
-        while i > 0 {
-            i -= 1;
-            if idx[i] < deck.len() - (downs - i) {
-                idx[i] += 1;
-                for j in i + 1..downs {
-                    idx[j] = idx[j - 1] + 1;
-                }
-                break;
-            }
-            if i == 0 {
-                idx[downs - 1] = deck.len();
-            }
-        }
-    }
-    for v in &mut out {
-        // Best first: the highest card, then the next (card ids order by rank).
-        v.sort_by_cached_key(|s| {
-            let mut cards: Vec<Card> = s.iter().collect();
-            cards.reverse();
-            std::cmp::Reverse(cards)
-        });
-    }
-    Ok(out)
+    crate::describe::holdings(b, street, up, opp_up)
 }
 
 /// Up to three of a bucket's holdings, spread from its best to its worst.
@@ -300,6 +260,10 @@ fn print_table(actions: &[String], rows: &[Row]) {
     if holds {
         head.extend(["holds".into(), "e.g.".into()]);
     }
+    let about = rows.iter().any(|r| r.about.is_some());
+    if about {
+        head.extend(["EHS".into(), "hand classes".into()]);
+    }
     let text_cols = head.len();
     head.extend(actions.iter().cloned());
     let cells: Vec<Vec<String>> = rows
@@ -317,6 +281,11 @@ fn print_table(actions: &[String], rows: &[Row]) {
             } else if holds {
                 c.extend([String::new(), String::new()]);
             }
+            if about {
+                let a = r.about.as_ref();
+                c.push(a.map_or(String::new(), |a| format!("{:.3}", a.ehs)));
+                c.push(a.map_or(String::new(), Description::text));
+            }
             c.extend(r.probs.iter().map(|p| format!("{p:.3}")));
             c
         })
@@ -332,7 +301,8 @@ fn print_table(actions: &[String], rows: &[Row]) {
         })
         .collect();
     // The hand and the examples read left to right; counts and probabilities line up right.
-    let left = |i: usize| i < text_cols && (head[i] == "hand" || head[i] == "e.g.");
+    let left =
+        |i: usize| i < text_cols && ["hand", "e.g.", "hand classes"].contains(&head[i].as_str());
     let line = |c: &[String], note: &str| {
         let mut s = String::new();
         for (i, x) in c.iter().enumerate() {
@@ -368,6 +338,14 @@ fn rows_json(rows: &[Row]) -> Vec<serde_json::Value> {
             if let Some((n, e)) = &r.holds {
                 v["holdings"] = (*n).into();
                 v["examples"] = e.clone().into();
+            }
+            if let Some(a) = &r.about {
+                v["description"] = a.text().into();
+                v["ehs"] = a.ehs.into();
+                v["classes"] = serde_json::to_value(&a.classes).unwrap_or_default();
+                if let Some(low) = a.low {
+                    v["low_chance"] = low.into();
+                }
             }
             v
         })
@@ -468,7 +446,7 @@ fn resolve(state: &State, i: usize, step: Step) -> Result<Action> {
 
 /// `stud query` on a betting-tree file: the spot replayed on the rules engine (down cards
 /// unknown), the abstract node located from its betting, the rows of the player's bucket(s).
-fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
+fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<Option<serde_json::Value>> {
     let def = &f.header().game;
     let holding = args.hand.as_deref().map(parse_holding).transpose()?;
     let Replayed { state, bets, empty } = replay_betting(f, steps)?;
@@ -490,6 +468,11 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         }
         let mut rows = Vec::new();
         let mut row = [0.0; MAX_ACTIONS];
+        // No up cards: each bucket as the street's sampled deals fill it.
+        let about = match f.bucketing() {
+            Some(b) => crate::describe::sampled(b, street)?,
+            None => Vec::new(),
+        };
         for b in 0..f.bucketing().map_or(0, |x| x.buckets(street)) {
             let k = f.row_into(node, b, &mut row)?;
             rows.push(Row {
@@ -498,6 +481,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
                 probs: row[..k].to_vec(),
                 unreached: f.header().width.is_unreached(&row[..k]),
                 holds: None,
+                about: about.get(b as usize).cloned(),
             });
         }
         let codes: Vec<String> = f.children(node)?.iter().map(|k| describe(k.1)).collect();
@@ -523,8 +507,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
                 street_name: &street_name,
                 node,
             };
-            println!("{}", decision_json(&at, false, &codes, &names, &rows));
-            return Ok(());
+            return Ok(Some(decision_json(&at, false, &codes, &names, &rows)));
         }
         println!(
             "the first decision on {street_name}, of the seat the door cards make first to act \
@@ -532,7 +515,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
              each bucket holds)"
         );
         print_table(&names, &rows);
-        return Ok(());
+        return Ok(None);
     };
     let role = (state.first_actor(street) != Some(seat)) as u8;
     let at = Spot {
@@ -581,12 +564,12 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
             probs: vec![1.0],
             unreached: false,
             holds: None,
+            about: None,
         }];
         let names = vec![action_words(&state, call)];
         if args.json {
             let codes = [call.to_string().replace(' ', "")];
-            println!("{}", decision_json(&at, true, &codes, &names, &rows));
-            return Ok(());
+            return Ok(Some(decision_json(&at, true, &codes, &names, &rows)));
         }
         println!("{whose}");
         println!(
@@ -595,7 +578,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
             f.header().betting.max_bets,
             names[0]
         );
-        return Ok(());
+        return Ok(None);
     }
     let mut rows = Vec::new();
     let mut row = [0.0; MAX_ACTIONS];
@@ -631,12 +614,16 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
                 .key_of_views(&view, prev.as_ref(), |s| state.first_actor(s) == Some(seat))
                 .context("--hand")?;
             let k = f.row_into(node, b, &mut row)?;
+            let about = f
+                .bucketing()
+                .map(|x| crate::describe::of_hand(x, street, b, down, up));
             rows.push(Row {
                 hand: Some(hand_label(down)),
                 bucket: Some(b),
                 probs: row[..k].to_vec(),
                 unreached: width.is_unreached(&row[..k]),
                 holds: None,
+                about,
             });
         }
         None => {
@@ -652,6 +639,10 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
                 .map(|s| f.bucketing().map_or(0, |x| x.buckets(s)))
                 .collect();
             let held = holdings(f, street, up, opp_up)?;
+            let about = match f.bucketing() {
+                Some(x) => crate::describe::at_spot(x, street, up, &held),
+                None => Vec::new(),
+            };
             for (b, hands) in held.iter().enumerate() {
                 // The row of this bucket at this spot: its key with the spot's order of play.
                 let key = recall.key(
@@ -667,6 +658,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
                     probs: row[..k].to_vec(),
                     unreached: width.is_unreached(&row[..k]),
                     holds: Some((hands.len(), examples(hands))),
+                    about: about.get(b).cloned(),
                 });
             }
         }
@@ -680,8 +672,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         })
         .collect();
     if args.json {
-        println!("{}", decision_json(&at, false, &codes, &names, &rows));
-        return Ok(());
+        return Ok(Some(decision_json(&at, false, &codes, &names, &rows)));
     }
     println!("{whose}");
     if holding.is_none() {
@@ -702,7 +693,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
             seat + 1
         );
     }
-    Ok(())
+    Ok(None)
 }
 
 /// A step as the spot notation writes it.
@@ -743,9 +734,30 @@ pub fn run(args: Args) -> Result<()> {
     let f = StrategyFile::open(&args.file)?;
     let steps = parse_spot(&args.spot)?;
     if f.header().tree == TreeKind::Betting {
-        return run_betting(&f, &args, &steps);
+        if let Some(v) = run_betting(&f, &args, &steps)? {
+            println!("{v}");
+        }
+        return Ok(());
     }
     run_public(&f, &args, &steps)
+}
+
+/// The answer of `stud query FILE SPOT [--hand HAND] --json` on a betting-tree file, as a
+/// value: what `stud explore` serves, so that the page shows what the command prints.
+pub fn betting_json(f: &StrategyFile, spot: &str, hand: Option<&str>) -> Result<serde_json::Value> {
+    /// The command line's own parser, so that the answer is the command's with its defaults.
+    #[derive(clap::Parser)]
+    struct Line {
+        #[command(flatten)]
+        args: Args,
+    }
+    let mut line = vec!["query", "FILE", spot, "--json"];
+    if let Some(h) = hand {
+        line.extend(["--hand", h]);
+    }
+    let args = <Line as clap::Parser>::try_parse_from(line)?.args;
+    let steps = parse_spot(spot)?;
+    run_betting(f, &args, &steps)?.context("a text answer where JSON was asked")
 }
 
 /// Deals the unknown down cards due before the next public event of `state`.
@@ -885,6 +897,7 @@ fn run_public(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
             unreached: width.is_unreached(&probs),
             probs,
             holds: None,
+            about: None,
         });
     }
     let street_name = def.street_name(n.street as usize);

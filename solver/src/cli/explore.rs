@@ -1,0 +1,46 @@
+//! `stud explore`: browse a real game's strategy in a web page served on this machine's loopback
+//! (see [`crate::explore`]).
+
+use crate::explore::Explorer;
+use crate::strategy_file::StrategyFile;
+use anyhow::{Context, Result};
+use std::io::Write;
+use std::net::TcpListener;
+use std::path::PathBuf;
+
+/// Arguments of `stud explore`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples (the shipped strategies):\n  \
+    stud explore strategies/7stud-hu.strat\n  \
+    stud explore strategies/razz-hu.strat --port 0\n\n\
+    Then open the address it prints. The page deals the up cards street by street (pick them \
+    or draw at random), shows the strategy of the player to act by hand class and by bucket, \
+    the pot and the pot odds, and the `stud query` command of the node; click an action to go \
+    on, a step of the history to go back. The address with #spot=3c%208d%20pb opens a spot. \
+    Served on 127.0.0.1 only, to pages of this machine; nothing is fetched from elsewhere.")]
+pub struct Args {
+    /// The strategy file (a real game's: seven-card stud, razz, hi-lo, five-card stud).
+    pub file: PathBuf,
+    /// The port on 127.0.0.1 (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8150)]
+    pub port: u16,
+}
+
+/// Runs `stud explore` until it is stopped.
+pub fn run(args: Args) -> Result<()> {
+    let f = StrategyFile::open(&args.file)?;
+    let mut explorer = Explorer::new(f, args.file.display().to_string())?;
+    let listener = TcpListener::bind(("127.0.0.1", args.port)).with_context(|| {
+        format!(
+            "listening on 127.0.0.1:{}: is another program using it? `--port 0` takes any free port",
+            args.port
+        )
+    })?;
+    let addr = listener.local_addr()?;
+    println!(
+        "stud explore: {} on http://{addr}/ (Ctrl-C stops it)",
+        args.file.display()
+    );
+    std::io::stdout().flush()?;
+    explorer.serve(&listener)
+}

@@ -1,0 +1,197 @@
+// stud explore: walks a strategy's betting tree street by street. The server answers
+// GET /api/node?spot=SPOT (the spot in `stud query` notation); this page draws the answer.
+// The URL's fragment keeps the spot (#spot=3c 8d pb), so a reload or a link comes back to it;
+// #play=3c 8d pb clicks the page's own buttons one step at a time (the browser test's route).
+'use strict';
+
+let spot = [];
+let busy = Promise.resolve();
+
+const $ = (id) => document.getElementById(id);
+
+// An element with attributes and children (strings become text: nothing is parsed as HTML).
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === 'onclick') e.addEventListener('click', v);
+    // Styles through the CSSOM: the page's Content-Security-Policy refuses inline style text.
+    else if (k === 'css') Object.assign(e.style, v);
+    else if (v !== null && v !== undefined) e.setAttribute(k, v);
+  }
+  for (const k of kids.flat()) e.append(k instanceof Node ? k : document.createTextNode(String(k)));
+  return e;
+}
+
+// A card with its suit coloured.
+function card(c) {
+  return el('span', { class: 'cards s-' + c[1] }, c);
+}
+
+// What kind of action a PHH code is: f fold, c check/call/bring-in, r bet/raise/complete.
+function kind(code) {
+  return code === 'f' ? 'f' : code.startsWith('cbr') ? 'r' : 'c';
+}
+
+// The colour of each kind of action (as in style.css's .k-f, .k-c, .k-r).
+const RGB = { f: '127,166,214', c: '121,199,121', r: '224,122,122' };
+
+const pct = (p) => (100 * p).toFixed(1) + '%';
+
+// Asks the server where the spot leads and draws it; the returned promise ends when drawn.
+function go(tokens) {
+  spot = tokens;
+  history.replaceState(null, '', '#spot=' + encodeURIComponent(spot.join(' ')));
+  busy = fetch('/api/node?spot=' + encodeURIComponent(spot.join(' ')))
+    .then((r) => r.json().then((v) => ({ ok: r.ok, v })))
+    .then(({ ok, v }) => {
+      if (!ok) throw new Error(v.error || 'the server refused the spot');
+      $('error').hidden = true;
+      draw(v);
+    })
+    .catch((e) => {
+      $('error').hidden = false;
+      $('error').textContent = String(e.message || e);
+    });
+  return busy;
+}
+
+function drawHistory(v) {
+  const h = $('history');
+  h.replaceChildren();
+  let street = null;
+  let group = null;
+  v.history.forEach((step, i) => {
+    if (step.street_name !== street) {
+      street = step.street_name;
+      group = el('span', {}, el('span', { class: 'street' }, street + ':'));
+      h.append(group);
+    }
+    group.append(
+      el('button', { title: 'back to before this', 'data-back': i, onclick: () => go(spot.slice(0, i)) }, step.text),
+      ' '
+    );
+  });
+  if (v.history.length > 0) h.append(el('button', { 'data-back': 'start', onclick: () => go([]) }, 'new hand'));
+}
+
+function drawBoard(v) {
+  const b = $('board');
+  b.replaceChildren(
+    ...[0, 1].map((s) => el('p', {}, `p${s + 1} shows: `, v.up[s].length ? v.up[s].flatMap((c) => [card(c), ' ']) : 'nothing yet')),
+    el('p', {}, 'pot ', el('b', { id: 'pot' }, String(v.pot)))
+  );
+}
+
+function drawDeal(v) {
+  const seat = v.due[0];
+  const left = new Set(v.unseen);
+  const deck = el('div', { class: 'deck' });
+  // Ranks down, suits across, as a player sorts a deck: aces first.
+  for (const s of 'shdc') {
+    for (const r of 'AKQJT98765432') {
+      const c = r + s;
+      deck.append(el('button', { 'data-step': c, disabled: left.has(c) ? null : '', onclick: () => go([...spot, c]) }, card(c)));
+    }
+  }
+  const random = () => go([...spot, v.unseen[Math.floor(Math.random() * v.unseen.length)]]);
+  $('panel').replaceChildren(
+    el('h2', {}, `${v.street_name}: p${seat + 1}'s up card`),
+    deck,
+    el('p', { class: 'actions' }, el('button', { id: 'random', onclick: random }, 'a random card'))
+  );
+  $('charts').replaceChildren();
+}
+
+function drawDecision(v) {
+  const q = v.query;
+  const role = q.role === 0 ? 'first' : 'second';
+  const odds = v.pot_odds === null ? '' : ` · to call ${v.to_call}, pot odds ${pct(v.pot_odds)}`;
+  const buttons = q.action_names.map((name, i) =>
+    el('button', { class: kind(v.next[i]), 'data-step': v.next[i], onclick: () => go([...spot, v.next[i]]) }, name)
+  );
+  $('panel').replaceChildren(
+    el('h2', { id: 'decision' }, `p${v.seat + 1} to act on ${v.street_name} (${role} to act on this street)`),
+    el('p', { id: 'odds' }, `pot ${v.pot}${odds}`),
+    q.capped ? el('p', {}, "past the strategy's raise cap: its game has no more raises here, and it calls") : '',
+    el('p', { class: 'actions' }, buttons),
+    el('p', {}, 'The same node on the command line:'),
+    el('code', { id: 'command' }, v.command)
+  );
+  const codes = v.next;
+  const head = () => q.action_names.map((n) => el('th', {}, n));
+  const probCells = (ps) =>
+    ps.map((p, i) => el('td', { class: 'p', 'data-p': p, css: { background: `rgba(${RGB[kind(codes[i])]},${p.toFixed(3)})` } }, p.toFixed(3)));
+  const bar = (ps) =>
+    el('td', { class: 'bar' }, ps.map((p, i) => el('span', { class: 'k-' + kind(codes[i]), css: { width: `${(100 * p).toFixed(1)}%` } })));
+  const chart = el('table', { id: 'chart' },
+    el('caption', {}, `p${v.seat + 1}'s strategy by hand class (its ${v.chart.holdings} possible down cards, each bucket's row)`),
+    el('tr', {}, el('th', {}, 'hand class'), el('th', {}, 'holdings'), head(), el('th', {}, '')),
+    v.chart.rows.map((r) =>
+      el('tr', { 'data-class': r.class, class: r.holdings ? null : 'none' },
+        el('td', { class: 'name' }, r.class),
+        el('td', {}, String(r.holdings)),
+        r.holdings ? probCells(r.probabilities) : q.action_names.map(() => el('td', {}, '')),
+        r.holdings ? bar(r.probabilities) : el('td', {}, ''))
+    )
+  );
+  const rows = q.hands.filter((h) => h.bucket === null || h.holdings > 0);
+  const buckets = el('table', { id: 'buckets' },
+    el('caption', {}, 'by bucket (the rows the file stores; marked: never reached in the solve)'),
+    el('tr', {}, el('th', {}, 'bucket'), el('th', {}, 'holds'), el('th', {}, 'e.g.'), el('th', {}, 'EHS'), el('th', {}, 'hand classes'), head()),
+    rows.map((h) =>
+      el('tr', { 'data-bucket': h.bucket === null ? 'all' : h.bucket },
+        el('td', {}, h.bucket === null ? 'all' : String(h.bucket)),
+        el('td', {}, h.holdings === undefined ? '' : String(h.holdings)),
+        el('td', { class: 'name' }, (h.examples || []).join(', ')),
+        el('td', {}, h.ehs === undefined ? '' : h.ehs.toFixed(3)),
+        el('td', { class: 'desc' }, (h.description || '') + (h.unreached ? ' (unreached)' : '')),
+        probCells(h.probabilities))
+    )
+  );
+  $('charts').replaceChildren(chart, buckets);
+}
+
+function drawOver(v) {
+  // A fold settles the pot; a showdown's winner depends on the down cards, which are unknown.
+  const text = v.payoffs.length
+    ? 'The hand is over: ' + v.payoffs.map((x, s) => `p${s + 1} ${x > 0 ? '+' : ''}${x}`).join(', ')
+    : `The hand goes to a showdown for a pot of ${v.pot}`;
+  $('panel').replaceChildren(el('h2', { id: 'over' }, text),
+    el('p', { class: 'actions' }, el('button', { onclick: () => go([]) }, 'new hand')));
+  $('charts').replaceChildren();
+}
+
+function draw(v) {
+  $('title').textContent = `stud explore: ${v.game}`;
+  $('where').textContent = v.file;
+  drawHistory(v);
+  drawBoard(v);
+  if (v.state === 'deal') drawDeal(v);
+  else if (v.state === 'decision') drawDecision(v);
+  else drawOver(v);
+  document.body.dataset.spot = v.spot;
+}
+
+// Clicks the button of each step in turn, as a user would; stops at the first missing one.
+async function play(steps) {
+  for (const s of steps) {
+    const b = document.querySelector(`[data-step="${CSS.escape(s)}"]`);
+    if (!b || b.disabled) {
+      $('error').hidden = false;
+      $('error').textContent = `no button for ${s} here`;
+      return;
+    }
+    b.click();
+    await busy;
+  }
+}
+
+async function start() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const words = (k) => (hash.get(k) || '').split(/\s+/).filter((x) => x);
+  await go(words('spot'));
+  await play(words('play'));
+  document.body.dataset.ready = 'yes';
+}
+
+start();

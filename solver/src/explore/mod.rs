@@ -1,0 +1,578 @@
+//! `stud explore`'s server: a strategy browser served on loopback, as a solver GUI is.
+//!
+//! The page (`page.html`, `app.js`, `style.css`, embedded in the binary: no CDN, works
+//! offline) walks a real game's betting tree: it deals the up cards street by street (3rd to
+//! 7th; 2nd to 5th in five-card stud), shows the decision's strategy as a hand-class chart and
+//! a bucket table, the pot and the pot odds, and the `stud query` command of the node; a click
+//! on an action goes on. Its one question to the server is `GET /api/node?spot=SPOT`: the spot
+//! in `stud query`'s notation (cards and PHH codes), answered with where the hand is (a card
+//! due, a decision, the end) and, at a decision, `stud query --json`'s own answer
+//! ([`crate::cli::query::betting_json`]) with the chart computed from it.
+//!
+//! # Bounds
+//! One thread answers one connection at a time (a local page asks one thing at a time): a
+//! request head of at most [`MAX_HEAD`] bytes read within [`TIMEOUT`], `GET` only, a spot of at
+//! most [`MAX_SPOT`] steps, a `Host` of loopback only (so that another site cannot read the
+//! strategy through DNS rebinding), then the connection is closed. A bad request gets a 4xx
+//! status and a JSON `error`; nothing a client sends can stop the server.
+
+use crate::cli::action_words;
+use crate::describe::{holdings, Classes};
+use crate::strategy_file::StrategyFile;
+use abstraction::betting_tree::BettingNodes;
+use abstraction::cards::{Card, CardSet};
+use abstraction::rules::state::Action;
+use abstraction::rules::{Deal, Next, State};
+use anyhow::{bail, Context, Result};
+use rand::SeedableRng;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::time::Duration;
+
+/// The largest request head read (request line and headers).
+pub const MAX_HEAD: usize = 8192;
+/// How long a client may take to send its request, and to take the answer.
+pub const TIMEOUT: Duration = Duration::from_secs(5);
+/// The most steps (cards and actions) in a spot: a capped seven-card hand has fewer than 60.
+pub const MAX_SPOT: usize = 200;
+/// Spots whose holdings are kept, bucketed: a page going back and forth asks for them again.
+const CACHE: usize = 64;
+
+const PAGE: &str = include_str!("page.html");
+const SCRIPT: &str = include_str!("app.js");
+const STYLE: &str = include_str!("style.css");
+
+/// The browser's server: the strategy file and what it has computed.
+pub struct Explorer {
+    file: StrategyFile,
+    /// The file's path as the user gave it, for the `stud query` command shown.
+    name: String,
+    /// Bucketed holdings of the player to act, by (street, its up cards, the opponent's).
+    held: HashMap<(usize, CardSet, CardSet), Vec<Vec<CardSet>>>,
+}
+
+/// An HTTP answer.
+struct Reply {
+    status: u16,
+    kind: &'static str,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn json(status: u16, v: &Value) -> Reply {
+        Reply {
+            status,
+            kind: "application/json",
+            body: v.to_string().into_bytes(),
+        }
+    }
+
+    fn error(status: u16, why: &str) -> Reply {
+        Reply::json(status, &json!({ "error": why }))
+    }
+}
+
+/// A step of the spot: a card dealt face up, or an action in PHH code.
+#[derive(Clone, Copy)]
+enum Step {
+    Card(Card),
+    Act(Action),
+}
+
+/// Reads a spot as the page writes it: cards and PHH codes (`f`, `cc`, `pb`, `cbr5`).
+fn parse_steps(spot: &str) -> Result<Vec<Step>> {
+    let tokens: Vec<&str> = spot.split_whitespace().collect();
+    if tokens.len() > MAX_SPOT {
+        bail!("a spot of {} steps: at most {MAX_SPOT}", tokens.len());
+    }
+    tokens
+        .iter()
+        .map(|t| {
+            Ok(match *t {
+                "f" => Step::Act(Action::Fold),
+                "cc" => Step::Act(Action::CheckCall),
+                "pb" => Step::Act(Action::BringIn),
+                _ => match t.strip_prefix("cbr") {
+                    Some(n) => Step::Act(Action::CompleteBetRaise(
+                        n.parse()
+                            .with_context(|| format!("{t:?}: cbr takes chips"))?,
+                    )),
+                    None => Step::Card(t.parse().map_err(|e| {
+                        anyhow::anyhow!("{t:?} is neither a card nor f, cc, pb, cbrN: {e}")
+                    })?),
+                },
+            })
+        })
+        .collect()
+}
+
+/// Deals the unknown down cards due next.
+fn deal_downs(state: &mut State) -> Result<()> {
+    while let Next::Deal {
+        deal: Deal::Down, ..
+    } = state.next()
+    {
+        state.deal_unknown()?;
+    }
+    Ok(())
+}
+
+/// The seats whose up cards are due before the next decision, in order.
+fn due_seats(state: &State) -> Result<Vec<u8>> {
+    let mut s = state.clone();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+    let mut seats = Vec::new();
+    loop {
+        deal_downs(&mut s)?;
+        match s.next() {
+            Next::Deal {
+                deal: Deal::Up,
+                seat: Some(seat),
+            } => {
+                seats.push(seat);
+                s.deal_random(&mut rng)?;
+            }
+            _ => return Ok(seats),
+        }
+    }
+}
+
+/// The cards of a set as a JSON list, best first.
+fn cards_json(cards: &[Card]) -> Value {
+    cards.iter().map(|c| c.to_string()).collect()
+}
+
+impl Explorer {
+    /// A browser of `file` (`name`: its path as given, for the commands shown). Refuses a file
+    /// that is not a real game's betting tree.
+    pub fn new(file: StrategyFile, name: String) -> Result<Explorer> {
+        if file.bucketing().is_none() {
+            bail!(
+                "{name} stores a public tree (a small game solved exactly): `stud explore` \
+                 browses the real games' betting-tree files; `stud query` reads this one"
+            );
+        }
+        Ok(Explorer {
+            file,
+            name,
+            held: HashMap::new(),
+        })
+    }
+
+    /// Answers connections on `listener` until the process ends; a failed connection is told
+    /// on standard error and the next one served.
+    pub fn serve(&mut self, listener: &TcpListener) -> Result<()> {
+        let port = listener.local_addr()?.port();
+        for conn in listener.incoming() {
+            let outcome = conn
+                .map_err(anyhow::Error::from)
+                .and_then(|mut c| self.connection(&mut c, port));
+            if let Err(e) = outcome {
+                eprintln!("stud explore: a request failed: {e:#}");
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads one request from `c`, answers it and closes.
+    fn connection(&mut self, c: &mut TcpStream, port: u16) -> Result<()> {
+        c.set_read_timeout(Some(TIMEOUT))?;
+        c.set_write_timeout(Some(TIMEOUT))?;
+        let mut head = Vec::new();
+        let mut buf = [0u8; 1024];
+        let reply = loop {
+            if head.len() > MAX_HEAD {
+                break Reply::error(431, "the request head is too long");
+            }
+            if head.windows(4).any(|w| w == b"\r\n\r\n") {
+                break self.request(&head, port);
+            }
+            let n = c.read(&mut buf)?;
+            if n == 0 {
+                return Ok(()); // the client went away before asking
+            }
+            head.extend_from_slice(&buf[..n]);
+        };
+        let reason = match reply.status {
+            200 => "OK",
+            400 => "Bad Request",
+            403 => "Forbidden",
+            404 => "Not Found",
+            405 => "Method Not Allowed",
+            _ => "Request Header Fields Too Large",
+        };
+        let mut out = format!(
+            "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
+             Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\
+             Content-Security-Policy: default-src 'self'\r\nConnection: close\r\n\r\n",
+            reply.status,
+            reply.kind,
+            reply.body.len()
+        )
+        .into_bytes();
+        out.extend_from_slice(&reply.body);
+        c.write_all(&out)?;
+        Ok(())
+    }
+
+    /// The answer to a request head.
+    fn request(&mut self, head: &[u8], port: u16) -> Reply {
+        let Ok(head) = std::str::from_utf8(head) else {
+            return Reply::error(400, "the request is not UTF-8");
+        };
+        let mut lines = head.split("\r\n");
+        let mut first = lines.next().unwrap_or("").split(' ');
+        let (method, target) = (first.next().unwrap_or(""), first.next().unwrap_or(""));
+        let host = lines
+            .filter_map(|l| l.split_once(':'))
+            .find(|(k, _)| k.trim().eq_ignore_ascii_case("host"))
+            .map(|(_, v)| v.trim());
+        let allowed = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
+        if !host.is_some_and(|h| allowed.iter().any(|a| a == h)) {
+            return Reply::error(403, "only pages on this machine's loopback may ask");
+        }
+        if method != "GET" {
+            return Reply::error(405, "only GET is served");
+        }
+        let (path, query) = target.split_once('?').unwrap_or((target, ""));
+        let page = |kind, text: &str| Reply {
+            status: 200,
+            kind,
+            body: text.as_bytes().to_vec(),
+        };
+        match path {
+            "/" => page("text/html; charset=utf-8", PAGE),
+            "/app.js" => page("text/javascript; charset=utf-8", SCRIPT),
+            "/style.css" => page("text/css; charset=utf-8", STYLE),
+            "/api/node" => {
+                let spot = query
+                    .split('&')
+                    .filter_map(|kv| kv.split_once('='))
+                    .find(|(k, _)| *k == "spot")
+                    .map_or(Ok(String::new()), |(_, v)| decode(v));
+                match spot.and_then(|s| self.node(&s)) {
+                    Ok(v) => Reply::json(200, &v),
+                    Err(e) => Reply::error(400, &format!("{e:#}")),
+                }
+            }
+            _ => Reply::error(404, "no such page: try /"),
+        }
+    }
+
+    /// Where the spot leads: a card due, a decision (with its strategy), or the end.
+    pub fn node(&mut self, spot: &str) -> Result<Value> {
+        let f = &self.file;
+        let def = &f.header().game;
+        let steps = parse_steps(spot)?;
+        let mut state = State::new(def)?;
+        let mut history = Vec::new();
+        let mut tokens = Vec::new();
+        for (i, step) in steps.iter().enumerate() {
+            deal_downs(&mut state)?;
+            let street = def.street_name(state.street());
+            let (token, text) = match (*step, state.next()) {
+                (
+                    Step::Card(c),
+                    Next::Deal {
+                        deal: Deal::Up,
+                        seat: Some(s),
+                    },
+                ) => {
+                    state
+                        .deal(c)
+                        .with_context(|| format!("step {}: {c}", i + 1))?;
+                    (c.to_string(), format!("p{} shows {c}", s + 1))
+                }
+                (Step::Act(a), Next::Act { .. }) => {
+                    let seat = state.to_act().unwrap_or(0);
+                    if !state.legal_actions().contains(&a) {
+                        bail!("step {}: {a} is not legal here", i + 1);
+                    }
+                    let words = format!("p{}: {}", seat + 1, action_words(&state, a));
+                    state.apply(a)?;
+                    (a.to_string().replace(' ', ""), words)
+                }
+                (_, Next::Over) => bail!("step {}: the hand is over before it", i + 1),
+                (Step::Card(_), _) => bail!("step {}: an action is due, not a card", i + 1),
+                (Step::Act(_), _) => bail!("step {}: a card is due, not an action", i + 1),
+            };
+            tokens.push(token.clone());
+            history.push(json!({ "token": token, "street_name": street, "text": text }));
+        }
+        deal_downs(&mut state)?;
+        let spot = tokens.join(" ");
+        let ups = |s: u8| cards_json(state.up_cards(s));
+        let mut v = json!({
+            "file": self.name,
+            "game": def.variant.name(),
+            "spot": spot,
+            "history": history,
+            "street_name": def.street_name(state.street()),
+            "up": [ups(0), ups(1)],
+            "pot": state.pot(),
+        });
+        match state.next() {
+            Next::Over => {
+                let payoffs = state.payoffs().unwrap_or_default();
+                v["state"] = "over".into();
+                v["payoffs"] = payoffs.into();
+            }
+            Next::Act { .. } => {
+                v["state"] = "decision".into();
+                self.decision(&state, &spot, &mut v)?;
+            }
+            Next::Deal { .. } => {
+                v["state"] = "deal".into();
+                let dealt: CardSet = (0..2).flat_map(|s| state.up_cards(s).to_vec()).collect();
+                let deck = def.deck.cards();
+                v["due"] = due_seats(&state)?.into();
+                v["unseen"] = deck
+                    .iter()
+                    .filter(|c| !dealt.contains(*c))
+                    .map(|c| c.to_string())
+                    .collect();
+            }
+        }
+        Ok(v)
+    }
+
+    /// Fills in a decision: the query's answer, the pot odds, the command, the chart.
+    fn decision(&mut self, state: &State, spot: &str, v: &mut Value) -> Result<()> {
+        let f = &self.file;
+        let def = &f.header().game;
+        let seat = state.to_act().context("a decision with no one to act")?;
+        let q = crate::cli::query::betting_json(f, spot, None)?;
+        let level = (0..def.seats)
+            .map(|s| state.round_bet(s))
+            .max()
+            .unwrap_or(0);
+        let to_call = (level - state.round_bet(seat)).min(state.stack(seat));
+        let pot = state.pot();
+        v["seat"] = seat.into();
+        v["to_call"] = to_call.into();
+        v["pot_odds"] = if to_call > 0 {
+            (to_call as f64 / (pot + to_call) as f64).into()
+        } else {
+            Value::Null
+        };
+        v["command"] = format!("stud query {} \"{spot}\" --json", shell_word(&self.name)).into();
+        // The real action of each of the node's choices: what a click on it appends.
+        let node = q["node"].as_u64().context("the query's node")? as u32;
+        let legal = state.legal_actions();
+        let codes: Vec<String> = if q["capped"] == true {
+            q["actions"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default()
+        } else {
+            (0..f.children(node)?.len())
+                .map(|c| {
+                    f.real_action(node, c, &legal)
+                        .unwrap_or(legal[crate::bot::passive(&legal)])
+                        .to_string()
+                        .replace(' ', "")
+                })
+                .collect()
+        };
+        v["next"] = codes.into();
+        v["chart"] = self.chart(state, seat, &q)?;
+        v["query"] = q;
+        Ok(())
+    }
+
+    /// The strategy by hand class: each class's holdings and their mean probabilities.
+    fn chart(&mut self, state: &State, seat: u8, q: &Value) -> Result<Value> {
+        let b = self
+            .file
+            .bucketing()
+            .context("a betting-tree file without its bucketing")?;
+        let street = state.street();
+        let up: CardSet = state.up_cards(seat).iter().copied().collect();
+        let opp: CardSet = state.up_cards(1 - seat).iter().copied().collect();
+        let key = (street, up, opp);
+        if !self.held.contains_key(&key) {
+            if self.held.len() >= CACHE {
+                self.held.clear();
+            }
+            self.held.insert(key, holdings(b, street, up, opp)?);
+        }
+        let held = &self.held[&key];
+        let classes = Classes::of(b, street);
+        let actions = q["action_names"].as_array().map_or(0, Vec::len);
+        let mut sum = vec![vec![0.0; actions]; classes.names.len()];
+        let mut count = vec![0usize; classes.names.len()];
+        let rows = q["hands"].as_array().context("the query's rows")?;
+        let capped = q["capped"] == true;
+        for (bucket, hands) in held.iter().enumerate() {
+            // Past the cap one row answers for every bucket.
+            let row = if capped {
+                rows.first()
+            } else {
+                rows.get(bucket)
+            };
+            let probs: Vec<f64> = row
+                .and_then(|r| r["probabilities"].as_array())
+                .map(|p| p.iter().filter_map(Value::as_f64).collect())
+                .unwrap_or_default();
+            for &down in hands {
+                let c = classes.classify(down, up);
+                count[c] += 1;
+                for (s, p) in sum[c].iter_mut().zip(&probs) {
+                    *s += p;
+                }
+            }
+        }
+        let rows: Vec<Value> = classes
+            .names
+            .iter()
+            .enumerate()
+            .map(|(c, name)| {
+                let n = count[c];
+                let mean: Vec<f64> = sum[c].iter().map(|s| s / n.max(1) as f64).collect();
+                json!({ "class": name, "holdings": n, "probabilities": mean })
+            })
+            .collect();
+        Ok(json!({ "rows": rows, "holdings": count.iter().sum::<usize>() }))
+    }
+}
+
+/// A path as one shell word: quoted unless it is plain.
+fn shell_word(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// Decodes a URL query value (`+` a space, `%XX` a byte); refuses a bad escape or non-UTF-8.
+fn decode(v: &str) -> Result<String> {
+    let b = v.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = b
+                    .get(i + 1..i + 3)
+                    .and_then(|h| std::str::from_utf8(h).ok())
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    .context("a bad %-escape in the URL")?;
+                out.push(hex);
+                i += 2;
+            }
+            x => out.push(x),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).context("the URL's spot is not UTF-8")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn explorer() -> Explorer {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../strategies/7stud-hu.strat");
+        Explorer::new(StrategyFile::open(&path).unwrap(), "7stud-hu.strat".into()).unwrap()
+    }
+
+    fn get(e: &mut Explorer, target: &str, host: &str) -> Reply {
+        e.request(
+            format!("GET {target} HTTP/1.1\r\nHost: {host}\r\n\r\n").as_bytes(),
+            80,
+        )
+    }
+
+    #[test]
+    fn odd_requests_get_clear_errors_never_a_panic() {
+        let mut e = explorer();
+        let ok = "127.0.0.1:80";
+        assert_eq!(get(&mut e, "/", ok).status, 200);
+        assert_eq!(get(&mut e, "/app.js", ok).status, 200);
+        assert_eq!(get(&mut e, "/nothing", ok).status, 404);
+        assert_eq!(get(&mut e, "/", "evil.example:80").status, 403);
+        assert_eq!(e.request(b"GET / HTTP/1.1\r\n\r\n", 80).status, 403);
+        assert_eq!(e.request(b"\xff\xfe\r\n\r\n", 80).status, 400);
+        let post = e.request(b"POST / HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n", 80);
+        assert_eq!(post.status, 405);
+        for bad in [
+            "%zz",
+            "%e2%82",
+            "Xx",
+            "3c+8d+cbr",
+            "3c+8d+cc",
+            "3c+3c",
+            "3c+8d+f+cc",
+        ] {
+            let r = get(&mut e, &format!("/api/node?spot={bad}"), ok);
+            assert_eq!(r.status, 400, "{bad}");
+            let v: Value = serde_json::from_slice(&r.body).unwrap();
+            assert!(
+                v["error"].as_str().is_some_and(|s| !s.is_empty()),
+                "{bad}: {v}"
+            );
+        }
+        let long = vec!["cc"; MAX_SPOT + 1].join("+");
+        assert_eq!(
+            get(&mut e, &format!("/api/node?spot={long}"), ok).status,
+            400
+        );
+    }
+
+    #[test]
+    fn the_walk_deals_decides_and_ends() {
+        let mut e = explorer();
+        let v = e.node("").unwrap();
+        assert_eq!(v["state"], "deal");
+        assert_eq!(v["due"], json!([0, 1]));
+        assert_eq!(v["unseen"].as_array().unwrap().len(), 52);
+        let v = e.node("3c 8d").unwrap();
+        assert_eq!(v["state"], "decision");
+        assert_eq!(v["next"], json!(["pb", "cbr5"]));
+        assert_eq!(v["pot"], 2);
+        assert_eq!(v["command"], "stud query 7stud-hu.strat \"3c 8d\" --json");
+        let v = e.node("3c 8d pb").unwrap();
+        assert_eq!(
+            (v["to_call"].as_u64(), v["seat"].as_u64()),
+            (Some(2), Some(1))
+        );
+        assert_eq!(v["pot_odds"], 2.0 / 6.0);
+        // The chart counts every holding of the player once: C(50, 2).
+        assert_eq!(v["chart"]["holdings"], 1225);
+        let rows = v["chart"]["rows"].as_array().unwrap();
+        let trips = &rows[0];
+        assert_eq!(
+            (trips["class"].as_str(), trips["holdings"].as_u64()),
+            (Some("rolled-up trips"), Some(3))
+        );
+        let v = e.node("3c 8d pb cc").unwrap();
+        assert_eq!(v["state"], "deal");
+        assert_eq!(v["street_name"], "4th street");
+        assert_eq!(v["unseen"].as_array().unwrap().len(), 50);
+        let v = e.node("3c 8d pb f").unwrap();
+        assert_eq!(v["state"], "over");
+        assert_eq!(v["history"][3]["text"], "p2: fold");
+    }
+
+    #[test]
+    fn url_values_are_decoded() {
+        assert_eq!(decode("3c+8d%20pb").unwrap(), "3c 8d pb");
+        assert!(decode("%4").is_err());
+        assert_eq!(shell_word("a b"), "'a b'");
+        assert_eq!(
+            shell_word("strategies/7stud-hu.strat"),
+            "strategies/7stud-hu.strat"
+        );
+    }
+}

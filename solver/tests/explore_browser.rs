@@ -1,0 +1,261 @@
+//! `stud explore` in headless Chromium: the page clicks through a hand with its own buttons
+//! (cards dealt, actions taken), and what it shows at the end is what `stud query --json`
+//! answers at that spot. Chromium is required: without it the test fails, naming the package.
+
+mod common;
+
+use common::{ok, stud};
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+
+/// A shipped strategy file, as a path string.
+fn shipped(file: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../strategies")
+        .join(file)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+/// The server, stopped when the test ends (even by a failed assertion).
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `stud explore FILE --port 0` and reads the address it prints.
+fn serve(file: &str) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
+        .args(["explore", file, "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run stud explore");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    Server { child, url }
+}
+
+/// The page's DOM after Chromium has loaded `url` and its script has run (the fetches to the
+/// server included: virtual time waits for them).
+fn dom(url: &str) -> String {
+    let profile =
+        std::env::temp_dir().join(format!("stud-explore-chromium-{}", std::process::id()));
+    let out = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--virtual-time-budget=60000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(url)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("chromium is needed to test the page (Debian: apt-get install chromium): {e}")
+        });
+    let _ = std::fs::remove_dir_all(&profile);
+    assert!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The text of the element with `id` (no markup inside it).
+fn text_of<'a>(dom: &'a str, id: &str) -> &'a str {
+    let at = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id} in {dom}"));
+    let start = at + dom[at..].find('>').unwrap() + 1;
+    &dom[start..start + dom[start..].find('<').unwrap()]
+}
+
+/// The values of `attr="..."` in `s`, in order.
+fn attrs<'a>(s: &'a str, attr: &str) -> Vec<&'a str> {
+    let key = format!("{attr}=\"");
+    s.match_indices(&key)
+        .map(|(i, _)| {
+            let v = &s[i + key.len()..];
+            &v[..v.find('"').unwrap()]
+        })
+        .collect()
+}
+
+/// The rows of the bucket table: (bucket, probabilities).
+fn bucket_rows(dom: &str) -> Vec<(u64, Vec<f64>)> {
+    let table = &dom[dom.find("id=\"buckets\"").expect("the bucket table")..];
+    let table = &table[..table.find("</table>").unwrap()];
+    table
+        .split("<tr data-bucket=\"")
+        .skip(1)
+        .map(|row| {
+            let bucket = row[..row.find('"').unwrap()].parse().unwrap();
+            let probs = attrs(row, "data-p")
+                .iter()
+                .map(|p| p.parse().unwrap())
+                .collect();
+            (bucket, probs)
+        })
+        .collect()
+}
+
+/// Plays `steps` by clicks on the page of `file` and checks the page against `stud query`.
+fn check_path(file: &str, steps: &str) {
+    let server = serve(file);
+    let page = dom(&format!(
+        "{}#play={}",
+        server.url,
+        steps.replace(' ', "%20")
+    ));
+    assert!(page.contains("data-ready=\"yes\""), "{page}");
+    assert!(
+        page.contains(&format!("data-spot=\"{steps}\"")),
+        "the clicks did not reach {steps}: {page}"
+    );
+    let q: Value = serde_json::from_str(&ok(&stud(&["query", file, steps, "--json"], ""))).unwrap();
+    // The same decision: who acts, where, with which actions in words.
+    let heading = text_of(&page, "decision");
+    let seat = q["seat"].as_u64().unwrap() + 1;
+    let street = q["street_name"].as_str().unwrap();
+    assert!(
+        heading.starts_with(&format!("p{seat} to act on {street}")),
+        "{heading}"
+    );
+    let buttons: Vec<&str> = attrs(&page, "data-step");
+    assert_eq!(
+        buttons,
+        q["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect::<Vec<_>>()
+    );
+    for name in q["action_names"].as_array().unwrap() {
+        assert!(
+            page.contains(&format!(">{}</button>", name.as_str().unwrap())),
+            "{name}"
+        );
+    }
+    // Every bucket the player's holdings fall in, with the file's numbers.
+    let shown = bucket_rows(&page);
+    let want: Vec<(u64, Vec<f64>)> = q["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["holdings"].as_u64().unwrap() > 0)
+        .map(|h| {
+            (
+                h["bucket"].as_u64().unwrap(),
+                h["probabilities"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| p.as_f64().unwrap())
+                    .collect(),
+            )
+        })
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(shown.len(), want.len(), "{page}");
+    for ((b, p), (wb, wp)) in shown.iter().zip(&want) {
+        assert_eq!(b, wb);
+        assert_eq!(p.len(), wp.len());
+        for (x, y) in p.iter().zip(wp) {
+            assert!((x - y).abs() < 1e-12, "bucket {b}: {x} vs {y}");
+        }
+    }
+    // The command shown is the one just run, and the chart counts every holding once.
+    assert_eq!(
+        text_of(&page, "command").replace("&quot;", "\""),
+        format!("stud query {file} \"{steps}\" --json")
+    );
+    let holds: u64 = q["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["holdings"].as_u64().unwrap())
+        .sum();
+    assert!(
+        page.contains(&format!("its {holds} possible down cards")),
+        "{holds}"
+    );
+    drop(server);
+}
+
+#[test]
+fn a_hand_clicked_through_in_chromium_shows_what_query_answers() {
+    // Seventh-card stud to fourth street, p1 facing a bet: the pot odds shown.
+    let seven = shipped("7stud-hu.strat");
+    check_path(&seven, "3c 8d pb cc Qs 2h cc cbr5");
+    let server = serve(&seven);
+    let page = dom(&format!(
+        "{}#play=3c%208d%20pb%20cc%20Qs%202h%20cc%20cbr5",
+        server.url
+    ));
+    // Pot: two antes, the bring-in and its call, the bet of 5: 11; to call 5 of 16.
+    let odds = text_of(&page, "odds");
+    assert!(
+        odds.starts_with("pot 11 · to call 5, pot odds 31.") && odds.ends_with('%'),
+        "{odds}"
+    );
+    drop(server);
+    // Five-card stud names its streets from 2nd.
+    check_path(&shipped("5stud-hu.strat"), "3c 8d pb");
+}
+
+#[test]
+fn odd_urls_get_clear_errors() {
+    let server = serve(&shipped("razz-hu.strat"));
+    let addr = server
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches('/');
+    let ask = |request: &str| {
+        let mut c = std::net::TcpStream::connect(addr).unwrap();
+        std::io::Write::write_all(&mut c, request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        c.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let host = format!("Host: {addr}\r\n\r\n");
+    let a = ask(&format!("GET /api/node?spot=%zz HTTP/1.1\r\n{host}"));
+    assert!(
+        a.starts_with("HTTP/1.1 400") && a.contains("\"error\""),
+        "{a}"
+    );
+    let a = ask(&format!("GET /../../etc/passwd HTTP/1.1\r\n{host}"));
+    assert!(a.starts_with("HTTP/1.1 404"), "{a}");
+    let a = ask(&format!("GET /{} HTTP/1.1\r\n{host}", "x".repeat(9_000)));
+    assert!(a.starts_with("HTTP/1.1 431"), "{a}");
+    // Still serving after them.
+    let a = ask(&format!("GET /api/node?spot=Kc%203d HTTP/1.1\r\n{host}"));
+    assert!(
+        a.starts_with("HTTP/1.1 200") && a.contains("3rd street"),
+        "{a}"
+    );
+}
