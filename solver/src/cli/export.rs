@@ -375,6 +375,16 @@ pub fn run(args: Args) -> Result<()> {
             args.file.display()
         );
     }
+    if f.recall() != abstraction::recall::Recall::None {
+        // Its rows are keys of a bucket and earlier streets: one row per bucket, as the export
+        // writes them, would mislabel them.
+        bail!(
+            "{}: its rows recall earlier streets ({}); the export writes one row per bucket, for \
+             files without recall (ask `stud query --hand` for a hand's row)",
+            args.file.display(),
+            f.recall().name()
+        );
+    }
     let b = f
         .bucketing()
         .context("a betting-tree file without its bucketing")?;

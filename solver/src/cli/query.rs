@@ -610,10 +610,12 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<Option<s
                     opp_up: upto(state.up_cards(1 - seat)),
                 }
             });
-            let b = f
+            let key = f
                 .key_of_views(&view, prev.as_ref(), |s| state.first_actor(s) == Some(seat))
                 .context("--hand")?;
-            let k = f.row_into(node, b, &mut row)?;
+            let k = f.row_into(node, key, &mut row)?;
+            // The card bucket in the key (the row may recall earlier streets beside it).
+            let b = f.bucket_of(&view).context("--hand")?;
             let about = f
                 .bucketing()
                 .map(|x| crate::describe::of_hand(x, street, b, down, up));
