@@ -1,0 +1,1 @@
+//! Tests of re-solving: filled in below.
