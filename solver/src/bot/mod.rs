@@ -274,6 +274,10 @@ pub fn strategy_spec(spec: &str) -> anyhow::Result<(&str, Option<Purification>)>
     if exists(spec) {
         return Ok((spec, None));
     }
+    // `FILE...:resolve`: the file and purification before it (the game is the file's).
+    if let Some(Ok((blueprint, _))) = crate::resolve::resolve_spec(spec) {
+        return strategy_spec(blueprint);
+    }
     match spec.rsplit_once(':') {
         Some((path, rule)) if exists(path) => Ok((path, Some(rule.parse()?))),
         _ => anyhow::bail!(

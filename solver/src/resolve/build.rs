@@ -79,10 +79,7 @@ pub(super) fn subgame(
                 st.deal(card)?;
                 seen.insert(card);
             }
-            Next::Act { seat } if st.street() == last => {
-                let _ = seat;
-                break;
-            }
+            Next::Act { .. } if st.street() == last => break,
             Next::Act { seat } => {
                 let &(_, a) = bets
                     .get(read)
