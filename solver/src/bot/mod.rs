@@ -259,6 +259,12 @@ pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
 /// The strategy player `spec` names (a strategy file, optionally `:mixed`, `:pure` or
 /// `:threshold=T`), solved for `def`.
 pub fn open_strategy(spec: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer> {
+    if !std::path::Path::new(spec).exists() && crate::resolve::resolve_spec(spec).is_some() {
+        anyhow::bail!(
+            "`{spec}`: a re-solving player plays in match, serve and play; give the strategy \
+             file here without `:resolve`"
+        );
+    }
     let (path, purification) = strategy_spec(spec)?;
     let player = StrategyPlayer::open(path, def)?;
     Ok(match purification {

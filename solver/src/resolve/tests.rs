@@ -369,6 +369,14 @@ fn resolve_specs_name_iterations_or_milliseconds() {
     assert!(parse("f.strat:resolve=0").unwrap().is_err());
     assert!(parse("f.strat:resolve=soon").unwrap().is_err());
     assert_eq!(parse("f.strat:pure"), None);
+    // A command that opens the file alone (eval lbr) refuses rather than drop the re-solve.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/5stud-hu.strat");
+    let def = GameDef::preset("5stud").unwrap();
+    let e = crate::bot::open_strategy(&format!("{path}:resolve"), &def)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("without `:resolve`"), "{e}");
+    assert!(crate::bot::load(&format!("{path}:threshold=0.1:resolve=5"), &def).is_ok());
     assert_eq!(parse("f.strat:resolved"), None);
 }
 
