@@ -189,8 +189,14 @@ pub struct Tree {
     pub strength: Vec<u32>,
     /// The hands sorted by ascending strength, per showdown board and seat (same layout).
     pub order: Vec<u32>,
-    /// The private hands: hand `i` is the single down card `hands[i]`.
+    /// The private hands: hand `i` is the single down card `hands[i]` (empty when the hands
+    /// are [`Tree::holdings`]).
     pub hands: Vec<Card>,
+    /// The private hands when one holds more than one card (a re-solved subgame of seven-card
+    /// stud: three down cards): hand `i` is the set `holdings[i]`, both seats' hands numbered
+    /// alike, and card removal is by inclusion and exclusion over the cards shared. Empty for a
+    /// tree of one-card hands ([`Tree::hands`]); the builder here makes only those.
+    pub holdings: Vec<CardSet>,
     /// The hand holding each card id, or [`NONE`] if the card is not in the deck.
     pub hand_of_card: [u32; 52],
     /// Number of slots (infoset-action pairs).
@@ -286,6 +292,7 @@ impl Tree {
                 strength: Vec::new(),
                 order: Vec::new(),
                 hands,
+                holdings: Vec::new(),
                 hand_of_card,
                 num_slots: 0,
                 num_infosets: 0,
@@ -357,12 +364,17 @@ impl Tree {
             + b(&self.strength)
             + b(&self.order)
             + b(&self.hands)
+            + b(&self.holdings)
             + b(&self.num_buckets)
     }
 
     /// Number of private hands per player.
     pub fn num_hands(&self) -> usize {
-        self.hands.len()
+        if self.holdings.is_empty() {
+            self.hands.len()
+        } else {
+            self.holdings.len()
+        }
     }
 
     /// The children of node `i`, as a range of node indices.
@@ -374,7 +386,7 @@ impl Tree {
     /// The bucket table of `seat` on board `b`: one bucket per hand, [`NONE`] for the hands
     /// that collide with the public cards.
     pub fn bucket_table(&self, b: u32, seat: u8) -> &[u32] {
-        let n = self.hands.len();
+        let n = self.num_hands();
         let o = self.boards[b as usize].buckets as usize + seat as usize * n;
         &self.buckets[o..o + n]
     }

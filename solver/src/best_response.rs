@@ -76,10 +76,24 @@ fn exploitability_against(tree: &Tree, average: &[f64], best: Play) -> Exploitab
 /// Seat `player`'s expected result per game when the opponent follows `average` and `player`
 /// plays as `play` says.
 pub fn value(tree: &Tree, average: &[f64], player: u8, play: Play) -> f64 {
+    let ones = vec![1.0; tree.num_hands()];
+    value_in_ranges(tree, average, player, play, [&ones, &ones])
+}
+
+/// [`value`] in a subgame entered with `ranges` (each seat's reach per private hand at the
+/// root, as [`crate::cfr::Solver::set_ranges`] takes them): the sum over `player`'s hands of
+/// its range times its counterfactual value.
+pub fn value_in_ranges(
+    tree: &Tree,
+    average: &[f64],
+    player: u8,
+    play: Play,
+    ranges: [&[f64]; 2],
+) -> f64 {
     let n = tree.num_hands();
     let level = (2 * tree.max_actions + 2).max(3) * n;
     let mut scratch = vec![0.0; level * tree.max_depth];
-    let reach = vec![1.0; n];
+    let reach = ranges[1 - player as usize];
     let mut out = vec![0.0; n];
     let w = Walk {
         tree,
@@ -88,8 +102,11 @@ pub fn value(tree: &Tree, average: &[f64], player: u8, play: Play) -> f64 {
         play,
         level,
     };
-    w.walk(0, &reach, &mut out, &mut scratch, true);
-    out.iter().sum()
+    w.walk(0, reach, &mut out, &mut scratch, true);
+    out.iter()
+        .zip(ranges[player as usize])
+        .map(|(v, r)| v * r)
+        .sum()
 }
 
 /// The average strategy of every hand at action node `node`, as `strat[a * n + h]` (uniform for

@@ -235,6 +235,9 @@ pub struct Solver {
     /// of their children, in node order.
     par: Vec<(u32, u32)>,
     sampling: Option<Sampling>,
+    /// Each seat's reach at the root, when the tree is a subgame entered with ranges
+    /// ([`Solver::set_ranges`]); all ones otherwise.
+    ranges: Option<Box<[Vec<f64>; 2]>>,
 }
 
 /// Public chance sampling: how many children of each chance node below the top level an
@@ -267,7 +270,22 @@ impl Solver {
             iterations: 0,
             par,
             sampling: None,
+            ranges: None,
         }
+    }
+
+    /// Starts every pass from these reach vectors (one per seat, a weight per private hand)
+    /// instead of all ones: the ranges with which a re-solved subgame is entered (see
+    /// `crate::resolve`). Refused unless each has one entry per hand of the tree.
+    pub fn set_ranges(&mut self, ranges: [Vec<f64>; 2]) -> Result<(), String> {
+        let n = self.tree.num_hands();
+        if ranges.iter().any(|r| r.len() != n) {
+            return Err(format!(
+                "ranges need {n} weights per seat, one per private hand"
+            ));
+        }
+        self.ranges = Some(Box::new(ranges));
+        Ok(())
     }
 
     /// Samples the public chance children from now on (see the module documentation). Refused
@@ -316,8 +334,16 @@ impl Solver {
                 reach_me,
                 reach_opp,
             } = &mut self.main;
-            reach_me.fill(1.0);
-            reach_opp.fill(1.0);
+            match &self.ranges {
+                Some(r) => {
+                    reach_me.copy_from_slice(&r[trav as usize]);
+                    reach_opp.copy_from_slice(&r[1 - trav as usize]);
+                }
+                None => {
+                    reach_me.fill(1.0);
+                    reach_opp.fill(1.0);
+                }
+            }
             let mut pool = Pool {
                 tasks: &mut self.tasks,
             };

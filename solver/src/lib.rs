@@ -17,6 +17,7 @@ pub mod input;
 pub mod ladder;
 pub mod memory;
 pub mod purify;
+pub mod resolve;
 pub mod session;
 pub mod strategy_file;
 pub mod terminal;

@@ -2,7 +2,8 @@
 //! bound on the player's exploitability in the real game.
 //!
 //! LBR follows each hand as it is played and keeps the opponent's range over its hidden down
-//! cards: a list of holdings, each with a weight. When the opponent's down cards first matter,
+//! cards ([`super::range`], shared with endgame re-solving): a list of holdings, each with a
+//! weight. When the opponent's down cards first matter,
 //! the list holds every way to fill them from the cards LBR has not seen (the deal is uniform,
 //! each street's down cards a set); each card LBR sees later strikes the holdings that contain
 //! it, each later down card of the opponent multiplies each holding by every way to fill it, and
@@ -26,19 +27,13 @@
 
 use super::heuristic::equity;
 use super::matches::{play_hand, stream, summarize, DealCards, MatchResult};
+use super::range::{HiddenRange, MAX_DOWN};
 use super::{Answer, Bet, Player};
-use abstraction::cards::{Card, CardSet};
+use abstraction::cards::CardSet;
 use abstraction::rules::{Action, Deal, GameDef, Next, State};
 use anyhow::{bail, ensure, Context};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
-
-/// The most actions a decision offers (see the strategy player).
-const MAX_ACTIONS: usize = 8;
-/// The most down cards a seat holds (the rules engine's limit per seat).
-const MAX_DOWN: usize = 8;
 
 /// Which holdings of the opponent's hidden down cards LBR weighs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,34 +227,6 @@ impl Player for InHand<'_> {
     }
 }
 
-/// One holding of the opponent's hidden down cards, and what LBR worked out about it.
-#[derive(Clone, Copy)]
-struct Holding {
-    /// The down cards in the order dealt (the first [`Range::n`]), each street's as a set in
-    /// increasing order.
-    cards: [Card; MAX_DOWN],
-    /// The same cards as a set.
-    set: CardSet,
-    /// The product of the opponent's probabilities of the actions it took with these cards
-    /// (times the uniform prior: 1).
-    weight: f64,
-    /// Its class on the street [`Range::classes_on`].
-    class: u32,
-    /// LBR's checked-down equity against it on the street [`Range::equity_on`].
-    equity: f64,
-}
-
-impl Holding {
-    /// No card yet, weight 1.
-    const EMPTY: Holding = Holding {
-        cards: [Card::from_id(0); MAX_DOWN],
-        set: CardSet::EMPTY,
-        weight: 1.0,
-        class: 0,
-        equity: 0.0,
-    };
-}
-
 /// LBR's memory of one hand: the hand replayed with the opponent's down cards unknown, and the
 /// opponent's range.
 struct Range<'l> {
@@ -272,27 +239,10 @@ struct Range<'l> {
     read: usize,
     /// The cards LBR has seen: its own, every up card, the board.
     seen: CardSet,
-    /// How many down cards the opponent got on each street so far (those dealt between two
-    /// decisions count as one street).
-    groups: Vec<usize>,
-    /// Down cards dealt to the opponent and not yet given to the holdings.
-    pending: usize,
-    /// Down cards per holding: the sum of `groups`.
-    n: usize,
-    /// The range: every holding of positive weight.
-    holdings: Vec<Holding>,
-    /// Whether the opponent has card classes (known after the first ask).
-    has_classes: Option<bool>,
-    /// The street whose class each holding holds.
-    classes_on: Option<usize>,
+    /// The opponent's range (Bayes' rule on its policy, no floor).
+    hidden: HiddenRange<'l>,
     /// The street whose equity each holding holds.
     equity_on: Option<usize>,
-    /// Scratch: a policy column per holding, a policy entry per class, holdings being extended,
-    /// the unseen cards.
-    column: Vec<f64>,
-    per_class: Vec<f64>,
-    spare: Vec<Holding>,
-    pool: Vec<Card>,
 }
 
 impl<'l> Range<'l> {
@@ -304,17 +254,14 @@ impl<'l> Range<'l> {
             st: State::with_def(Arc::clone(&lbr.def))?,
             read: 0,
             seen: CardSet::EMPTY,
-            groups: Vec::new(),
-            pending: 0,
-            n: 0,
-            holdings: Vec::new(),
-            has_classes: None,
-            classes_on: None,
+            hidden: HiddenRange::new(
+                lbr.opponent,
+                1 - seat,
+                lbr.def.deck.cards(),
+                lbr.candidates,
+                0.0,
+            ),
             equity_on: None,
-            column: Vec::new(),
-            per_class: Vec::new(),
-            spare: Vec::new(),
-            pool: Vec::new(),
         })
     }
 
@@ -334,7 +281,7 @@ impl<'l> Range<'l> {
                     deal: Deal::Down,
                 } if s == opp => {
                     self.st.deal_unknown()?;
-                    self.pending += 1;
+                    self.hidden.deal_hidden();
                 }
                 Next::Deal { seat, deal } => {
                     let st = &self.st;
@@ -365,7 +312,8 @@ impl<'l> Range<'l> {
                     let a = bets[self.read].1;
                     if s == opp {
                         self.refresh()?;
-                        self.observe(&bets[..self.read], a)?;
+                        let st = self.st.clone();
+                        self.hidden.observe(&st, &bets[..self.read], a)?;
                     }
                     self.st
                         .apply(a)
@@ -377,169 +325,12 @@ impl<'l> Range<'l> {
         }
     }
 
-    /// Brings the holdings up to the cards dealt: strikes those holding a card seen since, and
-    /// fills the opponent's new down cards. If a sample lost every holding, starts it again
-    /// (every holding alike).
+    /// Brings the opponent's range up to the cards dealt (see [`HiddenRange::refresh`]).
     fn refresh(&mut self) -> anyhow::Result<()> {
-        let seen = self.seen;
-        self.holdings
-            .retain(|h| h.set.intersection(seen).is_empty());
-        let k = std::mem::take(&mut self.pending);
-        if k > 0 {
-            ensure!(
-                self.n + k <= MAX_DOWN,
-                "LBR infers at most {MAX_DOWN} hidden cards"
-            );
-            self.groups.push(k);
-        }
-        let start = self.holdings.is_empty() && !self.groups.is_empty();
-        if !start && k == 0 {
-            return Ok(());
-        }
-        let most = match self.lbr.candidates {
-            Candidates::All => None,
-            Candidates::Sample(m) => Some(m),
-        };
-        self.pool.clear();
-        self.pool
-            .extend(self.lbr.def.deck.cards().minus(self.seen).iter());
-        // Seeded by what LBR has seen (and its seat), so that the same spot draws the same
-        // sample and the result does not depend on the thread count.
-        let mut rng = ChaCha8Rng::seed_from_u64(
-            self.seen.0 ^ (u64::from(self.seat) << 60) ^ 0x5851_F42D_4C95_7F2D,
-        );
-        let groups: &[usize] = if start {
-            self.holdings.clear();
-            self.holdings.push(Holding::EMPTY);
-            self.n = 0;
-            &self.groups
-        } else {
-            &self.groups[self.groups.len() - 1..]
-        };
-        for &g in groups {
-            extend(
-                &mut self.holdings,
-                &mut self.spare,
-                self.n,
-                g,
-                &self.pool,
-                most,
-                &mut rng,
-            );
-            self.n += g;
-        }
-        ensure!(
-            !self.holdings.is_empty(),
-            "fewer unseen cards than the opponent's hidden ones"
-        );
-        self.classes_on = None;
-        self.equity_on = None;
-        Ok(())
-    }
-
-    /// Weighs the range by the opponent's action `a` at its decision `self.st` after `bets`.
-    fn observe(&mut self, bets: &[Bet], a: Action) -> anyhow::Result<()> {
-        let st = self.st.clone();
-        let legal = st.legal_actions();
-        let k = legal
-            .iter()
-            .position(|x| *x == a)
-            .context("an action of the hand was not legal on replay")?;
-        self.policy_column(&st, bets, &legal, k)?;
-        let total: f64 = self
-            .holdings
-            .iter()
-            .zip(&self.column)
-            .map(|(h, p)| h.weight * p)
-            .sum();
-        if total > 0.0 {
-            for (h, p) in self.holdings.iter_mut().zip(&self.column) {
-                h.weight *= p;
-            }
-            self.holdings.retain(|h| h.weight > 0.0);
-        } else {
-            // Off the opponent's own paths (only a sample can miss them: the holding it plays
-            // is always in the exact range): every holding alike.
-            self.holdings.iter_mut().for_each(|h| h.weight = 1.0);
+        if self.hidden.refresh(self.seen)? {
+            self.equity_on = None;
         }
         Ok(())
-    }
-
-    /// Sets `self.column` to the opponent's probability of `legal[k]` at its decision `st`
-    /// (after `bets`; its down cards unknown) for each holding.
-    fn policy_column(
-        &mut self,
-        st: &State,
-        bets: &[Bet],
-        legal: &[Action],
-        k: usize,
-    ) -> anyhow::Result<()> {
-        ensure!(
-            legal.len() <= MAX_ACTIONS,
-            "a decision with {} actions",
-            legal.len()
-        );
-        let opp = 1 - self.seat;
-        let opponent = self.lbr.opponent;
-        let mut row = [0.0; MAX_ACTIONS];
-        let row = &mut row[..legal.len()];
-        self.column.clear();
-        if self.classes(st)? {
-            // One policy per class: NaN marks a class not asked yet.
-            self.per_class.clear();
-            for h in &self.holdings {
-                let c = h.class as usize;
-                if c >= self.per_class.len() {
-                    self.per_class.resize(c + 1, f64::NAN);
-                }
-                if self.per_class[c].is_nan() {
-                    opponent.class_policy(st, bets, opp, h.class, legal, row)?;
-                    self.per_class[c] = row[k];
-                }
-                self.column.push(self.per_class[c]);
-            }
-        } else {
-            let mut s = st.clone();
-            for h in &self.holdings {
-                s.clone_from(st);
-                s.show(opp, &h.cards[..self.n])?;
-                opponent.policy(&s, bets, opp, legal, row)?;
-                self.column.push(row[k]);
-            }
-        }
-        Ok(())
-    }
-
-    /// Whether the opponent reads its cards through classes; if so, gives each holding its
-    /// class on the street of `st` (once a street).
-    fn classes(&mut self, st: &State) -> anyhow::Result<bool> {
-        if self.has_classes == Some(false) {
-            return Ok(false);
-        }
-        if self.classes_on == Some(st.street()) {
-            return Ok(true);
-        }
-        let opp = 1 - self.seat;
-        let mut s = st.clone();
-        for h in &mut self.holdings {
-            s.clone_from(st);
-            s.show(opp, &h.cards[..self.n])?;
-            match self.lbr.opponent.card_class(&s, opp)? {
-                Some(c) => h.class = c,
-                None => {
-                    ensure!(
-                        self.has_classes.is_none(),
-                        "{} has card classes at some states only",
-                        self.lbr.opponent.name()
-                    );
-                    self.has_classes = Some(false);
-                    return Ok(false);
-                }
-            }
-            self.has_classes = Some(true);
-        }
-        self.classes_on = Some(st.street());
-        Ok(true)
     }
 
     /// Gives each holding LBR's checked-down equity against it on this street (once a street:
@@ -556,7 +347,7 @@ impl<'l> Range<'l> {
             self.lbr.rollouts
         };
         let (seat, opp) = (self.seat, 1 - self.seat);
-        for h in &mut self.holdings {
+        for h in self.hidden.holdings_mut() {
             h.equity = equity(&self.st, seat, Some((opp, h.set)), rollouts);
         }
         self.equity_on = Some(street);
@@ -572,14 +363,15 @@ impl<'l> Range<'l> {
     ) -> anyhow::Result<()> {
         self.advance(real, bets)?;
         ensure!(
-            !self.holdings.is_empty(),
+            !self.hidden.holdings().is_empty(),
             "LBR infers 1 to {MAX_DOWN} hidden cards: the opponent has none"
         );
         self.equities();
         let (seat, opp) = (self.seat, 1 - self.seat);
-        let total: f64 = self.holdings.iter().map(|h| h.weight).sum();
+        let total: f64 = self.hidden.holdings().iter().map(|h| h.weight).sum();
         let mean_eq: f64 = self
-            .holdings
+            .hidden
+            .holdings()
             .iter()
             .map(|h| h.weight * h.equity)
             .sum::<f64>()
@@ -606,7 +398,11 @@ impl<'l> Range<'l> {
                         Some(k) if answers => {
                             let mut after = bets.to_vec();
                             after.push((real.street(), a));
-                            if self.policy_column(&child, &after, &answer, k).is_err() {
+                            if self
+                                .hidden
+                                .policy_column(&child, &after, &answer, k)
+                                .is_err()
+                            {
                                 // The opponent cannot answer this raise (its abstract game
                                 // lacks it): LBR does not try it.
                                 continue;
@@ -615,11 +411,13 @@ impl<'l> Range<'l> {
                         }
                         _ => false,
                     };
-                    self.holdings
+                    let column = self.hidden.column();
+                    self.hidden
+                        .holdings()
                         .iter()
                         .enumerate()
                         .map(|(j, h)| {
-                            let f = if folds { self.column[j] } else { 0.0 };
+                            let f = if folds { column[j] } else { 0.0 };
                             let e = h.equity;
                             h.weight / total
                                 * (f * pot + (1.0 - f) * (e * (pot + cost + called) - cost))
@@ -637,91 +435,15 @@ impl<'l> Range<'l> {
     }
 }
 
-/// Gives each of `holdings` (`n` cards each, all in `pool`) `k` more cards from `pool` (the
-/// cards LBR has not seen) as a set: every way, when that makes at most `most` holdings (`None`:
-/// no limit); else `max(1, most / holdings)` ways each, drawn uniformly with `rng`. `spare` is
-/// scratch. Allocates nothing once the vectors are large enough.
-fn extend(
-    holdings: &mut Vec<Holding>,
-    spare: &mut Vec<Holding>,
-    n: usize,
-    k: usize,
-    pool: &[Card],
-    most: Option<usize>,
-    rng: &mut ChaCha8Rng,
-) {
-    let ways = binomial(pool.len().saturating_sub(n), k);
-    let each = match most {
-        Some(m) if holdings.len() as u128 * ways > m as u128 => (m / holdings.len()).max(1),
-        _ => usize::MAX,
-    };
-    spare.clear();
-    for h in holdings.iter() {
-        let from = spare.len();
-        for_each_set(pool, k, |cards| {
-            if cards.iter().all(|c| !h.set.contains(*c)) {
-                let mut x = *h;
-                x.cards[n..n + k].copy_from_slice(cards);
-                x.set = cards
-                    .iter()
-                    .fold(h.set, |s, &c| s.union(CardSet::single(c)));
-                spare.push(x);
-            }
-        });
-        let drawn = &mut spare[from..];
-        if drawn.len() > each {
-            // The first `each` of a shuffle: a uniform draw without replacement.
-            for j in 0..each {
-                let r = rng.gen_range(j..drawn.len());
-                drawn.swap(j, r);
-            }
-            spare.truncate(from + each);
-        }
-    }
-    std::mem::swap(holdings, spare);
-}
-
-/// Calls `f` with every set of `k` cards of `pool` (in the pool's order), without allocating.
-fn for_each_set(pool: &[Card], k: usize, mut f: impl FnMut(&[Card])) {
-    let len = pool.len();
-    if k > len || k > MAX_DOWN {
-        return;
-    }
-    let mut at = [0usize; MAX_DOWN];
-    let mut cards = [Card::from_id(0); MAX_DOWN];
-    for (i, a) in at.iter_mut().enumerate().take(k) {
-        *a = i;
-    }
-    loop {
-        for i in 0..k {
-            cards[i] = pool[at[i]];
-        }
-        f(&cards[..k]);
-        // The next set: move the last index that can move, and put the ones after it right
-        // behind it.
-        let Some(i) = (0..k).rev().find(|&i| at[i] < len - k + i) else {
-            return;
-        };
-        at[i] += 1;
-        for j in i + 1..k {
-            at[j] = at[j - 1] + 1;
-        }
-    }
-}
-
-/// C(n, k).
-fn binomial(n: usize, k: usize) -> u128 {
-    if k > n {
-        return 0;
-    }
-    (0..k as u128).fold(1, |acc, i| acc * (n as u128 - i) / (i + 1))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bot::range::{extend, Holding, MAX_ACTIONS};
     use crate::bot::{most_aggressive, passive, AlwaysCall};
     use abstraction::cards::parse_cards;
+    use abstraction::cards::Card;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
 
     /// Completes on third street with a pair in the hole, otherwise plays passively: its range
     /// after its first action is known exactly.
@@ -791,10 +513,11 @@ mod tests {
             for candidates in [Candidates::All, Candidates::Sample(300)] {
                 let lbr = Lbr::new(&PairRaiser, Arc::clone(&def), 8, candidates).unwrap();
                 let r = range_at(&lbr, &st, &bets, 1);
-                let hands: Vec<&[Card]> = r.holdings.iter().map(|h| &h.cards[..2]).collect();
+                let hands: Vec<&[Card]> =
+                    r.hidden.holdings().iter().map(|h| &h.cards[..2]).collect();
                 assert!(hands.iter().all(|c| (c[0].rank() == c[1].rank()) == pairs));
                 assert!(hands.iter().all(|c| !c.contains(&st.up_cards(0)[0])));
-                assert!(r.holdings.iter().all(|h| h.weight == 1.0));
+                assert!(r.hidden.holdings().iter().all(|h| h.weight == 1.0));
                 if candidates == Candidates::All {
                     assert_eq!(hands.len(), if pairs { 67 } else { 1128 - 67 });
                 } else {
@@ -848,24 +571,32 @@ mod tests {
         ] {
             let lbr = Lbr::new(&AlwaysCall, Arc::clone(&def), 8, candidates).unwrap();
             let r = range_at(&lbr, &st, &bets, 1);
-            let mut sets: Vec<(u64, Card)> =
-                r.holdings.iter().map(|h| (h.set.0, h.cards[2])).collect();
+            let mut sets: Vec<(u64, Card)> = r
+                .hidden
+                .holdings()
+                .iter()
+                .map(|h| (h.set.0, h.cards[2]))
+                .collect();
             sets.sort();
             sets.dedup();
-            assert_eq!(sets.len(), r.holdings.len(), "holdings are distinct");
-            assert!(r.holdings.iter().all(|h| h.set.len() == 3
+            assert_eq!(
+                sets.len(),
+                r.hidden.holdings().len(),
+                "holdings are distinct"
+            );
+            assert!(r.hidden.holdings().iter().all(|h| h.set.len() == 3
                 && h.cards[0] < h.cards[1]
                 && h.set.intersection(seen).is_empty()
                 && h.weight == 1.0));
             if let Some(count) = count {
-                assert_eq!(r.holdings.len(), count);
+                assert_eq!(r.hidden.holdings().len(), count);
             } else {
                 // 256 of the 1,128 third-street pairs, less those a later card struck, each
                 // with one seventh-street card.
                 assert!(
-                    (150..256).contains(&r.holdings.len()),
+                    (150..256).contains(&r.hidden.holdings().len()),
                     "{}",
-                    r.holdings.len()
+                    r.hidden.holdings().len()
                 );
             }
         }

@@ -9,6 +9,7 @@ mod heuristic;
 mod lbr;
 pub mod matches;
 pub mod protocol;
+pub(crate) mod range;
 mod strategy;
 #[cfg(unix)]
 pub mod tcp;
@@ -231,20 +232,39 @@ fn one_hot(legal: &[Action], probs: &mut [f64], pick: impl Fn(&Action) -> bool) 
 
 /// The player a command line names: a built-in bot (`random`, `call`, `raise`, `heuristic`) or
 /// a strategy file solved for `def`, optionally followed by how its rows are played
-/// (`FILE:mixed`, `FILE:pure`, `FILE:threshold=T`; see [`strategy_spec`]).
+/// (`FILE:mixed`, `FILE:pure`, `FILE:threshold=T`; see [`strategy_spec`]), then optionally by
+/// `:resolve` (`:resolve=N` iterations, `:resolve=Nms`): its last street re-solved at play time
+/// ([`crate::resolve::ResolvingPlayer`]).
 pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
     Ok(match spec {
         "random" => Box::new(Uniform),
         "call" => Box::new(AlwaysCall),
         "raise" => Box::new(AlwaysRaise),
         "heuristic" => Box::new(Heuristic::default()),
-        _ => Box::new(open_strategy(spec, def)?),
+        _ if std::path::Path::new(spec).exists() => Box::new(open_strategy(spec, def)?),
+        _ => match crate::resolve::resolve_spec(spec) {
+            Some(parsed) => {
+                let (blueprint, budget) = parsed?;
+                Box::new(crate::resolve::ResolvingPlayer::new(
+                    open_strategy(blueprint, def)?,
+                    budget,
+                    crate::resolve::Options::default(),
+                ))
+            }
+            None => Box::new(open_strategy(spec, def)?),
+        },
     })
 }
 
 /// The strategy player `spec` names (a strategy file, optionally `:mixed`, `:pure` or
 /// `:threshold=T`), solved for `def`.
 pub fn open_strategy(spec: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer> {
+    if !std::path::Path::new(spec).exists() && crate::resolve::resolve_spec(spec).is_some() {
+        anyhow::bail!(
+            "`{spec}`: a re-solving player plays in match, serve and play; give the strategy \
+             file here without `:resolve`"
+        );
+    }
     let (path, purification) = strategy_spec(spec)?;
     let player = StrategyPlayer::open(path, def)?;
     Ok(match purification {
@@ -259,6 +279,10 @@ pub fn strategy_spec(spec: &str) -> anyhow::Result<(&str, Option<Purification>)>
     let exists = |p: &str| std::path::Path::new(p).exists();
     if exists(spec) {
         return Ok((spec, None));
+    }
+    // `FILE...:resolve`: the file and purification before it (the game is the file's).
+    if let Some(Ok((blueprint, _))) = crate::resolve::resolve_spec(spec) {
+        return strategy_spec(blueprint);
     }
     match spec.rsplit_once(':') {
         Some((path, rule)) if exists(path) => Ok((path, Some(rule.parse()?))),

@@ -12,7 +12,8 @@ use std::time::Instant;
 #[command(
     after_help = "Examples:\n  stud match heuristic random --game 7stud --hands 10000 --seed 1\n  \
 stud match raise call --game razz --hands 100 --phh-out hands/ --json\n  \
-stud match strategies/razz-hu.strat heuristic --hands 200\n\n\
+stud match strategies/razz-hu.strat heuristic --hands 200\n  \
+stud match strategies/7stud-hu.strat:resolve strategies/7stud-hu.strat --hands 20 --seed 11\n\n\
 The game is the one a strategy file records; --game, needed for two bots, may repeat it. \
 A and B are bots (random, call, raise, heuristic) or strategy files. Each of the N deals is \
 played twice, A in the first seat then in the second, the cards staying with the seats (each \
@@ -23,7 +24,8 @@ depend on the number of threads (RAYON_NUM_THREADS)."
 )]
 pub struct Args {
     /// Player A: a bot name or a strategy file (FILE:mixed, FILE:pure, FILE:threshold=T say how
-    /// its rows are played; default threshold=0.15 for the real games).
+    /// its rows are played; default threshold=0.15 for the real games; a final :resolve,
+    /// :resolve=N or :resolve=Nms re-solves its last street at play time, N iterations or ms).
     pub a: String,
     /// Player B: a bot name or a strategy file (FILE:mixed, FILE:pure, FILE:threshold=T).
     pub b: String,

@@ -57,7 +57,9 @@ use std::path::PathBuf;
     stud query strategies/7stud-hu.strat \"3c 8d pb\"\n  \
     stud query strategies/7stud-hu.strat \"3c 8d pb\" --hand \"(As Kd) 8d\"\n  \
     stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x b\" --hand AsKd --json\n  \
-    stud query strategies/razz-hu.strat \"Kc 3d\" --hand \"As 2d\"\n\n\
+    stud query strategies/razz-hu.strat \"Kc 3d\" --hand \"As 2d\"\n  \
+    stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x x | 4d 5h x x | 9c Jd x x\" \
+--hand \"As Kd 2s\" --resolve --iterations 50\n\n\
     Spot: public cards and actions in order: PHH f, cc, pb, cbr N, or the words x, check, \
     c, call, fold, bi, b, bet, r, raise, complete. Streets are named as players say them (3rd \
     to 7th street). Rows marked `unreached` are the uniform rows of spots the solve never \
@@ -77,18 +79,29 @@ pub struct Args {
     /// Print JSON (actions as PHH codes in `actions`, in words in `action_names`).
     #[arg(long)]
     pub json: bool,
+    /// Re-solve the last street (7th street; 5th in five-card stud) with the real cards, from
+    /// the ranges the strategy implies, and print the re-solved policy of `--hand` beside the
+    /// strategy's (a real-game file; see docs/resolve.md).
+    #[arg(long, requires = "hand")]
+    pub resolve: bool,
+    /// With --resolve: CFR+ iterations of the re-solve (default 100; the same answer every run).
+    #[arg(long, requires = "resolve", conflicts_with = "budget_ms")]
+    pub iterations: Option<u64>,
+    /// With --resolve: re-solve for this many milliseconds instead of a number of iterations.
+    #[arg(long, requires = "resolve")]
+    pub budget_ms: Option<u64>,
 }
 
 /// A step of a spot.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Step {
+pub(super) enum Step {
     Card(Card),
     Exact(Action),
     /// `b`/`r`/`bet`/`raise`/`complete`: the only complete/bet/raise of the node.
     AnyRaise,
 }
 
-fn parse_spot(spot: &str) -> Result<Vec<Step>> {
+pub(super) fn parse_spot(spot: &str) -> Result<Vec<Step>> {
     let tokens: Vec<&str> = spot
         .split(|c: char| c.is_whitespace() || "|/,".contains(c))
         .filter(|t| !t.is_empty())
@@ -133,13 +146,13 @@ fn parse_spot(spot: &str) -> Result<Vec<Step>> {
 /// down cards in brackets and the up cards after them (`(Kh Qh) Ah`). A card written twice, in
 /// or out of the brackets, is refused.
 #[derive(Debug, PartialEq)]
-struct Holding {
-    down: Vec<Card>,
+pub(super) struct Holding {
+    pub(super) down: Vec<Card>,
     /// The up cards, when the stud notation gives them.
-    up: Option<Vec<Card>>,
+    pub(super) up: Option<Vec<Card>>,
 }
 
-fn parse_holding(h: &str) -> Result<Holding> {
+pub(super) fn parse_holding(h: &str) -> Result<Holding> {
     let bad = |e: String| anyhow!("--hand {h:?}: {e}");
     let cards = |s: &str| parse_distinct_cards(s).map_err(|e| bad(e.to_string()));
     let Some(open) = h.find('(') else {
@@ -170,7 +183,7 @@ fn parse_holding(h: &str) -> Result<Holding> {
 }
 
 /// Cards as a player writes them, best first: `AsKd`.
-fn cards_text(set: CardSet) -> String {
+pub(super) fn cards_text(set: CardSet) -> String {
     let mut v: Vec<Card> = set.iter().collect();
     v.reverse();
     v.iter().map(Card::to_string).collect()
@@ -353,15 +366,15 @@ fn rows_json(rows: &[Row]) -> Vec<serde_json::Value> {
 }
 
 /// The state after the spot's betting-tree replay: where it stopped, and what was bet.
-struct Replayed {
-    state: State,
-    bets: Vec<(usize, Action)>,
+pub(super) struct Replayed {
+    pub(super) state: State,
+    pub(super) bets: Vec<(usize, Action)>,
     /// Whether the spot dealt no card at all: the first decision, up cards unknown.
     empty: bool,
 }
 
 /// Replays the spot on the rules engine, down cards unknown, until it ends at a decision.
-fn replay_betting(f: &StrategyFile, steps: &[Step]) -> Result<Replayed> {
+pub(super) fn replay_betting(f: &StrategyFile, steps: &[Step]) -> Result<Replayed> {
     let def = &f.header().game;
     let mut state = State::new(def)?;
     let mut bets = Vec::new();
@@ -735,6 +748,9 @@ fn describe_words(e: Edge) -> String {
 pub fn run(args: Args) -> Result<()> {
     let f = StrategyFile::open(&args.file)?;
     let steps = parse_spot(&args.spot)?;
+    if args.resolve {
+        return super::query_resolve::run(&f, &args, &steps);
+    }
     if f.header().tree == TreeKind::Betting {
         if let Some(v) = run_betting(&f, &args, &steps)? {
             println!("{v}");

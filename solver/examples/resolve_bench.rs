@@ -1,0 +1,114 @@
+//! Speed of last-street re-solving (`solver::resolve`) on a real game's strategy file: spots
+//! dealt at random and played by the blueprint against itself up to the last street's first
+//! decision, each re-solved within a budget.
+//!
+//! `cargo run --release -p solver --example resolve_bench -- FILE [SPOTS] [BUDGET] [SEED]
+//! [BLUEPRINT]` (defaults: 20 spots, `it:100`, seed 1, `no`): BUDGET is `it:N` iterations or
+//! `ms:N` milliseconds; BLUEPRINT `yes` also measures the blueprint's own exploitability in each
+//! subgame (its rows read for every hand: slower). Prints one JSON line per spot, then one with
+//! the percentiles (`"summary": true`).
+
+use abstraction::rules::{Next, State};
+use anyhow::{bail, Context, Result};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use solver::bot::{choose, Bet, StrategyPlayer};
+use solver::memory::status_bytes;
+use solver::resolve::{Budget, Options, Subgame};
+use solver::strategy_file::StrategyFile;
+use std::path::Path;
+use std::time::Instant;
+
+/// A hand dealt from `rng` and played by `player` in both seats up to the last street's first
+/// decision, or `None` if it ended before.
+fn spot(player: &StrategyPlayer, rng: &mut ChaCha8Rng) -> Result<Option<(State, Vec<Bet>)>> {
+    let def = &player.file().header().game;
+    let last = def.streets.len() - 1;
+    let mut st = State::new(def)?;
+    let mut bets = Vec::new();
+    let mut probs = [0.0; 16];
+    loop {
+        match st.next() {
+            Next::Deal { .. } => {
+                st.deal_random(rng)?;
+            }
+            Next::Act { .. } if st.street() == last => return Ok(Some((st, bets))),
+            Next::Act { .. } => {
+                let legal = st.legal_actions();
+                let (a, _) = choose(player, &st, &bets, &legal, &mut probs, rng)?;
+                bets.push((st.street(), a));
+                st.apply(a)?;
+            }
+            Next::Over => return Ok(None),
+        }
+    }
+}
+
+fn percentile(v: &mut [f64], p: f64) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[((v.len() as f64 - 1.0) * p).round() as usize]
+}
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let file = args
+        .first()
+        .context("usage: resolve_bench FILE [SPOTS] [BUDGET] [SEED]")?;
+    let spots: usize = args.get(1).map_or(Ok(20), |s| s.parse()).context("SPOTS")?;
+    let budget = match args.get(2).map_or("it:100", String::as_str).split_once(':') {
+        Some(("it", n)) => Budget::Iterations(n.parse()?),
+        Some(("ms", n)) => Budget::Millis(n.parse()?),
+        _ => bail!("BUDGET is it:N or ms:N"),
+    };
+    let seed: u64 = args.get(3).map_or(Ok(1), |s| s.parse()).context("SEED")?;
+    let blueprint = args.get(4).is_some_and(|s| s == "yes");
+    let def = StrategyFile::open(Path::new(file))?.header().game.clone();
+    let mut player = StrategyPlayer::open(file, &def)?;
+    player.precompute_first_street();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut range_ms, mut solve_ms, mut total_ms, mut its) = (vec![], vec![], vec![], vec![]);
+    let mut done = 0;
+    while done < spots {
+        let Some((st, bets)) = spot(&player, &mut rng)? else {
+            continue;
+        };
+        done += 1;
+        let t = Instant::now();
+        let sub = Subgame::at(&player, &st, &bets, Options::default())?;
+        let r = sub.solve(budget)?;
+        let total = t.elapsed().as_secs_f64() * 1000.0;
+        let rep = r.report;
+        let blue = if blueprint {
+            let avg = sub.policy_of(&player)?;
+            Some(sub.exploitability(&avg).0)
+        } else {
+            None
+        };
+        println!(
+            "{}",
+            serde_json::json!({"spot": done, "report": rep, "total_millis": total,
+                "blueprint_exploitability": blue})
+        );
+        range_ms.push(rep.range_millis);
+        solve_ms.push(rep.solve_millis);
+        total_ms.push(total);
+        its.push(rep.iterations as f64 / (rep.solve_millis / 1000.0));
+    }
+    println!(
+        "{}",
+        serde_json::json!({
+            "summary": true,
+            "spots": spots,
+            "budget": budget,
+            "ranges_ms_p50": percentile(&mut range_ms, 0.5),
+            "ranges_ms_p99": percentile(&mut range_ms, 0.99),
+            "solve_ms_p50": percentile(&mut solve_ms, 0.5),
+            "solve_ms_p99": percentile(&mut solve_ms, 0.99),
+            "total_ms_p50": percentile(&mut total_ms, 0.5),
+            "total_ms_p99": percentile(&mut total_ms, 0.99),
+            "iterations_per_second_p50": percentile(&mut its, 0.5),
+            "peak_bytes": status_bytes("VmHWM"),
+        })
+    );
+    Ok(())
+}

@@ -1,0 +1,137 @@
+//! `stud query FILE SPOT --hand CARDS --resolve`: the last street re-solved at the spot (see
+//! `solver::resolve`), the re-solved policy of the hand beside the strategy's.
+
+use super::action_words;
+use super::query::{cards_text, parse_holding, replay_betting, Args, Replayed, Step};
+use crate::bot::{Player, StrategyPlayer};
+use crate::purify::Purification;
+use crate::resolve::{Budget, Options, Subgame};
+use crate::strategy_file::{StrategyFile, TreeKind};
+use abstraction::cards::{Card, CardSet};
+use anyhow::{bail, Context, Result};
+
+/// The iterations of a re-solve when neither `--iterations` nor `--budget-ms` is given.
+const DEFAULT_ITERATIONS: u64 = 100;
+
+/// Runs `stud query --resolve`.
+pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
+    if f.header().tree != TreeKind::Betting {
+        bail!(
+            "--resolve re-solves a real game's strategy (a betting-tree file); {} is solved \
+             exactly already",
+            args.file.display()
+        );
+    }
+    let def = f.header().game.clone();
+    let holding = parse_holding(args.hand.as_deref().context("--resolve needs --hand")?)?;
+    let Replayed {
+        mut state, bets, ..
+    } = replay_betting(f, steps)?;
+    let last = def.streets.len() - 1;
+    if state.street() != last {
+        bail!(
+            "--resolve re-solves the last street ({}): this spot is on {}",
+            def.street_name(last),
+            def.street_name(state.street())
+        );
+    }
+    let seat = state
+        .to_act()
+        .context("the spot is at no decision of the last street")?;
+    let down: CardSet = holding.down.iter().copied().collect();
+    if let Some(up) = &holding.up {
+        let given: CardSet = up.iter().copied().collect();
+        let dealt: CardSet = state.up_cards(seat).iter().copied().collect();
+        if given != dealt {
+            bail!(
+                "--hand: its up cards ({}) are not the ones the spot dealt p{} ({})",
+                cards_text(given),
+                seat + 1,
+                cards_text(dealt)
+            );
+        }
+    }
+    let path = args.file.to_str().context("the file's path is not UTF-8")?;
+    // The ranges come from the strategy as it plays; the column beside is its row as stored.
+    let player = StrategyPlayer::open(path, &def)?;
+    let stored = StrategyPlayer::open(path, &def)?.with_purification(Purification::Mixed);
+    let budget = match (args.iterations, args.budget_ms) {
+        (_, Some(ms)) => Budget::Millis(ms),
+        (it, None) => Budget::Iterations(it.unwrap_or(DEFAULT_ITERATIONS)),
+    };
+    let sub = Subgame::at(&player, &state, &bets, Options::default())?;
+    let hand = sub.hand_index(down).with_context(|| {
+        format!(
+            "--hand {}: {} down cards none of which shows in the spot are needed here",
+            cards_text(down),
+            state.down_cards(seat).len()
+        )
+    })?;
+    let node = sub
+        .node_after(&bets)?
+        .context("the spot's betting goes past the game's cap of bets on a street")?;
+    let resolved = sub.solve(budget)?;
+    let re = resolved.strategy(node, hand);
+    let actions = sub.actions(node);
+    let cards: Vec<Card> = down.iter().collect();
+    state.show(seat, &cards).context("--hand")?;
+    let legal = state.legal_actions();
+    let mut probs = vec![0.0; legal.len()];
+    stored.policy(&state, &bets, seat, &legal, &mut probs)?;
+    let blue: Vec<f64> = actions
+        .iter()
+        .map(|a| legal.iter().position(|x| x == a).map_or(0.0, |i| probs[i]))
+        .collect();
+    let names: Vec<String> = actions.iter().map(|&a| action_words(&state, a)).collect();
+    let codes: Vec<String> = actions
+        .iter()
+        .map(|a| a.to_string().replace(' ', ""))
+        .collect();
+    let label = format!(
+        "({}) {}",
+        cards_text(down),
+        cards_text(state.up_cards(seat).iter().copied().collect())
+    );
+    let r = resolved.report;
+    if args.json {
+        let out = serde_json::json!({
+            "seat": seat,
+            "street": state.street(),
+            "street_name": def.street_name(state.street()),
+            "hand": label,
+            "actions": codes,
+            "action_names": names,
+            "blueprint": blue,
+            "resolved": re,
+            "budget": budget,
+            "subgame": r,
+        });
+        println!("{out}");
+        return Ok(());
+    }
+    println!(
+        "p{} to act on {} with {label}: the street re-solved",
+        seat + 1,
+        def.street_name(state.street())
+    );
+    println!(
+        "subgame: {} hands a seat, {} nodes ({} decisions), {} infoset-actions; ranges {:.0} ms; \
+         {} CFR+ iterations in {:.0} ms; exploitability in the subgame {:.4} chips a hand \
+         ({:.1} mbb)",
+        r.hands,
+        r.nodes,
+        r.decisions,
+        r.infoset_actions,
+        r.range_millis,
+        r.iterations,
+        r.solve_millis,
+        r.exploitability,
+        r.exploitability_mbb
+    );
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(6);
+    println!("{:width$}  blueprint  re-solved", "action");
+    for ((n, b), x) in names.iter().zip(&blue).zip(&re) {
+        println!("{n:width$}  {b:>9.3}  {x:>9.3}");
+    }
+    Ok(())
+}

@@ -1,0 +1,356 @@
+//! Endgame re-solving: the last street of a heads-up hand solved again at play time, with the
+//! real cards and no card abstraction, from ranges the blueprint (a strategy file) implies.
+//!
+//! # The subgame ([`Subgame::at`])
+//! Its root is the first decision of the game's last street (seventh street; fifth in five-card
+//! stud), every card dealt. A spot later in that street's betting is answered from the same
+//! subgame: its node is found by following the street's bets from the root.
+//!
+//! - **Hands.** Every holding of a seat's down cards possible from the public cards: seventh
+//!   street's three down cards make C(44, 3) = 13,244 holdings per seat (five-card stud's one,
+//!   44). Both seats' holdings are numbered alike; where two collide the terminal values leave
+//!   the pair out (card removal, [`crate::terminal`]). The subgame is the public one: a seat's
+//!   range is what the other seat and an onlooker know, not conditioned on the resolving
+//!   player's own cards, which only pick its row (the opponent's range *seen from* a hand is the
+//!   range less the holdings sharing a card with it: [`Subgame::opponent_range_seen_by`]).
+//! - **Ranges.** Each seat's weight on a holding is the probability of the betting so far given
+//!   that holding under the blueprint's policy, as the blueprint plays it (its purification):
+//!   the exact Bayesian replay of [`crate::bot::range`] (shared with LBR) over every holding,
+//!   both seats' down cards unknown, up to the street's root; the street's own down card then
+//!   extends each holding every way, and the ordered holdings are summed into card sets.
+//! - **Unreachable holdings.** A thresholded blueprint gives probability 0 to many actions, and
+//!   an opponent may take an action the blueprint never takes with any holding. So each action
+//!   weighs a holding by at least [`Options::floor`] (default 0.01: a holding that would not have
+//!   taken the action is kept, a hundred times less likely than one that always would). With a
+//!   floor of 0 the replay is Bayes' rule exactly; a range whose every holding is unreachable is
+//!   then uniform (see [`crate::bot::range`]).
+//! - **Betting.** The rules engine's legal actions from the root, cut at the game's cap
+//!   (`GameDef::max_bets`, also where heads-up play is uncapped).
+//! - **Values.** Each terminal's chips (a fold: what the folder put in; a showdown: the matched
+//!   stake) divided by the total weight of the pairs of holdings that do not collide, so that
+//!   every value is chips per hand given that the subgame is reached.
+//!
+//! # The solve ([`Subgame::solve`])
+//! The solver core's vector-form CFR+ ([`crate::cfr::Solver`], entered with the ranges), for a
+//! number of iterations or until a time budget runs out (the clock then decides how many
+//! iterations run: use iterations where results must repeat), followed by the exact best
+//! response in the subgame ([`crate::best_response::value_in_ranges`]) for its exploitability.
+//! This is unsafe re-solving (Burch et al. 2014 call it re-solving without the gadget): the
+//! opponent's range is taken as the blueprint implies, and nothing bounds how far the re-solved
+//! strategy's value for the opponent's hands may move from the blueprint's.
+
+mod build;
+mod player;
+#[cfg(test)]
+mod tests;
+
+use crate::best_response::{value_in_ranges, Play};
+use crate::bot::Bet;
+use crate::cfr::{Algorithm, Solver};
+use abstraction::cards::{Card, CardSet};
+use abstraction::rules::{Action, State};
+use abstraction::tree::{Edge, NodeKind, Tree};
+use anyhow::{bail, Context};
+use serde::Serialize;
+use std::time::Instant;
+
+pub use build::DEFAULT_FLOOR;
+pub use player::{resolve_spec, ResolvingPlayer, DEFAULT_PLAYER_ITERATIONS};
+
+/// How a subgame is built.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// The least probability by which an action taken weighs a holding in the ranges (see the
+    /// module documentation); 0 is Bayes' rule exactly.
+    pub floor: f64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            floor: DEFAULT_FLOOR,
+        }
+    }
+}
+
+/// How long a re-solve runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Budget {
+    /// Exactly this many CFR+ iterations (at least 1): the same result on every run.
+    Iterations(u64),
+    /// Iterations until this many milliseconds have passed since the solve started (at least
+    /// one iteration).
+    Millis(u64),
+}
+
+/// A last-street subgame, ready to solve (see the module documentation).
+pub struct Subgame {
+    /// The public tree of the street's betting: one board, one bucket per hand.
+    pub tree: Tree,
+    /// Each seat's range at the root, one weight per hand, each summing to 1.
+    pub ranges: [Vec<f64>; 2],
+    /// Each hand's down cards (the tree's hands or holdings, as sets).
+    pub hands: Vec<CardSet>,
+    /// The state at each action node (down cards unknown), by node index; `None` elsewhere.
+    states: Vec<Option<State>>,
+    /// The whole betting of the hand up to each node, by node index (action nodes only).
+    bets: Vec<Vec<Bet>>,
+    /// The betting from the start of the hand to the root.
+    pub root_bets: usize,
+    /// The street of the subgame (0-based).
+    pub street: usize,
+    /// Milliseconds spent on the ranges (the Bayesian replay and its sums).
+    pub range_millis: f64,
+}
+
+/// The re-solved subgame: the solver (its tree and average strategy) and what the solve cost.
+pub struct Resolved {
+    /// The solver after the solve.
+    pub solver: Solver,
+    /// What the solve did and found.
+    pub report: Report,
+}
+
+/// What a re-solve reports (`--json` prints it).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// Hands per seat.
+    pub hands: usize,
+    /// Nodes of the betting tree.
+    pub nodes: usize,
+    /// Decisions (action nodes).
+    pub decisions: usize,
+    /// Infoset-actions (hands × actions summed over the decisions).
+    pub infoset_actions: usize,
+    /// CFR+ iterations run.
+    pub iterations: u64,
+    /// Milliseconds of the iterations.
+    pub solve_millis: f64,
+    /// Milliseconds of the ranges.
+    pub range_millis: f64,
+    /// Exploitability of the re-solved strategy inside the subgame, chips per hand reaching it:
+    /// (what a best response wins as seat 0 + as seat 1) / 2.
+    pub exploitability: f64,
+    /// The same in milli-big-bets.
+    pub exploitability_mbb: f64,
+    /// Seat 0's value of the re-solved strategy in the subgame, chips per hand reaching it.
+    pub value_0: f64,
+}
+
+impl Subgame {
+    /// The last-street subgame of the hand at `state` after `bets` (on the last street, all its
+    /// cards dealt), ranges from `blueprint`'s policy. Only public cards of `state` are read.
+    pub fn at(
+        blueprint: &dyn crate::bot::Player,
+        state: &State,
+        bets: &[Bet],
+        options: Options,
+    ) -> anyhow::Result<Subgame> {
+        build::subgame(blueprint, state, bets, options)
+    }
+
+    /// The hand number of down cards `down`, if it is a hand of the subgame.
+    pub fn hand_index(&self, down: CardSet) -> Option<usize> {
+        self.hands.iter().position(|&h| h == down)
+    }
+
+    /// The node reached from the root by the last street's bets in `bets` (the whole hand's
+    /// betting), or `None` if the subgame lacks one of them (a raise past the cap).
+    pub fn node_after(&self, bets: &[Bet]) -> anyhow::Result<Option<usize>> {
+        if bets.len() < self.root_bets {
+            bail!("the betting given stops before the subgame's root");
+        }
+        let mut node = 0;
+        for &(street, a) in &bets[self.root_bets..] {
+            if street != self.street {
+                bail!("a bet on another street than the subgame's");
+            }
+            match self
+                .tree
+                .children(node)
+                .find(|&c| self.tree.edges[c] == Edge::Action(a))
+            {
+                Some(c) => node = c,
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(node))
+    }
+
+    /// The real actions of action node `node`, in child order.
+    pub fn actions(&self, node: usize) -> Vec<Action> {
+        self.tree
+            .children(node)
+            .filter_map(|c| match self.tree.edges[c] {
+                Edge::Action(a) => Some(a),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The state at action node `node` (down cards unknown).
+    pub fn state(&self, node: usize) -> Option<&State> {
+        self.states.get(node).and_then(Option::as_ref)
+    }
+
+    /// The range of the opponent of the seat holding `down`, as that seat sees it: the holdings
+    /// sharing a card with `down` struck, the rest summing to 1 (all zero if none is left).
+    pub fn opponent_range_seen_by(&self, seat: u8, down: CardSet) -> Vec<f64> {
+        let r = &self.ranges[1 - seat as usize];
+        let mut out: Vec<f64> = self
+            .hands
+            .iter()
+            .zip(r)
+            .map(|(h, &w)| {
+                if h.intersection(down).is_empty() {
+                    w
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let total: f64 = out.iter().sum();
+        if total > 0.0 {
+            out.iter_mut().for_each(|w| *w /= total);
+        }
+        out
+    }
+
+    /// A player's strategy in the subgame as slot weights (for the best response): at each
+    /// decision, each hand's policy under `player` (its row through its card class when it has
+    /// one, asked once per class and node). A spot the player cannot answer is an error.
+    pub fn policy_of(&self, player: &dyn crate::bot::Player) -> anyhow::Result<Vec<f64>> {
+        let t = &self.tree;
+        let n = t.num_hands();
+        let mut avg = vec![0.0; t.num_slots];
+        let mut classes: [Option<Vec<u32>>; 2] = [None, None];
+        let mut row = [0.0; crate::strategy_file::MAX_ACTIONS];
+        for (i, node) in t.nodes.iter().enumerate() {
+            if node.kind != NodeKind::Action {
+                continue;
+            }
+            let st = self.states[i]
+                .as_ref()
+                .context("an action node without its state")?;
+            let seat = node.player;
+            let legal = st.legal_actions();
+            let acts = self.actions(i);
+            let k = acts.len();
+            let probs = &mut row[..legal.len()];
+            // Each hand's classes, once per seat (the street's cards do not change).
+            if classes[seat as usize].is_none() {
+                let mut c = Vec::with_capacity(n);
+                for h in 0..n {
+                    let s = self.shown(st, seat, h)?;
+                    match player.card_class(&s, seat)? {
+                        Some(x) => c.push(x),
+                        None => break,
+                    }
+                }
+                classes[seat as usize] = Some(c);
+            }
+            let cls = classes[seat as usize].as_deref().unwrap_or(&[]);
+            let mut per_class: Vec<Option<Vec<f64>>> = Vec::new();
+            for h in 0..n {
+                let p: Vec<f64> = if cls.len() == n {
+                    let c = cls[h] as usize;
+                    if c >= per_class.len() {
+                        per_class.resize(c + 1, None);
+                    }
+                    if per_class[c].is_none() {
+                        player.class_policy(st, &self.bets[i], seat, cls[h], &legal, probs)?;
+                        per_class[c] = Some(probs.to_vec());
+                    }
+                    per_class[c].clone().unwrap_or_default()
+                } else {
+                    let s = self.shown(st, seat, h)?;
+                    player.policy(&s, &self.bets[i], seat, &legal, probs)?;
+                    probs.to_vec()
+                };
+                let at = node.slot as usize + h * k;
+                for (a, act) in acts.iter().enumerate() {
+                    avg[at + a] = legal.iter().position(|x| x == act).map_or(0.0, |j| p[j]);
+                }
+            }
+        }
+        Ok(avg)
+    }
+
+    /// `st` with `seat`'s down cards shown as hand `h`.
+    fn shown(&self, st: &State, seat: u8, h: usize) -> anyhow::Result<State> {
+        let mut s = st.clone();
+        let cards: Vec<Card> = self.hands[h].iter().collect();
+        s.show(seat, &cards)?;
+        Ok(s)
+    }
+
+    /// The exploitability inside the subgame of the strategy `average` (slot weights, as the
+    /// solver's average or [`Subgame::policy_of`]): (best response as seat 0 + as seat 1) / 2,
+    /// and seat 0's value when both follow it, chips per hand reaching the subgame.
+    pub fn exploitability(&self, average: &[f64]) -> (f64, f64) {
+        let r = [&self.ranges[0][..], &self.ranges[1][..]];
+        let t = &self.tree;
+        let br0 = value_in_ranges(t, average, 0, Play::BestReal, r);
+        let br1 = value_in_ranges(t, average, 1, Play::BestReal, r);
+        let v0 = value_in_ranges(t, average, 0, Play::Follow, r);
+        ((br0 + br1) / 2.0, v0)
+    }
+
+    /// Re-solves the subgame with CFR+ within `budget` (see the module documentation).
+    pub fn solve(&self, budget: Budget) -> anyhow::Result<Resolved> {
+        let mut solver = Solver::new(self.tree.clone(), Algorithm::CfrPlus);
+        solver
+            .set_ranges(self.ranges.clone())
+            .map_err(anyhow::Error::msg)?;
+        let start = Instant::now();
+        match budget {
+            Budget::Iterations(0) => bail!("a re-solve needs at least 1 iteration"),
+            Budget::Iterations(n) => (0..n).for_each(|_| solver.iterate()),
+            Budget::Millis(ms) => loop {
+                solver.iterate();
+                if start.elapsed().as_secs_f64() * 1000.0 >= ms as f64 {
+                    break;
+                }
+            },
+        }
+        let solve_millis = start.elapsed().as_secs_f64() * 1000.0;
+        let (exploitability, value_0) = self.exploitability(&solver.average);
+        let t = &self.tree;
+        let report = Report {
+            hands: t.num_hands(),
+            nodes: t.nodes.len(),
+            decisions: t
+                .nodes
+                .iter()
+                .filter(|n| n.kind == NodeKind::Action)
+                .count(),
+            infoset_actions: t.num_slots,
+            iterations: solver.iterations,
+            solve_millis,
+            range_millis: self.range_millis,
+            exploitability,
+            exploitability_mbb: exploitability / t.big_bet as f64 * 1000.0,
+            value_0,
+        };
+        Ok(Resolved { solver, report })
+    }
+}
+
+impl Resolved {
+    /// The re-solved average strategy of hand `h` at action node `node`, one probability per
+    /// child (uniform where the hand never reached it).
+    pub fn strategy(&self, node: usize, h: usize) -> Vec<f64> {
+        let t = &self.solver.tree;
+        let n = &t.nodes[node];
+        let k = n.num_children as usize;
+        let at = n.slot as usize + h * k;
+        let row = &self.solver.average[at..at + k];
+        let sum: f64 = row.iter().sum();
+        if sum > 0.0 {
+            row.iter().map(|x| x / sum).collect()
+        } else {
+            vec![1.0 / k as f64; k]
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! The blueprint with its last street re-solved, as a [`Player`]: `stud match FILE:resolve ...`.
+
+use super::{Budget, Options, Resolved, Subgame};
+use crate::bot::{normalize_or_fall_back, Answer, Bet, Player, StrategyPlayer};
+use abstraction::cards::CardSet;
+use abstraction::rules::{Action, State};
+use anyhow::Context;
+use std::sync::{Arc, Mutex};
+
+/// Iterations of a player's re-solve when its spec does not say (`FILE:resolve`).
+pub const DEFAULT_PLAYER_ITERATIONS: u64 = 30;
+
+/// Re-solves kept: a hand makes one to three decisions on its last street, all answered by the
+/// one solve of the street's root; hands played at once on other threads have their own.
+const CACHE: usize = 16;
+
+/// Plays a strategy file (its blueprint, as [`StrategyPlayer`] does) up to the last street,
+/// then the re-solved strategy of the street's subgame ([`Subgame`], ranges from the blueprint
+/// as it plays): one solve per hand and street root, kept for the street's later decisions. A
+/// spot the subgame lacks (a raise past the game's cap, where heads-up play is uncapped) is the
+/// blueprint's.
+pub struct ResolvingPlayer {
+    blueprint: StrategyPlayer,
+    budget: Budget,
+    options: Options,
+    name: String,
+    /// Recent solves, keyed by the street root's public cards and betting.
+    cache: Mutex<Vec<(Key, Arc<Solved>)>>,
+}
+
+/// A subgame and its solve.
+type Solved = (Subgame, Resolved);
+
+/// What a subgame depends on: both seats' up cards and the betting before its root.
+#[derive(Clone, PartialEq, Eq)]
+struct Key {
+    up: [CardSet; 2],
+    bets: Vec<Bet>,
+}
+
+/// Splits a player spec ending in `:resolve`, `:resolve=N` (N iterations) or `:resolve=Nms`
+/// (N milliseconds) into the blueprint's spec and the budget; `None` for any other spec.
+pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget)>> {
+    let (rest, how) = spec.rsplit_once(':')?;
+    let budget = match how.strip_prefix("resolve")? {
+        "" => Ok(Budget::Iterations(DEFAULT_PLAYER_ITERATIONS)),
+        b => match b.strip_prefix('=') {
+            Some(ms) if ms.ends_with("ms") => ms[..ms.len() - 2].parse().map(Budget::Millis),
+            Some(n) => n.parse().map(Budget::Iterations),
+            None => return None,
+        }
+        .map_err(|_| {
+            anyhow::anyhow!("`{how}`: write resolve, resolve=N (iterations) or resolve=Nms")
+        })
+        .and_then(|b| match b {
+            Budget::Iterations(0) => Err(anyhow::anyhow!("`{how}`: at least 1 iteration")),
+            b => Ok(b),
+        }),
+    };
+    Some(budget.map(|b| (rest, b)))
+}
+
+impl ResolvingPlayer {
+    /// The blueprint `blueprint`, its last street re-solved within `budget`.
+    pub fn new(blueprint: StrategyPlayer, budget: Budget, options: Options) -> ResolvingPlayer {
+        let how = match budget {
+            Budget::Iterations(n) => format!("{n}"),
+            Budget::Millis(ms) => format!("{ms}ms"),
+        };
+        ResolvingPlayer {
+            name: format!("{}:resolve={how}", blueprint.name()),
+            blueprint,
+            budget,
+            options,
+            cache: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The solve of the subgame of `state` after `bets`, from the cache or made now.
+    fn solve(&self, state: &State, bets: &[Bet]) -> anyhow::Result<Arc<Solved>> {
+        let last = state.street();
+        let before = bets.iter().take_while(|b| b.0 < last).count();
+        let key = Key {
+            up: [0, 1].map(|s| state.up_cards(s).iter().copied().collect()),
+            bets: bets[..before].to_vec(),
+        };
+        let lock = || {
+            self.cache
+                .lock()
+                .map_err(|_| anyhow::anyhow!("the re-solve cache was left half-updated by a panic"))
+        };
+        if let Some((_, hit)) = lock()?.iter().find(|(k, _)| *k == key) {
+            return Ok(Arc::clone(hit));
+        }
+        let sub = Subgame::at(&self.blueprint, state, bets, self.options)?;
+        let resolved = sub.solve(self.budget)?;
+        let entry = Arc::new((sub, resolved));
+        let mut cache = lock()?;
+        if cache.len() == CACHE {
+            cache.remove(0);
+        }
+        cache.push((key, Arc::clone(&entry)));
+        Ok(entry)
+    }
+}
+
+impl Player for ResolvingPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn policy(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        seat: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<Answer> {
+        if state.street() + 1 != state.def().streets.len() {
+            return self.blueprint.policy(state, bets, seat, legal, probs);
+        }
+        let solved = self.solve(state, bets)?;
+        let (sub, resolved) = &*solved;
+        let Some(node) = sub.node_after(bets)? else {
+            return self.blueprint.policy(state, bets, seat, legal, probs);
+        };
+        let mut down = CardSet::EMPTY;
+        for c in state.down_cards(seat) {
+            down.insert(c.context("re-solving needs the seat's own down cards")?);
+        }
+        let hand = sub
+            .hand_index(down)
+            .context("the seat's down cards are not a hand of the subgame")?;
+        let row = resolved.strategy(node, hand);
+        probs.fill(0.0);
+        for (a, p) in sub.actions(node).iter().zip(row) {
+            if let Some(i) = legal.iter().position(|x| x == a) {
+                probs[i] += p;
+            }
+        }
+        Ok(normalize_or_fall_back(legal, probs))
+    }
+}
