@@ -67,9 +67,9 @@ pub struct Args {
     /// the up cards after the bracketed down cards (default: every hand or bucket).
     #[arg(long)]
     pub hand: Option<String>,
-    /// Print JSON (actions as PHH codes in `actions`, in words in `action_names`).
-    #[arg(long)]
-    pub json: bool,
+    /// `--json`.
+    #[command(flatten)]
+    pub output: super::args::Output,
 }
 
 /// A step of a spot.
@@ -514,7 +514,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
                 e => describe_words(e),
             })
             .collect();
-        if args.json {
+        if args.output.json {
             let at = Spot {
                 seat: None,
                 role: 0,
@@ -582,7 +582,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
             holds: None,
         }];
         let names = vec![action_words(&state, call)];
-        if args.json {
+        if args.output.json {
             let codes = [call.to_string().replace(' ', "")];
             println!("{}", decision_json(&at, true, &codes, &names, &rows));
             return Ok(());
@@ -647,7 +647,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
             None => describe_words(kids[c].1),
         })
         .collect();
-    if args.json {
+    if args.output.json {
         println!("{}", decision_json(&at, false, &codes, &names, &rows));
         return Ok(());
     }
@@ -856,7 +856,7 @@ fn run_public(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         });
     }
     let street_name = def.street_name(n.street as usize);
-    if args.json {
+    if args.output.json {
         let v = serde_json::json!({
             "seat": n.player,
             "street": n.street,

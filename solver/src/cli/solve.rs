@@ -48,11 +48,9 @@ use std::time::{Duration, Instant};
                   exactly."
 )]
 pub struct Args {
-    /// The game: a preset (kuhn, leduc, ministud, 7stud, stud8, razz, 5stud) or a TOML game
-    /// file. Games the public tree can walk are solved exactly (or in a card abstraction); the
-    /// real games (several down cards) by deal-sampled CFR+ on the betting tree.
-    #[arg(long, default_value = "7stud")]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: super::args::Game,
     /// tree: the exact solver on the public tree (the walkable games: kuhn, leduc, ministud,
     /// yardstud); deal: deal-sampled CFR+ on the betting tree (the real games' solver, also on a
     /// walkable game, where its exploitability is then measured exactly). Default: tree when
@@ -70,10 +68,6 @@ pub struct Args {
     /// Stop after this much time: 90s, 10m, 2h (a bare number is seconds).
     #[arg(long, value_parser = parse_duration)]
     pub time: Option<Duration>,
-    /// Stop when the exploitability (chips per game; in the abstract game) is at most this,
-    /// measured every --every iterations.
-    #[arg(long, value_parser = parse_target)]
-    pub target_exploitability: Option<f64>,
     /// The card abstraction: lossless, a bucketing preset (tiny, small, default, large) or
     /// buckets per street (4, or 4,8). Default: lossless for the walkable games, `default` for
     /// the real games.
@@ -82,23 +76,18 @@ pub struct Args {
     /// The folder of the bucketing cache files (built there when missing).
     #[arg(long, default_value = "abstractions")]
     pub abstraction_dir: PathBuf,
-    /// Public chance sampling: walk this many children of each chance node below the first
-    /// (drawn per iteration; cfr+ and cfr only). Default: full width.
-    #[arg(long)]
-    pub sample: Option<usize>,
-    /// The seed of the chance sampling draws.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Worker threads (default: all cores). The result is the same for any number.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Real games: deals sampled per iteration.
-    #[arg(long)]
-    pub batch: Option<usize>,
-    /// Real games: write a checkpoint this often (90s, 10m; a bare number is seconds), and at
-    /// the end.
-    #[arg(long, value_parser = parse_duration)]
-    pub checkpoint_every: Option<Duration>,
+    /// `--seed`.
+    #[command(flatten)]
+    pub random: super::args::Random,
+    /// `--threads`.
+    #[command(flatten)]
+    pub pool: super::args::Threads,
+    /// The walked solver's own flags.
+    #[command(flatten)]
+    pub tree: TreeFlags,
+    /// The deal-sampled solver's own flags.
+    #[command(flatten)]
+    pub deal: DealFlags,
     /// Where to write the strategy (default solves/GAME.strat; solves/GAME-hu.strat for the
     /// real games: never over the shipped strategies/ files).
     #[arg(long)]
@@ -108,16 +97,72 @@ pub struct Args {
     /// written (an interrupted solve's checkpoint always stays).
     #[arg(long)]
     pub keep_checkpoint: bool,
+    /// Continue from the checkpoint (OUT.ckpt) of an interrupted solve.
+    #[arg(long)]
+    pub resume: bool,
+    /// `--json`.
+    #[command(flatten)]
+    pub output: super::args::Output,
+}
+
+/// The flags of the walked solver alone (the public tree): clap refuses them beside
+/// [`DealFlags`]. A flag for this back end only is one more field here.
+#[derive(clap::Args, Debug)]
+#[group(id = "tree_flags", multiple = true, conflicts_with = "deal_flags")]
+pub struct TreeFlags {
+    /// Stop when the exploitability (chips per game; in the abstract game) is at most this,
+    /// measured every --every iterations.
+    #[arg(long, value_parser = parse_target)]
+    pub target_exploitability: Option<f64>,
+    /// Public chance sampling: walk this many children of each chance node below the first
+    /// (drawn per iteration; cfr+ and cfr only). Default: full width.
+    #[arg(long)]
+    pub sample: Option<usize>,
     /// Measure the exploitability and write a checkpoint every this many iterations (default:
     /// a tenth of --iterations, else 100).
     #[arg(long)]
     pub every: Option<u64>,
-    /// Continue from the checkpoint (OUT.ckpt) of an interrupted solve.
+}
+
+impl TreeFlags {
+    /// The first of these flags given, for the refusal when the game goes to the other solver.
+    pub fn given(&self) -> Option<&'static str> {
+        [
+            (
+                self.target_exploitability.is_some(),
+                "--target-exploitability",
+            ),
+            (self.sample.is_some(), "--sample"),
+            (self.every.is_some(), "--every"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
+}
+
+/// The flags of the deal-sampled solver alone (the real games' betting tree).
+#[derive(clap::Args, Debug)]
+#[group(id = "deal_flags", multiple = true)]
+pub struct DealFlags {
+    /// Real games: deals sampled per iteration.
     #[arg(long)]
-    pub resume: bool,
-    /// Print one JSON object per checkpoint (and a final one) instead of a progress bar.
-    #[arg(long)]
-    pub json: bool,
+    pub batch: Option<usize>,
+    /// Real games: write a checkpoint this often (90s, 10m; a bare number is seconds), and at
+    /// the end.
+    #[arg(long, value_parser = parse_duration)]
+    pub checkpoint_every: Option<Duration>,
+}
+
+impl DealFlags {
+    /// The first of these flags given, for the refusal when the game is walked.
+    pub fn given(&self) -> Option<&'static str> {
+        [
+            (self.batch.is_some(), "--batch"),
+            (self.checkpoint_every.is_some(), "--checkpoint-every"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
 }
 
 pub(super) fn parse_duration(s: &str) -> Result<Duration, String> {
@@ -167,7 +212,7 @@ fn game_stem(arg: &str) -> String {
 /// output cannot be written. With `--resume`, the checkpoint must be there.
 pub(super) fn outputs(args: &Args, suffix: &str) -> Result<(PathBuf, PathBuf)> {
     let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from("solves").join(format!("{}{suffix}.strat", game_stem(&args.game)))
+        PathBuf::from("solves").join(format!("{}{suffix}.strat", game_stem(args.game.name())))
     });
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         if dir.exists() && !dir.is_dir() {
@@ -236,7 +281,7 @@ impl Bar {
 /// Runs `stud solve`: the walked solver for a walkable game, else (or with `--solver deal`)
 /// the deal-sampled one.
 pub fn run(args: Args) -> Result<()> {
-    let def = super::load_game(&args.game)?;
+    let def = args.game.load()?;
     let walkable = abstraction::tree::Tree::check_supported(&def);
     match args.solver {
         Some(super::SolverKind::Deal) => return super::solve_real::run(&args, &def),
@@ -244,7 +289,7 @@ pub fn run(args: Args) -> Result<()> {
         Some(super::SolverKind::Tree) => walkable.with_context(|| {
             format!(
                 "--solver tree: {} cannot be walked (use --solver deal, the default for it)",
-                args.game
+                args.game.name()
             )
         })?,
         None => {}
@@ -254,25 +299,21 @@ pub fn run(args: Args) -> Result<()> {
 
 /// Solves a walkable game on its public tree.
 fn walked(args: &Args, def: &GameDef) -> Result<()> {
-    if args.iterations.is_none() && args.time.is_none() && args.target_exploitability.is_none() {
+    if args.iterations.is_none() && args.time.is_none() && args.tree.target_exploitability.is_none()
+    {
         bail!(
             "{}: say when to stop, with --iterations, --time or --target-exploitability",
-            args.game
+            args.game.name()
         );
     }
-    for (given, flag) in [
-        (args.batch.is_some(), "--batch"),
-        (args.checkpoint_every.is_some(), "--checkpoint-every"),
-    ] {
-        if given {
-            bail!(
-                "{flag} is for the real games (deal sampling); {} is walked: use --every",
-                args.game
-            );
-        }
+    if let Some(flag) = args.deal.given() {
+        bail!(
+            "{flag} is for the real games (deal sampling); {} is walked: use --every",
+            args.game.name()
+        );
     }
     let (out, ckpt) = outputs(args, "")?;
-    let pool = super::thread_pool(args.threads)?;
+    let pool = args.pool.start()?;
     let (mut solver, abs, est) = pool.install(|| prepare(args, def))?;
     let lossless = abs.cards.is_lossless();
     let problem = Problem::walked(def, &abs);
@@ -280,6 +321,7 @@ fn walked(args: &Args, def: &GameDef) -> Result<()> {
         session::resume(&ckpt, &mut solver, &problem)?;
     }
     let every = args
+        .tree
         .every
         .unwrap_or_else(|| args.iterations.map_or(100, |n| (n / 10).max(1)))
         .max(1);
@@ -290,10 +332,10 @@ fn walked(args: &Args, def: &GameDef) -> Result<()> {
         checkpoint: ckpt.clone(),
     };
     let mut watch = Watch {
-        bar: Bar::new(args.json, &plan),
-        json: args.json,
+        bar: Bar::new(args.output.json, &plan),
+        json: args.output.json,
         lossless,
-        target: args.target_exploitability,
+        target: args.tree.target_exploitability,
         last: None,
         note: String::new(),
     };
@@ -333,15 +375,19 @@ fn walked(args: &Args, def: &GameDef) -> Result<()> {
 /// allocated, with its chance sampling.
 fn prepare(args: &Args, def: &GameDef) -> Result<(Solver, Abstractions, Estimate)> {
     let abstraction = args.abstraction.as_deref().unwrap_or("lossless");
-    let cards =
-        super::abstraction::card_abstraction(def, abstraction, &args.abstraction_dir, args.json)?;
+    let cards = super::abstraction::card_abstraction(
+        def,
+        abstraction,
+        &args.abstraction_dir,
+        args.output.json,
+    )?;
     let abs = Abstractions::with_cards(def, cards);
     let memory = available_memory();
     let (tree, est) = build_tree(def, &abs, memory)?;
-    if !args.json {
+    if !args.output.json {
         eprintln!(
             "{}: {} nodes, {} infosets, {} infoset-actions\n{}",
-            args.game,
+            args.game.name(),
             tree.nodes.len(),
             est.infosets,
             est.slots,
@@ -350,11 +396,11 @@ fn prepare(args: &Args, def: &GameDef) -> Result<(Solver, Abstractions, Estimate
     }
     est.check_fits(memory, ADVICE)?;
     let mut solver = Solver::new(tree, args.algorithm.unwrap_or(Algorithm::CfrPlus));
-    if let Some(batch) = args.sample {
+    if let Some(batch) = args.tree.sample {
         solver
             .sample(Sampling {
                 batch,
-                seed: args.seed,
+                seed: args.random.seed,
             })
             .map_err(|e| anyhow::anyhow!("--sample {batch}: {e}"))?;
     }
@@ -379,15 +425,15 @@ fn report(args: &Args, solver: &Solver, abs: &Abstractions, end: &End) {
     let (m, est) = (&end.m, &end.est);
     let e = m.real_game;
     let algorithm = solver.algorithm.name();
-    if args.json {
+    if args.output.json {
         println!(
             "{}",
             serde_json::json!({
                 "final": true,
-                "game": args.game,
+                "game": args.game.name(),
                 "algorithm": algorithm,
                 "abstraction": abs.card_name(),
-                "sample": args.sample,
+                "sample": args.tree.sample,
                 "iterations": solver.iterations,
                 "seconds": end.secs,
                 "iterate_seconds": end.iterating.as_secs_f64(),
@@ -413,7 +459,7 @@ fn report(args: &Args, solver: &Solver, abs: &Abstractions, end: &End) {
         "{} {algorithm} ({}): {} iterations in {:.1}s, exploitability {:.6} chips/game ({:.3} \
          mbb/game), seat 0 value {:.6}\npeak memory {} (estimated {:.1} MiB)\nstrategy: \
          {}\ncheckpoint: {}",
-        args.game,
+        args.game.name(),
         abs.card_name(),
         solver.iterations,
         end.secs,

@@ -41,16 +41,16 @@ const WIDTH: Width = Width::U8;
 pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     let walkable = Tree::check_supported(def).is_ok();
     let size = check_flags(args, def, walkable)?;
-    let batch = args.batch.unwrap_or(DEFAULT_BATCH);
+    let batch = args.deal.batch.unwrap_or(DEFAULT_BATCH);
     let (out, ckpt) = outputs(args, "-hu")?;
-    let quiet = args.json;
+    let quiet = args.output.json;
     let say = |s: String| {
         if !quiet {
             eprintln!("{s}");
         }
     };
     let start = Instant::now();
-    let pool = super::thread_pool(args.threads)?;
+    let pool = args.pool.start()?;
     let (mut solver, problem, bucketing, est, probe) =
         pool.install(|| prepare(args, def, &size, batch, &say))?;
     if args.resume {
@@ -67,7 +67,11 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
             (None, None) => Some(DEFAULT_TIME),
             (_, t) => t,
         },
-        every: Every::Time(args.checkpoint_every.unwrap_or(DEFAULT_CHECKPOINT_EVERY)),
+        every: Every::Time(
+            args.deal
+                .checkpoint_every
+                .unwrap_or(DEFAULT_CHECKPOINT_EVERY),
+        ),
         checkpoint: ckpt.clone(),
     };
     let mut watch = Watch {
@@ -82,7 +86,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     let exact = if walkable {
         say(format!(
             "measuring: lifting the strategy onto the lossless public tree of {}",
-            args.game
+            args.game.name()
         ));
         pool.install(|| measure_lifted(&solver, def))
     } else {
@@ -117,43 +121,34 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
 /// Refuses the flags of the walked solver and an abstraction the deal-sampled one cannot use;
 /// returns the bucketing's size.
 fn check_flags(args: &Args, def: &GameDef, walkable: bool) -> Result<Size> {
-    for (given, flag) in [
-        (
-            args.target_exploitability.is_some(),
-            "--target-exploitability",
-        ),
-        (args.sample.is_some(), "--sample"),
-        (args.every.is_some(), "--every"),
-    ] {
-        if given {
-            bail!(
-                "{flag}: {} is solved by deal-sampled CFR, {}; use --iterations or --time, and \
-                 --checkpoint-every",
-                args.game,
-                if walkable {
-                    "whose exploitability is measured once, at the end"
-                } else {
-                    "whose exploitability is not computable here (use stud eval lbr)"
-                }
-            );
-        }
+    if let Some(flag) = args.tree.given() {
+        bail!(
+            "{flag}: {} is solved by deal-sampled CFR, {}; use --iterations or --time, and \
+             --checkpoint-every",
+            args.game.name(),
+            if walkable {
+                "whose exploitability is measured once, at the end"
+            } else {
+                "whose exploitability is not computable here (use stud eval lbr)"
+            }
+        );
     }
     let spec = args.abstraction.as_deref().unwrap_or("default");
     if spec == "lossless" && walkable {
         bail!(
             "--abstraction lossless: the deal-sampled solver needs a bucketing; --solver tree \
              solves {} without one",
-            args.game
+            args.game.name()
         );
     }
     if spec == "lossless" {
         bail!(
             "--abstraction lossless: {} is far too large to solve without a card abstraction; \
              use {SIZES}",
-            args.game
+            args.game.name()
         );
     }
-    if args.batch == Some(0) {
+    if args.deal.batch == Some(0) {
         bail!("--batch must be at least 1");
     }
     Size::parse(spec, def.streets.len()).with_context(|| format!("--abstraction {spec} ({SIZES})"))
@@ -170,8 +165,13 @@ fn prepare(
     batch: usize,
     say: &dyn Fn(String),
 ) -> Result<(DealSolver, Problem, Arc<Bucketing>, Estimate, f64)> {
-    let (mut bucketing, file, ..) =
-        super::abstraction::load_or_build(def, size, &args.abstraction_dir, false, args.json)?;
+    let (mut bucketing, file, ..) = super::abstraction::load_or_build(
+        def,
+        size,
+        &args.abstraction_dir,
+        false,
+        args.output.json,
+    )?;
     let table = bucketing.precompute_first_street();
     say(format!(
         "card abstraction {} from {} (first street tabulated: {table} views)",
@@ -182,14 +182,14 @@ fn prepare(
         .map(|s| bucketing.buckets(s))
         .collect();
     let tree = BettingTree::build(def, BettingAbstraction::for_game(def), &buckets)
-        .with_context(|| format!("the betting tree of {}", args.game))?;
+        .with_context(|| format!("the betting tree of {}", args.game.name()))?;
     let est = estimate(&tree, batch, &bucketing, table, WIDTH);
     let def_arc = Arc::new(def.clone());
     let probe = probe_deal_seconds(&def_arc, &bucketing, batch.min(256), 1)?;
     say(format!(
         "{}: betting tree of {} nodes, {} infosets, {} infoset-actions\n{}\ntime: about {:.3} s \
          per batch of {batch} deals from the bucket lookups alone ({:.0} deals/s, {} threads)",
-        args.game,
+        args.game.name(),
         tree.nodes.len(),
         est.infosets,
         est.slots,
@@ -201,7 +201,7 @@ fn prepare(
     est.check_fits(available_memory(), "use a smaller --abstraction or --batch")?;
     let problem = Problem::deal(def, &bucketing);
     let bucketing = Arc::new(bucketing);
-    let mut solver = DealSolver::new(def, tree, Arc::clone(&bucketing), batch, args.seed)?;
+    let mut solver = DealSolver::new(def, tree, Arc::clone(&bucketing), batch, args.random.seed)?;
     solver.set_algorithm(args.algorithm.unwrap_or(DEFAULT_ALGORITHM))?;
     Ok((solver, problem, bucketing, est, probe))
 }
@@ -297,16 +297,16 @@ fn report(args: &Args, solver: &DealSolver, problem: &Problem, end: &End) {
         Err(why) => why,
     };
     let est = &end.est;
-    if args.json {
+    if args.output.json {
         println!(
             "{}",
             serde_json::json!({
                 "final": true,
-                "game": args.game,
+                "game": args.game.name(),
                 "solver": format!("deal-sampled {}", solver.algorithm().name()),
                 "abstraction": card_name,
                 "batch": batch,
-                "seed": args.seed,
+                "seed": args.random.seed,
                 "iterations": solver.iterations,
                 "deals": solver.iterations * batch as u64,
                 "seconds": end.secs,
@@ -338,7 +338,7 @@ fn report(args: &Args, solver: &DealSolver, problem: &Problem, end: &End) {
         "{} deal-sampled {} ({card_name}): {} iterations of {batch} deals in {:.1}s \
          ({deals_per_second:.0} deals/s while iterating)\nexploitability: {}\npeak memory {} \
          (estimated {:.1} MiB{})\nstrategy: {} ({:.1} MiB)\ncheckpoint: {}",
-        args.game,
+        args.game.name(),
         solver.algorithm().name(),
         solver.iterations,
         end.secs,
