@@ -27,6 +27,7 @@
 use super::heuristic::equity;
 use super::matches::{play_hand, stream, summarize, DealCards, MatchResult};
 use super::{Answer, Bet, Player};
+use crate::strategy_file::MAX_ACTIONS;
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::{Action, Deal, GameDef, Next, State};
 use anyhow::{bail, ensure, Context};
@@ -35,8 +36,6 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
 
-/// The most actions a decision offers (see the strategy player).
-const MAX_ACTIONS: usize = 8;
 /// The most down cards a seat holds (the rules engine's limit per seat).
 const MAX_DOWN: usize = 8;
 
