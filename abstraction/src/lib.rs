@@ -11,6 +11,7 @@ pub mod card_abstraction;
 pub mod cards;
 pub mod deal;
 pub mod eval;
+pub mod fnv;
 pub mod phh;
 pub mod recall;
 pub mod rules;

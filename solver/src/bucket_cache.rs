@@ -62,21 +62,14 @@ pub fn read(file: &Path, def: &GameDef, size: &Size) -> anyhow::Result<Bucketing
     Ok(b)
 }
 
-/// Writes `bytes` to `file` through a temporary file in the same folder and a rename.
+/// Writes `bytes` to `file` atomically ([`crate::container::write_atomic`]), creating its
+/// folder; the temporary name carries the process id, so that two processes building the same
+/// abstraction at once never write one temporary file.
 fn write_atomic(file: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let dir = file.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let tmp = file.with_extension(format!("bkt.tmp{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, file)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.with_context(|| format!("writing {}", file.display()))
+    crate::container::write_atomic(file, &tmp, |w| w.write_all(bytes))
 }
 
 #[cfg(test)]

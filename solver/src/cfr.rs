@@ -693,7 +693,6 @@ fn run_children(
     );
 }
 
-/// The private hand that collides with the public card dealt to reach chance child `c`.
 /// At the other player's decision the traverser's values are the sum over the actions:
 /// `out[h] = Σ_a cfv[a * n + h]` for the `k` actions' rows of `n = out.len()` hands.
 pub(crate) fn sum_action_values(out: &mut [f64], cfv: &[f64], k: usize) {
@@ -706,6 +705,7 @@ pub(crate) fn sum_action_values(out: &mut [f64], cfv: &[f64], k: usize) {
     }
 }
 
+/// The private hand that collides with the public card dealt to reach chance child `c`.
 pub(crate) fn dealt_hand(tree: &Tree, c: usize) -> u32 {
     match tree.edges[c] {
         abstraction::tree::Edge::Card(card) => tree.hand_of_card[card.id() as usize],

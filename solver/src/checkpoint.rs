@@ -1,66 +1,81 @@
-//! Checkpoints: the full solver state (regrets, average-strategy mass, iterations), written
-//! atomically, so that `stud solve --resume` ends bit-identical to an uninterrupted run.
+//! Checkpoints: the full state of a solve (regrets, average-strategy mass, iterations), written
+//! atomically, so that `stud solve --resume` ends bit-identical to an uninterrupted run. One
+//! container for every solver, generic over its header and its element type.
 //!
-//! A [`container`](crate::container) with magic `STUDCKPT`, a [`CheckpointHeader`] and two
-//! sections of `f64` little-endian: the regrets, then the average-strategy mass, one per slot.
+//! A [`container`](crate::container) with the magic of its kind ([`Header::MAGIC`]: `STUDCKPT`
+//! for the walked solve, `STUDDCKP` for the deal-sampled one), its [`Header`] and two sections
+//! of little-endian elements (`f64` or `f32`), one per slot: the regrets, then the
+//! average-strategy mass. It is read back section by section straight into the solver's own
+//! arrays ([`ContainerFile`]), so resuming needs no second copy of them in memory.
 
-use crate::cfr::{Algorithm, Sampling, Solver};
 use crate::container::{self, ContainerFile};
-use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
-use serde::{Deserialize, Serialize};
+use serde::{de::DeserializeOwned, Serialize};
 use std::path::Path;
 
-/// The magic of checkpoint files.
-pub const MAGIC: &[u8; 8] = b"STUDCKPT";
-
-/// What a checkpoint must match to be resumed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CheckpointHeader {
-    /// The game (stored as JSON text, see [`crate::container::game_as_json`]).
-    #[serde(with = "crate::container::game_as_json")]
-    pub game: GameDef,
-    /// The card abstraction's name.
-    pub card_abstraction: String,
-    /// The betting abstraction.
-    pub betting: BettingAbstraction,
-    /// The algorithm.
-    pub algorithm: Algorithm,
+/// The header of one kind of checkpoint: what a checkpoint must match to be resumed.
+pub trait Header: Serialize + DeserializeOwned {
+    /// The magic of this kind's files.
+    const MAGIC: &'static [u8; 8];
+    /// What this kind of file is called in messages ("checkpoint").
+    const WHAT: &'static str;
+    /// The flags that must be repeated to resume, for the message of a mismatch.
+    const RESUME_WITH: &'static str;
     /// Iterations completed.
-    pub iterations: u64,
-    /// Number of slots.
-    pub slots: u64,
-    /// The public chance sampling, if any (the draws depend on it).
-    pub sampling: Option<Sampling>,
+    fn iterations(&self) -> u64;
+    /// Slots per array.
+    fn slots(&self) -> u64;
+    /// What of a `saved` checkpoint differs from this header (a fresh solve's), in words
+    /// ("algorithm"); `None` if it may be resumed. Iterations and slots are not compared.
+    fn mismatch(&self, saved: &Self) -> Option<String>;
 }
 
-/// Writes the solver's state to `path` atomically.
-pub fn save(
-    path: &Path,
-    solver: &Solver,
-    game: &GameDef,
-    card_abstraction: &str,
-    betting: BettingAbstraction,
-) -> Result<()> {
-    let header = CheckpointHeader {
-        game: game.clone(),
-        card_abstraction: card_abstraction.into(),
-        betting,
-        algorithm: solver.algorithm,
-        iterations: solver.iterations,
-        slots: solver.regrets.len() as u64,
-        sampling: solver.sampling(),
-    };
+/// Writes `header` and the two `arrays` (regrets, then average-strategy mass) to `path`
+/// atomically.
+pub fn save<H: Header, T: bytemuck::Pod>(path: &Path, header: H, arrays: [&[T]; 2]) -> Result<()> {
     container::write(
         path,
-        MAGIC,
+        H::MAGIC,
         header,
         &[
-            bytemuck::cast_slice(&solver.regrets),
-            bytemuck::cast_slice(&solver.average),
+            bytemuck::cast_slice(arrays[0]),
+            bytemuck::cast_slice(arrays[1]),
         ],
     )
+}
+
+/// Reads the checkpoint at `path` into `arrays` (a fresh solver's, on the same tree), after
+/// checking that it was made for what `expect` describes and that no byte is damaged; returns
+/// the iterations it had completed. The arrays are read straight into place: `--resume` needs no
+/// more memory than the estimate of a fresh solve.
+pub fn load<H: Header, T: bytemuck::Pod>(
+    path: &Path,
+    expect: &H,
+    arrays: [&mut [T]; 2],
+) -> Result<u64> {
+    let mut f = ContainerFile::<H>::open(path, crate::input::CHECKPOINT, H::MAGIC, H::WHAT)?;
+    let h = &f.container.header;
+    if let Some(what) = expect.mismatch(h) {
+        bail!(
+            "{}: the checkpoint is for another {what}; resume with the same {}",
+            path.display(),
+            H::RESUME_WITH
+        );
+    }
+    if h.slots() != expect.slots() || f.container.sections.len() != 2 {
+        bail!(
+            "{}: damaged: {} slots, the tree has {}",
+            path.display(),
+            h.slots(),
+            expect.slots()
+        );
+    }
+    let iterations = h.iterations();
+    // Little-endian on disk, as in memory (big-endian targets are refused at compile time).
+    for (i, dst) in arrays.into_iter().enumerate() {
+        f.read_section_into(i, bytemuck::cast_slice_mut(dst))?;
+    }
+    Ok(iterations)
 }
 
 /// Writes the results at the end of a solve, the strategy file `out` (`write`) and the
@@ -143,53 +158,3 @@ pub fn periodic_failed(ckpt: &Path, iterations: u64) -> String {
 
 /// What [`write_results`] says when no checkpoint is kept.
 const NONE_KEPT: &str = "none kept (--keep-checkpoint keeps it for a later --resume)";
-
-/// Restores a checkpoint into `solver` (fresh, on the same tree), after checking that it was
-/// made for the same game, abstractions and algorithm, and that no byte is damaged. The arrays
-/// are read straight into the solver's (no second copy: `--resume` needs no more memory than
-/// the estimate of a fresh solve).
-pub fn load(path: &Path, solver: &mut Solver, expect: &CheckpointHeader) -> Result<()> {
-    let mut f = ContainerFile::<CheckpointHeader>::open(
-        path,
-        crate::input::CHECKPOINT,
-        MAGIC,
-        "checkpoint",
-    )?;
-    let h = &f.container.header;
-    let mismatch = |what: &str| {
-        anyhow::anyhow!(
-            "{}: the checkpoint is for another {what}; resume with the same --game and --algorithm",
-            path.display()
-        )
-    };
-    if h.game != expect.game {
-        return Err(mismatch("game"));
-    }
-    if h.algorithm != expect.algorithm {
-        return Err(mismatch("algorithm"));
-    }
-    if h.sampling != expect.sampling {
-        return Err(mismatch("chance sampling (--sample, --seed)"));
-    }
-    if h.card_abstraction != expect.card_abstraction || h.betting != expect.betting {
-        return Err(mismatch("abstraction"));
-    }
-    if h.slots != solver.regrets.len() as u64 || f.container.sections.len() != 2 {
-        bail!(
-            "{}: damaged: {} slots, the tree has {}",
-            path.display(),
-            h.slots,
-            solver.regrets.len()
-        );
-    }
-    let iterations = h.iterations;
-    // f64 little-endian on disk, as in memory (big-endian targets are refused at compile time).
-    for (i, dst) in [&mut solver.regrets, &mut solver.average]
-        .into_iter()
-        .enumerate()
-    {
-        f.read_section_into(i, bytemuck::cast_slice_mut(dst.as_mut_slice()))?;
-    }
-    solver.iterations = iterations;
-    Ok(())
-}

@@ -83,44 +83,7 @@ struct Envelope<H> {
     sections: Vec<Section>,
 }
 
-/// FNV-1a, 64 bits: a cheap checksum against damage (not against malice).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = Fnv::new();
-    h.update(bytes);
-    h.finish()
-}
-
-/// FNV-1a 64 fed in pieces: the file checksum hashes the prefix, header, padding and sections
-/// as they come, without joining them.
-#[derive(Clone, Copy, Debug)]
-pub struct Fnv(u64);
-
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-
-impl Fnv {
-    /// The hash of no bytes.
-    pub fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-
-    /// Feeds `bytes`.
-    pub fn update(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(FNV_PRIME);
-        }
-    }
-
-    /// The hash of the bytes fed so far.
-    pub fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl Default for Fnv {
-    fn default() -> Fnv {
-        Fnv::new()
-    }
-}
+pub use abstraction::fnv::{fnv1a, Fnv};
 
 /// bincode's standard configuration, with a limit so that a damaged length cannot ask for a huge
 /// allocation while decoding.
@@ -192,26 +155,40 @@ pub fn write<H: Serialize>(
     file_fnv.update(&prefix);
     body.iter().for_each(|piece| file_fnv.update(piece));
 
-    let tmp = temp_path(path);
-    let file =
-        std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    let written = (|| -> std::io::Result<()> {
-        let mut w = std::io::BufWriter::new(file);
+    write_atomic(path, &temp_path(path), |w| {
         w.write_all(&prefix)?;
         w.write_all(&file_fnv.finish().to_le_bytes())?;
         for piece in &body {
             w.write_all(piece)?;
         }
+        Ok(())
+    })
+}
+
+/// Writes a file atomically: `fill` writes it under the temporary name `tmp` (in the same
+/// folder), which is synced to disk, then renamed over `path`, so that a reader never sees half
+/// a file. On failure (a full disk, a file-size limit, a rename refused) the error names the
+/// file, `tmp` is removed, and the previous `path` is untouched. Every file the project writes
+/// goes through here.
+pub fn write_atomic(
+    path: &Path,
+    tmp: &Path,
+    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> Result<()> {
+    let file = std::fs::File::create(tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    let written = (|| -> std::io::Result<()> {
+        let mut w = std::io::BufWriter::new(file);
+        fill(&mut w)?;
         w.into_inner().map_err(|e| e.into_error())?.sync_all()
     })()
     .with_context(|| format!("writing {}", tmp.display()))
     .and_then(|()| {
-        std::fs::rename(&tmp, path)
+        std::fs::rename(tmp, path)
             .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
     });
     if written.is_err() {
         // A full disk must not leave a partial file behind; the previous `path` is untouched.
-        let _ = std::fs::remove_file(&tmp);
+        let _ = std::fs::remove_file(tmp);
     }
     written
 }

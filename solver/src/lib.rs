@@ -10,7 +10,6 @@ pub mod checkpoint;
 pub mod cli;
 pub mod container;
 pub mod deal_cfr;
-pub mod deal_session;
 pub mod describe;
 pub mod explore;
 pub mod input;

@@ -82,7 +82,7 @@ fn ladder_of_the_deal_sampled_solver() {
 /// checksum recomputed) is refused as damaged, by the checksum of the whole file.
 #[test]
 fn an_edited_deal_checkpoint_is_refused() {
-    use solver::deal_session::{load_checkpoint, save_checkpoint};
+    use solver::session::{resume, save, Problem};
     let mut def = GameDef::ministud();
     def.deck.ranks = vec![Rank::KING, Rank::ACE];
     let size = Size::parse("4", def.streets.len()).unwrap();
@@ -99,9 +99,10 @@ fn an_edited_deal_checkpoint_is_refused() {
     let dir = std::env::temp_dir().join(format!("stud-deal-ckpt-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("d.ckpt");
-    save_checkpoint(&path, &s, &def, "4").unwrap();
+    let problem = Problem::deal(&def, &bucketing, abstraction::recall::Recall::None);
+    save(&path, &s, &problem).unwrap();
     let mut back = fresh();
-    load_checkpoint(&path, &mut back, &def, "4").unwrap();
+    resume(&path, &mut back, &problem).unwrap();
     assert_eq!(back.iterations, 3);
     assert_eq!(back.regrets, s.regrets);
 
@@ -116,7 +117,7 @@ fn an_edited_deal_checkpoint_is_refused() {
     let fnv = solver::container::fnv1a(&bytes[head]);
     bytes[16..24].copy_from_slice(&fnv.to_le_bytes());
     std::fs::write(&path, &bytes).unwrap();
-    let e = load_checkpoint(&path, &mut fresh(), &def, "4").unwrap_err();
+    let e = resume(&path, &mut fresh(), &problem).unwrap_err();
     assert!(
         format!("{e:#}").contains("file checksum does not match"),
         "{e:#}"

@@ -4,9 +4,9 @@
 use abstraction::rules::GameDef;
 use solver::best_response::exploitability;
 use solver::cfr::{Algorithm, Solver};
-use solver::checkpoint::{self, CheckpointHeader};
+use solver::checkpoint;
 use solver::container::{self, Container};
-use solver::session::{new_solver, Abstractions};
+use solver::session::{self, new_solver, Abstractions, Problem};
 use solver::strategy_file::{self, StrategyFile, StrategyHeader};
 use std::path::{Path, PathBuf};
 
@@ -127,12 +127,10 @@ fn damaged_files_are_refused() {
     let ck = tmp("x.ckpt");
     let def = GameDef::kuhn();
     let abs = Abstractions::for_game(&def);
-    checkpoint::save(
+    session::save(
         &ck,
         &solved(&def, Algorithm::CfrPlus, 3),
-        &def,
-        &abs.card_name(),
-        abs.betting,
+        &Problem::walked(&def, &abs),
     )
     .unwrap();
     let e = format!("{:#}", StrategyFile::open(&ck).err().unwrap());
@@ -223,18 +221,10 @@ fn resume_is_bit_identical() {
         let straight = solved(&def, alg, 40);
         let half = solved(&def, alg, 17);
         let ck = tmp("resume.ckpt");
-        checkpoint::save(&ck, &half, &def, &abs.card_name(), abs.betting).unwrap();
+        let problem = Problem::walked(&def, &abs);
+        session::save(&ck, &half, &problem).unwrap();
         let mut resumed = new_solver(&def, &abs, alg, None).unwrap();
-        let expect = CheckpointHeader {
-            game: def.clone(),
-            card_abstraction: abs.card_name(),
-            betting: abs.betting,
-            algorithm: alg,
-            iterations: 0,
-            slots: resumed.regrets.len() as u64,
-            sampling: None,
-        };
-        checkpoint::load(&ck, &mut resumed, &expect).unwrap();
+        session::resume(&ck, &mut resumed, &problem).unwrap();
         assert_eq!(resumed.iterations, 17);
         while resumed.iterations < 40 {
             resumed.iterate();
@@ -242,12 +232,8 @@ fn resume_is_bit_identical() {
         assert_eq!(bits(&resumed.regrets), bits(&straight.regrets));
         assert_eq!(bits(&resumed.average), bits(&straight.average));
         // Another game or algorithm is refused.
-        let wrong = CheckpointHeader {
-            algorithm: Algorithm::Cfr,
-            ..expect
-        };
-        let mut s = new_solver(&def, &abs, alg, None).unwrap();
-        let e = checkpoint::load(&ck, &mut s, &wrong).unwrap_err();
+        let mut s = new_solver(&def, &abs, Algorithm::Cfr, None).unwrap();
+        let e = session::resume(&ck, &mut s, &problem).unwrap_err();
         assert!(format!("{e:#}").contains("another algorithm"), "{e:#}");
     }
 }

@@ -86,7 +86,7 @@ fn bases() -> &'static [Base] {
             d.iterate().unwrap();
         }
         let ministud = dir().join("ministud.strat");
-        solver::deal_session::write_strategy(&ministud, &d, &def, &bucketing, Width::U8, None)
+        solver::session::deal::write_strategy(&ministud, &d, &def, &bucketing, Width::U8, None)
             .unwrap();
         let v3 = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kuhn-v3.strat");
         vec![

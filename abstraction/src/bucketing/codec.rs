@@ -13,12 +13,8 @@ const MAGIC: &[u8; 8] = b"STUDBKT\0";
 /// The format version; bump it when the bytes or the meaning of the features change.
 pub const VERSION: u32 = 1;
 
-/// The 64-bit FNV-1a hash of `bytes`.
-pub fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
-}
+/// The checksum of an encoding: FNV-1a 64 ([`crate::fnv`]).
+pub use crate::fnv::fnv1a as checksum;
 
 struct Writer(Vec<u8>);
 

@@ -146,8 +146,7 @@ pub(super) struct Tables {
     pub even_base: Box<[u32; 1 << 17]>,
     /// Dense offset of each odd half (base-5 value).
     pub odd_id: Box<[u16; 1 << 14]>,
-    /// Dense high strength (1..=7462) of each rank multiset, flushes aside; one extra entry at
-    /// the end lets a 4-byte SIMD gather read the last one.
+    /// Dense high strength (1..=7462) of each rank multiset, flushes aside.
     pub high: Vec<u16>,
     /// Dense razz strength of each rank multiset (higher is the better low).
     pub razz: Vec<u16>,
@@ -295,7 +294,6 @@ fn build() -> Tables {
             razz.push(l);
         }
     }
-    high.push(0);
     // Likewise for flushes: dropping a card gives a smaller mask, already filled in.
     let mut flush = vec![0u16; 1 << 13];
     for mask in 0..1usize << 13 {

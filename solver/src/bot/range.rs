@@ -23,8 +23,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-/// The most actions a decision offers (see the strategy player).
-pub(crate) const MAX_ACTIONS: usize = 8;
+pub(crate) use crate::strategy_file::MAX_ACTIONS;
 /// The most down cards a seat holds (the rules engine's limit per seat).
 pub(crate) const MAX_DOWN: usize = 8;
 

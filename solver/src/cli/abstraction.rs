@@ -61,18 +61,16 @@ are. The abstraction is built first if it is not in the cache.")]
 /// The options every subcommand takes.
 #[derive(clap::Args, Debug)]
 pub struct Common {
-    /// The game: 7stud, stud8, razz, 5stud, ministud, or a TOML game file.
-    #[arg(long, default_value = "7stud")]
-    game: String,
+    #[command(flatten)]
+    game: super::args::Game,
     /// The abstraction size: tiny, small, default, large, or buckets per street (4, or 4,8).
     #[arg(long, default_value = "default")]
     size: String,
     /// The folder of the cache files.
     #[arg(long, default_value = "abstractions")]
     dir: PathBuf,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: super::args::Output,
 }
 
 /// Runs `stud abstraction`.
@@ -93,7 +91,7 @@ pub fn run(cmd: &Command) -> anyhow::Result<()> {
 
 /// The game and size named on the command line.
 fn game_and_size(c: &Common) -> anyhow::Result<(GameDef, Size)> {
-    let def = super::load_game(&c.game)?;
+    let def = c.game.load()?;
     let size = Size::parse(&c.size, def.streets.len())
         .with_context(|| format!("--size {} (one of {SIZES})", c.size))?;
     Ok((def, size))
@@ -255,7 +253,7 @@ fn build(c: &Common, force: bool, table: bool) -> anyhow::Result<()> {
         streets,
         first_street_table,
     };
-    if c.json {
+    if c.output.json {
         println!("{}", serde_json::to_string(&report)?);
         return Ok(());
     }
@@ -370,7 +368,7 @@ fn bucket(c: &Common, mine: &str, opponent: &str) -> anyhow::Result<()> {
         bucket,
         buckets: b.buckets(v.street),
     };
-    if c.json {
+    if c.output.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
         println!(

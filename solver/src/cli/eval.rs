@@ -46,16 +46,15 @@ pub struct LbrArgs {
     /// its rows are played; default threshold=0.15 for the real games) or a built-in bot
     /// (random, call, raise, heuristic).
     pub strategy: String,
-    /// The game, a preset or a TOML game file: needed for a bot; a strategy file's is the one
-    /// it records (default 7stud).
-    #[arg(long)]
-    pub game: Option<String>,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: super::args::Game,
     /// Deals to play; each is played twice.
     #[arg(long, default_value_t = 10_000)]
     pub hands: u64,
-    /// The seed of the deals.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub random: super::args::Random,
     /// Rollouts per equity estimate of the cards to come.
     #[arg(long, default_value_t = 64)]
     pub rollouts: u32,
@@ -67,9 +66,9 @@ pub struct LbrArgs {
     /// order of the deals, to this file: two runs on the same seed compared deal by deal.
     #[arg(long)]
     pub nets: Option<std::path::PathBuf>,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    pub json: bool,
+    /// `--json`.
+    #[command(flatten)]
+    pub output: super::args::Output,
 }
 
 /// Runs the command.
@@ -79,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Measure::Ladder(a) => return super::ladder::run(a),
     };
     let path = args.strategy;
-    let def = game_for(args.game.as_deref(), &[&path], "7stud")?;
+    let def = game_for(args.game.given(), &[&path], "7stud")?;
     let (player, exact) = load_for_many_hands(&path, &def)?;
     let def = Arc::new(def);
     let lbr = Lbr::new(
@@ -88,13 +87,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.rollouts,
         args.candidates,
     )?;
-    let bar = super::deals_bar(args.json, args.hands);
+    let bar = super::deals_bar(args.output.json, args.hands);
     let start = Instant::now();
     ensure!(
         args.hands >= 2,
         "a match needs at least 2 deals for a confidence interval"
     );
-    let deals = lbr.play_deals(args.hands, args.seed, &|| bar.inc(1));
+    let deals = lbr.play_deals(args.hands, args.random.seed, &|| bar.inc(1));
     bar.finish_and_clear();
     let deals = deals?;
     let secs = start.elapsed().as_secs_f64();
@@ -103,14 +102,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     let r = deals.result(def.big_bet)?;
-    if args.json {
+    if args.output.json {
         let mut v = serde_json::to_value(&r)?;
         v["strategy"] = path.into();
         v["lbr_mbb_per_hand"] = r.mbb_per_hand.into();
         v["exploitability_mbb"] = exact.into();
         v["seconds"] = secs.into();
         v["game"] = def.variant.name().into();
-        v["seed"] = args.seed.into();
+        v["seed"] = args.random.seed.into();
         v["candidates"] = match args.candidates {
             Candidates::All => "all".into(),
             Candidates::Sample(m) => m.into(),

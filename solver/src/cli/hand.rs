@@ -23,9 +23,9 @@ pub struct Args {
     /// `-` to read one hand per line from standard input.
     #[arg(required = true, value_name = "CARDS")]
     pub cards: Vec<String>,
-    /// Print one JSON object per hand instead of text.
-    #[arg(long)]
-    pub json: bool,
+    /// `--json`.
+    #[command(flatten)]
+    pub output: super::args::Output,
 }
 
 /// The evaluation of one hand.
@@ -142,7 +142,7 @@ fn report(
     failed: &mut bool,
 ) -> std::io::Result<()> {
     match evaluate(hand) {
-        Ok(e) if args.json => writeln!(
+        Ok(e) if args.output.json => writeln!(
             out,
             "{}",
             serde_json::to_string(&e).expect("plain data serializes")

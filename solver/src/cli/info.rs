@@ -18,9 +18,9 @@ pub struct Args {
     /// changes nothing.
     #[arg(long, hide = true)]
     pub verify: bool,
-    /// Print the header as JSON.
-    #[arg(long)]
-    pub json: bool,
+    /// `--json`.
+    #[command(flatten)]
+    pub output: super::args::Output,
 }
 
 /// Runs `stud info`.
@@ -28,7 +28,7 @@ pub fn run(args: Args) -> Result<()> {
     // Opening checks every byte against the checksums.
     let f = StrategyFile::open(&args.file)?;
     let h = f.header();
-    if args.json {
+    if args.output.json {
         let mut v = serde_json::to_value(h)?;
         v["game"] = serde_json::to_value(&h.game)?;
         v["algorithm"] = h.algorithm.name().into();

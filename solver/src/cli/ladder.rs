@@ -1,7 +1,7 @@
 //! `stud eval ladder`: the validation ladder of the card abstraction on a walkable game, solved
 //! by the exact solver on the public tree or by the real games' deal-sampled solver.
 
-use super::{load_game, SolverKind};
+use super::SolverKind;
 use crate::cfr::{Algorithm, Sampling};
 use crate::ladder::{
     check_iterations, check_lift_fits, climb, climb_deals, climb_solver, lift_target, DealKnobs,
@@ -35,10 +35,11 @@ of its knobs (--batch, --alternating, --schedule, --recall), its average strateg
 and measured in the real game; --lossless adds the full-width lossless solve's rows beside it. \
 Chips per game and milli-big-bets per game (1 mbb = 0.001 big bets). The abstractions are built \
 once into --abstraction-dir (cached there).")]
+#[command(mut_arg("game", |a| a.default_value("ministud")))]
 pub struct Args {
-    /// The game: a walkable heads-up stud game (ministud, yardstud, or a TOML game file).
-    #[arg(long, default_value = "ministud")]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: super::args::Game,
     /// tree: the exact solver on the public tree in a card abstraction; deal: the real games'
     /// deal-sampled solver on the betting tree, lifted onto the lossless public tree.
     #[arg(long, value_enum, default_value_t = SolverKind::Tree)]
@@ -58,9 +59,9 @@ pub struct Args {
     /// width; tree, and the --lossless rows of deal).
     #[arg(long)]
     pub sample: Option<usize>,
-    /// The seed of the chance sampling draws (tree) or of the deals (deal).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub random: super::args::Random,
     /// Deal: also solve the lossless public tree at full width and measure it at these iteration
     /// counts (ascending), beside the deal-sampled rows.
     #[arg(long, num_args = 1..)]
@@ -75,12 +76,12 @@ pub struct Args {
     /// The folder of the bucketing cache files.
     #[arg(long, default_value = "abstractions")]
     pub abstraction_dir: PathBuf,
-    /// Worker threads (default: all cores). The figures are the same for any number.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Print one JSON object per row instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    /// `--threads`.
+    #[command(flatten)]
+    pub pool: super::args::Threads,
+    /// `--json`.
+    #[command(flatten)]
+    pub output: super::args::Output,
 }
 
 /// The deal-sampled solver's knobs (`--solver deal`): each flag takes one or more values and
@@ -155,7 +156,7 @@ fn vary<T>(grid: &mut Vec<DealKnobs>, values: &[T], set: impl Fn(&mut DealKnobs,
 
 /// Runs `stud eval ladder`.
 pub fn run(mut args: Args) -> Result<()> {
-    let def = load_game(&args.game)?;
+    let def = args.game.load()?;
     let deal = args.solver == SolverKind::Deal;
     if args.abstractions.is_empty() {
         args.abstractions = if deal {
@@ -190,7 +191,7 @@ pub fn run(mut args: Args) -> Result<()> {
     } else if !args.lossless.is_empty() {
         check_iterations(&args.lossless).context("--lossless")?;
     }
-    let pool = super::thread_pool(args.threads)?;
+    let pool = args.pool.start()?;
     if deal {
         return pool.install(|| run_deals(&args, &def));
     }
@@ -199,8 +200,12 @@ pub fn run(mut args: Args) -> Result<()> {
     for spec in &args.abstractions {
         bar.rung(spec);
         pool.install(|| -> Result<()> {
-            let cards =
-                super::abstraction::card_abstraction(&def, spec, &args.abstraction_dir, args.json)?;
+            let cards = super::abstraction::card_abstraction(
+                &def,
+                spec,
+                &args.abstraction_dir,
+                args.output.json,
+            )?;
             climb(
                 &def,
                 cards,
@@ -233,7 +238,7 @@ impl Progress {
     fn new(args: &Args, climbs: u64, lossless: u64) -> Progress {
         let last = args.iterations.last().copied().unwrap_or(0);
         let total = climbs * last + lossless;
-        let bar = if args.json {
+        let bar = if args.output.json {
             indicatif::ProgressBar::hidden()
         } else {
             let b = indicatif::ProgressBar::new(total);
@@ -269,7 +274,7 @@ impl Progress {
 fn sampling(args: &Args) -> Option<Sampling> {
     args.sample.map(|batch| Sampling {
         batch,
-        seed: args.seed,
+        seed: args.random.seed,
     })
 }
 
@@ -280,7 +285,7 @@ fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
         format!(
             "--solver deal measures the real game by a best response on its public tree; {} has \
              none (use stud eval lbr)",
-            args.game
+            args.game.name()
         )
     })?;
     let mut sizes = Vec::new();
@@ -297,7 +302,7 @@ fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
         );
     }
     print_header(args, true);
-    let grid = args.knobs.grid(args.seed).len() as u64;
+    let grid = args.knobs.grid(args.random.seed).len() as u64;
     let lossless = args.lossless.last().copied().unwrap_or(0);
     let mut bar = Progress::new(args, sizes.len() as u64 * grid, lossless);
     bar.rung("lossless");
@@ -323,12 +328,17 @@ fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
         args.play.clone()
     };
     for (spec, size) in args.abstractions.iter().zip(&sizes) {
-        let (mut bucketing, ..) =
-            super::abstraction::load_or_build(def, size, &args.abstraction_dir, false, args.json)
-                .with_context(|| format!("the {spec} abstraction of {}", args.game))?;
+        let (mut bucketing, ..) = super::abstraction::load_or_build(
+            def,
+            size,
+            &args.abstraction_dir,
+            false,
+            args.output.json,
+        )
+        .with_context(|| format!("the {spec} abstraction of {}", args.game.name()))?;
         bucketing.precompute_first_street();
         let bucketing = Arc::new(bucketing);
-        for knobs in args.knobs.grid(args.seed) {
+        for knobs in args.knobs.grid(args.random.seed) {
             bar.rung(spec);
             climb_deals(
                 def,
@@ -347,7 +357,7 @@ fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
 }
 
 fn print_header(args: &Args, deal: bool) {
-    if args.json {
+    if args.output.json {
         return;
     }
     if deal {
@@ -389,10 +399,10 @@ fn slashed(buckets: &[u32]) -> String {
 
 /// A row of the exact solver (in the deal table: its iterations are full-width ones).
 fn print_rung(args: &Args, r: &Rung) {
-    if args.json {
+    if args.output.json {
         println!(
             "{}",
-            serde_json::json!({ "game": args.game, "solver": "tree", "rung": r })
+            serde_json::json!({ "game": args.game.name(), "solver": "tree", "rung": r })
         );
     } else if args.solver == SolverKind::Deal {
         println!(
@@ -427,10 +437,10 @@ fn print_rung(args: &Args, r: &Rung) {
 }
 
 fn print_deal_rung(args: &Args, r: &DealRung) {
-    if args.json {
+    if args.output.json {
         println!(
             "{}",
-            serde_json::json!({ "game": args.game, "solver": "deal", "rung": r })
+            serde_json::json!({ "game": args.game.name(), "solver": "deal", "rung": r })
         );
     } else {
         println!(

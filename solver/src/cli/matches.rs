@@ -29,49 +29,48 @@ pub struct Args {
     pub a: String,
     /// Player B: a bot name or a strategy file (FILE:mixed, FILE:pure, FILE:threshold=T).
     pub b: String,
-    /// The game: a preset (7stud, stud8, razz, 5stud, kuhn, leduc, ministud) or a TOML game
-    /// file; heads-up (default: the game a strategy file records, else 7stud).
-    #[arg(long)]
-    pub game: Option<String>,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: super::args::Game,
     /// Deals to play; each is played twice.
     #[arg(long, default_value_t = 1000)]
     pub hands: u64,
-    /// The seed of the random generator.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub random: super::args::Random,
     /// Write every hand as PHH into this folder ({deal}a.phh: A in seat p1, {deal}b.phh: A in
     /// seat p2); stud games only.
     #[arg(long)]
     pub phh_out: Option<PathBuf>,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    pub json: bool,
+    /// `--json`.
+    #[command(flatten)]
+    pub output: super::args::Output,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let def = game_for(args.game.as_deref(), &[&args.a, &args.b], "7stud")?;
+    let def = game_for(args.game.given(), &[&args.a, &args.b], "7stud")?;
     let a = load(&args.a, &def)?;
     let b = load(&args.b, &def)?;
     let cfg = MatchConfig {
         def: Arc::new(def),
         deals: args.hands,
-        seed: args.seed,
+        seed: args.random.seed,
         phh_out: args.phh_out,
     };
-    let bar = super::deals_bar(args.json, args.hands);
+    let bar = super::deals_bar(args.output.json, args.hands);
     let start = Instant::now();
     let r = play_match_with(a.as_ref(), b.as_ref(), &cfg, &|| bar.inc(1));
     bar.finish_and_clear();
     let r = r?;
     let secs = start.elapsed().as_secs_f64();
     let per_sec = r.hands as f64 / secs.max(1e-9);
-    if args.json {
+    if args.output.json {
         let mut v = serde_json::to_value(&r)?;
         v["a"] = args.a.into();
         v["b"] = args.b.into();
         v["game"] = cfg.def.variant.name().into();
-        v["seed"] = args.seed.into();
+        v["seed"] = args.random.seed.into();
         v["seconds"] = secs.into();
         v["hands_per_second"] = per_sec.into();
         println!("{v}");

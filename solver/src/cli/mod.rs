@@ -1,6 +1,7 @@
 //! The subcommands of the `stud` binary, one module each.
 
 pub mod abstraction;
+pub mod args;
 pub mod completions;
 pub mod eval;
 pub mod explore;
@@ -124,20 +125,6 @@ pub fn deals_bar(quiet: bool, deals: u64) -> indicatif::ProgressBar {
         .expect("a valid template"),
     );
     b
-}
-
-/// The worker pool of `--threads N` (all cores when not given): the one place the commands that
-/// solve start their threads.
-pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
-    let threads =
-        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        bail!("--threads must be at least 1");
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("starting the worker threads")
 }
 
 /// An action in a player's words, with its amount, before it is applied to `state`: fold,

@@ -31,13 +31,12 @@ pub struct Args {
     /// FILE:pure, FILE:threshold=T say how its rows are played; default threshold=0.15 for the
     /// real games).
     pub opponent: String,
-    /// The game: a preset (7stud, stud8, razz, 5stud, kuhn, leduc, ministud) or a TOML game file
-    /// (default: the game the strategy file records, else 7stud).
-    #[arg(long)]
-    pub game: Option<String>,
-    /// The seed of the cards and of the opponent's choices.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: super::args::Game,
+    /// `--seed`.
+    #[command(flatten)]
+    pub random: super::args::Random,
     /// Stop after this many hands (default: until `q` or the end of input).
     #[arg(long)]
     pub hands: Option<u64>,
@@ -54,7 +53,7 @@ struct LastDecision {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let def = Arc::new(game_for(args.game.as_deref(), &[&args.opponent], "7stud")?);
+    let def = Arc::new(game_for(args.game.given(), &[&args.opponent], "7stud")?);
     anyhow::ensure!(def.seats == 2, "play is heads-up");
     if args.save.is_some() && Recorder::new(&def).is_none() {
         anyhow::bail!(
@@ -107,8 +106,8 @@ fn play_one(
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> anyhow::Result<Option<(State, Option<Recorder>)>> {
-    let cards = DealCards::random(def, &mut stream(args.seed, hand, 0));
-    let mut rng = stream(args.seed, hand, 1);
+    let cards = DealCards::random(def, &mut stream(args.random.seed, hand, 0));
+    let mut rng = stream(args.random.seed, hand, 1);
     let mut rec = Recorder::new(def);
     let mut state = State::with_def(def.clone())?;
     let mut last: Option<LastDecision> = None;

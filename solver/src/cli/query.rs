@@ -76,9 +76,9 @@ pub struct Args {
     /// the up cards after the bracketed down cards (default: every hand or bucket).
     #[arg(long)]
     pub hand: Option<String>,
-    /// Print JSON (actions as PHH codes in `actions`, in words in `action_names`).
-    #[arg(long)]
-    pub json: bool,
+    /// `--json`.
+    #[command(flatten)]
+    pub output: super::args::Output,
     /// Re-solve the last street (7th street; 5th in five-card stud) with the real cards, from
     /// the ranges the strategy implies, and print the re-solved policy of `--hand` beside the
     /// strategy's (a real-game file; see docs/resolve.md).
@@ -512,7 +512,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<Option<s
                 e => describe_words(e),
             })
             .collect();
-        if args.json {
+        if args.output.json {
             let at = Spot {
                 seat: None,
                 role: 0,
@@ -580,7 +580,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<Option<s
             about: None,
         }];
         let names = vec![action_words(&state, call)];
-        if args.json {
+        if args.output.json {
             let codes = [call.to_string().replace(' ', "")];
             return Ok(Some(decision_json(&at, true, &codes, &names, &rows)));
         }
@@ -686,7 +686,7 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<Option<s
             None => describe_words(kids[c].1),
         })
         .collect();
-    if args.json {
+    if args.output.json {
         return Ok(Some(decision_json(&at, false, &codes, &names, &rows)));
     }
     println!("{whose}");
@@ -919,7 +919,7 @@ fn run_public(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         });
     }
     let street_name = def.street_name(n.street as usize);
-    if args.json {
+    if args.output.json {
         let v = serde_json::json!({
             "seat": n.player,
             "street": n.street,

@@ -93,7 +93,7 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         cards_text(state.up_cards(seat).iter().copied().collect())
     );
     let r = resolved.report;
-    if args.json {
+    if args.output.json {
         let out = serde_json::json!({
             "seat": seat,
             "street": state.street(),

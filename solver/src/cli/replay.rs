@@ -26,9 +26,9 @@ pub struct Args {
     /// The rules to replay under.
     #[arg(long, value_enum, default_value_t = Rules::CardRoom)]
     pub rules: Rules,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    pub json: bool,
+    /// `--json`.
+    #[command(flatten)]
+    pub output: super::args::Output,
 }
 
 /// The rules profile to play under, as the command line names it.
@@ -110,7 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             };
             match replay_one(&h, profile) {
                 Ok((hand, r)) => {
-                    if args.json {
+                    if args.output.json {
                         json.push(to_json(&hand, &r, profile));
                     } else {
                         if args.files.len() > 1 || h.name.is_some() {
@@ -126,7 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         }
     }
-    if args.json {
+    if args.output.json {
         let v = match <[serde_json::Value; 1]>::try_from(json) {
             Ok([one]) => one,
             Err(many) => serde_json::Value::Array(many),

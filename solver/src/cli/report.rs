@@ -31,10 +31,9 @@ scripts/eval-strategy writes).")]
 pub struct Args {
     /// The player: a strategy file or a built-in bot (random, call, raise, heuristic).
     pub strategy: String,
-    /// The game, a preset or a TOML game file: needed for a bot; a strategy file's is the one
-    /// it records (default 7stud).
-    #[arg(long)]
-    pub game: Option<String>,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: super::args::Game,
     /// The solve log: JSON lines with `iterations`, `seconds` and `exploitability_mbb`.
     #[arg(long)]
     pub log: Option<PathBuf>,
@@ -51,9 +50,9 @@ pub struct Args {
     /// Sampled hands per cell of the third-street chart.
     #[arg(long, default_value_t = 32)]
     pub chart_hands: u32,
-    /// The seed of the matches.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub random: super::args::Random,
 }
 
 /// Colours of fold, call/check, complete/bet, raise.
@@ -63,7 +62,7 @@ const LABELS: [&str; 4] = ["fold", "check/call", "bring-in/complete/bet", "raise
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let path = args.strategy.clone();
-    let def = Arc::new(game_for(args.game.as_deref(), &[&path], "7stud")?);
+    let def = Arc::new(game_for(args.game.given(), &[&path], "7stud")?);
     let (player, _) = super::eval::load_for_many_hands(&path, &def)?;
     let file = if BOT_NAMES.contains(&path.as_str()) {
         None
@@ -128,7 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         // Tens of seconds for a strategy file, with no count to show: a spinner says it works.
         let spin = indicatif::ProgressBar::new_spinner().with_message("the 3rd-street chart");
         spin.enable_steady_tick(std::time::Duration::from_millis(200));
-        let t = third_street(player.as_ref(), &def, args.chart_hands, args.seed);
+        let t = third_street(player.as_ref(), &def, args.chart_hands, args.random.seed);
         spin.finish_and_clear();
         let t = t?;
         let cols: Vec<String> = t.doors.iter().map(|r| r.to_string()).collect();
@@ -162,7 +161,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => {
             // Four matches and LBR, `hands` deals each.
             let bar = super::deals_bar(false, 5 * args.hands);
-            let rows = play_results(player.as_ref(), &def, args.hands, args.seed, &bar);
+            let rows = play_results(player.as_ref(), &def, args.hands, args.random.seed, &bar);
             bar.finish_and_clear();
             rows?
         }

@@ -37,15 +37,15 @@ pub struct Args {
     /// FILE:pure, FILE:threshold=T say how its rows are played; default threshold=0.15 for the
     /// real games).
     pub player: String,
-    /// The game: a stud preset (7stud, stud8, razz, 5stud), at its stakes and stacks.
-    #[arg(long, default_value = "7stud")]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: super::args::Game,
     /// Listen on this loopback address and port instead of stdin/stdout.
     #[arg(long)]
     pub listen: Option<SocketAddr>,
-    /// The seed of the sampled actions.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub random: super::args::Random,
     /// The rules the histories are replayed under.
     #[arg(long, value_enum, default_value_t = Rules::CardRoom)]
     pub rules: Rules,
@@ -80,7 +80,7 @@ fn seconds(s: &str) -> Result<Duration, String> {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let profile = Profile::from(args.rules);
-    let def = GameDef::preset(&args.game)?.with_profile(profile);
+    let def = GameDef::preset(args.game.name())?.with_profile(profile);
     if HandHistory::for_game(&def).is_none() {
         bail!(
             "the protocol speaks PHH, which cannot record {}: serve a stud game",
@@ -94,7 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         player,
     });
     let rng = |stream: u64| {
-        let mut r = ChaCha8Rng::seed_from_u64(args.seed);
+        let mut r = ChaCha8Rng::seed_from_u64(args.random.seed);
         r.set_stream(stream);
         r
     };

@@ -16,9 +16,9 @@ stud replay hands/0.phh\n\nHand i is drawn from its own stream of a ChaCha8 gene
 --seed, so it is the same whatever --hands is. Files are named 0.phh, 1.phh, ..."
 )]
 pub struct Args {
-    /// The game: a preset (7stud, stud8, razz, 5stud).
-    #[arg(long, default_value = "7stud")]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: super::args::Game,
     /// Number of players.
     #[arg(long, default_value_t = 2)]
     pub seats: u8,
@@ -32,23 +32,23 @@ pub struct Args {
     /// How many hands to write.
     #[arg(long, default_value_t = 100)]
     pub hands: u64,
-    /// The seed of the random generator.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub random: super::args::Random,
     /// The folder to write into (created if missing).
     #[arg(long)]
     pub out: PathBuf,
     /// The rules to play under.
     #[arg(long, value_enum, default_value_t = Rules::CardRoom)]
     pub rules: Rules,
-    /// Print a JSON summary instead of text.
-    #[arg(long)]
-    pub json: bool,
+    /// `--json`.
+    #[command(flatten)]
+    pub output: super::args::Output,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let preset = GameDef::preset(&args.game)?.with_profile(Profile::from(args.rules));
+    let preset = GameDef::preset(args.game.name())?.with_profile(Profile::from(args.rules));
     let stack = args
         .stack
         .unwrap_or_else(|| preset.starting_stacks.first().copied().unwrap_or(200));
@@ -59,7 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let mut showdowns = 0u64;
     for i in 0..args.hands {
-        let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(args.random.seed);
         rng.set_stream(i);
         let game = if args.short_stacks {
             with_random_stacks(&def, &mut rng)
@@ -74,13 +74,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .push(("hand".into(), toml::Value::Integer(i as i64)));
         hand.fields.push((
             "_seed".into(),
-            toml::Value::String(format!("{}:{i}", args.seed)),
+            toml::Value::String(format!("{}:{i}", args.random.seed)),
         ));
         let path = args.out.join(format!("{i}.phh"));
         std::fs::write(&path, hand.to_string())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    if args.json {
+    if args.output.json {
         println!(
             "{}",
             serde_json::json!({

@@ -1,10 +1,12 @@
 //! `stud solve`: solve a game with the CFR family, with checkpoints and resume.
 
 use crate::cfr::{Algorithm, Sampling, Solver};
-use crate::checkpoint::{self, CheckpointHeader};
+use crate::checkpoint;
 use crate::ladder::{measure, Measure};
-use crate::memory::{available_memory, status_bytes};
-use crate::session::{build_tree, Abstractions, ADVICE};
+use crate::memory::{available_memory, status_bytes, Estimate};
+use crate::session::{
+    self, build_tree, Abstractions, Every, Flow, Observer, Plan, Problem, Progress, ADVICE,
+};
 use crate::strategy_file;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
@@ -46,11 +48,9 @@ use std::time::{Duration, Instant};
                   exactly."
 )]
 pub struct Args {
-    /// The game: a preset (kuhn, leduc, ministud, 7stud, stud8, razz, 5stud) or a TOML game
-    /// file. Games the public tree can walk are solved exactly (or in a card abstraction); the
-    /// real games (several down cards) by deal-sampled CFR+ on the betting tree.
-    #[arg(long, default_value = "7stud")]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: super::args::Game,
     /// tree: the exact solver on the public tree (the walkable games: kuhn, leduc, ministud,
     /// yardstud); deal: deal-sampled CFR+ on the betting tree (the real games' solver, also on a
     /// walkable game, where its exploitability is then measured exactly). Default: tree when
@@ -68,10 +68,6 @@ pub struct Args {
     /// Stop after this much time: 90s, 10m, 2h (a bare number is seconds).
     #[arg(long, value_parser = parse_duration)]
     pub time: Option<Duration>,
-    /// Stop when the exploitability (chips per game; in the abstract game) is at most this,
-    /// measured every --every iterations.
-    #[arg(long, value_parser = parse_target)]
-    pub target_exploitability: Option<f64>,
     /// The card abstraction: lossless, a bucketing preset (tiny, small, default, large) or
     /// buckets per street (4, or 4,8). Default: lossless for the walkable games, `default` for
     /// the real games.
@@ -80,16 +76,74 @@ pub struct Args {
     /// The folder of the bucketing cache files (built there when missing).
     #[arg(long, default_value = "abstractions")]
     pub abstraction_dir: PathBuf,
+    /// `--seed`.
+    #[command(flatten)]
+    pub random: super::args::Random,
+    /// `--threads`.
+    #[command(flatten)]
+    pub pool: super::args::Threads,
+    /// The walked solver's own flags.
+    #[command(flatten)]
+    pub tree: TreeFlags,
+    /// The deal-sampled solver's own flags.
+    #[command(flatten)]
+    pub deal: DealFlags,
+    /// Where to write the strategy (default solves/GAME.strat; solves/GAME-hu.strat for the
+    /// real games: never over the shipped strategies/ files).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Keep the checkpoint (OUT.ckpt) of a finished solve, to extend it later with --resume
+    /// and a larger --iterations or --time; by default it is removed once the strategy is
+    /// written (an interrupted solve's checkpoint always stays).
+    #[arg(long)]
+    pub keep_checkpoint: bool,
+    /// Continue from the checkpoint (OUT.ckpt) of an interrupted solve.
+    #[arg(long)]
+    pub resume: bool,
+    /// `--json`.
+    #[command(flatten)]
+    pub output: super::args::Output,
+}
+
+/// The flags of the walked solver alone (the public tree): clap refuses them beside
+/// [`DealFlags`]. A flag for this back end only is one more field here.
+#[derive(clap::Args, Debug)]
+#[group(id = "tree_flags", multiple = true, conflicts_with = "deal_flags")]
+pub struct TreeFlags {
+    /// Stop when the exploitability (chips per game; in the abstract game) is at most this,
+    /// measured every --every iterations.
+    #[arg(long, value_parser = parse_target)]
+    pub target_exploitability: Option<f64>,
     /// Public chance sampling: walk this many children of each chance node below the first
     /// (drawn per iteration; cfr+ and cfr only). Default: full width.
     #[arg(long)]
     pub sample: Option<usize>,
-    /// The seed of the chance sampling draws.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Worker threads (default: all cores). The result is the same for any number.
+    /// Measure the exploitability and write a checkpoint every this many iterations (default:
+    /// a tenth of --iterations, else 100).
     #[arg(long)]
-    pub threads: Option<usize>,
+    pub every: Option<u64>,
+}
+
+impl TreeFlags {
+    /// The first of these flags given, for the refusal when the game goes to the other solver.
+    pub fn given(&self) -> Option<&'static str> {
+        [
+            (
+                self.target_exploitability.is_some(),
+                "--target-exploitability",
+            ),
+            (self.sample.is_some(), "--sample"),
+            (self.every.is_some(), "--every"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
+}
+
+/// The flags of the deal-sampled solver alone (the real games' betting tree).
+#[derive(clap::Args, Debug)]
+#[group(id = "deal_flags", multiple = true)]
+pub struct DealFlags {
     /// Real games: deals sampled per iteration.
     #[arg(long)]
     pub batch: Option<usize>,
@@ -103,25 +157,19 @@ pub struct Args {
     /// the end.
     #[arg(long, value_parser = parse_duration)]
     pub checkpoint_every: Option<Duration>,
-    /// Where to write the strategy (default solves/GAME.strat; solves/GAME-hu.strat for the
-    /// real games: never over the shipped strategies/ files).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Keep the checkpoint (OUT.ckpt) of a finished solve, to extend it later with --resume
-    /// and a larger --iterations or --time; by default it is removed once the strategy is
-    /// written (an interrupted solve's checkpoint always stays).
-    #[arg(long)]
-    pub keep_checkpoint: bool,
-    /// Measure the exploitability and write a checkpoint every this many iterations (default:
-    /// a tenth of --iterations, else 100).
-    #[arg(long)]
-    pub every: Option<u64>,
-    /// Continue from the checkpoint (OUT.ckpt) of an interrupted solve.
-    #[arg(long)]
-    pub resume: bool,
-    /// Print one JSON object per checkpoint (and a final one) instead of a progress bar.
-    #[arg(long)]
-    pub json: bool,
+}
+
+impl DealFlags {
+    /// The first of these flags given, for the refusal when the game is walked.
+    pub fn given(&self) -> Option<&'static str> {
+        [
+            (self.batch.is_some(), "--batch"),
+            (self.recall.is_some(), "--recall"),
+            (self.checkpoint_every.is_some(), "--checkpoint-every"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
 }
 
 pub(super) fn parse_duration(s: &str) -> Result<Duration, String> {
@@ -168,10 +216,10 @@ fn game_stem(arg: &str) -> String {
 /// shipped file in `strategies/`), and the same with the extension `.ckpt`. The folder is
 /// created, and both files are checked to be writable there before any work
 /// ([`crate::container::check_writable`]): a long solve must not find out at its end that its
-/// output cannot be written.
+/// output cannot be written. With `--resume`, the checkpoint must be there.
 pub(super) fn outputs(args: &Args, suffix: &str) -> Result<(PathBuf, PathBuf)> {
     let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from("solves").join(format!("{}{suffix}.strat", game_stem(&args.game)))
+        PathBuf::from("solves").join(format!("{}{suffix}.strat", game_stem(args.game.name())))
     });
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         if dir.exists() && !dir.is_dir() {
@@ -184,12 +232,63 @@ pub(super) fn outputs(args: &Args, suffix: &str) -> Result<(PathBuf, PathBuf)> {
     for path in [&out, &ckpt] {
         crate::container::check_writable(path).context("--out")?;
     }
+    if args.resume && !ckpt.exists() {
+        bail!("--resume: no checkpoint at {}", ckpt.display());
+    }
     Ok((out, ckpt))
 }
 
-/// Runs `stud solve`.
+/// The progress bar of a solve session on standard error: of the iterations to run when
+/// `--iterations` is given, else of the seconds of `--time`, else a spinner; its message says
+/// the iterations, their pace, the time left and what the solver adds. Hidden for `--json`.
+pub(super) struct Bar {
+    bar: indicatif::ProgressBar,
+    by_iterations: bool,
+}
+
+impl Bar {
+    /// The bar of `plan`, hidden when `quiet`.
+    pub(super) fn new(quiet: bool, plan: &Plan) -> Bar {
+        let len = plan.iterations.or(plan.time.map(|t| t.as_secs()));
+        let bar = match (quiet, len) {
+            (true, _) => indicatif::ProgressBar::hidden(),
+            (false, Some(n)) => indicatif::ProgressBar::new(n),
+            (false, None) => indicatif::ProgressBar::new_spinner(),
+        };
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {msg}")
+                .expect("a valid template"),
+        );
+        Bar {
+            bar,
+            by_iterations: plan.iterations.is_some() || plan.time.is_none(),
+        }
+    }
+
+    /// Shows `p`, with `pace` (the iterations per second in the solver's own units) and `note`.
+    pub(super) fn show(&self, p: &Progress, pace: &str, note: &str) {
+        self.bar.set_position(if self.by_iterations {
+            p.iterations
+        } else {
+            p.elapsed.as_secs()
+        });
+        let left = p.left.map_or(String::new(), |l| {
+            format!(", {} left", indicatif::HumanDuration(l))
+        });
+        self.bar
+            .set_message(format!("{} iterations, {pace}{left}{note}", p.iterations));
+    }
+
+    /// Clears the bar once the session is over.
+    pub(super) fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// Runs `stud solve`: the walked solver for a walkable game, else (or with `--solver deal`)
+/// the deal-sampled one.
 pub fn run(args: Args) -> Result<()> {
-    let def = super::load_game(&args.game)?;
+    let def = args.game.load()?;
     let walkable = abstraction::tree::Tree::check_supported(&def);
     match args.solver {
         Some(super::SolverKind::Deal) => return super::solve_real::run(&args, &def),
@@ -197,44 +296,105 @@ pub fn run(args: Args) -> Result<()> {
         Some(super::SolverKind::Tree) => walkable.with_context(|| {
             format!(
                 "--solver tree: {} cannot be walked (use --solver deal, the default for it)",
-                args.game
+                args.game.name()
             )
         })?,
         None => {}
     }
-    if args.iterations.is_none() && args.time.is_none() && args.target_exploitability.is_none() {
+    walked(&args, &def)
+}
+
+/// Solves a walkable game on its public tree.
+fn walked(args: &Args, def: &GameDef) -> Result<()> {
+    if args.iterations.is_none() && args.time.is_none() && args.tree.target_exploitability.is_none()
+    {
         bail!(
             "{}: say when to stop, with --iterations, --time or --target-exploitability",
-            args.game
+            args.game.name()
         );
     }
-    for (given, flag) in [
-        (args.batch.is_some(), "--batch"),
-        (args.recall.is_some(), "--recall"),
-        (args.checkpoint_every.is_some(), "--checkpoint-every"),
-    ] {
-        if given {
-            bail!(
-                "{flag} is for the real games (deal sampling); {} is walked: use --every",
-                args.game
-            );
-        }
+    if let Some(flag) = args.deal.given() {
+        bail!(
+            "{flag} is for the real games (deal sampling); {} is walked: use --every",
+            args.game.name()
+        );
     }
+    let (out, ckpt) = outputs(args, "")?;
+    let pool = args.pool.start()?;
+    let (mut solver, abs, est) = pool.install(|| prepare(args, def))?;
+    let lossless = abs.cards.is_lossless();
+    let problem = Problem::walked(def, &abs);
+    if args.resume {
+        session::resume(&ckpt, &mut solver, &problem)?;
+    }
+    let every = args
+        .tree
+        .every
+        .unwrap_or_else(|| args.iterations.map_or(100, |n| (n / 10).max(1)))
+        .max(1);
+    let plan = Plan {
+        iterations: args.iterations,
+        time: args.time,
+        every: Every::Iterations(every),
+        checkpoint: ckpt.clone(),
+    };
+    let mut watch = Watch {
+        bar: Bar::new(args.output.json, &plan),
+        json: args.output.json,
+        lossless,
+        target: args.tree.target_exploitability,
+        last: None,
+        note: String::new(),
+    };
+    let start = Instant::now();
+    let ran = pool.install(|| session::run(&mut solver, &problem, &plan, &mut watch))?;
+    watch.bar.finish();
+    let m = match watch.last {
+        Some((n, m)) if n == solver.iterations => m,
+        _ => pool.install(|| measure(&solver, lossless)),
+    };
+    let kept = checkpoint::write_results(
+        &ckpt,
+        &out,
+        args.keep_checkpoint,
+        || session::save(&ckpt, &solver, &problem),
+        || {
+            let e = Some(m.real_game);
+            strategy_file::write(&out, &solver, def, &abs.card_name(), abs.betting, e)
+        },
+    )?;
+    let end = End {
+        secs: start.elapsed().as_secs_f64(),
+        iterating: ran.iterating,
+        m,
+        threads: pool.current_num_threads(),
+        est,
+        kept,
+        out: &out,
+        lossless,
+    };
+    report(args, &solver, &abs, &end);
+    Ok(())
+}
+
+/// The card abstraction (built or read from `--abstraction-dir` for a bucketing), the public
+/// tree, the estimate (printed, then checked against the memory available), then the solver,
+/// allocated, with its chance sampling.
+fn prepare(args: &Args, def: &GameDef) -> Result<(Solver, Abstractions, Estimate)> {
     let abstraction = args.abstraction.as_deref().unwrap_or("lossless");
-    let (out, ckpt) = outputs(&args, "")?;
-    let pool = super::thread_pool(args.threads)?;
-    let cards = pool.install(|| {
-        super::abstraction::card_abstraction(&def, abstraction, &args.abstraction_dir, args.json)
-    })?;
-    let lossless = cards.is_lossless();
-    let abs = Abstractions::with_cards(&def, cards);
-    let algorithm = args.algorithm.unwrap_or(Algorithm::CfrPlus);
+    let cards = super::abstraction::card_abstraction(
+        def,
+        abstraction,
+        &args.abstraction_dir,
+        args.output.json,
+    )?;
+    let abs = Abstractions::with_cards(def, cards);
     let memory = available_memory();
-    let (tree, est) = build_tree(&def, &abs, memory)?;
-    if !args.json {
+    let (tree, est) = build_tree(def, &abs, memory)?;
+    if !args.output.json {
         eprintln!(
             "{}: {} nodes, {} infosets, {} infoset-actions\n{}",
-            args.game,
+            args.game.name(),
             tree.nodes.len(),
             est.infosets,
             est.slots,
@@ -242,77 +402,56 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     est.check_fits(memory, ADVICE)?;
-    let mut solver = Solver::new(tree, algorithm);
-    if let Some(batch) = args.sample {
+    let mut solver = Solver::new(tree, args.algorithm.unwrap_or(Algorithm::CfrPlus));
+    if let Some(batch) = args.tree.sample {
         solver
             .sample(Sampling {
                 batch,
-                seed: args.seed,
+                seed: args.random.seed,
             })
             .map_err(|e| anyhow::anyhow!("--sample {batch}: {e}"))?;
     }
-    let expect = CheckpointHeader {
-        game: def.clone(),
-        card_abstraction: abs.card_name(),
-        betting: abs.betting,
-        algorithm,
-        iterations: 0,
-        slots: solver.regrets.len() as u64,
-        sampling: solver.sampling(),
-    };
-    if args.resume {
-        if !ckpt.exists() {
-            bail!("--resume: no checkpoint at {}", ckpt.display());
-        }
-        checkpoint::load(&ckpt, &mut solver, &expect)?;
-    }
-    let every = args
-        .every
-        .unwrap_or_else(|| args.iterations.map_or(100, |n| (n / 10).max(1)))
-        .max(1);
-    let run = Run {
-        args: &args,
-        def: &def,
-        abs: &abs,
-        ckpt: &ckpt,
-        every,
-        start: Instant::now(),
-        lossless,
-    };
-    let (last, iterating) = pool.install(|| run.solve(&mut solver))?;
-    let m = match last {
-        Some(m) if m.0 == solver.iterations => m.1,
-        _ => pool.install(|| measure(&solver, lossless)),
-    };
+    Ok((solver, abs, est))
+}
+
+/// What the end of a walked solve reports.
+struct End<'a> {
+    secs: f64,
+    iterating: Duration,
+    /// The exploitability at the end.
+    m: Measure,
+    threads: usize,
+    est: Estimate,
+    kept: String,
+    out: &'a Path,
+    lossless: bool,
+}
+
+/// Prints the end of a walked solve: one JSON object for `--json`, else a few lines.
+fn report(args: &Args, solver: &Solver, abs: &Abstractions, end: &End) {
+    let (m, est) = (&end.m, &end.est);
     let e = m.real_game;
-    let kept = checkpoint::write_results(
-        &ckpt,
-        &out,
-        args.keep_checkpoint,
-        || checkpoint::save(&ckpt, &solver, &def, &abs.card_name(), abs.betting),
-        || strategy_file::write(&out, &solver, &def, &abs.card_name(), abs.betting, Some(e)),
-    )?;
-    let secs = run.start.elapsed().as_secs_f64();
-    if args.json {
+    let algorithm = solver.algorithm.name();
+    if args.output.json {
         println!(
             "{}",
             serde_json::json!({
                 "final": true,
-                "game": args.game,
-                "algorithm": algorithm.name(),
+                "game": args.game.name(),
+                "algorithm": algorithm,
                 "abstraction": abs.card_name(),
-                "sample": args.sample,
+                "sample": args.tree.sample,
                 "iterations": solver.iterations,
-                "seconds": secs,
-                "iterate_seconds": iterating.as_secs_f64(),
+                "seconds": end.secs,
+                "iterate_seconds": end.iterating.as_secs_f64(),
                 "exploitability": e.chips,
                 "exploitability_mbb": e.mbb,
                 "abstract_exploitability": m.abstract_game.chips,
                 "abstract_exploitability_mbb": m.abstract_game.mbb,
                 "value_0": e.value_0,
-                "out": out.display().to_string(),
-                "checkpoint": kept,
-                "threads": pool.current_num_threads(),
+                "out": end.out.display().to_string(),
+                "checkpoint": end.kept,
+                "threads": end.threads,
                 "nodes": solver.tree.nodes.len(),
                 "infoset_actions": solver.tree.num_slots,
                 "estimate": est,
@@ -320,114 +459,78 @@ pub fn run(args: Args) -> Result<()> {
                 "peak_bytes": status_bytes("VmHWM"),
             })
         );
-    } else {
-        let mib = |b: usize| b as f64 / (1 << 20) as f64;
-        println!(
-            "{} {} ({}): {} iterations in {secs:.1}s, exploitability {:.6} chips/game ({:.3} \
-             mbb/game), seat 0 value {:.6}\npeak memory {} (estimated {:.1} MiB)\nstrategy: \
-             {}\ncheckpoint: {}",
-            args.game,
-            algorithm.name(),
-            abs.card_name(),
-            solver.iterations,
-            e.chips,
-            e.mbb,
-            e.value_0,
-            status_bytes("VmHWM").map_or("unknown".into(), |p| format!("{:.1} MiB", mib(p))),
-            mib(est.peak()),
-            out.display(),
-            kept
-        );
-        if !lossless {
-            println!(
-                "in the abstract game: exploitability {:.6} chips/game ({:.3} mbb/game)",
-                m.abstract_game.chips, m.abstract_game.mbb
-            );
-        }
+        return;
     }
-    Ok(())
+    let mib = |b: usize| b as f64 / (1 << 20) as f64;
+    println!(
+        "{} {algorithm} ({}): {} iterations in {:.1}s, exploitability {:.6} chips/game ({:.3} \
+         mbb/game), seat 0 value {:.6}\npeak memory {} (estimated {:.1} MiB)\nstrategy: \
+         {}\ncheckpoint: {}",
+        args.game.name(),
+        abs.card_name(),
+        solver.iterations,
+        end.secs,
+        e.chips,
+        e.mbb,
+        e.value_0,
+        status_bytes("VmHWM").map_or("unknown".into(), |p| format!("{:.1} MiB", mib(p))),
+        mib(est.peak()),
+        end.out.display(),
+        end.kept
+    );
+    if !end.lossless {
+        println!(
+            "in the abstract game: exploitability {:.6} chips/game ({:.3} mbb/game)",
+            m.abstract_game.chips, m.abstract_game.mbb
+        );
+    }
 }
 
-struct Run<'a> {
-    args: &'a Args,
-    def: &'a GameDef,
-    abs: &'a Abstractions,
-    ckpt: &'a Path,
-    every: u64,
-    start: Instant,
+/// What watches a walked solve: the bar, and at each checkpoint the exploitability measured
+/// (in the real game and, for a bucketing, in the abstract one), printed as a JSON line for
+/// `--json`, and checked against `--target-exploitability`.
+struct Watch {
+    bar: Bar,
+    json: bool,
     lossless: bool,
+    target: Option<f64>,
+    /// The last measurement and the iterations it was made at: reused at the end if no
+    /// iteration ran since.
+    last: Option<(u64, Measure)>,
+    /// The bar's words for the last measurement.
+    note: String,
 }
 
-impl Run<'_> {
-    /// Iterates until a stop condition holds; returns the last measurement (iterations,
-    /// exploitability) and the time spent in iterations alone.
-    #[allow(clippy::type_complexity)]
-    fn solve(&self, solver: &mut Solver) -> Result<(Option<(u64, Measure)>, Duration)> {
-        let a = self.args;
-        let bar = if a.json {
-            indicatif::ProgressBar::hidden()
-        } else {
-            let b = match a.iterations {
-                Some(n) => indicatif::ProgressBar::new(n),
-                None => indicatif::ProgressBar::new_spinner(),
-            };
-            b.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{spinner} [{elapsed_precise}] {bar:30} {pos} it, {per_sec} {msg}",
-                )
-                .expect("a valid template"),
+impl Observer<Solver> for Watch {
+    fn iterated(&mut self, _: &Solver, p: &Progress) {
+        self.bar
+            .show(p, &format!("{:.1} it/s", p.rate()), &self.note);
+    }
+
+    fn checkpointed(&mut self, solver: &Solver, p: &Progress) -> Result<Flow> {
+        let m = measure(solver, self.lossless);
+        let e = m.abstract_game;
+        if self.json {
+            println!(
+                "{}",
+                serde_json::json!({
+                    "iterations": solver.iterations,
+                    "seconds": p.elapsed.as_secs_f64(),
+                    "exploitability": m.real_game.chips,
+                    "exploitability_mbb": m.real_game.mbb,
+                    "abstract_exploitability": e.chips,
+                })
             );
-            b.set_position(solver.iterations);
-            b.reset_elapsed();
-            b
-        };
-        let mut last = None;
-        let mut iterating = Duration::ZERO;
-        loop {
-            let done_iters = a.iterations.is_some_and(|n| solver.iterations >= n);
-            let done_time = a.time.is_some_and(|t| self.start.elapsed() >= t);
-            if done_iters || done_time {
-                break;
-            }
-            let t = Instant::now();
-            solver.iterate();
-            iterating += t.elapsed();
-            bar.set_position(solver.iterations);
-            if solver.iterations % self.every == 0 {
-                let m = measure(solver, self.lossless);
-                let e = m.abstract_game;
-                last = Some((solver.iterations, m));
-                checkpoint::save(
-                    self.ckpt,
-                    solver,
-                    self.def,
-                    &self.abs.card_name(),
-                    self.abs.betting,
-                )
-                .with_context(|| checkpoint::periodic_failed(self.ckpt, solver.iterations))?;
-                if a.json {
-                    println!(
-                        "{}",
-                        serde_json::json!({
-                            "iterations": solver.iterations,
-                            "seconds": self.start.elapsed().as_secs_f64(),
-                            "exploitability": m.real_game.chips,
-                            "exploitability_mbb": m.real_game.mbb,
-                            "abstract_exploitability": e.chips,
-                        })
-                    );
-                }
-                bar.set_message(format!(
-                    "exploitability {:.6} ({:.3} mbb), abstract game {:.6}",
-                    m.real_game.chips, m.real_game.mbb, e.chips
-                ));
-                if a.target_exploitability.is_some_and(|x| e.chips <= x) {
-                    break;
-                }
-            }
         }
-        bar.finish_and_clear();
-        Ok((last, iterating))
+        self.note = format!(
+            ", exploitability {:.6} ({:.3} mbb), abstract game {:.6}",
+            m.real_game.chips, m.real_game.mbb, e.chips
+        );
+        self.last = Some((solver.iterations, m));
+        Ok(match self.target {
+            Some(x) if e.chips <= x => Flow::Stop,
+            _ => Flow::Continue,
+        })
     }
 }
 

@@ -1,23 +1,23 @@
 //! `stud solve` for the real games (those the public tree cannot walk): deal-sampled CFR+ (or linear CFR) on the
 //! betting tree, with the resource estimate first, progress, checkpoints and `--resume`.
 
-use super::solve::{outputs, Args};
+use super::solve::{outputs, Args, Bar};
+use crate::best_response::Exploitability;
 use crate::cfr::Algorithm;
 use crate::deal_cfr::DealSolver;
-use crate::deal_session::{
-    estimate, load_checkpoint, probe_deal_seconds, save_checkpoint, write_strategy,
-};
 use crate::ladder::{deal_exploitability, lift_target};
-use crate::memory::{available_memory, status_bytes};
+use crate::memory::{available_memory, status_bytes, Estimate};
+use crate::session::deal::{estimate, probe_deal_seconds, write_strategy};
+use crate::session::{self, Every, Flow, Observer, Plan, Problem, Progress};
 use crate::strategy_file::Width;
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::betting_tree::BettingTree;
-use abstraction::bucketing::{Size, SIZES};
+use abstraction::bucketing::{Bucketing, Size, SIZES};
 use abstraction::card_abstraction::CardAbstraction;
-use abstraction::recall::Recall;
 use abstraction::rules::GameDef;
 use abstraction::tree::Tree;
 use anyhow::{bail, Context, Result};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -40,68 +40,139 @@ const WIDTH: Width = Width::U8;
 /// exploitability is then measured at the end: lifted onto its lossless public tree).
 pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     let walkable = Tree::check_supported(def).is_ok();
-    for (given, flag) in [
-        (
-            args.target_exploitability.is_some(),
-            "--target-exploitability",
-        ),
-        (args.sample.is_some(), "--sample"),
-        (args.every.is_some(), "--every"),
-    ] {
-        if given {
-            bail!(
-                "{flag}: {} is solved by deal-sampled CFR, {}; use --iterations or --time, and \
-                 --checkpoint-every",
-                args.game,
-                if walkable {
-                    "whose exploitability is measured once, at the end"
-                } else {
-                    "whose exploitability is not computable here (use stud eval lbr)"
-                }
-            );
-        }
-    }
-    let spec = args.abstraction.as_deref().unwrap_or("default");
-    if spec == "lossless" && walkable {
-        bail!(
-            "--abstraction lossless: the deal-sampled solver needs a bucketing; --solver tree \
-             solves {} without one",
-            args.game
-        );
-    }
-    if spec == "lossless" {
-        bail!(
-            "--abstraction lossless: {} is far too large to solve without a card abstraction; \
-             use {SIZES}",
-            args.game
-        );
-    }
-    let size = Size::parse(spec, def.streets.len())
-        .with_context(|| format!("--abstraction {spec} ({SIZES})"))?;
-    let batch = args.batch.unwrap_or(DEFAULT_BATCH);
-    if batch == 0 {
-        bail!("--batch must be at least 1");
-    }
+    let size = check_flags(args, def, walkable)?;
+    let batch = args.deal.batch.unwrap_or(DEFAULT_BATCH);
     let (out, ckpt) = outputs(args, "-hu")?;
-    if args.resume && !ckpt.exists() {
-        bail!("--resume: no checkpoint at {}", ckpt.display());
-    }
-    let time = match (args.iterations, args.time) {
-        (None, None) => Some(DEFAULT_TIME),
-        (_, t) => t,
-    };
-    let quiet = args.json;
+    let quiet = args.output.json;
     let say = |s: String| {
         if !quiet {
             eprintln!("{s}");
         }
     };
     let start = Instant::now();
-    let pool = super::thread_pool(args.threads)?;
-    let (mut bucketing, file, ..) = pool.install(|| {
-        super::abstraction::load_or_build(def, &size, &args.abstraction_dir, false, quiet)
-    })?;
-    let table = pool.install(|| bucketing.precompute_first_street());
+    let pool = args.pool.start()?;
+    let (mut solver, problem, bucketing, est, probe) =
+        pool.install(|| prepare(args, def, &size, batch, &say))?;
+    if args.resume {
+        session::resume(&ckpt, &mut solver, &problem)?;
+        say(format!(
+            "resumed from {} at iteration {}",
+            ckpt.display(),
+            solver.iterations
+        ));
+    }
+    let plan = Plan {
+        iterations: args.iterations,
+        time: match (args.iterations, args.time) {
+            (None, None) => Some(DEFAULT_TIME),
+            (_, t) => t,
+        },
+        every: Every::Time(
+            args.deal
+                .checkpoint_every
+                .unwrap_or(DEFAULT_CHECKPOINT_EVERY),
+        ),
+        checkpoint: ckpt.clone(),
+    };
+    let mut watch = Watch {
+        bar: Bar::new(quiet, &plan),
+        json: quiet,
+        batch,
+        start,
+        checkpoint: &ckpt,
+    };
+    let ran = pool.install(|| session::run(&mut solver, &problem, &plan, &mut watch))?;
+    watch.bar.finish();
+    let exact = if walkable {
+        say(format!(
+            "measuring: lifting the strategy onto the lossless public tree of {}",
+            args.game.name()
+        ));
+        pool.install(|| measure_lifted(&solver, def))
+    } else {
+        Err("not computable for this game; use stud eval lbr".into())
+    };
+    if let (true, Err(why)) = (walkable, &exact) {
+        say(format!("{why}; the strategy is written without it"));
+    }
+    let kept = crate::checkpoint::write_results(
+        &ckpt,
+        &out,
+        args.keep_checkpoint,
+        || session::save(&ckpt, &solver, &problem),
+        || write_strategy(&out, &solver, def, &bucketing, WIDTH, exact.clone().ok()),
+    )?;
+    let end = End {
+        secs: start.elapsed().as_secs_f64(),
+        iter_secs: ran.iterating.as_secs_f64().max(1e-9),
+        ran: ran.iterations,
+        probe,
+        threads: pool.current_num_threads(),
+        est,
+        exact,
+        kept,
+        out: &out,
+        walkable,
+    };
+    report(args, &solver, &problem, &end);
+    Ok(())
+}
+
+/// Refuses the flags of the walked solver and an abstraction the deal-sampled one cannot use;
+/// returns the bucketing's size.
+fn check_flags(args: &Args, def: &GameDef, walkable: bool) -> Result<Size> {
+    if let Some(flag) = args.tree.given() {
+        bail!(
+            "{flag}: {} is solved by deal-sampled CFR, {}; use --iterations or --time, and \
+             --checkpoint-every",
+            args.game.name(),
+            if walkable {
+                "whose exploitability is measured once, at the end"
+            } else {
+                "whose exploitability is not computable here (use stud eval lbr)"
+            }
+        );
+    }
+    let spec = args.abstraction.as_deref().unwrap_or("default");
+    if spec == "lossless" && walkable {
+        bail!(
+            "--abstraction lossless: the deal-sampled solver needs a bucketing; --solver tree \
+             solves {} without one",
+            args.game.name()
+        );
+    }
+    if spec == "lossless" {
+        bail!(
+            "--abstraction lossless: {} is far too large to solve without a card abstraction; \
+             use {SIZES}",
+            args.game.name()
+        );
+    }
+    if args.deal.batch == Some(0) {
+        bail!("--batch must be at least 1");
+    }
+    Size::parse(spec, def.streets.len()).with_context(|| format!("--abstraction {spec} ({SIZES})"))
+}
+
+/// The bucketing (built or read from `--abstraction-dir`, its first street tabulated), the
+/// betting tree, the estimate (printed, then checked against the memory available) and the
+/// probe of the seconds per deal; then the solver, allocated.
+#[allow(clippy::type_complexity)]
+fn prepare(
+    args: &Args,
+    def: &GameDef,
+    size: &Size,
+    batch: usize,
+    say: &dyn Fn(String),
+) -> Result<(DealSolver, Problem, Arc<Bucketing>, Estimate, f64)> {
+    let (mut bucketing, file, ..) = super::abstraction::load_or_build(
+        def,
+        size,
+        &args.abstraction_dir,
+        false,
+        args.output.json,
+    )?;
+    let table = bucketing.precompute_first_street();
     say(format!(
         "card abstraction {} from {} (first street tabulated: {table} views)",
         bucketing.name(),
@@ -110,141 +181,115 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     let buckets: Vec<u32> = (0..def.streets.len())
         .map(|s| bucketing.buckets(s))
         .collect();
-    let recall = args.recall.unwrap_or_default();
+    let recall = args.deal.recall.unwrap_or_default();
     let tree = BettingTree::build(
         def,
         BettingAbstraction::for_game(def),
         &recall.keys(&buckets),
     )
-    .with_context(|| format!("the betting tree of {}", args.game))?;
+    .with_context(|| format!("the betting tree of {}", args.game.name()))?;
     let est = estimate(&tree, batch, &bucketing, table, WIDTH);
     let def_arc = Arc::new(def.clone());
-    let probe = pool.install(|| probe_deal_seconds(&def_arc, &bucketing, batch.min(256), 1))?;
-    let mib = |b: usize| b as f64 / (1 << 20) as f64;
+    let probe = probe_deal_seconds(&def_arc, &bucketing, batch.min(256), 1)?;
     say(format!(
         "{}: betting tree of {} nodes, {} infosets, {} infoset-actions\n{}\ntime: about {:.3} s \
          per batch of {batch} deals from the bucket lookups alone ({:.0} deals/s, {} threads)",
-        args.game,
+        args.game.name(),
         tree.nodes.len(),
         est.infosets,
         est.slots,
         est.describe(),
         probe * batch as f64,
         1.0 / probe,
-        pool.current_num_threads()
+        rayon::current_num_threads()
     ));
     est.check_fits(available_memory(), "use a smaller --abstraction or --batch")?;
+    let problem = Problem::deal(def, &bucketing, recall);
     let bucketing = Arc::new(bucketing);
-    let mut solver =
-        DealSolver::with_recall(def, tree, Arc::clone(&bucketing), recall, batch, args.seed)?;
-    solver.set_algorithm(args.algorithm.unwrap_or(DEFAULT_ALGORITHM))?;
-    // A checkpoint's rows are keys of the recall too: a resume must recall the same.
-    let card_name = match recall {
-        Recall::None => bucketing.name(),
-        r => format!("{} recalling {}", bucketing.name(), r.name()),
-    };
-    if args.resume {
-        load_checkpoint(&ckpt, &mut solver, def, &card_name)?;
-        say(format!(
-            "resumed from {} at iteration {}",
-            ckpt.display(),
-            solver.iterations
-        ));
-    }
-    let every = args.checkpoint_every.unwrap_or(DEFAULT_CHECKPOINT_EVERY);
-    let (iterating, ran) = pool.install(|| -> Result<(Duration, u64)> {
-        let bar = progress_bar(quiet, args.iterations, time);
-        let solve_start = Instant::now();
-        let first = solver.iterations;
-        let mut iterating = Duration::ZERO;
-        let mut last_ckpt = Instant::now();
-        loop {
-            let done_iters = args.iterations.is_some_and(|n| solver.iterations >= n);
-            let done_time = time.is_some_and(|t| solve_start.elapsed() >= t);
-            if done_iters || done_time {
-                break;
-            }
-            let t = Instant::now();
-            solver.iterate()?;
-            iterating += t.elapsed();
-            let ran = solver.iterations - first;
-            let rate = (ran * batch as u64) as f64 / iterating.as_secs_f64().max(1e-9);
-            let left = match (args.iterations, time) {
-                (Some(n), _) => {
-                    let per = iterating.as_secs_f64() / ran as f64;
-                    Duration::from_secs_f64(n.saturating_sub(solver.iterations) as f64 * per)
-                }
-                (None, Some(t)) => t.saturating_sub(solve_start.elapsed()),
-                (None, None) => Duration::ZERO,
-            };
-            bar.set_position(match args.iterations {
-                Some(_) => solver.iterations,
-                None => solve_start.elapsed().as_secs(),
-            });
-            bar.set_message(format!(
-                "{} batches, {:.0} deals/s, {} deals, ETA {}",
-                solver.iterations,
-                rate,
-                solver.iterations * batch as u64,
-                indicatif::HumanDuration(left)
-            ));
-            if last_ckpt.elapsed() >= every {
-                save_checkpoint(&ckpt, &solver, def, &card_name).with_context(|| {
-                    crate::checkpoint::periodic_failed(&ckpt, solver.iterations)
-                })?;
-                last_ckpt = Instant::now();
-                if quiet {
-                    println!(
-                        "{}",
-                        serde_json::json!({
-                            "iterations": solver.iterations,
-                            "deals": solver.iterations * batch as u64,
-                            "seconds": start.elapsed().as_secs_f64(),
-                            "deals_per_second": rate,
-                            "checkpoint": ckpt.display().to_string(),
-                        })
-                    );
-                }
-            }
-        }
-        bar.finish_and_clear();
-        Ok((iterating, solver.iterations - first))
-    })?;
-    // A walkable game's real exploitability: the strategy lifted onto its lossless public tree
-    // (built, and the lift checked to fit, within the memory available now). A tree too big to
-    // measure on must not lose the solve: the strategy is written without the figure.
-    let mut unmeasured = None;
-    let exact = if walkable {
-        say(format!(
-            "measuring: lifting the strategy onto the lossless public tree of {}",
-            args.game
-        ));
-        let measured = pool.install(|| -> Result<_> {
-            let public = lift_target(def, available_memory())?;
-            deal_exploitability(&solver, &public)
-        });
-        match measured {
-            Ok(e) => Some(e),
-            Err(e) => {
-                let why = format!("not measured: {e:#}");
-                say(format!("{why}; the strategy is written without it"));
-                unmeasured = Some(why);
-                None
-            }
-        }
-    } else {
-        None
-    };
-    let kept = crate::checkpoint::write_results(
-        &ckpt,
-        &out,
-        args.keep_checkpoint,
-        || save_checkpoint(&ckpt, &solver, def, &card_name),
-        || write_strategy(&out, &solver, def, &bucketing, WIDTH, exact),
+    let mut solver = DealSolver::with_recall(
+        def,
+        tree,
+        Arc::clone(&bucketing),
+        recall,
+        batch,
+        args.random.seed,
     )?;
-    let secs = start.elapsed().as_secs_f64();
-    let iter_secs = iterating.as_secs_f64().max(1e-9);
-    let deals_per_second = (ran * batch as u64) as f64 / iter_secs;
+    solver.set_algorithm(args.algorithm.unwrap_or(DEFAULT_ALGORITHM))?;
+    Ok((solver, problem, bucketing, est, probe))
+}
+
+/// A walkable game's real exploitability: the strategy lifted onto its lossless public tree
+/// (built, and the lift checked to fit, within the memory available now). A tree too big to
+/// measure on must not lose the solve: the error says why, and the strategy is written
+/// without the figure.
+fn measure_lifted(solver: &DealSolver, def: &GameDef) -> Result<Exploitability, String> {
+    let public =
+        lift_target(def, available_memory()).map_err(|e| format!("not measured: {e:#}"))?;
+    deal_exploitability(solver, &public).map_err(|e| format!("not measured: {e:#}"))
+}
+
+/// What watches a deal-sampled solve: the bar (batches, deals/s, time left), and a JSON line
+/// per checkpoint for `--json`.
+struct Watch<'a> {
+    bar: Bar,
+    json: bool,
+    batch: usize,
+    /// When the command started (the JSON lines' seconds count the bucketing too).
+    start: Instant,
+    checkpoint: &'a Path,
+}
+
+impl Watch<'_> {
+    /// Deals per second of iterating.
+    fn deals_per_second(&self, p: &Progress) -> f64 {
+        p.rate() * self.batch as f64
+    }
+}
+
+impl Observer<DealSolver> for Watch<'_> {
+    fn iterated(&mut self, _: &DealSolver, p: &Progress) {
+        let note = format!(", {} deals", p.iterations * self.batch as u64);
+        let pace = format!("{:.0} deals/s", self.deals_per_second(p));
+        self.bar.show(p, &pace, &note);
+    }
+
+    fn checkpointed(&mut self, _: &DealSolver, p: &Progress) -> Result<Flow> {
+        if self.json {
+            println!(
+                "{}",
+                serde_json::json!({
+                    "iterations": p.iterations,
+                    "deals": p.iterations * self.batch as u64,
+                    "seconds": self.start.elapsed().as_secs_f64(),
+                    "deals_per_second": self.deals_per_second(p),
+                    "checkpoint": self.checkpoint.display().to_string(),
+                })
+            );
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+/// What the end of a deal-sampled solve reports.
+struct End<'a> {
+    secs: f64,
+    iter_secs: f64,
+    ran: u64,
+    probe: f64,
+    threads: usize,
+    est: Estimate,
+    /// The exploitability measured (walkable games), or why there is none.
+    exact: Result<Exploitability, String>,
+    kept: String,
+    out: &'a Path,
+    walkable: bool,
+}
+
+/// Prints the end of a solve: one JSON object for `--json`, else a few lines.
+fn report(args: &Args, solver: &DealSolver, problem: &Problem, end: &End) {
+    let batch = solver.batch;
+    let card_name = &problem.card_abstraction;
+    let deals_per_second = (end.ran * batch as u64) as f64 / end.iter_secs;
     let action_nodes = solver
         .tree
         .nodes
@@ -255,33 +300,33 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     // subtree is pruned): the (infoset, deal) updates per second at most.
     let updates_per_second = deals_per_second * action_nodes as f64;
     let peak = status_bytes("VmHWM");
-    let file_bytes = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
-    let note = match (exact, unmeasured) {
-        (Some(_), _) => {
+    let file_bytes = std::fs::metadata(end.out).map(|m| m.len()).unwrap_or(0);
+    let exact = end.exact.as_ref().ok();
+    let note = match &end.exact {
+        Ok(_) => {
             "exact: the strategy lifted onto the lossless public tree, against its best response"
-                .to_string()
         }
-        (None, Some(why)) => why,
-        (None, None) => "not computable for this game; use stud eval lbr".into(),
+        Err(why) => why,
     };
-    if args.json {
+    let est = &end.est;
+    if args.output.json {
         println!(
             "{}",
             serde_json::json!({
                 "final": true,
-                "game": args.game,
+                "game": args.game.name(),
                 "solver": format!("deal-sampled {}", solver.algorithm().name()),
                 "abstraction": card_name,
                 "batch": batch,
-                "seed": args.seed,
+                "seed": args.random.seed,
                 "iterations": solver.iterations,
                 "deals": solver.iterations * batch as u64,
-                "seconds": secs,
-                "iterate_seconds": iter_secs,
+                "seconds": end.secs,
+                "iterate_seconds": end.iter_secs,
                 "deals_per_second": deals_per_second,
                 "updates_per_second": updates_per_second,
-                "probe_deals_per_second": 1.0 / probe,
-                "threads": pool.current_num_threads(),
+                "probe_deals_per_second": 1.0 / end.probe,
+                "threads": end.threads,
                 "nodes": solver.tree.nodes.len(),
                 "action_nodes": action_nodes,
                 "infosets": est.infosets,
@@ -293,53 +338,35 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
                 "exploitability": exact.map(|e| e.chips),
                 "exploitability_mbb": exact.map(|e| e.mbb),
                 "exploitability_note": note,
-                "out": out.display().to_string(),
+                "out": end.out.display().to_string(),
                 "file_bytes": file_bytes,
-                "checkpoint": kept,
+                "checkpoint": end.kept,
             })
         );
-    } else {
-        println!(
-            "{} deal-sampled {} ({card_name}): {} iterations of {batch} deals in {secs:.1}s \
-             ({deals_per_second:.0} deals/s while iterating)\nexploitability: {}\npeak memory {} \
-             (estimated {:.1} MiB{})\nstrategy: {} ({:.1} MiB)\ncheckpoint: {}",
-            args.game,
-            solver.algorithm().name(),
-            solver.iterations,
-            match exact {
-                Some(e) => format!("{:.6} chips/game ({:.3} mbb/game), {note}", e.chips, e.mbb),
-                None => note.to_string(),
-            },
-            peak.map_or("unknown".into(), |p| format!("{:.1} MiB", mib(p))),
-            mib(est.peak()),
-            if walkable {
-                " before the lossless tree"
-            } else {
-                ""
-            },
-            out.display(),
-            mib(file_bytes as usize),
-            kept
-        );
+        return;
     }
-    Ok(())
-}
-
-/// The progress bar: of the batches to run when `--iterations` is given, else of the seconds of
-/// `--time`; its message says the batches, deals/s and the time left. Hidden for `--json`.
-fn progress_bar(
-    quiet: bool,
-    iterations: Option<u64>,
-    time: Option<Duration>,
-) -> indicatif::ProgressBar {
-    if quiet {
-        return indicatif::ProgressBar::hidden();
-    }
-    let len = iterations.or(time.map(|t| t.as_secs())).unwrap_or(0);
-    let b = indicatif::ProgressBar::new(len);
-    b.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {msg}")
-            .expect("a valid template"),
+    let mib = |b: usize| b as f64 / (1 << 20) as f64;
+    println!(
+        "{} deal-sampled {} ({card_name}): {} iterations of {batch} deals in {:.1}s \
+         ({deals_per_second:.0} deals/s while iterating)\nexploitability: {}\npeak memory {} \
+         (estimated {:.1} MiB{})\nstrategy: {} ({:.1} MiB)\ncheckpoint: {}",
+        args.game.name(),
+        solver.algorithm().name(),
+        solver.iterations,
+        end.secs,
+        match exact {
+            Some(e) => format!("{:.6} chips/game ({:.3} mbb/game), {note}", e.chips, e.mbb),
+            None => note.to_string(),
+        },
+        peak.map_or("unknown".into(), |p| format!("{:.1} MiB", mib(p))),
+        mib(est.peak()),
+        if end.walkable {
+            " before the lossless tree"
+        } else {
+            ""
+        },
+        end.out.display(),
+        mib(file_bytes as usize),
+        end.kept
     );
-    b
 }

@@ -1,9 +1,11 @@
-//! Building the tree and the solver for a game, within the memory the machine has: the tree is
-//! built within what is available, then the solver's arrays are estimated
+//! A walked solve: the CFR family on the public tree of a walkable game. The tree is built
+//! within the memory the machine has, then the solver's arrays are estimated
 //! ([`crate::memory::Estimate`], the same estimate and refusal as the real games') before they
-//! are allocated.
+//! are allocated; its checkpoints hold `f64` regrets and averages under a [`CheckpointHeader`].
 
-use crate::cfr::{Algorithm, Solver, BYTES_PER_SLOT};
+use super::{Problem, Session};
+use crate::cfr::{Algorithm, Sampling, Solver, BYTES_PER_SLOT};
+use crate::checkpoint;
 use crate::memory::{status_bytes, Estimate};
 use crate::strategy_file::{self, TreeKind, PUBLIC_WIDTH};
 use abstraction::betting_abstraction::BettingAbstraction;
@@ -12,6 +14,7 @@ use abstraction::card_abstraction::{CardAbstraction, Lossless, SeatCards};
 use abstraction::rules::GameDef;
 use abstraction::tree::{Budget, Tree};
 use anyhow::Result;
+use serde::{Deserialize, Serialize};
 
 /// How to make a walked solve smaller, for the refusals.
 pub const ADVICE: &str = "use a smaller game or a coarser card abstraction (--abstraction)";
@@ -140,4 +143,99 @@ pub fn new_solver(
     let (tree, est) = build_tree(def, abs, memory)?;
     est.check_fits(memory, ADVICE)?;
     Ok(Solver::new(tree, alg))
+}
+
+impl Problem {
+    /// The problem of a walked solve of `def` under `abs`.
+    pub fn walked(def: &GameDef, abs: &Abstractions) -> Problem {
+        Problem {
+            game: def.clone(),
+            card_abstraction: abs.card_name(),
+            betting: abs.betting,
+        }
+    }
+}
+
+/// What a walked solve's checkpoint (magic `STUDCKPT`, two sections of `f64`) must match to be
+/// resumed. The field order is the file format: do not reorder.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckpointHeader {
+    /// The game (stored as JSON text, see [`crate::container::game_as_json`]).
+    #[serde(with = "crate::container::game_as_json")]
+    pub game: GameDef,
+    /// The card abstraction's name.
+    pub card_abstraction: String,
+    /// The betting abstraction.
+    pub betting: BettingAbstraction,
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Iterations completed.
+    pub iterations: u64,
+    /// Number of slots.
+    pub slots: u64,
+    /// The public chance sampling, if any (the draws depend on it).
+    pub sampling: Option<Sampling>,
+}
+
+impl checkpoint::Header for CheckpointHeader {
+    const MAGIC: &'static [u8; 8] = b"STUDCKPT";
+    const WHAT: &'static str = "checkpoint";
+    const RESUME_WITH: &'static str = "--game and --algorithm";
+
+    fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    fn slots(&self) -> u64 {
+        self.slots
+    }
+
+    fn mismatch(&self, saved: &Self) -> Option<String> {
+        let what = if saved.game != self.game {
+            "game"
+        } else if saved.algorithm != self.algorithm {
+            "algorithm"
+        } else if saved.sampling != self.sampling {
+            "chance sampling (--sample, --seed)"
+        } else if saved.card_abstraction != self.card_abstraction || saved.betting != self.betting {
+            "abstraction"
+        } else {
+            return None;
+        };
+        Some(what.into())
+    }
+}
+
+impl Session for Solver {
+    type Elem = f64;
+    type Header = CheckpointHeader;
+
+    fn iterate(&mut self) -> Result<()> {
+        Solver::iterate(self);
+        Ok(())
+    }
+
+    fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    fn header(&self, problem: &Problem) -> CheckpointHeader {
+        CheckpointHeader {
+            game: problem.game.clone(),
+            card_abstraction: problem.card_abstraction.clone(),
+            betting: problem.betting,
+            algorithm: self.algorithm,
+            iterations: self.iterations,
+            slots: self.regrets.len() as u64,
+            sampling: self.sampling(),
+        }
+    }
+
+    fn arrays(&self) -> [&[f64]; 2] {
+        [&self.regrets, &self.average]
+    }
+
+    fn restore(&mut self) -> ([&mut [f64]; 2], &mut u64) {
+        ([&mut self.regrets, &mut self.average], &mut self.iterations)
+    }
 }

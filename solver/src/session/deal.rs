@@ -1,21 +1,19 @@
 //! A deal-sampled solve of a real game ([`crate::deal_cfr`]): what it will cost before the big
-//! arrays are allocated ([`estimate`]), its checkpoints, and its strategy file.
-//!
-//! A deal checkpoint is a [`container`](crate::container) with magic `STUDDCKP`, a
-//! [`DealCheckpointHeader`] and two sections of `f32` little-endian, one per slot: the regrets,
-//! then the average-strategy mass. It is written atomically and read back section by section
-//! into the solver's own arrays ([`crate::container::ContainerFile`], as the walked solve's
-//! checkpoints are), so resuming needs no second copy of them in memory.
+//! arrays are allocated ([`estimate`]), its checkpoints (`f32` regrets and averages under a
+//! [`DealCheckpointHeader`]), and its strategy file.
 
+use super::{Problem, Session};
 use crate::best_response::Exploitability;
-use crate::container::{self, ContainerFile};
+use crate::checkpoint;
 use crate::deal_cfr::DealSolver;
 use crate::memory::{status_bytes, Estimate};
 use crate::strategy_file::{self, BettingSolve, DealSampling, TreeKind, Width};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::Bucketing;
+use abstraction::card_abstraction::CardAbstraction;
 use abstraction::deal::Deal;
+use abstraction::recall::Recall;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Result};
 use rand::SeedableRng;
@@ -26,10 +24,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// The magic of deal checkpoints.
-pub const MAGIC: &[u8; 8] = b"STUDDCKP";
-
-/// What a deal checkpoint must match to be resumed.
+/// What a deal checkpoint (magic `STUDDCKP`, two sections of `f32`) must match to be resumed.
+/// The field order is the file format: do not reorder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DealCheckpointHeader {
     /// The game (stored as JSON text, see [`crate::container::game_as_json`]).
@@ -51,97 +47,84 @@ pub struct DealCheckpointHeader {
     pub slots: u64,
 }
 
-impl DealCheckpointHeader {
-    /// The header describing `solver`'s current state.
-    pub fn of(solver: &DealSolver, game: &GameDef, card_abstraction: &str) -> Self {
-        DealCheckpointHeader {
-            game: game.clone(),
-            card_abstraction: card_abstraction.into(),
-            betting: solver.tree.betting,
-            algorithm: solver.algorithm(),
-            batch: solver.batch as u64,
-            seed: solver.seed,
-            iterations: solver.iterations,
-            slots: solver.regrets.len() as u64,
+impl checkpoint::Header for DealCheckpointHeader {
+    const MAGIC: &'static [u8; 8] = b"STUDDCKP";
+    const WHAT: &'static str = "deal checkpoint";
+    const RESUME_WITH: &'static str = "--game, --abstraction, --algorithm, --batch and --seed";
+
+    fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    fn slots(&self) -> u64 {
+        self.slots
+    }
+
+    fn mismatch(&self, saved: &Self) -> Option<String> {
+        if saved.game != self.game {
+            Some("game".into())
+        } else if saved.card_abstraction != self.card_abstraction || saved.betting != self.betting {
+            Some("abstraction".into())
+        } else if saved.algorithm != self.algorithm {
+            Some(format!("algorithm ({})", saved.algorithm.name()))
+        } else if saved.batch != self.batch || saved.seed != self.seed {
+            Some("deal sampling (--batch, --seed)".into())
+        } else {
+            None
         }
     }
 }
 
-/// Writes the solver's state to `path` atomically.
-pub fn save_checkpoint(
-    path: &Path,
-    solver: &DealSolver,
-    game: &GameDef,
-    card_abstraction: &str,
-) -> Result<()> {
-    container::write(
-        path,
-        MAGIC,
-        DealCheckpointHeader::of(solver, game, card_abstraction),
-        &[
-            bytemuck::cast_slice(&solver.regrets),
-            bytemuck::cast_slice(&solver.average),
-        ],
-    )
+impl Problem {
+    /// The problem of a deal-sampled solve of `def` with `bucketing` whose rows recall
+    /// `recall` (the betting abstraction is the game's own raise cap, as the betting tree is
+    /// built). A checkpoint's rows are keys of the recall: its name is part of the card
+    /// abstraction's, so that a resume recalls the same.
+    pub fn deal(def: &GameDef, bucketing: &Bucketing, recall: Recall) -> Problem {
+        Problem {
+            game: def.clone(),
+            card_abstraction: match recall {
+                Recall::None => bucketing.name(),
+                r => format!("{} recalling {}", bucketing.name(), r.name()),
+            },
+            betting: BettingAbstraction::for_game(def),
+        }
+    }
 }
 
-/// Restores a checkpoint into `solver` (fresh, on the same tree), after checking that it was
-/// made for the same game, abstractions, batch and seed, and that no byte is damaged.
-pub fn load_checkpoint(
-    path: &Path,
-    solver: &mut DealSolver,
-    game: &GameDef,
-    card_abstraction: &str,
-) -> Result<()> {
-    let at = || path.display().to_string();
-    let mut f = ContainerFile::<DealCheckpointHeader>::open(
-        path,
-        crate::input::CHECKPOINT,
-        MAGIC,
-        "deal checkpoint",
-    )?;
-    let c = &f.container;
-    let expect = DealCheckpointHeader {
-        iterations: c.header.iterations,
-        ..DealCheckpointHeader::of(solver, game, card_abstraction)
-    };
-    let h = &c.header;
-    let mismatch = |what: &str| {
-        anyhow::anyhow!(
-            "{}: the checkpoint is for another {what}; resume with the same --game, \
-             --abstraction, --algorithm, --batch and --seed",
-            at()
-        )
-    };
-    if h.game != expect.game {
-        return Err(mismatch("game"));
+impl Session for DealSolver {
+    type Elem = f32;
+    type Header = DealCheckpointHeader;
+
+    fn iterate(&mut self) -> Result<()> {
+        DealSolver::iterate(self)?;
+        Ok(())
     }
-    if h.card_abstraction != expect.card_abstraction || h.betting != expect.betting {
-        return Err(mismatch("abstraction"));
+
+    fn iterations(&self) -> u64 {
+        self.iterations
     }
-    if h.algorithm != expect.algorithm {
-        return Err(mismatch(&format!("algorithm ({})", h.algorithm.name())));
+
+    fn header(&self, problem: &Problem) -> DealCheckpointHeader {
+        DealCheckpointHeader {
+            game: problem.game.clone(),
+            card_abstraction: problem.card_abstraction.clone(),
+            betting: self.tree.betting,
+            algorithm: self.algorithm(),
+            batch: self.batch as u64,
+            seed: self.seed,
+            iterations: self.iterations,
+            slots: self.regrets.len() as u64,
+        }
     }
-    if h.batch != expect.batch || h.seed != expect.seed {
-        return Err(mismatch("deal sampling (--batch, --seed)"));
+
+    fn arrays(&self) -> [&[f32]; 2] {
+        [&self.regrets, &self.average]
     }
-    if h.slots != expect.slots || c.sections.len() != 2 {
-        bail!(
-            "{}: damaged: {} slots, the tree has {}",
-            at(),
-            h.slots,
-            expect.slots
-        );
+
+    fn restore(&mut self) -> ([&mut [f32]; 2], &mut u64) {
+        ([&mut self.regrets, &mut self.average], &mut self.iterations)
     }
-    let iterations = h.iterations;
-    for (i, dst) in [&mut solver.regrets, &mut solver.average]
-        .into_iter()
-        .enumerate()
-    {
-        f.read_section_into(i, bytemuck::cast_slice_mut(dst.as_mut_slice()))?;
-    }
-    solver.iterations = iterations;
-    Ok(())
 }
 
 /// Writes the solver's average strategy as a betting-tree strategy file (atomically), with the

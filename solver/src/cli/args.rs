@@ -1,0 +1,118 @@
+//! The flags several commands share, each declared once. A command takes one by a single line
+//! in its `Args`, `#[command(flatten)] pub game: args::Game`, and reads it through the group
+//! (`args.game.load()`, `args.output.json`, `args.random.seed`, `args.pool.start()`). A command
+//! whose default differs says so in one line too:
+//! `#[command(mut_arg("game", |a| a.default_value("ministud")))]`.
+
+use abstraction::rules::GameDef;
+use anyhow::{bail, Context, Result};
+
+/// The game when a command is not told one (and no strategy file names one).
+pub const DEFAULT_GAME: &str = "7stud";
+
+/// `--game`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Game {
+    /// The game: a preset (kuhn, leduc, ministud, yardstud, 7stud, stud8, razz, 5stud) or a
+    /// TOML game file. Default: the game a strategy file records where one is given, else 7stud.
+    #[arg(id = "game", long = "game", value_name = "GAME")]
+    given: Option<String>,
+}
+
+impl Game {
+    /// The game as given, `None` when it was not (nor defaulted by the command).
+    pub fn given(&self) -> Option<&str> {
+        self.given.as_deref()
+    }
+
+    /// The game as given, else [`DEFAULT_GAME`].
+    pub fn name(&self) -> &str {
+        self.given().unwrap_or(DEFAULT_GAME)
+    }
+
+    /// The game's definition: a preset, or a TOML game file ([`super::load_game`]).
+    pub fn load(&self) -> Result<GameDef> {
+        super::load_game(self.name())
+    }
+}
+
+/// `--json`.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct Output {
+    /// Print JSON for a program to read (one object per line where there are several) instead
+    /// of text and progress bars.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--seed`.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct Random {
+    /// The seed of the random draws (deals, sampled actions, chance samples): the same seed
+    /// gives the same result.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+/// `--threads`.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct Threads {
+    /// Worker threads (default: all cores). The result is the same for any number.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+impl Threads {
+    /// The worker pool of `--threads N` (all cores when not given): the one place the commands
+    /// that solve start their threads.
+    pub fn start(&self) -> Result<rayon::ThreadPool> {
+        let threads = self
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        if threads == 0 {
+            bail!("--threads must be at least 1");
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .context("starting the worker threads")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser, Debug)]
+    #[command(mut_arg("game", |a| a.default_value("ministud")))]
+    struct WithDefault {
+        #[command(flatten)]
+        game: Game,
+        #[command(flatten)]
+        output: Output,
+    }
+
+    #[derive(Parser, Debug)]
+    struct Plain {
+        #[command(flatten)]
+        game: Game,
+        #[command(flatten)]
+        random: Random,
+        #[command(flatten)]
+        pool: Threads,
+    }
+
+    #[test]
+    fn a_group_is_one_line_and_a_command_may_give_its_own_default() {
+        let p = Plain::try_parse_from(["x"]).unwrap();
+        assert_eq!((p.game.given(), p.game.name()), (None, DEFAULT_GAME));
+        assert_eq!((p.random.seed, p.pool.threads), (0, None));
+        let p = Plain::try_parse_from(["x", "--game", "razz", "--seed", "7"]).unwrap();
+        assert_eq!((p.game.name(), p.random.seed), ("razz", 7));
+        let d = WithDefault::try_parse_from(["x", "--json"]).unwrap();
+        assert_eq!((d.game.given(), d.output.json), (Some("ministud"), true));
+        let e = Plain::try_parse_from(["x", "--threads", "0"]).unwrap();
+        assert!(e.pool.start().is_err());
+    }
+}

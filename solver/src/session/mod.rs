@@ -1,0 +1,326 @@
+//! A solve session: the one loop every solver runs in, whatever its tree or its sampling.
+//!
+//! A solver plugs in by implementing [`Session`] (one iteration, the iterations completed, its
+//! two arrays and the checkpoint header that describes it); [`run`] then gives it the stop
+//! conditions (`--iterations`, `--time`), the periodic checkpoints (every so many iterations or
+//! every so much time), and reports each iteration and each checkpoint to an [`Observer`] (the
+//! command line's progress bar and JSON lines; `()` observes nothing); [`resume`] restores a
+//! checkpoint into a fresh solver. The checkpoint file is [`crate::checkpoint`]'s, generic over
+//! the header and the element type.
+//!
+//! The two solvers today: [`walked`] (the CFR family on the public tree, `f64`) and [`deal`]
+//! (deal-sampled CFR on the betting tree of the real games, `f32`). Each module also says what
+//! its solve will cost before the big arrays are allocated.
+
+pub mod deal;
+pub mod walked;
+
+pub use walked::{build_tree, estimate, new_solver, Abstractions, Cards, ADVICE};
+
+use crate::checkpoint::{self, periodic_failed};
+use abstraction::betting_abstraction::BettingAbstraction;
+use abstraction::rules::GameDef;
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A solver, as the session loop sees it.
+pub trait Session {
+    /// The element of its regrets and averages (`f64` or `f32`), as stored in its checkpoints.
+    type Elem: bytemuck::Pod;
+    /// Its checkpoint header.
+    type Header: checkpoint::Header;
+    /// Runs one iteration.
+    fn iterate(&mut self) -> Result<()>;
+    /// Iterations completed.
+    fn iterations(&self) -> u64;
+    /// The checkpoint header describing the solver's current state on `problem`.
+    fn header(&self, problem: &Problem) -> Self::Header;
+    /// The regrets and the average-strategy mass, one element per slot.
+    fn arrays(&self) -> [&[Self::Elem]; 2];
+    /// The same arrays and the iteration count, to restore a checkpoint into.
+    fn restore(&mut self) -> ([&mut [Self::Elem]; 2], &mut u64);
+}
+
+/// What a solver solves beyond what it holds itself: the game and its abstractions, recorded in
+/// its checkpoints so that only the same problem resumes one.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// The game.
+    pub game: GameDef,
+    /// The card abstraction's name (for a bucketing: its size and checksum).
+    pub card_abstraction: String,
+    /// The betting abstraction.
+    pub betting: BettingAbstraction,
+}
+
+/// Writes `solver`'s state on `problem` to the checkpoint `path`, atomically.
+pub fn save<S: Session>(path: &Path, solver: &S, problem: &Problem) -> Result<()> {
+    checkpoint::save(path, solver.header(problem), solver.arrays())
+}
+
+/// Restores the checkpoint `path` into `solver` (fresh, on the same tree), after checking that
+/// it was made for the same problem and solver settings and that no byte is damaged.
+pub fn resume<S: Session>(path: &Path, solver: &mut S, problem: &Problem) -> Result<()> {
+    let expect = solver.header(problem);
+    let (arrays, iterations) = solver.restore();
+    *iterations = checkpoint::load(path, &expect, arrays)?;
+    Ok(())
+}
+
+/// How often a checkpoint is written while solving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Every {
+    /// When the iterations completed are a multiple of this (`--every`; 0 counts as 1).
+    Iterations(u64),
+    /// When this much time has passed since the last one (`--checkpoint-every`).
+    Time(Duration),
+}
+
+/// When a session stops and where it keeps its checkpoints.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Stop once this many iterations in total are completed.
+    pub iterations: Option<u64>,
+    /// Stop once this much time has passed in the loop.
+    pub time: Option<Duration>,
+    /// How often to write a checkpoint.
+    pub every: Every,
+    /// The checkpoint file.
+    pub checkpoint: PathBuf,
+}
+
+/// Where a session stands, after an iteration.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Iterations completed in all (with those of a resumed checkpoint).
+    pub iterations: u64,
+    /// Iterations run by this session.
+    pub ran: u64,
+    /// Time since the session started.
+    pub elapsed: Duration,
+    /// Time spent in iterations alone.
+    pub iterating: Duration,
+    /// The time left until a stop condition holds, when one is given: from the pace so far for
+    /// `--iterations`, from the clock for `--time` (the sooner of the two).
+    pub left: Option<Duration>,
+}
+
+impl Progress {
+    /// Iterations per second of iterating.
+    pub fn rate(&self) -> f64 {
+        self.ran as f64 / self.iterating.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Whether a session goes on after a checkpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on until a stop condition of the [`Plan`] holds.
+    Continue,
+    /// Stop now (a target reached).
+    Stop,
+}
+
+/// What watches a session: a progress display, a log of JSON lines, a measurement that may stop
+/// it. `()` watches nothing.
+pub trait Observer<S> {
+    /// After each iteration.
+    fn iterated(&mut self, solver: &S, progress: &Progress);
+    /// After each periodic checkpoint is written; may stop the session.
+    fn checkpointed(&mut self, solver: &S, progress: &Progress) -> Result<Flow>;
+}
+
+impl<S> Observer<S> for () {
+    fn iterated(&mut self, _: &S, _: &Progress) {}
+    fn checkpointed(&mut self, _: &S, _: &Progress) -> Result<Flow> {
+        Ok(Flow::Continue)
+    }
+}
+
+/// What a session did.
+#[derive(Clone, Copy, Debug)]
+pub struct Ran {
+    /// Iterations run (beyond those resumed).
+    pub iterations: u64,
+    /// Time spent in iterations alone (not in checkpoints or observers).
+    pub iterating: Duration,
+}
+
+/// Iterates `solver` until a stop condition of `plan` holds or `observer` stops it, writing a
+/// checkpoint as often as `plan` says. A checkpoint that fails stops the session with an error
+/// saying what is left ([`periodic_failed`]): a disk that is full now would fail the final
+/// write too. The final results are the caller's to write ([`checkpoint::write_results`]).
+pub fn run<S: Session>(
+    solver: &mut S,
+    problem: &Problem,
+    plan: &Plan,
+    observer: &mut impl Observer<S>,
+) -> Result<Ran> {
+    let start = Instant::now();
+    let first = solver.iterations();
+    let mut iterating = Duration::ZERO;
+    let mut last_checkpoint = start;
+    loop {
+        let done_iterations = plan.iterations.is_some_and(|n| solver.iterations() >= n);
+        if done_iterations || plan.time.is_some_and(|t| start.elapsed() >= t) {
+            break;
+        }
+        let t = Instant::now();
+        solver.iterate()?;
+        iterating += t.elapsed();
+        let progress = progress(plan, solver.iterations(), first, start, iterating);
+        observer.iterated(solver, &progress);
+        let due = match plan.every {
+            Every::Iterations(n) => solver.iterations() % n.max(1) == 0,
+            Every::Time(d) => last_checkpoint.elapsed() >= d,
+        };
+        if due {
+            save(&plan.checkpoint, solver, problem)
+                .with_context(|| periodic_failed(&plan.checkpoint, solver.iterations()))?;
+            last_checkpoint = Instant::now();
+            if observer.checkpointed(solver, &progress)? == Flow::Stop {
+                break;
+            }
+        }
+    }
+    Ok(Ran {
+        iterations: solver.iterations() - first,
+        iterating,
+    })
+}
+
+/// Where a session of `plan` stands at `iterations`, having started at `first` at `start`.
+fn progress(
+    plan: &Plan,
+    iterations: u64,
+    first: u64,
+    start: Instant,
+    iterating: Duration,
+) -> Progress {
+    let elapsed = start.elapsed();
+    let ran = iterations - first;
+    let by_pace = plan.iterations.map(|n| {
+        let per = iterating.as_secs_f64() / ran.max(1) as f64;
+        Duration::from_secs_f64(n.saturating_sub(iterations) as f64 * per)
+    });
+    let by_clock = plan.time.map(|t| t.saturating_sub(elapsed));
+    let left = match (by_pace, by_clock) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    Progress {
+        iterations,
+        ran,
+        elapsed,
+        iterating,
+        left,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfr::{Algorithm, Solver};
+
+    fn leduc() -> (Solver, Problem) {
+        let def = GameDef::leduc();
+        let abs = Abstractions::for_game(&def);
+        let solver = new_solver(&def, &abs, Algorithm::CfrPlus, None).unwrap();
+        (solver, Problem::walked(&def, &abs))
+    }
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("stud-session-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    /// Counts what it is told and stops at the second checkpoint.
+    #[derive(Default)]
+    struct Count {
+        iterated: u64,
+        checkpoints: Vec<u64>,
+    }
+
+    impl Observer<Solver> for Count {
+        fn iterated(&mut self, _: &Solver, p: &Progress) {
+            self.iterated += 1;
+            assert_eq!(p.iterations, 3 + self.iterated);
+        }
+        fn checkpointed(&mut self, _: &Solver, p: &Progress) -> Result<Flow> {
+            self.checkpoints.push(p.iterations);
+            Ok(if self.checkpoints.len() == 2 {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            })
+        }
+    }
+
+    #[test]
+    fn a_session_stopped_at_a_checkpoint_resumes_bit_identical() {
+        let d = dir("resume");
+        let plan = |iterations| Plan {
+            iterations: Some(iterations),
+            time: None,
+            every: Every::Iterations(4),
+            checkpoint: d.join("s.ckpt"),
+        };
+        let (mut straight, problem) = leduc();
+        let ran = run(&mut straight, &problem, &plan(20), &mut ()).unwrap();
+        assert_eq!((ran.iterations, straight.iterations), (20, 20));
+
+        // Three iterations, then an observer that stops at the second checkpoint (8).
+        let (mut first, _) = leduc();
+        run(&mut first, &problem, &plan(3), &mut ()).unwrap();
+        let mut count = Count::default();
+        let ran = run(&mut first, &problem, &plan(20), &mut count).unwrap();
+        assert_eq!(count.checkpoints, [4, 8]);
+        assert_eq!((ran.iterations, count.iterated), (5, 5));
+
+        let (mut resumed, _) = leduc();
+        resume(&d.join("s.ckpt"), &mut resumed, &problem).unwrap();
+        assert_eq!(resumed.iterations, 8);
+        run(&mut resumed, &problem, &plan(20), &mut ()).unwrap();
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&resumed.regrets), bits(&straight.regrets));
+        assert_eq!(bits(&resumed.average), bits(&straight.average));
+        std::fs::remove_dir_all(&d).ok();
+    }
+
+    #[test]
+    fn a_checkpoint_of_another_problem_is_refused() {
+        let d = dir("other");
+        let (mut s, problem) = leduc();
+        s.iterate();
+        save(&d.join("s.ckpt"), &s, &problem).unwrap();
+        let other = Problem {
+            card_abstraction: "another".into(),
+            ..problem
+        };
+        let e = resume(&d.join("s.ckpt"), &mut leduc().0, &other).unwrap_err();
+        assert!(format!("{e:#}").contains("another abstraction"), "{e:#}");
+        std::fs::remove_dir_all(&d).ok();
+    }
+
+    #[test]
+    fn time_left_is_the_sooner_of_pace_and_clock() {
+        let plan = Plan {
+            iterations: Some(100),
+            time: Some(Duration::from_secs(3600)),
+            every: Every::Time(Duration::from_secs(60)),
+            checkpoint: PathBuf::new(),
+        };
+        // 10 of 100 iterations in 1 s of iterating: 9 s left by pace, under an hour by clock.
+        let p = progress(&plan, 10, 0, Instant::now(), Duration::from_secs(1));
+        assert!((p.left.unwrap().as_secs_f64() - 9.0).abs() < 1e-6, "{p:?}");
+        assert_eq!(p.rate(), 10.0);
+        let by_clock = Plan {
+            iterations: None,
+            ..plan
+        };
+        let p = progress(&by_clock, 10, 0, Instant::now(), Duration::from_secs(1));
+        assert!(p.left.unwrap() > Duration::from_secs(3590));
+    }
+}
