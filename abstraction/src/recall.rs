@@ -192,7 +192,7 @@ mod tests {
                         total *= u64::from(*c) * 2;
                     }
                     for code in 0..total.min(4096) {
-                        let code = code ^ (seed % total.max(1)) % total;
+                        let code = (code + seed % total) % total;
                         let mut rest = code;
                         let mut b = vec![0u32; street + 1];
                         let mut f = vec![false; street + 1];

@@ -65,6 +65,7 @@ fn write(fx: &Fixture, width: Width, name: &str) -> PathBuf {
         sampling: DealSampling { batch: 3, seed: 5 },
         width,
         exploitability: None,
+        recall: abstraction::recall::Recall::None,
     };
     strategy_file::write_betting(
         &path,

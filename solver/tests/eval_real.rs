@@ -35,6 +35,7 @@ fn synthetic_7stud(dir: &Path) -> PathBuf {
         sampling: DealSampling { batch: 1, seed: 0 },
         width: Width::U8,
         exploitability: None,
+        recall: abstraction::recall::Recall::None,
     };
     strategy_file::write_betting(
         &path,

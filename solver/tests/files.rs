@@ -150,7 +150,7 @@ fn a_header_edited_with_its_checksum_recomputed_is_refused() {
     let path = tmp("edited-header.strat");
     write_leduc(&path);
     let mut bytes = std::fs::read(&path).unwrap();
-    assert_eq!(bytes[8], 4, "written in format version 4");
+    assert_eq!(bytes[8], 5, "written in format version 5");
     let head = header_span(&bytes);
     // The game is stored as JSON text in the header: give it another ante.
     let text = &bytes[head.clone()];

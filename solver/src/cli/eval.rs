@@ -22,7 +22,7 @@ enum Measure {
     Lbr(LbrArgs),
     /// The validation ladder: real-game exploitability of abstract solutions, by abstraction
     /// size and iterations, on a walkable game.
-    Ladder(super::ladder::Args),
+    Ladder(Box<super::ladder::Args>),
 }
 
 /// Arguments of `stud eval lbr`.
@@ -75,7 +75,7 @@ pub struct LbrArgs {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let args = match args.command {
         Measure::Lbr(a) => a,
-        Measure::Ladder(a) => return super::ladder::run(a),
+        Measure::Ladder(a) => return super::ladder::run(*a),
     };
     let path = args.strategy;
     let def = game_for(args.game.given(), &[&path], "7stud")?;
