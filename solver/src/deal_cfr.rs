@@ -213,8 +213,8 @@ impl DealSolver {
         let keys = recall.keys(&buckets);
         if keys != tree.num_buckets {
             return Err(DealError::Unsupported(format!(
-                "the tree has {:?} rows per street, the bucketing {buckets:?} with recall {} \
-                 {keys:?}",
+                "the tree has {:?} buckets per street, the bucketing {buckets:?} (with recall \
+                 {}: {keys:?} rows)",
                 tree.num_buckets,
                 recall.name()
             )));
