@@ -520,7 +520,7 @@ impl DealSolver {
                         };
                         let mut known = [0u32; abstraction::rules::MAX_STREETS];
                         known[street] = bucket(street)?;
-                        if street > 0 && self.recall != Recall::None {
+                        if street > 0 && self.recall.recalls_buckets() {
                             known[street - 1] = bucket(street - 1)?;
                         }
                         let firsts = l.firsts;

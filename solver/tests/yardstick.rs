@@ -209,7 +209,12 @@ fn a_recalling_solve_is_the_ladders_solve_and_its_file_plays() {
         ],
         "",
     ));
-    assert!(lbr.contains("mbb"), "{lbr}");
+    let lbr: Value = serde_json::from_str(&lbr).unwrap();
+    assert!(
+        lbr["lbr_mbb_per_hand"].as_f64().is_some_and(f64::is_finite),
+        "{lbr}"
+    );
+    assert_eq!(lbr["hands"].as_u64(), Some(40), "{lbr}");
     std::fs::remove_dir_all(&d).unwrap();
 }
 

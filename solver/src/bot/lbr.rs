@@ -439,39 +439,13 @@ impl<'l> Range<'l> {
 mod tests {
     use super::*;
     use crate::bot::range::{extend, Holding, MAX_ACTIONS};
-    use crate::bot::{most_aggressive, passive, AlwaysCall};
+    use crate::bot::{passive, AlwaysCall};
     use abstraction::cards::parse_cards;
     use abstraction::cards::Card;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
-    /// Completes on third street with a pair in the hole, otherwise plays passively: its range
-    /// after its first action is known exactly.
-    struct PairRaiser;
-
-    impl Player for PairRaiser {
-        fn name(&self) -> &str {
-            "pair-raiser"
-        }
-        fn policy(
-            &self,
-            state: &State,
-            _: &[Bet],
-            seat: u8,
-            legal: &[Action],
-            probs: &mut [f64],
-        ) -> anyhow::Result<Answer> {
-            let down = state.down_cards(seat);
-            let pair = matches!(down, [Some(a), Some(b)] if a.rank() == b.rank());
-            probs.fill(0.0);
-            probs[if pair && state.street() == 0 {
-                most_aggressive(legal)
-            } else {
-                passive(legal)
-            }] = 1.0;
-            Ok(Answer::Own)
-        }
-    }
+    use crate::bot::tests::PairRaiser;
 
     /// Third street of seven-card stud with the given cards (seat 0 brings in with the 2c),
     /// after seat 0's first action by [`PairRaiser`]: the state and the betting.

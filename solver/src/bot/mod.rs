@@ -307,4 +307,4 @@ pub fn default_purification(tree: TreeKind) -> Purification {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -429,3 +429,31 @@ fn a_server_reply_from_the_fallback_is_marked() {
     assert_eq!(fell["action"], "cc", "{fell}");
     assert_eq!(fell["fallback"], true, "{fell}");
 }
+
+/// Completes on third street with a pair in the hole, otherwise plays passively: its range after
+/// its first action is known exactly (the LBR and re-solving tests weigh holdings by it).
+pub(crate) struct PairRaiser;
+
+impl Player for PairRaiser {
+    fn name(&self) -> &str {
+        "pair-raiser"
+    }
+    fn policy(
+        &self,
+        state: &State,
+        _: &[Bet],
+        seat: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<Answer> {
+        let down = state.down_cards(seat);
+        let pair = matches!(down, [Some(a), Some(b)] if a.rank() == b.rank());
+        probs.fill(0.0);
+        probs[if pair && state.street() == 0 {
+            most_aggressive(legal)
+        } else {
+            passive(legal)
+        }] = 1.0;
+        Ok(Answer::Own)
+    }
+}

@@ -2,7 +2,8 @@
 //! Bayesian weights, a lossless blueprint reproduced, the player and its spec.
 
 use super::*;
-use crate::bot::{passive, AlwaysCall, Answer, Player};
+use crate::bot::tests::PairRaiser;
+use crate::bot::{passive, AlwaysCall, Player};
 use crate::terminal::terminal_values;
 use abstraction::cards::parse_cards;
 use abstraction::rules::{GameDef, Next};
@@ -94,37 +95,6 @@ fn three_card_hands_are_valued_as_the_sum_over_the_pairs_that_do_not_collide() {
         }
     }
     assert!(checked[0] > 0 && checked[1] > 0, "{checked:?}");
-}
-
-/// Third street's raiser with a pair in the hole, otherwise a caller: its range after a raise
-/// holds exactly the pairs.
-struct PairRaiser;
-
-impl Player for PairRaiser {
-    fn name(&self) -> &str {
-        "pair-raiser"
-    }
-    fn policy(
-        &self,
-        state: &State,
-        _: &[Bet],
-        seat: u8,
-        legal: &[Action],
-        probs: &mut [f64],
-    ) -> anyhow::Result<Answer> {
-        let down = state.down_cards(seat);
-        let pair = matches!(down, [Some(a), Some(b)] if a.rank() == b.rank());
-        probs.fill(0.0);
-        let raise = legal
-            .iter()
-            .position(|a| matches!(a, Action::CompleteBetRaise(_)));
-        let i = match raise {
-            Some(i) if pair && state.street() == 0 => i,
-            _ => passive(legal),
-        };
-        probs[i] = 1.0;
-        Ok(Answer::Own)
-    }
 }
 
 #[test]
