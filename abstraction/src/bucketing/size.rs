@@ -5,7 +5,8 @@ use super::BucketError;
 
 /// The names of the size presets, and the other forms [`Size::parse`] reads.
 pub const SIZES: &str = "tiny, small, default, large, or buckets per street (`4`: 4 on every \
-                         street; `4,8`: per street)";
+                         street; `4,8`: per street), each optionally with `:board=W`, the \
+                         weight of the visible boards' classes (default 0.05)";
 
 /// Everything that decides a built bucketing besides the game.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,7 +70,36 @@ impl Size {
     /// (one count per street), with the `small` preset's training and rollout budget (exact
     /// features on small games such as `ministud`). Such a size is named `k` and its counts per
     /// street, e.g. `k4-4` or `k4-8` on two streets.
+    ///
+    /// A suffix `:board=W` sets the weight of the visible boards' classes in the features
+    /// ([`FeatureParams::board_weight`]: how much the opponent's up cards separate buckets beside
+    /// the strength features) and adds `-bW` to the name, so each weight is its own cached
+    /// bucketing.
     pub fn parse(spec: &str, streets: usize) -> Result<Size, BucketError> {
+        let (counts, knob) = match spec.split_once(':') {
+            Some((counts, knob)) => (counts, Some(knob)),
+            None => (spec, None),
+        };
+        let mut size = Size::parse_counts(counts, streets)?;
+        if let Some(knob) = knob {
+            let weight = knob
+                .strip_prefix("board=")
+                .and_then(|w| w.parse::<f32>().ok())
+                .filter(|w| w.is_finite() && *w >= 0.0)
+                .ok_or_else(|| {
+                    BucketError::Size(format!(
+                        "`{spec}`: after the size, `:board=W` with W a weight of at least 0 \
+                         (the default is 0.05)"
+                    ))
+                })?;
+            size.features.board_weight = weight;
+            size.name = format!("{}-b{weight}", size.name);
+        }
+        Ok(size)
+    }
+
+    /// [`Size::parse`] without the board weight's suffix.
+    fn parse_counts(spec: &str, streets: usize) -> Result<Size, BucketError> {
         let counts: Option<Vec<u32>> = spec.split(',').map(|x| x.trim().parse().ok()).collect();
         let Some(mut buckets) = counts else {
             return Size::preset(spec, streets);
@@ -118,5 +148,16 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("unknown size"));
+        let b = Size::parse("small:board=0.5", 3).unwrap();
+        assert_eq!(b.name, "small-b0.5");
+        assert_eq!(b.features.board_weight, 0.5);
+        assert_eq!(b.buckets, Size::preset("small", 3).unwrap().buckets);
+        assert_eq!(Size::parse("8:board=1", 2).unwrap().name, "k8-8-b1");
+        for bad in ["8:board=-1", "8:board=x", "8:weight=1", "8:board=NaN"] {
+            assert!(Size::parse(bad, 2)
+                .unwrap_err()
+                .to_string()
+                .contains(":board=W"));
+        }
     }
 }
