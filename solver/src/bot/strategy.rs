@@ -45,22 +45,27 @@ impl StrategyPlayer {
     /// rows are played as its kind of file is by default ([`super::default_purification`]).
     pub fn open(path: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer> {
         let file = StrategyFile::open(Path::new(path))?;
-        let game = &file.header().game;
-        if game != def {
+        if &file.header().game != def {
             bail!(
                 "{path} was solved for {} (stakes, stacks and rules as stored in it), not for the \
                  game asked ({}): pass the game it was solved for",
-                game.variant,
+                file.header().game.variant,
                 def.variant
             );
         }
-        Ok(StrategyPlayer {
-            deck: game.deck.cards().iter().collect(),
+        Ok(StrategyPlayer::of_file(file, path))
+    }
+
+    /// The player of `file`, opened already from `path` (its name), for the game it was solved
+    /// for; its rows played as by [`StrategyPlayer::open`].
+    pub fn of_file(file: StrategyFile, path: &str) -> StrategyPlayer {
+        StrategyPlayer {
+            deck: file.header().game.deck.cards().iter().collect(),
             name: path.to_string(),
             path: path.to_string(),
             purification: super::default_purification(file.header().tree),
             file,
-        })
+        }
     }
 
     /// Plays every row through `purification` instead of the default of its kind of file
