@@ -16,6 +16,7 @@ pub mod input;
 pub mod ladder;
 pub mod memory;
 pub mod purify;
+pub mod ranges;
 pub mod resolve;
 pub mod session;
 pub mod strategy_file;

@@ -30,7 +30,7 @@ enum Command {
     Serve(cli::serve::Args),
     /// Play heads-up against a bot or strategy in the terminal.
     Play(cli::play::Args),
-    /// Measure a strategy: local best response.
+    /// Measure a strategy: local best response (lbr), or the card abstraction (ladder).
     Eval(cli::eval::Args),
     /// Write an HTML report of a strategy: convergence, first-round play, results.
     Report(cli::report::Args),

@@ -1,6 +1,8 @@
 //! `stud explore` in headless Chromium: the page clicks through a hand with its own buttons
-//! (cards dealt, actions taken), and what it shows at the end is what `stud query --json`
-//! answers at that spot. Chromium is required: without it the test fails, naming the package.
+//! (cards dealt, actions taken, over several streets), and what it shows at the end is what
+//! `stud query --ranges --json` answers at that spot: the strategy by bucket and by hand class,
+//! and each seat's range reaching the node. Chromium is required: without it the test fails,
+//! naming the package.
 
 mod common;
 
@@ -123,6 +125,46 @@ fn bucket_rows(dom: &str) -> Vec<(u64, Vec<f64>)> {
         .collect()
 }
 
+/// The rows of the element with `id` (up to the first `end` tag) that carry `key`: (its value,
+/// the numbers of `num` in the row, in order).
+fn keyed_rows<'a>(
+    dom: &'a str,
+    id: &str,
+    end: &str,
+    key: &str,
+    num: &str,
+) -> Vec<(&'a str, Vec<f64>)> {
+    let from = &dom[dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id}"))..];
+    let part = &from[..from.find(end).unwrap()];
+    part.split(&format!("<tr {key}=\""))
+        .skip(1)
+        .map(|row| {
+            let row = &row[..row.find("</tr>").unwrap()];
+            let nums = attrs(row, num).iter().map(|p| p.parse().unwrap()).collect();
+            (&row[..row.find('"').unwrap()], nums)
+        })
+        .collect()
+}
+
+/// A JSON list of numbers.
+fn numbers(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_f64().unwrap())
+        .collect()
+}
+
+/// `a` and `b` are the same numbers (the page prints them as JavaScript writes them).
+fn same(a: &[f64], b: &[f64], what: &str) {
+    assert_eq!(a.len(), b.len(), "{what}: {a:?} vs {b:?}");
+    for (x, y) in a.iter().zip(b) {
+        assert!((x - y).abs() < 1e-12, "{what}: {a:?} vs {b:?}");
+    }
+}
+
 /// Plays `steps` by clicks on the page of `file` and checks the page against `stud query`.
 fn check_path(file: &str, steps: &str) {
     let server = serve(file);
@@ -136,7 +178,11 @@ fn check_path(file: &str, steps: &str) {
         page.contains(&format!("data-spot=\"{steps}\"")),
         "the clicks did not reach {steps}: {page}"
     );
-    let q: Value = serde_json::from_str(&ok(&stud(&["query", file, steps, "--json"], ""))).unwrap();
+    let q: Value = serde_json::from_str(&ok(&stud(
+        &["query", file, steps, "--ranges", "--json"],
+        "",
+    )))
+    .unwrap();
     // The same decision: who acts, where, with which actions in words.
     let heading = text_of(&page, "decision");
     let seat = q["seat"].as_u64().unwrap() + 1;
@@ -192,7 +238,7 @@ fn check_path(file: &str, steps: &str) {
     // The command shown is the one just run, and the chart counts every holding once.
     assert_eq!(
         text_of(&page, "command").replace("&quot;", "\""),
-        format!("stud query {file} \"{steps}\" --json")
+        format!("stud query {file} \"{steps}\" --ranges --json")
     );
     let holds: u64 = q["hands"]
         .as_array()
@@ -204,8 +250,72 @@ fn check_path(file: &str, steps: &str) {
         page.contains(&format!("its {holds} possible down cards")),
         "{holds}"
     );
+    // The chart: each hand class the player may hold, with the query's mean probabilities.
+    let chart = keyed_rows(&page, "chart", "</table>", "data-class", "data-p");
+    let want: Vec<&Value> = q["chart"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["holdings"].as_u64().unwrap() > 0)
+        .collect();
+    assert!(want.len() > 1);
+    assert_eq!(
+        chart.iter().filter(|r| !r.1.is_empty()).count(),
+        want.len(),
+        "{page}"
+    );
+    for r in want {
+        let class = r["class"].as_str().unwrap();
+        let (_, shown) = chart.iter().find(|c| c.0 == class).expect(class);
+        same(shown, &numbers(&r["probabilities"]), class);
+    }
+    // Each seat's range: the probability of the betting so far, by hand class and by bucket.
+    let ranges = q["ranges"].as_array().unwrap();
+    assert_eq!(ranges.len(), 2);
+    // Someone has acted by every spot checked: a range narrower than every holding alike.
+    assert!(ranges.iter().any(|r| r["reach"].as_f64().unwrap() < 1.0));
+    for r in ranges {
+        let id = format!("range-p{}", r["seat"].as_u64().unwrap() + 1);
+        let reach: f64 = attrs(
+            &page[page.find(&format!("id=\"{id}\"")).unwrap()..],
+            "data-reach",
+        )[0]
+        .parse()
+        .unwrap();
+        same(&[reach], &[r["reach"].as_f64().unwrap()], &id);
+        for (key, num, list, name) in [
+            ("data-range-class", "data-reach", "classes", "class"),
+            ("data-range-class", "data-share", "classes", "class"),
+            ("data-range-bucket", "data-reach", "buckets", "bucket"),
+            ("data-range-bucket", "data-share", "buckets", "bucket"),
+        ] {
+            let shown = keyed_rows(&page, &id, "</section>", key, num);
+            let want: Vec<(String, f64)> = r[list]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| c["holdings"].as_u64().unwrap() > 0)
+                .map(|c| {
+                    let label = match &c[name] {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    (label, c[&num["data-".len()..]].as_f64().unwrap())
+                })
+                .collect();
+            assert!(!want.is_empty());
+            assert_eq!(shown.len(), want.len(), "{id} {list}");
+            for ((label, nums), (wl, wv)) in shown.iter().zip(&want) {
+                assert_eq!(label, wl, "{id}");
+                same(nums, &[*wv], &format!("{id} {label} {num}"));
+            }
+        }
+    }
     drop(server);
 }
+
+/// Razz from 3rd to 5th street, both seats betting on each.
+const RAZZ_PATH: &str = "Kc 3d pb cc 4h 5s cbr5 cc 7c 8d cbr10";
 
 #[test]
 fn a_hand_clicked_through_in_chromium_shows_what_query_answers() {
@@ -226,6 +336,8 @@ fn a_hand_clicked_through_in_chromium_shows_what_query_answers() {
     drop(server);
     // Five-card stud names its streets from 2nd.
     check_path(&shipped("5stud-hu.strat"), "3c 8d pb");
+    // Razz over three streets, the ranges replayed through each.
+    check_path(&shipped("razz-hu.strat"), RAZZ_PATH);
 }
 
 #[test]

@@ -10,7 +10,7 @@ fn a_hand_in_arguments() {
     assert!(out.status.success());
     assert_eq!(
         text(&out.stdout),
-        "As Ks Qs Js Ts 2c 3d: high straight flush (A K Q J T) strength 7462; low8 none; \
+        "As Ks Qs Js Ts 2c 3d: royal flush (A K Q J T), high strength 7462; low8 none; \
          razz J-T-3-2-A (5797)\n"
     );
 }
@@ -71,15 +71,15 @@ fn a_line_that_is_not_text_or_too_long_is_named_and_the_rest_evaluated() {
     let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert!(
-        lines[0].starts_with("As Ks Qs Js Ts: high straight flush"),
+        lines[0].starts_with("As Ks Qs Js Ts: royal flush"),
         "{lines:?}"
     );
     assert!(
-        lines[1].starts_with("8c 7d 6h 5s 4c: high straight"),
+        lines[1].starts_with("8c 7d 6h 5s 4c: straight (8 7 6 5 4), high strength"),
         "{lines:?}"
     );
     assert!(
-        lines[2].starts_with("2c 3c 4c 5c 7d: high high card"),
+        lines[2].starts_with("2c 3c 4c 5c 7d: high card (7 5 4 3 2), high strength"),
         "{lines:?}"
     );
     let err = text(&out.stderr);

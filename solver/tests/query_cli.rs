@@ -229,3 +229,54 @@ fn buckets_are_described_by_hand_class_and_ehs() {
         .iter()
         .all(|h| h["ehs"].is_number() && h["description"].is_string()));
 }
+
+#[test]
+fn ranges_are_printed_by_hand_class_and_refused_where_undefined() {
+    let seven = shipped("7stud-hu.strat");
+    let spot = "3c 8d pb cc Qs 2h cc cbr5";
+    let out = ok(&stud(&["query", &seven, spot, "--ranges"], ""));
+    for part in [
+        "by hand class (the mean of the rows of each class's holdings):",
+        "p1's range reaching the spot: the betting so far has probability",
+        "p2's range reaching the spot",
+        "hand class               holds   reach  share",
+    ] {
+        assert!(out.contains(part), "{part}: {out}");
+    }
+    // Past the cap the chart is the call of every class; the ranges are still replayed.
+    let capped = "3c 8d pb cbr5 cbr10 cbr15 cbr20 cbr25";
+    let v = query_json(&[&seven, capped, "--ranges"]);
+    let rows = v["chart"]["rows"].as_array().unwrap();
+    assert!(rows
+        .iter()
+        .filter(|r| r["holdings"].as_u64() > Some(0))
+        .all(|r| r["probabilities"] == serde_json::json!([1.0])));
+    assert!(v["ranges"][0]["reach"].as_f64().unwrap() < 1.0);
+    // Where a range is not defined: no up cards, one hand, a public-tree file.
+    let e = err(&stud(&["query", &seven, "", "--ranges"], ""));
+    assert!(e.contains("--ranges needs the up cards"), "{e}");
+    let e = err(&stud(
+        &["query", &seven, "3c 8d", "--ranges", "--hand", "AsKd"],
+        "",
+    ));
+    assert!(e.contains("--hand"), "{e}");
+    let dir = std::env::temp_dir().join(format!("stud-query-ranges-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kuhn = dir.join("kuhn.strat");
+    let kuhn = kuhn.to_str().unwrap();
+    ok(&stud(
+        &[
+            "solve",
+            "--game",
+            "kuhn",
+            "--iterations",
+            "10",
+            "--out",
+            kuhn,
+        ],
+        "",
+    ));
+    let e = err(&stud(&["query", kuhn, "", "--ranges"], ""));
+    assert!(e.contains("--ranges reads a real game's strategy"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

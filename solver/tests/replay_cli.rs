@@ -195,6 +195,16 @@ fn chips_past_the_bound_are_refused_and_hands_at_it_replay() {
         "{err}"
     );
     assert!(!sim.exists(), "nothing is written");
+    // A game PHH has no code for is refused before the folder is made.
+    let (ok, _, err) = stud(&[
+        "simulate",
+        "--game",
+        "leduc",
+        "--out",
+        sim.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("PHH cannot record leduc"), "{err}");
+    assert!(!sim.exists(), "nothing is written for leduc");
     // Two stacks of 2^52 hold 2^53 chips in all: the bound itself; every hand replays.
     let (ok, _, err) = stud(&[
         "simulate",

@@ -94,3 +94,37 @@ fn the_game_is_read_from_the_strategy_file() {
     let e = common::err(&stud(&["match", razz, seven, "--hands", "4"], ""));
     assert!(e.contains("solved for different games"), "{e}");
 }
+
+#[test]
+fn a_pokerkit_dealer_is_served_by_every_shipped_strategy() {
+    // PokerKit's rules only take betting options away heads-up with deep stacks: the files
+    // solved under the card room's play them (docs/protocol.md).
+    for (game, file, ..) in SHIPPED {
+        // The door cards 3c and 8d: the 3c brings in, in razz the 8d; seats 0-based in JSON.
+        let (hole, mine) = if game == "5stud" {
+            ("??", "As")
+        } else {
+            ("????", "AsKs")
+        };
+        let seat = u8::from(game == "razz");
+        let req = format!(
+            r#"{{"id":1,"seat":{seat},"actions":["d dh p1 {}3c","d dh p2 {}8d"]}}"#,
+            if seat == 0 { mine } else { hole },
+            if seat == 1 { mine } else { hole },
+        );
+        let p = path(file);
+        let p = p.to_str().unwrap();
+        let out = ok(&stud(
+            &["serve", p, "--game", game, "--rules", "pokerkit"],
+            &format!("{req}\n"),
+        ));
+        let v: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+        let sum: f64 = v["probs"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{file}: {v}"))
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{file}: {v}");
+    }
+}

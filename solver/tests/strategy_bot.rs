@@ -193,17 +193,86 @@ fn report_writes_a_page_with_its_pictures_and_renders_in_chromium_when_present()
     assert_eq!(html.matches("<svg").count(), 4, "{html}");
     assert_eq!(html.matches("</svg>").count(), 4);
     assert_eq!(html.matches("<polyline").count(), 2);
-    for part in [
-        "Convergence",
-        "First betting round",
-        "vs heuristic",
-        "LBR",
-        "fold",
-    ] {
+    for part in ["Convergence", "First betting round", "vs heuristic", "LBR"] {
         assert!(html.contains(part), "{part}");
     }
+    // The file's name as the title, not where it lies.
+    assert!(
+        html.contains("<title>Strategy report: leduc.strat</title>"),
+        "{html}"
+    );
+    assert!(!html.contains(dir.to_str().unwrap()), "{html}");
+    // Leduc's words: no street, door card or bring-in of stud.
+    for stud_word in ["street", "door", "bring-in", "complete"] {
+        assert!(!html.contains(stud_word), "{stud_word}: {html}");
+    }
+    // Axes with values and hover text: ticks on the convergence curves, each point, cell and
+    // result with its numbers.
+    // A point per log line with iterations, seconds and exploitability_mbb (the last, the
+    // solve's summary, has them too).
+    let points = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains("\"exploitability_mbb\""))
+        .count();
+    assert!(points >= 2);
+    assert_eq!(html.matches("<title>iterations ").count(), points, "{html}");
+    assert!(html.contains("<title>seconds "), "{html}");
+    assert!(html.contains(">the player's win rate, mbb/hand"), "{html}");
+    assert!(html.contains("<title>vs heuristic: "), "{html}");
+    let chart = svg_after(&html, "First betting round");
+    // Leduc's first decision checks or bets: neither fold nor raise is drawn, nor in the legend.
+    let legend = legend_of(chart);
+    let labels: Vec<&str> = legend.iter().map(|l| l.1).collect();
+    assert_eq!(labels, ["check/call", "bet"], "{chart}");
+    assert_legend_drawn(chart);
+    // A row per rank of private card (J, Q, K), each cell's shares in its hover text.
+    assert_eq!(
+        chart.matches("<g class=\"cell\"><title>").count(),
+        3,
+        "{chart}"
+    );
+    assert!(chart.contains("<title>K: "), "{chart}");
     assert_renders(&page, &dir);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The first `<svg>` after `heading` in `html`.
+fn svg_after<'a>(html: &'a str, heading: &str) -> &'a str {
+    let from = &html[html.find(heading).unwrap_or_else(|| panic!("{heading}"))..];
+    let start = from.find("<svg").unwrap();
+    &from[start..start + from[start..].find("</svg>").unwrap()]
+}
+
+/// A grid chart's legend: (colour, label) of each 14-point swatch and the text after it.
+fn legend_of(svg: &str) -> Vec<(&str, &str)> {
+    let key = "width=\"14\" height=\"14\" fill=\"";
+    svg.match_indices(key)
+        .map(|(i, _)| {
+            let rest = &svg[i + key.len()..];
+            let colour = &rest[..rest.find('"').unwrap()];
+            let text = &rest[rest.find("<text").unwrap()..];
+            let label = &text[text.find('>').unwrap() + 1..text.find("</text>").unwrap()];
+            (colour, label)
+        })
+        .collect()
+}
+
+/// Each colour of the legend is drawn: some cell has a bar of that colour wider than 0.
+fn assert_legend_drawn(svg: &str) {
+    for (colour, label) in legend_of(svg) {
+        let drawn = svg.split("<rect ").any(|r| {
+            r.contains(&format!("fill=\"{colour}\""))
+                && !r.contains("height=\"14\"")
+                && r.split("width=\"")
+                    .nth(1)
+                    .and_then(|w| w[..w.find('"').unwrap()].parse::<f64>().ok())
+                    .is_some_and(|w| w > 0.0)
+        });
+        assert!(
+            drawn,
+            "the legend's {label} ({colour}) is never drawn: {svg}"
+        );
+    }
 }
 
 /// Renders `page` in headless Chromium and checks the screenshot is not blank.
@@ -286,9 +355,15 @@ fn third_street_report_of_a_bot_shows_its_chart_and_the_results_given_and_render
         "vs random",
         "+812.5",
         "LBR (its win rate)",
+        "<title>Strategy report: heuristic</title>",
+        // Hover text: a cell's class, door card and every share drawn.
+        "<title>rolled-up trips, door card A: ",
     ] {
         assert!(html.contains(part), "{part}");
     }
+    let chart = svg_after(&html, "3rd street: facing the bring-in");
+    assert_legend_drawn(chart);
+    assert!(chart.contains(">door card</text>"), "{chart}");
     // A malformed results file is refused with its name and what is missing.
     std::fs::write(&results, r#"{"results":[{"name":"x"}]}"#).unwrap();
     let (ok, _, err) = stud(&[

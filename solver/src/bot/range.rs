@@ -17,8 +17,8 @@
 use super::lbr::Candidates;
 use super::{Bet, Player};
 use abstraction::cards::{Card, CardSet};
-use abstraction::rules::{Action, State};
-use anyhow::ensure;
+use abstraction::rules::{Action, Deal, Next, State};
+use anyhow::{ensure, Context};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -79,6 +79,9 @@ pub(crate) struct HiddenRange<'p> {
     holdings: Vec<Holding>,
     /// Whether the player has card classes (known after the first ask).
     has_classes: Option<bool>,
+    /// Whether an action taken had probability 0 with every holding (the range then started
+    /// again, every holding alike).
+    lost: bool,
     /// The street whose class each holding holds.
     classes_on: Option<usize>,
     /// Scratch: a policy column per holding, a policy entry per class, holdings being extended,
@@ -110,6 +113,7 @@ impl<'p> HiddenRange<'p> {
             n: 0,
             holdings: Vec::new(),
             has_classes: None,
+            lost: false,
             classes_on: None,
             column: Vec::new(),
             per_class: Vec::new(),
@@ -126,6 +130,12 @@ impl<'p> HiddenRange<'p> {
     /// The holdings, to annotate.
     pub(crate) fn holdings_mut(&mut self) -> &mut [Holding] {
         &mut self.holdings
+    }
+
+    /// Whether an action taken had probability 0 with every holding, so that the holdings are
+    /// no longer weighed by Bayes' rule (only with a floor of 0, or a sample missing the line).
+    pub(crate) fn lost(&self) -> bool {
+        self.lost
     }
 
     /// Down cards per holding.
@@ -225,6 +235,7 @@ impl<'p> HiddenRange<'p> {
             // Off the seat's own paths (only a sample can miss them with a floor of 0: the
             // holding it plays is always in the exact range): every holding alike.
             self.holdings.iter_mut().for_each(|h| h.weight = 1.0);
+            self.lost = true;
         }
         Ok(())
     }
@@ -318,6 +329,82 @@ impl<'p> HiddenRange<'p> {
         self.classes_on = Some(st.street());
         Ok(true)
     }
+}
+
+/// Both seats' ranges replayed along a hand, and where the replay stopped.
+pub(crate) struct Replay<'p> {
+    /// Seat 0's range and seat 1's, brought up to the cards dealt.
+    pub(crate) ranges: [HiddenRange<'p>; 2],
+    /// The hand where the replay stopped, every down card unknown.
+    pub(crate) state: State,
+    /// How many of the bets given were replayed.
+    pub(crate) read: usize,
+    /// The cards dealt face up (the holdings' dead cards).
+    pub(crate) seen: CardSet,
+}
+
+/// Replays the public events of `real`'s hand from its start with both seats' down cards
+/// unknown, each seat's actions (`bets`, in order) weighing its range by `player`'s policy, each
+/// action by at least `floor` (every holding of the seat's down cards, [`Candidates::All`]).
+/// Stops at the first decision where `stop` says so or the bets given end, at a card `real` has
+/// not dealt yet, or at the end of the hand; the caller reads where from [`Replay::state`]. The
+/// one replay of LBR's opponent, endgame re-solving's two ranges and `stud query --ranges`.
+pub(crate) fn replay<'p>(
+    player: &'p dyn Player,
+    real: &State,
+    bets: &[Bet],
+    floor: f64,
+    stop: impl Fn(&State) -> bool,
+) -> anyhow::Result<Replay<'p>> {
+    let def = real.def();
+    let deck = def.deck.cards();
+    let mut ranges = [
+        HiddenRange::new(player, 0, deck, Candidates::All, floor),
+        HiddenRange::new(player, 1, deck, Candidates::All, floor),
+    ];
+    let mut st = State::new(def)?;
+    let mut seen = CardSet::EMPTY;
+    let mut read = 0;
+    loop {
+        match st.next() {
+            Next::Deal {
+                seat: Some(s),
+                deal: Deal::Down,
+            } => {
+                st.deal_unknown()?;
+                ranges[s as usize].deal_hidden();
+            }
+            Next::Deal { seat, .. } => {
+                let card = match seat {
+                    None => real.community_cards().get(st.community_cards().len()),
+                    Some(s) => real.up_cards(s).get(st.up_cards(s).len()),
+                };
+                let Some(&card) = card else { break };
+                st.deal(card)?;
+                seen.insert(card);
+            }
+            Next::Act { .. } if read == bets.len() || stop(&st) => break,
+            Next::Act { seat } => {
+                let (_, a) = bets[read];
+                let r = &mut ranges[seat as usize];
+                r.refresh(seen)?;
+                r.observe(&st, &bets[..read], a)?;
+                st.apply(a)
+                    .with_context(|| format!("bet {} of the hand ({a})", read + 1))?;
+                read += 1;
+            }
+            Next::Over => break,
+        }
+    }
+    for r in &mut ranges {
+        r.refresh(seen)?;
+    }
+    Ok(Replay {
+        ranges,
+        state: st,
+        read,
+        seen,
+    })
 }
 
 /// Gives each of `holdings` (`n` cards each, all in `pool`) `k` more cards from `pool` (the

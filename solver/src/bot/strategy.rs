@@ -21,7 +21,7 @@ use crate::purify::Purification;
 use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
 use abstraction::betting_tree::BettingNodes;
 use abstraction::cards::Card;
-use abstraction::rules::{Action, Deal, GameDef, State};
+use abstraction::rules::{Action, Deal, GameDef, Profile, State};
 use abstraction::tree::{Edge, NodeKind};
 use anyhow::{bail, Context};
 use std::path::Path;
@@ -41,26 +41,49 @@ pub struct StrategyPlayer {
 }
 
 impl StrategyPlayer {
-    /// Opens the strategy file at `path`, which must have been solved for `def` exactly; its
-    /// rows are played as its kind of file is by default ([`super::default_purification`]).
+    /// Opens the strategy file at `path`, which must have been solved for `def` exactly, or for
+    /// the same game under the card-room rules where `def` is it under PokerKit's and the
+    /// strategy fits them ([`pokerkit_fits`]); its rows are played as its kind of file is by
+    /// default ([`super::default_purification`]).
     pub fn open(path: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer> {
         let file = StrategyFile::open(Path::new(path))?;
-        let game = &file.header().game;
-        if game != def {
+        let stored = &file.header().game;
+        if stored != def && !pokerkit_fits(stored, def) {
+            let pokerkit = stored.clone().with_profile(Profile::PokerKit) == *def;
+            if pokerkit {
+                bail!(
+                    "{path} was solved for {} under the card-room rules; PokerKit's rules are \
+                     accepted heads-up with stacks of at least {} (no one all in under the cap), \
+                     not here",
+                    stored.variant,
+                    most_committed(def)
+                );
+            }
+            let why = if stored.variant == def.variant {
+                "the same game with other stakes, stacks, seats or rules"
+            } else {
+                "another game"
+            };
             bail!(
-                "{path} was solved for {} (stakes, stacks and rules as stored in it), not for the \
-                 game asked ({}): pass the game it was solved for",
-                game.variant,
+                "{path} was solved for {} as stored in it, not for the game asked ({}: {why}): \
+                 pass the game it was solved for",
+                stored.variant,
                 def.variant
             );
         }
-        Ok(StrategyPlayer {
-            deck: game.deck.cards().iter().collect(),
+        Ok(StrategyPlayer::of_file(file, path))
+    }
+
+    /// The player of `file`, opened already from `path` (its name), for the game it was solved
+    /// for; its rows played as by [`StrategyPlayer::open`].
+    pub fn of_file(file: StrategyFile, path: &str) -> StrategyPlayer {
+        StrategyPlayer {
+            deck: file.header().game.deck.cards().iter().collect(),
             name: path.to_string(),
             path: path.to_string(),
             purification: super::default_purification(file.header().tree),
             file,
-        })
+        }
     }
 
     /// Plays every row through `purification` instead of the default of its kind of file
@@ -111,6 +134,33 @@ impl StrategyPlayer {
             .map(|i| i as u32)
             .with_context(|| format!("{card} is not in the strategy's deck"))
     }
+}
+
+/// Whether a strategy solved for `stored` (the card-room rules) plays `asked`: the same game
+/// under PokerKit's house rules, heads-up, every stack deep enough that no one is all in under
+/// the cap. Then every betting a PokerKit dealer deals is one the card room allows (PokerKit's
+/// rules only take options away: raises past the cap heads-up, the open-pair big bet), no
+/// all-in raise for less can happen (where PokerKit reopens the betting), and heads-up the deck
+/// never runs out; a strategy file's abstraction caps the betting anyway.
+pub fn pokerkit_fits(stored: &GameDef, asked: &GameDef) -> bool {
+    stored.clone().with_profile(Profile::CardRoom) == *stored
+        && stored.clone().with_profile(Profile::PokerKit) == *asked
+        && asked.seats == 2
+        && asked
+            .starting_stacks
+            .iter()
+            .all(|&s| s >= most_committed(asked))
+}
+
+/// The most one seat can put in a hand of `def` with the cap never lifted: the ante and the
+/// cap's bets on every street.
+fn most_committed(def: &GameDef) -> u64 {
+    def.ante
+        + def
+            .streets
+            .iter()
+            .map(|s| u64::from(def.max_bets) * def.bet_amount(s.bet))
+            .sum::<u64>()
 }
 
 /// The public events of the hand in the order they happened, as the tree's edges: on each

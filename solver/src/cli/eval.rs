@@ -9,7 +9,7 @@ use anyhow::{ensure, Context};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Measure a strategy.
+/// Measure a strategy: local best response (`lbr`) or the validation ladder (`ladder`).
 #[derive(clap::Args)]
 pub struct Args {
     #[command(subcommand)]

@@ -15,7 +15,8 @@ use std::path::PathBuf;
     stud explore strategies/razz-hu.strat --port 0\n\n\
     Then open the address it prints. The page deals the up cards street by street (pick them \
     or draw at random), shows the strategy of the player to act by hand class and by bucket, \
-    the pot and the pot odds, and the `stud query` command of the node; click an action to go \
+    each seat's range reaching the node (the probability of the betting so far by hand class \
+    and by bucket), the pot and the pot odds, and the `stud query --ranges` command of the node; click an action to go \
     on, a step of the history to go back. The address with #spot=3c%208d%20pb opens a spot. \
     Served on 127.0.0.1 only, to pages of this machine; nothing is fetched from elsewhere.")]
 pub struct Args {

@@ -1,8 +1,8 @@
 //! `stud hand`: evaluates hands of 5 to 7 cards, given as arguments or one per line on standard
 //! input, printing the high hand, the eight-or-better low and the razz low of each.
 
-use abstraction::cards::{parse_distinct_cards, CardSet};
-use abstraction::eval::{HighStrength, LowStrength, PartialHand};
+use abstraction::cards::{parse_distinct_cards, CardSet, Rank};
+use abstraction::eval::{Category, HighStrength, LowStrength, PartialHand};
 use serde::Serialize;
 use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
@@ -53,8 +53,13 @@ struct Low {
 impl From<HighStrength> for High {
     fn from(h: HighStrength) -> High {
         let ranks = h.ranks().map(|r| r.to_string()).join(" ");
+        // The ace-high straight flush has its own name at the table.
+        let category = match (h.category(), h.ranks()[0]) {
+            (Category::StraightFlush, Rank::ACE) => "royal flush".to_string(),
+            (c, _) => c.to_string(),
+        };
         High {
-            category: h.category().to_string(),
+            category,
             ranks,
             strength: h.value(),
         }
@@ -95,7 +100,7 @@ fn text(e: &Evaluation) -> String {
         format!("{} ({})", l.low, l.strength)
     });
     format!(
-        "{}: high {} ({}) strength {}; low8 {}; razz {} ({})",
+        "{}: {} ({}), high strength {}; low8 {}; razz {} ({})",
         e.cards, e.high.category, e.high.ranks, e.high.strength, low8, e.razz.low, e.razz.strength
     )
 }

@@ -38,7 +38,9 @@
 //! seat 1, seat 1 brings in, seat 0 calls, fourth-street cards; the best showing hand to act).
 
 use super::action_words;
+use crate::bot::StrategyPlayer;
 use crate::describe::Description;
+use crate::purify::Purification;
 use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
 use abstraction::betting_tree::BettingNodes;
 use abstraction::bucketing::view::held_by;
@@ -58,6 +60,7 @@ use std::path::PathBuf;
     stud query strategies/7stud-hu.strat \"3c 8d pb\" --hand \"(As Kd) 8d\"\n  \
     stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x b\" --hand AsKd --json\n  \
     stud query strategies/razz-hu.strat \"Kc 3d\" --hand \"As 2d\"\n  \
+    stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x b\" --ranges\n  \
     stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x x | 4d 5h x x | 9c Jd x x\" \
 --hand \"As Kd 2s\" --resolve --iterations 50\n\n\
     Spot: public cards and actions in order: PHH f, cc, pb, cbr N, or the words x, check, \
@@ -90,6 +93,12 @@ pub struct Args {
     /// With --resolve: re-solve for this many milliseconds instead of a number of iterations.
     #[arg(long, requires = "resolve")]
     pub budget_ms: Option<u64>,
+    /// Also print the strategy of the player to act by hand class, and each seat's range
+    /// reaching the spot: the probability of the betting so far by hand class and by bucket,
+    /// by Bayes' rule on the rows as stored (a real game's file, the up cards given; what
+    /// `stud explore` shows).
+    #[arg(long, conflicts_with_all = ["hand", "resolve"])]
+    pub ranges: bool,
 }
 
 /// A step of a spot.
@@ -459,8 +468,20 @@ fn resolve(state: &State, i: usize, step: Step) -> Result<Action> {
 
 /// `stud query` on a betting-tree file: the spot replayed on the rules engine (down cards
 /// unknown), the abstract node located from its betting, the rows of the player's bucket(s).
-fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<Option<serde_json::Value>> {
+///
+/// `player`: the file's strategy played as stored, for `--ranges`.
+fn run_betting(
+    f: &StrategyFile,
+    args: &Args,
+    steps: &[Step],
+    player: Option<&StrategyPlayer>,
+) -> Result<Option<serde_json::Value>> {
     let def = &f.header().game;
+    let player = match (args.ranges, player) {
+        (true, None) => bail!("--ranges reads a real game's strategy (a betting-tree file)"),
+        (true, p) => p,
+        (false, _) => None,
+    };
     let holding = args.hand.as_deref().map(parse_holding).transpose()?;
     let Replayed { state, bets, empty } = replay_betting(f, steps)?;
     let street = state.street();
@@ -469,10 +490,15 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<Option<s
     let n = f.node(node)?;
     let Some(seat) = state.to_act() else {
         // The empty spot: the first decision, whoever the door cards make first to act.
-        if holding.is_some() {
+        if holding.is_some() || player.is_some() {
             bail!(
-                "--hand needs the up cards, to find the hand's bucket: give the door cards in \
-                 the spot, as in `3c 8d`"
+                "{} needs the up cards, to find the holdings' buckets: give the door cards in \
+                 the spot, as in `3c 8d`",
+                if player.is_some() {
+                    "--ranges"
+                } else {
+                    "--hand"
+                }
             );
         }
         debug_assert!(empty);
@@ -580,9 +606,18 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<Option<s
             about: None,
         }];
         let names = vec![action_words(&state, call)];
+        let extras = match player {
+            Some(p) => {
+                let held = holdings(f, street, up, opp_up)?;
+                Some(extras(p, &state, &bets, &held, 1, |_| Some(vec![1.0]))?)
+            }
+            None => None,
+        };
         if args.output.json {
             let codes = [call.to_string().replace(' ', "")];
-            return Ok(Some(decision_json(&at, true, &codes, &names, &rows)));
+            let mut v = decision_json(&at, true, &codes, &names, &rows);
+            add_extras(&mut v, extras);
+            return Ok(Some(v));
         }
         println!("{whose}");
         println!(
@@ -591,11 +626,14 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<Option<s
             f.header().betting.max_bets,
             names[0]
         );
+        print_extras(&names, extras.as_ref());
         return Ok(None);
     }
     let mut rows = Vec::new();
     let mut row = [0.0; MAX_ACTIONS];
     let width = f.header().width;
+    // The holdings of each bucket, when every bucket's row is asked.
+    let mut held = None;
     match &holding {
         Some(h) => {
             let down: CardSet = h.down.iter().copied().collect();
@@ -653,12 +691,12 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<Option<s
             let counts: Vec<u32> = (0..=street)
                 .map(|s| f.bucketing().map_or(0, |x| x.buckets(s)))
                 .collect();
-            let held = holdings(f, street, up, opp_up)?;
+            let hs = held.insert(holdings(f, street, up, opp_up)?);
             let about = match f.bucketing() {
-                Some(x) => crate::describe::at_spot(x, street, up, &held),
+                Some(x) => crate::describe::at_spot(x, street, up, hs),
                 None => Vec::new(),
             };
-            for (b, hands) in held.iter().enumerate() {
+            for (b, hands) in hs.iter().enumerate() {
                 // The row of this bucket at this spot: its key with the spot's order of play.
                 let key = recall.key(
                     &counts,
@@ -686,8 +724,16 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<Option<s
             None => describe_words(kids[c].1),
         })
         .collect();
+    let extras = match (player, &held) {
+        (Some(p), Some(held)) => Some(extras(p, &state, &bets, held, names.len(), |b| {
+            rows.get(b).map(|r| r.probs.clone())
+        })?),
+        _ => None,
+    };
     if args.output.json {
-        return Ok(Some(decision_json(&at, false, &codes, &names, &rows)));
+        let mut v = decision_json(&at, false, &codes, &names, &rows);
+        add_extras(&mut v, extras);
+        return Ok(Some(v));
     }
     println!("{whose}");
     if holding.is_none() {
@@ -708,7 +754,138 @@ fn run_betting(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<Option<s
             seat + 1
         );
     }
+    print_extras(&names, extras.as_ref());
     Ok(None)
+}
+
+/// What `--ranges` adds: the strategy by hand class (`row(bucket)`: the bucket's row, `actions`
+/// long), each seat's range (see [`crate::ranges`]).
+struct Extras {
+    chart: serde_json::Value,
+    ranges: serde_json::Value,
+}
+
+/// Computes what `--ranges` adds at the decision `state` (`held`: the player to act's holdings
+/// by bucket).
+fn extras(
+    player: &StrategyPlayer,
+    state: &State,
+    bets: &[(usize, Action)],
+    held: &[Vec<CardSet>],
+    actions: usize,
+    row: impl Fn(usize) -> Option<Vec<f64>>,
+) -> Result<Extras> {
+    let f = player.file();
+    let b = f
+        .bucketing()
+        .context("a betting-tree file without its bucketing")?;
+    let seat = state.to_act().context("--ranges: no one to act")?;
+    let up: CardSet = state.up_cards(seat).iter().copied().collect();
+    Ok(Extras {
+        chart: crate::ranges::class_chart(b, state.street(), up, held, actions, row),
+        ranges: crate::ranges::seat_ranges(player, state, bets, Some(held))?,
+    })
+}
+
+/// Adds `--ranges`' answer to the JSON answer.
+fn add_extras(v: &mut serde_json::Value, extras: Option<Extras>) {
+    if let Some(e) = extras {
+        v["chart"] = e.chart;
+        v["ranges"] = e.ranges;
+    }
+}
+
+/// Prints `--ranges`' answer as tables: the chart (one column per action of `names`), then each
+/// seat's range by hand class.
+fn print_extras(names: &[String], extras: Option<&Extras>) {
+    let Some(e) = extras else { return };
+    let num = |x: &serde_json::Value| x.as_f64().unwrap_or(0.0);
+    let count = |x: &serde_json::Value| x.as_u64().unwrap_or(0).to_string();
+    let empty = Vec::new();
+    let list = |x: &serde_json::Value| x.as_array().unwrap_or(&empty).clone();
+    println!();
+    println!("by hand class (the mean of the rows of each class's holdings):");
+    let mut head = vec!["hand class".to_string(), "holds".to_string()];
+    head.extend(names.iter().cloned());
+    let cells: Vec<Vec<String>> = list(&e.chart["rows"])
+        .iter()
+        .filter(|r| r["holdings"].as_u64() > Some(0))
+        .map(|r| {
+            let mut c = vec![
+                r["class"].as_str().unwrap_or("").to_string(),
+                count(&r["holdings"]),
+            ];
+            c.extend(
+                list(&r["probabilities"])
+                    .iter()
+                    .map(|p| format!("{:.3}", num(p))),
+            );
+            c
+        })
+        .collect();
+    print_aligned(&head, &cells, &[0]);
+    for r in list(&e.ranges) {
+        println!();
+        let seat = r["seat"].as_u64().unwrap_or(0) + 1;
+        println!(
+            "p{seat}'s range reaching the spot: the betting so far has probability {:.4} over \
+             p{seat}'s {} holdings",
+            num(&r["reach"]),
+            count(&r["holdings"]),
+        );
+        if r["lost"] == true {
+            println!(
+                "(p{seat} took an action its strategy never takes with any holding: from there \
+                 every holding counts alike)"
+            );
+        }
+        let head: Vec<String> = ["hand class", "holds", "reach", "share"]
+            .map(String::from)
+            .to_vec();
+        let cells: Vec<Vec<String>> = list(&r["classes"])
+            .iter()
+            .filter(|c| c["holdings"].as_u64() > Some(0))
+            .map(|c| {
+                vec![
+                    c["class"].as_str().unwrap_or("").to_string(),
+                    count(&c["holdings"]),
+                    format!("{:.4}", num(&c["reach"])),
+                    format!("{:.3}", num(&c["share"])),
+                ]
+            })
+            .collect();
+        print_aligned(&head, &cells, &[0]);
+    }
+}
+
+/// Prints a table, every column as wide as its widest cell: the columns `left` aligned left,
+/// the others (counts and probabilities) right.
+fn print_aligned(head: &[String], cells: &[Vec<String>], left: &[usize]) {
+    let widths: Vec<usize> = (0..head.len())
+        .map(|i| {
+            cells
+                .iter()
+                .map(|c| c[i].chars().count())
+                .chain([head[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for c in std::iter::once(head).chain(cells.iter().map(|c| &c[..])) {
+        let line: Vec<String> = c
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                let w = widths[i];
+                if left.contains(&i) {
+                    format!("{x:<w$}")
+                } else {
+                    format!("{x:>w$}")
+                }
+            })
+            .collect();
+        println!("{}", line.join("  ").trim_end());
+    }
 }
 
 /// A step as the spot notation writes it.
@@ -752,17 +929,41 @@ pub fn run(args: Args) -> Result<()> {
         return super::query_resolve::run(&f, &args, &steps);
     }
     if f.header().tree == TreeKind::Betting {
-        if let Some(v) = run_betting(&f, &args, &steps)? {
+        // --ranges replays the strategy as stored, through a player of the file.
+        let player = match args.ranges {
+            true => {
+                let path = args.file.to_str().context("the file's path is not UTF-8")?;
+                Some(
+                    StrategyPlayer::open(path, &f.header().game)?
+                        .with_purification(Purification::Mixed),
+                )
+            }
+            false => None,
+        };
+        if let Some(v) = run_betting(&f, &args, &steps, player.as_ref())? {
             println!("{v}");
         }
         return Ok(());
     }
+    if args.ranges {
+        bail!(
+            "--ranges reads a real game's strategy (a betting-tree file); {} is a public tree: \
+             every private hand has its own row already",
+            args.file.display()
+        );
+    }
     run_public(&f, &args, &steps)
 }
 
-/// The answer of `stud query FILE SPOT [--hand HAND] --json` on a betting-tree file, as a
-/// value: what `stud explore` serves, so that the page shows what the command prints.
-pub fn betting_json(f: &StrategyFile, spot: &str, hand: Option<&str>) -> Result<serde_json::Value> {
+/// The answer of `stud query FILE SPOT [--hand HAND] [--ranges] --json` on a betting-tree file
+/// (`player`'s, played as stored), as a value: what `stud explore` serves, so that the page
+/// shows what the command prints.
+pub fn betting_json(
+    player: &StrategyPlayer,
+    spot: &str,
+    hand: Option<&str>,
+    ranges: bool,
+) -> Result<serde_json::Value> {
     /// The command line's own parser, so that the answer is the command's with its defaults.
     #[derive(clap::Parser)]
     struct Line {
@@ -773,9 +974,13 @@ pub fn betting_json(f: &StrategyFile, spot: &str, hand: Option<&str>) -> Result<
     if let Some(h) = hand {
         line.extend(["--hand", h]);
     }
+    if ranges {
+        line.push("--ranges");
+    }
     let args = <Line as clap::Parser>::try_parse_from(line)?.args;
     let steps = parse_spot(spot)?;
-    run_betting(f, &args, &steps)?.context("a text answer where JSON was asked")
+    run_betting(player.file(), &args, &steps, Some(player))?
+        .context("a text answer where JSON was asked")
 }
 
 /// Deals the unknown down cards due before the next public event of `state`.

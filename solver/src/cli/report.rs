@@ -57,11 +57,14 @@ pub struct Args {
 
 /// Colours of fold, call/check, complete/bet, raise.
 const COLOURS: [&str; 4] = ["#4c78a8", "#54a24b", "#f58518", "#e45756"];
-const LABELS: [&str; 4] = ["fold", "check/call", "bring-in/complete/bet", "raise"];
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let path = args.strategy.clone();
+    // The page names the file, not where it lies on this machine.
+    let name = Path::new(&path)
+        .file_name()
+        .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
     let def = Arc::new(game_for(args.game.given(), &[&path], "7stud")?);
     let (player, _) = super::eval::load_for_many_hands(&path, &def)?;
     let file = if BOT_NAMES.contains(&path.as_str()) {
@@ -89,7 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "<!doctype html><html><head><meta charset=\"utf-8\"><title>Strategy report: {name}</title>\
          <style>body{{font-family:sans-serif;margin:2em;max-width:1100px}}td,th{{padding:2px 8px}}\
          </style></head><body><h1>Strategy report: {name}</h1><p>{game}: {about}.</p>",
-        name = escape(&path),
+        name = escape(&name),
         game = def.variant,
         about = escape(&about),
     );
@@ -123,7 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let first = &def.streets[0].deal;
     if first.as_slice() == [Deal::Down, Deal::Down, Deal::Up] && def.seats == 2 {
-        html += "<h2>3rd street: facing the bring-in</h2>";
+        let _ = write!(html, "<h2>{}: facing the bring-in</h2>", def.street_name(0));
         // Tens of seconds for a strategy file, with no count to show: a spinner says it works.
         let spin = indicatif::ProgressBar::new_spinner().with_message("the 3rd-street chart");
         spin.enable_steady_tick(std::time::Duration::from_millis(200));
@@ -138,7 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map(|(f, &n)| (n > 0).then_some(*f))
             .collect();
         html += &grid_chart(
-            "hand class \\ door card",
+            ("hand class", "door card"),
             t.classes,
             &cols,
             &cells,
@@ -148,12 +151,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             html,
             "<p>Each cell: the mean of the player's probabilities over up to {} sampled \
              third-street hands of the class with that door card, the player in the second seat \
-             facing the other's bring-in; a grey cell could not face one.</p>",
+             facing the other's bring-in; a grey cell could not face one. The number in a \
+             cell is its commonest action's share; point at a cell for all of them.</p>",
             args.chart_hands
         );
     } else if let Some(f) = file.as_ref().filter(|f| walks_public_tree(f, &def)) {
         html += "<h2>First betting round</h2>";
         html += &first_round_chart(f)?;
+        html += "<p>Each cell: the player's probabilities at the first decision of the hand, \
+                 summed over the deals leading to it and normalised. The number in a cell is its \
+                 commonest action's share; point at a cell for all of them.</p>";
     }
     html += "<h2>Results</h2>";
     let results = match &args.results {
@@ -267,9 +274,10 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// A line chart of `(x, y)` points, y on a log scale.
+/// A line chart of `(x, y)` points, y on a log scale: both axes with their ticks and values,
+/// each point with its values as hover text.
 fn line_chart(points: &[(f64, f64)], x_label: &str, y_label: &str) -> String {
-    let (w, h, m) = (520.0, 300.0, 60.0);
+    let (w, h, m) = (560.0, 320.0, 70.0);
     let ys: Vec<f64> = points.iter().map(|p| p.1.max(1e-6).log10()).collect();
     let (x0, x1) = points
         .iter()
@@ -277,27 +285,74 @@ fn line_chart(points: &[(f64, f64)], x_label: &str, y_label: &str) -> String {
     let (y0, y1) = ys
         .iter()
         .fold((f64::MAX, f64::MIN), |(a, b), &y| (a.min(y), b.max(y)));
-    let sx = |x: f64| m + (x - x0) / (x1 - x0).max(1e-12) * (w - 2.0 * m);
-    let sy = |y: f64| h - m - (y - y0) / (y1 - y0).max(1e-12) * (h - 2.0 * m);
+    let sx = |x: f64| m + (x - x0) / (x1 - x0).max(1e-12) * (w - 1.5 * m);
+    let sy = |y: f64| h - m + 20.0 - (y - y0) / (y1 - y0).max(1e-12) * (h - 1.5 * m);
     let path: Vec<String> = points
         .iter()
         .zip(&ys)
         .map(|(p, &y)| format!("{:.1},{:.1}", sx(p.0), sy(y)))
         .collect();
-    format!(
+    let (left, bottom) = (m, sy(y0));
+    let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\">\
          <rect width=\"{w}\" height=\"{h}\" fill=\"#fff\" stroke=\"#ccc\"/>\
-         <polyline fill=\"none\" stroke=\"#4c78a8\" stroke-width=\"2\" points=\"{pts}\"/>\
-         <text x=\"{cx}\" y=\"{by}\" text-anchor=\"middle\">{x_label}: {x0} to {x1}</text>\
-         <text x=\"12\" y=\"20\">{y_label}: {lo} to {hi}</text></svg>",
-        pts = path.join(" "),
-        cx = w / 2.0,
-        by = h - 15.0,
-        x0 = tick(x0),
-        x1 = tick(x1),
-        lo = tick(10f64.powf(y0)),
-        hi = tick(10f64.powf(y1)),
-    )
+         <line x1=\"{left}\" y1=\"{top:.1}\" x2=\"{left}\" y2=\"{bottom:.1}\" stroke=\"#000\"/>\
+         <line x1=\"{left}\" y1=\"{bottom:.1}\" x2=\"{right:.1}\" y2=\"{bottom:.1}\" stroke=\"#000\"/>\
+         <text x=\"{cx}\" y=\"{by}\" text-anchor=\"middle\">{x_label}</text>\
+         <text x=\"14\" y=\"{cy}\" text-anchor=\"middle\" transform=\"rotate(-90 14 {cy})\">{y_label}</text>",
+        top = sy(y1),
+        right = sx(x1),
+        cx = (m + sx(x1)) / 2.0,
+        by = h - 8.0,
+        cy = (sy(y0) + sy(y1)) / 2.0,
+    );
+    // Ticks: the ends and the middle of x; on y, the ends and every power of ten between.
+    for x in [x0, (x0 + x1) / 2.0, x1] {
+        let _ = write!(
+            s,
+            "<line x1=\"{p:.1}\" y1=\"{bottom:.1}\" x2=\"{p:.1}\" y2=\"{b2:.1}\" stroke=\"#000\"/>\
+             <text x=\"{p:.1}\" y=\"{ty:.1}\" text-anchor=\"middle\" font-size=\"12\">{}</text>",
+            tick(x),
+            p = sx(x),
+            b2 = bottom + 5.0,
+            ty = bottom + 20.0,
+        );
+    }
+    let decades = (y0.ceil() as i32..=y1.floor() as i32).map(f64::from);
+    let mut ticks: Vec<f64> = [y0, y1].into_iter().chain(decades).collect();
+    ticks.sort_by(f64::total_cmp);
+    // A decade within a few pixels of an end would print over it.
+    ticks.dedup_by(|a, b| (sy(*a) - sy(*b)).abs() < 12.0);
+    for y in ticks {
+        let _ = write!(
+            s,
+            "<line x1=\"{l2}\" y1=\"{p:.1}\" x2=\"{left}\" y2=\"{p:.1}\" stroke=\"#000\"/>\
+             <text x=\"{tx}\" y=\"{ty:.1}\" text-anchor=\"end\" font-size=\"12\">{}</text>",
+            tick(10f64.powf(y)),
+            l2 = left - 5.0,
+            p = sy(y),
+            tx = left - 7.0,
+            ty = sy(y) + 4.0,
+        );
+    }
+    let _ = write!(
+        s,
+        "<polyline fill=\"none\" stroke=\"#4c78a8\" stroke-width=\"2\" points=\"{}\"/>",
+        path.join(" ")
+    );
+    for (p, &y) in points.iter().zip(&ys) {
+        let _ = write!(
+            s,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"#4c78a8\"><title>{x_label} {}: \
+             {}</title></circle>",
+            sx(p.0),
+            sy(y),
+            tick(p.0),
+            tick(p.1)
+        );
+    }
+    s += "</svg>";
+    s
 }
 
 /// An axis label: whole numbers without decimals (iterations), small ones in scientific form.
@@ -374,11 +429,23 @@ fn first_round_chart(f: &StrategyFile) -> anyhow::Result<String> {
         }
     }
     let rows: Vec<String> = ranks.iter().map(|r| r.to_string()).collect();
-    let cols: Vec<String> = if cols == 1 {
-        vec!["any".into()]
+    // A game with no up card on the first street (Leduc, Kuhn) has one column, and no door.
+    let (cols, across) = if cols == 1 {
+        (vec!["first decision".into()], "")
     } else {
-        rows.clone()
+        (rows.clone(), "actor's door card")
     };
+    let def = &f.header().game;
+    let labels = [
+        "fold",
+        "check/call",
+        if def.first_round == abstraction::rules::FirstRound::BringIn {
+            "bring-in/complete/bet"
+        } else {
+            "bet"
+        },
+        "raise",
+    ];
     let cells: Vec<Option<[f64; 4]>> = sums
         .iter()
         .map(|c| {
@@ -387,40 +454,50 @@ fn first_round_chart(f: &StrategyFile) -> anyhow::Result<String> {
         })
         .collect();
     Ok(grid_chart(
-        "private card \\ actor's door card",
+        ("private card", across),
         &rows,
         &cols,
         &cells,
-        &LABELS,
+        &labels,
     ))
 }
 
 /// A grid of cells, `rows × cols` (row-major in `cells`), each a bar split by the four action
-/// frequencies (coloured as `legend` says); a cell without data is grey.
+/// frequencies (coloured as `legend` says), its commonest action's share written on it and
+/// every share in its hover text; a cell without data is grey. `axes`: what the rows and the
+/// columns are (no column title when there is one column). The legend names only the actions
+/// some cell draws.
 fn grid_chart<R: AsRef<str>>(
-    corner: &str,
+    axes: (&str, &str),
     rows: &[R],
     cols: &[String],
     cells: &[Option<[f64; 4]>],
     legend: &[&str],
 ) -> String {
-    let (cw, ch, top) = (60.0, 26.0, 46.0);
+    let (cw, ch, top) = (60.0, 26.0, 58.0);
     let left = 20.0 + 8.0 * rows.iter().map(|r| r.as_ref().len()).max().unwrap_or(4) as f64;
+    let drawn: Vec<usize> = (0..legend.len())
+        .filter(|&k| cells.iter().flatten().any(|c| c[k] > 0.0))
+        .collect();
     // Wide enough for the grid and for the legend under it.
-    let w = (left + cw * cols.len() as f64 + 20.0).max(10.0 + 210.0 * legend.len() as f64);
+    let w = (left + cw * cols.len() as f64 + 20.0).max(10.0 + 210.0 * drawn.len() as f64);
     let h = top + ch * rows.len() as f64 + 60.0;
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\">\
          <rect width=\"{w}\" height=\"{h}\" fill=\"#fff\"/>\
-         <text x=\"4\" y=\"18\">{}</text>",
-        escape(corner)
+         <text x=\"4\" y=\"{}\" font-weight=\"bold\">{}</text>\
+         <text x=\"{}\" y=\"18\" text-anchor=\"middle\" font-weight=\"bold\">{}</text>",
+        top - 4.0,
+        escape(axes.0),
+        left + cw * cols.len() as f64 / 2.0,
+        escape(axes.1)
     );
     for (j, label) in cols.iter().enumerate() {
         let _ = write!(
             s,
             "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
             left + cw * (j as f64 + 0.5),
-            top - 4.0,
+            top - 24.0,
             escape(label)
         );
     }
@@ -433,19 +510,35 @@ fn grid_chart<R: AsRef<str>>(
             y + ch * 0.7,
             escape(r.as_ref())
         );
-        for j in 0..cols.len() {
+        for (j, col) in cols.iter().enumerate() {
             let x0 = left + cw * j as f64;
+            let at = if cols.len() > 1 {
+                format!("{}, {} {col}", r.as_ref(), axes.1)
+            } else {
+                r.as_ref().to_string()
+            };
             let Some(cell) = cells[i * cols.len() + j] else {
                 let _ = write!(
                     s,
                     "<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" \
-                     fill=\"#ddd\"/>",
+                     fill=\"#ddd\"><title>{}: no hands</title></rect>",
                     y + 2.0,
                     cw - 4.0,
-                    ch - 4.0
+                    ch - 4.0,
+                    escape(&at)
                 );
                 continue;
             };
+            let shares: Vec<String> = (0..legend.len())
+                .filter(|&k| cell[k] > 0.0)
+                .map(|k| format!("{} {:.1}%", legend[k], 100.0 * cell[k]))
+                .collect();
+            let _ = write!(
+                s,
+                "<g class=\"cell\"><title>{}: {}</title>",
+                escape(&at),
+                shares.join(", ")
+            );
             let mut x = x0;
             for (k, v) in cell.iter().enumerate() {
                 let width = v * (cw - 4.0);
@@ -459,18 +552,28 @@ fn grid_chart<R: AsRef<str>>(
                 );
                 x += width;
             }
+            let top_share = cell.iter().copied().fold(0.0, f64::max);
+            let _ = write!(
+                s,
+                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"11\" \
+                 fill=\"#fff\" stroke=\"#000\" stroke-width=\"0.3\">{:.0}%</text></g>",
+                x0 + (cw - 4.0) / 2.0,
+                y + ch * 0.68,
+                100.0 * top_share
+            );
         }
     }
     let ly = top + ch * rows.len() as f64 + 25.0;
-    for (k, label) in legend.iter().enumerate() {
-        let x = 10.0 + 210.0 * k as f64;
+    for (slot, &k) in drawn.iter().enumerate() {
+        let x = 10.0 + 210.0 * slot as f64;
         let _ = write!(
             s,
             "<rect x=\"{x}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\"/>\
-             <text x=\"{}\" y=\"{ly}\">{label}</text>",
+             <text x=\"{}\" y=\"{ly}\">{}</text>",
             ly - 12.0,
             COLOURS[k],
-            x + 18.0
+            x + 18.0,
+            legend[k]
         );
     }
     s += "</svg>";
@@ -480,18 +583,36 @@ fn grid_chart<R: AsRef<str>>(
 /// Horizontal bars of the win rates with their 95% intervals, and a table.
 fn results_chart(results: &[Row]) -> String {
     let (w, row, left) = (640.0, 34.0, 170.0);
-    let h = row * results.len() as f64 + 40.0;
+    let h = row * results.len() as f64 + 60.0;
     let lim = results
         .iter()
         .map(|r| r.mbb.abs() + r.ci95)
         .fold(1.0f64, f64::max);
-    let sx = |v: f64| left + (v + lim) / (2.0 * lim) * (w - left - 20.0);
+    // The bars from `left` to 70 points short of the right, where the values are written.
+    let sx = |v: f64| left + (v + lim) / (2.0 * lim) * (w - left - 70.0);
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\">\
          <rect width=\"{w}\" height=\"{h}\" fill=\"#fff\"/>\
-         <line x1=\"{z}\" y1=\"0\" x2=\"{z}\" y2=\"{h}\" stroke=\"#888\"/>",
-        z = sx(0.0)
+         <line x1=\"{z}\" y1=\"0\" x2=\"{z}\" y2=\"{axis}\" stroke=\"#888\"/>\
+         <line x1=\"{left}\" y1=\"{axis}\" x2=\"{right}\" y2=\"{axis}\" stroke=\"#000\"/>\
+         <text x=\"{z}\" y=\"{title}\" text-anchor=\"middle\">the player's win rate, mbb/hand \
+         (a bar; its 95% interval, a line)</text>",
+        z = sx(0.0),
+        axis = h - 40.0,
+        right = sx(lim),
+        title = h - 6.0,
     );
+    for v in [-lim, -lim / 2.0, 0.0, lim / 2.0, lim] {
+        let _ = write!(
+            s,
+            "<line x1=\"{x:.1}\" y1=\"{a}\" x2=\"{x:.1}\" y2=\"{b}\" stroke=\"#000\"/>\
+             <text x=\"{x:.1}\" y=\"{t}\" text-anchor=\"middle\" font-size=\"12\">{v:+.0}</text>",
+            x = sx(v),
+            a = h - 40.0,
+            b = h - 35.0,
+            t = h - 22.0,
+        );
+    }
     let mut table = String::from(
         "<table><tr><th>match</th><th>mbb/hand</th><th>95% CI ±</th><th>hands</th></tr>",
     );
@@ -501,16 +622,23 @@ fn results_chart(results: &[Row]) -> String {
         let (a, b) = (sx(0.0).min(sx(r.mbb)), sx(0.0).max(sx(r.mbb)));
         let _ = write!(
             s,
-            "<text x=\"4\" y=\"{ty}\">{name}</text>\
+            "<g><title>{name}: {mbb:+.1} ± {ci:.1} mbb/hand over {hands} hands</title>\
+             <text x=\"4\" y=\"{ty}\">{name}</text>\
              <rect x=\"{a:.1}\" y=\"{y}\" width=\"{bw:.1}\" height=\"20\" fill=\"#4c78a8\"/>\
              <line x1=\"{l:.1}\" y1=\"{cy}\" x2=\"{r_:.1}\" y2=\"{cy}\" stroke=\"#000\" \
-             stroke-width=\"2\"/>",
+             stroke-width=\"2\"/>\
+             <text x=\"{vx:.1}\" y=\"{ty}\" text-anchor=\"end\" font-size=\"12\">{mbb:+.1}</text></g>",
             ty = y + 15.0,
             name = escape(name),
             bw = (b - a).max(1.0),
             l = sx(r.mbb - r.ci95),
             r_ = sx(r.mbb + r.ci95),
             cy = y + 10.0,
+            mbb = r.mbb,
+            ci = r.ci95,
+            hands = r.hands,
+            // The values in a column of their own at the right.
+            vx = w - 4.0,
         );
         let _ = write!(
             table,

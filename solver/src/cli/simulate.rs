@@ -55,6 +55,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let def = preset.with_seats(args.seats, stack);
     def.validate()
         .with_context(|| format!("--stack {stack} for each of {} seats (--seats)", args.seats))?;
+    // Refused before the folder is made: a game PHH cannot write leaves nothing behind.
+    if abstraction::phh::variant_code(def.variant).is_none() {
+        anyhow::bail!(
+            "PHH cannot record {}: only the stud games have a variant code (7stud, razz, stud8, \
+             5stud)",
+            def.variant
+        );
+    }
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let mut showdowns = 0u64;

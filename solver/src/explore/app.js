@@ -123,10 +123,11 @@ function drawDecision(v) {
     ps.map((p, i) => el('td', { class: 'p', 'data-p': p, css: { background: `rgba(${RGB[kind(codes[i])]},${p.toFixed(3)})` } }, p.toFixed(3)));
   const bar = (ps) =>
     el('td', { class: 'bar' }, ps.map((p, i) => el('span', { class: 'k-' + kind(codes[i]), css: { width: `${(100 * p).toFixed(1)}%` } })));
+  const board = [0, 1].map((s) => `p${s + 1} ${v.up[s].join(' ')}`).join(', ');
   const chart = el('table', { id: 'chart' },
-    el('caption', {}, `p${v.seat + 1}'s strategy by hand class (its ${v.chart.holdings} possible down cards, each bucket's row)`),
+    el('caption', {}, `p${v.seat + 1}'s strategy by hand class on this board (${board}; its ${q.chart.holdings} possible down cards, each with its bucket's row)`),
     el('tr', {}, el('th', {}, 'hand class'), el('th', {}, 'holdings'), head(), el('th', {}, '')),
-    v.chart.rows.map((r) =>
+    q.chart.rows.map((r) =>
       el('tr', { 'data-class': r.class, class: r.holdings ? null : 'none' },
         el('td', { class: 'name' }, r.class),
         el('td', {}, String(r.holdings)),
@@ -148,7 +149,30 @@ function drawDecision(v) {
         probCells(h.probabilities))
     )
   );
-  $('charts').replaceChildren(chart, buckets);
+  $('charts').replaceChildren(chart, ...q.ranges.map(drawRange), buckets);
+}
+
+// A seat's range reaching the node: by hand class, how likely the betting so far is with it
+// (reach) and its part of the range (share, also as a bar); the same by bucket, folded.
+function drawRange(r) {
+  const p = `p${r.seat + 1}`;
+  const row = (label, attrs, x) =>
+    el('tr', attrs,
+      el('td', { class: 'name' }, label),
+      el('td', {}, String(x.holdings)),
+      el('td', { class: 'p', 'data-reach': x.reach }, x.reach.toFixed(4)),
+      el('td', { class: 'p', 'data-share': x.share }, pct(x.share)),
+      el('td', { class: 'bar' }, el('span', { class: 'k-s', css: { width: `${(100 * x.share).toFixed(1)}%` } })));
+  const head = (what) => el('tr', {}, el('th', {}, what), el('th', {}, 'holdings'), el('th', { title: 'the probability of the betting so far with these cards' }, 'reach'), el('th', { title: 'their part of the range' }, 'share'), el('th', {}, ''));
+  const lost = r.lost ? ` ${p} took an action its strategy never takes with any holding: from there every holding counts alike.` : '';
+  return el('section', { id: `range-${p}`, 'data-reach': r.reach },
+    el('table', {},
+      el('caption', {}, `${p}'s range reaching this node: the betting so far has probability ${r.reach.toFixed(4)} over its ${r.holdings} possible down cards.${lost}`),
+      head('hand class'),
+      r.classes.filter((c) => c.holdings > 0).map((c) => row(c.class, { 'data-range-class': c.class }, c))),
+    el('details', {},
+      el('summary', {}, `${p}'s range by bucket`),
+      el('table', {}, head('bucket'), r.buckets.map((b) => row(String(b.bucket), { 'data-range-bucket': b.bucket }, b)))));
 }
 
 function drawOver(v) {

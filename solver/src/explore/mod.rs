@@ -3,11 +3,11 @@
 //! The page (`page.html`, `app.js`, `style.css`, embedded in the binary: no CDN, works
 //! offline) walks a real game's betting tree: it deals the up cards street by street (3rd to
 //! 7th; 2nd to 5th in five-card stud), shows the decision's strategy as a hand-class chart and
-//! a bucket table, the pot and the pot odds, and the `stud query` command of the node; a click
-//! on an action goes on. Its one question to the server is `GET /api/node?spot=SPOT`: the spot
-//! in `stud query`'s notation (cards and PHH codes), answered with where the hand is (a card
-//! due, a decision, the end) and, at a decision, `stud query --json`'s own answer
-//! ([`crate::cli::query::betting_json`]) with the chart computed from it.
+//! a bucket table, each seat's range reaching the node, the pot and the pot odds, and the `stud
+//! query` command of the node; a click on an action goes on. Its one question to the server is
+//! `GET /api/node?spot=SPOT`: the spot in `stud query`'s notation (cards and PHH codes),
+//! answered with where the hand is (a card due, a decision, the end) and, at a decision, `stud
+//! query --ranges --json`'s own answer ([`crate::cli::query::betting_json`]).
 //!
 //! # Bounds
 //! One thread answers one connection at a time (a local page asks one thing at a time): a
@@ -16,8 +16,9 @@
 //! strategy through DNS rebinding), then the connection is closed. A bad request gets a 4xx
 //! status and a JSON `error`; nothing a client sends can stop the server.
 
+use crate::bot::StrategyPlayer;
 use crate::cli::action_words;
-use crate::describe::{holdings, Classes};
+use crate::purify::Purification;
 use crate::strategy_file::StrategyFile;
 use abstraction::betting_tree::BettingNodes;
 use abstraction::cards::{Card, CardSet};
@@ -26,7 +27,6 @@ use abstraction::rules::{Deal, Next, State};
 use anyhow::{bail, Context, Result};
 use rand::SeedableRng;
 use serde_json::{json, Value};
-use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::time::Duration;
@@ -37,20 +37,16 @@ pub const MAX_HEAD: usize = 8192;
 pub const TIMEOUT: Duration = Duration::from_secs(5);
 /// The most steps (cards and actions) in a spot: a capped seven-card hand has fewer than 60.
 pub const MAX_SPOT: usize = 200;
-/// Spots whose holdings are kept, bucketed: a page going back and forth asks for them again.
-const CACHE: usize = 64;
 
 const PAGE: &str = include_str!("page.html");
 const SCRIPT: &str = include_str!("app.js");
 const STYLE: &str = include_str!("style.css");
 
-/// The browser's server: the strategy file and what it has computed.
+/// The browser's server: the strategy file, played as stored (the ranges' weights).
 pub struct Explorer {
-    file: StrategyFile,
+    player: StrategyPlayer,
     /// The file's path as the user gave it, for the `stud query` command shown.
     name: String,
-    /// Bucketed holdings of the player to act, by (street, its up cards, the opponent's).
-    held: HashMap<(usize, CardSet, CardSet), Vec<Vec<CardSet>>>,
 }
 
 /// An HTTP answer.
@@ -154,11 +150,8 @@ impl Explorer {
                  browses the real games' betting-tree files; `stud query` reads this one"
             );
         }
-        Ok(Explorer {
-            file,
-            name,
-            held: HashMap::new(),
-        })
+        let player = StrategyPlayer::of_file(file, &name).with_purification(Purification::Mixed);
+        Ok(Explorer { player, name })
     }
 
     /// Answers connections on `listener` until the process ends; a failed connection is told
@@ -263,7 +256,7 @@ impl Explorer {
 
     /// Where the spot leads: a card due, a decision (with its strategy), or the end.
     pub fn node(&mut self, spot: &str) -> Result<Value> {
-        let f = &self.file;
+        let f = self.player.file();
         let def = &f.header().game;
         let steps = parse_steps(spot)?;
         let mut state = State::new(def)?;
@@ -338,12 +331,13 @@ impl Explorer {
         Ok(v)
     }
 
-    /// Fills in a decision: the query's answer, the pot odds, the command, the chart.
-    fn decision(&mut self, state: &State, spot: &str, v: &mut Value) -> Result<()> {
-        let f = &self.file;
+    /// Fills in a decision: the query's answer (with its chart and ranges), the pot odds, the
+    /// command.
+    fn decision(&self, state: &State, spot: &str, v: &mut Value) -> Result<()> {
+        let f = self.player.file();
         let def = &f.header().game;
         let seat = state.to_act().context("a decision with no one to act")?;
-        let q = crate::cli::query::betting_json(f, spot, None)?;
+        let q = crate::cli::query::betting_json(&self.player, spot, None, true)?;
         let level = (0..def.seats)
             .map(|s| state.round_bet(s))
             .max()
@@ -357,7 +351,11 @@ impl Explorer {
         } else {
             Value::Null
         };
-        v["command"] = format!("stud query {} \"{spot}\" --json", shell_word(&self.name)).into();
+        v["command"] = format!(
+            "stud query {} \"{spot}\" --ranges --json",
+            shell_word(&self.name)
+        )
+        .into();
         // The real action of each of the node's choices: what a click on it appends.
         let node = q["node"].as_u64().context("the query's node")? as u32;
         let legal = state.legal_actions();
@@ -381,64 +379,8 @@ impl Explorer {
                 .collect()
         };
         v["next"] = codes.into();
-        v["chart"] = self.chart(state, seat, &q)?;
         v["query"] = q;
         Ok(())
-    }
-
-    /// The strategy by hand class: each class's holdings and their mean probabilities.
-    fn chart(&mut self, state: &State, seat: u8, q: &Value) -> Result<Value> {
-        let b = self
-            .file
-            .bucketing()
-            .context("a betting-tree file without its bucketing")?;
-        let street = state.street();
-        let up: CardSet = state.up_cards(seat).iter().copied().collect();
-        let opp: CardSet = state.up_cards(1 - seat).iter().copied().collect();
-        let key = (street, up, opp);
-        if !self.held.contains_key(&key) {
-            if self.held.len() >= CACHE {
-                self.held.clear();
-            }
-            self.held.insert(key, holdings(b, street, up, opp)?);
-        }
-        let held = &self.held[&key];
-        let classes = Classes::of(b, street);
-        let actions = q["action_names"].as_array().map_or(0, Vec::len);
-        let mut sum = vec![vec![0.0; actions]; classes.names.len()];
-        let mut count = vec![0usize; classes.names.len()];
-        let rows = q["hands"].as_array().context("the query's rows")?;
-        let capped = q["capped"] == true;
-        for (bucket, hands) in held.iter().enumerate() {
-            // Past the cap one row answers for every bucket.
-            let row = if capped {
-                rows.first()
-            } else {
-                rows.get(bucket)
-            };
-            let probs: Vec<f64> = row
-                .and_then(|r| r["probabilities"].as_array())
-                .map(|p| p.iter().filter_map(Value::as_f64).collect())
-                .unwrap_or_default();
-            for &down in hands {
-                let c = classes.classify(down, up);
-                count[c] += 1;
-                for (s, p) in sum[c].iter_mut().zip(&probs) {
-                    *s += p;
-                }
-            }
-        }
-        let rows: Vec<Value> = classes
-            .names
-            .iter()
-            .enumerate()
-            .map(|(c, name)| {
-                let n = count[c];
-                let mean: Vec<f64> = sum[c].iter().map(|s| s / n.max(1) as f64).collect();
-                json!({ "class": name, "holdings": n, "probabilities": mean })
-            })
-            .collect();
-        Ok(json!({ "rows": rows, "holdings": count.iter().sum::<usize>() }))
     }
 }
 
@@ -541,7 +483,10 @@ mod tests {
         assert_eq!(v["state"], "decision");
         assert_eq!(v["next"], json!(["pb", "cbr5"]));
         assert_eq!(v["pot"], 2);
-        assert_eq!(v["command"], "stud query 7stud-hu.strat \"3c 8d\" --json");
+        assert_eq!(
+            v["command"],
+            "stud query 7stud-hu.strat \"3c 8d\" --ranges --json"
+        );
         let v = e.node("3c 8d pb").unwrap();
         assert_eq!(
             (v["to_call"].as_u64(), v["seat"].as_u64()),
@@ -549,8 +494,8 @@ mod tests {
         );
         assert_eq!(v["pot_odds"], 2.0 / 6.0);
         // The chart counts every holding of the player once: C(50, 2).
-        assert_eq!(v["chart"]["holdings"], 1225);
-        let rows = v["chart"]["rows"].as_array().unwrap();
+        assert_eq!(v["query"]["chart"]["holdings"], 1225);
+        let rows = v["query"]["chart"]["rows"].as_array().unwrap();
         let trips = &rows[0];
         assert_eq!(
             (trips["class"].as_str(), trips["holdings"].as_u64()),

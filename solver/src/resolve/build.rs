@@ -2,14 +2,14 @@
 //! tree of the street's betting (see the parent module).
 
 use super::{Options, Subgame};
-use crate::bot::range::{for_each_set, HiddenRange};
-use crate::bot::{Bet, Candidates, Player};
+use crate::bot::range::{for_each_set, replay, Replay};
+use crate::bot::{Bet, Player};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::cards::{Card, CardSet};
 use abstraction::eval::{eval_high, eval_razz, showing_high};
-use abstraction::rules::{Action, Deal, GameDef, Next, Showdown, State};
+use abstraction::rules::{Action, GameDef, Next, Showdown, State};
 use abstraction::tree::{Board, Edge, Node, NodeKind, Tree, NONE};
-use anyhow::{bail, ensure, Context};
+use anyhow::{bail, ensure};
 use std::time::Instant;
 
 /// The default floor of the ranges (see the parent module): a holding that would never have
@@ -52,50 +52,21 @@ pub(super) fn subgame(
     }
     let start = Instant::now();
     let deck = def.deck.cards();
-    let mut ranges = [
-        HiddenRange::new(blueprint, 0, deck, Candidates::All, options.floor),
-        HiddenRange::new(blueprint, 1, deck, Candidates::All, options.floor),
-    ];
     // Replay the public events of the hand up to the last street's first decision, both
     // seats' down cards unknown, each seat's actions weighing its range.
-    let mut st = State::new(def)?;
-    let mut seen = CardSet::EMPTY;
-    let mut read = 0;
-    loop {
-        match st.next() {
-            Next::Deal {
-                seat: Some(s),
-                deal: Deal::Down,
-            } => {
-                st.deal_unknown()?;
-                ranges[s as usize].deal_hidden();
-            }
-            Next::Deal { seat, .. } => {
-                let card = match seat {
-                    None => real.community_cards().get(st.community_cards().len()),
-                    Some(s) => real.up_cards(s).get(st.up_cards(s).len()),
-                };
-                let card = *card.context("the state lacks a card the betting so far dealt")?;
-                st.deal(card)?;
-                seen.insert(card);
-            }
-            Next::Act { .. } if st.street() == last => break,
-            Next::Act { seat } => {
-                let &(_, a) = bets
-                    .get(read)
-                    .context("the betting given stops before the last street")?;
-                let r = &mut ranges[seat as usize];
-                r.refresh(seen)?;
-                r.observe(&st, &bets[..read], a)?;
-                st.apply(a)
-                    .with_context(|| format!("bet {} of the hand ({a})", read + 1))?;
-                read += 1;
-            }
-            Next::Over => bail!("the hand ends before the last street"),
-        }
-    }
-    for r in &mut ranges {
-        r.refresh(seen)?;
+    let Replay {
+        ranges,
+        state: st,
+        read,
+        seen,
+    } = replay(blueprint, real, bets, options.floor, |st| {
+        st.street() == last
+    })?;
+    match st.next() {
+        Next::Act { .. } if st.street() == last => {}
+        Next::Act { .. } => bail!("the betting given stops before the last street"),
+        Next::Over => bail!("the hand ends before the last street"),
+        Next::Deal { .. } => bail!("the state lacks a card the betting so far dealt"),
     }
     let k = ranges[0].n();
     ensure!(
