@@ -70,7 +70,7 @@ impl Deal {
             )));
         }
         for i in 0..2 * per_seat {
-            let j = rng.gen_range(i..m);
+            let j = i + crate::draw::below(rng, m - i);
             deck.swap(i, j);
         }
         let mut cards = [[Card::from_id(0); MAX_SEAT_CARDS]; 2];

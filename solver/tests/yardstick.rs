@@ -15,7 +15,7 @@ use abstraction::recall::Recall;
 use abstraction::rules::{Action, Deal as Dealt, GameDef, Next, State};
 use abstraction::tree::{Budget, Edge, NodeKind, Tree};
 use common::{err, ok, stud};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use solver::deal_cfr::DealSolver;
@@ -353,7 +353,10 @@ fn lift_plays_each_hand_by_its_key(
                     // A row the solve never reached is uniform everywhere: it would match
                     // under any key.
                     learned += usize::from(want.iter().any(|&p| (p - 1.0 / k as f64).abs() > 1e-9));
-                    let child = public.children(node).nth(rng.gen_range(0..k)).unwrap();
+                    let child = public
+                        .children(node)
+                        .nth(abstraction::draw::below(&mut rng, k))
+                        .unwrap();
                     let Edge::Action(a) = public.edges[child] else {
                         panic!("an action node's child is an action")
                     };

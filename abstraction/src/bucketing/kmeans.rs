@@ -3,7 +3,7 @@
 //! points and seed give the same centroids whatever the number of threads, because every sum
 //! runs over fixed chunks reduced in chunk order.
 
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
@@ -93,7 +93,7 @@ pub fn kmeans(
 fn seed_plus_plus(points: &[f32], dim: usize, k: usize, seed: u64) -> Vec<f32> {
     let n = points.len() / dim;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let first = rng.gen_range(0..n);
+    let first = crate::draw::below(&mut rng, n);
     let mut centroids = points[first * dim..(first + 1) * dim].to_vec();
     let mut d2 = vec![f64::INFINITY; n];
     for _ in 1..k {
@@ -113,7 +113,7 @@ fn seed_plus_plus(points: &[f32], dim: usize, k: usize, seed: u64) -> Vec<f32> {
             .collect();
         let total: f64 = chunk_sums.iter().sum();
         let pick = if total > 0.0 {
-            let mut target = rng.gen::<f64>() * total;
+            let mut target = rng.random::<f64>() * total;
             let mut pick = n - 1;
             for (i, &d) in d2.iter().enumerate() {
                 if target < d {
@@ -125,7 +125,7 @@ fn seed_plus_plus(points: &[f32], dim: usize, k: usize, seed: u64) -> Vec<f32> {
             pick
         } else {
             // Every point coincides with a centroid: any choice is as good.
-            rng.gen_range(0..n)
+            crate::draw::below(&mut rng, n)
         };
         centroids.extend_from_slice(&points[pick * dim..(pick + 1) * dim]);
     }

@@ -322,13 +322,12 @@ fn random_views(
     n: usize,
     seed: u64,
 ) -> Vec<CardView> {
-    use rand::seq::SliceRandom;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut deck: Vec<_> = shape.deck.iter().collect();
     let (d, u) = (shape.downs[street] as usize, shape.ups[street] as usize);
     (0..n)
         .map(|_| {
-            let (cards, _) = deck.partial_shuffle(&mut rng, d + 2 * u);
+            let (cards, _) = crate::draw::partial_shuffle(&mut deck, &mut rng, d + 2 * u);
             let set = |s: &[crate::cards::Card]| s.iter().copied().collect::<CardSet>();
             let v = CardView {
                 street,

@@ -2,7 +2,7 @@ use super::*;
 use crate::bucketing::Size;
 use crate::cards::{parse_cards, CardSet};
 use crate::rules::Variant;
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn tiny(def: &GameDef) -> Bucketing {
@@ -64,10 +64,10 @@ fn facts_agree_with_the_engine(def: GameDef, hands: usize, seed: u64) {
             }
             // Mostly calls, so that many hands reach the showdown.
             let legal = st.legal_actions();
-            let a = if rng.gen_bool(0.7) && legal.contains(&Action::CheckCall) {
+            let a = if rng.random_bool(0.7) && legal.contains(&Action::CheckCall) {
                 Action::CheckCall
             } else {
-                legal[rng.gen_range(0..legal.len())]
+                legal[crate::draw::below(&mut rng, legal.len())]
             };
             st.apply(a).unwrap();
         }

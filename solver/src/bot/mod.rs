@@ -22,7 +22,7 @@ pub use strategy::{public_events, StrategyPlayer};
 use crate::purify::Purification;
 use crate::strategy_file::TreeKind;
 use abstraction::rules::{Action, GameDef, State};
-use rand::Rng;
+use rand::{Rng, RngExt};
 
 /// A betting action of the hand so far, with its street (0 = the first betting round). A player
 /// gets the list of them with the state: the state holds the cards and chips, not the order of
@@ -108,7 +108,7 @@ pub(crate) fn normalize_or_fall_back(legal: &[Action], probs: &mut [f64]) -> Ans
 
 /// The index of an entry of `probs` drawn with those probabilities (one draw from `rng`).
 pub fn sample<R: Rng + ?Sized>(probs: &[f64], rng: &mut R) -> usize {
-    let mut x = rng.gen::<f64>() * probs.iter().sum::<f64>();
+    let mut x = rng.random::<f64>() * probs.iter().sum::<f64>();
     for (i, &p) in probs.iter().enumerate() {
         if x < p {
             return i;
