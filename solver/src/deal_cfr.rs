@@ -423,14 +423,10 @@ impl DealSolver {
             ));
         }
         let row = &self.average[n.slot as usize + bucket as usize * k..][..k];
-        let sum: f64 = row.iter().map(|&x| x as f64).sum();
         for (o, &x) in out.iter_mut().zip(row) {
-            *o = if sum > 0.0 {
-                x as f64 / sum
-            } else {
-                1.0 / k as f64
-            };
+            *o = x as f64;
         }
+        crate::policy::normalize(out);
         Ok(())
     }
 }

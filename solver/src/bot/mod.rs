@@ -15,9 +15,10 @@ mod strategy;
 pub mod tcp;
 pub mod third_street;
 
+pub use crate::policy::public_events;
 pub use heuristic::Heuristic;
 pub use lbr::{Candidates, Lbr, LbrDeals};
-pub use strategy::{public_events, StrategyPlayer};
+pub use strategy::StrategyPlayer;
 
 use crate::purify::Purification;
 use crate::strategy_file::TreeKind;
@@ -96,9 +97,7 @@ pub enum Answer {
 /// Normalizes `probs` (weights over `legal`) to sum to 1; if they have no weight at all, puts it
 /// all on the check or call instead and answers [`Answer::Fallback`].
 pub(crate) fn normalize_or_fall_back(legal: &[Action], probs: &mut [f64]) -> Answer {
-    let sum: f64 = probs.iter().sum();
-    if sum > 0.0 {
-        probs.iter_mut().for_each(|p| *p /= sum);
+    if crate::policy::normalize(probs) {
         return Answer::Own;
     }
     probs.fill(0.0);
