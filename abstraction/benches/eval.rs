@@ -11,7 +11,6 @@
 use abstraction::cards::{Card, CardSet};
 use abstraction::eval::{eval_high, eval_high_batch, eval_razz, PartialHand};
 use aya_poker::base::{Hand as AyaHand, CARDS as AYA_CARDS};
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::hint::black_box;
 use std::time::Instant;
@@ -61,7 +60,7 @@ fn main() {
     let mut deck: Vec<u8> = (0..52).collect();
     let ids: Vec<[u8; 7]> = (0..n)
         .map(|_| {
-            deck.partial_shuffle(&mut rng, 7);
+            abstraction::draw::partial_shuffle(&mut deck, &mut rng, 7);
             std::array::from_fn(|i| deck[i])
         })
         .collect();

@@ -16,7 +16,7 @@ use crate::cards::Card;
 use crate::rules::game_def::GameDef;
 use crate::rules::state::{showdown_winnings, Action, Next, RulesError, State, MAX_STREETS};
 
-/// The most cards one seat gets in the games a [`Deal`] holds.
+/// The most cards one seat gets in the games a [`HeadsUpDeal`] holds.
 pub const MAX_SEAT_CARDS: usize = 8;
 
 /// Why a deal cannot be sampled or its facts computed.
@@ -35,7 +35,7 @@ pub enum DealError {
 
 /// Every card each seat of a heads-up hand gets, in the order it gets them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Deal {
+pub struct HeadsUpDeal {
     cards: [[Card; MAX_SEAT_CARDS]; 2],
     len: u8,
 }
@@ -51,10 +51,10 @@ pub struct DealFacts {
     pub share0: f32,
 }
 
-impl Deal {
+impl HeadsUpDeal {
     /// Draws a uniformly random deal of the heads-up game `def` from `rng` (a partial
     /// Fisher-Yates shuffle of the deck: `2 × cards per seat` draws).
-    pub fn sample<R: Rng + ?Sized>(def: &GameDef, rng: &mut R) -> Result<Deal, DealError> {
+    pub fn sample<R: Rng + ?Sized>(def: &GameDef, rng: &mut R) -> Result<HeadsUpDeal, DealError> {
         let per_seat = def.cards_per_player();
         let mut deck = [Card::from_id(0); 64];
         let mut m = 0;
@@ -70,7 +70,7 @@ impl Deal {
             )));
         }
         for i in 0..2 * per_seat {
-            let j = rng.gen_range(i..m);
+            let j = i + crate::draw::below(rng, m - i);
             deck.swap(i, j);
         }
         let mut cards = [[Card::from_id(0); MAX_SEAT_CARDS]; 2];
@@ -78,7 +78,7 @@ impl Deal {
             cards[0][k] = deck[2 * k];
             cards[1][k] = deck[2 * k + 1];
         }
-        Ok(Deal {
+        Ok(HeadsUpDeal {
             cards,
             len: per_seat as u8,
         })
@@ -86,7 +86,7 @@ impl Deal {
 
     /// A deal of the given cards (each seat's, in the order dealt). Refuses a repeated card or
     /// seats of different sizes.
-    pub fn of_cards(seat0: &[Card], seat1: &[Card]) -> Result<Deal, DealError> {
+    pub fn of_cards(seat0: &[Card], seat1: &[Card]) -> Result<HeadsUpDeal, DealError> {
         let all: crate::cards::CardSet = seat0.iter().chain(seat1).copied().collect();
         if seat0.len() != seat1.len()
             || seat0.len() > MAX_SEAT_CARDS
@@ -103,7 +103,7 @@ impl Deal {
         let mut cards = [[Card::from_id(0); MAX_SEAT_CARDS]; 2];
         cards[0][..seat0.len()].copy_from_slice(seat0);
         cards[1][..seat1.len()].copy_from_slice(seat1);
-        Ok(Deal {
+        Ok(HeadsUpDeal {
             cards,
             len: seat0.len() as u8,
         })

@@ -10,6 +10,7 @@ pub mod bucketing;
 pub mod card_abstraction;
 pub mod cards;
 pub mod deal;
+pub mod draw;
 pub mod eval;
 pub mod fnv;
 pub mod phh;

@@ -8,7 +8,7 @@
 
 use abstraction::phh::{random_hand, replay, with_random_stacks, HandHistory};
 use abstraction::rules::{GameDef, Profile};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Hands per preset and seat count in CI.
@@ -23,7 +23,7 @@ fn hands() -> u64 {
 
 /// One hand: play it, write it, read it, replay it; everything must agree.
 fn round_trip(def: &GameDef, profile: Profile, rng: &mut ChaCha8Rng) -> Result<bool, String> {
-    let game = if rng.gen_bool(0.5) {
+    let game = if rng.random_bool(0.5) {
         with_random_stacks(def, rng)
     } else {
         def.clone()

@@ -114,23 +114,20 @@ pub fn value_in_ranges(
 pub fn average_strategy(tree: &Tree, node: &Node, rows: &[f64], strat: &mut [f64]) {
     let k = node.num_children as usize;
     let n = tree.num_hands();
+    let mut row = vec![0.0; k];
     for (h, &b) in tree
         .bucket_table(node.board, node.player)
         .iter()
         .enumerate()
     {
-        let row: &[f64] = if b == NONE {
-            &[]
+        if b == NONE {
+            row.fill(0.0);
         } else {
-            &rows[b as usize * k..b as usize * k + k]
-        };
-        let sum: f64 = row.iter().sum();
-        for a in 0..k {
-            strat[a * n + h] = if sum > 0.0 {
-                row[a] / sum
-            } else {
-                1.0 / k as f64
-            };
+            row.copy_from_slice(&rows[b as usize * k..b as usize * k + k]);
+        }
+        crate::policy::normalize(&mut row);
+        for (a, &p) in row.iter().enumerate() {
+            strat[a * n + h] = p;
         }
     }
 }

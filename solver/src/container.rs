@@ -1,10 +1,11 @@
 //! The binary container shared by strategy files and checkpoints: a fixed prefix, a bincode
 //! header with a section table, then 64-byte-aligned little-endian arrays.
 //!
-//! Format version 4 (written by this build):
+//! Format version 5 (written by this build; version 4 is the same layout, with one section fewer
+//! in a strategy file):
 //! ```text
 //! offset 0   magic        8 bytes   (which kind of file)
-//!        8   version      u32 LE    (4)
+//!        8   version      u32 LE    (5)
 //!       12   header_len   u32 LE
 //!       16   header_fnv   u64 LE    (FNV-1a 64 of the header bytes)
 //!       24   file_fnv     u64 LE    (FNV-1a 64 of every other byte of the file, in order)
@@ -18,7 +19,7 @@
 //! - `header_fnv`: the `header_len` bytes of the header, which hold the section table and its
 //!   checksums. Checked by [`Container::open`], before the header is decoded.
 //! - `sections[i].fnv`: the `len` bytes of section `i`, nothing else.
-//! - `file_fnv` (version 4): every byte of the file except its own 8: the magic, the version, the
+//! - `file_fnv` (versions 4 and 5): every byte of the file except its own 8: the magic, the version, the
 //!   header length and `header_fnv` (bytes 0..24), then everything from byte 32 to the end: the
 //!   header, the zero padding and every section. So a change anywhere is refused, including a
 //!   header edited and given a recomputed `header_fnv` (that changed answers in version 3, whose
@@ -27,7 +28,7 @@
 //!
 //! [`Container::open`] costs O(1): the prefix, the header checksum, the decoded header, and the
 //! section bounds (the file length must equal the end of the last section exactly, so a
-//! truncated file is refused). [`Container::verify`] reads everything: `file_fnv` for version 4
+//! truncated file is refused). [`Container::verify`] reads everything: `file_fnv` from version 4 on
 //! (naming the damaged section when it can), the section checksums for version 3. Strategy files
 //! verify on opening (about 23 ms of CPU for 20 MB, see `docs/solver.md`).
 
@@ -56,8 +57,8 @@ pub const OLDEST_READ: u32 = 3;
 const PREFIX: usize = 24;
 const ALIGN: usize = 64;
 
-/// Where the header starts in a file of `version` (after the prefix, and in version 4 the file
-/// checksum).
+/// Where the header starts in a file of `version` (after the prefix, and from version 4 on the
+/// file checksum).
 fn header_start(version: u32) -> usize {
     if version >= 4 {
         PREFIX + 8
@@ -248,7 +249,7 @@ pub struct Container<H> {
     pub data_start: usize,
     /// The format version of the file ([`OLDEST_READ`] to [`FORMAT_VERSION`]).
     pub version: u32,
-    /// The checksum of the whole file (version 4; `None` for version 3).
+    /// The checksum of the whole file (from version 4 on; `None` for version 3).
     pub file_fnv: Option<u64>,
 }
 
@@ -362,8 +363,8 @@ impl<H: DeserializeOwned> Container<H> {
         Ok(&bytes[a..a + s.len as usize])
     }
 
-    /// Checks the bytes of the whole file, `bytes` (read in full): the file checksum in
-    /// version 4, the section checksums in version 3 (see the module documentation for what
+    /// Checks the bytes of the whole file, `bytes` (read in full): the file checksum from
+    /// version 4 on, the section checksums in version 3 (see the module documentation for what
     /// each covers).
     pub fn verify(&self, bytes: &[u8]) -> Result<()> {
         if self.file_fnv.is_none() {
@@ -376,7 +377,7 @@ impl<H: DeserializeOwned> Container<H> {
         })
     }
 
-    /// The file checksum of version 4, from the file read from its start (for readers that
+    /// The file checksum (from version 4 on), from the file read from its start (for readers that
     /// stream a file too large to hold); nothing to check in version 3, whose readers check the
     /// sections they read against their checksums.
     pub fn verify_file(&self, file: impl Read) -> Result<()> {
@@ -417,9 +418,9 @@ pub struct ContainerFile<H> {
 
 impl<H: DeserializeOwned> ContainerFile<H> {
     /// Opens `path` (through [`crate::input::open`]: a regular file within `kind`'s size),
-    /// reads its prefix and header, and checks the whole file (version 4) before the header is
-    /// trusted, so that damage is reported as damage, not as a file of another game; `what`
-    /// names the kind of file.
+    /// reads its prefix and header, and checks the whole file (from version 4 on) before the
+    /// header is trusted, so that damage is reported as damage, not as a file of another game;
+    /// `what` names the kind of file.
     pub fn open(
         path: &Path,
         kind: crate::input::Kind,

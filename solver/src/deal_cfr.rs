@@ -38,7 +38,7 @@ use abstraction::bucketing::view::held_by;
 use abstraction::bucketing::CardView;
 use abstraction::bucketing::{Bucketing, Shape};
 use abstraction::cards::CardSet;
-use abstraction::deal::{Deal, DealError, DealFacts};
+use abstraction::deal::{DealError, DealFacts, HeadsUpDeal};
 use abstraction::recall::Recall;
 use abstraction::rules::GameDef;
 use abstraction::rules::{Action, Next, State};
@@ -224,7 +224,7 @@ impl DealSolver {
         }
         let def = Arc::new(def.clone());
         // One deal up front: an error here names the problem before any solving.
-        Deal::sample(&def, &mut ChaCha8Rng::seed_from_u64(seed))?.facts(&def, &bucketing)?;
+        HeadsUpDeal::sample(&def, &mut ChaCha8Rng::seed_from_u64(seed))?.facts(&def, &bucketing)?;
         let (task_of, tasks) = number_tasks(&tree);
         let levels = levels(&tree);
         let streets = def.streets.len();
@@ -301,9 +301,9 @@ impl DealSolver {
     }
 
     /// The deals of iteration `iteration` (1-based): deal `d` from its own ChaCha8 stream.
-    pub fn deal(&self, iteration: u64, d: usize) -> Result<Deal, DealError> {
+    pub fn deal(&self, iteration: u64, d: usize) -> Result<HeadsUpDeal, DealError> {
         let key = mix(mix(self.seed, iteration), d as u64);
-        Deal::sample(&self.def, &mut ChaCha8Rng::seed_from_u64(key))
+        HeadsUpDeal::sample(&self.def, &mut ChaCha8Rng::seed_from_u64(key))
     }
 
     /// Runs one iteration: a batch of deals, one walk, and says how long each part took (the
@@ -374,7 +374,7 @@ impl DealSolver {
             .enumerate()
             .try_for_each(|(d, f)| {
                 let key = mix(mix(seed, t), d as u64);
-                *f = Deal::sample(def, &mut ChaCha8Rng::seed_from_u64(key))?
+                *f = HeadsUpDeal::sample(def, &mut ChaCha8Rng::seed_from_u64(key))?
                     .facts(def, bucketing)?;
                 Ok::<(), DealError>(())
             })?;
@@ -423,14 +423,10 @@ impl DealSolver {
             ));
         }
         let row = &self.average[n.slot as usize + bucket as usize * k..][..k];
-        let sum: f64 = row.iter().map(|&x| x as f64).sum();
         for (o, &x) in out.iter_mut().zip(row) {
-            *o = if sum > 0.0 {
-                x as f64 / sum
-            } else {
-                1.0 / k as f64
-            };
+            *o = x as f64;
         }
+        crate::policy::normalize(out);
         Ok(())
     }
 }

@@ -329,11 +329,11 @@ impl Description {
 /// The EHS (and, in hi-lo, the chance of a qualifying low) of a bucket: its centroid's.
 pub fn centroid_strength(b: &Bucketing, street: usize, bucket: u32) -> (f64, Option<f64>) {
     let layout = b.layout();
-    let dim = layout.dim();
-    let Some(c) = b.streets().get(street).and_then(|s| {
-        s.centroids
-            .get(bucket as usize * dim..(bucket as usize + 1) * dim)
-    }) else {
+    let Some(c) = b
+        .streets()
+        .get(street)
+        .and_then(|s| s.centroids.outer_iter().nth(bucket as usize))
+    else {
         return (f64::NAN, None);
     };
     let ehs = f64::from(c[layout.ehs_index()]);
@@ -609,8 +609,7 @@ mod tests {
         assert_eq!(d[1].text(), "none here");
         assert_eq!(d[2].text(), "other");
         // The EHS is the centroid's coordinate, a pot share.
-        let dim = b.layout().dim();
-        let want = b.streets()[0].centroids[3 * dim + b.layout().ehs_index()];
+        let want = b.streets()[0].centroids[[3, b.layout().ehs_index()]];
         assert_eq!(d[3].ehs, f64::from(want));
         assert!(d
             .iter()

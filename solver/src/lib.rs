@@ -15,6 +15,7 @@ pub mod explore;
 pub mod input;
 pub mod ladder;
 pub mod memory;
+pub mod policy;
 pub mod purify;
 pub mod ranges;
 pub mod resolve;

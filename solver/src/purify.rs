@@ -42,14 +42,12 @@ impl Purification {
             Purification::Threshold(t) => t.min(max),
             Purification::Pure => max - TIE,
         };
-        let mut sum = 0.0;
         for p in row.iter_mut() {
             if *p < keep {
                 *p = 0.0;
             }
-            sum += *p;
         }
-        row.iter_mut().for_each(|p| *p /= sum);
+        crate::policy::normalize(row);
     }
 }
 

@@ -489,11 +489,11 @@ fn quantize(
         for b in 0..num_buckets[node.street as usize] {
             buf.fill(0.0);
             row(i as u32, node, b, buf);
-            let sum: f64 = buf.iter().sum();
+            crate::policy::normalize(buf);
             let at = offsets[i] as usize + b as usize * (k - 1);
             let (mut cum, mut prev) = (0.0, 0u32);
             for (a, &x) in buf[..k - 1].iter().enumerate() {
-                cum += if sum > 0.0 { x / sum } else { 1.0 / k as f64 };
+                cum += x;
                 let upto = width.cumulative(cum);
                 let v = (upto - prev) as u16;
                 prev = upto;
@@ -821,7 +821,7 @@ impl StrategyFile {
     }
 
     /// [`probabilities`](Self::probabilities) written into `out[..k]` for the node's `k` actions;
-    /// returns `k`. Allocates nothing: the query path of bots.
+    /// returns `k`. Allocates nothing.
     pub fn probabilities_into(&self, i: u32, hand: u32, out: &mut [f64]) -> Result<usize> {
         let n = self.node(i)?;
         if n.kind != NodeKind::Action as u8 {

@@ -10,12 +10,12 @@ use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::{Bucketing, CardView, Size};
 use abstraction::card_abstraction::Lossless;
-use abstraction::deal::Deal;
+use abstraction::deal::HeadsUpDeal;
 use abstraction::recall::Recall;
-use abstraction::rules::{Action, Deal as Dealt, GameDef, Next, State};
+use abstraction::rules::{Action, Deal, GameDef, Next, State};
 use abstraction::tree::{Budget, Edge, NodeKind, Tree};
 use common::{err, ok, stud};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use solver::deal_cfr::DealSolver;
@@ -303,7 +303,7 @@ fn lift_plays_each_hand_by_its_key(
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let (mut decisions, mut learned) = (0, 0);
     for _ in 0..300 {
-        let deal = Deal::sample(&def, &mut rng).unwrap();
+        let deal = HeadsUpDeal::sample(&def, &mut rng).unwrap();
         let mut st = State::with_def(def.clone()).unwrap();
         let (mut node, mut bets) = (0usize, Vec::<(usize, Action)>::new());
         // Per street and seat, the bucket at the street's first decision.
@@ -315,7 +315,7 @@ fn lift_plays_each_hand_by_its_key(
                     let held = st.up_cards(seat).len() + st.down_cards(seat).len();
                     let c = deal.cards(seat)[held];
                     st.deal(c).unwrap();
-                    if how != Dealt::Down {
+                    if how != Deal::Down {
                         node = (public.children(node))
                             .find(|&k| public.edges[k] == Edge::Card(c))
                             .unwrap();
@@ -353,7 +353,10 @@ fn lift_plays_each_hand_by_its_key(
                     // A row the solve never reached is uniform everywhere: it would match
                     // under any key.
                     learned += usize::from(want.iter().any(|&p| (p - 1.0 / k as f64).abs() > 1e-9));
-                    let child = public.children(node).nth(rng.gen_range(0..k)).unwrap();
+                    let child = public
+                        .children(node)
+                        .nth(abstraction::draw::below(&mut rng, k))
+                        .unwrap();
                     let Edge::Action(a) = public.edges[child] else {
                         panic!("an action node's child is an action")
                     };

@@ -1,7 +1,7 @@
 use super::*;
 use crate::cards::parse_cards;
 use crate::rules::Variant;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 fn seven() -> GameDef {
@@ -171,7 +171,7 @@ fn real_hands_stay_on_the_tree(def: &GameDef, hands: usize, seed: u64) {
                         assert_eq!(t.child_for(node, a), Some(c));
                     }
                     // Only the small bet keeps the real chips equal to the tree's.
-                    let pick = mapped[rng.gen_range(0..mapped.len())];
+                    let pick = mapped[crate::draw::below(&mut rng, mapped.len())];
                     let a = t.real_action(node, pick, &legal).unwrap();
                     count += matches!(a, Action::CompleteBetRaise(_)) as u8;
                     st.apply(a).unwrap();

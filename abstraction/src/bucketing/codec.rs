@@ -7,6 +7,7 @@ use super::features::{FeatureParams, Layout};
 use super::view::Shape;
 use super::{canon, BucketError, Bucketing, Size, StreetBuckets};
 use crate::rules::GameDef;
+use ndarray::Array2;
 
 /// The first eight bytes of every encoding.
 const MAGIC: &[u8; 8] = b"STUDBKT\0";
@@ -186,9 +187,11 @@ impl Bucketing {
             if n == 0 || n % dim != 0 || n > size.buckets[s] as usize * dim {
                 return bad(format!("street {s} has {n} centroid values"));
             }
-            let centroids = (0..n)
+            let values = (0..n)
                 .map(|_| r.f32("the centroids"))
                 .collect::<Result<Vec<_>, _>>()?;
+            let centroids = Array2::from_shape_vec((n / dim, dim), values)
+                .expect("whole rows: n is a multiple of dim");
             out.push(StreetBuckets {
                 centroids,
                 points,

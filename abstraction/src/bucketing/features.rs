@@ -13,7 +13,7 @@ use super::view::{CardView, Shape};
 use crate::cards::{Card, CardSet};
 use crate::eval::{eval_low8, eval_razz, showing_high, HighStrength, LowStrength, PartialHand};
 use crate::rules::Showdown;
-use rand::{RngCore, SeedableRng};
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The knobs of the feature computation. They are recorded with a built abstraction, so the

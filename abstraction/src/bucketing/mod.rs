@@ -29,6 +29,7 @@ use crate::card_abstraction::{CardAbstraction, SeatCards};
 use crate::cards::CardSet;
 use crate::rules::GameDef;
 use features::Layout;
+use ndarray::{Array2, Axis};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -78,8 +79,8 @@ pub enum Phase {
 /// The clustering of one street.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StreetBuckets {
-    /// `buckets * dim` centroid coordinates, row by row.
-    pub centroids: Vec<f32>,
+    /// The centroids: one row per bucket, one column per feature.
+    pub centroids: Array2<f32>,
     /// The training views clustered.
     pub points: u32,
     /// The Lloyd iterations run.
@@ -135,14 +136,19 @@ impl Bucketing {
             let seed = mix(size.seed, street as u64, 1);
             let views = random_views(&shape, &perms, street, size.train as usize, seed);
             let total = views.len();
-            let mut points = vec![0f32; total * dim];
+            // One row of features per training view.
+            let mut points = Array2::<f32>::zeros((total, dim));
             let done = AtomicUsize::new(0);
             const CHUNK: usize = 256;
             points
-                .par_chunks_mut(CHUNK * dim)
+                .axis_chunks_iter_mut(Axis(0), CHUNK)
+                .into_par_iter()
                 .zip(views.par_chunks(CHUNK))
-                .for_each(|(out, vs)| {
-                    for (o, v) in out.chunks_exact_mut(dim).zip(vs) {
+                .for_each(|(mut out, vs)| {
+                    for (mut o, v) in out.rows_mut().into_iter().zip(vs) {
+                        let o = o
+                            .as_slice_mut()
+                            .expect("a row of a new matrix is contiguous");
                         features::features(&shape, &size.features, v, o);
                     }
                     let d = done.fetch_add(vs.len(), Ordering::Relaxed) + vs.len();
@@ -156,8 +162,7 @@ impl Bucketing {
                 });
             let k = size.buckets[street] as usize;
             let clusters = kmeans::kmeans(
-                &points,
-                dim,
+                points.view(),
                 k,
                 size.iterations as usize,
                 mix(size.seed, street as u64, 2),
@@ -171,10 +176,7 @@ impl Bucketing {
                     })
                 },
             );
-            let ehs: Vec<f32> = points
-                .chunks_exact(dim)
-                .map(|p| p[layout.ehs_index()])
-                .collect();
+            let ehs = points.column(layout.ehs_index()).to_vec();
             streets.push(StreetBuckets {
                 points: total as u32,
                 iterations: clusters.iterations as u32,
@@ -212,7 +214,7 @@ impl Bucketing {
         let dim = self.layout.dim();
         let mut f = [0f32; features::MAX_DIM];
         features::features(&self.shape, &self.size.features, c, &mut f[..dim]);
-        kmeans::nearest(&self.streets[c.street].centroids, dim, &f[..dim]).0
+        kmeans::nearest(self.streets[c.street].centroids.view(), (&f[..dim]).into()).0
     }
 
     /// Computes the bucket of every canonical first-street view once (in parallel), so that
@@ -244,7 +246,7 @@ impl Bucketing {
     pub fn buckets(&self, street: usize) -> u32 {
         self.streets
             .get(street)
-            .map_or(0, |s| (s.centroids.len() / self.layout.dim()) as u32)
+            .map_or(0, |s| s.centroids.nrows() as u32)
     }
 
     /// The checksum of the encoded abstraction: a strategy file records it to name the
@@ -322,13 +324,12 @@ fn random_views(
     n: usize,
     seed: u64,
 ) -> Vec<CardView> {
-    use rand::seq::SliceRandom;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut deck: Vec<_> = shape.deck.iter().collect();
     let (d, u) = (shape.downs[street] as usize, shape.ups[street] as usize);
     (0..n)
         .map(|_| {
-            let (cards, _) = deck.partial_shuffle(&mut rng, d + 2 * u);
+            let (cards, _) = crate::draw::partial_shuffle(&mut deck, &mut rng, d + 2 * u);
             let set = |s: &[crate::cards::Card]| s.iter().copied().collect::<CardSet>();
             let v = CardView {
                 street,

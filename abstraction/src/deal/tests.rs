@@ -2,7 +2,7 @@ use super::*;
 use crate::bucketing::Size;
 use crate::cards::{parse_cards, CardSet};
 use crate::rules::Variant;
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn tiny(def: &GameDef) -> Bucketing {
@@ -17,7 +17,7 @@ fn sampled_deals_are_distinct_cards_of_the_deck_and_reproducible() {
     let mut seen = [0u32; 52];
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     for _ in 0..2000 {
-        let d = Deal::sample(&def, &mut rng).unwrap();
+        let d = HeadsUpDeal::sample(&def, &mut rng).unwrap();
         let all: CardSet = d.cards(0).iter().chain(d.cards(1)).copied().collect();
         assert_eq!((d.cards(0).len(), all.len()), (7, 14));
         for c in all.iter() {
@@ -26,10 +26,10 @@ fn sampled_deals_are_distinct_cards_of_the_deck_and_reproducible() {
     }
     // Each card is dealt with probability 14/52: 538 of 2000 on average, sd 20.
     assert!(seen.iter().all(|&n| (430..650).contains(&n)), "{seen:?}");
-    let again = |seed| Deal::sample(&def, &mut ChaCha8Rng::seed_from_u64(seed)).unwrap();
+    let again = |seed| HeadsUpDeal::sample(&def, &mut ChaCha8Rng::seed_from_u64(seed)).unwrap();
     assert_eq!(again(5), again(5));
     assert_ne!(again(5), again(6));
-    let e = Deal::sample(
+    let e = HeadsUpDeal::sample(
         &GameDef::stud(Variant::SevenStud).with_seats(3, 200),
         &mut rng,
     );
@@ -44,7 +44,7 @@ fn facts_agree_with_the_engine(def: GameDef, hands: usize, seed: u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut showdowns = 0;
     for _ in 0..hands {
-        let deal = Deal::sample(&def, &mut rng).unwrap();
+        let deal = HeadsUpDeal::sample(&def, &mut rng).unwrap();
         let f = deal.facts(&def, &bucketing).unwrap();
         let mut st = State::with_def(def.clone()).unwrap();
         let mut seen = usize::MAX;
@@ -64,10 +64,10 @@ fn facts_agree_with_the_engine(def: GameDef, hands: usize, seed: u64) {
             }
             // Mostly calls, so that many hands reach the showdown.
             let legal = st.legal_actions();
-            let a = if rng.gen_bool(0.7) && legal.contains(&Action::CheckCall) {
+            let a = if rng.random_bool(0.7) && legal.contains(&Action::CheckCall) {
                 Action::CheckCall
             } else {
-                legal[rng.gen_range(0..legal.len())]
+                legal[crate::draw::below(&mut rng, legal.len())]
             };
             st.apply(a).unwrap();
         }
@@ -112,7 +112,7 @@ fn hi_lo_shares_split_and_quarter() {
     let def = Arc::new(GameDef::stud(Variant::StudHiLo));
     let b = tiny(&def);
     let share = |a: &str, c: &str| {
-        let d = Deal::of_cards(&parse_cards(a).unwrap(), &parse_cards(c).unwrap()).unwrap();
+        let d = HeadsUpDeal::of_cards(&parse_cards(a).unwrap(), &parse_cards(c).unwrap()).unwrap();
         d.facts(&def, &b).unwrap().share0
     };
     // Seat 0: a wheel (best low, and a straight that wins high too) scoops.
@@ -121,7 +121,7 @@ fn hi_lo_shares_split_and_quarter() {
     assert_eq!(share("Ac 2d 4h 6s 8c Kd Qh", "9c 9d 9h Ts Jc Qd 3s"), 0.5);
     // Both hold the same 8-7 low, seat 1 wins high: seat 0 gets a quarter.
     assert_eq!(share("Ac 2d 4h 7s 8c Kd Qh", "As 2h 4c 7d 8h Qd Qs"), 0.25);
-    let e = Deal::of_cards(
+    let e = HeadsUpDeal::of_cards(
         &parse_cards("Ac 2d").unwrap(),
         &parse_cards("Ac 3d").unwrap(),
     );

@@ -3,7 +3,9 @@
 
 use super::{HandHistory, Recorder};
 use crate::rules::{Action, GameDef, Next, RulesError, State};
-use rand::Rng;
+use rand::{Rng, RngExt};
+
+use crate::draw;
 
 /// Why a random hand could not be played.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -57,10 +59,10 @@ pub fn random_action<R: Rng>(legal: &[Action], rng: &mut R) -> Action {
         .filter(|a| *a != Action::Fold)
         .collect();
     let can_fold = others.len() < legal.len();
-    if others.is_empty() || (can_fold && rng.gen_bool(FOLD_CHANCE)) {
+    if others.is_empty() || (can_fold && rng.random_bool(FOLD_CHANCE)) {
         return Action::Fold;
     }
-    others[rng.gen_range(0..others.len())]
+    others[draw::below(rng, others.len())]
 }
 
 /// `def` with about half the seats given a random short stack (1 chip up to their stack):
@@ -68,8 +70,8 @@ pub fn random_action<R: Rng>(legal: &[Action], rng: &mut R) -> Action {
 pub fn with_random_stacks<R: Rng>(def: &GameDef, rng: &mut R) -> GameDef {
     let mut g = def.clone();
     for s in &mut g.starting_stacks {
-        if rng.gen_bool(0.5) {
-            *s = rng.gen_range(1..=*s);
+        if rng.random_bool(0.5) {
+            *s = 1 + draw::below(rng, *s as usize) as u64;
         }
     }
     g

@@ -624,7 +624,7 @@ impl State {
         if avail.is_empty() || self.stub == 0 {
             return Err(RulesError::OutOfCards);
         }
-        let k = rng.gen_range(0..avail.len()) as usize;
+        let k = crate::draw::index(rng, avail.len() as usize);
         let card = avail.iter().nth(k).ok_or(RulesError::OutOfCards)?;
         self.deal(card)?;
         Ok(card)

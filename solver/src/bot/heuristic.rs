@@ -4,7 +4,6 @@
 use super::{most_aggressive, passive, Answer, Bet, Player};
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::{showdown_winnings, Action, Deal, State};
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -93,7 +92,7 @@ pub fn equity(state: &State, seat: u8, assumed: Option<(u8, CardSet)>, rollouts:
     let committed = [1u64; MAX_SEATS];
     let mut total = 0.0;
     for _ in 0..rollouts {
-        let (drawn, _) = pool.partial_shuffle(&mut rng, need);
+        let (drawn, _) = abstraction::draw::partial_shuffle(&mut pool, &mut rng, need);
         let mut next = drawn.iter();
         let mut board = community;
         for c in next.by_ref().take(board_missing) {

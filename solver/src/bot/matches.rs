@@ -7,7 +7,6 @@ use abstraction::cards::Card;
 use abstraction::phh::{HandHistory, Recorder};
 use abstraction::rules::{GameDef, Next, State};
 use anyhow::{bail, Context};
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -29,7 +28,7 @@ impl DealCards {
     /// A random deal of `def`'s deck from `rng`.
     pub fn random(def: &GameDef, rng: &mut ChaCha8Rng) -> DealCards {
         let mut deck: Vec<Card> = def.deck.cards().iter().collect();
-        deck.shuffle(rng);
+        abstraction::draw::shuffle(&mut deck, rng);
         // Heads-up games never run short of cards, so each hand and the board take their own
         // run of the shuffled deck; slots past a hand's last card repeat cards nobody reads.
         let per = def.cards_per_player();

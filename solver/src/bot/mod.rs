@@ -15,14 +15,15 @@ mod strategy;
 pub mod tcp;
 pub mod third_street;
 
+pub use crate::policy::public_events;
 pub use heuristic::Heuristic;
 pub use lbr::{Candidates, Lbr, LbrDeals};
-pub use strategy::{public_events, StrategyPlayer};
+pub use strategy::StrategyPlayer;
 
 use crate::purify::Purification;
 use crate::strategy_file::TreeKind;
 use abstraction::rules::{Action, GameDef, State};
-use rand::Rng;
+use rand::{Rng, RngExt};
 
 /// A betting action of the hand so far, with its street (0 = the first betting round). A player
 /// gets the list of them with the state: the state holds the cards and chips, not the order of
@@ -96,9 +97,7 @@ pub enum Answer {
 /// Normalizes `probs` (weights over `legal`) to sum to 1; if they have no weight at all, puts it
 /// all on the check or call instead and answers [`Answer::Fallback`].
 pub(crate) fn normalize_or_fall_back(legal: &[Action], probs: &mut [f64]) -> Answer {
-    let sum: f64 = probs.iter().sum();
-    if sum > 0.0 {
-        probs.iter_mut().for_each(|p| *p /= sum);
+    if crate::policy::normalize(probs) {
         return Answer::Own;
     }
     probs.fill(0.0);
@@ -108,7 +107,7 @@ pub(crate) fn normalize_or_fall_back(legal: &[Action], probs: &mut [f64]) -> Ans
 
 /// The index of an entry of `probs` drawn with those probabilities (one draw from `rng`).
 pub fn sample<R: Rng + ?Sized>(probs: &[f64], rng: &mut R) -> usize {
-    let mut x = rng.gen::<f64>() * probs.iter().sum::<f64>();
+    let mut x = rng.random::<f64>() * probs.iter().sum::<f64>();
     for (i, &p) in probs.iter().enumerate() {
         if x < p {
             return i;

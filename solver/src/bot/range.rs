@@ -19,7 +19,7 @@ use super::{Bet, Player};
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::{Action, Deal, Next, State};
 use anyhow::{ensure, Context};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
@@ -442,7 +442,7 @@ pub(crate) fn extend(
         if drawn.len() > each {
             // The first `each` of a shuffle: a uniform draw without replacement.
             for j in 0..each {
-                let r = rng.gen_range(j..drawn.len());
+                let r = j + abstraction::draw::below(rng, drawn.len() - j);
                 drawn.swap(j, r);
             }
             spare.truncate(from + each);

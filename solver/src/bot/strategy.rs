@@ -1,41 +1,29 @@
 //! A solved strategy file as a player: the adapter between the real game and the abstract tree.
 //!
-//! Two kinds of file (see [`crate::strategy_file::TreeKind`]):
-//! - a public tree (walkable games): the player walks the file's tree along the public events
-//!   of the hand and reads the row of its private card;
-//! - a betting tree (the real games): the node is `BettingNodes::locate` of the real betting,
-//!   the seat's role on the street comes from the rules engine's first actor, the bucket from
-//!   the file's embedded bucketing on the seat's `CardView`, and each abstract child's
-//!   probability goes to the real legal action that plays it (`real_action`); legal actions the
-//!   abstract node lacks (a raise past the cap, a second bet size) get zero; an abstract raise
-//!   where no raise is legal (a seat all in) goes to the call.
-//!
-//! Before a row is played it goes through the player's [`Purification`] (mixed, thresholded or
-//! pure: see [`crate::purify`]).
+//! Where the spot is in the file's game, which row is read there and which real action each
+//! abstract action plays is [`crate::policy`]'s, shared with `stud query`. Before a row is played
+//! it goes through the player's [`Purification`] (mixed, thresholded or pure: see
+//! [`crate::purify`]).
 //!
 //! A row that still leaves no weight on any legal action gets the defined fallback, the check
 //! or call, answered as [`Answer::Fallback`](super::Answer::Fallback) for the caller to count.
 
 use super::{normalize_or_fall_back, Answer, Bet, Player};
+use crate::policy;
 use crate::purify::Purification;
 use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
-use abstraction::betting_tree::BettingNodes;
-use abstraction::cards::Card;
-use abstraction::rules::{Action, Deal, GameDef, Profile, State};
-use abstraction::tree::{Edge, NodeKind};
-use anyhow::{bail, Context};
+use abstraction::rules::{Action, GameDef, Profile, State};
+use anyhow::bail;
 use std::path::Path;
 
-/// Plays the average strategy of a strategy file: it walks the file's tree along the public
-/// events of the hand (up and community cards, bets) and reads the row of its private card.
+/// Plays the average strategy of a strategy file: at each decision, the row of its cards at the
+/// spot's node of the file's game ([`policy::locate`]).
 pub struct StrategyPlayer {
     file: StrategyFile,
     /// The file's path.
     path: String,
     /// The name reports give: the path, and how the rows are played if that was set.
     name: String,
-    /// The game's deck in order: a private card's index is its hand number in the file.
-    deck: Vec<Card>,
     /// What is done to a row before it is played.
     purification: Purification,
 }
@@ -78,7 +66,6 @@ impl StrategyPlayer {
     /// for; its rows played as by [`StrategyPlayer::open`].
     pub fn of_file(file: StrategyFile, path: &str) -> StrategyPlayer {
         StrategyPlayer {
-            deck: file.header().game.deck.cards().iter().collect(),
             name: path.to_string(),
             path: path.to_string(),
             purification: super::default_purification(file.header().tree),
@@ -98,41 +85,6 @@ impl StrategyPlayer {
     /// What is done to a row before it is played.
     pub fn purification(&self) -> Purification {
         self.purification
-    }
-}
-
-impl StrategyPlayer {
-    /// Walks the file's tree from the root along the public events of the hand, calling
-    /// `visit(node, seat to act, action taken)` at each betting decision passed, and returns the
-    /// node reached.
-    pub fn walk(
-        &self,
-        state: &State,
-        bets: &[Bet],
-        mut visit: impl FnMut(u32, u8, Action) -> anyhow::Result<()>,
-    ) -> anyhow::Result<u32> {
-        let f = &self.file;
-        let mut node = 0u32;
-        for_each_public_event(state, bets, |e| {
-            let next = f
-                .child(node, e)?
-                .with_context(|| format!("{e:?} is not in the strategy's abstract game"))?;
-            if let Edge::Action(a) = e {
-                visit(node, f.node(node)?.player, a)?;
-            }
-            node = next;
-            Ok(())
-        })?;
-        Ok(node)
-    }
-
-    /// The hand number of a private card in the file.
-    pub fn hand(&self, card: Card) -> anyhow::Result<u32> {
-        self.deck
-            .iter()
-            .position(|&c| c == card)
-            .map(|i| i as u32)
-            .with_context(|| format!("{card} is not in the strategy's deck"))
     }
 }
 
@@ -163,52 +115,6 @@ fn most_committed(def: &GameDef) -> u64 {
             .sum::<u64>()
 }
 
-/// The public events of the hand in the order they happened, as the tree's edges: on each
-/// street, the up cards dealt seat by seat, then the community cards, then that street's bets.
-/// (Down cards are private: not events.)
-pub fn public_events(state: &State, bets: &[Bet]) -> Vec<Edge> {
-    let mut out = Vec::new();
-    let _ = for_each_public_event(state, bets, |e| {
-        out.push(e);
-        Ok(())
-    });
-    out
-}
-
-/// Calls `f` on each public event in order (see [`public_events`]), stopping at the first error.
-/// Allocates nothing: the strategy player walks its tree with it at every decision.
-fn for_each_public_event(
-    state: &State,
-    bets: &[Bet],
-    mut f: impl FnMut(Edge) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    let def = state.def();
-    let mut ups_before = 0;
-    let mut board_before = 0;
-    for (street, sd) in def.streets.iter().enumerate().take(state.street() + 1) {
-        let ups = sd.deal.iter().filter(|d| **d == Deal::Up).count();
-        let board = sd.deal.iter().filter(|d| **d == Deal::Community).count();
-        for seat in 0..def.seats {
-            let have = state.up_cards(seat);
-            let end = (ups_before + ups).min(have.len());
-            for &c in &have[ups_before.min(end)..end] {
-                f(Edge::Card(c))?;
-            }
-        }
-        let have = state.community_cards();
-        let end = (board_before + board).min(have.len());
-        for &c in &have[board_before.min(end)..end] {
-            f(Edge::Card(c))?;
-        }
-        for &(_, a) in bets.iter().filter(|(s, _)| *s == street) {
-            f(Edge::Action(a))?;
-        }
-        ups_before += ups;
-        board_before += board;
-    }
-    Ok(())
-}
-
 impl StrategyPlayer {
     /// The file.
     pub fn file(&self) -> &StrategyFile {
@@ -221,49 +127,33 @@ impl StrategyPlayer {
         self.file.precompute_first_street()
     }
 
-    /// [`Player::policy`] for a betting-tree file (see the module documentation), with the
-    /// seat's bucket when it is known (else computed from the seat's cards, if needed).
-    fn betting_policy(
+    /// [`Player::policy`], with the seat's row key when it is known (else from the seat's
+    /// cards).
+    fn policy_at(
         &self,
         state: &State,
         bets: &[Bet],
         seat: u8,
-        bucket: Option<u32>,
+        key: Option<u32>,
         legal: &[Action],
         probs: &mut [f64],
     ) -> anyhow::Result<Answer> {
         let f = &self.file;
-        let street = state.street();
-        let node = f.locate(bets)?;
-        let n = f.node(node)?;
         probs.fill(0.0);
-        if n.kind == NodeKind::Showdown as u8 || (n.street as usize > street) {
+        let d = policy::locate(f, state, bets, seat, legal)?;
+        if d.capped {
             // A raise past the cap closed this street in the abstract game: it has called.
             probs[super::passive(legal)] = 1.0;
             return Ok(Answer::Own);
         }
-        let role = (state.first_actor(street) != Some(seat)) as u8;
-        if n.kind != NodeKind::Action as u8 || n.street as usize != street || n.player != role {
-            bail!(
-                "the strategy's tree has no decision of seat {seat} (role {role}) on {} \
-                 after this betting",
-                state.def().street_name(street)
-            );
-        }
-        let bucket = match bucket {
-            Some(b) => b,
-            None => f.key_of(state, seat)?,
+        let key = match key {
+            Some(k) => k,
+            None => d.key(f, state, seat)?,
         };
         let mut row = [0.0; MAX_ACTIONS];
-        let k = f.row_into(node, bucket, &mut row)?;
+        let k = d.row(f, key, &mut row)?;
         self.purification.apply(&mut row[..k]);
-        for (c, &p) in row[..k].iter().enumerate() {
-            if let Some(a) = f.real_action(node, c, legal) {
-                if let Some(i) = legal.iter().position(|&x| x == a) {
-                    probs[i] += p;
-                }
-            }
-        }
+        d.onto_legal(&row[..k], legal, probs);
         Ok(normalize_or_fall_back(legal, probs))
     }
 }
@@ -281,27 +171,7 @@ impl Player for StrategyPlayer {
         legal: &[Action],
         probs: &mut [f64],
     ) -> anyhow::Result<Answer> {
-        if self.file.header().tree == TreeKind::Betting {
-            return self.betting_policy(state, bets, seat, None, legal, probs);
-        }
-        let f = &self.file;
-        let node = self.walk(state, bets, |_, _, _| Ok(()))?;
-        let n = f.node(node)?;
-        if n.kind != NodeKind::Action as u8 || n.player != seat {
-            bail!("the strategy's tree has no decision of seat {seat} here");
-        }
-        let card = match state.down_cards(seat) {
-            [Some(c)] => *c,
-            _ => bail!("the strategy plays games with exactly one known down card per seat"),
-        };
-        let hand = self.hand(card)?;
-        let mut row = [0.0; MAX_ACTIONS];
-        let k = f.probabilities_into(node, hand, &mut row)?;
-        self.purification.apply(&mut row[..k]);
-        for (p, a) in probs.iter_mut().zip(legal) {
-            *p = f.position(node, Edge::Action(*a))?.map_or(0.0, |c| row[c]);
-        }
-        Ok(normalize_or_fall_back(legal, probs))
+        self.policy_at(state, bets, seat, None, legal, probs)
     }
 
     /// A betting-tree file's bucket of the seat's view; a public-tree file has no classes.
@@ -325,7 +195,7 @@ impl Player for StrategyPlayer {
             bail!("a public-tree strategy reads its card without classes");
         }
         // LBR weighs each holding by these probabilities: a fallback is a probability too.
-        self.betting_policy(state, bets, seat, Some(class), legal, probs)?;
+        self.policy_at(state, bets, seat, Some(class), legal, probs)?;
         Ok(())
     }
 }

@@ -6,7 +6,6 @@ use super::{Bet, Player};
 use abstraction::cards::{Card, Rank};
 use abstraction::rules::{Action, Deal, FirstRound, GameDef, Next, Showdown, State};
 use anyhow::{ensure, Context};
-use rand::seq::SliceRandom;
 use std::sync::Arc;
 
 /// The hand classes of the high games (seven-card stud, hi-lo), as a stud player reads three
@@ -176,11 +175,11 @@ pub fn third_street(
                 break;
             }
             let mut cards = deck.clone();
-            let Some(&door) = doors.choose(&mut rng) else {
+            let Some(&door) = abstraction::draw::choose(&doors, &mut rng) else {
                 break;
             };
             cards.retain(|&c| c != door);
-            let (drawn, _) = cards.partial_shuffle(&mut rng, 5);
+            let (drawn, _) = abstraction::draw::partial_shuffle(&mut cards, &mut rng, 5);
             let hole = [drawn[0], drawn[1]];
             if classify(hole, door) != class {
                 continue;

@@ -40,6 +40,7 @@
 use super::action_words;
 use crate::bot::StrategyPlayer;
 use crate::describe::Description;
+use crate::policy;
 use crate::purify::Purification;
 use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
 use abstraction::betting_tree::BettingNodes;
@@ -196,6 +197,11 @@ pub(super) fn cards_text(set: CardSet) -> String {
     let mut v: Vec<Card> = set.iter().collect();
     v.reverse();
     v.iter().map(Card::to_string).collect()
+}
+
+/// A hand as a row of the answer names it: its down cards in brackets, then its up cards.
+fn hand_label(down: CardSet, up: CardSet) -> String {
+    format!("({}) {}", cards_text(down), cards_text(up))
 }
 
 /// A row of the answer.
@@ -486,8 +492,6 @@ fn run_betting(
     let Replayed { state, bets, empty } = replay_betting(f, steps)?;
     let street = state.street();
     let street_name = def.street_name(street);
-    let node = f.locate(&bets)?;
-    let n = f.node(node)?;
     let Some(seat) = state.to_act() else {
         // The empty spot: the first decision, whoever the door cards make first to act.
         if holding.is_some() || player.is_some() {
@@ -502,71 +506,20 @@ fn run_betting(
             );
         }
         debug_assert!(empty);
-        if n.kind != NodeKind::Action as u8 {
-            bail!("damaged: the strategy's first node is not a decision");
-        }
-        let mut rows = Vec::new();
-        let mut row = [0.0; MAX_ACTIONS];
-        // No up cards: each bucket as the street's sampled deals fill it.
-        let about = match f.bucketing() {
-            Some(b) => crate::describe::sampled(b, street)?,
-            None => Vec::new(),
-        };
-        for b in 0..f.bucketing().map_or(0, |x| x.buckets(street)) {
-            let k = f.row_into(node, b, &mut row)?;
-            rows.push(Row {
-                hand: None,
-                bucket: Some(b),
-                probs: row[..k].to_vec(),
-                unreached: f.header().width.is_unreached(&row[..k]),
-                holds: None,
-                about: about.get(b as usize).cloned(),
-            });
-        }
-        let codes: Vec<String> = f.children(node)?.iter().map(|k| describe(k.1)).collect();
-        let names: Vec<String> = f
-            .children(node)?
-            .iter()
-            .map(|k| match k.1 {
-                Edge::Action(Action::BringIn) => format!("bring in for {}", def.bring_in),
-                Edge::Action(Action::CompleteBetRaise(x))
-                    if def.first_round == abstraction::rules::FirstRound::BringIn =>
-                {
-                    format!("complete to {x}")
-                }
-                Edge::Action(Action::CompleteBetRaise(x)) => format!("bet {x}"),
-                e => describe_words(e),
-            })
-            .collect();
-        if args.output.json {
-            let at = Spot {
-                seat: None,
-                role: 0,
-                street,
-                street_name: &street_name,
-                node,
-            };
-            return Ok(Some(decision_json(&at, false, &codes, &names, &rows)));
-        }
-        println!(
-            "the first decision on {street_name}, of the seat the door cards make first to act \
-             (no up cards given: every bucket; give the door cards, as in `3c 8d`, for what \
-             each bucket holds)"
-        );
-        print_table(&names, &rows);
-        return Ok(None);
+        return first_decision(f, args, &bets, street);
     };
-    let role = (state.first_actor(street) != Some(seat)) as u8;
+    let legal = state.legal_actions();
+    let d = policy::locate(f, &state, &bets, seat, &legal)?;
+    let role = d.actor;
     let at = Spot {
         seat: Some(seat),
         role,
         street,
         street_name: &street_name,
-        node,
+        node: d.node,
     };
     let up: CardSet = state.up_cards(seat).iter().copied().collect();
     let opp_up: CardSet = state.up_cards(1 - seat).iter().copied().collect();
-    let legal = state.legal_actions();
     if let Some(Holding { up: Some(u), .. }) = &holding {
         let given: CardSet = u.iter().copied().collect();
         if given != up {
@@ -590,15 +543,14 @@ fn run_betting(
         cards_text(up),
         cards_text(opp_up)
     );
-    let hand_label = |down: CardSet| format!("({}) {}", cards_text(down), cards_text(up));
-    if n.kind != NodeKind::Action as u8 || n.street as usize != street {
+    if d.capped {
         // Past the cap the abstract game has called: the strategy checks or calls, as its
-        // player does in play (see `bot::strategy`). An answer, not an error.
+        // player does in play (see `crate::policy`). An answer, not an error.
         let call = legal[crate::bot::passive(&legal)];
         let rows = vec![Row {
             hand: holding
                 .as_ref()
-                .map(|h| hand_label(h.down.iter().copied().collect())),
+                .map(|h| hand_label(h.down.iter().copied().collect(), up)),
             bucket: None,
             probs: vec![1.0],
             unreached: false,
@@ -629,99 +581,24 @@ fn run_betting(
         print_extras(&names, extras.as_ref());
         return Ok(None);
     }
-    let mut rows = Vec::new();
-    let mut row = [0.0; MAX_ACTIONS];
-    let width = f.header().width;
-    // The holdings of each bucket, when every bucket's row is asked.
+    // The holdings of each bucket, when every bucket's row is asked (`--ranges` reuses them).
     let mut held = None;
-    match &holding {
-        Some(h) => {
-            let down: CardSet = h.down.iter().copied().collect();
-            if let Some(c) = h
-                .down
-                .iter()
-                .find(|c| up.contains(**c) || opp_up.contains(**c))
-            {
-                bail!("--hand {c}: that card is already dealt face up in the spot");
-            }
-            let view = CardView {
-                street,
-                down,
-                up,
-                opp_up,
-            };
-            // The view a street back, from the cards dealt by then (a key may recall it).
-            let prev = (street > 0).then(|| {
-                let (downs, ups) = held_by(def, street - 1);
-                let upto = |cards: &[Card]| cards.iter().take(ups).copied().collect();
-                CardView {
-                    street: street - 1,
-                    down: h.down.iter().take(downs).copied().collect(),
-                    up: upto(state.up_cards(seat)),
-                    opp_up: upto(state.up_cards(1 - seat)),
-                }
-            });
-            let key = f
-                .key_of_views(&view, prev.as_ref(), |s| state.first_actor(s) == Some(seat))
-                .context("--hand")?;
-            let k = f.row_into(node, key, &mut row)?;
-            // The card bucket in the key (the row may recall earlier streets beside it).
-            let b = f.bucket_of(&view).context("--hand")?;
-            let about = f
-                .bucketing()
-                .map(|x| crate::describe::of_hand(x, street, b, down, up));
-            rows.push(Row {
-                hand: Some(hand_label(down)),
-                bucket: Some(b),
-                probs: row[..k].to_vec(),
-                unreached: width.is_unreached(&row[..k]),
-                holds: None,
-                about,
-            });
-        }
+    let rows = match &holding {
+        Some(h) => vec![hand_row(f, &d, &state, seat, h)?],
         None => {
-            let recall = f.recall();
-            if recall.recalls_buckets() {
-                bail!(
-                    "this strategy's rows recall the previous street's bucket ({}): a table by \
-                     bucket is not defined; give the hand with --hand",
-                    recall.name()
-                );
-            }
-            let counts: Vec<u32> = (0..=street)
-                .map(|s| f.bucketing().map_or(0, |x| x.buckets(s)))
-                .collect();
-            let hs = held.insert(holdings(f, street, up, opp_up)?);
-            let about = match f.bucketing() {
-                Some(x) => crate::describe::at_spot(x, street, up, hs),
-                None => Vec::new(),
-            };
-            for (b, hands) in hs.iter().enumerate() {
-                // The row of this bucket at this spot: its key with the spot's order of play.
-                let key = recall.key(
-                    &counts,
-                    street,
-                    |_| b as u32,
-                    |s| state.first_actor(s) == Some(seat),
-                );
-                let k = f.row_into(node, key, &mut row)?;
-                rows.push(Row {
-                    hand: None,
-                    bucket: Some(b as u32),
-                    probs: row[..k].to_vec(),
-                    unreached: width.is_unreached(&row[..k]),
-                    holds: Some((hands.len(), examples(hands))),
-                    about: about.get(b).cloned(),
-                });
-            }
+            let (rows, hs) = bucket_rows(f, &d, &state, seat)?;
+            held = Some(hs);
+            rows
         }
-    }
-    let kids = f.children(node)?;
+    };
+    let kids = f.children(d.node)?;
     let codes: Vec<String> = kids.iter().map(|k| describe(k.1)).collect();
-    let names: Vec<String> = (0..kids.len())
-        .map(|c| match f.real_action(node, c, &legal) {
-            Some(a) => action_words(&state, a),
-            None => describe_words(kids[c].1),
+    let names: Vec<String> = kids
+        .iter()
+        .zip(d.actions())
+        .map(|(kid, a)| match a {
+            Some(a) => action_words(&state, *a),
+            None => describe_words(kid.1),
         })
         .collect();
     let extras = match (player, &held) {
@@ -886,6 +763,183 @@ fn print_aligned(head: &[String], cells: &[Vec<String>], left: &[usize]) {
             .collect();
         println!("{}", line.join("  ").trim_end());
     }
+}
+
+/// The row of `--hand` at decision `d` of `seat` in `state`: the key of its views (the card
+/// bucket and what the rows recall), the row, the bucket's description.
+fn hand_row(
+    f: &StrategyFile,
+    d: &policy::Decision,
+    state: &State,
+    seat: u8,
+    h: &Holding,
+) -> Result<Row> {
+    let def = &f.header().game;
+    let street = state.street();
+    let up: CardSet = state.up_cards(seat).iter().copied().collect();
+    let opp_up: CardSet = state.up_cards(1 - seat).iter().copied().collect();
+    let mut row = [0.0; MAX_ACTIONS];
+    let width = f.header().width;
+    let down: CardSet = h.down.iter().copied().collect();
+    if let Some(c) = h
+        .down
+        .iter()
+        .find(|c| up.contains(**c) || opp_up.contains(**c))
+    {
+        bail!("--hand {c}: that card is already dealt face up in the spot");
+    }
+    let view = CardView {
+        street,
+        down,
+        up,
+        opp_up,
+    };
+    // The view a street back, from the cards dealt by then (a key may recall it).
+    let prev = (street > 0).then(|| {
+        let (downs, ups) = held_by(def, street - 1);
+        let upto = |cards: &[Card]| cards.iter().take(ups).copied().collect();
+        CardView {
+            street: street - 1,
+            down: h.down.iter().take(downs).copied().collect(),
+            up: upto(state.up_cards(seat)),
+            opp_up: upto(state.up_cards(1 - seat)),
+        }
+    });
+    let key = f
+        .key_of_views(&view, prev.as_ref(), |s| state.first_actor(s) == Some(seat))
+        .context("--hand")?;
+    let k = d.row(f, key, &mut row)?;
+    // The card bucket in the key (the row may recall earlier streets beside it).
+    let b = f.bucket_of(&view).context("--hand")?;
+    let about = f
+        .bucketing()
+        .map(|x| crate::describe::of_hand(x, street, b, down, up));
+    Ok(Row {
+        hand: Some(hand_label(down, up)),
+        bucket: Some(b),
+        probs: row[..k].to_vec(),
+        unreached: width.is_unreached(&row[..k]),
+        holds: None,
+        about,
+    })
+}
+
+/// The row of every bucket at decision `d` of `seat` in `state`, with how many of the seat's
+/// holdings each holds here (rows that recall only the order of play: one key per bucket); and
+/// those holdings by bucket, which `--ranges` reuses.
+fn bucket_rows(
+    f: &StrategyFile,
+    d: &policy::Decision,
+    state: &State,
+    seat: u8,
+) -> Result<(Vec<Row>, Vec<Vec<CardSet>>)> {
+    let street = state.street();
+    let up: CardSet = state.up_cards(seat).iter().copied().collect();
+    let opp_up: CardSet = state.up_cards(1 - seat).iter().copied().collect();
+    let mut rows = Vec::new();
+    let mut row = [0.0; MAX_ACTIONS];
+    let width = f.header().width;
+    let recall = f.recall();
+    if recall.recalls_buckets() {
+        bail!(
+            "this strategy's rows recall the previous street's bucket ({}): a table by \
+             bucket is not defined; give the hand with --hand",
+            recall.name()
+        );
+    }
+    let counts: Vec<u32> = (0..=street)
+        .map(|s| f.bucketing().map_or(0, |x| x.buckets(s)))
+        .collect();
+    let held = holdings(f, street, up, opp_up)?;
+    let about = match f.bucketing() {
+        Some(x) => crate::describe::at_spot(x, street, up, &held),
+        None => Vec::new(),
+    };
+    for (b, hands) in held.iter().enumerate() {
+        // The row of this bucket at this spot: its key with the spot's order of play.
+        let key = recall.key(
+            &counts,
+            street,
+            |_| b as u32,
+            |s| state.first_actor(s) == Some(seat),
+        );
+        let k = d.row(f, key, &mut row)?;
+        rows.push(Row {
+            hand: None,
+            bucket: Some(b as u32),
+            probs: row[..k].to_vec(),
+            unreached: width.is_unreached(&row[..k]),
+            holds: Some((hands.len(), examples(hands))),
+            about: about.get(b).cloned(),
+        });
+    }
+    Ok((rows, held))
+}
+
+/// `stud query`'s answer at the empty spot of a betting-tree file: the first decision, whoever
+/// the door cards make first to act, every bucket as the street's sampled deals fill it.
+fn first_decision(
+    f: &StrategyFile,
+    args: &Args,
+    bets: &[(usize, Action)],
+    street: usize,
+) -> Result<Option<serde_json::Value>> {
+    let def = &f.header().game;
+    let street_name = def.street_name(street);
+    let node = f.locate(bets)?;
+    if f.node(node)?.kind != NodeKind::Action as u8 {
+        bail!("damaged: the strategy's first node is not a decision");
+    }
+    let mut rows = Vec::new();
+    let mut row = [0.0; MAX_ACTIONS];
+    // No up cards: each bucket as the street's sampled deals fill it.
+    let about = match f.bucketing() {
+        Some(b) => crate::describe::sampled(b, street)?,
+        None => Vec::new(),
+    };
+    for b in 0..f.bucketing().map_or(0, |x| x.buckets(street)) {
+        let k = f.row_into(node, b, &mut row)?;
+        rows.push(Row {
+            hand: None,
+            bucket: Some(b),
+            probs: row[..k].to_vec(),
+            unreached: f.header().width.is_unreached(&row[..k]),
+            holds: None,
+            about: about.get(b as usize).cloned(),
+        });
+    }
+    let codes: Vec<String> = f.children(node)?.iter().map(|k| describe(k.1)).collect();
+    let names: Vec<String> = f
+        .children(node)?
+        .iter()
+        .map(|k| match k.1 {
+            Edge::Action(Action::BringIn) => format!("bring in for {}", def.bring_in),
+            Edge::Action(Action::CompleteBetRaise(x))
+                if def.first_round == abstraction::rules::FirstRound::BringIn =>
+            {
+                format!("complete to {x}")
+            }
+            Edge::Action(Action::CompleteBetRaise(x)) => format!("bet {x}"),
+            e => describe_words(e),
+        })
+        .collect();
+    if args.output.json {
+        let at = Spot {
+            seat: None,
+            role: 0,
+            street,
+            street_name: &street_name,
+            node,
+        };
+        return Ok(Some(decision_json(&at, false, &codes, &names, &rows)));
+    }
+    println!(
+        "the first decision on {street_name}, of the seat the door cards make first to act \
+         (no up cards given: every bucket; give the door cards, as in `3c 8d`, for what \
+         each bucket holds)"
+    );
+    print_table(&names, &rows);
+    Ok(None)
 }
 
 /// A step as the spot notation writes it.

@@ -449,8 +449,8 @@ fn first_round_chart(f: &StrategyFile) -> anyhow::Result<String> {
     let cells: Vec<Option<[f64; 4]>> = sums
         .iter()
         .map(|c| {
-            let total: f64 = c.iter().sum();
-            (total > 0.0).then(|| c.map(|v| v / total))
+            let mut c = *c;
+            crate::policy::normalize(&mut c).then_some(c)
         })
         .collect();
     Ok(grid_chart(

@@ -345,12 +345,8 @@ impl Resolved {
         let n = &t.nodes[node];
         let k = n.num_children as usize;
         let at = n.slot as usize + h * k;
-        let row = &self.solver.average[at..at + k];
-        let sum: f64 = row.iter().sum();
-        if sum > 0.0 {
-            row.iter().map(|x| x / sum).collect()
-        } else {
-            vec![1.0 / k as f64; k]
-        }
+        let mut row = self.solver.average[at..at + k].to_vec();
+        crate::policy::normalize(&mut row);
+        row
     }
 }

@@ -7,7 +7,7 @@ use crate::bot::{passive, AlwaysCall, Player};
 use crate::terminal::terminal_values;
 use abstraction::cards::parse_cards;
 use abstraction::rules::{GameDef, Next};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// A hand of `def` dealt from `seed`, every seat checking and calling (`player` decides when
@@ -53,7 +53,13 @@ fn three_card_hands_are_valued_as_the_sum_over_the_pairs_that_do_not_collide() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     // A reach with zeros and uneven weights, as deep in a solve.
     let reach: Vec<f64> = (0..n)
-        .map(|_| if rng.gen_bool(0.2) { 0.0 } else { rng.gen() })
+        .map(|_| {
+            if rng.random_bool(0.2) {
+                0.0
+            } else {
+                rng.random()
+            }
+        })
         .collect();
     let mut out = vec![0.0; n];
     let mut checked = [0; 2];
@@ -63,7 +69,7 @@ fn three_card_hands_are_valued_as_the_sum_over_the_pairs_that_do_not_collide() {
             let off = t.boards[0].showdown as usize;
             let strength = |seat: u8, h: usize| t.strength[off + seat as usize * n + h];
             for _ in 0..40 {
-                let h = rng.gen_range(0..n);
+                let h = abstraction::draw::below(&mut rng, n);
                 let mut want = 0.0;
                 for (o, &r) in reach.iter().enumerate() {
                     if !sub.hands[o].intersection(sub.hands[h]).is_empty() {

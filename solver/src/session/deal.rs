@@ -12,7 +12,7 @@ use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::Bucketing;
 use abstraction::card_abstraction::CardAbstraction;
-use abstraction::deal::Deal;
+use abstraction::deal::HeadsUpDeal;
 use abstraction::recall::Recall;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Result};
@@ -215,7 +215,7 @@ pub fn probe_deal_seconds(
     let start = Instant::now();
     (0..deals as u64).into_par_iter().try_for_each(|d| {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ d.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        Deal::sample(def, &mut rng)?.facts(def, bucketing)?;
+        HeadsUpDeal::sample(def, &mut rng)?.facts(def, bucketing)?;
         Ok::<(), anyhow::Error>(())
     })?;
     Ok(start.elapsed().as_secs_f64() / deals.max(1) as f64)

@@ -1,0 +1,222 @@
+//! A strategy file's policy at a real spot: the one place that finds where a real hand is in a
+//! file's abstract game, whose row it reads there, and which real action each abstract action
+//! plays. [`StrategyPlayer`](crate::bot::StrategyPlayer) (matches, the server, LBR, the report's
+//! third-street chart) and `stud query` go through it.
+//!
+//! Two kinds of file (see [`TreeKind`]):
+//! - a public tree (walkable games): the node is reached by walking the file's tree along the
+//!   public events of the hand ([`public_events`]); the actor is the seat; the row key is the
+//!   file's bucket of the seat's private card at the node;
+//! - a betting tree (the real games): the node is `BettingNodes::locate` of the real betting;
+//!   the actor is the seat's role on the street (0 if it acts first there, by the rules
+//!   engine's first actor); the row key is the file's bucket of the seat's view with what the
+//!   rows recall of earlier streets. A raise past the cap has closed the street in the abstract
+//!   game: the decision is [`capped`](Decision::capped), and the strategy checks or calls.
+//!
+//! Each child of the node plays a real legal action or none (`real_action`: legal actions the
+//! abstract node lacks, a raise past the cap or a second bet size, get no weight; an abstract
+//! raise where no raise is legal, a seat all in, goes to the call).
+//!
+//! [`normalize`] is the one normalisation of a row of weights into probabilities.
+
+use crate::bot::Bet;
+use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
+use abstraction::betting_tree::BettingNodes;
+use abstraction::rules::{Action, Deal, State};
+use abstraction::tree::{Edge, NodeKind};
+use anyhow::{bail, Context, Result};
+
+/// A real decision in a strategy file's abstract game.
+#[derive(Clone, Copy, Debug)]
+pub struct Decision {
+    /// The node of the file's tree.
+    pub node: u32,
+    /// Who acts, in the file's terms: the seat (public tree) or the role on the street
+    /// (betting tree: 0 acts first on it).
+    pub actor: u8,
+    /// Past the raise cap (betting-tree files): the abstract game has called at `node` (a
+    /// showdown, or a later street), and the strategy checks or calls; the node has no row.
+    pub capped: bool,
+    /// The node's number of children (0 when capped).
+    k: usize,
+    /// The real legal action each child plays (`None`: none).
+    actions: [Option<Action>; MAX_ACTIONS],
+}
+
+/// Finds `seat`'s decision after `bets` in `state` in `f`'s abstract game, with the real action
+/// among `legal` that each of its children plays.
+pub fn locate(
+    f: &StrategyFile,
+    state: &State,
+    bets: &[Bet],
+    seat: u8,
+    legal: &[Action],
+) -> Result<Decision> {
+    let mut d = Decision {
+        node: 0,
+        actor: seat,
+        capped: false,
+        k: 0,
+        actions: [None; MAX_ACTIONS],
+    };
+    let n = if f.header().tree == TreeKind::Betting {
+        let street = state.street();
+        d.node = f.locate(bets)?;
+        d.actor = (state.first_actor(street) != Some(seat)) as u8;
+        let n = f.node(d.node)?;
+        if n.kind == NodeKind::Showdown as u8 || (n.street as usize > street) {
+            d.capped = true;
+            return Ok(d);
+        }
+        if n.kind != NodeKind::Action as u8 || n.street as usize != street || n.player != d.actor {
+            bail!(
+                "the strategy's tree has no decision of seat {seat} (role {}) on {} after this \
+                 betting",
+                d.actor,
+                state.def().street_name(street)
+            );
+        }
+        n
+    } else {
+        d.node = walk(f, state, bets)?;
+        let n = f.node(d.node)?;
+        if n.kind != NodeKind::Action as u8 || n.player != seat {
+            bail!("the strategy's tree has no decision of seat {seat} here");
+        }
+        n
+    };
+    d.k = n.num_children as usize;
+    if f.header().tree == TreeKind::Betting {
+        for (c, a) in d.actions.iter_mut().enumerate().take(d.k) {
+            *a = f.real_action(d.node, c, legal);
+        }
+    } else {
+        for &a in legal {
+            if let Some(slot) = f
+                .position(d.node, Edge::Action(a))?
+                .and_then(|c| d.actions.get_mut(c))
+            {
+                *slot = Some(a);
+            }
+        }
+    }
+    Ok(d)
+}
+
+impl Decision {
+    /// The real legal action each child of the node plays (`None`: none), in child order.
+    pub fn actions(&self) -> &[Option<Action>] {
+        &self.actions[..self.k.min(MAX_ACTIONS)]
+    }
+
+    /// The row key of `seat`'s own cards in `state` here: the file's bucket of its view with
+    /// what the rows recall (betting tree), or of its one private card (public tree).
+    pub fn key(&self, f: &StrategyFile, state: &State, seat: u8) -> Result<u32> {
+        if f.header().tree == TreeKind::Betting {
+            return f.key_of(state, seat);
+        }
+        let card = match state.down_cards(seat) {
+            [Some(c)] => *c,
+            _ => bail!("the strategy plays games with exactly one known down card per seat"),
+        };
+        // A private card's hand number in the file is its index in the game's deck.
+        let hand = f
+            .header()
+            .game
+            .deck
+            .cards()
+            .iter()
+            .position(|c| c == card)
+            .with_context(|| format!("{card} is not in the strategy's deck"))?;
+        f.bucket(self.node, hand as u32)
+    }
+
+    /// The row of `key` here, normalized, into `out[..k]`; returns `k`.
+    pub fn row(&self, f: &StrategyFile, key: u32, out: &mut [f64]) -> Result<usize> {
+        f.row_into(self.node, key, out)
+    }
+
+    /// Adds each child's probability in `row` onto the real legal action it plays (`probs[i]`
+    /// for `legal[i]`).
+    pub fn onto_legal(&self, row: &[f64], legal: &[Action], probs: &mut [f64]) {
+        for (&p, a) in row.iter().zip(self.actions()) {
+            if let Some(i) = a.and_then(|a| legal.iter().position(|&x| x == a)) {
+                probs[i] += p;
+            }
+        }
+    }
+}
+
+/// Makes `row`, weights none of which is negative, a probability distribution in place: each
+/// weight over the row's sum, or uniform where the row has no weight (a row never reached).
+/// Returns whether it had weight. The one normalisation of a row: average strategies, rows
+/// played after purification, policies over the legal actions.
+pub fn normalize(row: &mut [f64]) -> bool {
+    let sum: f64 = row.iter().sum();
+    if sum > 0.0 {
+        row.iter_mut().for_each(|p| *p /= sum);
+        return true;
+    }
+    let uniform = 1.0 / row.len() as f64;
+    row.fill(uniform);
+    false
+}
+
+/// Walks a public-tree file from the root along the public events of the hand and returns the
+/// node reached.
+fn walk(f: &StrategyFile, state: &State, bets: &[Bet]) -> Result<u32> {
+    let mut node = 0u32;
+    for_each_public_event(state, bets, |e| {
+        node = f
+            .child(node, e)?
+            .with_context(|| format!("{e:?} is not in the strategy's abstract game"))?;
+        Ok(())
+    })?;
+    Ok(node)
+}
+
+/// The public events of the hand in the order they happened, as the tree's edges: on each
+/// street, the up cards dealt seat by seat, then the community cards, then that street's bets.
+/// (Down cards are private: not events.)
+pub fn public_events(state: &State, bets: &[Bet]) -> Vec<Edge> {
+    let mut out = Vec::new();
+    let _ = for_each_public_event(state, bets, |e| {
+        out.push(e);
+        Ok(())
+    });
+    out
+}
+
+/// Calls `f` on each public event in order (see [`public_events`]), stopping at the first error.
+/// Allocates nothing: the strategy player walks its tree with it at every decision.
+fn for_each_public_event(
+    state: &State,
+    bets: &[Bet],
+    mut f: impl FnMut(Edge) -> Result<()>,
+) -> Result<()> {
+    let def = state.def();
+    let mut ups_before = 0;
+    let mut board_before = 0;
+    for (street, sd) in def.streets.iter().enumerate().take(state.street() + 1) {
+        let ups = sd.deal.iter().filter(|d| **d == Deal::Up).count();
+        let board = sd.deal.iter().filter(|d| **d == Deal::Community).count();
+        for seat in 0..def.seats {
+            let have = state.up_cards(seat);
+            let end = (ups_before + ups).min(have.len());
+            for &c in &have[ups_before.min(end)..end] {
+                f(Edge::Card(c))?;
+            }
+        }
+        let have = state.community_cards();
+        let end = (board_before + board).min(have.len());
+        for &c in &have[board_before.min(end)..end] {
+            f(Edge::Card(c))?;
+        }
+        for &(_, a) in bets.iter().filter(|(s, _)| *s == street) {
+            f(Edge::Action(a))?;
+        }
+        ups_before += ups;
+        board_before += board;
+    }
+    Ok(())
+}
