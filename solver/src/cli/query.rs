@@ -318,16 +318,7 @@ fn print_table(actions: &[String], rows: &[Row]) {
             c
         })
         .collect();
-    let widths: Vec<usize> = (0..head.len())
-        .map(|i| {
-            cells
-                .iter()
-                .map(|c| c[i].chars().count())
-                .chain([head[i].chars().count()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let widths = column_widths(head.as_slice(), &cells);
     // The hand and the examples read left to right; counts and probabilities line up right.
     let left =
         |i: usize| i < text_cols && ["hand", "e.g.", "hand classes"].contains(&head[i].as_str());
@@ -735,10 +726,9 @@ fn print_extras(names: &[String], extras: Option<&Extras>) {
     }
 }
 
-/// Prints a table, every column as wide as its widest cell: the columns `left` aligned left,
-/// the others (counts and probabilities) right.
-fn print_aligned(head: &[String], cells: &[Vec<String>], left: &[usize]) {
-    let widths: Vec<usize> = (0..head.len())
+/// The width of each column of a table: its widest cell, the heading included.
+fn column_widths(head: &[String], cells: &[Vec<String>]) -> Vec<usize> {
+    (0..head.len())
         .map(|i| {
             cells
                 .iter()
@@ -747,7 +737,13 @@ fn print_aligned(head: &[String], cells: &[Vec<String>], left: &[usize]) {
                 .max()
                 .unwrap_or(0)
         })
-        .collect();
+        .collect()
+}
+
+/// Prints a table, every column as wide as its widest cell: the columns `left` aligned left,
+/// the others (counts and probabilities) right.
+fn print_aligned(head: &[String], cells: &[Vec<String>], left: &[usize]) {
+    let widths = column_widths(head, cells);
     for c in std::iter::once(head).chain(cells.iter().map(|c| &c[..])) {
         let line: Vec<String> = c
             .iter()
