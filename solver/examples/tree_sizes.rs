@@ -24,7 +24,7 @@ fn main() -> Result<()> {
     let build = args.iter().any(|a| a == "--build");
     let args: Vec<&String> = args.iter().filter(|a| *a != "--build").collect();
     let game = args.first().context("GAME")?;
-    let mut def = solver::cli::load_game(game)?;
+    let mut def = solver::input::load_game(game)?;
     if let [_, ranks, suits, cap] = args[..] {
         def.deck.ranks = (ranks.chars())
             .map(|c| Rank::parse(&c.to_string()).context("a rank"))

@@ -10,6 +10,7 @@
 //!   of gigabytes) is refused with the limit named instead of being read. The reading functions
 //!   also stop at the limit when a file grows while it is read, or reports no size (`/proc`).
 
+use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
 use std::fs::File;
 use std::io::Read;
@@ -137,6 +138,17 @@ pub fn read_text(path: &Path, kind: Kind) -> Result<String> {
             kind.what
         )
     })
+}
+
+/// A game given by name, as every `--game` takes it: a preset name, or the path of a TOML game
+/// file (read as a [`GAME`]).
+pub fn load_game(arg: &str) -> Result<GameDef> {
+    let path = Path::new(arg);
+    if path.extension().is_some_and(|e| e == "toml") || path.is_file() {
+        let text = read_text(path, GAME)?;
+        return GameDef::from_toml(&text).with_context(|| format!("game file {arg}"));
+    }
+    Ok(GameDef::preset(arg)?)
 }
 
 /// A limit in the unit people read it in.

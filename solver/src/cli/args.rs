@@ -30,9 +30,9 @@ impl Game {
         self.given().unwrap_or(DEFAULT_GAME)
     }
 
-    /// The game's definition: a preset, or a TOML game file ([`super::load_game`]).
+    /// The game's definition: a preset, or a TOML game file ([`crate::input::load_game`]).
     pub fn load(&self) -> Result<GameDef> {
-        super::load_game(self.name())
+        crate::input::load_game(self.name())
     }
 }
 

@@ -21,7 +21,7 @@ pub mod solve;
 mod solve_real;
 
 use ::abstraction::rules::{Action, FirstRound, GameDef, State};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 /// Which solver a command runs (`--solver`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -33,23 +33,13 @@ pub enum SolverKind {
     Deal,
 }
 
-/// A game given on the command line: a preset name, or the path of a TOML game file.
-pub fn load_game(arg: &str) -> Result<GameDef> {
-    let path = std::path::Path::new(arg);
-    if path.extension().is_some_and(|e| e == "toml") || path.is_file() {
-        let text = crate::input::read_text(path, crate::input::GAME)?;
-        return GameDef::from_toml(&text).with_context(|| format!("game file {arg}"));
-    }
-    Ok(GameDef::preset(arg)?)
-}
-
 /// The game a command plays with `players` (bot names or strategy files): the game the
 /// strategy files record (the header holds the whole definition: stakes, stacks, rules), which
 /// `--game` may repeat but not contradict; `--game` alone when no file is given; else
 /// `default`. Two files solved for different games, or a `--game` that differs from a file's,
 /// are refused, naming both and what differs.
 pub fn game_for(game: Option<&str>, players: &[&str], default: &str) -> Result<GameDef> {
-    let asked = game.map(load_game).transpose()?;
+    let asked = game.map(crate::input::load_game).transpose()?;
     let mut found: Option<(GameDef, &str)> = None;
     for &spec in players {
         // A bot has no game of its own; a spec that names no file is refused when it is loaded.
@@ -85,7 +75,7 @@ pub fn game_for(game: Option<&str>, players: &[&str], default: &str) -> Result<G
     match (found, asked) {
         (Some((g, _)), _) => Ok(g),
         (None, Some(a)) => Ok(a),
-        (None, None) => load_game(default),
+        (None, None) => crate::input::load_game(default),
     }
 }
 
