@@ -1,5 +1,6 @@
 //! Solving, storing and serving limit stud strategies: the CFR family, best response, strategy
-//! files, and the commands of the `stud` binary.
+//! files, bots and their servers. The `stud` binary's commands are not in the library (they are
+//! `solver/src/cli/`).
 #![warn(missing_docs)]
 
 pub mod best_response;
@@ -7,11 +8,9 @@ pub mod bot;
 pub mod bucket_cache;
 pub mod cfr;
 pub mod checkpoint;
-pub mod cli;
 pub mod container;
 pub mod deal_cfr;
 pub mod describe;
-pub mod explore;
 pub mod input;
 pub mod ladder;
 pub mod memory;

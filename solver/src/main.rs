@@ -1,8 +1,10 @@
-//! `stud`: the one binary of the project. Each subcommand lives in `solver::cli`.
+//! `stud`: the one binary of the project. Each subcommand lives in [`cli`], over the `solver`
+//! library.
 
 use clap::{CommandFactory, Parser, Subcommand};
-use solver::cli;
 use std::process::ExitCode;
+
+mod cli;
 
 /// A game-theory-optimal solver for fixed-limit stud poker.
 #[derive(Parser)]

@@ -215,8 +215,8 @@ pub(crate) fn most_aggressive(legal: &[Action]) -> usize {
     }
 }
 
-/// The check/call of `legal`, or the bring-in when it is due.
-pub(crate) fn passive(legal: &[Action]) -> usize {
+/// The check/call of `legal`, or the bring-in when it is due (its index).
+pub fn passive(legal: &[Action]) -> usize {
     legal
         .iter()
         .position(|a| matches!(a, Action::CheckCall | Action::BringIn))

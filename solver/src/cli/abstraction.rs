@@ -1,14 +1,14 @@
 //! `stud abstraction`: builds (or reads from its cache) the card abstraction of a stud game at a
 //! size, and shows the bucket of a hand.
 
-use crate::bucket_cache::{self, Origin};
-use crate::session::Cards;
 use abstraction::bucketing::{Bucketing, CardView, Phase, Size, SIZES};
 use abstraction::cards::{parse_distinct_cards, CardSet};
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
+use solver::bucket_cache::{self, Origin};
+use solver::session::Cards;
 use std::path::PathBuf;
 use std::time::Instant;
 

@@ -30,9 +30,9 @@ impl Game {
         self.given().unwrap_or(DEFAULT_GAME)
     }
 
-    /// The game's definition: a preset, or a TOML game file ([`crate::input::load_game`]).
+    /// The game's definition: a preset, or a TOML game file ([`solver::input::load_game`]).
     pub fn load(&self) -> Result<GameDef> {
-        crate::input::load_game(self.name())
+        solver::input::load_game(self.name())
     }
 }
 

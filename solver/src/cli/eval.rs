@@ -2,10 +2,10 @@
 //! `stud eval ladder`, the validation ladder of the card abstraction.
 
 use super::game_for;
-use crate::bot::{load, open_strategy, Candidates, Lbr, Player, BOT_NAMES};
-use crate::purify::Purification;
 use abstraction::rules::GameDef;
 use anyhow::{ensure, Context};
+use solver::bot::{load, open_strategy, Candidates, Lbr, Player, BOT_NAMES};
+use solver::purify::Purification;
 use std::sync::Arc;
 use std::time::Instant;
 

@@ -1,9 +1,11 @@
 //! `stud explore`: browse a real game's strategy in a web page served on this machine's loopback
-//! (see [`crate::explore`]).
+//! (see [`server`]).
 
-use crate::explore::Explorer;
-use crate::strategy_file::StrategyFile;
+mod server;
+
 use anyhow::{Context, Result};
+use server::Explorer;
+use solver::strategy_file::StrategyFile;
 use std::io::Write;
 use std::net::TcpListener;
 use std::path::PathBuf;

@@ -5,9 +5,9 @@
 //! where it is (its street, whether the actor is first or second to act on it, its action path
 //! in words, the pot and what the actor must call), its actions (PHH codes and words) and, for
 //! each bucket of its street, the probabilities as stored (the average strategy as solved, what
-//! `stud query` prints) and as played by default (see [`crate::purify`]). Each bucket is
+//! `stud query` prints) and as played by default (see [`solver::purify`]). Each bucket is
 //! described by its EHS and hand classes over a sample of the street's deals
-//! ([`crate::describe::sampled`]: a bucket holds different hands on different boards).
+//! ([`solver::describe::sampled`]: a bucket holds different hands on different boards).
 //!
 //! The betting does not depend on the cards but for who acts first, so the words and amounts
 //! come from one example deal with no pair showing (the up cards are in each node's `spot`, the
@@ -30,15 +30,15 @@
 //! node has) `action_i, code_i, stored_i, played_i`, empty past a node's own actions.
 
 use super::action_words;
-use crate::bot::default_purification;
-use crate::describe::Description;
-use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
 use abstraction::betting_tree::BettingNodes;
 use abstraction::cards::Card;
 use abstraction::rules::state::Action;
 use abstraction::rules::{Deal, Next, State};
 use abstraction::tree::{Edge, NodeKind};
 use anyhow::{bail, Context, Result};
+use solver::bot::default_purification;
+use solver::describe::Description;
+use solver::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -336,7 +336,7 @@ impl Writer<'_> {
         let actions: Vec<Action> = (0..kids.len())
             .map(|c| {
                 f.real_action(node, c, &legal)
-                    .unwrap_or(legal[crate::bot::passive(&legal)])
+                    .unwrap_or(legal[solver::bot::passive(&legal)])
             })
             .collect();
         self.node(f, node, &at, &actions)?;
@@ -389,7 +389,7 @@ pub fn run(args: Args) -> Result<()> {
         .bucketing()
         .context("a betting-tree file without its bucketing")?;
     let about = (0..b.shape().streets())
-        .map(|s| crate::describe::sampled(b, s))
+        .map(|s| solver::describe::sampled(b, s))
         .collect::<Result<Vec<_>>>()?;
     let per_seat = *b.shape().ups.last().unwrap_or(&0) as usize;
     let ups = example_ups(&f, per_seat)?;

@@ -1,8 +1,8 @@
 //! `stud info`: print a strategy file's header.
 
-use crate::strategy_file::{StrategyFile, TreeKind};
 use abstraction::recall::Recall;
 use anyhow::Result;
+use solver::strategy_file::{StrategyFile, TreeKind};
 use std::path::PathBuf;
 
 /// Arguments of `stud info`.

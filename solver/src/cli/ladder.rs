@@ -2,18 +2,18 @@
 //! by the exact solver on the public tree or by the real games' deal-sampled solver.
 
 use super::SolverKind;
-use crate::cfr::{Algorithm, Sampling};
-use crate::ladder::{
-    check_iterations, check_lift_fits, climb, climb_deals, climb_solver, lift_target, DealKnobs,
-    DealRung, Rung,
-};
-use crate::memory::available_memory;
-use crate::purify::Purification;
-use crate::session::{new_solver, Abstractions};
 use abstraction::bucketing::{Size, SIZES};
 use abstraction::recall::Recall;
 use abstraction::tree::Tree;
 use anyhow::{bail, Context, Result};
+use solver::cfr::{Algorithm, Sampling};
+use solver::ladder::{
+    check_iterations, check_lift_fits, climb, climb_deals, climb_solver, lift_target, DealKnobs,
+    DealRung, Rung,
+};
+use solver::memory::available_memory;
+use solver::purify::Purification;
+use solver::session::{new_solver, Abstractions};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -98,8 +98,8 @@ pub struct Knobs {
     pub alternating: Vec<bool>,
     /// Deal: the member of the CFR family, one or more of cfr+, linear, cfr (default cfr+, as
     /// `stud solve`).
-    #[arg(long, num_args = 1.., value_parser = crate::cfr::Algorithm::parse)]
-    pub schedule: Vec<crate::cfr::Algorithm>,
+    #[arg(long, num_args = 1.., value_parser = solver::cfr::Algorithm::parse)]
+    pub schedule: Vec<solver::cfr::Algorithm>,
     /// Deal: what a row recalls of earlier streets beside the street's bucket, one or more of
     /// none, order (whether the player acted first on each earlier street: its own earlier
     /// actions), buckets (the previous street's bucket), both (default none, as `stud solve`).

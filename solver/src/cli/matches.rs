@@ -1,8 +1,8 @@
 //! `stud match`: two players head to head on duplicate deals.
 
 use super::game_for;
-use crate::bot::load;
-use crate::bot::matches::{play_match_with, MatchConfig};
+use solver::bot::load;
+use solver::bot::matches::{play_match_with, MatchConfig};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;

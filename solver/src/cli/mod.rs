@@ -39,17 +39,17 @@ pub enum SolverKind {
 /// `default`. Two files solved for different games, or a `--game` that differs from a file's,
 /// are refused, naming both and what differs.
 pub fn game_for(game: Option<&str>, players: &[&str], default: &str) -> Result<GameDef> {
-    let asked = game.map(crate::input::load_game).transpose()?;
+    let asked = game.map(solver::input::load_game).transpose()?;
     let mut found: Option<(GameDef, &str)> = None;
     for &spec in players {
         // A bot has no game of its own; a spec that names no file is refused when it is loaded.
-        if crate::bot::BOT_NAMES.contains(&spec) {
+        if solver::bot::BOT_NAMES.contains(&spec) {
             continue;
         }
-        let Ok((p, _)) = crate::bot::strategy_spec(spec) else {
+        let Ok((p, _)) = solver::bot::strategy_spec(spec) else {
             continue;
         };
-        let g = crate::strategy_file::StrategyFile::open(std::path::Path::new(p))?
+        let g = solver::strategy_file::StrategyFile::open(std::path::Path::new(p))?
             .header()
             .game
             .clone();
@@ -75,7 +75,7 @@ pub fn game_for(game: Option<&str>, players: &[&str], default: &str) -> Result<G
     match (found, asked) {
         (Some((g, _)), _) => Ok(g),
         (None, Some(a)) => Ok(a),
-        (None, None) => crate::input::load_game(default),
+        (None, None) => solver::input::load_game(default),
     }
 }
 

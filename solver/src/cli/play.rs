@@ -1,13 +1,13 @@
 //! `stud play`: a person plays heads-up against a bot or strategy in the terminal.
 
 use super::game_for;
-use crate::bot::matches::{stream, DealCards};
-use crate::bot::{load, sample, Answer, Bet, Player};
 use abstraction::cards::CardSet;
 use abstraction::eval::{eval_high, eval_low8, eval_razz};
 use abstraction::phh::Recorder;
 use abstraction::rules::{Action, GameDef, Next, Showdown, State};
 use anyhow::Context;
+use solver::bot::matches::{stream, DealCards};
+use solver::bot::{load, sample, Answer, Bet, Player};
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -353,7 +353,7 @@ mod tests {
                 Next::Deal { .. } => st.deal(deck.next().unwrap()).unwrap(),
                 Next::Act { .. } => {
                     let legal = st.legal_actions();
-                    st.apply(legal[crate::bot::passive(&legal)]).unwrap();
+                    st.apply(legal[solver::bot::passive(&legal)]).unwrap();
                 }
                 Next::Over => return st,
             }

@@ -21,7 +21,7 @@
 //! how many holdings of the player to act fall in it and a few of them, looked up in the
 //! bucketing the file embeds. The empty spot gives every bucket's row at the first decision
 //! (up cards unknown). Each bucket is described as a stud player would (see
-//! [`crate::describe`]): its EHS, and the hand classes of the holdings in it, the commonest
+//! [`solver::describe`]): its EHS, and the hand classes of the holdings in it, the commonest
 //! first with their share (`pair of aces or kings 62%, two pair 21%`; at the empty spot, of a
 //! fixed sample of the street's deals; with `--hand`, the hand's own class).
 //!
@@ -38,11 +38,6 @@
 //! seat 1, seat 1 brings in, seat 0 calls, fourth-street cards; the best showing hand to act).
 
 use super::action_words;
-use crate::bot::StrategyPlayer;
-use crate::describe::Description;
-use crate::policy;
-use crate::purify::Purification;
-use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
 use abstraction::betting_tree::BettingNodes;
 use abstraction::bucketing::view::held_by;
 use abstraction::bucketing::CardView;
@@ -51,6 +46,11 @@ use abstraction::rules::state::Action;
 use abstraction::rules::{Deal, Next, State};
 use abstraction::tree::{Edge, NodeKind};
 use anyhow::{anyhow, bail, Context, Result};
+use solver::bot::StrategyPlayer;
+use solver::describe::Description;
+use solver::policy;
+use solver::purify::Purification;
+use solver::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
 use std::path::PathBuf;
 
 /// Arguments of `stud query`.
@@ -250,7 +250,7 @@ fn decision_json(
     })
 }
 
-/// What each bucket holds at a spot ([`crate::describe::holdings`]).
+/// What each bucket holds at a spot ([`solver::describe::holdings`]).
 fn holdings(
     f: &StrategyFile,
     street: usize,
@@ -260,7 +260,7 @@ fn holdings(
     let b = f
         .bucketing()
         .context("a betting-tree file without its bucketing")?;
-    crate::describe::holdings(b, street, up, opp_up)
+    solver::describe::holdings(b, street, up, opp_up)
 }
 
 /// Up to three of a bucket's holdings, spread from its best to its worst.
@@ -536,8 +536,8 @@ fn run_betting(
     );
     if d.capped {
         // Past the cap the abstract game has called: the strategy checks or calls, as its
-        // player does in play (see `crate::policy`). An answer, not an error.
-        let call = legal[crate::bot::passive(&legal)];
+        // player does in play (see `solver::policy`). An answer, not an error.
+        let call = legal[solver::bot::passive(&legal)];
         let rows = vec![Row {
             hand: holding
                 .as_ref()
@@ -627,7 +627,7 @@ fn run_betting(
 }
 
 /// What `--ranges` adds: the strategy by hand class (`row(bucket)`: the bucket's row, `actions`
-/// long), each seat's range (see [`crate::ranges`]).
+/// long), each seat's range (see [`solver::ranges`]).
 struct Extras {
     chart: serde_json::Value,
     ranges: serde_json::Value,
@@ -650,8 +650,8 @@ fn extras(
     let seat = state.to_act().context("--ranges: no one to act")?;
     let up: CardSet = state.up_cards(seat).iter().copied().collect();
     Ok(Extras {
-        chart: crate::ranges::class_chart(b, state.street(), up, held, actions, row),
-        ranges: crate::ranges::seat_ranges(player, state, bets, Some(held))?,
+        chart: solver::ranges::class_chart(b, state.street(), up, held, actions, row),
+        ranges: solver::ranges::seat_ranges(player, state, bets, Some(held))?,
     })
 }
 
@@ -809,7 +809,7 @@ fn hand_row(
     let b = f.bucket_of(&view).context("--hand")?;
     let about = f
         .bucketing()
-        .map(|x| crate::describe::of_hand(x, street, b, down, up));
+        .map(|x| solver::describe::of_hand(x, street, b, down, up));
     Ok(Row {
         hand: Some(hand_label(down, up)),
         bucket: Some(b),
@@ -848,7 +848,7 @@ fn bucket_rows(
         .collect();
     let held = holdings(f, street, up, opp_up)?;
     let about = match f.bucketing() {
-        Some(x) => crate::describe::at_spot(x, street, up, &held),
+        Some(x) => solver::describe::at_spot(x, street, up, &held),
         None => Vec::new(),
     };
     for (b, hands) in held.iter().enumerate() {
@@ -890,7 +890,7 @@ fn first_decision(
     let mut row = [0.0; MAX_ACTIONS];
     // No up cards: each bucket as the street's sampled deals fill it.
     let about = match f.bucketing() {
-        Some(b) => crate::describe::sampled(b, street)?,
+        Some(b) => solver::describe::sampled(b, street)?,
         None => Vec::new(),
     };
     for b in 0..f.bucketing().map_or(0, |x| x.buckets(street)) {
@@ -1189,4 +1189,75 @@ fn run_public(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         print_table(&names, &rows);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::betting_json;
+    use serde_json::Value;
+    use solver::bot::StrategyPlayer;
+    use solver::purify::Purification;
+    use solver::strategy_file::StrategyFile;
+
+    fn numbers(v: &Value) -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_range_after_one_action_weighs_each_bucket_by_its_row() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/7stud-hu.strat");
+        let def = StrategyFile::open(std::path::Path::new(path))
+            .unwrap()
+            .header()
+            .game
+            .clone();
+        let player = StrategyPlayer::open(path, &def)
+            .unwrap()
+            .with_purification(Purification::Mixed);
+        // p1 brings in with the 3c: each of its buckets is in the range by its row's
+        // probability of the bring-in at the decision before.
+        let before = betting_json(&player, "3c 8d", None, false).unwrap();
+        assert_eq!(before["actions"][0], "pb");
+        let at = betting_json(&player, "3c 8d pb", None, true).unwrap();
+        let ranges = at["ranges"].as_array().unwrap();
+        let p1 = &ranges[0];
+        let buckets = p1["buckets"].as_array().unwrap();
+        assert!(buckets.len() > 10);
+        for b in buckets {
+            let bucket = b["bucket"].as_u64().unwrap() as usize;
+            let row = numbers(&before["hands"][bucket]["probabilities"]);
+            let reach = b["reach"].as_f64().unwrap();
+            assert!(
+                (reach - row[0]).abs() < 1e-9,
+                "bucket {bucket}: {reach} vs {row:?}"
+            );
+        }
+        // p2 has not acted: every class is in whole, each by its number of holdings.
+        let p2 = &ranges[1];
+        let total = p2["holdings"].as_f64().unwrap();
+        assert_eq!(p2["reach"], 1.0);
+        for c in p2["classes"].as_array().unwrap() {
+            let n = c["holdings"].as_f64().unwrap();
+            if n > 0.0 {
+                assert_eq!(c["reach"], 1.0);
+            }
+            assert!((c["share"].as_f64().unwrap() - n / total).abs() < 1e-12);
+        }
+        for r in ranges {
+            let shares: f64 = r["classes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["share"].as_f64().unwrap())
+                .sum();
+            assert!((shares - 1.0).abs() < 1e-9);
+            assert_eq!(r["lost"], false);
+        }
+        // The chart counts each of p2's holdings once.
+        assert_eq!(at["chart"]["holdings"], p2["holdings"]);
+    }
 }

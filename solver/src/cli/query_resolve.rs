@@ -3,12 +3,12 @@
 
 use super::action_words;
 use super::query::{cards_text, parse_holding, replay_betting, Args, Replayed, Step};
-use crate::bot::{Player, StrategyPlayer};
-use crate::purify::Purification;
-use crate::resolve::{Budget, Options, Subgame};
-use crate::strategy_file::{StrategyFile, TreeKind};
 use abstraction::cards::{Card, CardSet};
 use anyhow::{bail, Context, Result};
+use solver::bot::{Player, StrategyPlayer};
+use solver::purify::Purification;
+use solver::resolve::{Budget, Options, Subgame};
+use solver::strategy_file::{StrategyFile, TreeKind};
 
 /// The iterations of a re-solve when neither `--iterations` nor `--budget-ms` is given.
 const DEFAULT_ITERATIONS: u64 = 100;

@@ -101,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut failed = 0;
     let mut count = 0;
     for file in &args.files {
-        let text = crate::input::read_text(file, crate::input::PHH)?;
+        let text = solver::input::read_text(file, solver::input::PHH)?;
         for h in hands_of(&text) {
             count += 1;
             let name = match h.name {

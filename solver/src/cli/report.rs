@@ -2,13 +2,13 @@
 //! first-round play, and its results against the baseline bots and LBR.
 
 use super::game_for;
-use crate::bot::matches::{play_match_with, MatchConfig, MatchResult};
-use crate::bot::third_street::{third_street, ACTIONS};
-use crate::bot::{load, Candidates, Lbr, Player, BOT_NAMES};
-use crate::strategy_file::StrategyFile;
 use abstraction::rules::{Action, Deal, GameDef};
 use abstraction::tree::{Edge, NodeKind};
 use anyhow::Context;
+use solver::bot::matches::{play_match_with, MatchConfig, MatchResult};
+use solver::bot::third_street::{third_street, ACTIONS};
+use solver::bot::{load, Candidates, Lbr, Player, BOT_NAMES};
+use solver::strategy_file::StrategyFile;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -97,7 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         about = escape(&about),
     );
     if let Some(log) = &args.log {
-        let text = crate::input::read_text(log, crate::input::REPORT_DATA)?;
+        let text = solver::input::read_text(log, solver::input::REPORT_DATA)?;
         let mut points = Vec::new();
         for (i, line) in text
             .lines()
@@ -232,7 +232,7 @@ fn play_results(
 /// The results of scripts/eval-strategy's JSON: `{"results": [{"name", "mbb_per_hand", "ci95",
 /// "hands"}, ...]}`.
 fn read_results(path: &Path) -> anyhow::Result<Vec<Row>> {
-    let text = crate::input::read_text(path, crate::input::REPORT_DATA)?;
+    let text = solver::input::read_text(path, solver::input::REPORT_DATA)?;
     let v: serde_json::Value =
         serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
     let list = v["results"]
@@ -450,7 +450,7 @@ fn first_round_chart(f: &StrategyFile) -> anyhow::Result<String> {
         .iter()
         .map(|c| {
             let mut c = *c;
-            crate::policy::normalize(&mut c).then_some(c)
+            solver::policy::normalize(&mut c).then_some(c)
         })
         .collect();
     Ok(grid_chart(

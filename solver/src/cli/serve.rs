@@ -1,13 +1,13 @@
 //! `stud serve`: a bot or strategy answering the JSON line protocol of docs/protocol.md.
 
 use super::replay::Rules;
-use crate::bot::load;
-use crate::bot::protocol::Server;
 use abstraction::phh::HandHistory;
 use abstraction::rules::{GameDef, Profile};
 use anyhow::{bail, Context};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use solver::bot::load;
+use solver::bot::protocol::Server;
 use std::io::BufWriter;
 #[cfg(unix)]
 use std::io::Write;
@@ -122,7 +122,7 @@ fn listen(
         Some(n) => n as usize,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let limits = crate::bot::tcp::Limits {
+    let limits = solver::bot::tcp::Limits {
         workers,
         max_connections: args.max_connections as usize,
         idle_timeout: args.idle_timeout,
@@ -130,7 +130,7 @@ fn listen(
     };
     let local = listener.local_addr()?;
     // Started before the address is printed: a client that reads it finds every worker up.
-    let tcp = crate::bot::tcp::start(server, listener, &limits, rng).context("cannot serve")?;
+    let tcp = solver::bot::tcp::start(server, listener, &limits, rng).context("cannot serve")?;
     println!("listening on {local}");
     std::io::stdout().flush()?;
     tcp.run()

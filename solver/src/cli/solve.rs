@@ -1,15 +1,15 @@
 //! `stud solve`: solve a game with the CFR family, with checkpoints and resume.
 
-use crate::cfr::{Algorithm, Sampling, Solver};
-use crate::checkpoint;
-use crate::ladder::{measure, Measure};
-use crate::memory::{available_memory, status_bytes, Estimate};
-use crate::session::{
-    self, build_tree, Abstractions, Every, Flow, Observer, Plan, Problem, Progress, ADVICE,
-};
-use crate::strategy_file;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
+use solver::cfr::{Algorithm, Sampling, Solver};
+use solver::checkpoint;
+use solver::ladder::{measure, Measure};
+use solver::memory::{available_memory, status_bytes, Estimate};
+use solver::session::{
+    self, build_tree, Abstractions, Every, Flow, Observer, Plan, Problem, Progress, ADVICE,
+};
+use solver::strategy_file;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -215,7 +215,7 @@ fn game_stem(arg: &str) -> String {
 /// `solves/STEM{suffix}.strat` (a folder git ignores, so a newcomer's solve never overwrites a
 /// shipped file in `strategies/`), and the same with the extension `.ckpt`. The folder is
 /// created, and both files are checked to be writable there before any work
-/// ([`crate::container::check_writable`]): a long solve must not find out at its end that its
+/// ([`solver::container::check_writable`]): a long solve must not find out at its end that its
 /// output cannot be written. With `--resume`, the checkpoint must be there.
 pub(super) fn outputs(args: &Args, suffix: &str) -> Result<(PathBuf, PathBuf)> {
     let out = args.out.clone().unwrap_or_else(|| {
@@ -230,7 +230,7 @@ pub(super) fn outputs(args: &Args, suffix: &str) -> Result<(PathBuf, PathBuf)> {
     }
     let ckpt = out.with_extension("ckpt");
     for path in [&out, &ckpt] {
-        crate::container::check_writable(path).context("--out")?;
+        solver::container::check_writable(path).context("--out")?;
     }
     if args.resume && !ckpt.exists() {
         bail!("--resume: no checkpoint at {}", ckpt.display());

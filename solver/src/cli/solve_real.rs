@@ -2,14 +2,6 @@
 //! betting tree, with the resource estimate first, progress, checkpoints and `--resume`.
 
 use super::solve::{outputs, Args, Bar};
-use crate::best_response::Exploitability;
-use crate::cfr::Algorithm;
-use crate::deal_cfr::DealSolver;
-use crate::ladder::{deal_exploitability, lift_target};
-use crate::memory::{available_memory, status_bytes, Estimate};
-use crate::session::deal::{estimate, probe_deal_seconds, write_strategy};
-use crate::session::{self, Every, Flow, Observer, Plan, Problem, Progress};
-use crate::strategy_file::Width;
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::{Bucketing, Size, SIZES};
@@ -17,6 +9,14 @@ use abstraction::card_abstraction::CardAbstraction;
 use abstraction::rules::GameDef;
 use abstraction::tree::Tree;
 use anyhow::{bail, Context, Result};
+use solver::best_response::Exploitability;
+use solver::cfr::Algorithm;
+use solver::deal_cfr::DealSolver;
+use solver::ladder::{deal_exploitability, lift_target};
+use solver::memory::{available_memory, status_bytes, Estimate};
+use solver::session::deal::{estimate, probe_deal_seconds, write_strategy};
+use solver::session::{self, Every, Flow, Observer, Plan, Problem, Progress};
+use solver::strategy_file::Width;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -95,7 +95,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     if let (true, Err(why)) = (walkable, &exact) {
         say(format!("{why}; the strategy is written without it"));
     }
-    let kept = crate::checkpoint::write_results(
+    let kept = solver::checkpoint::write_results(
         &ckpt,
         &out,
         args.keep_checkpoint,

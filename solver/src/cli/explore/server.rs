@@ -16,10 +16,7 @@
 //! strategy through DNS rebinding), then the connection is closed. A bad request gets a 4xx
 //! status and a JSON `error`; nothing a client sends can stop the server.
 
-use crate::bot::StrategyPlayer;
 use crate::cli::action_words;
-use crate::purify::Purification;
-use crate::strategy_file::StrategyFile;
 use abstraction::betting_tree::BettingNodes;
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::state::Action;
@@ -27,6 +24,9 @@ use abstraction::rules::{Deal, Next, State};
 use anyhow::{bail, Context, Result};
 use rand::SeedableRng;
 use serde_json::{json, Value};
+use solver::bot::StrategyPlayer;
+use solver::purify::Purification;
+use solver::strategy_file::StrategyFile;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::time::Duration;
@@ -372,7 +372,7 @@ impl Explorer {
             (0..f.children(node)?.len())
                 .map(|c| {
                     f.real_action(node, c, &legal)
-                        .unwrap_or(legal[crate::bot::passive(&legal)])
+                        .unwrap_or(legal[solver::bot::passive(&legal)])
                         .to_string()
                         .replace(' ', "")
                 })
