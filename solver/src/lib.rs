@@ -1,6 +1,7 @@
 //! Solving, storing and serving limit stud strategies: the CFR family, best response, strategy
-//! files, bots and their servers. The `stud` binary's commands are not in the library (they are
-//! `solver/src/cli/`).
+//! files, bots and their servers. The `stud` binary's commands are not in the library: they are
+//! the binary's (`solver/src/cli/`), built with the default feature `cli`, so that a bot linking
+//! the library with `default-features = false` builds without clap and indicatif.
 #![warn(missing_docs)]
 
 pub mod best_response;
