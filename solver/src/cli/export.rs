@@ -50,7 +50,7 @@ use std::path::PathBuf;
     JSON Lines: the first line describes each street's buckets (EHS, hand classes), then one \
     line per betting node. CSV: one row per node and bucket. Probabilities as stored (what \
     `stud query` prints) and as played by default. Each node's `spot` is a `stud query` spot \
-    for it. See the module docs of solver::cli::export for every field.")]
+    for it. See the module docs in solver/src/cli/export.rs for every field.")]
 pub struct Args {
     /// The strategy file (a real game's: seven-card stud, razz, hi-lo, five-card stud).
     pub file: PathBuf,
