@@ -5,23 +5,20 @@
 //! every hand its own bucket; the stud bucketing ([`crate::bucketing::Bucketing`]) implements the
 //! same trait and maps many hands to one bucket.
 
-use crate::bucketing::BucketError;
+use crate::bucketing::{BucketError, CardView};
 use crate::cards::CardSet;
 
-/// What one player sees of the cards at a decision: the tree asks the abstraction about it.
+/// What one player sees of the cards at a decision: the tree asks the abstraction about it. The
+/// stud bucketing's [`CardView`] (street, down cards, both seats' up cards), and what only the
+/// public tree's games have besides: the hand's index on the board, and community cards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeatCards {
-    /// The street (0-based).
-    pub street: usize,
+    /// The street, the player's down cards (the private hand) and up cards, the opponent's up
+    /// cards.
+    pub view: CardView,
     /// The index of the private hand among the hands possible on this board: the deck's cards
     /// not showing, in card order (`0..Tree::possible_hands`).
     pub hand_index: u32,
-    /// The player's down cards (the private hand).
-    pub down: CardSet,
-    /// The player's own up cards.
-    pub my_up: CardSet,
-    /// The opponent's up cards.
-    pub opp_up: CardSet,
     /// The community cards (Leduc's board card; none in stud).
     pub community: CardSet,
 }

@@ -22,7 +22,7 @@
 //! [`TreeError::Unsupported`].
 
 use crate::betting_abstraction::BettingAbstraction;
-use crate::bucketing::BucketError;
+use crate::bucketing::{BucketError, CardView};
 use crate::card_abstraction::{CardAbstraction, SeatCards};
 use crate::cards::{Card, CardSet};
 use crate::rules::game_def::{Deal, GameDef, GameDefError, Showdown};
@@ -662,11 +662,13 @@ impl<A: CardAbstraction> Builder<'_, A> {
                     continue;
                 }
                 let b = self.cards.bucket(&SeatCards {
-                    street,
+                    view: CardView {
+                        street,
+                        down: CardSet::single(c),
+                        up: my_up,
+                        opp_up,
+                    },
                     hand_index: possible,
-                    down: CardSet::single(c),
-                    my_up,
-                    opp_up,
                     community: at.community,
                 })?;
                 if b >= t.num_buckets[street] {
@@ -810,10 +812,14 @@ mod tests {
         }
         fn bucket(&self, c: &SeatCards) -> Result<u32, BucketError> {
             assert!(!c
-                .my_up
-                .union(c.opp_up)
-                .contains(c.down.iter().next().unwrap()));
-            Ok(c.my_up.iter().any(|x| x.rank() == crate::cards::Rank::ACE) as u32)
+                .view
+                .up
+                .union(c.view.opp_up)
+                .contains(c.view.down.iter().next().unwrap()));
+            Ok(c.view
+                .up
+                .iter()
+                .any(|x| x.rank() == crate::cards::Rank::ACE) as u32)
         }
     }
 

@@ -11,7 +11,7 @@
 //! cache, with a checksum that identifies the abstraction.
 //!
 //! [`Bucketing`] is a [`CardAbstraction`]: the solver's tree asks it for the bucket of each
-//! (board, seat, private hand), seen as `CardView { street, down, up: my_up, opp_up }`; its name
+//! (board, seat, private hand), seen as the [`CardView`] of its [`SeatCards`]; its name
 //! carries the size and [`Bucketing::checksum`].
 
 pub mod canon;
@@ -298,15 +298,7 @@ impl CardAbstraction for Bucketing {
                 c.community
             )));
         }
-        Bucketing::bucket(
-            self,
-            &CardView {
-                street: c.street,
-                down: c.down,
-                up: c.my_up,
-                opp_up: c.opp_up,
-            },
-        )
+        Bucketing::bucket(self, &c.view)
     }
 }
 
