@@ -216,6 +216,52 @@ impl<'a, T> Rows<'a, T> {
     }
 }
 
+/// The two slot-indexed arrays a walk updates, windowed alike: the accumulated regrets and the
+/// average-strategy sums. A walk hands a subtree its window; parallel subtrees get disjoint ones.
+pub(crate) struct Tables<'a, T = f64> {
+    pub(crate) regrets: Rows<'a, T>,
+    pub(crate) averages: Rows<'a, T>,
+}
+
+impl<'a, T> Tables<'a, T> {
+    /// The whole arrays, slot 0 first.
+    pub(crate) fn whole(regrets: &'a mut [T], averages: &'a mut [T]) -> Tables<'a, T> {
+        Tables {
+            regrets: Rows {
+                data: regrets,
+                base: 0,
+            },
+            averages: Rows {
+                data: averages,
+                base: 0,
+            },
+        }
+    }
+
+    pub(crate) fn reborrow(&mut self) -> Tables<'_, T> {
+        Tables {
+            regrets: self.regrets.reborrow(),
+            averages: self.averages.reborrow(),
+        }
+    }
+
+    /// Splits both arrays at `slot`: the left parts hold the slots below it.
+    pub(crate) fn split(self, slot: usize) -> (Tables<'a, T>, Tables<'a, T>) {
+        let (rl, rr) = self.regrets.split(slot);
+        let (al, ar) = self.averages.split(slot);
+        (
+            Tables {
+                regrets: rl,
+                averages: al,
+            },
+            Tables {
+                regrets: rr,
+                averages: ar,
+            },
+        )
+    }
+}
+
 /// A solver: the tree, the accumulated regrets and average strategy (one `f64` per slot each),
 /// and preallocated scratch.
 pub struct Solver {
@@ -347,21 +393,18 @@ impl Solver {
             let mut pool = Pool {
                 tasks: &mut self.tasks,
             };
+            let reach = Reach {
+                me: &reach_me[..n],
+                opp: &reach_opp[..n],
+            };
+            let tables = Tables::whole(&mut self.regrets, &mut self.average);
             walk(
                 &ctx,
                 0,
-                &reach_me[..n],
-                &reach_opp[..n],
+                reach,
                 &mut out[..n],
                 scratch,
-                Rows {
-                    data: &mut self.regrets,
-                    base: 0,
-                },
-                Rows {
-                    data: &mut self.average,
-                    base: 0,
-                },
+                tables,
                 Some(&mut pool),
             );
         }
@@ -445,142 +488,209 @@ pub(crate) fn node_slots(tree: &Tree, node: &Node) -> usize {
     tree.num_buckets[node.street as usize] as usize * node.num_children as usize
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The reach probabilities entering a node, per hand: the traverser's and the opponent's.
+#[derive(Clone, Copy)]
+struct Reach<'a> {
+    me: &'a [f64],
+    opp: &'a [f64],
+}
+
+/// Walks node `i` for the traverser `ctx.trav`: its counterfactual value per hand into `out`.
+/// `pool` holds the tasks of the top-level chance nodes' children (the root's walk only).
 fn walk(
     ctx: &Ctx,
     i: usize,
-    reach_me: &[f64],
-    reach_opp: &[f64],
+    reach: Reach,
     out: &mut [f64],
     scratch: &mut [f64],
-    mut reg: Rows,
-    mut avg: Rows,
+    tables: Tables,
     pool: Option<&mut Pool>,
 ) {
-    let tree = ctx.tree;
-    let node = &tree.nodes[i];
-    let n = reach_me.len();
+    let node = &ctx.tree.nodes[i];
     match node.kind {
         NodeKind::Fold | NodeKind::Showdown => {
-            terminal_values(tree, node, ctx.trav, reach_opp, out)
+            terminal_values(ctx.tree, node, ctx.trav, reach.opp, out)
         }
         NodeKind::Chance => match pool {
-            Some(pool) => parallel_chance(ctx, i, reach_me, reach_opp, out, reg, avg, pool),
-            None => {
-                let (level, rest) = scratch.split_at_mut(ctx.level);
-                let (rm, level) = level.split_at_mut(n);
-                let (ro, level) = level.split_at_mut(n);
-                let co = &mut level[..n];
-                out.fill(0.0);
-                let children = tree.children(i);
-                let mut batch = [0u8; 256];
-                let (picked, scale) = match ctx.sample {
-                    Some((b, key)) if b < children.len() => {
-                        let k = children.len();
-                        (
-                            draw(&mut batch, k, b, mix(key, i as u64)),
-                            k as f64 / b as f64,
-                        )
-                    }
-                    _ => {
-                        for (j, x) in batch.iter_mut().enumerate().take(children.len()) {
-                            *x = j as u8;
-                        }
-                        (&batch[..children.len()], 1.0)
-                    }
-                };
-                for &j in picked {
-                    let c = children.start + j as usize;
-                    let h = dealt_hand(tree, c);
-                    mask(reach_me, h, rm);
-                    mask(reach_opp, h, ro);
-                    walk(
-                        ctx,
-                        c,
-                        rm,
-                        ro,
-                        co,
-                        rest,
-                        reg.reborrow(),
-                        avg.reborrow(),
-                        None,
-                    );
-                    add_masked_scaled(out, co, h, scale);
-                }
-            }
+            Some(pool) => parallel_chance(ctx, i, reach, out, tables, pool),
+            None => chance(ctx, i, reach, out, scratch, tables),
         },
-        NodeKind::Action => {
-            let k = node.num_children as usize;
-            let slot = node.slot as usize;
-            let len = node_slots(tree, node);
-            let (level, rest) = scratch.split_at_mut(ctx.level);
-            let (strat, level) = level.split_at_mut(k * n);
-            let (child_reach, level) = level.split_at_mut(n);
-            let cfv = &mut level[..k * n];
-            regret_matching(tree, node, reg.view(slot, len), strat);
-            let mut pool = pool;
-            let mine = node.player == ctx.trav;
-            if mine {
-                // The average rows are next touched after the whole subtree, in post-order:
-                // ask for them now so that the update does not wait on memory.
-                prefetch(avg.view(slot, len));
+        NodeKind::Action => action(ctx, i, reach, out, scratch, tables, pool),
+    }
+}
+
+/// A chance node walked in this thread: each child (or this pass's sample of them, scaled up)
+/// with both reaches masked to the hands that do not hold its card, the values summed.
+fn chance(
+    ctx: &Ctx,
+    i: usize,
+    reach: Reach,
+    out: &mut [f64],
+    scratch: &mut [f64],
+    mut tables: Tables,
+) {
+    let tree = ctx.tree;
+    let n = reach.me.len();
+    let (level, rest) = scratch.split_at_mut(ctx.level);
+    let (rm, level) = level.split_at_mut(n);
+    let (ro, level) = level.split_at_mut(n);
+    let co = &mut level[..n];
+    out.fill(0.0);
+    let children = tree.children(i);
+    let mut batch = [0u8; 256];
+    let (picked, scale) = match ctx.sample {
+        Some((b, key)) if b < children.len() => {
+            let k = children.len();
+            (
+                draw(&mut batch, k, b, mix(key, i as u64)),
+                k as f64 / b as f64,
+            )
+        }
+        _ => {
+            for (j, x) in batch.iter_mut().enumerate().take(children.len()) {
+                *x = j as u8;
             }
-            for (a, c) in tree.children(i).enumerate() {
-                let s = &strat[a * n..a * n + n];
-                let base = if mine { reach_me } else { reach_opp };
-                for h in 0..n {
-                    child_reach[h] = base[h] * s[h];
-                }
-                let (rm, ro) = if mine {
-                    (&*child_reach, reach_opp)
-                } else {
-                    (reach_me, &*child_reach)
-                };
-                walk(
-                    ctx,
-                    c,
-                    rm,
-                    ro,
-                    &mut cfv[a * n..a * n + n],
-                    rest,
-                    reg.reborrow(),
-                    avg.reborrow(),
-                    pool.as_deref_mut(),
-                );
-            }
-            if !mine {
-                sum_action_values(out, cfv, k);
-                return;
-            }
-            for h in 0..n {
-                let mut v = 0.0;
-                for a in 0..k {
-                    v += strat[a * n + h] * cfv[a * n + h];
-                }
-                out[h] = v;
-            }
-            update(
-                ctx,
-                node,
-                out,
-                strat,
-                cfv,
-                reach_me,
-                reg.at(slot, len),
-                avg.at(slot, len),
-            );
+            (&batch[..children.len()], 1.0)
+        }
+    };
+    for &j in picked {
+        let c = children.start + j as usize;
+        let h = dealt_hand(tree, c);
+        mask(reach.me, h, rm);
+        mask(reach.opp, h, ro);
+        let below = Reach { me: rm, opp: ro };
+        walk(ctx, c, below, co, rest, tables.reborrow(), None);
+        add_masked_scaled(out, co, h, scale);
+    }
+}
+
+/// An action node's working memory, carved from its depth's share of the scratch.
+struct ActionFrame<'s> {
+    /// `strategy[a * n + h]`: the actor's current probability of action `a` with hand `h`.
+    strategy: &'s mut [f64],
+    /// The actor's reach below the action being walked.
+    child_reach: &'s mut [f64],
+    /// `values[a * n + h]`: the traverser's value of hand `h` below action `a`.
+    values: &'s mut [f64],
+    /// The scratch of the levels below.
+    below: &'s mut [f64],
+}
+
+impl<'s> ActionFrame<'s> {
+    /// The frame of a node of `k` actions over `n` hands at the head of `scratch`, whose first
+    /// `level` entries are this depth's.
+    fn carve(scratch: &'s mut [f64], level: usize, k: usize, n: usize) -> ActionFrame<'s> {
+        let (own, below) = scratch.split_at_mut(level);
+        let (strategy, own) = own.split_at_mut(k * n);
+        let (child_reach, own) = own.split_at_mut(n);
+        ActionFrame {
+            strategy,
+            child_reach,
+            values: &mut own[..k * n],
+            below,
         }
     }
 }
 
+/// An action node, in phases: the current strategy by regret matching, the descent into each
+/// action, the node's value, and at the traverser's own nodes the update of its rows.
+fn action(
+    ctx: &Ctx,
+    i: usize,
+    reach: Reach,
+    out: &mut [f64],
+    scratch: &mut [f64],
+    mut tables: Tables,
+    pool: Option<&mut Pool>,
+) {
+    let tree = ctx.tree;
+    let node = &tree.nodes[i];
+    let k = node.num_children as usize;
+    let (slot, len) = (node.slot as usize, node_slots(tree, node));
+    let mut frame = ActionFrame::carve(scratch, ctx.level, k, reach.me.len());
+    regret_matching(tree, node, tables.regrets.view(slot, len), frame.strategy);
+    let mine = node.player == ctx.trav;
+    if mine {
+        // The average rows are next touched after the whole subtree, in post-order:
+        // ask for them now so that the update does not wait on memory.
+        prefetch(tables.averages.view(slot, len));
+    }
+    descend(ctx, i, reach, &mut frame, tables.reborrow(), pool);
+    if !mine {
+        sum_action_values(out, frame.values, k);
+        return;
+    }
+    expected_value(out, frame.strategy, frame.values, k);
+    update(
+        ctx,
+        node,
+        out,
+        &frame,
+        reach.me,
+        tables.regrets.at(slot, len),
+        tables.averages.at(slot, len),
+    );
+}
+
+/// Walks each action of node `i`, the actor's reach scaled by its probability, into
+/// `frame.values`.
+fn descend(
+    ctx: &Ctx,
+    i: usize,
+    reach: Reach,
+    frame: &mut ActionFrame,
+    mut tables: Tables,
+    mut pool: Option<&mut Pool>,
+) {
+    let n = reach.me.len();
+    let mine = ctx.tree.nodes[i].player == ctx.trav;
+    let base = if mine { reach.me } else { reach.opp };
+    for (a, c) in ctx.tree.children(i).enumerate() {
+        let s = &frame.strategy[a * n..a * n + n];
+        for h in 0..n {
+            frame.child_reach[h] = base[h] * s[h];
+        }
+        let below = if mine {
+            Reach {
+                me: frame.child_reach,
+                opp: reach.opp,
+            }
+        } else {
+            Reach {
+                me: reach.me,
+                opp: frame.child_reach,
+            }
+        };
+        walk(
+            ctx,
+            c,
+            below,
+            &mut frame.values[a * n..a * n + n],
+            frame.below,
+            tables.reborrow(),
+            pool.as_deref_mut(),
+        );
+    }
+}
+
+/// The traverser's value at its own node: `out[h] = Σ_a strategy[a * n + h] · values[a * n + h]`.
+fn expected_value(out: &mut [f64], strategy: &[f64], values: &[f64], k: usize) {
+    let n = out.len();
+    for h in 0..n {
+        let mut v = 0.0;
+        for a in 0..k {
+            v += strategy[a * n + h] * values[a * n + h];
+        }
+        out[h] = v;
+    }
+}
+
 /// Adds this pass's regrets and strategy to the traverser's slots of one action node.
-#[allow(clippy::too_many_arguments)]
 fn update(
     ctx: &Ctx,
     node: &Node,
     value: &[f64],
-    strat: &[f64],
-    cfv: &[f64],
+    frame: &ActionFrame,
     reach_me: &[f64],
     reg: &mut [f64],
     avg: &mut [f64],
@@ -588,6 +698,7 @@ fn update(
     let sched = ctx.sched;
     let k = node.num_children as usize;
     let n = value.len();
+    let (strat, cfv) = (&*frame.strategy, &*frame.values);
     if sched.discounts() {
         for r in reg.iter_mut() {
             *r *= if *r > 0.0 {
@@ -623,15 +734,12 @@ fn update(
 
 /// The top-level chance node `i`: its children run as parallel tasks on disjoint slot ranges,
 /// and their values are summed in child order.
-#[allow(clippy::too_many_arguments)]
 fn parallel_chance(
     ctx: &Ctx,
     i: usize,
-    reach_me: &[f64],
-    reach_opp: &[f64],
+    reach: Reach,
     out: &mut [f64],
-    reg: Rows,
-    avg: Rows,
+    tables: Tables,
     pool: &mut Pool,
 ) {
     let tree = ctx.tree;
@@ -643,11 +751,9 @@ fn parallel_chance(
     let k = tree.nodes[i].num_children as usize;
     let children = tree.children(i);
     // Skip (drop) the slots before the first child: they belong to no child.
-    let start = tree.slot_range[children.start][0] as usize;
-    let (_, reg) = reg.split(start);
-    let (_, avg) = avg.split(start);
+    let (_, tables) = tables.split(tree.slot_range[children.start][0] as usize);
     let tasks = &mut pool.tasks[first_task..first_task + k];
-    run_children(ctx, children.start, reach_me, reach_opp, tasks, reg, avg);
+    run_children(ctx, children.start, reach, tasks, tables);
     out.fill(0.0);
     for (t, c) in tasks.iter().zip(children) {
         add_masked(out, &t.out, dealt_hand(tree, c));
@@ -655,41 +761,25 @@ fn parallel_chance(
 }
 
 /// Runs children `first ..` (one per task) by halves with `rayon::join`.
-fn run_children(
-    ctx: &Ctx,
-    first: usize,
-    reach_me: &[f64],
-    reach_opp: &[f64],
-    tasks: &mut [Task],
-    reg: Rows,
-    avg: Rows,
-) {
+fn run_children(ctx: &Ctx, first: usize, reach: Reach, tasks: &mut [Task], tables: Tables) {
     if tasks.len() == 1 {
         let t = &mut tasks[0];
         let h = dealt_hand(ctx.tree, first);
-        mask(reach_me, h, &mut t.reach_me);
-        mask(reach_opp, h, &mut t.reach_opp);
-        walk(
-            ctx,
-            first,
-            &t.reach_me,
-            &t.reach_opp,
-            &mut t.out,
-            &mut t.scratch,
-            reg,
-            avg,
-            None,
-        );
+        mask(reach.me, h, &mut t.reach_me);
+        mask(reach.opp, h, &mut t.reach_opp);
+        let own = Reach {
+            me: &t.reach_me,
+            opp: &t.reach_opp,
+        };
+        walk(ctx, first, own, &mut t.out, &mut t.scratch, tables, None);
         return;
     }
     let mid = tasks.len() / 2;
-    let split = ctx.tree.slot_range[first + mid][0] as usize;
-    let (rl, rr) = reg.split(split);
-    let (al, ar) = avg.split(split);
+    let (left, right) = tables.split(ctx.tree.slot_range[first + mid][0] as usize);
     let (tl, tr) = tasks.split_at_mut(mid);
     rayon::join(
-        || run_children(ctx, first, reach_me, reach_opp, tl, rl, al),
-        || run_children(ctx, first + mid, reach_me, reach_opp, tr, rr, ar),
+        || run_children(ctx, first, reach, tl, left),
+        || run_children(ctx, first + mid, reach, tr, right),
     );
 }
 

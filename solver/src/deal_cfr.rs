@@ -32,7 +32,7 @@
 //!
 //! Regrets and averages are `f32`: 8 bytes per infoset-action, half the memory stream of `f64`.
 
-use crate::cfr::{mix, prefetch, Algorithm, Rows};
+use crate::cfr::{mix, prefetch, Algorithm, Tables};
 use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::view::held_by;
 use abstraction::bucketing::CardView;
@@ -342,23 +342,12 @@ impl DealSolver {
             } = &mut self.main;
             reach0.fill(1.0);
             reach1.fill(1.0);
-            walk(
-                &ctx,
-                0,
-                reach0,
-                reach1,
-                out,
-                scratch,
-                Rows {
-                    data: &mut self.regrets,
-                    base: 0,
-                },
-                Rows {
-                    data: &mut self.average,
-                    base: 0,
-                },
-                &mut self.tasks,
-            );
+            let reach = Reach {
+                seat0: reach0,
+                seat1: reach1,
+            };
+            let tables = Tables::whole(&mut self.regrets, &mut self.average);
+            walk(&ctx, 0, reach, out, scratch, tables, &mut self.tasks);
         }
         Ok(IterationTime {
             facts,
@@ -683,138 +672,288 @@ fn match_rows_of<const K: usize>(rows: &[f32], table: &mut [f32]) {
     }
 }
 
-/// Walks node `i`: `reach0`/`reach1` per deal in, seat 0's expected payoff per deal out.
-/// `pool` holds the tasks of the subtree's parallel children.
-#[allow(clippy::too_many_arguments)]
+/// The reach probabilities entering a node, per deal: seat 0's and seat 1's.
+#[derive(Clone, Copy)]
+struct Reach<'a> {
+    seat0: &'a [f32],
+    seat1: &'a [f32],
+}
+
+impl Reach<'_> {
+    /// Whether no deal reaches the node (then nothing below it changes).
+    fn is_zero(self) -> bool {
+        self.seat0
+            .iter()
+            .zip(self.seat1)
+            .all(|(&a, &b)| a == 0.0 && b == 0.0)
+    }
+}
+
+/// What the phases of a walk read of the action node being walked.
+struct ActionNode<'a> {
+    /// The node's index in the tree.
+    index: usize,
+    /// The role acting.
+    role: u8,
+    /// Its actions (children).
+    k: usize,
+    /// Its first slot, and its slots: buckets × actions.
+    slot: usize,
+    len: usize,
+    /// Fewer buckets than deals: each bucket's regrets are matched once and copied (same bits).
+    by_bucket: bool,
+    /// Per deal, the seat holding role 0 on the node's street.
+    first: &'a [u8],
+    /// Per deal, the actor's bucket (the key of its row).
+    buckets: &'a [u32],
+}
+
+impl<'a> ActionNode<'a> {
+    fn at(ctx: &'a Ctx, i: usize) -> ActionNode<'a> {
+        let node = ctx.tree.nodes[i];
+        let street = node.street as usize;
+        let k = node.num_children as usize;
+        let nb = ctx.tree.num_buckets[street] as usize;
+        ActionNode {
+            index: i,
+            role: node.player,
+            k,
+            slot: node.slot as usize,
+            len: nb * k,
+            by_bucket: nb <= ctx.batch,
+            first: ctx.first(street),
+            buckets: ctx.buckets(street, node.player),
+        }
+    }
+}
+
+/// An action node's working memory, carved from its depth's share of the scratch.
+struct Frame<'s> {
+    /// `strategy[a * B + d]`: the actor's probability of action `a` in deal `d`.
+    strategy: &'s mut [f32],
+    /// `values[a * B + d]`: seat 0's value in deal `d` below action `a`.
+    values: &'s mut [f32],
+    /// Both seats' reach below the action being walked.
+    child_reach: [&'s mut [f32]; 2],
+    /// The current strategy of every bucket (when matched by bucket).
+    table: &'s mut [f32],
+    /// The scratch of the levels below.
+    below: &'s mut [f32],
+}
+
+impl<'s> Frame<'s> {
+    /// The frame of a node of `k` actions over `b` deals at the head of `scratch`, whose
+    /// first `level` entries are this depth's.
+    fn carve(scratch: &'s mut [f32], level: usize, k: usize, b: usize) -> Frame<'s> {
+        let (own, below) = scratch.split_at_mut(level);
+        let (strategy, own) = own.split_at_mut(k * b);
+        let (values, own) = own.split_at_mut(k * b);
+        let (c0, own) = own.split_at_mut(b);
+        let (c1, table) = own.split_at_mut(b);
+        Frame {
+            strategy,
+            values,
+            child_reach: [c0, c1],
+            table,
+            below,
+        }
+    }
+}
+
+/// Walks node `i`: seat 0's expected payoff per deal into `out`. An action node goes through
+/// four phases: its current strategy, the descent into each action, its value, and the
+/// accumulation of regrets and average strategy. `pool` holds the tasks of the subtree's
+/// parallel children.
 fn walk(
     ctx: &Ctx,
     i: usize,
-    reach0: &[f32],
-    reach1: &[f32],
+    reach: Reach,
     out: &mut [f32],
     scratch: &mut [f32],
-    mut reg: Rows<f32>,
-    mut avg: Rows<f32>,
+    mut tables: Tables<f32>,
     pool: &mut [Task],
 ) {
-    let tree = ctx.tree;
-    let node = tree.nodes[i];
-    let street = node.street as usize;
     if terminal(ctx, i, out) {
         return;
     }
-    if reach0
-        .iter()
-        .zip(reach1)
-        .all(|(&a, &b)| a == 0.0 && b == 0.0)
-    {
+    if reach.is_zero() {
         out.fill(0.0);
         return;
     }
-    let b = ctx.batch;
-    let k = node.num_children as usize;
-    let slot = node.slot as usize;
-    let nb = tree.num_buckets[street] as usize;
-    let len = nb * k;
-    let first = ctx.first(street);
-    let buckets = ctx.buckets(street, node.player);
-    let (level, rest) = scratch.split_at_mut(ctx.level);
-    let (strat, level) = level.split_at_mut(k * b);
-    let (cfv, level) = level.split_at_mut(k * b);
-    let (c0, level) = level.split_at_mut(b);
-    let (c1, table) = level.split_at_mut(b);
-    // With fewer buckets than deals, match each bucket's regrets once and copy (same bits).
-    let by_bucket = nb <= b;
-    {
-        let rows = reg.view(slot, len);
-        if by_bucket {
-            match_rows(rows, &mut table[..len], k);
-            for a in 0..k {
-                for (x, &bk) in strat[a * b..(a + 1) * b].iter_mut().zip(buckets) {
-                    *x = table[bk as usize * k + a];
-                }
+    let node = ActionNode::at(ctx, i);
+    let mut frame = Frame::carve(scratch, ctx.level, node.k, ctx.batch);
+    strategy(
+        &node,
+        tables.regrets.view(node.slot, node.len),
+        &mut frame,
+        ctx.batch,
+    );
+    // The average rows are next read after the subtree, by the scatter of `accumulate`: start
+    // loading them now (a node's rows are far apart in memory, and the misses stalled it).
+    prefetch(tables.averages.view(node.slot, node.len));
+    descend(ctx, &node, reach, &mut frame, tables.reborrow(), pool);
+    expected_value(out, frame.strategy, frame.values, node.k);
+    accumulate(ctx, &node, reach, out, frame, tables);
+}
+
+/// Regret matching of the actor's rows: its probability of each action in each deal.
+fn strategy(node: &ActionNode, regrets: &[f32], frame: &mut Frame, b: usize) {
+    let k = node.k;
+    if node.by_bucket {
+        let table = &mut frame.table[..node.len];
+        match_rows(regrets, table, k);
+        for a in 0..k {
+            let s = &mut frame.strategy[a * b..(a + 1) * b];
+            for (x, &bk) in s.iter_mut().zip(node.buckets) {
+                *x = table[bk as usize * k + a];
             }
-        } else {
-            for (d, &bk) in buckets.iter().enumerate() {
-                let r = bk as usize * k;
-                regret_matching(&rows[r..r + k], &mut strat[d..], b);
-            }
-        }
-    }
-    // The average rows are next read after the subtree, by the scatter below: start loading
-    // them now (a node's rows are far apart in memory, and the misses stalled that scatter).
-    prefetch(avg.view(slot, len));
-    let children = tree.children(i);
-    if parallel(tree, i) {
-        let split = tree.slot_range[children.start][0] as usize;
-        let (own_reg, kid_reg) = reg.split(split);
-        let (own_avg, kid_avg) = avg.split(split);
-        (reg, avg) = (own_reg, own_avg);
-        for (a, c) in children.clone().enumerate() {
-            let t = &mut pool[(ctx.task_of[c] - ctx.task_of[children.start]) as usize];
-            child_reach(
-                first,
-                node.player,
-                &strat[a * b..][..b],
-                reach0,
-                reach1,
-                &mut t.reach0,
-                &mut t.reach1,
-            );
-        }
-        let base = ctx.task_of[children.start];
-        run_children(ctx, children.start, children.len(), pool, kid_reg, kid_avg);
-        for (a, c) in children.enumerate() {
-            let t = &pool[(ctx.task_of[c] - base) as usize];
-            cfv[a * b..][..b].copy_from_slice(&t.out);
         }
     } else {
-        for (a, c) in children.enumerate() {
-            // A terminal's values do not depend on the reach: no child reach, no call.
-            if terminal(ctx, c, &mut cfv[a * b..][..b]) {
-                continue;
-            }
-            child_reach(
-                first,
-                node.player,
-                &strat[a * b..][..b],
-                reach0,
-                reach1,
-                c0,
-                c1,
-            );
-            walk(
-                ctx,
-                c,
-                c0,
-                c1,
-                &mut cfv[a * b..][..b],
-                rest,
-                reg.reborrow(),
-                avg.reborrow(),
-                &mut [],
-            );
+        for (d, &bk) in node.buckets.iter().enumerate() {
+            let r = bk as usize * k;
+            regret_matching(&regrets[r..r + k], &mut frame.strategy[d..], b);
         }
     }
+}
+
+/// Walks each action of the node into `frame.values`, the actor's reach scaled by its
+/// probability: the first street's children as parallel tasks, the others in this thread.
+fn descend(
+    ctx: &Ctx,
+    node: &ActionNode,
+    reach: Reach,
+    frame: &mut Frame,
+    tables: Tables<f32>,
+    pool: &mut [Task],
+) {
+    let b = ctx.batch;
+    let children = ctx.tree.children(node.index);
+    if parallel(ctx.tree, node.index) {
+        // The node's own rows lie left of its first child's: the children share the rest.
+        let (_, below) = tables.split(ctx.tree.slot_range[children.start][0] as usize);
+        let base = ctx.task_of[children.start];
+        for (a, c) in children.clone().enumerate() {
+            let t = &mut pool[(ctx.task_of[c] - base) as usize];
+            let s = &frame.strategy[a * b..][..b];
+            child_reach(node, s, reach, [&mut t.reach0, &mut t.reach1]);
+        }
+        run_children(ctx, children.start, children.len(), pool, below);
+        for (a, c) in children.enumerate() {
+            let t = &pool[(ctx.task_of[c] - base) as usize];
+            frame.values[a * b..][..b].copy_from_slice(&t.out);
+        }
+        return;
+    }
+    let mut tables = tables;
+    for (a, c) in children.enumerate() {
+        // A terminal's values do not depend on the reach: no child reach, no call.
+        if terminal(ctx, c, &mut frame.values[a * b..][..b]) {
+            continue;
+        }
+        let [c0, c1] = &mut frame.child_reach;
+        child_reach(node, &frame.strategy[a * b..][..b], reach, [c0, c1]);
+        let below = Reach {
+            seat0: c0,
+            seat1: c1,
+        };
+        let v = &mut frame.values[a * b..][..b];
+        walk(ctx, c, below, v, frame.below, tables.reborrow(), &mut []);
+    }
+}
+
+/// Seat 0's value per deal at the node: `Σ_a strategy · values` in action order.
+fn expected_value(out: &mut [f32], strategy: &[f32], values: &[f32], k: usize) {
+    let b = out.len();
     out.fill(0.0);
     for a in 0..k {
-        let (s, v) = (&strat[a * b..(a + 1) * b], &cfv[a * b..(a + 1) * b]);
+        let (s, v) = (&strategy[a * b..(a + 1) * b], &values[a * b..(a + 1) * b]);
         for ((o, &s), &v) in out.iter_mut().zip(s).zip(v) {
             *o += s * v;
         }
     }
-    // Per deal, the actor's regret weight (the other seat's reach, signed for the actor) in
-    // `c0` and its average weight (`t ×` own reach) in `c1`; then, in place, each action's
-    // regret delta in `cfv` and average mass in `strat` (vectorized); then the scatter into
-    // the bucket rows, in deal order.
+}
+
+/// Adds the batch's regrets and average strategy to the actor's rows, deal by deal, and
+/// (regret matching+) floors the rows it touched.
+fn accumulate(
+    ctx: &Ctx,
+    node: &ActionNode,
+    reach: Reach,
+    value: &[f32],
+    frame: Frame,
+    mut tables: Tables<f32>,
+) {
+    let (b, k) = (ctx.batch, node.k);
+    // The descent is over: its reach vectors take the update weights, and the strategy and the
+    // values become, in place, each action's average mass and regret delta (vectorized).
+    let Frame {
+        strategy: mass,
+        values: delta,
+        child_reach: [regret_weight, average_weight],
+        ..
+    } = frame;
+    update_weights(ctx, node, reach, regret_weight, average_weight);
+    for a in 0..k {
+        let (s, v) = (
+            &mut mass[a * b..(a + 1) * b],
+            &mut delta[a * b..(a + 1) * b],
+        );
+        let weights = regret_weight.iter().zip(&*average_weight);
+        for (((v, &o), (&w, &wa)), s) in v.iter_mut().zip(value).zip(weights).zip(s) {
+            *v = w * (*v - o);
+            *s *= wa;
+        }
+    }
+    let rows = tables.regrets.at(node.slot, node.len);
+    let avg_rows = tables.averages.at(node.slot, node.len);
+    let buckets = node.buckets;
+    match k {
+        2 => scatter::<2>(buckets, delta, mass, rows, avg_rows),
+        3 => scatter::<3>(buckets, delta, mass, rows, avg_rows),
+        _ => {
+            for (d, &bk) in buckets.iter().enumerate() {
+                let r = bk as usize * k;
+                let (rr, ar) = (&mut rows[r..r + k], &mut avg_rows[r..r + k]);
+                for a in 0..k {
+                    rr[a] += delta[a * b + d];
+                    ar[a] += mass[a * b + d];
+                }
+            }
+        }
+    }
+    // Regret matching+: floor the rows this batch touched (all of them when there are fewer
+    // buckets than deals: the others are already at or above 0).
+    if !ctx.clamp {
+        return;
+    }
+    if node.by_bucket {
+        for x in rows.iter_mut() {
+            *x = x.max(0.0);
+        }
+    } else {
+        for &bk in buckets {
+            for x in &mut rows[bk as usize * k..][..k] {
+                *x = x.max(0.0);
+            }
+        }
+    }
+}
+
+/// Per deal, the actor's regret weight (the other seat's reach, signed for the actor, times
+/// the iteration's regret weight) and its average weight (the iteration's average weight times
+/// its own reach); 0 for a seat this pass does not update.
+fn update_weights(
+    ctx: &Ctx,
+    node: &ActionNode,
+    reach: Reach,
+    regret_weight: &mut [f32],
+    average_weight: &mut [f32],
+) {
     let (upd0, upd1) = (ctx.trav != Some(1), ctx.trav != Some(0));
-    for (((&f, (&r0, &r1)), w), wa) in first
-        .iter()
-        .zip(reach0.iter().zip(reach1))
-        .zip(c0.iter_mut())
-        .zip(c1.iter_mut())
-    {
-        let actor0 = f == node.player;
+    let ins = node.first.iter().zip(reach.seat0.iter().zip(reach.seat1));
+    let outs = regret_weight.iter_mut().zip(average_weight.iter_mut());
+    for ((&f, (&r0, &r1)), (w, wa)) in ins.zip(outs) {
+        let actor0 = f == node.role;
         let on = if actor0 { upd0 } else { upd1 };
         *w = if !on {
             0.0
@@ -828,44 +967,6 @@ fn walk(
         } else {
             0.0
         };
-    }
-    for a in 0..k {
-        let (s, v) = (&mut strat[a * b..(a + 1) * b], &mut cfv[a * b..(a + 1) * b]);
-        for ((((v, &o), &w), s), &wa) in v.iter_mut().zip(&*out).zip(&*c0).zip(s).zip(&*c1) {
-            *v = w * (*v - o);
-            *s *= wa;
-        }
-    }
-    let (rows, avg_rows) = (reg.at(slot, len), avg.at(slot, len));
-    match k {
-        2 => scatter::<2>(buckets, cfv, strat, rows, avg_rows),
-        3 => scatter::<3>(buckets, cfv, strat, rows, avg_rows),
-        _ => {
-            for (d, &bk) in buckets.iter().enumerate() {
-                let r = bk as usize * k;
-                let (rr, ar) = (&mut rows[r..r + k], &mut avg_rows[r..r + k]);
-                for a in 0..k {
-                    rr[a] += cfv[a * b + d];
-                    ar[a] += strat[a * b + d];
-                }
-            }
-        }
-    }
-    // Regret matching+: floor the rows this batch touched (all of them when there are fewer
-    // buckets than deals: the others are already at or above 0).
-    if !ctx.clamp {
-        return;
-    }
-    if by_bucket {
-        for x in rows.iter_mut() {
-            *x = x.max(0.0);
-        }
-    } else {
-        for &bk in buckets {
-            for x in &mut rows[bk as usize * k..][..k] {
-                *x = x.max(0.0);
-            }
-        }
     }
 }
 
@@ -915,21 +1016,19 @@ fn terminal(ctx: &Ctx, i: usize, out: &mut [f32]) -> bool {
     }
 }
 
-/// The reach per deal below action `strat` of a node of `role`: the actor's reach (seat
-/// `first ^ role`) times its probability, the other's unchanged.
-fn child_reach(
-    first: &[u8],
-    role: u8,
-    strat: &[f32],
-    reach0: &[f32],
-    reach1: &[f32],
-    c0: &mut [f32],
-    c1: &mut [f32],
-) {
+/// The reach per deal below action `strategy` of `node`: the actor's reach (seat
+/// `first ^ role`) times its probability, the other's unchanged, into `below`.
+fn child_reach(node: &ActionNode, strategy: &[f32], reach: Reach, below: [&mut [f32]; 2]) {
+    let [c0, c1] = below;
     // Branch-free selects (role 0's seat is the actor where `first == role`): vectorized.
-    let ins = first.iter().zip(strat).zip(reach0).zip(reach1);
+    let ins = node
+        .first
+        .iter()
+        .zip(strategy)
+        .zip(reach.seat0)
+        .zip(reach.seat1);
     for ((((&f, &s), &r0), &r1), (x, y)) in ins.zip(c0.iter_mut().zip(c1.iter_mut())) {
-        let actor0 = f == role;
+        let actor0 = f == node.role;
         *x = r0 * if actor0 { s } else { 1.0 };
         *y = r1 * if actor0 { 1.0 } else { s };
     }
@@ -937,14 +1036,7 @@ fn child_reach(
 
 /// Runs `count` sibling nodes from `first`, each in its task (the first of its pool share), by
 /// halves with `rayon::join` on disjoint slot ranges and task ranges.
-fn run_children(
-    ctx: &Ctx,
-    first: usize,
-    count: usize,
-    pool: &mut [Task],
-    reg: Rows<f32>,
-    avg: Rows<f32>,
-) {
+fn run_children(ctx: &Ctx, first: usize, count: usize, pool: &mut [Task], tables: Tables<f32>) {
     if count == 1 {
         let (t, rest) = pool
             .split_first_mut()
@@ -955,17 +1047,19 @@ fn run_children(
             reach0,
             reach1,
         } = t;
-        walk(ctx, first, reach0, reach1, out, scratch, reg, avg, rest);
+        let reach = Reach {
+            seat0: reach0,
+            seat1: reach1,
+        };
+        walk(ctx, first, reach, out, scratch, tables, rest);
         return;
     }
     let mid = count / 2;
-    let split = ctx.tree.slot_range[first + mid][0] as usize;
-    let (rl, rr) = reg.split(split);
-    let (al, ar) = avg.split(split);
+    let (left, right) = tables.split(ctx.tree.slot_range[first + mid][0] as usize);
     let (pl, pr) = pool.split_at_mut((ctx.task_of[first + mid] - ctx.task_of[first]) as usize);
     rayon::join(
-        || run_children(ctx, first, mid, pl, rl, al),
-        || run_children(ctx, first + mid, count - mid, pr, rr, ar),
+        || run_children(ctx, first, mid, pl, left),
+        || run_children(ctx, first + mid, count - mid, pr, right),
     );
 }
 

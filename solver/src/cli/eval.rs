@@ -1,5 +1,6 @@
 //! `stud eval`: measures of a strategy's strength; `stud eval lbr`, the local best response;
-//! `stud eval ladder`, the validation ladder of the card abstraction.
+//! `stud eval ladder`, the validation ladder of the card abstraction; `stud eval resolve`, the
+//! exact effect of re-solving on a walkable game.
 
 use super::game_for;
 use abstraction::rules::GameDef;
@@ -9,7 +10,8 @@ use solver::purify::Purification;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Measure a strategy: local best response (`lbr`) or the validation ladder (`ladder`).
+/// Measure a strategy: local best response (`lbr`), the validation ladder (`ladder`) or
+/// re-solving's exact effect (`resolve`).
 #[derive(clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -23,6 +25,9 @@ enum Measure {
     /// The validation ladder: real-game exploitability of abstract solutions, by abstraction
     /// size and iterations, on a walkable game.
     Ladder(Box<super::ladder::Args>),
+    /// Re-solving measured exactly: a walkable game's strategy with and without its last
+    /// street re-solved, against the exact best response.
+    Resolve(super::eval_resolve::Args),
 }
 
 /// Arguments of `stud eval lbr`.
@@ -76,6 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let args = match args.command {
         Measure::Lbr(a) => a,
         Measure::Ladder(a) => return super::ladder::run(*a),
+        Measure::Resolve(a) => return super::eval_resolve::run(a),
     };
     let path = args.strategy;
     let def = game_for(args.game.given(), &[&path], "7stud")?;

@@ -43,6 +43,7 @@ mod build;
 mod player;
 #[cfg(test)]
 mod tests;
+pub mod verify;
 
 use crate::best_response::{value_in_ranges, Play};
 use crate::bot::Bet;

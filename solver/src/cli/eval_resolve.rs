@@ -1,0 +1,120 @@
+//! `stud eval resolve`: re-solving measured exactly on a walkable game (see
+//! [`crate::resolve::verify`]).
+
+use super::game_for;
+use crate::bot::load;
+use crate::resolve::{verify, Budget, Options, DEFAULT_FLOOR, DEFAULT_PLAYER_ITERATIONS};
+use anyhow::{bail, Context};
+
+/// Arguments of `stud eval resolve`.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:\n  \
+stud solve --game ministud --solver deal --abstraction 8 --iterations 200 --out /tmp/m8.strat\n  \
+stud eval resolve /tmp/m8.strat --iterations 30\n  \
+stud eval resolve /tmp/m8.strat:mixed --iterations 100 --floor 0 --json\n\n\
+On a walkable game (ministud, kings and aces and the like: one down card, the lossless public \
+tree in memory), the player's strategy is lifted onto the lossless public tree and measured by \
+the exact best response; then every last-street subgame it reaches is re-solved from the \
+player's ranges, as `FILE:resolve` does at play time, its rows replace the player's there, and \
+the result is measured the same way. Unsafe re-solving can make a strategy more exploitable: \
+this says whether it does. Exploitability is in chips per game (and milli-big-bets).")]
+pub struct Args {
+    /// The blueprint: a strategy file of a walkable game (FILE:mixed, FILE:pure or
+    /// FILE:threshold=T say how its rows are played), or a built-in bot.
+    pub strategy: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: super::args::Game,
+    /// CFR+ iterations of each re-solve.
+    #[arg(long, default_value_t = DEFAULT_PLAYER_ITERATIONS, conflicts_with = "budget_ms")]
+    pub iterations: u64,
+    /// Instead of --iterations: iterations until this many milliseconds (the clock decides how
+    /// many: the result may differ from run to run).
+    #[arg(long)]
+    pub budget_ms: Option<u64>,
+    /// The least probability by which an action taken weighs a holding in the ranges (0:
+    /// Bayes' rule exactly; see docs/resolve.md).
+    #[arg(long, default_value_t = DEFAULT_FLOOR)]
+    pub floor: f64,
+    /// `--threads`.
+    #[command(flatten)]
+    pub pool: super::args::Threads,
+    /// `--json`.
+    #[command(flatten)]
+    pub output: super::args::Output,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let def = game_for(args.game.given(), &[&args.strategy], "ministud")?;
+    if !(0.0..=1.0).contains(&args.floor) {
+        bail!("--floor must be between 0 and 1, not {}", args.floor);
+    }
+    let budget = match args.budget_ms {
+        Some(ms) => Budget::Millis(ms),
+        None if args.iterations == 0 => bail!("--iterations must be at least 1"),
+        None => Budget::Iterations(args.iterations),
+    };
+    let player = load(&args.strategy, &def)?;
+    let pool = args.pool.start()?;
+    // Two lifted strategies sit beside the tree: the player's and the re-solved copy.
+    let memory = crate::memory::available_memory().map(|m| m / 2);
+    let tree = crate::ladder::lift_target(&def, memory)
+        .with_context(|| format!("{} is not walkable here", def.variant.name()))?;
+    let bar = super::deals_bar(args.output.json, 0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} subgames re-solved, {eta} left",
+        )
+        .expect("a valid template"),
+    );
+    let options = Options { floor: args.floor };
+    let m = pool.install(|| {
+        verify::measure(
+            &def,
+            &tree,
+            player.as_ref(),
+            budget,
+            options,
+            &|done, all| {
+                bar.set_length(all as u64);
+                bar.set_position(done as u64);
+            },
+        )
+    });
+    bar.finish_and_clear();
+    let m = m?;
+    if args.output.json {
+        let mut v = serde_json::to_value(m)?;
+        v["strategy"] = args.strategy.clone().into();
+        v["game"] = def.variant.name().into();
+        v["budget"] = serde_json::to_value(budget)?;
+        v["floor"] = args.floor.into();
+        println!("{v}");
+        return Ok(());
+    }
+    println!(
+        "{} in {}: exact exploitability, chips per game",
+        args.strategy,
+        def.variant.name()
+    );
+    println!(
+        "  as it plays:               {:.4} ({:.1} mbb)",
+        m.blueprint.chips, m.blueprint.mbb
+    );
+    println!(
+        "  last street re-solved:     {:.4} ({:.1} mbb), {} subgames, {:.0} CFR+ iterations each",
+        m.resolved.chips, m.resolved.mbb, m.subgames, m.iterations
+    );
+    println!(
+        "  inside the subgames (mean, chips per hand reaching one): {:.4} as it plays, {:.4} \
+         re-solved",
+        m.mean_subgame_blueprint, m.mean_subgame_resolved
+    );
+    println!(
+        "  time: {:.1} s to lift the strategy, {:.1} s of re-solves",
+        m.lift_millis / 1000.0,
+        m.resolve_millis / 1000.0
+    );
+    Ok(())
+}

@@ -1,0 +1,318 @@
+//! Re-solving measured exactly on a walkable game: a player's strategy lifted onto the
+//! lossless public tree, then every last-street subgame it reaches re-solved from its ranges
+//! (as a [`super::ResolvingPlayer`] would at play time) and its rows replaced; both strategies
+//! measured by the exact best response of the whole game.
+//!
+//! A re-solve sees only the public cards and the betting, so the subgame at a last-street root
+//! is the same for every hand either seat holds there: solving it once per root and writing
+//! each hand's re-solved row is exactly the strategy "the blueprint, with the last street
+//! re-solved". Unsafe re-solving can make that strategy *more* exploitable than the blueprint
+//! (the opponent's range is taken as the blueprint implies it): this measures whether it does.
+
+use super::{Budget, Options, Subgame};
+use crate::best_response::{exploitability, Exploitability};
+use crate::bot::{Bet, Player};
+use abstraction::cards::{Card, CardSet};
+use abstraction::rules::{Deal, GameDef, Next, State};
+use abstraction::tree::{Edge, NodeKind, Tree, NONE};
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::hash_map::{Entry, HashMap};
+use std::time::Instant;
+
+/// What [`measure`] found.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Measured {
+    /// The player's own strategy, lifted onto the lossless tree.
+    pub blueprint: Exploitability,
+    /// The same with every last-street subgame re-solved.
+    pub resolved: Exploitability,
+    /// Last-street roots re-solved.
+    pub subgames: usize,
+    /// The subgames' mean exploitability inside themselves: the blueprint's rows and the
+    /// re-solved ones (chips per hand reaching the subgame, unweighted over the subgames).
+    pub mean_subgame_blueprint: f64,
+    /// See [`Measured::mean_subgame_blueprint`].
+    pub mean_subgame_resolved: f64,
+    /// CFR+ iterations of each re-solve (the budget's, or the mean under a time budget).
+    pub iterations: f64,
+    /// Milliseconds of the lift, and of the re-solves (ranges included) on all threads.
+    pub lift_millis: f64,
+    /// See [`Measured::lift_millis`].
+    pub resolve_millis: f64,
+}
+
+/// A last-street root of the public tree: the first decision of the last street.
+pub(crate) struct Root {
+    /// The public tree's node.
+    pub(crate) node: usize,
+    /// The state there, down cards unknown.
+    pub(crate) state: State,
+    /// The betting of the hand so far.
+    pub(crate) bets: Vec<Bet>,
+}
+
+/// `player`'s rows at every action node of `tree` (the lossless public tree of `def`): at each,
+/// every hand plays the player's policy with those cards; and the tree's last-street roots.
+pub(crate) fn lift(
+    def: &GameDef,
+    tree: &Tree,
+    player: &dyn Player,
+) -> Result<(Vec<f64>, Vec<Root>)> {
+    let mut lift = Lift {
+        tree,
+        player,
+        out: vec![0.0; tree.num_slots],
+        bets: Vec::new(),
+        classes: HashMap::new(),
+        last: def.streets.len() - 1,
+        roots: Vec::new(),
+    };
+    lift.node(0, State::new(def)?)?;
+    Ok((lift.out, lift.roots))
+}
+
+/// Lifts `player` onto `tree` (the lossless public tree of the walkable game `def`, see
+/// [`crate::ladder::lift_target`]), re-solves each last-street root within `budget` from the
+/// player's ranges (`options`), and measures both strategies exactly. `progress` is told the
+/// number of subgames re-solved so far and their total.
+pub fn measure(
+    def: &GameDef,
+    tree: &Tree,
+    player: &dyn Player,
+    budget: Budget,
+    options: Options,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Measured> {
+    let start = Instant::now();
+    let (lifted, roots) = lift(def, tree, player)?;
+    let lift_millis = start.elapsed().as_secs_f64() * 1000.0;
+    let blueprint = exploitability(tree, &lifted);
+
+    let start = Instant::now();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let solved: Vec<Solved> = roots
+        .par_iter()
+        .map(|root| {
+            let s = resolve_root(tree, player, root, budget, options, &lifted);
+            progress(
+                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+                roots.len(),
+            );
+            s
+        })
+        .collect::<Result<_>>()?;
+    let resolve_millis = start.elapsed().as_secs_f64() * 1000.0;
+    let mut resolved = lifted;
+    for s in &solved {
+        for &(at, p) in &s.rows {
+            resolved[at] = p;
+        }
+    }
+    let n = solved.len().max(1) as f64;
+    Ok(Measured {
+        blueprint,
+        resolved: exploitability(tree, &resolved),
+        subgames: solved.len(),
+        mean_subgame_blueprint: solved.iter().map(|s| s.blueprint).sum::<f64>() / n,
+        mean_subgame_resolved: solved.iter().map(|s| s.resolved).sum::<f64>() / n,
+        iterations: solved.iter().map(|s| s.iterations as f64).sum::<f64>() / n,
+        lift_millis,
+        resolve_millis,
+    })
+}
+
+/// One root re-solved: the public tree's slots it overwrites, and the subgame's figures.
+struct Solved {
+    rows: Vec<(usize, f64)>,
+    blueprint: f64,
+    resolved: f64,
+    iterations: u64,
+}
+
+/// Re-solves the subgame at `root` and maps its strategy onto the public tree's slots below it.
+fn resolve_root(
+    tree: &Tree,
+    player: &dyn Player,
+    root: &Root,
+    budget: Budget,
+    options: Options,
+    lifted: &[f64],
+) -> Result<Solved> {
+    let sub = Subgame::at(player, &root.state, &root.bets, options)
+        .with_context(|| format!("the subgame at public node {}", root.node))?;
+    let r = sub.solve(budget)?;
+    let pairs = row_pairs(tree, root.node, &sub)?;
+    let mut rows = Vec::with_capacity(pairs.len() * 3);
+    let mut blue = vec![0.0; sub.tree.num_slots];
+    for &(at, sub_at, k) in &pairs {
+        blue[sub_at..sub_at + k].copy_from_slice(&lifted[at..at + k]);
+        let mut row = r.solver.average[sub_at..sub_at + k].to_vec();
+        crate::policy::normalize(&mut row);
+        rows.extend(row.into_iter().enumerate().map(|(a, p)| (at + a, p)));
+    }
+    Ok(Solved {
+        rows,
+        blueprint: sub.exploitability(&blue).0,
+        resolved: r.report.exploitability,
+        iterations: r.report.iterations,
+    })
+}
+
+/// The rows of the same (decision, hand) in the public tree below `root` and in the subgame
+/// `sub` built there: (public row start, subgame row start, actions), for every hand of the
+/// public tree not holding a public card.
+pub(crate) fn row_pairs(
+    tree: &Tree,
+    root: usize,
+    sub: &Subgame,
+) -> Result<Vec<(usize, usize, usize)>> {
+    // The subgame's hand of each public-tree hand (one down card: the public tree's limit).
+    let hand_of: Vec<Option<usize>> = tree
+        .hands
+        .iter()
+        .map(|&c| sub.hand_index(CardSet::single(c)))
+        .collect();
+    let mut pairs = Vec::new();
+    let mut stack = vec![(root, 0usize)];
+    while let Some((p, q)) = stack.pop() {
+        let node = tree.nodes[p];
+        if node.kind != NodeKind::Action {
+            continue;
+        }
+        let k = node.num_children as usize;
+        let kids = sub.tree.children(q);
+        if tree.edges[tree.children(p)] != sub.tree.edges[kids.clone()] {
+            bail!("public node {p}: the subgame's betting differs from the public tree's");
+        }
+        let sub_slot = sub.tree.nodes[q].slot as usize;
+        let table = tree.bucket_table(node.board, node.player);
+        for (h, &row) in table.iter().enumerate() {
+            if let Some(j) = hand_of[h].filter(|_| row != NONE) {
+                pairs.push((node.slot as usize + row as usize * k, sub_slot + j * k, k));
+            }
+        }
+        stack.extend(tree.children(p).zip(kids));
+    }
+    Ok(pairs)
+}
+
+/// The walk that lifts a player onto the public tree and collects the last-street roots.
+struct Lift<'a> {
+    tree: &'a Tree,
+    player: &'a dyn Player,
+    out: Vec<f64>,
+    bets: Vec<Bet>,
+    /// Per (board, seat), each hand's card class (`None`: the player has none).
+    classes: HashMap<(u32, u8), Vec<Option<u32>>>,
+    last: usize,
+    roots: Vec<Root>,
+}
+
+impl Lift<'_> {
+    fn node(&mut self, i: usize, mut state: State) -> Result<()> {
+        // The private cards are not in the public tree: deal them unknown, as its builder did.
+        while let Next::Deal {
+            deal: Deal::Down, ..
+        } = state.next()
+        {
+            state.deal_unknown()?;
+        }
+        let n = self.tree.nodes[i];
+        if n.kind == NodeKind::Action {
+            let street = state.street();
+            if street == self.last && !self.bets.iter().any(|&(s, _)| s == street) {
+                self.roots.push(Root {
+                    node: i,
+                    state: state.clone(),
+                    bets: self.bets.clone(),
+                });
+            }
+            self.rows(i, &state)?;
+        }
+        for c in self.tree.children(i) {
+            let mut next = state.clone();
+            match self.tree.edges[c] {
+                Edge::Action(a) => {
+                    self.bets.push((n.street as usize, a));
+                    next.apply(a)?;
+                    self.node(c, next)?;
+                    self.bets.pop();
+                }
+                Edge::Card(card) => {
+                    next.deal(card)?;
+                    self.node(c, next)?;
+                }
+                Edge::Root => bail!("public node {c}: a root edge below the root"),
+            }
+        }
+        Ok(())
+    }
+
+    /// The player's row of every hand at action node `i` (state `st`, down cards unknown).
+    fn rows(&mut self, i: usize, st: &State) -> Result<()> {
+        let (tree, player) = (self.tree, self.player);
+        let n = tree.nodes[i];
+        let seat = n.player;
+        if st.to_act() != Some(seat) {
+            bail!("public node {i}: the rules engine says another seat acts");
+        }
+        let k = n.num_children as usize;
+        let legal = st.legal_actions();
+        let acts: Vec<_> = tree
+            .children(i)
+            .map(|c| match tree.edges[c] {
+                Edge::Action(a) => legal.iter().position(|&x| x == a),
+                _ => None,
+            })
+            .collect();
+        let shown = |c: Card| -> Result<State> {
+            let mut s = st.clone();
+            s.show(seat, &[c])?;
+            Ok(s)
+        };
+        let cls = match self.classes.entry((n.board, seat)) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => {
+                let mut cls = Vec::with_capacity(tree.num_hands());
+                let public = tree.boards[n.board as usize].public;
+                for &c in &tree.hands {
+                    cls.push(if public.contains(c) {
+                        None
+                    } else {
+                        player.card_class(&shown(c)?, seat)?
+                    });
+                }
+                e.insert(cls)
+            }
+        };
+        let mut probs = [0.0; crate::strategy_file::MAX_ACTIONS];
+        let probs = &mut probs[..legal.len()];
+        let mut by_class: HashMap<u32, Vec<f64>> = HashMap::new();
+        let table = tree.bucket_table(n.board, seat);
+        for (h, &row) in table.iter().enumerate() {
+            if row == NONE {
+                continue;
+            }
+            let p: &[f64] = match cls[h] {
+                Some(class) => match by_class.entry(class) {
+                    Entry::Occupied(e) => e.into_mut(),
+                    Entry::Vacant(e) => {
+                        player.class_policy(st, &self.bets, seat, class, &legal, probs)?;
+                        e.insert(probs.to_vec())
+                    }
+                },
+                None => {
+                    player.policy(&shown(tree.hands[h])?, &self.bets, seat, &legal, probs)?;
+                    probs
+                }
+            };
+            let at = n.slot as usize + row as usize * k;
+            for (a, j) in acts.iter().enumerate() {
+                self.out[at + a] = j.map_or(0.0, |j| p[j]);
+            }
+        }
+        Ok(())
+    }
+}
