@@ -1,10 +1,10 @@
 //! `stud eval resolve`: re-solving measured exactly on a walkable game (see
-//! [`crate::resolve::verify`]).
+//! [`solver::resolve::verify`]).
 
 use super::game_for;
-use crate::bot::load;
-use crate::resolve::{verify, Budget, Options, DEFAULT_FLOOR, DEFAULT_PLAYER_ITERATIONS};
 use anyhow::{bail, Context};
+use solver::bot::load;
+use solver::resolve::{verify, Budget, Options, DEFAULT_FLOOR, DEFAULT_PLAYER_ITERATIONS};
 
 /// Arguments of `stud eval resolve`.
 #[derive(clap::Args)]
@@ -58,8 +58,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let player = load(&args.strategy, &def)?;
     let pool = args.pool.start()?;
     // Two lifted strategies sit beside the tree: the player's and the re-solved copy.
-    let memory = crate::memory::available_memory().map(|m| m / 2);
-    let tree = crate::ladder::lift_target(&def, memory)
+    let memory = solver::memory::available_memory().map(|m| m / 2);
+    let tree = solver::ladder::lift_target(&def, memory)
         .with_context(|| format!("{} is not walkable here", def.variant.name()))?;
     let bar = super::deals_bar(args.output.json, 0);
     bar.set_style(
