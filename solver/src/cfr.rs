@@ -419,7 +419,7 @@ struct Pool<'a> {
 pub(crate) fn regret_matching(tree: &Tree, node: &Node, rows: &[f64], strat: &mut [f64]) {
     let k = node.num_children as usize;
     let n = tree.num_hands();
-    let table = tree.bucket_table(node.board, node.player);
+    let table = tree.bucket_table(node.board, node.seat);
     for (h, &b) in table.iter().enumerate() {
         let row: &[f64] = if b == NONE {
             &[]
@@ -511,7 +511,7 @@ fn walk(
         },
         NodeKind::Action => {
             let k = node.num_children as usize;
-            let slot = node.slot as usize;
+            let slot = node.first_slot() as usize;
             let len = node_slots(tree, node);
             let (level, rest) = scratch.split_at_mut(ctx.level);
             let (strat, level) = level.split_at_mut(k * n);
@@ -519,7 +519,7 @@ fn walk(
             let cfv = &mut level[..k * n];
             regret_matching(tree, node, reg.view(slot, len), strat);
             let mut pool = pool;
-            let mine = node.player == ctx.trav;
+            let mine = node.seat == ctx.trav;
             if mine {
                 // The average rows are next touched after the whole subtree, in post-order:
                 // ask for them now so that the update does not wait on memory.
@@ -600,7 +600,7 @@ fn update(
             *s *= sched.old_average;
         }
     }
-    let table = ctx.tree.bucket_table(node.board, node.player);
+    let table = ctx.tree.bucket_table(node.board, node.seat);
     for (h, &b) in table.iter().enumerate() {
         if b == NONE {
             // A hand holding a public card: its values are not counterfactual values of any

@@ -33,7 +33,7 @@
 //! Regrets and averages are `f32`: 8 bytes per infoset-action, half the memory stream of `f64`.
 
 use crate::cfr::{mix, prefetch, Algorithm, Rows};
-use abstraction::betting_tree::BettingTree;
+use abstraction::betting_tree::{BettingKind, BettingTree};
 use abstraction::bucketing::view::held_by;
 use abstraction::bucketing::CardView;
 use abstraction::bucketing::{Bucketing, Shape};
@@ -136,7 +136,7 @@ fn level_len(tree: &BettingTree, batch: usize) -> usize {
 fn levels(tree: &BettingTree) -> Vec<usize> {
     let mut levels = vec![0; tree.nodes.len()];
     for i in (0..tree.nodes.len()).rev() {
-        if tree.nodes[i].kind == NodeKind::Action {
+        if tree.nodes[i].kind == BettingKind::Action {
             levels[i] = 1 + tree.children(i).map(|c| levels[c]).max().unwrap_or(0);
         }
     }
@@ -151,7 +151,7 @@ fn task_bytes(tree: &BettingTree, batch: usize, levels: usize) -> usize {
 /// Whether the children of node `i` run as parallel tasks: the first street's action nodes.
 fn parallel(tree: &BettingTree, i: usize) -> bool {
     let n = &tree.nodes[i];
-    n.kind == NodeKind::Action && n.street == 0
+    n.kind == BettingKind::Action && n.street == 0
 }
 
 /// The task of every child of a parallel node, numbered in preorder, and the node of each task.
@@ -411,7 +411,7 @@ impl DealSolver {
             .tree
             .nodes
             .get(node as usize)
-            .filter(|n| n.kind == NodeKind::Action)
+            .filter(|n| n.kind == BettingKind::Action)
             .ok_or_else(|| format!("node {node} is not an action node of the betting tree"))?;
         let k = n.num_children as usize;
         let buckets = self.tree.num_buckets[n.street as usize];
@@ -422,7 +422,7 @@ impl DealSolver {
                 out.len()
             ));
         }
-        let row = &self.average[n.slot as usize + bucket as usize * k..][..k];
+        let row = &self.average[n.first_slot() as usize + bucket as usize * k..][..k];
         for (o, &x) in out.iter_mut().zip(row) {
             *o = x as f64;
         }
@@ -525,7 +525,7 @@ impl DealSolver {
                     };
                 }
             }
-            if l.tree.nodes[i].player != seat {
+            if l.tree.nodes[i].seat != seat {
                 return Err(format!("public node {i}: the rules say p{} acts", seat + 1));
             }
             let at = self.tree.locate(&l.bets).map_err(|e| e.to_string())?;
@@ -541,7 +541,7 @@ impl DealSolver {
             let rows = l.tree.bucket_table(n.board, seat);
             for (&b, &r) in l.table.iter().zip(rows) {
                 if b != NONE {
-                    let row = n.slot as usize + r as usize * k;
+                    let row = n.first_slot() as usize + r as usize * k;
                     self.average_row(at, b, &mut l.out[row..row + k])?;
                 }
             }
@@ -713,11 +713,11 @@ fn walk(
     }
     let b = ctx.batch;
     let k = node.num_children as usize;
-    let slot = node.slot as usize;
+    let slot = node.first_slot() as usize;
     let nb = tree.num_buckets[street] as usize;
     let len = nb * k;
     let first = ctx.first(street);
-    let buckets = ctx.buckets(street, node.player);
+    let buckets = ctx.buckets(street, node.role);
     let (level, rest) = scratch.split_at_mut(ctx.level);
     let (strat, level) = level.split_at_mut(k * b);
     let (cfv, level) = level.split_at_mut(k * b);
@@ -754,7 +754,7 @@ fn walk(
             let t = &mut pool[(ctx.task_of[c] - ctx.task_of[children.start]) as usize];
             child_reach(
                 first,
-                node.player,
+                node.role,
                 &strat[a * b..][..b],
                 reach0,
                 reach1,
@@ -776,7 +776,7 @@ fn walk(
             }
             child_reach(
                 first,
-                node.player,
+                node.role,
                 &strat[a * b..][..b],
                 reach0,
                 reach1,
@@ -814,7 +814,7 @@ fn walk(
         .zip(c0.iter_mut())
         .zip(c1.iter_mut())
     {
-        let actor0 = f == node.player;
+        let actor0 = f == node.role;
         let on = if actor0 { upd0 } else { upd1 };
         *w = if !on {
             0.0
@@ -896,22 +896,23 @@ fn scatter<const K: usize>(
 #[inline(always)]
 fn terminal(ctx: &Ctx, i: usize, out: &mut [f32]) -> bool {
     let node = ctx.tree.nodes[i];
-    let stake = node.slot as f32;
     match node.kind {
-        NodeKind::Fold => {
+        BettingKind::Fold => {
+            let stake = node.stake().as_f32();
             // The folder is seat 0 where role 0 is seat 0 and the folder holds role 0, ...
             for (o, &f) in out.iter_mut().zip(ctx.first(node.street as usize)) {
-                *o = if f == node.player { -stake } else { stake };
+                *o = if f == node.role { -stake } else { stake };
             }
             true
         }
-        NodeKind::Showdown => {
+        BettingKind::Showdown => {
+            let stake = node.stake().as_f32();
             for (o, &s) in out.iter_mut().zip(&ctx.data.showdown) {
                 *o = s * stake;
             }
             true
         }
-        _ => false,
+        BettingKind::Action => false,
     }
 }
 

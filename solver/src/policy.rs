@@ -68,7 +68,7 @@ pub fn locate(
             d.capped = true;
             return Ok(d);
         }
-        if n.kind != NodeKind::Action as u8 || n.street as usize != street || n.player != d.actor {
+        if n.kind != NodeKind::Action as u8 || n.street as usize != street || n.seat != d.actor {
             bail!(
                 "the strategy's tree has no decision of seat {seat} (role {}) on {} after this \
                  betting",
@@ -80,7 +80,7 @@ pub fn locate(
     } else {
         d.node = walk(f, state, bets)?;
         let n = f.node(d.node)?;
-        if n.kind != NodeKind::Action as u8 || n.player != seat {
+        if n.kind != NodeKind::Action as u8 || n.seat != seat {
             bail!("the strategy's tree has no decision of seat {seat} here");
         }
         n

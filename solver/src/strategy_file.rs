@@ -34,7 +34,7 @@ use crate::best_response::Exploitability;
 use crate::cfr::{Algorithm, Solver};
 use crate::container::{self, cast, Container};
 use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::betting_tree::BettingNodes;
+use abstraction::betting_tree::{BettingKind, BettingNode, BettingNodes, NodeShape};
 use abstraction::bucketing::{Bucketing, CardView};
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::cards::Card;
@@ -155,43 +155,93 @@ pub struct DealSampling {
     pub seed: u64,
 }
 
-/// A tree node as stored in the file.
+/// A node of a public-tree file ([`Node`] as stored: an action node's slot becomes where its
+/// rows start in the strategy section).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct NodeRecord {
     /// 0 action, 1 chance, 2 fold, 3 showdown.
     pub kind: u8,
-    /// The seat to act (action nodes).
-    pub player: u8,
+    /// The seat to act (action nodes) or that folded (folds).
+    pub seat: u8,
     /// The street.
     pub street: u8,
     /// Number of children.
     pub num_children: u8,
     /// The first child.
     pub first_child: u32,
-    /// The first slot (action nodes).
-    pub slot: u32,
+    /// Action nodes: [`NodeRecord::first_row`]; terminals: the index of their value in the
+    /// solved tree (not read back); chance nodes: 0.
+    index: u32,
     /// The board (action and showdown nodes), or `u32::MAX`.
     pub board: u32,
 }
 
-/// A node of a betting-tree file: a [`NodeRecord`] without the board, which the betting tree
-/// does not have (12 bytes: a 7stud tree of 191 908 nodes is 0.8 MB smaller).
+impl NodeRecord {
+    /// The record of `n`, whose rows (an action node's) start at `first_row`.
+    fn of(n: &Node, first_row: u32) -> NodeRecord {
+        NodeRecord {
+            kind: n.kind as u8,
+            seat: n.seat,
+            street: n.street,
+            num_children: n.num_children,
+            first_child: n.first_child,
+            index: match n.kind {
+                NodeKind::Action => first_row,
+                NodeKind::Fold | NodeKind::Showdown => n.value_index(),
+                NodeKind::Chance => 0,
+            },
+            board: n.board,
+        }
+    }
+
+    /// An action node's first stored probability: its rows start there in the strategy section.
+    pub fn first_row(&self) -> u32 {
+        self.index
+    }
+}
+
+/// A node of a betting-tree file ([`BettingNode`] as stored, 12 bytes: a public-tree record
+/// without the board, which the betting tree does not have; a 7stud tree of 191 908 nodes is
+/// 0.8 MB smaller).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct BettingRecord {
     /// 0 action, 2 fold, 3 showdown.
     pub kind: u8,
     /// The role to act (action nodes) or that folded (folds).
-    pub player: u8,
+    pub role: u8,
     /// The street.
     pub street: u8,
     /// Number of children.
     pub num_children: u8,
     /// The first child.
     pub first_child: u32,
-    /// Action nodes: the first stored probability of their rows; terminals: the stake.
-    pub slot: u32,
+    /// Action nodes: [`BettingRecord::first_row`]; terminals: the stake in chips (not read
+    /// back).
+    index: u32,
+}
+
+impl BettingRecord {
+    /// The record of `n`, whose rows (an action node's) start at `first_row`.
+    fn of(n: &BettingNode, first_row: u32) -> BettingRecord {
+        BettingRecord {
+            kind: n.kind as u8,
+            role: n.role,
+            street: n.street,
+            num_children: n.num_children,
+            first_child: n.first_child,
+            index: match n.kind {
+                BettingKind::Action => first_row,
+                BettingKind::Fold | BettingKind::Showdown => n.stake().0,
+            },
+        }
+    }
+
+    /// An action node's first stored probability: its rows start there in the strategy section.
+    pub fn first_row(&self) -> u32 {
+        self.index
+    }
 }
 
 const TAG: u32 = 0xC000_0000;
@@ -244,7 +294,7 @@ pub fn write(
     let width = PUBLIC_WIDTH;
     let strategy = quantize(&tree.nodes, &tree.num_buckets, width, |_, n, b, out| {
         let k = out.len();
-        let at = n.slot as usize + b as usize * k;
+        let at = n.first_slot() as usize + b as usize * k;
         out.copy_from_slice(&solver.average[at..at + k]);
     })?;
     let header = StrategyHeader {
@@ -264,10 +314,13 @@ pub fn write(
         bucketing: None,
         sampling: None,
     };
+    let records: Vec<NodeRecord> = (tree.nodes.iter().zip(&strategy.offsets))
+        .map(|(n, &first_row)| NodeRecord::of(n, first_row))
+        .collect();
     write_sections(
         path,
         header,
-        &tree.nodes,
+        bytemuck::cast_slice(&records),
         &tree.edges,
         bytemuck::cast_slice(&tree.buckets),
         &tree.num_buckets,
@@ -318,14 +371,14 @@ pub struct BettingSolve<'a> {
 }
 
 /// Writes a betting-tree strategy (the real games) to `path` (atomically): the tree's `nodes`
-/// and `edges` (a `BettingTree`'s: `player` = role, no boards), `num_buckets` per street, and
+/// and `edges` (a `BettingTree`'s), `num_buckets` per street, and
 /// each action node's rows from `row(node, bucket, out)`, which writes the average strategy's
 /// weights of the node's actions for that bucket (normalized here; a row without mass, never
 /// reached in the solve, is stored uniform).
 pub fn write_betting(
     path: &Path,
     solve: &BettingSolve,
-    nodes: &[Node],
+    nodes: &[BettingNode],
     edges: &[Edge],
     num_buckets: &[u32],
     num_slots: usize,
@@ -363,10 +416,13 @@ pub fn write_betting(
         bucketing: Some(solve.bucketing.checksum()),
         sampling: Some(solve.sampling),
     };
+    let records: Vec<BettingRecord> = (nodes.iter().zip(&strategy.offsets))
+        .map(|(n, &first_row)| BettingRecord::of(n, first_row))
+        .collect();
     write_sections(
         path,
         header,
-        nodes,
+        bytemuck::cast_slice(&records),
         edges,
         &[],
         num_buckets,
@@ -376,12 +432,12 @@ pub fn write_betting(
     )
 }
 
-/// Lays out the seven sections of a strategy file and writes it.
+/// Lays out the seven sections of a strategy file and writes it (`nodes`: the records' bytes).
 #[allow(clippy::too_many_arguments)]
 fn write_sections(
     path: &Path,
     header: StrategyHeader,
-    nodes: &[Node],
+    nodes: &[u8],
     edges: &[Edge],
     buckets: &[u8],
     num_buckets: &[u32],
@@ -389,44 +445,6 @@ fn write_sections(
     bucketing: &[u8],
     recall: &[u8],
 ) -> Result<()> {
-    let records = nodes
-        .iter()
-        .zip(&strategy.offsets)
-        .map(|(n, &offset)| NodeRecord {
-            kind: n.kind as u8,
-            player: n.player,
-            street: n.street,
-            num_children: n.num_children,
-            first_child: n.first_child,
-            // Action nodes: where their rows start in the stored strategy.
-            slot: if n.kind == NodeKind::Action {
-                offset
-            } else {
-                n.slot
-            },
-            board: n.board,
-        });
-    // One of the two is filled, as the tree kind says.
-    let (public, betting): (Vec<NodeRecord>, Vec<BettingRecord>) = match header.tree {
-        TreeKind::Public => (records.collect(), Vec::new()),
-        TreeKind::Betting => (
-            Vec::new(),
-            records
-                .map(|r| BettingRecord {
-                    kind: r.kind,
-                    player: r.player,
-                    street: r.street,
-                    num_children: r.num_children,
-                    first_child: r.first_child,
-                    slot: r.slot,
-                })
-                .collect(),
-        ),
-    };
-    let nodes: &[u8] = match header.tree {
-        TreeKind::Public => bytemuck::cast_slice(&public),
-        TreeKind::Betting => bytemuck::cast_slice(&betting),
-    };
     let edges = edges
         .iter()
         .map(|&e| encode_edge(e))
@@ -462,31 +480,30 @@ struct Quantized {
 /// rounding, so that a row's values sum to exactly the scale. The last action's value is not
 /// stored (it is the scale minus the others): `k - 1` values per row of `k` actions, a third
 /// less on the real games' trees, where most decisions have two or three actions.
-fn quantize(
-    nodes: &[Node],
+fn quantize<N: Decision>(
+    nodes: &[N],
     num_buckets: &[u32],
     width: Width,
-    mut row: impl FnMut(u32, &Node, u32, &mut [f64]),
+    mut row: impl FnMut(u32, &N, u32, &mut [f64]),
 ) -> Result<Quantized> {
     let bytes = width.bytes() as usize;
     let mut offsets = vec![0u32; nodes.len()];
     let mut stored = 0u64;
     for (o, n) in offsets.iter_mut().zip(nodes) {
-        if n.kind == NodeKind::Action {
+        if let Some((street, k)) = n.decision() {
             *o = u32::try_from(stored).context("more than 2^32 stored probabilities")?;
-            let k = n.num_children.max(1) as u64;
-            stored += num_buckets[n.street as usize] as u64 * (k - 1);
+            let k = k.max(1) as u64;
+            stored += num_buckets[street] as u64 * (k - 1);
         }
     }
     let mut q = vec![0u8; stored as usize * bytes];
     let mut buf = [0.0; MAX_ACTIONS];
     for (i, node) in nodes.iter().enumerate() {
-        if node.kind != NodeKind::Action {
+        let Some((street, k)) = node.decision() else {
             continue;
-        }
-        let k = node.num_children as usize;
+        };
         let buf = &mut buf[..k];
-        for b in 0..num_buckets[node.street as usize] {
+        for b in 0..num_buckets[street] {
             buf.fill(0.0);
             row(i as u32, node, b, buf);
             crate::policy::normalize(buf);
@@ -507,6 +524,26 @@ fn quantize(
         offsets,
         stored,
     })
+}
+
+/// The nodes [`quantize`] reads: of either tree, whether a node is a decision.
+trait Decision {
+    /// An action node's street and number of actions; `None` for the other nodes.
+    fn decision(&self) -> Option<(usize, usize)>;
+}
+
+impl Decision for Node {
+    fn decision(&self) -> Option<(usize, usize)> {
+        (self.kind == NodeKind::Action)
+            .then_some((self.street as usize, self.num_children as usize))
+    }
+}
+
+impl Decision for BettingNode {
+    fn decision(&self) -> Option<(usize, usize)> {
+        (self.kind == BettingKind::Action)
+            .then_some((self.street as usize, self.num_children as usize))
+    }
 }
 
 /// The most children a node of a fixed-limit tree has (fold, check/call, bring-in, and two bet
@@ -723,11 +760,11 @@ impl StrategyFile {
                     .with_context(missing)?;
                 NodeRecord {
                     kind: r.kind,
-                    player: r.player,
+                    seat: r.role,
                     street: r.street,
                     num_children: r.num_children,
                     first_child: r.first_child,
-                    slot: r.slot,
+                    index: r.index,
                     board: NONE,
                 }
             }
@@ -793,15 +830,15 @@ impl StrategyFile {
                  bucket_of"
             );
         }
-        if n.board == NONE || n.board as u64 >= h.boards || hand as u64 >= h.hands || n.player > 1 {
+        if n.board == NONE || n.board as u64 >= h.boards || hand as u64 >= h.hands || n.seat > 1 {
             bail!(
                 "damaged: node {i} has board {} (of {}) and player {}",
                 n.board,
                 h.boards,
-                n.player
+                n.seat
             );
         }
-        let at = (n.board as u64 * 2 + n.player as u64) * h.hands + hand as u64;
+        let at = (n.board as u64 * 2 + n.seat as u64) * h.hands + hand as u64;
         let b = *self
             .section::<u32>(2, "buckets")?
             .get(at as usize)
@@ -855,7 +892,7 @@ impl StrategyFile {
                 out.len()
             );
         }
-        let start = n.slot as usize + bucket as usize * (k - 1);
+        let start = n.first_row() as usize + bucket as usize * (k - 1);
         let out = &mut out[..k];
         let beyond = || format!("damaged: node {i}'s strategy lies beyond the file");
         let width = self.header().width;
@@ -893,23 +930,13 @@ impl StrategyFile {
 /// `child_for`, `real_action`), reading its nodes in place. A node or edge the file cannot give
 /// (damaged) is absent, which makes a translation fail.
 impl BettingNodes for StrategyFile {
-    fn node_at(&self, i: u32) -> Option<Node> {
+    fn node_at(&self, i: u32) -> Option<NodeShape> {
         let r = self.node(i).ok()?;
-        let kind = match r.kind {
-            0 => NodeKind::Action,
-            1 => NodeKind::Chance,
-            2 => NodeKind::Fold,
-            3 => NodeKind::Showdown,
-            _ => return None,
-        };
-        Some(Node {
-            kind,
-            player: r.player,
+        Some(NodeShape {
+            kind: BettingKind::from_code(r.kind)?,
             street: r.street,
             num_children: r.num_children,
             first_child: r.first_child,
-            slot: r.slot,
-            board: r.board,
         })
     }
 

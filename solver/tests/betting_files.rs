@@ -3,10 +3,9 @@
 //! hands with the rows of the right node and bucket, translated onto the real legal actions.
 
 use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::betting_tree::BettingTree;
+use abstraction::betting_tree::{BettingKind, BettingTree};
 use abstraction::bucketing::{Bucketing, CardView, Size};
 use abstraction::rules::{Action, GameDef, State};
-use abstraction::tree::NodeKind;
 use solver::bot::matches::{play_hand, stream, DealCards};
 use solver::bot::{Answer, Bet, Player, StrategyPlayer, Uniform};
 use solver::strategy_file::{self, BettingSolve, DealSampling, StrategyFile, Width};
@@ -99,7 +98,7 @@ fn rows_read_back_as_written_in_both_widths() {
             .tree
             .nodes
             .iter()
-            .filter(|n| n.kind == NodeKind::Action)
+            .filter(|n| n.kind == BettingKind::Action)
             .map(|n| fx.tree.num_buckets[n.street as usize] as u64 * (n.num_children as u64 - 1))
             .sum();
         assert_eq!(h.stored, rows);
@@ -107,7 +106,7 @@ fn rows_read_back_as_written_in_both_widths() {
         let mut row = [0.0; 8];
         let mut checked = 0;
         for (i, n) in fx.tree.nodes.iter().enumerate() {
-            if n.kind != NodeKind::Action {
+            if n.kind != BettingKind::Action {
                 continue;
             }
             let k = n.num_children as usize;
@@ -176,12 +175,12 @@ impl Player for Checked<'_> {
         let n = tree.nodes[node as usize];
         let mut want = vec![0.0; legal.len()];
         let street = state.street();
-        if n.kind != NodeKind::Action || n.street as usize > street {
+        if n.kind != BettingKind::Action || n.street as usize > street {
             // The abstract street closed (a raise past the cap): the strategy calls.
             want[legal.iter().position(|&a| a == Action::CheckCall).unwrap()] = 1.0;
             self.decisions.lock().unwrap()[1] += 1;
         } else {
-            assert_eq!(n.player, (state.first_actor(street) != Some(seat)) as u8);
+            assert_eq!(n.role, (state.first_actor(street) != Some(seat)) as u8);
             let b = self
                 .fx
                 .bucketing

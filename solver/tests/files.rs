@@ -60,8 +60,9 @@ fn strategy_file_round_trip() {
             }
             let got = f.probabilities(i as u32, h as u32).unwrap();
             // The hand's row is its lossless bucket: its number among the possible hands.
-            let r = s.tree.bucket_table(node.board, node.player)[h] as usize;
-            let row = &s.average[node.slot as usize + r * k..node.slot as usize + r * k + k];
+            let r = s.tree.bucket_table(node.board, node.seat)[h] as usize;
+            let row = &s.average
+                [node.first_slot() as usize + r * k..node.first_slot() as usize + r * k + k];
             let sum: f64 = row.iter().sum();
             for a in 0..k {
                 let want = if sum > 0.0 {

@@ -1176,7 +1176,7 @@ fn run_public(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
     let street_name = def.street_name(n.street as usize);
     if args.output.json {
         let v = serde_json::json!({
-            "seat": n.player,
+            "seat": n.seat,
             "street": n.street,
             "street_name": street_name,
             "actions": codes,
@@ -1185,7 +1185,7 @@ fn run_public(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         });
         println!("{v}");
     } else {
-        println!("p{} to act on {street_name}", n.player + 1);
+        println!("p{} to act on {street_name}", n.seat + 1);
         print_table(&names, &rows);
     }
     Ok(())

@@ -387,7 +387,7 @@ fn first_round_chart(f: &StrategyFile) -> anyhow::Result<String> {
     while let Some((node, cards)) = stack.pop() {
         let n = f.node(node)?;
         if n.kind == NodeKind::Action as u8 {
-            firsts.push((node, n.player, cards));
+            firsts.push((node, n.seat, cards));
         } else if n.kind == NodeKind::Chance as u8 {
             for (child, e) in f.children(node)? {
                 if let Edge::Card(c) = e {
