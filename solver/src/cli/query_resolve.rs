@@ -6,7 +6,7 @@ use super::query::{cards_text, parse_holding, replay_betting, Args, Replayed, St
 use crate::bot::{Player, StrategyPlayer};
 use crate::purify::Purification;
 use crate::resolve::{Budget, Options, Subgame};
-use crate::strategy_file::{StrategyFile, TreeKind};
+use crate::strategy_file::StrategyFile;
 use abstraction::cards::{Card, CardSet};
 use anyhow::{bail, Context, Result};
 
@@ -15,13 +15,13 @@ const DEFAULT_ITERATIONS: u64 = 100;
 
 /// Runs `stud query --resolve`.
 pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
-    if f.header().tree != TreeKind::Betting {
+    let StrategyFile::Betting(f) = f else {
         bail!(
             "--resolve re-solves a real game's strategy (a betting-tree file); {} is solved \
              exactly already",
             args.file.display()
         );
-    }
+    };
     let def = f.header().game.clone();
     let holding = parse_holding(args.hand.as_deref().context("--resolve needs --hand")?)?;
     let Replayed {
