@@ -2,8 +2,8 @@
 //! only, with cards entering through buckets.
 //!
 //! # Roles
-//! A node's [`BettingNode::role`] is a *role*, not a seat: on each street role 0 is the seat that acts
-//! first on that street (on the first street the bring-in seat), role 1 the other. Which seat
+//! A node's [`BettingNode::role`] is a *role*, not a seat: on each street role 0 is the seat
+//! that acts first on that street (on the first street the bring-in seat), role 1 the other. Which seat
 //! holds which role is a fact of the deal (`deal::DealFacts::first`), so one tree serves every
 //! deal. An information set is (action node, bucket of the actor's view on that street).
 //!

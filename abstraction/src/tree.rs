@@ -9,9 +9,10 @@
 //! - [`Node`]s are `#[repr(C)]`, 16 bytes, in one `Vec`; the children of a node are contiguous
 //!   (`first_child .. first_child + num_children`), the edge that led to each node is in `edges`.
 //! - Every action node owns `buckets × actions` consecutive *slots* starting at
-//!   [`Node::first_slot`]; slot `first_slot + bucket * actions + a` holds the regret / average strategy of action `a` for that
-//!   bucket. Slots are numbered in depth-first preorder, so every subtree owns one contiguous slot
-//!   range (`slot_range`): the solver splits its arrays there to work on subtrees in parallel.
+//!   [`Node::first_slot`]; slot `first_slot + bucket * actions + a` holds the regret / average
+//!   strategy of action `a` for that bucket. Slots are numbered in depth-first preorder, so every
+//!   subtree owns one contiguous slot range (`slot_range`): the solver splits its arrays there to
+//!   work on subtrees in parallel.
 //! - Chance is folded into the terminal values: each terminal stores its payoff multiplied by the
 //!   probability of the public cards on its path and of the private deal, so a game value is a plain
 //!   sum over terminals and hands.

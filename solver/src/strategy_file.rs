@@ -90,10 +90,10 @@ pub struct StrategyHeader {
 /// Which tree a strategy file stores (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TreeKind {
-    /// The public tree of a walkable game; `player` is a seat.
+    /// The public tree of a walkable game; a node's `seat` is a seat.
     Public,
-    /// The betting tree of a real game; `player` is a role, cards are bucketed by the embedded
-    /// bucketing.
+    /// The betting tree of a real game; a node's `role` is a role, cards are bucketed by the
+    /// embedded bucketing.
     Betting,
 }
 
