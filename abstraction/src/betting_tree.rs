@@ -2,19 +2,21 @@
 //! only, with cards entering through buckets.
 //!
 //! # Roles
-//! A node's [`Node::player`] is a *role*, not a seat: on each street role 0 is the seat that acts
-//! first on that street (on the first street the bring-in seat), role 1 the other. Which seat
+//! A node's [`BettingNode::role`] is a *role*, not a seat: on each street role 0 is the seat
+//! that acts first on that street (on the first street the bring-in seat), role 1 the other. Which seat
 //! holds which role is a fact of the deal (`deal::DealFacts::first`), so one tree serves every
 //! deal. An information set is (action node, bucket of the actor's view on that street).
 //!
 //! # Shape
-//! - [`Node`]s and [`Edge`]s as in the public tree ([`crate::tree`]), without chance nodes:
-//!   kinds Action, Fold and Showdown; children contiguous; `board` is [`NONE`].
+//! - [`BettingNode`]s (12 bytes) and [`Edge`]s as in the public tree ([`crate::tree`]), without
+//!   chance nodes and boards: kinds ([`BettingKind`]) Action, Fold and Showdown; children
+//!   contiguous.
 //! - An action node on street `s` owns `num_buckets[s] × num_children` slots from
-//!   [`Node::slot`] (`slot + bucket * num_children + a`), numbered in depth-first preorder so that
-//!   every subtree owns the slot range `slot_range[node]` (the solver splits its arrays there).
-//! - Terminals carry their stake in [`Node::slot`]: at a Fold, the chips the folding role put
-//!   in (antes included) — it loses them and the other role wins them; at a Showdown, the chips
+//!   [`BettingNode::first_slot`] (`first_slot + bucket * num_children + a`), numbered in
+//!   depth-first preorder so that every subtree owns the slot range `slot_range[node]` (the
+//!   solver splits its arrays there).
+//! - Terminals carry their stake ([`BettingNode::stake`], in [`Chips`]): at a Fold, the chips the
+//!   folding role put in (antes included) — it loses them and the other role wins them; at a Showdown, the chips
 //!   each seat put in (always equal: no all-ins, see below). The street's roles make these the
 //!   same for every deal, so the solver needs no chip bookkeeping per deal.
 //!
@@ -40,13 +42,13 @@ use crate::betting_abstraction::BettingAbstraction;
 use crate::cards::Card;
 use crate::rules::game_def::GameDef;
 use crate::rules::state::{Action, Next, State};
-use crate::tree::{Edge, Node, NodeKind, TreeError, NONE};
+use crate::tree::{Edge, TreeError, NONE};
 
 /// The abstract betting tree of a heads-up game (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct BettingTree {
     /// The nodes; node 0 is the root (the first decision of the first street).
-    pub nodes: Vec<Node>,
+    pub nodes: Vec<BettingNode>,
     /// The action that led to each node ([`Edge::Root`] for the root), with the engine's amounts.
     pub edges: Vec<Edge>,
     /// Per node, the slots `[start, end)` of its whole subtree.
@@ -61,6 +63,152 @@ pub struct BettingTree {
     pub max_actions: usize,
     /// The deepest node (the root has depth 1).
     pub max_depth: usize,
+}
+
+/// What a node of the betting tree is. The codes are those of [`crate::tree::NodeKind`] (no
+/// chance nodes here): a strategy file stores them.
+#[repr(u8)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BettingKind {
+    /// A betting decision of [`BettingNode::role`].
+    Action = 0,
+    /// The hand ended with [`BettingNode::role`] folding.
+    Fold = 2,
+    /// The hand ended in a showdown.
+    Showdown = 3,
+}
+
+impl BettingKind {
+    /// The kind of code `code` (as stored), if it is one.
+    pub fn from_code(code: u8) -> Option<BettingKind> {
+        match code {
+            0 => Some(BettingKind::Action),
+            2 => Some(BettingKind::Fold),
+            3 => Some(BettingKind::Showdown),
+            _ => None,
+        }
+    }
+}
+
+/// An amount of chips: a terminal's stake, kept apart from the slot and row indices that share
+/// a node's storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Chips(pub u32);
+
+impl Chips {
+    /// The amount as the solver's `f32` values (exact below 2^24 chips).
+    #[inline(always)]
+    pub fn as_f32(self) -> f32 {
+        self.0 as f32
+    }
+}
+
+/// One node of a [`BettingTree`]. Built by the constructors of its kinds
+/// ([`BettingNode::action`], [`BettingNode::fold`], [`BettingNode::showdown`]); the one `u32`
+/// that is a slot or a stake by the kind is read through [`BettingNode::first_slot`] or
+/// [`BettingNode::stake`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BettingNode {
+    /// What the node is.
+    pub kind: BettingKind,
+    /// Action: the role to act. Fold: the role that folded. Showdown: 0.
+    pub role: u8,
+    /// The street (0-based) of the state at this node.
+    pub street: u8,
+    /// Number of children (0 for terminals).
+    pub num_children: u8,
+    /// Index of the first child.
+    pub first_child: u32,
+    /// Action: the first slot. Fold and Showdown: the stake in chips.
+    index: u32,
+}
+
+impl BettingNode {
+    /// What the builder fills a freshly allocated node with before it knows what the node is.
+    const PLACEHOLDER: BettingNode = BettingNode::showdown(0, Chips(0));
+
+    /// A decision of `role` on `street` with `num_children` actions from `first_child`, whose
+    /// rows start at slot `first_slot`.
+    pub const fn action(
+        role: u8,
+        street: u8,
+        num_children: u8,
+        first_child: u32,
+        first_slot: u32,
+    ) -> BettingNode {
+        BettingNode {
+            kind: BettingKind::Action,
+            role,
+            street,
+            num_children,
+            first_child,
+            index: first_slot,
+        }
+    }
+
+    /// The end of the hand with `role` folding on `street`, having put in `stake`.
+    pub const fn fold(role: u8, street: u8, stake: Chips) -> BettingNode {
+        BettingNode {
+            kind: BettingKind::Fold,
+            role,
+            street,
+            num_children: 0,
+            first_child: 0,
+            index: stake.0,
+        }
+    }
+
+    /// A showdown on `street`, each seat having put in `stake`.
+    pub const fn showdown(street: u8, stake: Chips) -> BettingNode {
+        BettingNode {
+            kind: BettingKind::Showdown,
+            role: 0,
+            street,
+            num_children: 0,
+            first_child: 0,
+            index: stake.0,
+        }
+    }
+
+    /// An action node's first slot: `first_slot + bucket × actions + a` holds action `a` of
+    /// `bucket`.
+    #[inline(always)]
+    pub fn first_slot(&self) -> u32 {
+        debug_assert_eq!(self.kind, BettingKind::Action);
+        self.index
+    }
+
+    /// A terminal's stake: at a fold, the chips the folding role put in; at a showdown, the
+    /// chips each seat put in.
+    #[inline(always)]
+    pub fn stake(&self) -> Chips {
+        debug_assert_ne!(self.kind, BettingKind::Action);
+        Chips(self.index)
+    }
+
+    /// What translating real betting reads of the node.
+    pub fn shape(&self) -> NodeShape {
+        NodeShape {
+            kind: self.kind,
+            street: self.street,
+            num_children: self.num_children,
+            first_child: self.first_child,
+        }
+    }
+}
+
+/// What translating real betting reads of a node ([`BettingNodes`]): its kind, street and
+/// children — not its rows or stake, which a tree and a strategy file store differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeShape {
+    /// What the node is.
+    pub kind: BettingKind,
+    /// Its street.
+    pub street: u8,
+    /// Number of children.
+    pub num_children: u8,
+    /// Index of the first child.
+    pub first_child: u32,
 }
 
 /// Size of one street of a [`BettingTree`].
@@ -131,7 +279,7 @@ impl BettingTree {
     pub fn infosets(&self) -> usize {
         self.nodes
             .iter()
-            .filter(|n| n.kind == NodeKind::Action)
+            .filter(|n| n.kind == BettingKind::Action)
             .map(|n| self.num_buckets[n.street as usize] as usize)
             .sum()
     }
@@ -141,7 +289,7 @@ impl BettingTree {
         let mut out = vec![StreetSize::default(); self.num_buckets.len()];
         for n in &self.nodes {
             let s = &mut out[n.street as usize];
-            if n.kind == NodeKind::Action {
+            if n.kind == BettingKind::Action {
                 s.action_nodes += 1;
                 s.actions += n.num_children as usize;
             } else {
@@ -168,8 +316,8 @@ impl BettingTree {
 }
 
 impl BettingNodes for BettingTree {
-    fn node_at(&self, i: u32) -> Option<Node> {
-        self.nodes.get(i as usize).copied()
+    fn node_at(&self, i: u32) -> Option<NodeShape> {
+        self.nodes.get(i as usize).map(BettingNode::shape)
     }
 
     fn edge_at(&self, i: u32) -> Option<Edge> {
@@ -182,8 +330,8 @@ impl BettingNodes for BettingTree {
 /// so that both translate real betting with this one logic. An index that leads nowhere (a
 /// damaged file) makes a translation fail, never panic.
 pub trait BettingNodes {
-    /// Node `i`, if there is one.
-    fn node_at(&self, i: u32) -> Option<Node>;
+    /// The shape of node `i`, if there is one.
+    fn node_at(&self, i: u32) -> Option<NodeShape>;
 
     /// The edge that led to node `i`, if there is one.
     fn edge_at(&self, i: u32) -> Option<Edge>;
@@ -194,7 +342,7 @@ pub trait BettingNodes {
     /// action node or has no such child.
     fn child_for(&self, node: u32, a: Action) -> Option<usize> {
         let n = self.node_at(node)?;
-        if n.kind != NodeKind::Action {
+        if n.kind != BettingKind::Action {
             return None;
         }
         let kids = (0..n.num_children as usize).map(|i| self.edge_at(n.first_child + i as u32));
@@ -225,7 +373,7 @@ pub trait BettingNodes {
     /// nothing behind is what the rules make a call, so the call plays it.
     fn real_action(&self, node: u32, child: usize, legal: &[Action]) -> Option<Action> {
         let n = self.node_at(node)?;
-        if n.kind != NodeKind::Action || child >= n.num_children as usize {
+        if n.kind != BettingKind::Action || child >= n.num_children as usize {
             return None;
         }
         let Some(Edge::Action(want)) = self.edge_at(n.first_child + child as u32) else {
@@ -265,14 +413,14 @@ pub trait BettingNodes {
             if closed == Some(street) && a != Action::Fold {
                 continue;
             }
-            let placed = if n.kind == NodeKind::Action && n.street as usize == street {
+            let placed = if n.kind == BettingKind::Action && n.street as usize == street {
                 self.child_for(node, a)
             } else {
                 None
             };
             let Some(c) = placed else {
                 let at = match n.kind {
-                    NodeKind::Action => format!("a decision on street {}", n.street),
+                    BettingKind::Action => format!("a decision on street {}", n.street),
                     _ => "the end of the hand".into(),
                 };
                 return Err(TreeError::Unsupported(format!(
@@ -312,7 +460,7 @@ impl Builder {
     /// Appends `k` placeholder nodes (children of one node) and returns the first index.
     fn alloc(&mut self, k: usize) -> usize {
         let first = self.tree.nodes.len();
-        self.tree.nodes.resize(first + k, Node::PLACEHOLDER);
+        self.tree.nodes.resize(first + k, BettingNode::PLACEHOLDER);
         self.tree.edges.resize(first + k, Edge::Root);
         self.tree.slot_range.resize(first + k, [0, 0]);
         first
@@ -364,15 +512,13 @@ impl Builder {
         }
         self.tree.max_actions = self.tree.max_actions.max(k);
         let first = self.alloc(k);
-        self.tree.nodes[id] = Node {
-            kind: NodeKind::Action,
-            player: role(state, street, seat),
-            street: street as u8,
-            num_children: k as u8,
-            first_child: first as u32,
-            slot: slot as u32,
-            board: NONE,
-        };
+        self.tree.nodes[id] = BettingNode::action(
+            role(state, street, seat),
+            street as u8,
+            k as u8,
+            first as u32,
+            slot as u32,
+        );
         for (i, &a) in legal.iter().enumerate() {
             let mut s = state.clone();
             s.apply(a)?;
@@ -388,30 +534,22 @@ impl Builder {
         check_stacks(state)?;
         let street = state.street();
         let (c0, c1) = (state.committed(0), state.committed(1));
-        let (kind, player, stake) = match (state.folded(0), state.folded(1)) {
-            (true, false) => (NodeKind::Fold, 0u8, c0),
-            (false, true) => (NodeKind::Fold, 1, c1),
-            (false, false) if c0 == c1 => (NodeKind::Showdown, 0, c0),
+        let chips = |c: u64| {
+            u32::try_from(c)
+                .map(Chips)
+                .map_err(|_| TreeError::Unsupported(format!("a stake of {c} chips")))
+        };
+        let s = street as u8;
+        self.tree.nodes[id] = match (state.folded(0), state.folded(1)) {
+            (true, false) => BettingNode::fold(role(state, street, 0), s, chips(c0)?),
+            (false, true) => BettingNode::fold(role(state, street, 1), s, chips(c1)?),
+            (false, false) if c0 == c1 => BettingNode::showdown(s, chips(c0)?),
             _ => {
                 return Err(TreeError::Unsupported(format!(
                     "a hand ended with folds {:?} and chips put in {c0} and {c1}",
                     (state.folded(0), state.folded(1))
                 )))
             }
-        };
-        self.tree.nodes[id] = Node {
-            kind,
-            player: if kind == NodeKind::Fold {
-                role(state, street, player)
-            } else {
-                0
-            },
-            street: street as u8,
-            num_children: 0,
-            first_child: 0,
-            slot: u32::try_from(stake)
-                .map_err(|_| TreeError::Unsupported(format!("a stake of {stake} chips")))?,
-            board: NONE,
         };
         Ok(())
     }

@@ -8,10 +8,11 @@
 //!   instead (vector-form CFR).
 //! - [`Node`]s are `#[repr(C)]`, 16 bytes, in one `Vec`; the children of a node are contiguous
 //!   (`first_child .. first_child + num_children`), the edge that led to each node is in `edges`.
-//! - Every action node owns `buckets × actions` consecutive *slots* starting at [`Node::slot`];
-//!   slot `slot + bucket * actions + a` holds the regret / average strategy of action `a` for that
-//!   bucket. Slots are numbered in depth-first preorder, so every subtree owns one contiguous slot
-//!   range (`slot_range`): the solver splits its arrays there to work on subtrees in parallel.
+//! - Every action node owns `buckets × actions` consecutive *slots* starting at
+//!   [`Node::first_slot`]; slot `first_slot + bucket * actions + a` holds the regret / average
+//!   strategy of action `a` for that bucket. Slots are numbered in depth-first preorder, so every
+//!   subtree owns one contiguous slot range (`slot_range`): the solver splits its arrays there to
+//!   work on subtrees in parallel.
 //! - Chance is folded into the terminal values: each terminal stores its payoff multiplied by the
 //!   probability of the public cards on its path and of the private deal, so a game value is a plain
 //!   sum over terminals and hands.
@@ -35,47 +36,120 @@ pub const NONE: u32 = u32::MAX;
 #[repr(u8)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {
-    /// A betting decision of [`Node::player`].
+    /// A betting decision of [`Node::seat`].
     Action = 0,
     /// A public card; each child is one card (see [`Tree::edges`]).
     Chance = 1,
-    /// The hand ended with [`Node::player`] folding.
+    /// The hand ended with [`Node::seat`] folding.
     Fold = 2,
     /// The hand ended in a showdown.
     Showdown = 3,
 }
 
-/// One node of the arena.
+/// One node of the arena: 16 bytes, `#[repr(C)]`, so that a node is one load in the solver's
+/// walk. Built by the constructors of its kinds ([`Node::action`], [`Node::chance`],
+/// [`Node::fold`], [`Node::showdown`]); the one `u32` that means a slot or a value by the kind
+/// is read through [`Node::first_slot`] or [`Node::value_index`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Node {
     /// What the node is.
     pub kind: NodeKind,
-    /// Action: the seat to act. Fold: the seat that folded. Otherwise unused.
-    pub player: u8,
+    /// Action: the seat to act. Fold: the seat that folded. Otherwise 0.
+    pub seat: u8,
     /// The street (0-based) of the state at this node.
     pub street: u8,
     /// Number of children (0 for terminals).
     pub num_children: u8,
     /// Index of the first child.
     pub first_child: u32,
-    /// Action: the first slot. Fold and Showdown: the index into [`Tree::values`].
-    pub slot: u32,
+    /// Action: the first slot. Fold and Showdown: the index into [`Tree::values`]. Chance: 0.
+    index: u32,
     /// Action and Showdown: the index into [`Tree::boards`]; otherwise [`NONE`].
     pub board: u32,
 }
 
+// The arena's layout: one node per 16 bytes.
+const _: () = assert!(std::mem::size_of::<Node>() == 16);
+
 impl Node {
     /// What a builder fills a freshly allocated node with before it knows what the node is.
-    pub const PLACEHOLDER: Node = Node {
-        kind: NodeKind::Fold,
-        player: 0,
-        street: 0,
-        num_children: 0,
-        first_child: 0,
-        slot: 0,
-        board: NONE,
-    };
+    pub const PLACEHOLDER: Node = Node::fold(0, 0, 0);
+
+    /// A decision of `seat` on `street` with `num_children` actions from `first_child`, whose
+    /// rows start at slot `first_slot`, on board `board`.
+    pub const fn action(
+        seat: u8,
+        street: u8,
+        num_children: u8,
+        first_child: u32,
+        first_slot: u32,
+        board: u32,
+    ) -> Node {
+        Node {
+            kind: NodeKind::Action,
+            seat,
+            street,
+            num_children,
+            first_child,
+            index: first_slot,
+            board,
+        }
+    }
+
+    /// A public card on `street`, one child per card from `first_child`.
+    pub const fn chance(street: u8, num_children: u8, first_child: u32) -> Node {
+        Node {
+            kind: NodeKind::Chance,
+            seat: 0,
+            street,
+            num_children,
+            first_child,
+            index: 0,
+            board: NONE,
+        }
+    }
+
+    /// The end of the hand with `seat` folding on `street`, valued at `values[value_index]`.
+    pub const fn fold(seat: u8, street: u8, value_index: u32) -> Node {
+        Node {
+            kind: NodeKind::Fold,
+            seat,
+            street,
+            num_children: 0,
+            first_child: 0,
+            index: value_index,
+            board: NONE,
+        }
+    }
+
+    /// A showdown on `street` and board `board`, valued at `values[value_index]`.
+    pub const fn showdown(street: u8, value_index: u32, board: u32) -> Node {
+        Node {
+            kind: NodeKind::Showdown,
+            seat: 0,
+            street,
+            num_children: 0,
+            first_child: 0,
+            index: value_index,
+            board,
+        }
+    }
+
+    /// An action node's first slot: `first_slot + bucket × actions + a` holds action `a` of
+    /// `bucket`.
+    #[inline(always)]
+    pub fn first_slot(&self) -> u32 {
+        debug_assert_eq!(self.kind, NodeKind::Action);
+        self.index
+    }
+
+    /// A terminal's index into [`Tree::values`].
+    #[inline(always)]
+    pub fn value_index(&self) -> u32 {
+        debug_assert!(matches!(self.kind, NodeKind::Fold | NodeKind::Showdown));
+        self.index
+    }
 }
 
 /// The event that led to a node.
@@ -174,7 +248,7 @@ pub struct Tree {
     pub edges: Vec<Edge>,
     /// Per node, the slots `[start, end)` of its whole subtree.
     pub slot_range: Vec<[u32; 2]>,
-    /// Per terminal (indexed by [`Node::slot`]): for a fold, seat 0's net payoff; for a
+    /// Per terminal (indexed by [`Node::value_index`]): for a fold, seat 0's net payoff; for a
     /// showdown, the stake won by the better hand (each seat's matched contribution); both
     /// multiplied by the chance probability of the terminal's public cards and private deal.
     pub values: Vec<f64>,
@@ -519,15 +593,7 @@ impl<A: CardAbstraction> Builder<'_, A> {
             return Err(TreeError::Unsupported(format!("{k} chance outcomes")));
         }
         let first = self.alloc(k)?;
-        self.tree.nodes[id] = Node {
-            kind: NodeKind::Chance,
-            player: 0,
-            street: state.street() as u8,
-            num_children: k as u8,
-            first_child: first as u32,
-            slot: 0,
-            board: NONE,
-        };
+        self.tree.nodes[id] = Node::chance(state.street() as u8, k as u8, first as u32);
         for (i, &c) in avail.iter().enumerate() {
             let mut s = state.clone();
             s.deal(c)?;
@@ -577,15 +643,14 @@ impl<A: CardAbstraction> Builder<'_, A> {
         self.tree.num_infosets += buckets as usize;
         self.tree.max_actions = self.tree.max_actions.max(k);
         let first = self.alloc(k)?;
-        self.tree.nodes[id] = Node {
-            kind: NodeKind::Action,
-            player: seat,
-            street: street as u8,
-            num_children: k as u8,
-            first_child: first as u32,
-            slot: slot as u32,
-            board: at.board,
-        };
+        self.tree.nodes[id] = Node::action(
+            seat,
+            street as u8,
+            k as u8,
+            first as u32,
+            slot as u32,
+            at.board,
+        );
         for (i, &a) in legal.iter().enumerate() {
             let mut s = state.clone();
             s.apply(a)?;
@@ -608,15 +673,11 @@ impl<A: CardAbstraction> Builder<'_, A> {
                 // The winner takes what the folder put in; its own uncalled chips come back.
                 let v0 = if *f == 0 { -c0 } else { c1 };
                 self.tree.values.push(v0 * at.weight);
-                Node {
-                    kind: NodeKind::Fold,
-                    player: *f,
-                    street: state.street() as u8,
-                    num_children: 0,
-                    first_child: 0,
-                    slot: (self.tree.values.len() - 1) as u32,
-                    board: NONE,
-                }
+                Node::fold(
+                    *f,
+                    state.street() as u8,
+                    (self.tree.values.len() - 1) as u32,
+                )
             }
             [] => {
                 if at.board == NONE {
@@ -624,15 +685,11 @@ impl<A: CardAbstraction> Builder<'_, A> {
                 }
                 self.showdown_tables(at.board, state, at.community)?;
                 self.tree.values.push(c0.min(c1) * at.weight);
-                Node {
-                    kind: NodeKind::Showdown,
-                    player: 0,
-                    street: state.street() as u8,
-                    num_children: 0,
-                    first_child: 0,
-                    slot: (self.tree.values.len() - 1) as u32,
-                    board: at.board,
-                }
+                Node::showdown(
+                    state.street() as u8,
+                    (self.tree.values.len() - 1) as u32,
+                    at.board,
+                )
             }
             _ => {
                 return Err(TreeError::Unsupported(

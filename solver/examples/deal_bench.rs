@@ -9,10 +9,9 @@
 //! process's CPU time (Linux, 100 ticks a second), which other jobs on the machine do not inflate.
 
 use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::betting_tree::BettingTree;
+use abstraction::betting_tree::{BettingKind, BettingTree};
 use abstraction::bucketing::Size;
 use abstraction::rules::GameDef;
-use abstraction::tree::NodeKind;
 use anyhow::{Context, Result};
 use solver::bucket_cache::load_or_build;
 use solver::deal_cfr::DealSolver;
@@ -40,7 +39,7 @@ fn main() -> Result<()> {
     let action_nodes = tree
         .nodes
         .iter()
-        .filter(|n| n.kind == NodeKind::Action)
+        .filter(|n| n.kind == BettingKind::Action)
         .count();
     let (infosets, slots) = (tree.infosets(), tree.num_slots);
     let scratch = DealSolver::scratch_bytes(&tree, batch);

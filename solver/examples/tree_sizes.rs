@@ -12,11 +12,11 @@
 //! once per sequence of up cards dealt before it.
 
 use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::betting_tree::BettingTree;
+use abstraction::betting_tree::{BettingKind, BettingTree};
 use abstraction::card_abstraction::Lossless;
 use abstraction::cards::Rank;
 use abstraction::rules::Deal;
-use abstraction::tree::{Budget, NodeKind, Tree};
+use abstraction::tree::{Budget, Tree};
 use anyhow::{bail, Context, Result};
 
 fn main() -> Result<()> {
@@ -51,7 +51,7 @@ fn main() -> Result<()> {
     let mut enter = vec![0u64; streets];
     enter[0] = 1;
     for (i, n) in bt.nodes.iter().enumerate() {
-        if n.kind == NodeKind::Action {
+        if n.kind == BettingKind::Action {
             for c in bt.children(i) {
                 if bt.nodes[c].street > n.street {
                     enter[bt.nodes[c].street as usize] += 1;

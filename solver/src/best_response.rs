@@ -115,11 +115,7 @@ pub fn average_strategy(tree: &Tree, node: &Node, rows: &[f64], strat: &mut [f64
     let k = node.num_children as usize;
     let n = tree.num_hands();
     let mut row = vec![0.0; k];
-    for (h, &b) in tree
-        .bucket_table(node.board, node.player)
-        .iter()
-        .enumerate()
-    {
+    for (h, &b) in tree.bucket_table(node.board, node.seat).iter().enumerate() {
         if b == NONE {
             row.fill(0.0);
         } else {
@@ -184,14 +180,14 @@ impl Walk<'_> {
             }
             NodeKind::Action => {
                 let k = node.num_children as usize;
-                let slot = node.slot as usize;
+                let slot = node.first_slot() as usize;
                 let (strat, level) = level.split_at_mut(k * n);
                 let (cfv, level) = level.split_at_mut(k * n);
                 let (child_reach, level) = level.split_at_mut(n);
                 let best = &mut level[..n];
                 let rows = &self.average[slot..slot + node_slots(tree, node)];
                 average_strategy(tree, node, rows, strat);
-                let mine = node.player == self.player;
+                let mine = node.seat == self.player;
                 for (a, c) in tree.children(i).enumerate() {
                     let ro: &[f64] = if mine {
                         reach_opp
@@ -216,7 +212,7 @@ impl Walk<'_> {
                     Play::Best => {
                         // Sum each action's value over the hands of a bucket (in `strat`, no
                         // longer needed), pick the best action per bucket (first on ties).
-                        let table = tree.bucket_table(node.board, node.player);
+                        let table = tree.bucket_table(node.board, node.seat);
                         let sums = &mut strat[..];
                         sums.fill(0.0);
                         for (h, &b) in table.iter().enumerate() {

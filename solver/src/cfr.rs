@@ -462,7 +462,7 @@ struct Pool<'a> {
 pub(crate) fn regret_matching(tree: &Tree, node: &Node, rows: &[f64], strat: &mut [f64]) {
     let k = node.num_children as usize;
     let n = tree.num_hands();
-    let table = tree.bucket_table(node.board, node.player);
+    let table = tree.bucket_table(node.board, node.seat);
     for (h, &b) in table.iter().enumerate() {
         let row: &[f64] = if b == NONE {
             &[]
@@ -606,10 +606,10 @@ fn action(
     let tree = ctx.tree;
     let node = &tree.nodes[i];
     let k = node.num_children as usize;
-    let (slot, len) = (node.slot as usize, node_slots(tree, node));
+    let (slot, len) = (node.first_slot() as usize, node_slots(tree, node));
     let mut frame = ActionFrame::carve(scratch, ctx.level, k, reach.me.len());
     regret_matching(tree, node, tables.regrets.view(slot, len), frame.strategy);
-    let mine = node.player == ctx.trav;
+    let mine = node.seat == ctx.trav;
     if mine {
         // The average rows are next touched after the whole subtree, in post-order:
         // ask for them now so that the update does not wait on memory.
@@ -643,7 +643,7 @@ fn descend(
     mut pool: Option<&mut Pool>,
 ) {
     let n = reach.me.len();
-    let mine = ctx.tree.nodes[i].player == ctx.trav;
+    let mine = ctx.tree.nodes[i].seat == ctx.trav;
     let base = if mine { reach.me } else { reach.opp };
     for (a, c) in ctx.tree.children(i).enumerate() {
         let s = &frame.strategy[a * n..a * n + n];
@@ -711,7 +711,7 @@ fn update(
             *s *= sched.old_average;
         }
     }
-    let table = ctx.tree.bucket_table(node.board, node.player);
+    let table = ctx.tree.bucket_table(node.board, node.seat);
     for (h, &b) in table.iter().enumerate() {
         if b == NONE {
             // A hand holding a public card: its values are not counterfactual values of any

@@ -33,7 +33,7 @@
 //! Regrets and averages are `f32`: 8 bytes per infoset-action, half the memory stream of `f64`.
 
 use crate::cfr::{mix, prefetch, Algorithm, Tables};
-use abstraction::betting_tree::BettingTree;
+use abstraction::betting_tree::{BettingKind, BettingTree};
 use abstraction::bucketing::view::held_by;
 use abstraction::bucketing::CardView;
 use abstraction::bucketing::{Bucketing, Shape};
@@ -136,7 +136,7 @@ fn level_len(tree: &BettingTree, batch: usize) -> usize {
 fn levels(tree: &BettingTree) -> Vec<usize> {
     let mut levels = vec![0; tree.nodes.len()];
     for i in (0..tree.nodes.len()).rev() {
-        if tree.nodes[i].kind == NodeKind::Action {
+        if tree.nodes[i].kind == BettingKind::Action {
             levels[i] = 1 + tree.children(i).map(|c| levels[c]).max().unwrap_or(0);
         }
     }
@@ -151,7 +151,7 @@ fn task_bytes(tree: &BettingTree, batch: usize, levels: usize) -> usize {
 /// Whether the children of node `i` run as parallel tasks: the first street's action nodes.
 fn parallel(tree: &BettingTree, i: usize) -> bool {
     let n = &tree.nodes[i];
-    n.kind == NodeKind::Action && n.street == 0
+    n.kind == BettingKind::Action && n.street == 0
 }
 
 /// The task of every child of a parallel node, numbered in preorder, and the node of each task.
@@ -400,7 +400,7 @@ impl DealSolver {
             .tree
             .nodes
             .get(node as usize)
-            .filter(|n| n.kind == NodeKind::Action)
+            .filter(|n| n.kind == BettingKind::Action)
             .ok_or_else(|| format!("node {node} is not an action node of the betting tree"))?;
         let k = n.num_children as usize;
         let buckets = self.tree.num_buckets[n.street as usize];
@@ -411,7 +411,7 @@ impl DealSolver {
                 out.len()
             ));
         }
-        let row = &self.average[n.slot as usize + bucket as usize * k..][..k];
+        let row = &self.average[n.first_slot() as usize + bucket as usize * k..][..k];
         for (o, &x) in out.iter_mut().zip(row) {
             *o = x as f64;
         }
@@ -514,7 +514,7 @@ impl DealSolver {
                     };
                 }
             }
-            if l.tree.nodes[i].player != seat {
+            if l.tree.nodes[i].seat != seat {
                 return Err(format!("public node {i}: the rules say p{} acts", seat + 1));
             }
             let at = self.tree.locate(&l.bets).map_err(|e| e.to_string())?;
@@ -530,7 +530,7 @@ impl DealSolver {
             let rows = l.tree.bucket_table(n.board, seat);
             for (&b, &r) in l.table.iter().zip(rows) {
                 if b != NONE {
-                    let row = n.slot as usize + r as usize * k;
+                    let row = n.first_slot() as usize + r as usize * k;
                     self.average_row(at, b, &mut l.out[row..row + k])?;
                 }
             }
@@ -716,13 +716,13 @@ impl<'a> ActionNode<'a> {
         let nb = ctx.tree.num_buckets[street] as usize;
         ActionNode {
             index: i,
-            role: node.player,
+            role: node.role,
             k,
-            slot: node.slot as usize,
+            slot: node.first_slot() as usize,
             len: nb * k,
             by_bucket: nb <= ctx.batch,
             first: ctx.first(street),
-            buckets: ctx.buckets(street, node.player),
+            buckets: ctx.buckets(street, node.role),
         }
     }
 }
@@ -997,22 +997,23 @@ fn scatter<const K: usize>(
 #[inline(always)]
 fn terminal(ctx: &Ctx, i: usize, out: &mut [f32]) -> bool {
     let node = ctx.tree.nodes[i];
-    let stake = node.slot as f32;
     match node.kind {
-        NodeKind::Fold => {
+        BettingKind::Fold => {
+            let stake = node.stake().as_f32();
             // The folder is seat 0 where role 0 is seat 0 and the folder holds role 0, ...
             for (o, &f) in out.iter_mut().zip(ctx.first(node.street as usize)) {
-                *o = if f == node.player { -stake } else { stake };
+                *o = if f == node.role { -stake } else { stake };
             }
             true
         }
-        NodeKind::Showdown => {
+        BettingKind::Showdown => {
+            let stake = node.stake().as_f32();
             for (o, &s) in out.iter_mut().zip(&ctx.data.showdown) {
                 *o = s * stake;
             }
             true
         }
-        _ => false,
+        BettingKind::Action => false,
     }
 }
 

@@ -574,7 +574,7 @@ mod tests {
     #[test]
     fn each_street_names_its_own_classes() {
         let f = shipped("7stud-hu.strat");
-        let b = f.bucketing().unwrap();
+        let b = f.betting().unwrap().bucketing();
         let third = Classes::of(b, 0);
         assert_eq!(third.names.len(), HIGH_CLASSES.len());
         assert_eq!(third.classify(set("Ac Ad"), set("Ah")), 0);
@@ -598,7 +598,7 @@ mod tests {
     #[test]
     fn a_bucket_is_described_by_its_commonest_classes_and_its_centroid() {
         let f = shipped("7stud-hu.strat");
-        let b = f.bucketing().unwrap();
+        let b = f.betting().unwrap().bucketing();
         let classes = Classes::of(b, 0);
         let per_bucket = vec![vec![0, 5, 5, 5], vec![], vec![9], vec![1, 1]];
         let d = describe(b, 0, &classes, &per_bucket);
@@ -616,7 +616,7 @@ mod tests {
             .all(|x| (0.0..=1.0).contains(&x.ehs) && x.low.is_none()));
         // Hi-lo buckets carry their chance of a low too.
         let hilo = shipped("stud8-hu.strat");
-        let (_, low) = centroid_strength(hilo.bucketing().unwrap(), 1, 0);
+        let (_, low) = centroid_strength(hilo.betting().unwrap().bucketing(), 1, 0);
         assert!(low.is_some_and(|l| (0.0..=1.0).contains(&l)));
         // Sampled over the street, every holding lands in some bucket.
         let s = sampled(b, 0).unwrap();

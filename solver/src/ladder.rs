@@ -261,9 +261,9 @@ pub fn purify_lifted(public: &Tree, lifted: &mut [f64], play: Purification) {
     }
     for n in public.nodes.iter().filter(|n| n.kind == NodeKind::Action) {
         let k = n.num_children as usize;
-        for &r in public.bucket_table(n.board, n.player) {
+        for &r in public.bucket_table(n.board, n.seat) {
             if r != NONE {
-                let at = n.slot as usize + r as usize * k;
+                let at = n.first_slot() as usize + r as usize * k;
                 play.apply(&mut lifted[at..at + k]);
             }
         }

@@ -3,7 +3,7 @@
 //! plays. [`StrategyPlayer`](crate::bot::StrategyPlayer) (matches, the server, LBR, the report's
 //! third-street chart) and `stud query` go through it.
 //!
-//! Two kinds of file (see [`TreeKind`]):
+//! Two kinds of file (see [`StrategyFile`]):
 //! - a public tree (walkable games): the node is reached by walking the file's tree along the
 //!   public events of the hand ([`public_events`]); the actor is the seat; the row key is the
 //!   file's bucket of the seat's private card at the node;
@@ -20,8 +20,8 @@
 //! [`normalize`] is the one normalisation of a row of weights into probabilities.
 
 use crate::bot::Bet;
-use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
-use abstraction::betting_tree::BettingNodes;
+use crate::strategy_file::{BettingFile, PublicFile, StrategyFile, MAX_ACTIONS};
+use abstraction::betting_tree::{BettingKind, BettingNodes};
 use abstraction::rules::{Action, Deal, State};
 use abstraction::tree::{Edge, NodeKind};
 use anyhow::{bail, Context, Result};
@@ -52,52 +52,79 @@ pub fn locate(
     seat: u8,
     legal: &[Action],
 ) -> Result<Decision> {
-    let mut d = Decision {
-        node: 0,
-        actor: seat,
-        capped: false,
-        k: 0,
-        actions: [None; MAX_ACTIONS],
-    };
-    let n = if f.header().tree == TreeKind::Betting {
-        let street = state.street();
-        d.node = f.locate(bets)?;
-        d.actor = (state.first_actor(street) != Some(seat)) as u8;
-        let n = f.node(d.node)?;
-        if n.kind == NodeKind::Showdown as u8 || (n.street as usize > street) {
-            d.capped = true;
-            return Ok(d);
+    match f {
+        StrategyFile::Betting(f) => locate_betting(f, state, bets, seat, legal),
+        StrategyFile::Public(f) => locate_public(f, state, bets, seat, legal),
+    }
+}
+
+impl Decision {
+    /// A decision at the root, of `actor`, not yet filled in.
+    fn new(actor: u8) -> Decision {
+        Decision {
+            node: 0,
+            actor,
+            capped: false,
+            k: 0,
+            actions: [None; MAX_ACTIONS],
         }
-        if n.kind != NodeKind::Action as u8 || n.street as usize != street || n.player != d.actor {
-            bail!(
-                "the strategy's tree has no decision of seat {seat} (role {}) on {} after this \
-                 betting",
-                d.actor,
-                state.def().street_name(street)
-            );
-        }
-        n
-    } else {
-        d.node = walk(f, state, bets)?;
-        let n = f.node(d.node)?;
-        if n.kind != NodeKind::Action as u8 || n.player != seat {
-            bail!("the strategy's tree has no decision of seat {seat} here");
-        }
-        n
-    };
+    }
+}
+
+/// [`locate`] in a betting-tree file: the node located from the real betting, the actor the
+/// seat's role on the street.
+pub fn locate_betting(
+    f: &BettingFile,
+    state: &State,
+    bets: &[Bet],
+    seat: u8,
+    legal: &[Action],
+) -> Result<Decision> {
+    let street = state.street();
+    let mut d = Decision::new((state.first_actor(street) != Some(seat)) as u8);
+    d.node = f.locate(bets)?;
+    let n = f.node(d.node)?;
+    if n.kind == BettingKind::Showdown as u8 || (n.street as usize > street) {
+        d.capped = true;
+        return Ok(d);
+    }
+    if n.kind != BettingKind::Action as u8 || n.street as usize != street || n.role != d.actor {
+        bail!(
+            "the strategy's tree has no decision of seat {seat} (role {}) on {} after this \
+             betting",
+            d.actor,
+            state.def().street_name(street)
+        );
+    }
     d.k = n.num_children as usize;
-    if f.header().tree == TreeKind::Betting {
-        for (c, a) in d.actions.iter_mut().enumerate().take(d.k) {
-            *a = f.real_action(d.node, c, legal);
-        }
-    } else {
-        for &a in legal {
-            if let Some(slot) = f
-                .position(d.node, Edge::Action(a))?
-                .and_then(|c| d.actions.get_mut(c))
-            {
-                *slot = Some(a);
-            }
+    for (c, a) in d.actions.iter_mut().enumerate().take(d.k) {
+        *a = f.real_action(d.node, c, legal);
+    }
+    Ok(d)
+}
+
+/// [`locate`] in a public-tree file: the node walked along the public events, the actor the
+/// seat.
+fn locate_public(
+    f: &PublicFile,
+    state: &State,
+    bets: &[Bet],
+    seat: u8,
+    legal: &[Action],
+) -> Result<Decision> {
+    let mut d = Decision::new(seat);
+    d.node = walk(f, state, bets)?;
+    let n = f.node(d.node)?;
+    if n.kind != NodeKind::Action as u8 || n.seat != seat {
+        bail!("the strategy's tree has no decision of seat {seat} here");
+    }
+    d.k = n.num_children as usize;
+    for &a in legal {
+        if let Some(slot) = f
+            .position(d.node, Edge::Action(a))?
+            .and_then(|c| d.actions.get_mut(c))
+        {
+            *slot = Some(a);
         }
     }
     Ok(d)
@@ -112,9 +139,10 @@ impl Decision {
     /// The row key of `seat`'s own cards in `state` here: the file's bucket of its view with
     /// what the rows recall (betting tree), or of its one private card (public tree).
     pub fn key(&self, f: &StrategyFile, state: &State, seat: u8) -> Result<u32> {
-        if f.header().tree == TreeKind::Betting {
-            return f.key_of(state, seat);
-        }
+        let f = match f {
+            StrategyFile::Betting(f) => return f.key_of(state, seat),
+            StrategyFile::Public(f) => f,
+        };
         let card = match state.down_cards(seat) {
             [Some(c)] => *c,
             _ => bail!("the strategy plays games with exactly one known down card per seat"),
@@ -164,7 +192,7 @@ pub fn normalize(row: &mut [f64]) -> bool {
 
 /// Walks a public-tree file from the root along the public events of the hand and returns the
 /// node reached.
-fn walk(f: &StrategyFile, state: &State, bets: &[Bet]) -> Result<u32> {
+fn walk(f: &PublicFile, state: &State, bets: &[Bet]) -> Result<u32> {
     let mut node = 0u32;
     for_each_public_event(state, bets, |e| {
         node = f

@@ -74,8 +74,9 @@ pub fn seat_ranges(
     );
     let f = player.file();
     let b = f
-        .bucketing()
-        .context("a betting-tree file without its bucketing")?;
+        .betting()
+        .context("a betting-tree file without its bucketing")?
+        .bucketing();
     let street = state.street();
     let r = replay(player, state, bets, 0.0, |_| false)?;
     ensure!(

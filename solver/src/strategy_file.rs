@@ -10,18 +10,19 @@
 //! | 1 | edges       | `u32` ([`encode_edge`]) | `header.nodes`          |
 //! | 2 | buckets     | `u32` (seat 0's table, then seat 1's, per board) | `header.boards × 2 × header.hands` |
 //! | 3 | num_buckets | `u32` per street     | streets of the game       |
-//! | 4 | strategy    | [`Width`]: `u16` = probability × 65535 or `u8` = × 255, cumulative rounding; `k - 1` per row of `k` actions (the last is the scale minus the others), rows from the node's `slot` | `header.stored` |
+//! | 4 | strategy    | [`Width`]: `u16` = probability × 65535 or `u8` = × 255, cumulative rounding; `k - 1` per row of `k` actions (the last is the scale minus the others), rows from the node's `first_row` | `header.stored` |
 //! | 5 | bucketing   | bytes of `Bucketing::encode` | betting-tree files; empty otherwise |
 //! | 6 | recall      | the [`Recall`]'s name in ASCII (`none`, `order`, `buckets`, `both`): a row of street `s` is a key of `Recall::keys` | betting-tree files (version 5); empty otherwise |
 //!
-//! Two kinds of tree ([`TreeKind`]):
+//! Two kinds of tree ([`TreeKind`] in the header; opened, the [`StrategyFile`] enum of a
+//! [`PublicFile`] or a [`BettingFile`], each kind's own lookups on it alone):
 //! - `Public`: the public tree of `abstraction::tree` (walkable games: public cards are chance
-//!   nodes, a node's `board` indexes the bucket tables of section 2, `player` is a seat).
+//!   nodes, a node's `board` indexes the bucket tables of section 2, its `seat` is a seat).
 //! - `Betting`: the betting tree of `abstraction::betting_tree` (the real games): betting nodes
-//!   only, `player` is a *role* (0 = the seat acting first on that street), no boards and no
-//!   bucket tables (`boards = hands = 0`). Cards enter through the bucketing embedded in section
-//!   5, so that the file alone maps a real state to the bucket the solver used; its checksum is
-//!   in the header and checked when the file is opened.
+//!   only, a node's `role` is a *role* (0 = the seat acting first on that street), no boards and
+//!   no bucket tables (`boards = hands = 0`). Cards enter through the bucketing embedded in
+//!   section 5, so that the file alone maps a real state to the bucket the solver used; its
+//!   checksum is in the header and checked when the file is opened.
 //!
 //! The tree is stored with the strategy so that a lookup walks a few nodes from the root: opening
 //! maps the file, checks the prefix, the header and the section bounds, hashes every byte once
@@ -34,7 +35,7 @@ use crate::best_response::Exploitability;
 use crate::cfr::{Algorithm, Solver};
 use crate::container::{self, cast, Container};
 use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::betting_tree::BettingNodes;
+use abstraction::betting_tree::{BettingKind, BettingNode, BettingNodes, NodeShape};
 use abstraction::bucketing::{Bucketing, CardView};
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::cards::Card;
@@ -89,10 +90,10 @@ pub struct StrategyHeader {
 /// Which tree a strategy file stores (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TreeKind {
-    /// The public tree of a walkable game; `player` is a seat.
+    /// The public tree of a walkable game; a node's `seat` is a seat.
     Public,
-    /// The betting tree of a real game; `player` is a role, cards are bucketed by the embedded
-    /// bucketing.
+    /// The betting tree of a real game; a node's `role` is a role, cards are bucketed by the
+    /// embedded bucketing.
     Betting,
 }
 
@@ -155,43 +156,83 @@ pub struct DealSampling {
     pub seed: u64,
 }
 
-/// A tree node as stored in the file.
+/// A node of a public-tree file ([`Node`] as stored: an action node's slot becomes where its
+/// rows start in the strategy section).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct NodeRecord {
     /// 0 action, 1 chance, 2 fold, 3 showdown.
     pub kind: u8,
-    /// The seat to act (action nodes).
-    pub player: u8,
+    /// The seat to act (action nodes) or that folded (folds).
+    pub seat: u8,
     /// The street.
     pub street: u8,
     /// Number of children.
     pub num_children: u8,
     /// The first child.
     pub first_child: u32,
-    /// The first slot (action nodes).
-    pub slot: u32,
+    /// Action nodes: [`Record::first_row`]; terminals: the index of their value in the
+    /// solved tree (not read back); chance nodes: 0.
+    index: u32,
     /// The board (action and showdown nodes), or `u32::MAX`.
     pub board: u32,
 }
 
-/// A node of a betting-tree file: a [`NodeRecord`] without the board, which the betting tree
-/// does not have (12 bytes: a 7stud tree of 191 908 nodes is 0.8 MB smaller).
+impl NodeRecord {
+    /// The record of `n`, whose rows (an action node's) start at `first_row`.
+    fn of(n: &Node, first_row: u32) -> NodeRecord {
+        NodeRecord {
+            kind: n.kind as u8,
+            seat: n.seat,
+            street: n.street,
+            num_children: n.num_children,
+            first_child: n.first_child,
+            index: match n.kind {
+                NodeKind::Action => first_row,
+                NodeKind::Fold | NodeKind::Showdown => n.value_index(),
+                NodeKind::Chance => 0,
+            },
+            board: n.board,
+        }
+    }
+}
+
+/// A node of a betting-tree file ([`BettingNode`] as stored, 12 bytes: a public-tree record
+/// without the board, which the betting tree does not have; a 7stud tree of 191 908 nodes is
+/// 0.8 MB smaller).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct BettingRecord {
     /// 0 action, 2 fold, 3 showdown.
     pub kind: u8,
     /// The role to act (action nodes) or that folded (folds).
-    pub player: u8,
+    pub role: u8,
     /// The street.
     pub street: u8,
     /// Number of children.
     pub num_children: u8,
     /// The first child.
     pub first_child: u32,
-    /// Action nodes: the first stored probability of their rows; terminals: the stake.
-    pub slot: u32,
+    /// Action nodes: [`Record::first_row`]; terminals: the stake in chips (not read
+    /// back).
+    index: u32,
+}
+
+impl BettingRecord {
+    /// The record of `n`, whose rows (an action node's) start at `first_row`.
+    fn of(n: &BettingNode, first_row: u32) -> BettingRecord {
+        BettingRecord {
+            kind: n.kind as u8,
+            role: n.role,
+            street: n.street,
+            num_children: n.num_children,
+            first_child: n.first_child,
+            index: match n.kind {
+                BettingKind::Action => first_row,
+                BettingKind::Fold | BettingKind::Showdown => n.stake().0,
+            },
+        }
+    }
 }
 
 const TAG: u32 = 0xC000_0000;
@@ -244,7 +285,7 @@ pub fn write(
     let width = PUBLIC_WIDTH;
     let strategy = quantize(&tree.nodes, &tree.num_buckets, width, |_, n, b, out| {
         let k = out.len();
-        let at = n.slot as usize + b as usize * k;
+        let at = n.first_slot() as usize + b as usize * k;
         out.copy_from_slice(&solver.average[at..at + k]);
     })?;
     let header = StrategyHeader {
@@ -264,10 +305,13 @@ pub fn write(
         bucketing: None,
         sampling: None,
     };
+    let records: Vec<NodeRecord> = (tree.nodes.iter().zip(&strategy.offsets))
+        .map(|(n, &first_row)| NodeRecord::of(n, first_row))
+        .collect();
     write_sections(
         path,
         header,
-        &tree.nodes,
+        bytemuck::cast_slice(&records),
         &tree.edges,
         bytemuck::cast_slice(&tree.buckets),
         &tree.num_buckets,
@@ -318,14 +362,14 @@ pub struct BettingSolve<'a> {
 }
 
 /// Writes a betting-tree strategy (the real games) to `path` (atomically): the tree's `nodes`
-/// and `edges` (a `BettingTree`'s: `player` = role, no boards), `num_buckets` per street, and
+/// and `edges` (a `BettingTree`'s), `num_buckets` per street, and
 /// each action node's rows from `row(node, bucket, out)`, which writes the average strategy's
 /// weights of the node's actions for that bucket (normalized here; a row without mass, never
 /// reached in the solve, is stored uniform).
 pub fn write_betting(
     path: &Path,
     solve: &BettingSolve,
-    nodes: &[Node],
+    nodes: &[BettingNode],
     edges: &[Edge],
     num_buckets: &[u32],
     num_slots: usize,
@@ -363,10 +407,13 @@ pub fn write_betting(
         bucketing: Some(solve.bucketing.checksum()),
         sampling: Some(solve.sampling),
     };
+    let records: Vec<BettingRecord> = (nodes.iter().zip(&strategy.offsets))
+        .map(|(n, &first_row)| BettingRecord::of(n, first_row))
+        .collect();
     write_sections(
         path,
         header,
-        nodes,
+        bytemuck::cast_slice(&records),
         edges,
         &[],
         num_buckets,
@@ -376,12 +423,12 @@ pub fn write_betting(
     )
 }
 
-/// Lays out the seven sections of a strategy file and writes it.
+/// Lays out the seven sections of a strategy file and writes it (`nodes`: the records' bytes).
 #[allow(clippy::too_many_arguments)]
 fn write_sections(
     path: &Path,
     header: StrategyHeader,
-    nodes: &[Node],
+    nodes: &[u8],
     edges: &[Edge],
     buckets: &[u8],
     num_buckets: &[u32],
@@ -389,44 +436,6 @@ fn write_sections(
     bucketing: &[u8],
     recall: &[u8],
 ) -> Result<()> {
-    let records = nodes
-        .iter()
-        .zip(&strategy.offsets)
-        .map(|(n, &offset)| NodeRecord {
-            kind: n.kind as u8,
-            player: n.player,
-            street: n.street,
-            num_children: n.num_children,
-            first_child: n.first_child,
-            // Action nodes: where their rows start in the stored strategy.
-            slot: if n.kind == NodeKind::Action {
-                offset
-            } else {
-                n.slot
-            },
-            board: n.board,
-        });
-    // One of the two is filled, as the tree kind says.
-    let (public, betting): (Vec<NodeRecord>, Vec<BettingRecord>) = match header.tree {
-        TreeKind::Public => (records.collect(), Vec::new()),
-        TreeKind::Betting => (
-            Vec::new(),
-            records
-                .map(|r| BettingRecord {
-                    kind: r.kind,
-                    player: r.player,
-                    street: r.street,
-                    num_children: r.num_children,
-                    first_child: r.first_child,
-                    slot: r.slot,
-                })
-                .collect(),
-        ),
-    };
-    let nodes: &[u8] = match header.tree {
-        TreeKind::Public => bytemuck::cast_slice(&public),
-        TreeKind::Betting => bytemuck::cast_slice(&betting),
-    };
     let edges = edges
         .iter()
         .map(|&e| encode_edge(e))
@@ -462,31 +471,30 @@ struct Quantized {
 /// rounding, so that a row's values sum to exactly the scale. The last action's value is not
 /// stored (it is the scale minus the others): `k - 1` values per row of `k` actions, a third
 /// less on the real games' trees, where most decisions have two or three actions.
-fn quantize(
-    nodes: &[Node],
+fn quantize<N: Decision>(
+    nodes: &[N],
     num_buckets: &[u32],
     width: Width,
-    mut row: impl FnMut(u32, &Node, u32, &mut [f64]),
+    mut row: impl FnMut(u32, &N, u32, &mut [f64]),
 ) -> Result<Quantized> {
     let bytes = width.bytes() as usize;
     let mut offsets = vec![0u32; nodes.len()];
     let mut stored = 0u64;
     for (o, n) in offsets.iter_mut().zip(nodes) {
-        if n.kind == NodeKind::Action {
+        if let Some((street, k)) = n.decision() {
             *o = u32::try_from(stored).context("more than 2^32 stored probabilities")?;
-            let k = n.num_children.max(1) as u64;
-            stored += num_buckets[n.street as usize] as u64 * (k - 1);
+            let k = k.max(1) as u64;
+            stored += num_buckets[street] as u64 * (k - 1);
         }
     }
     let mut q = vec![0u8; stored as usize * bytes];
     let mut buf = [0.0; MAX_ACTIONS];
     for (i, node) in nodes.iter().enumerate() {
-        if node.kind != NodeKind::Action {
+        let Some((street, k)) = node.decision() else {
             continue;
-        }
-        let k = node.num_children as usize;
+        };
         let buf = &mut buf[..k];
-        for b in 0..num_buckets[node.street as usize] {
+        for b in 0..num_buckets[street] {
             buf.fill(0.0);
             row(i as u32, node, b, buf);
             crate::policy::normalize(buf);
@@ -509,18 +517,131 @@ fn quantize(
     })
 }
 
+/// The nodes [`quantize`] reads: of either tree, whether a node is a decision.
+trait Decision {
+    /// An action node's street and number of actions; `None` for the other nodes.
+    fn decision(&self) -> Option<(usize, usize)>;
+}
+
+impl Decision for Node {
+    fn decision(&self) -> Option<(usize, usize)> {
+        (self.kind == NodeKind::Action)
+            .then_some((self.street as usize, self.num_children as usize))
+    }
+}
+
+impl Decision for BettingNode {
+    fn decision(&self) -> Option<(usize, usize)> {
+        (self.kind == BettingKind::Action)
+            .then_some((self.street as usize, self.num_children as usize))
+    }
+}
+
 /// The most children a node of a fixed-limit tree has (fold, check/call, bring-in, and two bet
 /// sizes on an open-pair street), with room to spare: the size of stack buffers.
 pub const MAX_ACTIONS: usize = 8;
 
-/// An opened strategy file, mapped in memory.
-pub struct StrategyFile {
+/// What the shared reading of a file needs of its node records ([`NodeRecord`] and
+/// [`BettingRecord`]).
+pub trait Record: bytemuck::Pod {
+    /// Whether the node is a decision (it has rows).
+    fn is_action(&self) -> bool;
+    /// The node's street.
+    fn street_index(&self) -> usize;
+    /// The node's first child and number of children.
+    fn child_range(&self) -> (u32, usize);
+    /// A decision's first stored probability: its rows start there in the strategy section.
+    fn first_row(&self) -> u32;
+}
+
+impl Record for NodeRecord {
+    fn is_action(&self) -> bool {
+        self.kind == NodeKind::Action as u8
+    }
+    fn street_index(&self) -> usize {
+        self.street as usize
+    }
+    fn child_range(&self) -> (u32, usize) {
+        (self.first_child, self.num_children as usize)
+    }
+    fn first_row(&self) -> u32 {
+        self.index
+    }
+}
+
+impl Record for BettingRecord {
+    fn is_action(&self) -> bool {
+        self.kind == BettingKind::Action as u8
+    }
+    fn street_index(&self) -> usize {
+        self.street as usize
+    }
+    fn child_range(&self) -> (u32, usize) {
+        (self.first_child, self.num_children as usize)
+    }
+    fn first_row(&self) -> u32 {
+        self.index
+    }
+}
+
+/// A kind of strategy file, [`Public`] or [`Betting`]: its node record; the kind's value is what
+/// an opened file of it holds besides its sections.
+pub trait Kind {
+    /// The node record of section 0.
+    type Record: Record;
+}
+
+/// The kind of public-tree files (walkable games): the bucket of a private hand is read from the
+/// file's own tables.
+pub struct Public;
+
+/// The kind of betting-tree files (the real games): what such a file holds besides its sections.
+pub struct Betting {
+    /// The embedded card abstraction (boxed: the enum of the two kinds stays small).
+    bucketing: Box<Bucketing>,
+    /// What a row recalls of earlier streets (`None` before version 5).
+    recall: Recall,
+}
+
+impl Kind for Public {
+    type Record = NodeRecord;
+}
+
+impl Kind for Betting {
+    type Record = BettingRecord;
+}
+
+/// An opened strategy file of kind `K`, mapped in memory: the reading both kinds share is here,
+/// each kind's own on [`PublicFile`] or [`BettingFile`] only.
+pub struct TreeFile<K> {
     map: memmap2::Mmap,
     container: Container<StrategyHeader>,
-    /// The embedded card abstraction (betting-tree files).
-    bucketing: Option<Bucketing>,
-    /// What a row recalls of earlier streets (betting-tree files; `None` before version 5).
-    recall: Recall,
+    kind: K,
+}
+
+/// A public-tree strategy file.
+pub type PublicFile = TreeFile<Public>;
+
+/// A betting-tree strategy file.
+pub type BettingFile = TreeFile<Betting>;
+
+/// An opened strategy file of either kind ([`TreeKind`]): a caller matches on it where the two
+/// kinds are read differently, and reads what they share through it.
+pub enum StrategyFile {
+    /// A public tree.
+    Public(PublicFile),
+    /// A betting tree.
+    Betting(BettingFile),
+}
+
+/// `$body` with `$f` the file, whichever its kind.
+macro_rules! either {
+    ($self:expr, $f:ident => $body:expr) => {
+        match $self {
+            StrategyFile::Public($f) => $body,
+            StrategyFile::Betting($f) => $body,
+        }
+    };
 }
 
 impl StrategyFile {
@@ -541,162 +662,149 @@ impl StrategyFile {
         container
             .verify(&map)
             .with_context(|| format!("{}", path.display()))?;
-        let mut f = StrategyFile {
-            map,
-            container,
-            bucketing: None,
-            recall: Recall::None,
-        };
-        f.check_sizes()
-            .with_context(|| format!("{}", path.display()))?;
-        f.recall = f
-            .read_recall()
-            .with_context(|| format!("{}", path.display()))?;
-        f.bucketing = f
-            .read_bucketing()
-            .with_context(|| format!("{}: the embedded bucketing", path.display()))?;
-        Ok(f)
-    }
-
-    fn check_sizes(&self) -> Result<()> {
-        let h = &self.container.header;
-        let betting = h.tree == TreeKind::Betting;
-        if betting && (h.boards != 0 || h.hands != 0 || h.bucketing.is_none()) {
-            bail!("damaged: a betting-tree file with boards, hands or no bucketing");
-        }
-        // Saturating: a damaged count must give a size mismatch, not an overflow.
-        let want = [
-            (
-                "nodes",
-                Some(h.nodes.saturating_mul(if betting { 12 } else { 16 })),
-            ),
-            ("edges", Some(h.nodes.saturating_mul(4))),
-            (
-                "buckets",
-                Some(h.boards.saturating_mul(h.hands).saturating_mul(8)),
-            ),
-            ("num_buckets", Some(h.game.streets.len() as u64 * 4)),
-            ("strategy", Some(h.stored.saturating_mul(h.width.bytes()))),
-            // Any length: the bucketing checks itself when decoded.
-            ("bucketing", (!betting).then_some(0)),
-            // A name, read by `read_recall`; version 5 on.
-            ("recall", (!betting).then_some(0)),
-        ];
-        let want = &want[..if self.format_version() >= 5 { 7 } else { 6 }];
-        if self.container.sections.len() != want.len() {
-            bail!(
-                "damaged: {} sections, a strategy file has {}",
-                self.container.sections.len(),
-                want.len()
-            );
-        }
-        for (s, &(name, len)) in self.container.sections.iter().zip(want) {
-            if len.is_some_and(|len| s.len != len) {
-                bail!(
-                    "damaged: section {name} has {} bytes, the header implies {}",
-                    s.len,
-                    len.unwrap_or(0)
-                );
+        check_sizes(&container).with_context(|| format!("{}", path.display()))?;
+        Ok(match container.header.tree {
+            TreeKind::Public => StrategyFile::Public(TreeFile {
+                map,
+                container,
+                kind: Public,
+            }),
+            TreeKind::Betting => {
+                let recall =
+                    read_recall(&map, &container).with_context(|| format!("{}", path.display()))?;
+                let bucketing = read_bucketing(&map, &container, recall)
+                    .with_context(|| format!("{}: the embedded bucketing", path.display()))?;
+                StrategyFile::Betting(TreeFile {
+                    map,
+                    container,
+                    kind: Betting {
+                        bucketing: Box::new(bucketing),
+                        recall,
+                    },
+                })
             }
-        }
-        if h.nodes == 0 {
-            bail!("damaged: no nodes");
-        }
-        Ok(())
-    }
-
-    fn read_bucketing(&self) -> Result<Option<Bucketing>> {
-        let h = self.header();
-        let Some(want) = h.bucketing else {
-            return Ok(None);
-        };
-        let b = Bucketing::decode(self.container.section(&self.map, 5)?, &h.game)?;
-        if b.checksum() != want {
-            bail!(
-                "damaged: its checksum {:016x} is not the header's {want:016x}",
-                b.checksum()
-            );
-        }
-        let nb = self.section::<u32>(3, "num_buckets")?;
-        let buckets: Vec<u32> = (0..nb.len()).map(|s| b.buckets(s)).collect();
-        if self.recall.keys(&buckets) != nb {
-            bail!(
-                "damaged: its bucket counts {buckets:?} with recall {} are not the tree's rows \
-                 {nb:?}",
-                self.recall.name()
-            );
-        }
-        Ok(Some(b))
-    }
-
-    /// The recall of section 6 (version 5; `none` before, and in public-tree files).
-    fn read_recall(&self) -> Result<Recall> {
-        if self.format_version() < 5 || self.header().tree != TreeKind::Betting {
-            return Ok(Recall::None);
-        }
-        let bytes = self.container.section(&self.map, 6)?;
-        let name = std::str::from_utf8(bytes).map_err(|_| anyhow::anyhow!("damaged: recall"))?;
-        Recall::parse(name).map_err(|e| anyhow::anyhow!("damaged: {e}"))
-    }
-
-    /// What a row recalls of earlier streets beside the street's bucket.
-    pub fn recall(&self) -> Recall {
-        self.recall
-    }
-
-    /// The row key of a player whose view is `now` (`prev`: its view a street back, needed
-    /// when the rows recall buckets; `first(s)`: whether it acted first on street `s`).
-    pub fn key_of_views(
-        &self,
-        now: &CardView,
-        prev: Option<&CardView>,
-        first: impl Fn(usize) -> bool,
-    ) -> Result<u32> {
-        let b = self.bucketing.as_ref().context(
-            "this strategy file stores a public tree with its own bucket tables: it has no \
-             bucketing to look views up in",
-        )?;
-        Ok(self.recall.key_of_views(b, now, prev, first)?)
-    }
-
-    /// The row key of `seat` at its decision in `state` (betting-tree files): the bucket of its
-    /// view, and what the file's rows recall of earlier streets.
-    pub fn key_of(&self, state: &State, seat: u8) -> Result<u32> {
-        let b = self.bucketing.as_ref().context(
-            "this strategy file stores a public tree with its own bucket tables: it has no \
-             bucketing to look views up in",
-        )?;
-        Ok(self.recall.key_of_state(b, state, seat)?)
+        })
     }
 
     /// The header.
     pub fn header(&self) -> &StrategyHeader {
+        either!(self, f => f.header())
+    }
+
+    /// The file if it is a betting tree.
+    pub fn betting(&self) -> Option<&BettingFile> {
+        match self {
+            StrategyFile::Betting(f) => Some(f),
+            StrategyFile::Public(_) => None,
+        }
+    }
+
+    /// The format version of the file (see [`crate::container`]).
+    pub fn format_version(&self) -> u32 {
+        either!(self, f => f.format_version())
+    }
+
+    /// The stored probabilities of each action at action node `i` for row key `key` (see
+    /// [`TreeFile::row_into`]).
+    pub fn row_into(&self, i: u32, key: u32, out: &mut [f64]) -> Result<usize> {
+        either!(self, f => f.row_into(i, key, out))
+    }
+}
+
+/// Checks the section sizes the header implies.
+fn check_sizes(container: &Container<StrategyHeader>) -> Result<()> {
+    let h = &container.header;
+    let betting = h.tree == TreeKind::Betting;
+    if betting && (h.boards != 0 || h.hands != 0 || h.bucketing.is_none()) {
+        bail!("damaged: a betting-tree file with boards, hands or no bucketing");
+    }
+    if !betting && h.bucketing.is_some() {
+        bail!("damaged: a public-tree file with a bucketing");
+    }
+    let record = match h.tree {
+        TreeKind::Public => std::mem::size_of::<NodeRecord>(),
+        TreeKind::Betting => std::mem::size_of::<BettingRecord>(),
+    } as u64;
+    // Saturating: a damaged count must give a size mismatch, not an overflow.
+    let want = [
+        ("nodes", Some(h.nodes.saturating_mul(record))),
+        ("edges", Some(h.nodes.saturating_mul(4))),
+        (
+            "buckets",
+            Some(h.boards.saturating_mul(h.hands).saturating_mul(8)),
+        ),
+        ("num_buckets", Some(h.game.streets.len() as u64 * 4)),
+        ("strategy", Some(h.stored.saturating_mul(h.width.bytes()))),
+        // Any length: the bucketing checks itself when decoded.
+        ("bucketing", (!betting).then_some(0)),
+        // A name, read by `read_recall`; version 5 on.
+        ("recall", (!betting).then_some(0)),
+    ];
+    let want = &want[..if container.version >= 5 { 7 } else { 6 }];
+    if container.sections.len() != want.len() {
+        bail!(
+            "damaged: {} sections, a strategy file has {}",
+            container.sections.len(),
+            want.len()
+        );
+    }
+    for (s, &(name, len)) in container.sections.iter().zip(want) {
+        if len.is_some_and(|len| s.len != len) {
+            bail!(
+                "damaged: section {name} has {} bytes, the header implies {}",
+                s.len,
+                len.unwrap_or(0)
+            );
+        }
+    }
+    if h.nodes == 0 {
+        bail!("damaged: no nodes");
+    }
+    Ok(())
+}
+
+/// The recall of a betting-tree file's section 6 (version 5; `none` before).
+fn read_recall(map: &[u8], container: &Container<StrategyHeader>) -> Result<Recall> {
+    if container.version < 5 {
+        return Ok(Recall::None);
+    }
+    let bytes = container.section(map, 6)?;
+    let name = std::str::from_utf8(bytes).map_err(|_| anyhow::anyhow!("damaged: recall"))?;
+    Recall::parse(name).map_err(|e| anyhow::anyhow!("damaged: {e}"))
+}
+
+/// The bucketing embedded in a betting-tree file's section 5, checked against the header's
+/// checksum and, with `recall`, against the tree's rows per street.
+fn read_bucketing(
+    map: &[u8],
+    container: &Container<StrategyHeader>,
+    recall: Recall,
+) -> Result<Bucketing> {
+    let h = &container.header;
+    let want = h.bucketing.context("damaged: no bucketing checksum")?;
+    let b = Bucketing::decode(container.section(map, 5)?, &h.game)?;
+    if b.checksum() != want {
+        bail!(
+            "damaged: its checksum {:016x} is not the header's {want:016x}",
+            b.checksum()
+        );
+    }
+    let nb: &[u32] = cast(container.section(map, 3)?, "num_buckets")?;
+    let buckets: Vec<u32> = (0..nb.len()).map(|s| b.buckets(s)).collect();
+    if recall.keys(&buckets) != nb {
+        bail!(
+            "damaged: its bucket counts {buckets:?} with recall {} are not the tree's rows \
+             {nb:?}",
+            recall.name()
+        );
+    }
+    Ok(b)
+}
+
+impl<K: Kind> TreeFile<K> {
+    /// The header.
+    pub fn header(&self) -> &StrategyHeader {
         &self.container.header
-    }
-
-    /// The embedded card abstraction (betting-tree files only).
-    pub fn bucketing(&self) -> Option<&Bucketing> {
-        self.bucketing.as_ref()
-    }
-
-    /// Lets first-street lookups use a precomputed table (see
-    /// `Bucketing::precompute_first_street`: seconds at the `default` size, then a binary
-    /// search): for servers and matches, which look up many hands. Returns the table's size, or
-    /// 0 for a file without a bucketing.
-    pub fn precompute_first_street(&mut self) -> usize {
-        self.bucketing
-            .as_mut()
-            .map_or(0, |b| b.precompute_first_street())
-    }
-
-    /// The card abstraction's bucket of a player's view (betting-tree files): the row key of a
-    /// file without recall; see [`StrategyFile::key_of`] for the others.
-    pub fn bucket_of(&self, view: &CardView) -> Result<u32> {
-        let b = self.bucketing.as_ref().context(
-            "this strategy file stores a public tree with its own bucket tables: it has no \
-             bucketing to look views up in",
-        )?;
-        Ok(b.bucket(view)?)
     }
 
     /// The format version of the file (see [`crate::container`]).
@@ -709,29 +817,11 @@ impl StrategyFile {
     }
 
     /// Node `i`, checked.
-    pub fn node(&self, i: u32) -> Result<NodeRecord> {
-        let missing = || format!("damaged: no node {i}");
-        Ok(match self.header().tree {
-            TreeKind::Public => *self
-                .section::<NodeRecord>(0, "nodes")?
-                .get(i as usize)
-                .with_context(missing)?,
-            TreeKind::Betting => {
-                let r = *self
-                    .section::<BettingRecord>(0, "nodes")?
-                    .get(i as usize)
-                    .with_context(missing)?;
-                NodeRecord {
-                    kind: r.kind,
-                    player: r.player,
-                    street: r.street,
-                    num_children: r.num_children,
-                    first_child: r.first_child,
-                    slot: r.slot,
-                    board: NONE,
-                }
-            }
-        })
+    pub fn node(&self, i: u32) -> Result<K::Record> {
+        self.section::<K::Record>(0, "nodes")?
+            .get(i as usize)
+            .copied()
+            .with_context(|| format!("damaged: no node {i}"))
     }
 
     /// The edge that led to node `i`, checked.
@@ -746,14 +836,14 @@ impl StrategyFile {
     /// The stored edges of node `i`'s children (child ids `first_child..`), checked against the
     /// file.
     fn child_edges(&self, i: u32) -> Result<(u32, &[u32])> {
-        let n = self.node(i)?;
+        let (first_child, count) = self.node(i)?.child_range();
         let edges = self.section::<u32>(1, "edges")?;
-        let first = n.first_child as usize;
+        let first = first_child as usize;
         let raw = first
-            .checked_add(n.num_children as usize)
+            .checked_add(count)
             .and_then(|end| edges.get(first..end))
             .with_context(|| format!("damaged: node {i}'s children lie beyond the tree"))?;
-        Ok((n.first_child, raw))
+        Ok((first_child, raw))
     }
 
     /// The children of node `i` with the edge leading to each.
@@ -779,73 +869,27 @@ impl StrategyFile {
 
     /// The child of node `i` that `edge` leads to, if the tree has it. Allocates nothing.
     pub fn child(&self, i: u32, edge: Edge) -> Result<Option<u32>> {
-        let first = self.node(i)?.first_child;
+        let (first, _) = self.node(i)?.child_range();
         Ok(self.position(i, edge)?.map(|c| first + c as u32))
     }
 
-    /// The bucket of hand `hand` of the player to act at action node `i` (public-tree files).
-    pub fn bucket(&self, i: u32, hand: u32) -> Result<u32> {
+    /// The stored probabilities of each action at action node `i` for row key `key` of the
+    /// player to act (a bucket, or a key of the bucket and what the rows recall), written into
+    /// `out[..k]` for the node's `k` actions (normalized); returns `k`. Allocates nothing.
+    pub fn row_into(&self, i: u32, key: u32, out: &mut [f64]) -> Result<usize> {
         let n = self.node(i)?;
-        let h = self.header();
-        if h.tree == TreeKind::Betting {
-            bail!(
-                "a betting-tree strategy has no private-hand tables: look the cards up with \
-                 bucket_of"
-            );
-        }
-        if n.board == NONE || n.board as u64 >= h.boards || hand as u64 >= h.hands || n.player > 1 {
-            bail!(
-                "damaged: node {i} has board {} (of {}) and player {}",
-                n.board,
-                h.boards,
-                n.player
-            );
-        }
-        let at = (n.board as u64 * 2 + n.player as u64) * h.hands + hand as u64;
-        let b = *self
-            .section::<u32>(2, "buckets")?
-            .get(at as usize)
-            .with_context(|| format!("damaged: node {i}'s buckets lie beyond the file"))?;
-        if b == NONE {
-            bail!("hand {hand} holds one of the public cards at node {i}");
-        }
-        Ok(b)
-    }
-
-    /// The stored probabilities of each action at action node `i` for hand number `hand`
-    /// (public-tree files; normalized: the quantized values need not sum to exactly 1).
-    pub fn probabilities(&self, i: u32, hand: u32) -> Result<Vec<f64>> {
-        let mut out = vec![0.0; self.node(i)?.num_children as usize];
-        self.probabilities_into(i, hand, &mut out)?;
-        Ok(out)
-    }
-
-    /// [`probabilities`](Self::probabilities) written into `out[..k]` for the node's `k` actions;
-    /// returns `k`. Allocates nothing.
-    pub fn probabilities_into(&self, i: u32, hand: u32, out: &mut [f64]) -> Result<usize> {
-        let n = self.node(i)?;
-        if n.kind != NodeKind::Action as u8 {
+        if !n.is_action() {
             bail!("node {i} is not a decision");
         }
-        self.row_into(i, self.bucket(i, hand)?, out)
-    }
-
-    /// The stored probabilities of each action at action node `i` for bucket `bucket` of the
-    /// player to act, written into `out[..k]` for the node's `k` actions (normalized); returns
-    /// `k`. Allocates nothing.
-    pub fn row_into(&self, i: u32, bucket: u32, out: &mut [f64]) -> Result<usize> {
-        let n = self.node(i)?;
-        if n.kind != NodeKind::Action as u8 {
-            bail!("node {i} is not a decision");
-        }
+        let street = n.street_index();
         let nb = *self
             .section::<u32>(3, "num_buckets")?
-            .get(n.street as usize)
+            .get(street)
             .context("damaged: street of a node")?;
-        if bucket >= nb {
-            bail!("bucket {bucket} of {nb} on street {}", n.street);
+        if key >= nb {
+            bail!("bucket {key} of {nb} on street {street}");
         }
-        let k = n.num_children as usize;
+        let k = n.child_range().1;
         if k == 0 {
             bail!("damaged: decision {i} without actions");
         }
@@ -855,7 +899,7 @@ impl StrategyFile {
                 out.len()
             );
         }
-        let start = n.slot as usize + bucket as usize * (k - 1);
+        let start = n.first_row() as usize + key as usize * (k - 1);
         let out = &mut out[..k];
         let beyond = || format!("damaged: node {i}'s strategy lies beyond the file");
         let width = self.header().width;
@@ -889,27 +933,104 @@ impl StrategyFile {
     }
 }
 
+impl PublicFile {
+    /// The bucket of hand `hand` of the player to act at action node `i`.
+    pub fn bucket(&self, i: u32, hand: u32) -> Result<u32> {
+        let n = self.node(i)?;
+        let h = self.header();
+        if n.board == NONE || n.board as u64 >= h.boards || hand as u64 >= h.hands || n.seat > 1 {
+            bail!(
+                "damaged: node {i} has board {} (of {}) and player {}",
+                n.board,
+                h.boards,
+                n.seat
+            );
+        }
+        let at = (n.board as u64 * 2 + n.seat as u64) * h.hands + hand as u64;
+        let b = *self
+            .section::<u32>(2, "buckets")?
+            .get(at as usize)
+            .with_context(|| format!("damaged: node {i}'s buckets lie beyond the file"))?;
+        if b == NONE {
+            bail!("hand {hand} holds one of the public cards at node {i}");
+        }
+        Ok(b)
+    }
+
+    /// The stored probabilities of each action at action node `i` for hand number `hand`
+    /// (normalized: the quantized values need not sum to exactly 1).
+    pub fn probabilities(&self, i: u32, hand: u32) -> Result<Vec<f64>> {
+        let mut out = vec![0.0; self.node(i)?.num_children as usize];
+        self.probabilities_into(i, hand, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`probabilities`](Self::probabilities) written into `out[..k]` for the node's `k` actions;
+    /// returns `k`. Allocates nothing.
+    pub fn probabilities_into(&self, i: u32, hand: u32, out: &mut [f64]) -> Result<usize> {
+        let n = self.node(i)?;
+        if !n.is_action() {
+            bail!("node {i} is not a decision");
+        }
+        self.row_into(i, self.bucket(i, hand)?, out)
+    }
+}
+
+impl BettingFile {
+    /// What a row recalls of earlier streets beside the street's bucket.
+    pub fn recall(&self) -> Recall {
+        self.kind.recall
+    }
+
+    /// The embedded card abstraction.
+    pub fn bucketing(&self) -> &Bucketing {
+        &self.kind.bucketing
+    }
+
+    /// Lets first-street lookups use a precomputed table (see
+    /// `Bucketing::precompute_first_street`: seconds at the `default` size, then a binary
+    /// search): for servers and matches, which look up many hands. Returns the table's size.
+    pub fn precompute_first_street(&mut self) -> usize {
+        self.kind.bucketing.precompute_first_street()
+    }
+
+    /// The card abstraction's bucket of a player's view: the row key of a file without recall;
+    /// see [`BettingFile::key_of`] for the others.
+    pub fn bucket_of(&self, view: &CardView) -> Result<u32> {
+        Ok(self.kind.bucketing.bucket(view)?)
+    }
+
+    /// The row key of a player whose view is `now` (`prev`: its view a street back, needed
+    /// when the rows recall buckets; `first(s)`: whether it acted first on street `s`).
+    pub fn key_of_views(
+        &self,
+        now: &CardView,
+        prev: Option<&CardView>,
+        first: impl Fn(usize) -> bool,
+    ) -> Result<u32> {
+        let k = &self.kind;
+        Ok(k.recall.key_of_views(&k.bucketing, now, prev, first)?)
+    }
+
+    /// The row key of `seat` at its decision in `state`: the bucket of its view, and what the
+    /// file's rows recall of earlier streets.
+    pub fn key_of(&self, state: &State, seat: u8) -> Result<u32> {
+        let k = &self.kind;
+        Ok(k.recall.key_of_state(&k.bucketing, state, seat)?)
+    }
+}
+
 /// A betting-tree file translates real betting with the tree's own logic (`locate`,
 /// `child_for`, `real_action`), reading its nodes in place. A node or edge the file cannot give
 /// (damaged) is absent, which makes a translation fail.
-impl BettingNodes for StrategyFile {
-    fn node_at(&self, i: u32) -> Option<Node> {
+impl BettingNodes for BettingFile {
+    fn node_at(&self, i: u32) -> Option<NodeShape> {
         let r = self.node(i).ok()?;
-        let kind = match r.kind {
-            0 => NodeKind::Action,
-            1 => NodeKind::Chance,
-            2 => NodeKind::Fold,
-            3 => NodeKind::Showdown,
-            _ => return None,
-        };
-        Some(Node {
-            kind,
-            player: r.player,
+        Some(NodeShape {
+            kind: BettingKind::from_code(r.kind)?,
             street: r.street,
             num_children: r.num_children,
             first_child: r.first_child,
-            slot: r.slot,
-            board: r.board,
         })
     }
 

@@ -20,7 +20,7 @@ pub fn terminal_values(tree: &Tree, node: &Node, player: u8, reach_opp: &[f64], 
     if !tree.holdings.is_empty() {
         return holding_values(tree, node, player, reach_opp, out);
     }
-    let value = tree.values[node.slot as usize];
+    let value = tree.values[node.value_index() as usize];
     let total: f64 = reach_opp.iter().sum();
     match node.kind {
         NodeKind::Fold => {
@@ -180,7 +180,7 @@ impl CardSums {
 
 /// [`terminal_values`] for hands of several cards (see the module documentation).
 fn holding_values(tree: &Tree, node: &Node, player: u8, reach_opp: &[f64], out: &mut [f64]) {
-    let value = tree.values[node.slot as usize];
+    let value = tree.values[node.value_index() as usize];
     let hands = &tree.holdings;
     let mut sums = CardSums::of(hands, reach_opp);
     if node.kind == NodeKind::Fold {

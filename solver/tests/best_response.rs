@@ -28,7 +28,7 @@ fn kuhn(iterations: u64) -> (GameDef, Solver) {
 fn prob(tree: &Tree, avg: &[f64], node: usize, h: usize, a: usize) -> f64 {
     let n = &tree.nodes[node];
     let k = n.num_children as usize;
-    let row = &avg[n.slot as usize + h * k..n.slot as usize + h * k + k];
+    let row = &avg[n.first_slot() as usize + h * k..n.first_slot() as usize + h * k + k];
     let sum: f64 = row.iter().sum();
     if sum > 0.0 {
         row[a] / sum
@@ -87,7 +87,7 @@ fn play(
 /// The best pure-strategy value of `seat` against the average strategy, by enumeration.
 fn brute_force_best_response(def: &GameDef, tree: &Tree, avg: &[f64], seat: u8) -> f64 {
     let infosets: Vec<(usize, usize)> = (0..tree.nodes.len())
-        .filter(|&i| tree.nodes[i].kind == NodeKind::Action && tree.nodes[i].player == seat)
+        .filter(|&i| tree.nodes[i].kind == NodeKind::Action && tree.nodes[i].seat == seat)
         .flat_map(|i| (0..tree.num_hands()).map(move |h| (i, h)))
         .collect();
     assert!(infosets
@@ -134,7 +134,7 @@ fn best_response_matches_brute_force_on_a_flawed_strategy() {
         .iter()
         .position(|c| c.to_string() == "Kc")
         .unwrap();
-    let row = n.slot as usize + king * n.num_children as usize;
+    let row = n.first_slot() as usize + king * n.num_children as usize;
     avg[row] = 1.0; // fold
     avg[row + 1] = 0.0; // call
     for seat in 0..2u8 {

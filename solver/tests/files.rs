@@ -9,7 +9,7 @@ use solver::cfr::{Algorithm, Solver};
 use solver::checkpoint;
 use solver::container::{self, Container};
 use solver::session::{self, new_solver, Abstractions, Problem};
-use solver::strategy_file::{self, StrategyFile, StrategyHeader};
+use solver::strategy_file::{self, BettingFile, PublicFile, StrategyFile, StrategyHeader};
 use std::path::{Path, PathBuf};
 
 fn solved(def: &GameDef, alg: Algorithm, iterations: u64) -> Solver {
@@ -26,6 +26,22 @@ fn tmp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// The public-tree file at `path`.
+fn public(path: &Path) -> PublicFile {
+    match StrategyFile::open(path).unwrap() {
+        StrategyFile::Public(f) => f,
+        StrategyFile::Betting(_) => panic!("{} is a betting-tree file", path.display()),
+    }
+}
+
+/// The betting-tree file at `path`.
+fn betting(path: &Path) -> BettingFile {
+    match StrategyFile::open(path).unwrap() {
+        StrategyFile::Betting(f) => f,
+        StrategyFile::Public(_) => panic!("{} is a public-tree file", path.display()),
+    }
+}
+
 fn write_leduc(path: &Path) -> Solver {
     let def = GameDef::leduc();
     let s = solved(&def, Algorithm::CfrPlus, 50);
@@ -39,7 +55,7 @@ fn write_leduc(path: &Path) -> Solver {
 fn strategy_file_round_trip() {
     let path = tmp("round.strat");
     let s = write_leduc(&path);
-    let f = StrategyFile::open(&path).unwrap();
+    let f = public(&path);
     assert_eq!(f.header().iterations, 50);
     assert_eq!(f.header().game, GameDef::leduc());
     assert_eq!(f.header().slots as usize, s.tree.num_slots);
@@ -60,8 +76,9 @@ fn strategy_file_round_trip() {
             }
             let got = f.probabilities(i as u32, h as u32).unwrap();
             // The hand's row is its lossless bucket: its number among the possible hands.
-            let r = s.tree.bucket_table(node.board, node.player)[h] as usize;
-            let row = &s.average[node.slot as usize + r * k..node.slot as usize + r * k + k];
+            let r = s.tree.bucket_table(node.board, node.seat)[h] as usize;
+            let row = &s.average
+                [node.first_slot() as usize + r * k..node.first_slot() as usize + r * k + k];
             let sum: f64 = row.iter().sum();
             for a in 0..k {
                 let want = if sum > 0.0 {
@@ -173,7 +190,7 @@ fn version_3_files_still_open_and_answer() {
     // A Kuhn strategy written by the build before format 4 (kept as test data: the shipped
     // strategies are version 3 too, and tests/shipped.rs checks them through the binary).
     let v3 = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kuhn-v3.strat");
-    let f = StrategyFile::open(&v3).unwrap();
+    let f = public(&v3);
     assert_eq!(f.format_version(), 3);
     assert_eq!(f.header().game, GameDef::kuhn());
     // Jc, first to act: checks 80% of the time (as `stud query` printed when it was written).
@@ -190,7 +207,7 @@ fn version_3_files_still_open_and_answer() {
 fn damaged_tree_gives_errors_not_panics() {
     let path = tmp("tree.strat");
     write_leduc(&path);
-    let f = StrategyFile::open(&path).unwrap();
+    let f = public(&path);
     let nodes = f.header().nodes as u32;
     assert!(f.node(nodes).is_err());
     assert!(f.probabilities(nodes + 5, 0).is_err());
@@ -207,7 +224,7 @@ fn damaged_tree_gives_errors_not_panics() {
     let p2 = tmp("tree2.strat");
     let refs: Vec<&[u8]> = sections.iter().map(Vec::as_slice).collect();
     container::write(&p2, strategy_file::MAGIC, c.header.clone(), &refs).unwrap();
-    let g = StrategyFile::open(&p2).unwrap();
+    let g = public(&p2);
     assert!(g.children(0).is_err());
     assert!(
         g.probabilities(0, 0).is_ok(),
@@ -385,7 +402,7 @@ fn version_4_betting_files_open_and_answer_as_the_same_solve_in_version_5() {
     // recall): `stud solve --game ministud --solver deal --abstraction 2 --iterations 20
     // --batch 16`. The same solve written now must give every row the same, bit for bit.
     let v4 = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ministud-deal-v4.strat");
-    let old = StrategyFile::open(&v4).unwrap();
+    let old = betting(&v4);
     assert_eq!(old.format_version(), 4);
     assert_eq!(old.recall(), abstraction::recall::Recall::None);
     let d = tmp("v4-again");
@@ -413,10 +430,10 @@ fn version_4_betting_files_open_and_answer_as_the_same_solve_in_version_5() {
         "",
     );
     common::ok(&out);
-    let now = StrategyFile::open(&new).unwrap();
+    let now = betting(&new);
     assert_eq!(now.format_version(), container::FORMAT_VERSION);
     assert_eq!(old.header().nodes, now.header().nodes);
-    let buckets = old.bucketing().unwrap();
+    let buckets = old.bucketing();
     let (mut a, mut b) = ([0.0; 8], [0.0; 8]);
     let mut rows = 0;
     for i in 0..old.header().nodes as u32 {

@@ -124,44 +124,49 @@ fn answers(f: &StrategyFile) -> Vec<String> {
     let mut out = vec![format!("{h:?}")];
     let nodes = h.nodes.min(5_000) as u32;
     let mut row = [0.0; MAX_ACTIONS];
-    for i in (0..nodes).chain([nodes, nodes + 1, u32::MAX]) {
-        out.push(format!("{} {}", show(f.node(i)), show(f.children(i))));
-        let Ok(n) = f.node(i) else { continue };
-        match h.tree {
-            TreeKind::Public => {
+    let ids = (0..nodes).chain([nodes, nodes + 1, u32::MAX]);
+    match f {
+        StrategyFile::Public(f) => {
+            for i in ids {
+                out.push(format!("{} {}", show(f.node(i)), show(f.children(i))));
+                if f.node(i).is_err() {
+                    continue;
+                }
                 for hand in 0..(h.hands.min(64) as u32 + 1) {
                     out.push(show(f.probabilities(i, hand)));
                 }
             }
-            TreeKind::Betting => {
-                let nb = f.bucketing().map_or(0, |b| b.buckets(n.street as usize));
+        }
+        StrategyFile::Betting(f) => {
+            for i in ids {
+                out.push(format!("{} {}", show(f.node(i)), show(f.children(i))));
+                let Ok(n) = f.node(i) else { continue };
+                let nb = f.bucketing().buckets(n.street as usize);
                 for b in 0..nb.min(64) + 1 {
                     out.push(format!("{} {row:?}", show(f.row_into(i, b, &mut row))));
                 }
             }
-        }
-    }
-    if h.tree == TreeKind::Betting {
-        let cards = |s: &str| parse_cards(s).unwrap().into_iter().collect::<CardSet>();
-        for street in 0..3 {
-            let view = CardView {
-                street,
-                down: cards("Kc"),
-                up: cards(["Ad", "Ad Kd", "Ad Kd Ah"][street]),
-                opp_up: cards(["Ks", "Ks As", "Ks As Kh"][street]),
-            };
-            out.push(show(f.bucket_of(&view)));
-        }
-        for bets in [
-            vec![],
-            vec![(0, Action::BringIn)],
-            vec![(0, Action::BringIn), (0, Action::CheckCall)],
-            vec![
-                (0, Action::CompleteBetRaise(2)),
-                (0, Action::CompleteBetRaise(4)),
-            ],
-        ] {
-            out.push(format!("{:?}", f.locate(&bets)));
+            let cards = |s: &str| parse_cards(s).unwrap().into_iter().collect::<CardSet>();
+            for street in 0..3 {
+                let view = CardView {
+                    street,
+                    down: cards("Kc"),
+                    up: cards(["Ad", "Ad Kd", "Ad Kd Ah"][street]),
+                    opp_up: cards(["Ks", "Ks As", "Ks As Kh"][street]),
+                };
+                out.push(show(f.bucket_of(&view)));
+            }
+            for bets in [
+                vec![],
+                vec![(0, Action::BringIn)],
+                vec![(0, Action::BringIn), (0, Action::CheckCall)],
+                vec![
+                    (0, Action::CompleteBetRaise(2)),
+                    (0, Action::CompleteBetRaise(4)),
+                ],
+            ] {
+                out.push(format!("{:?}", f.locate(&bets)));
+            }
         }
     }
     out

@@ -32,14 +32,17 @@ fn lift(abs: &Tree, average: &[f64], lossless: &Tree) -> Vec<f64> {
             continue;
         }
         let k = node.num_children as usize;
-        let to = lossless.nodes[i].slot as usize;
+        let to = lossless.nodes[i].first_slot() as usize;
         assert_eq!(lossless.nodes[i].num_children, node.num_children);
         // Each hand's row in the lossless tree is its bucket there.
-        let rows = lossless.bucket_table(node.board, node.player);
-        for (&b, &r) in abs.bucket_table(node.board, node.player).iter().zip(rows) {
+        let rows = lossless.bucket_table(node.board, node.seat);
+        for (&b, &r) in abs.bucket_table(node.board, node.seat).iter().zip(rows) {
             assert_eq!(b == NONE, r == NONE);
             if b != NONE {
-                let (from, to) = (node.slot as usize + b as usize * k, to + r as usize * k);
+                let (from, to) = (
+                    node.first_slot() as usize + b as usize * k,
+                    to + r as usize * k,
+                );
                 out[to..to + k].copy_from_slice(&average[from..from + k]);
             }
         }

@@ -37,7 +37,7 @@ fn the_tree_follows_the_stud_rules() {
     assert_eq!(t.nodes[qc].num_children, 11);
     // Door cards Qc and Qd: same rank, clubs is lower and brings in (seat 0).
     let n = child(t, qc, card("Qd"));
-    assert_eq!((t.nodes[n].kind, t.nodes[n].player), (NodeKind::Action, 0));
+    assert_eq!((t.nodes[n].kind, t.nodes[n].seat), (NodeKind::Action, 0));
     let acts: Vec<Edge> = t.children(n).map(|c| t.edges[c]).collect();
     assert_eq!(
         acts,
@@ -49,14 +49,14 @@ fn the_tree_follows_the_stud_rules() {
     // Door cards Ah and Kc: the king brings in (seat 1); called, then fourth street comes.
     let ah = child(t, 0, card("Ah"));
     let n = child(t, ah, card("Kc"));
-    assert_eq!(t.nodes[n].player, 1);
+    assert_eq!(t.nodes[n].seat, 1);
     let n = child(t, n, Edge::Action(Action::BringIn));
-    assert_eq!(t.nodes[n].player, 0);
+    assert_eq!(t.nodes[n].seat, 0);
     let n = child(t, n, Edge::Action(Action::CheckCall));
     assert_eq!(t.nodes[n].kind, NodeKind::Chance);
     // Fourth street Qd to seat 0 and Ks to seat 1: seat 1 shows a pair of kings and acts first.
     let n = child(t, child(t, n, card("Qd")), card("Ks"));
-    assert_eq!((t.nodes[n].kind, t.nodes[n].player), (NodeKind::Action, 1));
+    assert_eq!((t.nodes[n].kind, t.nodes[n].seat), (NodeKind::Action, 1));
     // A bet and two raises at most, at the big bet.
     let mut n = n;
     for to in [4, 8, 12] {

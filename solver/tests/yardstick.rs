@@ -323,12 +323,12 @@ fn lift_plays_each_hand_by_its_key(
                 }
                 Next::Act { seat } => {
                     let n = public.nodes[node];
-                    assert_eq!((n.kind, n.player), (NodeKind::Action, seat));
+                    assert_eq!((n.kind, n.seat), (NodeKind::Action, seat));
                     let k = n.num_children as usize;
                     let down = st.down_cards(seat)[0].unwrap();
                     let hand = public.hand_of_card[down.id() as usize] as usize;
                     let row = public.bucket_table(n.board, seat)[hand] as usize;
-                    let got = &lifted[n.slot as usize + row * k..][..k];
+                    let got = &lifted[n.first_slot() as usize + row * k..][..k];
                     let street = st.street();
                     if seen[street][seat as usize] == u32::MAX {
                         for p in 0..2u8 {

@@ -92,12 +92,12 @@ fn slots_are_preorder_and_subtrees_contiguous() {
     while let Some(i) = stack.pop() {
         let n = t.nodes[i];
         assert_eq!(t.slot_range[i][0], next, "node {i}");
-        if n.kind == NodeKind::Action {
-            assert_eq!(n.slot, next);
+        if n.kind == BettingKind::Action {
+            assert_eq!(n.first_slot(), next);
             next += t.num_buckets[n.street as usize] * n.num_children as u32;
         }
         stack.extend(t.children(i).rev());
-        if n.kind != NodeKind::Action {
+        if n.kind != BettingKind::Action {
             assert_eq!(t.slot_range[i], [next, next]);
         }
     }
@@ -106,10 +106,10 @@ fn slots_are_preorder_and_subtrees_contiguous() {
     for i in 0..t.nodes.len() {
         let n = t.nodes[i];
         let kids = t.children(i);
-        if n.kind == NodeKind::Action {
+        if n.kind == BettingKind::Action {
             let own = t.num_buckets[n.street as usize] * n.num_children as u32;
-            assert_eq!(t.slot_range[i][0], n.slot);
-            assert_eq!(t.slot_range[kids.start][0], n.slot + own);
+            assert_eq!(t.slot_range[i][0], n.first_slot());
+            assert_eq!(t.slot_range[kids.start][0], n.first_slot() + own);
             assert_eq!(t.slot_range[kids.end - 1][1], t.slot_range[i][1]);
         }
     }
@@ -139,10 +139,10 @@ fn real_hands_stay_on_the_tree(def: &GameDef, hands: usize, seed: u64) {
                     }
                     let node = t.locate(&bets).unwrap();
                     let n = t.nodes[node as usize];
-                    assert_eq!(n.kind, NodeKind::Action, "hand {hand} {bets:?}");
+                    assert_eq!(n.kind, BettingKind::Action, "hand {hand} {bets:?}");
                     assert_eq!(n.street as usize, street);
                     let role = (st.first_actor(street) != Some(seat)) as u8;
-                    assert_eq!(n.player, role, "hand {hand} {bets:?}");
+                    assert_eq!(n.role, role, "hand {hand} {bets:?}");
                     let mut legal = st.legal_actions();
                     if count >= t.betting.max_bets {
                         legal.retain(|a| !matches!(a, Action::CompleteBetRaise(_)));
@@ -185,20 +185,24 @@ fn real_hands_stay_on_the_tree(def: &GameDef, hands: usize, seed: u64) {
         let pay = st.payoffs().unwrap();
         let street = st.street();
         match n.kind {
-            NodeKind::Fold => {
-                let seat = if n.player == 0 {
+            BettingKind::Fold => {
+                let seat = if n.role == 0 {
                     st.first_actor(street).unwrap()
                 } else {
                     1 - st.first_actor(street).unwrap()
                 };
                 assert!(st.folded(seat));
-                assert_eq!(pay[seat as usize], -(n.slot as i64), "hand {hand} {bets:?}");
-                assert_eq!(pay[1 - seat as usize], n.slot as i64);
+                assert_eq!(
+                    pay[seat as usize],
+                    -(n.stake().0 as i64),
+                    "hand {hand} {bets:?}"
+                );
+                assert_eq!(pay[1 - seat as usize], n.stake().0 as i64);
             }
-            NodeKind::Showdown => {
-                assert_eq!(st.committed(0), n.slot as u64);
-                assert_eq!(st.committed(1), n.slot as u64);
-                assert!(pay[0].unsigned_abs() <= n.slot as u64);
+            BettingKind::Showdown => {
+                assert_eq!(st.committed(0), n.stake().0 as u64);
+                assert_eq!(st.committed(1), n.stake().0 as u64);
+                assert!(pay[0].unsigned_abs() <= n.stake().0 as u64);
             }
             k => panic!("hand {hand} ended at a {k:?} node"),
         }
@@ -262,7 +266,7 @@ fn a_long_heads_up_raise_war_maps_past_the_cap_to_a_call() {
     more.push((1, Action::CheckCall));
     more.push((1, Action::CompleteBetRaise(5)));
     let n = t.locate(&more).unwrap() as usize;
-    assert_eq!((t.nodes[n].street, t.nodes[n].player), (1, 0));
+    assert_eq!((t.nodes[n].street, t.nodes[n].role), (1, 0));
     assert_eq!(
         t.edges[t.children(n)].to_vec(),
         [
@@ -327,7 +331,7 @@ fn bad_input_is_refused_with_the_reason() {
     let leaf = t
         .nodes
         .iter()
-        .position(|n| n.kind != NodeKind::Action)
+        .position(|n| n.kind != BettingKind::Action)
         .unwrap();
     assert_eq!(t.child_for(leaf as u32, Action::CheckCall), None);
 }

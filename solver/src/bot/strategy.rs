@@ -11,7 +11,7 @@
 use super::{normalize_or_fall_back, Answer, Bet, Player};
 use crate::policy;
 use crate::purify::Purification;
-use crate::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
+use crate::strategy_file::{StrategyFile, MAX_ACTIONS};
 use abstraction::rules::{Action, GameDef, Profile, State};
 use anyhow::bail;
 use std::path::Path;
@@ -122,9 +122,15 @@ impl StrategyPlayer {
     }
 
     /// Lets first-street bucket lookups use a precomputed table (seconds at the `default` size):
-    /// for long matches and servers. See [`StrategyFile::precompute_first_street`].
+    /// for long matches and servers. See [`BettingFile::precompute_first_street`]; a
+    /// public-tree file has no bucketing (0).
+    ///
+    /// [`BettingFile::precompute_first_street`]: crate::strategy_file::BettingFile::precompute_first_street
     pub fn precompute_first_street(&mut self) -> usize {
-        self.file.precompute_first_street()
+        match &mut self.file {
+            StrategyFile::Betting(f) => f.precompute_first_street(),
+            StrategyFile::Public(_) => 0,
+        }
     }
 
     /// [`Player::policy`], with the seat's row key when it is known (else from the seat's
@@ -176,10 +182,10 @@ impl Player for StrategyPlayer {
 
     /// A betting-tree file's bucket of the seat's view; a public-tree file has no classes.
     fn card_class(&self, state: &State, seat: u8) -> anyhow::Result<Option<u32>> {
-        if self.file.header().tree != TreeKind::Betting {
-            return Ok(None);
+        match &self.file {
+            StrategyFile::Betting(f) => Ok(Some(f.key_of(state, seat)?)),
+            StrategyFile::Public(_) => Ok(None),
         }
-        Ok(Some(self.file.key_of(state, seat)?))
     }
 
     fn class_policy(
@@ -191,7 +197,7 @@ impl Player for StrategyPlayer {
         legal: &[Action],
         probs: &mut [f64],
     ) -> anyhow::Result<()> {
-        if self.file.header().tree != TreeKind::Betting {
+        if let StrategyFile::Public(_) = self.file {
             bail!("a public-tree strategy reads its card without classes");
         }
         // LBR weighs each holding by these probabilities: a fallback is a probability too.

@@ -30,15 +30,15 @@
 //! node has) `action_i, code_i, stored_i, played_i`, empty past a node's own actions.
 
 use super::action_words;
-use abstraction::betting_tree::BettingNodes;
+use abstraction::betting_tree::{BettingKind, BettingNodes};
 use abstraction::cards::Card;
 use abstraction::rules::state::Action;
 use abstraction::rules::{Deal, Next, State};
-use abstraction::tree::{Edge, NodeKind};
+use abstraction::tree::Edge;
 use anyhow::{bail, Context, Result};
 use solver::bot::default_purification;
 use solver::describe::Description;
-use solver::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
+use solver::strategy_file::{BettingFile, StrategyFile, TreeKind, MAX_ACTIONS};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -77,7 +77,7 @@ const EXAMPLE_UP: &str = "2c 3d 5d 6h 9h Tc Ks As 7c 8d Jd Qh 4h 4s";
 
 /// The up cards of each seat of the example deal: the preferred ones the deck has, no rank
 /// twice on a board.
-fn example_ups(f: &StrategyFile, per_seat: usize) -> Result<[Vec<Card>; 2]> {
+fn example_ups(f: &BettingFile, per_seat: usize) -> Result<[Vec<Card>; 2]> {
     let deck = f.header().game.deck.cards();
     let preferred = abstraction::cards::parse_cards(EXAMPLE_UP).context("the example cards")?;
     let mut ups: [Vec<Card>; 2] = [Vec::new(), Vec::new()];
@@ -148,7 +148,7 @@ struct At {
 }
 
 impl At {
-    fn path_text(&self, f: &StrategyFile) -> String {
+    fn path_text(&self, f: &BettingFile) -> String {
         let def = &f.header().game;
         self.path
             .iter()
@@ -168,7 +168,7 @@ fn cell(s: &str) -> String {
 }
 
 impl Writer<'_> {
-    fn header(&mut self, f: &StrategyFile, file: &str) -> Result<()> {
+    fn header(&mut self, f: &BettingFile, file: &str) -> Result<()> {
         let def = &f.header().game;
         match self.format {
             Format::Json => {
@@ -237,7 +237,7 @@ impl Writer<'_> {
     }
 
     /// Writes one decision: its place and every bucket's rows.
-    fn node(&mut self, f: &StrategyFile, node: u32, at: &At, actions: &[Action]) -> Result<()> {
+    fn node(&mut self, f: &BettingFile, node: u32, at: &At, actions: &[Action]) -> Result<()> {
         let n = f.node(node)?;
         let street = n.street as usize;
         let def = &f.header().game;
@@ -252,7 +252,7 @@ impl Writer<'_> {
         let codes: Vec<String> = actions.iter().map(|&a| code(a)).collect();
         let purify = default_purification(TreeKind::Betting);
         let width = f.header().width;
-        let buckets = f.bucketing().map_or(0, |b| b.buckets(street));
+        let buckets = f.bucketing().buckets(street);
         let spot = at.spot.trim();
         let path = at.path_text(f);
         let mut row = [0.0; MAX_ACTIONS];
@@ -276,7 +276,7 @@ impl Writer<'_> {
                         node.to_string(),
                         street.to_string(),
                         cell(&def.street_name(street)),
-                        n.player.to_string(),
+                        n.role.to_string(),
                         cell(&path),
                         cell(spot),
                         state.pot().to_string(),
@@ -303,7 +303,7 @@ impl Writer<'_> {
                 "node": node,
                 "street": street,
                 "street_name": def.street_name(street),
-                "role": n.player,
+                "role": n.role,
                 "path": path,
                 "spot": spot,
                 "pot": state.pot(),
@@ -318,9 +318,9 @@ impl Writer<'_> {
     }
 
     /// Writes `node` and the decisions below it.
-    fn walk(&mut self, f: &StrategyFile, node: u32, at: At, ups: &[Vec<Card>; 2]) -> Result<()> {
+    fn walk(&mut self, f: &BettingFile, node: u32, at: At, ups: &[Vec<Card>; 2]) -> Result<()> {
         let n = f.node(node)?;
-        if n.kind != NodeKind::Action as u8 {
+        if n.kind != BettingKind::Action as u8 {
             return Ok(());
         }
         if n.street as usize != at.state.street() {
@@ -367,14 +367,13 @@ impl Writer<'_> {
 
 /// Runs `stud export`.
 pub fn run(args: Args) -> Result<()> {
-    let f = StrategyFile::open(&args.file)?;
-    if f.header().tree != TreeKind::Betting {
+    let StrategyFile::Betting(f) = StrategyFile::open(&args.file)? else {
         bail!(
             "{} stores a public tree (a small game solved exactly): `stud query` lists its \
              hands; the export is for the real games' betting-tree files",
             args.file.display()
         );
-    }
+    };
     if f.recall() != abstraction::recall::Recall::None {
         // Its rows are keys of a bucket and earlier streets: one row per bucket, as the export
         // writes them, would mislabel them.
@@ -385,9 +384,7 @@ pub fn run(args: Args) -> Result<()> {
             f.recall().name()
         );
     }
-    let b = f
-        .bucketing()
-        .context("a betting-tree file without its bucketing")?;
+    let b = f.bucketing();
     let about = (0..b.shape().streets())
         .map(|s| solver::describe::sampled(b, s))
         .collect::<Result<Vec<_>>>()?;
@@ -396,7 +393,7 @@ pub fn run(args: Args) -> Result<()> {
     let width = (0..f.header().nodes as u32)
         .map(|i| {
             f.node(i)
-                .map(|n| (n.kind == NodeKind::Action as u8) as usize * n.num_children as usize)
+                .map(|n| (n.kind == BettingKind::Action as u8) as usize * n.num_children as usize)
         })
         .try_fold(0, |m, n| n.map(|n| m.max(n)))?;
     // A file is written to a temporary name and renamed when whole; a device or a pipe

@@ -35,7 +35,9 @@ pub fn run(args: Args) -> Result<()> {
         v["file"] = args.file.display().to_string().into();
         v["format_version"] = f.format_version().into();
         v["verified"] = true.into();
-        v["recall"] = f.recall().name().into();
+        // A public-tree file recalls nothing.
+        let recall = f.betting().map_or(Recall::None, |b| b.recall());
+        v["recall"] = recall.name().into();
         // As hex text, as `stud info` prints it: a u64 does not survive every JSON reader.
         v["bucketing"] = h.bucketing.map(|c| format!("{c:016x}")).into();
         println!("{v}");
@@ -76,7 +78,8 @@ pub fn run(args: Args) -> Result<()> {
         h.width.bytes(),
         h.width.bytes() * h.stored
     );
-    if let Some(b) = f.bucketing() {
+    if let Some(betting) = f.betting() {
+        let b = betting.bucketing();
         let streets = (0..h.game.streets.len())
             .map(|s| b.buckets(s).to_string())
             .collect::<Vec<_>>()
@@ -88,7 +91,7 @@ pub fn run(args: Args) -> Result<()> {
         );
         println!(
             "recall:           {}",
-            match f.recall() {
+            match betting.recall() {
                 Recall::None => "none (a row is the street's bucket)".to_string(),
                 r => format!(
                     "{} (a row is a key of the street's bucket and earlier streets': {} per \

@@ -38,7 +38,7 @@
 //! seat 1, seat 1 brings in, seat 0 calls, fourth-street cards; the best showing hand to act).
 
 use super::action_words;
-use abstraction::betting_tree::BettingNodes;
+use abstraction::betting_tree::{BettingKind, BettingNodes};
 use abstraction::bucketing::view::held_by;
 use abstraction::bucketing::CardView;
 use abstraction::cards::{parse_distinct_cards, Card, CardSet};
@@ -50,7 +50,7 @@ use solver::bot::StrategyPlayer;
 use solver::describe::Description;
 use solver::policy;
 use solver::purify::Purification;
-use solver::strategy_file::{StrategyFile, TreeKind, MAX_ACTIONS};
+use solver::strategy_file::{BettingFile, PublicFile, StrategyFile, MAX_ACTIONS};
 use std::path::PathBuf;
 
 /// Arguments of `stud query`.
@@ -252,15 +252,12 @@ fn decision_json(
 
 /// What each bucket holds at a spot ([`solver::describe::holdings`]).
 fn holdings(
-    f: &StrategyFile,
+    f: &BettingFile,
     street: usize,
     up: CardSet,
     opp_up: CardSet,
 ) -> Result<Vec<Vec<CardSet>>> {
-    let b = f
-        .bucketing()
-        .context("a betting-tree file without its bucketing")?;
-    solver::describe::holdings(b, street, up, opp_up)
+    solver::describe::holdings(f.bucketing(), street, up, opp_up)
 }
 
 /// Up to three of a bucket's holdings, spread from its best to its worst.
@@ -380,7 +377,7 @@ pub(super) struct Replayed {
 }
 
 /// Replays the spot on the rules engine, down cards unknown, until it ends at a decision.
-pub(super) fn replay_betting(f: &StrategyFile, steps: &[Step]) -> Result<Replayed> {
+pub(super) fn replay_betting(f: &BettingFile, steps: &[Step]) -> Result<Replayed> {
     let def = &f.header().game;
     let mut state = State::new(def)?;
     let mut bets = Vec::new();
@@ -468,7 +465,7 @@ fn resolve(state: &State, i: usize, step: Step) -> Result<Action> {
 ///
 /// `player`: the file's strategy played as stored, for `--ranges`.
 fn run_betting(
-    f: &StrategyFile,
+    f: &BettingFile,
     args: &Args,
     steps: &[Step],
     player: Option<&StrategyPlayer>,
@@ -500,7 +497,7 @@ fn run_betting(
         return first_decision(f, args, &bets, street);
     };
     let legal = state.legal_actions();
-    let d = policy::locate(f, &state, &bets, seat, &legal)?;
+    let d = policy::locate_betting(f, &state, &bets, seat, &legal)?;
     let role = d.actor;
     let at = Spot {
         seat: Some(seat),
@@ -645,8 +642,9 @@ fn extras(
 ) -> Result<Extras> {
     let f = player.file();
     let b = f
-        .bucketing()
-        .context("a betting-tree file without its bucketing")?;
+        .betting()
+        .context("a betting-tree file without its bucketing")?
+        .bucketing();
     let seat = state.to_act().context("--ranges: no one to act")?;
     let up: CardSet = state.up_cards(seat).iter().copied().collect();
     Ok(Extras {
@@ -764,7 +762,7 @@ fn print_aligned(head: &[String], cells: &[Vec<String>], left: &[usize]) {
 /// The row of `--hand` at decision `d` of `seat` in `state`: the key of its views (the card
 /// bucket and what the rows recall), the row, the bucket's description.
 fn hand_row(
-    f: &StrategyFile,
+    f: &BettingFile,
     d: &policy::Decision,
     state: &State,
     seat: u8,
@@ -804,12 +802,16 @@ fn hand_row(
     let key = f
         .key_of_views(&view, prev.as_ref(), |s| state.first_actor(s) == Some(seat))
         .context("--hand")?;
-    let k = d.row(f, key, &mut row)?;
+    let k = f.row_into(d.node, key, &mut row)?;
     // The card bucket in the key (the row may recall earlier streets beside it).
     let b = f.bucket_of(&view).context("--hand")?;
-    let about = f
-        .bucketing()
-        .map(|x| solver::describe::of_hand(x, street, b, down, up));
+    let about = Some(solver::describe::of_hand(
+        f.bucketing(),
+        street,
+        b,
+        down,
+        up,
+    ));
     Ok(Row {
         hand: Some(hand_label(down, up)),
         bucket: Some(b),
@@ -824,7 +826,7 @@ fn hand_row(
 /// holdings each holds here (rows that recall only the order of play: one key per bucket); and
 /// those holdings by bucket, which `--ranges` reuses.
 fn bucket_rows(
-    f: &StrategyFile,
+    f: &BettingFile,
     d: &policy::Decision,
     state: &State,
     seat: u8,
@@ -843,14 +845,9 @@ fn bucket_rows(
             recall.name()
         );
     }
-    let counts: Vec<u32> = (0..=street)
-        .map(|s| f.bucketing().map_or(0, |x| x.buckets(s)))
-        .collect();
+    let counts: Vec<u32> = (0..=street).map(|s| f.bucketing().buckets(s)).collect();
     let held = holdings(f, street, up, opp_up)?;
-    let about = match f.bucketing() {
-        Some(x) => solver::describe::at_spot(x, street, up, &held),
-        None => Vec::new(),
-    };
+    let about = solver::describe::at_spot(f.bucketing(), street, up, &held);
     for (b, hands) in held.iter().enumerate() {
         // The row of this bucket at this spot: its key with the spot's order of play.
         let key = recall.key(
@@ -859,7 +856,7 @@ fn bucket_rows(
             |_| b as u32,
             |s| state.first_actor(s) == Some(seat),
         );
-        let k = d.row(f, key, &mut row)?;
+        let k = f.row_into(d.node, key, &mut row)?;
         rows.push(Row {
             hand: None,
             bucket: Some(b as u32),
@@ -875,7 +872,7 @@ fn bucket_rows(
 /// `stud query`'s answer at the empty spot of a betting-tree file: the first decision, whoever
 /// the door cards make first to act, every bucket as the street's sampled deals fill it.
 fn first_decision(
-    f: &StrategyFile,
+    f: &BettingFile,
     args: &Args,
     bets: &[(usize, Action)],
     street: usize,
@@ -883,17 +880,14 @@ fn first_decision(
     let def = &f.header().game;
     let street_name = def.street_name(street);
     let node = f.locate(bets)?;
-    if f.node(node)?.kind != NodeKind::Action as u8 {
+    if f.node(node)?.kind != BettingKind::Action as u8 {
         bail!("damaged: the strategy's first node is not a decision");
     }
     let mut rows = Vec::new();
     let mut row = [0.0; MAX_ACTIONS];
     // No up cards: each bucket as the street's sampled deals fill it.
-    let about = match f.bucketing() {
-        Some(b) => solver::describe::sampled(b, street)?,
-        None => Vec::new(),
-    };
-    for b in 0..f.bucketing().map_or(0, |x| x.buckets(street)) {
+    let about = solver::describe::sampled(f.bucketing(), street)?;
+    for b in 0..f.bucketing().buckets(street) {
         let k = f.row_into(node, b, &mut row)?;
         rows.push(Row {
             hand: None,
@@ -978,31 +972,31 @@ pub fn run(args: Args) -> Result<()> {
     if args.resolve {
         return super::query_resolve::run(&f, &args, &steps);
     }
-    if f.header().tree == TreeKind::Betting {
-        // --ranges replays the strategy as stored, through a player of the file.
-        let player = match args.ranges {
-            true => {
-                let path = args.file.to_str().context("the file's path is not UTF-8")?;
-                Some(
-                    StrategyPlayer::open(path, &f.header().game)?
-                        .with_purification(Purification::Mixed),
-                )
+    match &f {
+        StrategyFile::Betting(betting) => {
+            // --ranges replays the strategy as stored, through a player of the file.
+            let player = match args.ranges {
+                true => {
+                    let path = args.file.to_str().context("the file's path is not UTF-8")?;
+                    Some(
+                        StrategyPlayer::open(path, &f.header().game)?
+                            .with_purification(Purification::Mixed),
+                    )
+                }
+                false => None,
+            };
+            if let Some(v) = run_betting(betting, &args, &steps, player.as_ref())? {
+                println!("{v}");
             }
-            false => None,
-        };
-        if let Some(v) = run_betting(&f, &args, &steps, player.as_ref())? {
-            println!("{v}");
+            Ok(())
         }
-        return Ok(());
-    }
-    if args.ranges {
-        bail!(
+        StrategyFile::Public(_) if args.ranges => bail!(
             "--ranges reads a real game's strategy (a betting-tree file); {} is a public tree: \
              every private hand has its own row already",
             args.file.display()
-        );
+        ),
+        StrategyFile::Public(public) => run_public(public, &args, &steps),
     }
-    run_public(&f, &args, &steps)
 }
 
 /// The answer of `stud query FILE SPOT [--hand HAND] [--ranges] --json` on a betting-tree file
@@ -1029,8 +1023,8 @@ pub fn betting_json(
     }
     let args = <Line as clap::Parser>::try_parse_from(line)?.args;
     let steps = parse_spot(spot)?;
-    run_betting(player.file(), &args, &steps, Some(player))?
-        .context("a text answer where JSON was asked")
+    let f = (player.file().betting()).context("a public-tree file: no betting answer")?;
+    run_betting(f, &args, &steps, Some(player))?.context("a text answer where JSON was asked")
 }
 
 /// Deals the unknown down cards due before the next public event of `state`.
@@ -1046,7 +1040,7 @@ fn settle(state: &mut State) -> Result<()> {
 
 /// `stud query` on a public-tree file: the spot walked along the file's tree (and on the rules
 /// engine beside it, for the actions in words), the rows of every private card or `--hand`'s.
-fn run_public(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
+fn run_public(f: &PublicFile, args: &Args, steps: &[Step]) -> Result<()> {
     let def = &f.header().game;
     let mut state = State::new(def)?;
     let mut node = 0u32;
@@ -1176,7 +1170,7 @@ fn run_public(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
     let street_name = def.street_name(n.street as usize);
     if args.output.json {
         let v = serde_json::json!({
-            "seat": n.player,
+            "seat": n.seat,
             "street": n.street,
             "street_name": street_name,
             "actions": codes,
@@ -1185,7 +1179,7 @@ fn run_public(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         });
         println!("{v}");
     } else {
-        println!("p{} to act on {street_name}", n.player + 1);
+        println!("p{} to act on {street_name}", n.seat + 1);
         print_table(&names, &rows);
     }
     Ok(())

@@ -8,20 +8,20 @@ use anyhow::{bail, Context, Result};
 use solver::bot::{Player, StrategyPlayer};
 use solver::purify::Purification;
 use solver::resolve::{Budget, Options, Subgame};
-use solver::strategy_file::{StrategyFile, TreeKind};
+use solver::strategy_file::StrategyFile;
 
 /// The iterations of a re-solve when neither `--iterations` nor `--budget-ms` is given.
 const DEFAULT_ITERATIONS: u64 = 100;
 
 /// Runs `stud query --resolve`.
 pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
-    if f.header().tree != TreeKind::Betting {
+    let StrategyFile::Betting(f) = f else {
         bail!(
             "--resolve re-solves a real game's strategy (a betting-tree file); {} is solved \
              exactly already",
             args.file.display()
         );
-    }
+    };
     let def = f.header().game.clone();
     let holding = parse_holding(args.hand.as_deref().context("--resolve needs --hand")?)?;
     let Replayed {

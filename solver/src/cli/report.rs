@@ -8,7 +8,7 @@ use anyhow::Context;
 use solver::bot::matches::{play_match_with, MatchConfig, MatchResult};
 use solver::bot::third_street::{third_street, ACTIONS};
 use solver::bot::{load, Candidates, Lbr, Player, BOT_NAMES};
-use solver::strategy_file::StrategyFile;
+use solver::strategy_file::{PublicFile, StrategyFile};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -155,7 +155,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
              cell is its commonest action's share; point at a cell for all of them.</p>",
             args.chart_hands
         );
-    } else if let Some(f) = file.as_ref().filter(|f| walks_public_tree(f, &def)) {
+    } else if let Some(StrategyFile::Public(f)) = &file {
         html += "<h2>First betting round</h2>";
         html += &first_round_chart(f)?;
         html += "<p>Each cell: the player's probabilities at the first decision of the hand, \
@@ -257,14 +257,6 @@ fn read_results(path: &Path) -> anyhow::Result<Vec<Row>> {
             })
         })
         .collect()
-}
-
-/// Whether the strategy file holds the public tree of a walkable game (its private cards index
-/// its rows), not the betting tree of a bucketed real game: the tree starts by dealing the up
-/// cards, or the game deals none on the first street.
-fn walks_public_tree(f: &StrategyFile, def: &GameDef) -> bool {
-    let root_is_chance = f.node(0).is_ok_and(|n| n.kind == NodeKind::Chance as u8);
-    root_is_chance || !def.streets[0].deal.contains(&Deal::Up)
 }
 
 fn escape(s: &str) -> String {
@@ -379,7 +371,7 @@ fn class(e: Edge, facing_bet: bool) -> usize {
 
 /// Rows: the actor's private card; columns: the actor's door card (one column when there is
 /// none). Each cell averages the first decision of the hand over the deals leading to it.
-fn first_round_chart(f: &StrategyFile) -> anyhow::Result<String> {
+fn first_round_chart(f: &PublicFile) -> anyhow::Result<String> {
     let deck: Vec<_> = f.header().game.deck.cards().iter().collect();
     // Every path of public cards from the root to the first decision.
     let mut firsts = Vec::new();
@@ -387,7 +379,7 @@ fn first_round_chart(f: &StrategyFile) -> anyhow::Result<String> {
     while let Some((node, cards)) = stack.pop() {
         let n = f.node(node)?;
         if n.kind == NodeKind::Action as u8 {
-            firsts.push((node, n.player, cards));
+            firsts.push((node, n.seat, cards));
         } else if n.kind == NodeKind::Chance as u8 {
             for (child, e) in f.children(node)? {
                 if let Edge::Card(c) = e {

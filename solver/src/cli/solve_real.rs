@@ -294,7 +294,7 @@ fn report(args: &Args, solver: &DealSolver, problem: &Problem, end: &End) {
         .tree
         .nodes
         .iter()
-        .filter(|n| n.kind == abstraction::tree::NodeKind::Action)
+        .filter(|n| n.kind == abstraction::betting_tree::BettingKind::Action)
         .count();
     // An iteration updates, for each deal, the actor's row at every action node (fewer where a
     // subtree is pruned): the (infoset, deal) updates per second at most.

@@ -59,18 +59,20 @@ fn reference_iteration(s: &DealSolver) -> (Vec<f64>, Vec<f64>) {
     ) -> f64 {
         let n = p.s.tree.nodes[i];
         let st = n.street as usize;
-        let stake = n.slot as f64;
         match n.kind {
-            NodeKind::Fold => {
-                let folder = f.first[st] ^ n.player;
+            BettingKind::Fold => {
+                let stake = n.stake().0 as f64;
+                let folder = f.first[st] ^ n.role;
                 return if folder == 0 { -stake } else { stake };
             }
-            NodeKind::Showdown => return (2.0 * f.share0 as f64 - 1.0) * stake,
-            _ => {}
+            BettingKind::Showdown => {
+                return (2.0 * f.share0 as f64 - 1.0) * n.stake().0 as f64;
+            }
+            BettingKind::Action => {}
         }
-        let seat = (f.first[st] ^ n.player) as usize;
+        let seat = (f.first[st] ^ n.role) as usize;
         let k = n.num_children as usize;
-        let row = n.slot as usize + f.buckets[st][seat] as usize * k;
+        let row = n.first_slot() as usize + f.buckets[st][seat] as usize * k;
         let pos: Vec<f64> = p.before[row..row + k].iter().map(|&x| x.max(0.0)).collect();
         let sum: f64 = pos.iter().sum();
         let sigma: Vec<f64> = pos
@@ -195,7 +197,11 @@ fn mismatches_are_refused_by_name() {
     let s = solver(4, 1);
     let mut out = [0.0; 3];
     assert!(s.average_row(0, 0, &mut out).is_err());
-    let leaf = s.tree.nodes.iter().position(|n| n.kind != NodeKind::Action);
+    let leaf = s
+        .tree
+        .nodes
+        .iter()
+        .position(|n| n.kind != BettingKind::Action);
     assert!(s.average_row(leaf.unwrap() as u32, 0, &mut out).is_err());
     assert_eq!(s.tree.edges[0], Edge::Root);
 }

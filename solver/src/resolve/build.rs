@@ -230,15 +230,14 @@ impl<'a> Builder<'a> {
                 self.tree.slot_range.resize(first + k, [0, 0]);
                 self.states.resize(first + k, None);
                 self.bets.resize(first + k, Vec::new());
-                self.tree.nodes[id] = Node {
-                    kind: NodeKind::Action,
-                    player: seat,
-                    street: state.street() as u8,
-                    num_children: k as u8,
-                    first_child: first as u32,
-                    slot: self.slots as u32,
-                    board: 0,
-                };
+                self.tree.nodes[id] = Node::action(
+                    seat,
+                    state.street() as u8,
+                    k as u8,
+                    first as u32,
+                    self.slots as u32,
+                    0,
+                );
                 self.slots += n * k;
                 ensure!(
                     self.slots < NONE as usize,
@@ -266,28 +265,12 @@ impl<'a> Builder<'a> {
                         // The winner takes what the folder put in.
                         let v0 = if f == 0 { -c0 } else { c1 };
                         self.tree.values.push(v0 * self.scale);
-                        Node {
-                            kind: NodeKind::Fold,
-                            player: f,
-                            street: state.street() as u8,
-                            num_children: 0,
-                            first_child: 0,
-                            slot: (self.tree.values.len() - 1) as u32,
-                            board: NONE,
-                        }
+                        Node::fold(f, state.street() as u8, (self.tree.values.len() - 1) as u32)
                     }
                     (false, false) => {
                         self.up = [0, 1].map(|s| state.up_cards(s).to_vec());
                         self.tree.values.push(c0.min(c1) * self.scale);
-                        Node {
-                            kind: NodeKind::Showdown,
-                            player: 0,
-                            street: state.street() as u8,
-                            num_children: 0,
-                            first_child: 0,
-                            slot: (self.tree.values.len() - 1) as u32,
-                            board: 0,
-                        }
+                        Node::showdown(state.street() as u8, (self.tree.values.len() - 1) as u32, 0)
                     }
                     (true, true) => bail!("the hand ended with both players folded"),
                 };

@@ -234,7 +234,7 @@ impl Subgame {
             let st = self.states[i]
                 .as_ref()
                 .context("an action node without its state")?;
-            let seat = node.player;
+            let seat = node.seat;
             let legal = st.legal_actions();
             let acts = self.actions(i);
             let k = acts.len();
@@ -269,7 +269,7 @@ impl Subgame {
                     player.policy(&s, &self.bets[i], seat, &legal, probs)?;
                     probs.to_vec()
                 };
-                let at = node.slot as usize + h * k;
+                let at = node.first_slot() as usize + h * k;
                 for (a, act) in acts.iter().enumerate() {
                     avg[at + a] = legal.iter().position(|x| x == act).map_or(0.0, |j| p[j]);
                 }
@@ -345,7 +345,7 @@ impl Resolved {
         let t = &self.solver.tree;
         let n = &t.nodes[node];
         let k = n.num_children as usize;
-        let at = n.slot as usize + h * k;
+        let at = n.first_slot() as usize + h * k;
         let mut row = self.solver.average[at..at + k].to_vec();
         crate::policy::normalize(&mut row);
         row

@@ -85,7 +85,7 @@ fn three_card_hands_are_valued_as_the_sum_over_the_pairs_that_do_not_collide() {
                         },
                     };
                 }
-                let v = t.values[node.slot as usize];
+                let v = t.values[node.value_index() as usize];
                 want *= match node.kind {
                     NodeKind::Fold if player == 1 => -v,
                     _ => v,
@@ -248,12 +248,12 @@ fn re_solving_a_lossless_blueprint_s_last_street_reproduces_its_strategy_and_val
         for seat in 0..2u8 {
             let mut mixed = blue.clone();
             for (i, node) in sub.tree.nodes.iter().enumerate() {
-                if node.kind != NodeKind::Action || node.player != seat {
+                if node.kind != NodeKind::Action || node.seat != seat {
                     continue;
                 }
                 let k = node.num_children as usize;
                 for h in 0..sub.tree.num_hands() {
-                    let at = node.slot as usize + h * k;
+                    let at = node.first_slot() as usize + h * k;
                     mixed[at..at + k].copy_from_slice(&r.strategy(i, h));
                 }
             }
@@ -261,7 +261,7 @@ fn re_solving_a_lossless_blueprint_s_last_street_reproduces_its_strategy_and_val
             assert!(expl < 0.02, "seed {seed} seat {seat}: {expl}");
             assert!((value - blue_value).abs() < 0.02, "seed {seed}: {value}");
         }
-        let seat = sub.tree.nodes[0].player as usize;
+        let seat = sub.tree.nodes[0].seat as usize;
         let k = sub.tree.nodes[0].num_children as usize;
         let mut diff = 0.0;
         for h in 0..sub.tree.num_hands() {

@@ -186,11 +186,15 @@ pub(crate) fn row_pairs(
         if tree.edges[tree.children(p)] != sub.tree.edges[kids.clone()] {
             bail!("public node {p}: the subgame's betting differs from the public tree's");
         }
-        let sub_slot = sub.tree.nodes[q].slot as usize;
-        let table = tree.bucket_table(node.board, node.player);
+        let sub_slot = sub.tree.nodes[q].first_slot() as usize;
+        let table = tree.bucket_table(node.board, node.seat);
         for (h, &row) in table.iter().enumerate() {
             if let Some(j) = hand_of[h].filter(|_| row != NONE) {
-                pairs.push((node.slot as usize + row as usize * k, sub_slot + j * k, k));
+                pairs.push((
+                    node.first_slot() as usize + row as usize * k,
+                    sub_slot + j * k,
+                    k,
+                ));
             }
         }
         stack.extend(tree.children(p).zip(kids));
@@ -254,7 +258,7 @@ impl Lift<'_> {
     fn rows(&mut self, i: usize, st: &State) -> Result<()> {
         let (tree, player) = (self.tree, self.player);
         let n = tree.nodes[i];
-        let seat = n.player;
+        let seat = n.seat;
         if st.to_act() != Some(seat) {
             bail!("public node {i}: the rules engine says another seat acts");
         }
@@ -308,7 +312,7 @@ impl Lift<'_> {
                     probs
                 }
             };
-            let at = n.slot as usize + row as usize * k;
+            let at = n.first_slot() as usize + row as usize * k;
             for (a, j) in acts.iter().enumerate() {
                 self.out[at + a] = j.map_or(0.0, |j| p[j]);
             }

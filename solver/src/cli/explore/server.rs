@@ -144,7 +144,7 @@ impl Explorer {
     /// A browser of `file` (`name`: its path as given, for the commands shown). Refuses a file
     /// that is not a real game's betting tree.
     pub fn new(file: StrategyFile, name: String) -> Result<Explorer> {
-        if file.bucketing().is_none() {
+        if file.betting().is_none() {
             bail!(
                 "{name} stores a public tree (a small game solved exactly): `stud explore` \
                  browses the real games' betting-tree files; `stud query` reads this one"
@@ -334,7 +334,8 @@ impl Explorer {
     /// Fills in a decision: the query's answer (with its chart and ranges), the pot odds, the
     /// command.
     fn decision(&self, state: &State, spot: &str, v: &mut Value) -> Result<()> {
-        let f = self.player.file();
+        // `new` took a betting-tree file only.
+        let f = (self.player.file().betting()).context("a public-tree file")?;
         let def = &f.header().game;
         let seat = state.to_act().context("a decision with no one to act")?;
         let q = crate::cli::query::betting_json(&self.player, spot, None, true)?;
