@@ -405,6 +405,34 @@ fn abstract_solve_query_and_ladder() {
         "5",
     ]);
     assert!(e.contains("ascending"), "{e}");
+    // Re-solving measured exactly: the file lifted back measures as solved, and every
+    // last-street subgame is re-solved; a floor that is not a probability is refused.
+    let r = ok(&[
+        "eval",
+        "resolve",
+        s(&out),
+        "--game",
+        s(&game),
+        "--iterations",
+        "50",
+        "--json",
+    ]);
+    let r: serde_json::Value = serde_json::from_str(&r).unwrap();
+    let lifted = r["blueprint"]["chips"].as_f64().unwrap();
+    assert!((lifted - real).abs() < 1e-3, "{r}");
+    assert!(r["subgames"].as_u64().unwrap() > 100, "{r}");
+    assert!(r["resolved"]["chips"].as_f64().unwrap() > 0.0, "{r}");
+    assert_eq!(r["iterations"], 50.0);
+    let e = fails(&[
+        "eval",
+        "resolve",
+        s(&out),
+        "--game",
+        s(&game),
+        "--floor",
+        "2",
+    ]);
+    assert!(e.contains("--floor must be between 0 and 1"), "{e}");
     let e = fails(&[
         "solve",
         "--game",
@@ -434,5 +462,7 @@ fn abstract_solve_query_and_ladder() {
         s(&d.join("y.strat")),
     ]);
     assert!(ok(&["info", s(&d.join("y.strat"))]).contains("betting tree"));
+    let e = fails(&["eval", "resolve", s(&d.join("y.strat"))]);
+    assert!(e.contains("7stud is not walkable"), "{e}");
     std::fs::remove_dir_all(&d).unwrap();
 }
