@@ -136,3 +136,84 @@ fn spots_re_solving_cannot_answer_are_refused_clearly() {
     ));
     assert!(e.contains("not implemented"), "{e}");
 }
+
+/// A five-card stud hand checked to fifth street, seat 0 (showing 7h 9s Qh Jc) to act.
+const FIFTH: &str = r#""d dh p1 As7h","d dh p2 Kd2c","p2 pb","p1 cc","d dh p1 9s","d dh p2 3d","p1 cc","p2 cc","d dh p1 Qh","d dh p2 4c","p1 cc","p2 cc","d dh p1 Jc","d dh p2 5s""#;
+
+/// One reply line per request line.
+fn replies(player: &str, requests: &[String]) -> Vec<Value> {
+    let out = ok(&stud(
+        &["serve", player, "--game", "5stud"],
+        &requests.join("\n"),
+    ));
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn serve_re_solves_the_last_street_where_a_request_asks_and_reports_it() {
+    let file = shipped("5stud-hu.strat");
+    let third = r#""d dh p1 As7h","d dh p2 Kd2c","p2 pb""#;
+    let r = replies(
+        &file,
+        &[
+            format!(r#"{{"id":1,"actions":[{FIFTH}]}}"#),
+            format!(r#"{{"id":2,"actions":[{FIFTH}],"resolve":{{"iterations":5}}}}"#),
+            format!(r#"{{"id":3,"actions":[{third}],"resolve":{{"iterations":5}}}}"#),
+            format!(r#"{{"id":4,"actions":[{FIFTH}],"resolve":{{"iterations":5,"ms":3}}}}"#),
+            format!(r#"{{"id":5,"actions":[{FIFTH}],"resolve":{{"iterations":0}}}}"#),
+        ],
+    );
+    // Not asked: the blueprint's row, no report.
+    assert!(r[0].get("resolve").is_none(), "{}", r[0]);
+    // Asked on the last street: the re-solved row and the subgame's report.
+    let rep = &r[1]["resolve"];
+    assert_eq!(rep["iterations"], 5, "{}", r[1]);
+    assert_eq!(rep["hands"], 44, "{}", r[1]);
+    assert!(rep["exploitability_mbb"].as_f64().unwrap() >= 0.0);
+    let probs: f64 = r[1]["probs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_f64().unwrap())
+        .sum();
+    assert!((probs - 1.0).abs() < 1e-9, "{}", r[1]);
+    // Asked on an earlier street: the blueprint answers, with no report.
+    assert!(
+        r[2].get("resolve").is_none() && r[2].get("probs").is_some(),
+        "{}",
+        r[2]
+    );
+    // A budget that is not one of the two, or no iteration: an error reply, and the server reads on.
+    assert!(
+        r[3]["error"].as_str().unwrap().contains("give one of"),
+        "{}",
+        r[3]
+    );
+    assert!(
+        r[4]["error"].as_str().unwrap().contains("at least 1"),
+        "{}",
+        r[4]
+    );
+    // FILE:resolve=N re-solves every last-street decision; a bot cannot re-solve.
+    let always = replies(
+        &format!("{file}:resolve=7"),
+        &[format!(r#"{{"id":1,"actions":[{FIFTH}]}}"#)],
+    );
+    assert_eq!(always[0]["resolve"]["iterations"], 7, "{}", always[0]);
+    let bot = replies(
+        "heuristic",
+        &[format!(
+            r#"{{"id":1,"actions":[{FIFTH}],"resolve":{{"ms":5}}}}"#
+        )],
+    );
+    assert!(
+        bot[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("cannot re-solve"),
+        "{}",
+        bot[0]
+    );
+}

@@ -7,6 +7,7 @@
 //! naming the problem, and the server reads on.
 
 use super::{sample, Answer, Bet, Player};
+use crate::resolve::{Budget, ResolvingPlayer};
 use abstraction::phh::{parse_action, replay, ActionLine, HandHistory};
 use abstraction::rules::{Deal, GameDef, Next, Profile};
 use rand::SeedableRng;
@@ -40,6 +41,37 @@ struct Request {
     actions: Vec<String>,
     /// Seeds the draw of the sampled action (otherwise the connection's generator draws it).
     seed: Option<u64>,
+    /// Re-solve the last street within this budget (a server with a strategy file only).
+    resolve: Option<ResolveRequest>,
+}
+
+/// A request's re-solving budget: `{"iterations": N}` or `{"ms": N}`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResolveRequest {
+    iterations: Option<u64>,
+    ms: Option<u64>,
+}
+
+impl ResolveRequest {
+    fn budget(&self) -> Result<Budget, String> {
+        match (self.iterations, self.ms) {
+            (Some(0), None) => Err("resolve: at least 1 iteration".into()),
+            (Some(n), None) => Ok(Budget::Iterations(n)),
+            (None, Some(ms)) => Ok(Budget::Millis(ms)),
+            _ => Err(r#"resolve: give one of {"iterations": N} or {"ms": N}"#.into()),
+        }
+    }
+}
+
+/// A server's re-solving of the last street: the blueprint as a [`ResolvingPlayer`], and
+/// whether every last-street decision is re-solved (the server's player is `FILE:resolve…`)
+/// or only those whose request asks.
+pub struct Resolver {
+    /// The blueprint, re-solved within its budget unless a request names another.
+    pub player: ResolvingPlayer,
+    /// Re-solve when the request does not ask.
+    pub always: bool,
 }
 
 /// Answers requests for one player in one game.
@@ -50,6 +82,8 @@ pub struct Server {
     pub profile: Profile,
     /// The player whose policy is served.
     pub player: Box<dyn Player>,
+    /// Re-solving, for a strategy file (`None`: a bot, which cannot re-solve).
+    pub resolver: Option<Resolver>,
 }
 
 impl Server {
@@ -130,10 +164,29 @@ impl Server {
         let legal = state.legal_actions();
         let mut probs = [0.0; 8];
         let probs = &mut probs[..legal.len()];
-        let answer = self
-            .player
-            .policy(&state, &bets, seat, &legal, probs)
-            .map_err(|e| format!("{}: {e:#}", self.player.name()))?;
+        let budget = match (&req.resolve, &self.resolver) {
+            (Some(_), None) => {
+                return Err(format!(
+                    "{} cannot re-solve: serve a strategy file to ask for `resolve`",
+                    self.player.name()
+                )
+                .into())
+            }
+            (Some(r), Some(_)) => Some(r.budget()?),
+            (None, Some(res)) if res.always => Some(res.player.budget()),
+            (None, _) => None,
+        };
+        let (answer, report) = match (budget, &self.resolver) {
+            (Some(b), Some(res)) => res
+                .player
+                .policy_within(b, &state, &bets, seat, &legal, probs)
+                .map_err(|e| format!("{}: {e:#}", res.player.name()))?,
+            _ => self
+                .player
+                .policy(&state, &bets, seat, &legal, probs)
+                .map(|a| (a, None))
+                .map_err(|e| format!("{}: {e:#}", self.player.name()))?,
+        };
         let pick = match req.seed {
             Some(s) => sample(probs, &mut ChaCha8Rng::seed_from_u64(s)),
             None => sample(probs, rng),
@@ -148,6 +201,9 @@ impl Server {
         });
         if answer == Answer::Fallback {
             reply["fallback"] = true.into();
+        }
+        if let Some(r) = report {
+            reply["resolve"] = serde_json::to_value(r).map_err(|e| e.to_string())?;
         }
         Ok(reply)
     }

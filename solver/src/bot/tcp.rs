@@ -815,6 +815,7 @@ mod tests {
             def,
             profile: Profile::CardRoom,
             player: Box::new(Panics),
+            resolver: None,
         };
         let line = br#"{"id":1,"actions":["d dh p1 ????7h","d dh p2 AsKs2c"]}"#;
         let job = Job {

@@ -6,8 +6,9 @@ use abstraction::rules::{GameDef, Profile};
 use anyhow::{bail, Context};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use solver::bot::load;
-use solver::bot::protocol::Server;
+use solver::bot::protocol::{Resolver, Server};
+use solver::bot::{load, open_strategy, BOT_NAMES};
+use solver::resolve::{resolve_spec, Budget, Options, ResolvingPlayer, DEFAULT_PLAYER_ITERATIONS};
 use std::io::BufWriter;
 #[cfg(unix)]
 use std::io::Write;
@@ -31,11 +32,13 @@ arriving when the process has no file descriptor left, gets one JSON error line 
 a connection idle for --idle-timeout, or whose request line takes longer than --read-timeout \
 to arrive, is told so and closed. Each is logged on standard error. Sampled actions come from \
 a ChaCha8 generator seeded with --seed (stream = connection number, from 0), or from the \
-request's own `seed`.")]
+request's own `seed`. A strategy file re-solves the last street where a request asks \
+(`\"resolve\": {\"iterations\": 30}` or `{\"ms\": 200}`), and everywhere as FILE:resolve \
+(FILE:resolve=N, FILE:resolve=Nms); the reply then carries the re-solve's report.")]
 pub struct Args {
     /// The player: a bot (random, call, raise, heuristic) or a strategy file (FILE:mixed,
     /// FILE:pure, FILE:threshold=T say how its rows are played; default threshold=0.15 for the
-    /// real games).
+    /// real games; a final :resolve, :resolve=N or :resolve=Nms re-solves every last street).
     pub player: String,
     /// `--game`.
     #[command(flatten)]
@@ -87,11 +90,38 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             def.variant
         );
     }
-    let player = load(&args.player, &def)?;
+    // A strategy file re-solves where a request asks, or always when its spec says `:resolve`.
+    let (player, resolver) = match resolve_spec(&args.player) {
+        Some(parsed) => {
+            let (blueprint, budget) = parsed?;
+            let resolving =
+                ResolvingPlayer::new(open_strategy(blueprint, &def)?, budget, Options::default());
+            let always = Resolver {
+                player: resolving,
+                always: true,
+            };
+            (load(blueprint, &def)?, Some(always))
+        }
+        None if BOT_NAMES.contains(&args.player.as_str()) => (load(&args.player, &def)?, None),
+        None => {
+            let budget = Budget::Iterations(DEFAULT_PLAYER_ITERATIONS);
+            let resolving = ResolvingPlayer::new(
+                open_strategy(&args.player, &def)?,
+                budget,
+                Options::default(),
+            );
+            let asked = Resolver {
+                player: resolving,
+                always: false,
+            };
+            (load(&args.player, &def)?, Some(asked))
+        }
+    };
     let server = Arc::new(Server {
         def,
         profile,
         player,
+        resolver,
     });
     let rng = |stream: u64| {
         let mut r = ChaCha8Rng::seed_from_u64(args.random.seed);

@@ -1,6 +1,6 @@
 //! The blueprint with its last street re-solved, as a [`Player`]: `stud match FILE:resolve ...`.
 
-use super::{Budget, Options, Resolved, Subgame};
+use super::{Budget, Options, Report, Resolved, Subgame};
 use crate::bot::{normalize_or_fall_back, Answer, Bet, Player, StrategyPlayer};
 use abstraction::cards::CardSet;
 use abstraction::rules::{Action, State};
@@ -31,11 +31,12 @@ pub struct ResolvingPlayer {
 /// A subgame and its solve.
 type Solved = (Subgame, Resolved);
 
-/// What a subgame depends on: both seats' up cards and the betting before its root.
+/// What a solve depends on: both seats' up cards, the betting before its root and the budget.
 #[derive(Clone, PartialEq, Eq)]
 struct Key {
     up: [CardSet; 2],
     bets: Vec<Bet>,
+    budget: Budget,
 }
 
 /// Splits a player spec ending in `:resolve`, `:resolve=N` (N iterations) or `:resolve=Nms`
@@ -76,13 +77,20 @@ impl ResolvingPlayer {
         }
     }
 
-    /// The solve of the subgame of `state` after `bets`, from the cache or made now.
-    fn solve(&self, state: &State, bets: &[Bet]) -> anyhow::Result<Arc<Solved>> {
+    /// The budget of a re-solve when none is asked for.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// The solve of the subgame of `state` after `bets` within `budget`, from the cache or
+    /// made now.
+    fn solve(&self, state: &State, bets: &[Bet], budget: Budget) -> anyhow::Result<Arc<Solved>> {
         let last = state.street();
         let before = bets.iter().take_while(|b| b.0 < last).count();
         let key = Key {
             up: [0, 1].map(|s| state.up_cards(s).iter().copied().collect()),
             bets: bets[..before].to_vec(),
+            budget,
         };
         let lock = || {
             self.cache
@@ -93,7 +101,7 @@ impl ResolvingPlayer {
             return Ok(Arc::clone(hit));
         }
         let sub = Subgame::at(&self.blueprint, state, bets, self.options)?;
-        let resolved = sub.solve(self.budget)?;
+        let resolved = sub.solve(budget)?;
         let entry = Arc::new((sub, resolved));
         let mut cache = lock()?;
         if cache.len() == CACHE {
@@ -101,6 +109,49 @@ impl ResolvingPlayer {
         }
         cache.push((key, Arc::clone(&entry)));
         Ok(entry)
+    }
+}
+
+impl ResolvingPlayer {
+    /// [`Player::policy`] with the last street re-solved within `budget`, and the re-solve's
+    /// report when one answered (`None`: an earlier street, or a spot past the subgame's cap,
+    /// answered by the blueprint). A cached solve reports the figures of when it was made.
+    pub fn policy_within(
+        &self,
+        budget: Budget,
+        state: &State,
+        bets: &[Bet],
+        seat: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<(Answer, Option<Report>)> {
+        let blueprint = |probs: &mut [f64]| {
+            let answer = self.blueprint.policy(state, bets, seat, legal, probs)?;
+            Ok((answer, None))
+        };
+        if state.street() + 1 != state.def().streets.len() {
+            return blueprint(probs);
+        }
+        let solved = self.solve(state, bets, budget)?;
+        let (sub, resolved) = &*solved;
+        let Some(node) = sub.node_after(bets)? else {
+            return blueprint(probs);
+        };
+        let mut down = CardSet::EMPTY;
+        for c in state.down_cards(seat) {
+            down.insert(c.context("re-solving needs the seat's own down cards")?);
+        }
+        let hand = sub
+            .hand_index(down)
+            .context("the seat's down cards are not a hand of the subgame")?;
+        let row = resolved.strategy(node, hand);
+        probs.fill(0.0);
+        for (a, p) in sub.actions(node).iter().zip(row) {
+            if let Some(i) = legal.iter().position(|x| x == a) {
+                probs[i] += p;
+            }
+        }
+        Ok((normalize_or_fall_back(legal, probs), Some(resolved.report)))
     }
 }
 
@@ -117,28 +168,7 @@ impl Player for ResolvingPlayer {
         legal: &[Action],
         probs: &mut [f64],
     ) -> anyhow::Result<Answer> {
-        if state.street() + 1 != state.def().streets.len() {
-            return self.blueprint.policy(state, bets, seat, legal, probs);
-        }
-        let solved = self.solve(state, bets)?;
-        let (sub, resolved) = &*solved;
-        let Some(node) = sub.node_after(bets)? else {
-            return self.blueprint.policy(state, bets, seat, legal, probs);
-        };
-        let mut down = CardSet::EMPTY;
-        for c in state.down_cards(seat) {
-            down.insert(c.context("re-solving needs the seat's own down cards")?);
-        }
-        let hand = sub
-            .hand_index(down)
-            .context("the seat's down cards are not a hand of the subgame")?;
-        let row = resolved.strategy(node, hand);
-        probs.fill(0.0);
-        for (a, p) in sub.actions(node).iter().zip(row) {
-            if let Some(i) = legal.iter().position(|x| x == a) {
-                probs[i] += p;
-            }
-        }
-        Ok(normalize_or_fall_back(legal, probs))
+        self.policy_within(self.budget, state, bets, seat, legal, probs)
+            .map(|(answer, _)| answer)
     }
 }
