@@ -37,7 +37,8 @@ pub struct Measured {
     pub mean_subgame_resolved: f64,
     /// CFR+ iterations of each re-solve (the budget's, or the mean under a time budget).
     pub iterations: f64,
-    /// Milliseconds of the lift, and of the re-solves (ranges included) on all threads.
+    /// Wall milliseconds of the lift, and of the re-solves (ranges included; parallel over the
+    /// roots).
     pub lift_millis: f64,
     /// See [`Measured::lift_millis`].
     pub resolve_millis: f64,
