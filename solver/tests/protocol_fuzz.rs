@@ -13,7 +13,7 @@ use proptest::test_runner::FileFailurePersistence;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Map, Value};
-use solver::bot::protocol::{Server, MAX_LINE, MAX_MESSAGE};
+use solver::bot::protocol::{Served, Server, MAX_LINE, MAX_MESSAGE};
 use solver::bot::Heuristic;
 use std::sync::OnceLock;
 
@@ -22,8 +22,7 @@ fn server() -> &'static Server {
     SERVER.get_or_init(|| Server {
         def: GameDef::preset("7stud").unwrap(),
         profile: Profile::CardRoom,
-        player: Box::new(Heuristic::default()),
-        resolver: None,
+        served: Served::Player(Box::new(Heuristic::default())),
     })
 }
 

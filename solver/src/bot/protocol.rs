@@ -64,14 +64,19 @@ impl ResolveRequest {
     }
 }
 
-/// A server's re-solving of the last street: the blueprint as a [`ResolvingPlayer`], and
-/// whether every last-street decision is re-solved (the server's player is `FILE:resolve…`)
-/// or only those whose request asks.
-pub struct Resolver {
-    /// The blueprint, re-solved within its budget unless a request names another.
-    pub player: ResolvingPlayer,
-    /// Re-solve when the request does not ask.
-    pub always: bool,
+/// What a server answers with.
+pub enum Served {
+    /// A player that cannot re-solve (a bot).
+    Player(Box<dyn Player>),
+    /// A strategy file, played as its blueprint, its last street re-solved where a request
+    /// asks, or at every last-street decision when `always` (the server's player is
+    /// `FILE:resolve…`, whose budget is the player's).
+    Strategy {
+        /// The blueprint with its re-solver (boxed: the enum stays small).
+        player: Box<ResolvingPlayer>,
+        /// Re-solve when the request does not ask.
+        always: bool,
+    },
 }
 
 /// Answers requests for one player in one game.
@@ -81,9 +86,7 @@ pub struct Server {
     /// The rules profile the histories are replayed under.
     pub profile: Profile,
     /// The player whose policy is served.
-    pub player: Box<dyn Player>,
-    /// Re-solving, for a strategy file (`None`: a bot, which cannot re-solve).
-    pub resolver: Option<Resolver>,
+    pub served: Served,
 }
 
 impl Server {
@@ -164,28 +167,35 @@ impl Server {
         let legal = state.legal_actions();
         let mut probs = [0.0; 8];
         let probs = &mut probs[..legal.len()];
-        let budget = match (&req.resolve, &self.resolver) {
-            (Some(_), None) => {
-                return Err(format!(
-                    "{} cannot re-solve: serve a strategy file to ask for `resolve`",
-                    self.player.name()
-                )
-                .into())
+        let failed = |name: &str, e: anyhow::Error| format!("{name}: {e:#}");
+        let (answer, report) = match &self.served {
+            Served::Player(player) => {
+                if req.resolve.is_some() {
+                    return Err(format!(
+                        "{} cannot re-solve: serve a strategy file to ask for `resolve`",
+                        player.name()
+                    )
+                    .into());
+                }
+                let answer = player.policy(&state, &bets, seat, &legal, probs);
+                (answer.map_err(|e| failed(player.name(), e))?, None)
             }
-            (Some(r), Some(_)) => Some(r.budget()?),
-            (None, Some(res)) if res.always => Some(res.player.budget()),
-            (None, _) => None,
-        };
-        let (answer, report) = match (budget, &self.resolver) {
-            (Some(b), Some(res)) => res
-                .player
-                .policy_within(b, &state, &bets, seat, &legal, probs)
-                .map_err(|e| format!("{}: {e:#}", res.player.name()))?,
-            _ => self
-                .player
-                .policy(&state, &bets, seat, &legal, probs)
-                .map(|a| (a, None))
-                .map_err(|e| format!("{}: {e:#}", self.player.name()))?,
+            Served::Strategy { player, always } => {
+                let budget = match &req.resolve {
+                    Some(r) => Some(r.budget()?),
+                    None => always.then(|| player.budget()),
+                };
+                match budget {
+                    Some(b) => player
+                        .policy_within(b, &state, &bets, seat, &legal, probs)
+                        .map_err(|e| failed(player.name(), e))?,
+                    None => {
+                        let blueprint = player.blueprint();
+                        let answer = blueprint.policy(&state, &bets, seat, &legal, probs);
+                        (answer.map_err(|e| failed(blueprint.name(), e))?, None)
+                    }
+                }
+            }
         };
         let pick = match req.seed {
             Some(s) => sample(probs, &mut ChaCha8Rng::seed_from_u64(s)),

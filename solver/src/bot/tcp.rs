@@ -814,8 +814,7 @@ mod tests {
         let server = Server {
             def,
             profile: Profile::CardRoom,
-            player: Box::new(Panics),
-            resolver: None,
+            served: crate::bot::protocol::Served::Player(Box::new(Panics)),
         };
         let line = br#"{"id":1,"actions":["d dh p1 ????7h","d dh p2 AsKs2c"]}"#;
         let job = Job {

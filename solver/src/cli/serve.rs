@@ -6,7 +6,7 @@ use abstraction::rules::{GameDef, Profile};
 use anyhow::{bail, Context};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use solver::bot::protocol::{Resolver, Server};
+use solver::bot::protocol::{Served, Server};
 use solver::bot::{load, open_strategy, BOT_NAMES};
 use solver::resolve::{resolve_spec, Budget, Options, ResolvingPlayer, DEFAULT_PLAYER_ITERATIONS};
 use std::io::BufWriter;
@@ -91,37 +91,31 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     // A strategy file re-solves where a request asks, or always when its spec says `:resolve`.
-    let (player, resolver) = match resolve_spec(&args.player) {
+    let served = match resolve_spec(&args.player) {
         Some(parsed) => {
             let (blueprint, budget) = parsed?;
-            let resolving =
-                ResolvingPlayer::new(open_strategy(blueprint, &def)?, budget, Options::default());
-            let always = Resolver {
-                player: resolving,
+            let blueprint = open_strategy(blueprint, &def)?;
+            Served::Strategy {
+                player: Box::new(ResolvingPlayer::new(blueprint, budget, Options::default())),
                 always: true,
-            };
-            (load(blueprint, &def)?, Some(always))
+            }
         }
-        None if BOT_NAMES.contains(&args.player.as_str()) => (load(&args.player, &def)?, None),
+        None if BOT_NAMES.contains(&args.player.as_str()) => {
+            Served::Player(load(&args.player, &def)?)
+        }
         None => {
+            let blueprint = open_strategy(&args.player, &def)?;
             let budget = Budget::Iterations(DEFAULT_PLAYER_ITERATIONS);
-            let resolving = ResolvingPlayer::new(
-                open_strategy(&args.player, &def)?,
-                budget,
-                Options::default(),
-            );
-            let asked = Resolver {
-                player: resolving,
+            Served::Strategy {
+                player: Box::new(ResolvingPlayer::new(blueprint, budget, Options::default())),
                 always: false,
-            };
-            (load(&args.player, &def)?, Some(asked))
+            }
         }
     };
     let server = Arc::new(Server {
         def,
         profile,
-        player,
-        resolver,
+        served,
     });
     let rng = |stream: u64| {
         let mut r = ChaCha8Rng::seed_from_u64(args.random.seed);

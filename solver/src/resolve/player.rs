@@ -77,6 +77,11 @@ impl ResolvingPlayer {
         }
     }
 
+    /// The blueprint, as it plays before the last street.
+    pub fn blueprint(&self) -> &StrategyPlayer {
+        &self.blueprint
+    }
+
     /// The budget of a re-solve when none is asked for.
     pub fn budget(&self) -> Budget {
         self.budget
