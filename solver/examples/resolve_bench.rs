@@ -1,12 +1,14 @@
 //! Speed of last-street re-solving (`solver::resolve`) on a real game's strategy file: spots
 //! dealt at random and played by the blueprint against itself up to the last street's first
-//! decision, each re-solved within a budget.
+//! decision, each re-solved within a budget by a [`ResolvingPlayer`] that saw seat 0's
+//! decisions on the way (where it works out each street's classes for the ranges: `warm`).
 //!
 //! `cargo run --release -p solver --example resolve_bench -- FILE [SPOTS] [BUDGET] [SEED]
-//! [BLUEPRINT]` (defaults: 20 spots, `it:100`, seed 1, `no`): BUDGET is `it:N` iterations or
-//! `ms:N` milliseconds; BLUEPRINT `yes` also measures the blueprint's own exploitability in each
-//! subgame (its rows read for every hand: slower). Prints one JSON line per spot, then one with
-//! the percentiles (`"summary": true`).
+//! [BLUEPRINT] [WARM]` (defaults: 20 spots, `it:100`, seed 1, `no`, `yes`): BUDGET is `it:N`
+//! iterations or `ms:N` milliseconds; BLUEPRINT `yes` also measures the blueprint's own
+//! exploitability in each subgame (its rows read for every hand: slower); WARM `no` skips the
+//! earlier streets' decisions (a re-solve asked cold, as a server's first request of a hand).
+//! Prints one JSON line per spot, then one with the percentiles (`"summary": true`).
 
 use abstraction::rules::{Next, State};
 use anyhow::{bail, Context, Result};
@@ -14,14 +16,21 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use solver::bot::{choose, Bet, StrategyPlayer};
 use solver::memory::status_bytes;
-use solver::resolve::{Budget, Options, Subgame};
+use solver::resolve::{Budget, Options, ResolvingPlayer};
 use solver::strategy_file::StrategyFile;
 use std::path::Path;
 use std::time::Instant;
 
-/// A hand dealt from `rng` and played by `player` in both seats up to the last street's first
-/// decision, or `None` if it ended before.
-fn spot(player: &StrategyPlayer, rng: &mut ChaCha8Rng) -> Result<Option<(State, Vec<Bet>)>> {
+/// A hand dealt from `rng` and played by the blueprint of `resolver` in both seats up to the
+/// last street's first decision, or `None` if it ended before; at seat 0's decisions the
+/// resolver warms its classes if `warm` (the milliseconds each took are pushed on `warmed`).
+fn spot(
+    resolver: &ResolvingPlayer,
+    warm: bool,
+    warmed: &mut Vec<f64>,
+    rng: &mut ChaCha8Rng,
+) -> Result<Option<(State, Vec<Bet>)>> {
+    let player: &StrategyPlayer = resolver.blueprint();
     let def = &player.file().header().game;
     let last = def.streets.len() - 1;
     let mut st = State::new(def)?;
@@ -33,7 +42,12 @@ fn spot(player: &StrategyPlayer, rng: &mut ChaCha8Rng) -> Result<Option<(State, 
                 st.deal_random(rng)?;
             }
             Next::Act { .. } if st.street() == last => return Ok(Some((st, bets))),
-            Next::Act { .. } => {
+            Next::Act { seat } => {
+                if warm && seat == 0 {
+                    let t = Instant::now();
+                    resolver.warm(&st, &bets)?;
+                    warmed.push(t.elapsed().as_secs_f64() * 1000.0);
+                }
                 let legal = st.legal_actions();
                 let (a, _) = choose(player, &st, &bets, &legal, &mut probs, rng)?;
                 bets.push((st.street(), a));
@@ -62,24 +76,27 @@ fn main() -> Result<()> {
     };
     let seed: u64 = args.get(3).map_or(Ok(1), |s| s.parse()).context("SEED")?;
     let blueprint = args.get(4).is_some_and(|s| s == "yes");
+    let warm = args.get(5).is_none_or(|s| s == "yes");
     let def = StrategyFile::open(Path::new(file))?.header().game.clone();
     let mut player = StrategyPlayer::open(file, &def)?;
     player.precompute_first_street();
+    let resolver = ResolvingPlayer::new(player, budget, Options::default());
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut range_ms, mut solve_ms, mut total_ms, mut its) = (vec![], vec![], vec![], vec![]);
+    let mut warm_ms = vec![];
     let mut done = 0;
     while done < spots {
-        let Some((st, bets)) = spot(&player, &mut rng)? else {
+        let Some((st, bets)) = spot(&resolver, warm, &mut warm_ms, &mut rng)? else {
             continue;
         };
         done += 1;
         let t = Instant::now();
-        let sub = Subgame::at(&player, &st, &bets, Options::default())?;
-        let r = sub.solve(budget)?;
+        let solved = resolver.solve(&st, &bets, budget)?;
         let total = t.elapsed().as_secs_f64() * 1000.0;
+        let (sub, r) = &*solved;
         let rep = r.report;
         let blue = if blueprint {
-            let avg = sub.policy_of(&player)?;
+            let avg = sub.policy_of(resolver.blueprint())?;
             Some(sub.exploitability(&avg).0)
         } else {
             None
@@ -106,6 +123,8 @@ fn main() -> Result<()> {
             "solve_ms_p99": percentile(&mut solve_ms, 0.99),
             "total_ms_p50": percentile(&mut total_ms, 0.5),
             "total_ms_p99": percentile(&mut total_ms, 0.99),
+            "warm_ms_p50": if warm_ms.is_empty() { 0.0 } else { percentile(&mut warm_ms, 0.5) },
+            "warm_ms_p99": if warm_ms.is_empty() { 0.0 } else { percentile(&mut warm_ms, 0.99) },
             "iterations_per_second_p50": percentile(&mut its, 0.5),
             "peak_bytes": status_bytes("VmHWM"),
         })

@@ -287,7 +287,7 @@ impl<'p> HiddenRange<'p> {
 
     /// Whether the player reads its cards through classes; if so, gives each holding its
     /// class on the street of `st` (once a street).
-    fn classes(&mut self, st: &State) -> anyhow::Result<bool> {
+    pub(crate) fn classes(&mut self, st: &State) -> anyhow::Result<bool> {
         if self.has_classes == Some(false) {
             return Ok(false);
         }

@@ -40,6 +40,7 @@
 //! strategy's value for the opponent's hands may move from the blueprint's.
 
 mod build;
+pub mod classes;
 mod player;
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,6 @@
 //! The blueprint with its last street re-solved, as a [`Player`]: `stud match FILE:resolve ...`.
 
+use super::classes::{warm, Cached, ClassCache};
 use super::{Budget, Options, Report, Resolved, Subgame};
 use crate::bot::{normalize_or_fall_back, Answer, Bet, Player, StrategyPlayer};
 use abstraction::cards::CardSet;
@@ -26,6 +27,8 @@ pub struct ResolvingPlayer {
     name: String,
     /// Recent solves, keyed by the street root's public cards and betting.
     cache: Mutex<Vec<(Key, Arc<Solved>)>>,
+    /// The blueprint's classes of the hands' holdings, worked out street by street.
+    classes: ClassCache,
 }
 
 /// A subgame and its solve.
@@ -74,6 +77,7 @@ impl ResolvingPlayer {
             budget,
             options,
             cache: Mutex::new(Vec::new()),
+            classes: ClassCache::new(),
         }
     }
 
@@ -87,9 +91,31 @@ impl ResolvingPlayer {
         self.budget
     }
 
-    /// The solve of the subgame of `state` after `bets` within `budget`, from the cache or
-    /// made now.
-    fn solve(&self, state: &State, bets: &[Bet], budget: Budget) -> anyhow::Result<Arc<Solved>> {
+    /// The blueprint, its classes answered from the player's cache.
+    fn cached(&self) -> Cached<'_> {
+        Cached {
+            player: &self.blueprint,
+            cache: &self.classes,
+        }
+    }
+
+    /// Works out the blueprint's classes of both seats' holdings on the street of `state` (a
+    /// decision before the last street, after `bets`), so that the last street's re-solve of
+    /// this hand replays its ranges without looking them up (see [`super::classes`]). The
+    /// player does it at each of its decisions before the last street.
+    pub fn warm(&self, state: &State, bets: &[Bet]) -> anyhow::Result<()> {
+        warm(&self.cached(), state, bets, self.options.floor)
+            .context("working out the ranges' classes for the last street's re-solve")
+    }
+
+    /// The subgame of `state` after `bets` (on the last street) and its solve within `budget`,
+    /// from the cache or made now.
+    pub fn solve(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        budget: Budget,
+    ) -> anyhow::Result<Arc<(Subgame, Resolved)>> {
         let last = state.street();
         let before = bets.iter().take_while(|b| b.0 < last).count();
         let key = Key {
@@ -105,7 +131,7 @@ impl ResolvingPlayer {
         if let Some((_, hit)) = lock()?.iter().find(|(k, _)| *k == key) {
             return Ok(Arc::clone(hit));
         }
-        let sub = Subgame::at(&self.blueprint, state, bets, self.options)?;
+        let sub = Subgame::at(&self.cached(), state, bets, self.options)?;
         let resolved = sub.solve(budget)?;
         let entry = Arc::new((sub, resolved));
         let mut cache = lock()?;
@@ -135,6 +161,7 @@ impl ResolvingPlayer {
             Ok((answer, None))
         };
         if state.street() + 1 != state.def().streets.len() {
+            self.warm(state, bets)?;
             return blueprint(probs);
         }
         let solved = self.solve(state, bets, budget)?;
