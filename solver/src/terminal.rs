@@ -87,16 +87,23 @@ fn showdown(
 /// Writes into `out[h]` the opponent's reach summed over its hands that share no card with hand
 /// `h`: with reach a range, the weight of the pairs of hands that can be dealt together.
 pub fn disjoint_reach(tree: &Tree, reach_opp: &[f64], out: &mut [f64]) {
-    if tree.holdings.is_empty() {
-        let total: f64 = reach_opp.iter().sum();
-        for (o, &r) in out.iter_mut().zip(reach_opp) {
-            *o = total - r;
+    match tree.holdings.first().map_or(0, |h| h.len()) {
+        2 => disjoint_reach_of::<2>(&tree.holdings, reach_opp, out),
+        3 => disjoint_reach_of::<3>(&tree.holdings, reach_opp, out),
+        _ => {
+            let total: f64 = reach_opp.iter().sum();
+            for (o, &r) in out.iter_mut().zip(reach_opp) {
+                *o = total - r;
+            }
         }
-        return;
     }
-    let sums = CardSums::of(&tree.holdings, reach_opp);
-    for (h, o) in out.iter_mut().enumerate() {
-        *o = sums.disjoint(&ids(tree.holdings[h]), reach_opp[h]);
+}
+
+fn disjoint_reach_of<const K: usize>(hands: &[CardSet], reach_opp: &[f64], out: &mut [f64]) {
+    let mut sums = CardSums::new();
+    sums.add_all::<K>(hands, reach_opp);
+    for ((o, &h), &r) in out.iter_mut().zip(hands).zip(reach_opp) {
+        *o = sums.disjoint(&ids::<K>(h), r);
     }
 }
 
@@ -112,48 +119,42 @@ struct CardSums {
     two: [f64; 52 * 52],
 }
 
-/// A hand's card ids, how many (at most [`MAX_HOLDING_CARDS`]) in the last entry.
-fn ids(set: CardSet) -> [usize; 4] {
-    let mut out = [0; 4];
+/// A hand's `K` card ids, lowest first (every hand of a tree's holdings has the same number).
+#[inline(always)]
+fn ids<const K: usize>(set: CardSet) -> [usize; K] {
+    let mut out = [0; K];
     let mut bits = set.0;
-    let mut k = 0;
-    while bits != 0 && k < MAX_HOLDING_CARDS {
-        out[k] = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        k += 1;
+    for o in out.iter_mut() {
+        *o = bits.trailing_zeros() as usize;
+        bits &= bits.wrapping_sub(1);
     }
-    out[3] = k;
     out
 }
 
 impl CardSums {
-    /// The sums of `reach` over `hands`.
-    fn of(hands: &[CardSet], reach: &[f64]) -> CardSums {
-        let mut sums = CardSums {
+    fn new() -> CardSums {
+        CardSums {
             all: 0.0,
             one: [0.0; 52],
             two: [0.0; 52 * 52],
-        };
-        for (h, &r) in reach.iter().enumerate() {
+        }
+    }
+
+    /// Adds `reach` over `hands` (the hands of no reach skipped: deep in the tree most are).
+    fn add_all<const K: usize>(&mut self, hands: &[CardSet], reach: &[f64]) {
+        for (&h, &r) in hands.iter().zip(reach) {
             if r != 0.0 {
-                sums.add(&ids(hands[h]), r);
+                self.add(&ids::<K>(h), r);
             }
         }
-        sums
     }
 
-    fn clear(&mut self) {
-        self.all = 0.0;
-        self.one.fill(0.0);
-        self.two.fill(0.0);
-    }
-
-    fn add(&mut self, c: &[usize; 4], r: f64) {
-        let k = c[3];
+    #[inline(always)]
+    fn add<const K: usize>(&mut self, c: &[usize; K], r: f64) {
         self.all += r;
-        for i in 0..k {
+        for i in 0..K {
             self.one[c[i]] += r;
-            for j in i + 1..k {
+            for j in i + 1..K {
                 self.two[c[i] * 52 + c[j]] += r;
             }
         }
@@ -162,16 +163,16 @@ impl CardSums {
     /// The reach summed over the hands sharing no card with the hand `c`, where `same` is the
     /// reach counted in `self` of the hand holding exactly `c`'s cards (used for three cards
     /// only: with fewer, the last sum is already that hand's).
-    fn disjoint(&self, c: &[usize; 4], same: f64) -> f64 {
-        let k = c[3];
+    #[inline(always)]
+    fn disjoint<const K: usize>(&self, c: &[usize; K], same: f64) -> f64 {
         let mut v = self.all;
-        for i in 0..k {
+        for i in 0..K {
             v -= self.one[c[i]];
-            for j in i + 1..k {
+            for j in i + 1..K {
                 v += self.two[c[i] * 52 + c[j]];
             }
         }
-        if k == 3 {
+        if K == 3 {
             v -= same;
         }
         v
@@ -180,28 +181,42 @@ impl CardSums {
 
 /// [`terminal_values`] for hands of several cards (see the module documentation).
 fn holding_values(tree: &Tree, node: &Node, player: u8, reach_opp: &[f64], out: &mut [f64]) {
+    match tree.holdings.first().map_or(0, |h| h.len()) {
+        2 => holding_values_of::<2>(tree, node, player, reach_opp, out),
+        3 => holding_values_of::<3>(tree, node, player, reach_opp, out),
+        k => unreachable!("holdings of {k} cards (the subgame builder allows 2 to 3)"),
+    }
+}
+
+/// [`holding_values`] for hands of `K` cards: a fold in one pass over the hands after the
+/// sums, a showdown in one sweep by strength and a last pass for the disjoint totals.
+fn holding_values_of<const K: usize>(
+    tree: &Tree,
+    node: &Node,
+    player: u8,
+    reach_opp: &[f64],
+    out: &mut [f64],
+) {
     let value = tree.values[node.value_index() as usize];
     let hands = &tree.holdings;
-    let mut sums = CardSums::of(hands, reach_opp);
+    let mut sums = CardSums::new();
     if node.kind == NodeKind::Fold {
+        sums.add_all::<K>(hands, reach_opp);
         let v = if player == 0 { value } else { -value };
-        for (h, o) in out.iter_mut().enumerate() {
-            *o = v * sums.disjoint(&ids(hands[h]), reach_opp[h]);
+        for ((o, &h), &r) in out.iter_mut().zip(hands).zip(reach_opp) {
+            *o = v * sums.disjoint(&ids::<K>(h), r);
         }
         return;
     }
     let n = reach_opp.len();
-    // Showdown: won − lost = below + (below or tied) − all, each over the disjoint hands.
-    for (h, o) in out.iter_mut().enumerate() {
-        *o = -sums.disjoint(&ids(hands[h]), reach_opp[h]);
-    }
+    // Showdown: won − lost = below + (below or tied) − all, each over the disjoint hands. The
+    // sweep adds every opponent hand once, so the sums after it are those of all of them.
     let off = tree.boards[node.board as usize].showdown as usize;
     let (me, opp) = if player == 0 { (0, n) } else { (n, 0) };
     let my_strength = &tree.strength[off + me..off + me + n];
     let my_order = &tree.order[off + me..off + me + n];
     let opp_strength = &tree.strength[off + opp..off + opp + n];
     let opp_order = &tree.order[off + opp..off + opp + n];
-    sums.clear();
     let (mut i, mut j) = (0, 0);
     while i < n {
         let s = my_strength[my_order[i] as usize];
@@ -209,27 +224,51 @@ fn holding_values(tree: &Tree, node: &Node, player: u8, reach_opp: &[f64], out: 
         while i < n && my_strength[my_order[i] as usize] == s {
             i += 1;
         }
-        // Twice over the hands of strength `s`: the opponent's hands below it, then those tied.
+        // Twice over the hands of strength `s`: the opponent's hands below it, then those tied
+        // (none tied: the sums are the same, so the first answer counts twice).
         for below in [true, false] {
+            let from = j;
             while j < n {
                 let o = opp_order[j] as usize;
                 let so = opp_strength[o];
                 if so > s || (below && so == s) {
                     break;
                 }
-                sums.add(&ids(hands[o]), reach_opp[o]);
+                let r = reach_opp[o];
+                if r != 0.0 {
+                    sums.add(&ids::<K>(hands[o]), r);
+                }
                 j += 1;
+            }
+            if !below && j == from {
+                for &h in &my_order[group..i] {
+                    out[h as usize] *= 2.0;
+                }
+                break;
             }
             for &h in &my_order[group..i] {
                 let h = h as usize;
                 let so = opp_strength[h];
                 let counted = so < s || (!below && so == s);
                 let same = if counted { reach_opp[h] } else { 0.0 };
-                out[h] += sums.disjoint(&ids(hands[h]), same);
+                let d = sums.disjoint(&ids::<K>(hands[h]), same);
+                if below {
+                    out[h] = d;
+                } else {
+                    out[h] += d;
+                }
             }
         }
-        for &h in &my_order[group..i] {
-            out[h as usize] *= value;
+    }
+    while j < n {
+        let o = opp_order[j] as usize;
+        let r = reach_opp[o];
+        if r != 0.0 {
+            sums.add(&ids::<K>(hands[o]), r);
         }
+        j += 1;
+    }
+    for ((o, &h), &r) in out.iter_mut().zip(hands).zip(reach_opp) {
+        *o = value * (*o - sums.disjoint(&ids::<K>(h), r));
     }
 }
