@@ -469,3 +469,77 @@ fn re_solving_a_weak_blueprint_s_last_streets_repairs_them_inside() {
     );
     assert_eq!(m.iterations, 300.0);
 }
+
+/// A player that counts its class lookups.
+struct Counting<'a>(&'a dyn Player, std::sync::atomic::AtomicUsize);
+
+impl Player for Counting<'_> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+
+    fn policy(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        seat: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<crate::bot::Answer> {
+        self.0.policy(state, bets, seat, legal, probs)
+    }
+
+    fn card_class(&self, state: &State, seat: u8) -> anyhow::Result<Option<u32>> {
+        self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.0.card_class(state, seat)
+    }
+
+    fn class_policy(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        seat: u8,
+        class: u32,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> anyhow::Result<()> {
+        self.0.class_policy(state, bets, seat, class, legal, probs)
+    }
+}
+
+#[test]
+fn classes_warmed_on_the_earlier_streets_give_the_same_ranges_without_a_lookup() {
+    use super::classes::{warm, Cached, ClassCache};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/5stud-hu.strat");
+    let def = GameDef::preset("5stud").unwrap();
+    let blueprint = crate::bot::StrategyPlayer::open(path, &def).unwrap();
+    let (st, bets) = (0..)
+        .find_map(|seed| last_street(&def, seed, Some(&blueprint)))
+        .unwrap();
+    let cold = Subgame::at(&blueprint, &st, &bets, Options::default()).unwrap();
+    let counting = Counting(&blueprint, 0.into());
+    let cache = ClassCache::new();
+    let cached = Cached {
+        player: &counting,
+        cache: &cache,
+    };
+    // A decision on each street before the last: the player's own, as it plays the hand.
+    let mut streets = Vec::new();
+    for i in 0..bets.len() {
+        if !streets.contains(&bets[i].0) {
+            streets.push(bets[i].0);
+            warm(&cached, &st, &bets[..i], DEFAULT_FLOOR).unwrap();
+        }
+    }
+    assert_eq!(streets.len(), def.streets.len() - 1);
+    let looked_up = counting.1.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(looked_up > 0);
+    let warmed = Subgame::at(&cached, &st, &bets, Options::default()).unwrap();
+    assert_eq!(
+        counting.1.load(std::sync::atomic::Ordering::Relaxed),
+        looked_up,
+        "the last street's replay looked a class up again"
+    );
+    assert_eq!(warmed.ranges, cold.ranges);
+    assert_eq!(warmed.hands, cold.hands);
+}
