@@ -112,11 +112,12 @@ fn disjoint_reach_of<const K: usize>(hands: &[CardSet], reach_opp: &[f64], out: 
 pub const MAX_HOLDING_CARDS: usize = 3;
 
 /// The opponent's reach summed over its hands: in all, on each card and on each pair of cards.
-/// Lives on the stack of a terminal (22 KB), so that nothing is allocated while solving.
+/// Lives on the stack of a terminal (33 KB), so that nothing is allocated while solving. Card
+/// ids index it below 64 (a pair as `a * 64 + b`), so that no access needs a bounds check.
 struct CardSums {
     all: f64,
-    one: [f64; 52],
-    two: [f64; 52 * 52],
+    one: [f64; 64],
+    two: [f64; 64 * 64],
 }
 
 /// A hand's `K` card ids, lowest first (every hand of a tree's holdings has the same number).
@@ -125,7 +126,7 @@ fn ids<const K: usize>(set: CardSet) -> [usize; K] {
     let mut out = [0; K];
     let mut bits = set.0;
     for o in out.iter_mut() {
-        *o = bits.trailing_zeros() as usize;
+        *o = bits.trailing_zeros() as usize & 63;
         bits &= bits.wrapping_sub(1);
     }
     out
@@ -135,8 +136,8 @@ impl CardSums {
     fn new() -> CardSums {
         CardSums {
             all: 0.0,
-            one: [0.0; 52],
-            two: [0.0; 52 * 52],
+            one: [0.0; 64],
+            two: [0.0; 64 * 64],
         }
     }
 
@@ -155,7 +156,7 @@ impl CardSums {
         for i in 0..K {
             self.one[c[i]] += r;
             for j in i + 1..K {
-                self.two[c[i] * 52 + c[j]] += r;
+                self.two[c[i] << 6 | c[j]] += r;
             }
         }
     }
@@ -169,7 +170,7 @@ impl CardSums {
         for i in 0..K {
             v -= self.one[c[i]];
             for j in i + 1..K {
-                v += self.two[c[i] * 52 + c[j]];
+                v += self.two[c[i] << 6 | c[j]];
             }
         }
         if K == 3 {
