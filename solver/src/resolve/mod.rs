@@ -31,9 +31,10 @@
 //!   every value is chips per hand given that the subgame is reached.
 //!
 //! # The solve ([`Subgame::solve`])
-//! The solver core's vector-form CFR+ ([`crate::cfr::Solver`], entered with the ranges), for a
-//! number of iterations or until a time budget runs out (the clock then decides how many
-//! iterations run: use iterations where results must repeat), followed by the exact best
+//! The solver core's vector-form CFR ([`crate::cfr::Solver`], the variant
+//! [`RESOLVE_ALGORITHM`], entered with the ranges), for a number of iterations or until a time
+//! budget runs out (the clock then decides how many iterations run: use iterations where
+//! results must repeat), followed by the exact best
 //! response in the subgame ([`crate::best_response::value_in_ranges`]) for its exploitability.
 //! This is unsafe re-solving (Burch et al. 2014 call it re-solving without the gadget): the
 //! opponent's range is taken as the blueprint implies, and nothing bounds how far the re-solved
@@ -84,7 +85,7 @@ impl Default for Options {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Budget {
-    /// Exactly this many CFR+ iterations (at least 1): the same result on every run.
+    /// Exactly this many iterations (at least 1): the same result on every run.
     Iterations(u64),
     /// Iterations until this many milliseconds have passed since the solve started (at least
     /// one iteration).
@@ -130,7 +131,7 @@ pub struct Report {
     pub decisions: usize,
     /// Infoset-actions (hands × actions summed over the decisions).
     pub infoset_actions: usize,
-    /// CFR+ iterations run.
+    /// Iterations run.
     pub iterations: u64,
     /// Milliseconds of the iterations.
     pub solve_millis: f64,
@@ -298,9 +299,16 @@ impl Subgame {
     pub fn exploitability(&self, average: &[f64]) -> (f64, f64) {
         let r = [&self.ranges[0][..], &self.ranges[1][..]];
         let t = &self.tree;
-        let br0 = value_in_ranges(t, average, 0, Play::BestReal, r);
-        let br1 = value_in_ranges(t, average, 1, Play::BestReal, r);
-        let v0 = value_in_ranges(t, average, 0, Play::Follow, r);
+        // Three independent walks, on the threads there are: about two iterations' work.
+        let ((br0, br1), v0) = rayon::join(
+            || {
+                rayon::join(
+                    || value_in_ranges(t, average, 0, Play::BestReal, r),
+                    || value_in_ranges(t, average, 1, Play::BestReal, r),
+                )
+            },
+            || value_in_ranges(t, average, 0, Play::Follow, r),
+        );
         ((br0 + br1) / 2.0, v0)
     }
 
