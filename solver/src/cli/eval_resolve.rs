@@ -25,7 +25,7 @@ pub struct Args {
     /// `--game`.
     #[command(flatten)]
     pub game: super::args::Game,
-    /// CFR+ iterations of each re-solve.
+    /// Iterations of each re-solve (DCFR).
     #[arg(long, default_value_t = DEFAULT_PLAYER_ITERATIONS, conflicts_with = "budget_ms")]
     pub iterations: u64,
     /// Instead of --iterations: iterations until this many milliseconds (the clock decides how
@@ -103,7 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         m.blueprint.chips, m.blueprint.mbb
     );
     println!(
-        "  last street re-solved:     {:.4} ({:.1} mbb), {} subgames, {:.0} CFR+ iterations each",
+        "  last street re-solved:     {:.4} ({:.1} mbb), {} subgames, {:.0} DCFR iterations each",
         m.resolved.chips, m.resolved.mbb, m.subgames, m.iterations
     );
     println!(

@@ -116,7 +116,7 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
     );
     println!(
         "subgame: {} hands a seat, {} nodes ({} decisions), {} infoset-actions; ranges {:.0} ms; \
-         {} CFR+ iterations in {:.0} ms; exploitability in the subgame {:.4} chips a hand \
+         {} DCFR iterations in {:.0} ms; exploitability in the subgame {:.4} chips a hand \
          ({:.1} mbb)",
         r.hands,
         r.nodes,

@@ -35,7 +35,7 @@ pub struct Measured {
     pub mean_subgame_blueprint: f64,
     /// See [`Measured::mean_subgame_blueprint`].
     pub mean_subgame_resolved: f64,
-    /// CFR+ iterations of each re-solve (the budget's, or the mean under a time budget).
+    /// Iterations of each re-solve (the budget's, or the mean under a time budget).
     pub iterations: f64,
     /// Wall milliseconds of the lift, and of the re-solves (ranges included; parallel over the
     /// roots).
