@@ -88,7 +88,7 @@ pub struct Args {
     /// strategy's (a real-game file; see docs/resolve.md).
     #[arg(long, requires = "hand")]
     pub resolve: bool,
-    /// With --resolve: CFR+ iterations of the re-solve (default 100; the same answer every run).
+    /// With --resolve: DCFR iterations of the re-solve (default 100; the same answer every run).
     #[arg(long, requires = "resolve", conflicts_with = "budget_ms")]
     pub iterations: Option<u64>,
     /// With --resolve: re-solve for this many milliseconds instead of a number of iterations.

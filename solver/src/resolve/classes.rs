@@ -18,8 +18,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 /// Entries kept in the newer of the cache's two generations before it becomes the older and
-/// the older is dropped: about 32 hands of seven-card stud (some 8,000 classes a hand), a few
-/// MB, so that the hands played at once on other threads keep theirs.
+/// the older is dropped: about 32 hands of seven-card stud (some 8,000 classes a hand), at most
+/// about 25 MB for both, so that the hands played at once on other threads keep theirs.
 const GENERATION: usize = 1 << 18;
 
 /// The cards a class depends on, as bytes: the seat, the street, then the seat's down cards and
