@@ -2,10 +2,11 @@
 //! [`DealSolver`]'s: the communication is behind [`Exchange`] (MPI in the binary's `mpi`
 //! feature, threads in the tests), the split and the walk are here.
 //!
-//! The betting tree is cut where the first street's betting ends: the *top* is the first
-//! street's action nodes (the parallel nodes of [`DealSolver`]'s walk: a few rows), the *split
-//! points* are their children that are action nodes of a later street, each the root of a
-//! subtree holding nearly all the slots. Every rank holds the top's rows; each split point is
+//! The betting tree is cut where the first street's betting ends (or a later street's, when
+//! there are many ranks: [`Split::plan`]): the *top* is that street's and the earlier streets'
+//! action nodes (a few rows), the *split points* are their children that are action nodes of a
+//! later street, each the root of a subtree; the subtrees hold nearly all the slots. Every
+//! rank holds the top's rows; each split point is
 //! owned by one rank ([`Split::plan`]: the largest subtrees first, each to the rank with the
 //! fewest slots so far), which alone holds its subtree's rows. A batch goes:
 //! 1. the deals' facts (the bucket lookups): each rank computes a contiguous share of the
@@ -23,8 +24,8 @@
 //! Step 5 recomputes the top's strategies and reach (a few nodes) instead of keeping them.
 
 use super::{
-    accumulate, child_reach, expected_value, lay_out, level_len, levels, parallel, strategy,
-    task_bytes, terminal, weights, ActionNode, BatchData, Ctx, DealSolver, Frame, Reach, Task,
+    accumulate, child_reach, expected_value, lay_out, level_len, levels, strategy, task_bytes,
+    terminal, weights, ActionNode, BatchData, Ctx, DealSolver, Frame, Reach, Task,
 };
 use crate::cfr::{mix, Algorithm, Rows, Tables};
 use abstraction::betting_tree::{BettingKind, BettingTree};
@@ -39,6 +40,10 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The fewest split points per rank [`Split::plan`] looks for (a split one street deeper has
+/// more, and smaller, subtrees: a better balance, a larger top and more values exchanged).
+pub const POINTS_PER_RANK: usize = 4;
 
 /// The bytes of one deal's facts as exchanged: the first actor per street, both seats' bucket
 /// per street (`u32`), seat 0's showdown share (`f32` bits).
@@ -62,11 +67,37 @@ pub trait Exchange {
     fn all_u64(&mut self, value: u64) -> Result<Vec<u64>>;
 }
 
+impl<X: Exchange + ?Sized> Exchange for &mut X {
+    fn rank(&self) -> usize {
+        (**self).rank()
+    }
+    fn ranks(&self) -> usize {
+        (**self).ranks()
+    }
+    fn all_gather_bytes(&mut self, mine: &[u8], counts: &[usize], all: &mut [u8]) -> Result<()> {
+        (**self).all_gather_bytes(mine, counts, all)
+    }
+    fn all_gather_f32(&mut self, mine: &[f32], counts: &[usize], all: &mut [f32]) -> Result<()> {
+        (**self).all_gather_f32(mine, counts, all)
+    }
+    fn gather_f32(&mut self, mine: &[f32], counts: &[usize], all: &mut [f32]) -> Result<()> {
+        (**self).gather_f32(mine, counts, all)
+    }
+    fn decide(&mut self, value: bool) -> Result<bool> {
+        (**self).decide(value)
+    }
+    fn all_u64(&mut self, value: u64) -> Result<Vec<u64>> {
+        (**self).all_u64(value)
+    }
+}
+
 /// Which rank owns which split point.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Split {
     /// The number of ranks.
     pub ranks: usize,
+    /// The top is the action nodes of this many streets (1: the first street's).
+    pub top_streets: usize,
     /// The split points (betting-tree nodes), in preorder.
     pub points: Vec<usize>,
     /// The owner of each split point.
@@ -78,18 +109,39 @@ pub struct Split {
 }
 
 impl Split {
-    /// The split points of `tree` dealt to `ranks` ranks: the largest subtree first, to the
-    /// rank with the fewest slots so far (the lowest rank on a tie): deterministic.
+    /// The split of `tree` for `ranks` ranks: at the end of the first street, or of as many
+    /// streets as give at least [`POINTS_PER_RANK`] split points per rank (the last street
+    /// at most). The split points go to the ranks largest subtree first, each to the rank
+    /// with the fewest slots so far (the lowest rank on a tie): deterministic.
     pub fn plan(tree: &BettingTree, ranks: usize) -> Split {
         let ranks = ranks.max(1);
+        let streets = tree.num_buckets.len();
+        let mut split = Split::at(tree, ranks, 1);
+        for top_streets in 2..streets {
+            if split.points.len() >= POINTS_PER_RANK * ranks {
+                break;
+            }
+            split = Split::at(tree, ranks, top_streets);
+        }
+        split
+    }
+
+    /// The split of `tree` over `ranks` ranks below the action nodes of the first
+    /// `top_streets` streets.
+    pub fn at(tree: &BettingTree, ranks: usize, top_streets: usize) -> Split {
+        let ranks = ranks.max(1);
+        let is_top = |i: usize| {
+            let n = &tree.nodes[i];
+            n.kind == BettingKind::Action && (n.street as usize) < top_streets
+        };
         let mut points = Vec::new();
         let mut top_slots = 0;
         for i in 0..tree.nodes.len() {
-            if parallel(tree, i) {
+            if is_top(i) {
                 let n = &tree.nodes[i];
                 top_slots += tree.num_buckets[n.street as usize] as usize * n.num_children as usize;
                 for c in tree.children(i) {
-                    if tree.nodes[c].kind == BettingKind::Action && !parallel(tree, c) {
+                    if tree.nodes[c].kind == BettingKind::Action && !is_top(c) {
                         points.push(c);
                     }
                 }
@@ -108,11 +160,18 @@ impl Split {
         }
         Split {
             ranks,
+            top_streets,
             points,
             owner,
             top_slots,
             owned_slots,
         }
+    }
+
+    /// Whether node `i` of `tree` is in the top (held and walked by every rank).
+    pub fn is_top(&self, tree: &BettingTree, i: usize) -> bool {
+        let n = &tree.nodes[i];
+        n.kind == BettingKind::Action && (n.street as usize) < self.top_streets
     }
 
     /// The slots rank `rank` holds: the top and its split points.
@@ -220,7 +279,7 @@ impl DealPart {
         let mut top_at = vec![NONE; n];
         let mut local = 0usize;
         for (i, at) in top_at.iter_mut().enumerate() {
-            if parallel(&tree, i) {
+            if split.is_top(&tree, i) {
                 let node = &tree.nodes[i];
                 *at = local as u32;
                 local +=
@@ -273,7 +332,7 @@ impl DealPart {
             def,
             bucketing,
             recall,
-            scratch: vec![0.0; level_len(&tree, batch) * top_levels(&tree, 0)],
+            scratch: vec![0.0; level_len(&tree, batch) * top_levels(&tree, &split, 0)],
             out: vec![0.0; batch],
             ones: vec![1.0; batch],
             mine: vec![0.0; value_counts[rank]],
@@ -326,7 +385,7 @@ impl DealPart {
             .filter(|&(_, &o)| o == rank)
             .map(|(&p, _)| task_bytes(tree, batch, levels[p]))
             .sum();
-        let top = level_len(tree, batch) * top_levels(tree, 0) * 4;
+        let top = level_len(tree, batch) * top_levels(tree, split, 0) * 4;
         let facts = batch * (std::mem::size_of::<DealFacts>() + 9 * tree.num_buckets.len() + 4);
         let exchanged = batch * 2 * FACT_BYTES + (split.points.len() + 1) * batch * 4 * 2;
         top + tasks + facts + exchanged
@@ -365,6 +424,7 @@ impl DealPart {
             let (top_average, below_average) = self.average.split_at_mut(top_len);
             self.reached.fill(false);
             let mut down = Down {
+                split: &self.split,
                 top: top_regrets,
                 top_at: &self.top_at,
                 task_at: &self.task_at,
@@ -394,6 +454,7 @@ impl DealPart {
                 4 * self.values.len(),
             );
             let mut up = Up {
+                split: &self.split,
                 regrets: top_regrets,
                 average: top_average,
                 top_at: &self.top_at,
@@ -505,13 +566,13 @@ fn count(traffic: &mut Traffic, ranks: usize, start: Instant, mine: usize, all: 
 }
 
 /// The most top nodes on a path down from node `i` (the top's scratch levels).
-fn top_levels(tree: &BettingTree, i: usize) -> usize {
-    if !parallel(tree, i) {
+fn top_levels(tree: &BettingTree, split: &Split, i: usize) -> usize {
+    if !split.is_top(tree, i) {
         return 0;
     }
     1 + tree
         .children(i)
-        .map(|c| top_levels(tree, c))
+        .map(|c| top_levels(tree, split, c))
         .max()
         .unwrap_or(0)
 }
@@ -543,6 +604,7 @@ fn decode(bytes: &[u8]) -> DealFacts {
 
 /// The first walk down the top: strategies, and the reach of each owned split point.
 struct Down<'a> {
+    split: &'a Split,
     top: &'a [f32],
     top_at: &'a [u32],
     task_at: &'a [u32],
@@ -563,7 +625,7 @@ impl Down<'_> {
         let b = ctx.batch;
         for (a, c) in ctx.tree.children(i).enumerate() {
             let s = &frame.strategy[a * b..][..b];
-            if parallel(ctx.tree, c) {
+            if self.split.is_top(ctx.tree, c) {
                 let [c0, c1] = &mut frame.child_reach;
                 child_reach(&node, s, reach, [c0, c1]);
                 let below = Reach {
@@ -638,6 +700,7 @@ fn walk_owned(
 /// The second walk of the top: [`DealSolver`]'s walk of the top, the split points' values read
 /// from `values`.
 struct Up<'a> {
+    split: &'a Split,
     regrets: &'a mut [f32],
     average: &'a mut [f32],
     top_at: &'a [u32],
@@ -666,7 +729,7 @@ impl Up<'_> {
             if terminal(ctx, c, v) {
                 continue;
             }
-            if parallel(ctx.tree, c) {
+            if self.split.is_top(ctx.tree, c) {
                 let [c0, c1] = &mut frame.child_reach;
                 child_reach(&node, &frame.strategy[a * b..][..b], reach, [c0, c1]);
                 let below = Reach {

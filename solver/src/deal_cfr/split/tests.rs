@@ -137,8 +137,10 @@ fn a_split_solve_has_the_single_process_bits() {
         for _ in 0..6 {
             single.iterate().unwrap();
         }
+        let mut depths = Vec::new();
         for ranks in [1, 2, 3] {
             let (average, parts) = run_split(ranks, 37, 6, algorithm, alternating);
+            depths.push(parts[0].split.top_streets);
             let what = format!("{} ranks, {}", ranks, algorithm.name());
             assert_eq!(bits(&average), bits(&single.average), "{what}");
             // Every rank's regrets are the single process's at the slots it holds.
@@ -167,6 +169,8 @@ fn a_split_solve_has_the_single_process_bits() {
                 }
             }
         }
+        // Two ranks split at the end of the first street, three at the end of the second.
+        assert_eq!(depths, [1, 1, 2]);
     }
 }
 
