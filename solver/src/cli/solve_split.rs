@@ -131,7 +131,7 @@ fn solve(args: &Args, def: &GameDef, mpi: &mut Mpi) -> Result<()> {
         batch,
         seed,
         rank,
-        ranks,
+        split.clone(),
     )?;
     part.set_algorithm(algorithm)?;
     let mut session = SplitSession {

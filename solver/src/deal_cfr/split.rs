@@ -41,10 +41,6 @@ use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The fewest split points per rank [`Split::plan`] looks for (a split one street deeper has
-/// more, and smaller, subtrees: a better balance, a larger top and more values exchanged).
-pub const POINTS_PER_RANK: usize = 4;
-
 /// The bytes of one deal's facts as exchanged: the first actor per street, both seats' bucket
 /// per street (`u32`), seat 0's showdown share (`f32` bits).
 pub const FACT_BYTES: usize = MAX_STREETS + 8 * MAX_STREETS + 4;
@@ -109,21 +105,26 @@ pub struct Split {
 }
 
 impl Split {
-    /// The split of `tree` for `ranks` ranks: at the end of the first street, or of as many
-    /// streets as give at least [`POINTS_PER_RANK`] split points per rank (the last street
-    /// at most). The split points go to the ranks largest subtree first, each to the rank
-    /// with the fewest slots so far (the lowest rank on a tie): deterministic.
+    /// The split of `tree` for `ranks` ranks: at the end of the street, the first or a later
+    /// one, that leaves the fewest slots on the fullest rank (a deeper split has more, smaller
+    /// subtrees to balance, but a larger top on every rank; the shallower on a tie). The split
+    /// points go to the ranks largest subtree first, each to the rank with the fewest slots so
+    /// far (the lowest rank on a tie): deterministic.
     pub fn plan(tree: &BettingTree, ranks: usize) -> Split {
-        let ranks = ranks.max(1);
         let streets = tree.num_buckets.len();
-        let mut split = Split::at(tree, ranks, 1);
+        let mut best = Split::at(tree, ranks, 1);
         for top_streets in 2..streets {
-            if split.points.len() >= POINTS_PER_RANK * ranks {
-                break;
+            let split = Split::at(tree, ranks, top_streets);
+            if split.most_slots() < best.most_slots() {
+                best = split;
             }
-            split = Split::at(tree, ranks, top_streets);
         }
-        split
+        best
+    }
+
+    /// The most slots a rank holds.
+    pub fn most_slots(&self) -> usize {
+        (0..self.ranks).map(|r| self.slots_of(r)).max().unwrap_or(0)
     }
 
     /// The split of `tree` over `ranks` ranks below the action nodes of the first
@@ -254,7 +255,8 @@ pub struct DealPart {
 
 impl DealPart {
     /// Rank `rank`'s part of the solve [`DealSolver::with_recall`] would run with the same
-    /// arguments, split over `ranks` ranks. Refuses what [`DealSolver::with_recall`] refuses.
+    /// arguments, split as `split` says (made for this tree: [`Split::plan`]). Refuses what
+    /// [`DealSolver::with_recall`] refuses.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         def: &GameDef,
@@ -264,17 +266,17 @@ impl DealPart {
         batch: usize,
         seed: u64,
         rank: usize,
-        ranks: usize,
+        split: Split,
     ) -> Result<DealPart, DealError> {
-        if rank >= ranks {
+        let ranks = split.ranks;
+        if rank >= ranks || split.points.last().is_some_and(|&p| p >= tree.nodes.len()) {
             return Err(DealError::Unsupported(format!(
-                "rank {rank} of {ranks} ranks"
+                "rank {rank} of {ranks} ranks, on a split of another tree"
             )));
         }
         // The single-process solver's refusals, in its words.
         let def = Arc::new(def.clone());
         DealSolver::check(&def, &tree, &bucketing, recall, batch, seed)?;
-        let split = Split::plan(&tree, ranks);
         let n = tree.nodes.len();
         let mut top_at = vec![NONE; n];
         let mut local = 0usize;

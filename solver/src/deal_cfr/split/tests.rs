@@ -80,31 +80,45 @@ impl Exchange for Threads {
     }
 }
 
-fn part(batch: usize, seed: u64, rank: usize, ranks: usize, algorithm: Algorithm) -> DealPart {
+fn tree() -> BettingTree {
     let def = GameDef::stud(Variant::SevenStud);
-    let b = bucketing();
-    let k: Vec<u32> = (0..5).map(|s| b.buckets(s)).collect();
-    let tree = BettingTree::build(&def, BettingAbstraction::for_game(&def), &k).unwrap();
-    let mut p = DealPart::new(&def, tree, b, Recall::None, batch, seed, rank, ranks).unwrap();
+    let k: Vec<u32> = (0..5).map(|s| bucketing().buckets(s)).collect();
+    BettingTree::build(&def, BettingAbstraction::for_game(&def), &k).unwrap()
+}
+
+fn part(batch: usize, seed: u64, rank: usize, split: Split, algorithm: Algorithm) -> DealPart {
+    let def = GameDef::stud(Variant::SevenStud);
+    let mut p = DealPart::new(
+        &def,
+        tree(),
+        bucketing(),
+        Recall::None,
+        batch,
+        seed,
+        rank,
+        split,
+    )
+    .unwrap();
     p.set_algorithm(algorithm).unwrap();
     p
 }
 
-/// `iterations` batches split over `ranks` threads: rank 0's gathered average, and every
-/// rank's part.
+/// `iterations` batches split as `split` says over threads: rank 0's gathered average, and
+/// every rank's part.
 fn run_split(
-    ranks: usize,
+    split: &Split,
     batch: usize,
     iterations: u64,
     algorithm: Algorithm,
     alternating: bool,
 ) -> (Vec<f32>, Vec<DealPart>) {
     let out: Vec<(Option<Vec<f32>>, DealPart)> = std::thread::scope(|s| {
-        let handles: Vec<_> = Threads::all(ranks)
+        let handles: Vec<_> = Threads::all(split.ranks)
             .into_iter()
             .map(|mut x| {
+                let split = split.clone();
                 s.spawn(move || {
-                    let mut p = part(batch, 11, x.rank, ranks, algorithm);
+                    let mut p = part(batch, 11, x.rank, split, algorithm);
                     p.alternating = alternating;
                     for _ in 0..iterations {
                         p.iterate(&mut x).unwrap();
@@ -137,11 +151,14 @@ fn a_split_solve_has_the_single_process_bits() {
         for _ in 0..6 {
             single.iterate().unwrap();
         }
-        let mut depths = Vec::new();
-        for ranks in [1, 2, 3] {
-            let (average, parts) = run_split(ranks, 37, 6, algorithm, alternating);
-            depths.push(parts[0].split.top_streets);
-            let what = format!("{} ranks, {}", ranks, algorithm.name());
+        // Split at the end of the first, second and fourth streets (three streets in the top).
+        for (ranks, top_streets) in [(1, 1), (2, 1), (3, 1), (2, 2), (3, 2), (3, 4)] {
+            let split = Split::at(&tree(), ranks, top_streets);
+            let (average, parts) = run_split(&split, 37, 6, algorithm, alternating);
+            let what = format!(
+                "{ranks} ranks below {top_streets} streets, {}",
+                algorithm.name()
+            );
             assert_eq!(bits(&average), bits(&single.average), "{what}");
             // Every rank's regrets are the single process's at the slots it holds.
             for p in &parts {
@@ -169,15 +186,13 @@ fn a_split_solve_has_the_single_process_bits() {
                 }
             }
         }
-        // Two ranks split at the end of the first street, three at the end of the second.
-        assert_eq!(depths, [1, 1, 2]);
     }
 }
 
 #[test]
 fn no_rank_holds_all_the_slots_and_the_split_is_balanced() {
-    let p = part(8, 1, 0, 3, Algorithm::CfrPlus);
-    let split = Split::plan(&p.tree, 3);
+    let split = Split::plan(&tree(), 3);
+    let p = part(8, 1, 0, split.clone(), Algorithm::CfrPlus);
     assert!(split.points.len() >= 3, "{split:?}");
     // Every slot is the top's or exactly one split point's.
     let total: usize = split.top_slots + split.owned_slots.iter().sum::<usize>();
@@ -195,6 +210,10 @@ fn no_rank_holds_all_the_slots_and_the_split_is_balanced() {
     );
     assert!(hi - lo <= largest, "{split:?}");
     assert_eq!(p.regrets.len(), split.slots_of(0));
+    // The plan's depth leaves no more on the fullest rank than any other depth.
+    for top_streets in 1..5 {
+        assert!(split.most_slots() <= Split::at(&p.tree, 3, top_streets).most_slots());
+    }
 }
 
 #[test]
