@@ -843,7 +843,10 @@ fn walk(
     accumulate(ctx, &node, reach, out, frame, tables);
 }
 
-/// Regret matching of the actor's rows: its probability of each action in each deal.
+/// Regret matching of the actor's rows: its probability of each action in each deal. (This
+/// phase, the value and the accumulation are inlined into the walk as they were when it was
+/// their only caller: the split solve's top calls them too.)
+#[inline(always)]
 fn strategy(node: &ActionNode, regrets: &[f32], frame: &mut Frame, b: usize) {
     let k = node.k;
     if node.by_bucket {
@@ -909,6 +912,7 @@ fn descend(
 }
 
 /// Seat 0's value per deal at the node: `Σ_a strategy · values` in action order.
+#[inline(always)]
 fn expected_value(out: &mut [f32], strategy: &[f32], values: &[f32], k: usize) {
     let b = out.len();
     out.fill(0.0);
@@ -922,6 +926,7 @@ fn expected_value(out: &mut [f32], strategy: &[f32], values: &[f32], k: usize) {
 
 /// Adds the batch's regrets and average strategy to the actor's rows, deal by deal, and
 /// (regret matching+) floors the rows it touched.
+#[inline(always)]
 fn accumulate(
     ctx: &Ctx,
     node: &ActionNode,
