@@ -247,6 +247,7 @@ fn solve(args: &Args, def: &GameDef, mpi: &mut Mpi) -> Result<()> {
                 "deals_per_second": deals_per_second,
                 "ranks": ranks,
                 "threads_per_rank": threads,
+                "split_street": part.split.top_streets,
                 "split_points": part.split.points.len(),
                 "slots": part.tree.num_slots,
                 "slots_per_rank": (0..ranks).map(|r| part.split.slots_of(r)).collect::<Vec<_>>(),

@@ -34,7 +34,7 @@ use abstraction::deal::{DealError, DealFacts, HeadsUpDeal};
 use abstraction::recall::Recall;
 use abstraction::rules::{GameDef, MAX_STREETS};
 use abstraction::tree::NONE;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -516,46 +516,43 @@ impl DealPart {
     }
 
     /// Gathers the average-strategy masses of every rank on rank 0 into one array over all the
-    /// tree's slots (the single process's `average`); `None` on the other ranks.
+    /// tree's slots (the single process's `average`); `None` on the other ranks. One gather per
+    /// split point, straight into place: rank 0 holds the array (4 bytes a slot) and no copy.
     pub fn gather_average(&self, x: &mut impl Exchange) -> Result<Option<Vec<f32>>> {
-        let top_len = self.owned.first().map_or(self.average.len(), |o| o.1);
-        let counts = self.split.owned_slots.clone();
-        let mut all = vec![
-            0.0f32;
-            if self.rank == 0 {
-                counts.iter().sum()
-            } else {
-                0
-            }
-        ];
-        x.gather_f32(&self.average[top_len..], &counts, &mut all)?;
-        if self.rank != 0 {
-            return Ok(None);
-        }
-        let mut average = vec![0.0f32; self.tree.num_slots];
-        for (i, &at) in self.top_at.iter().enumerate() {
-            if at != NONE {
-                let n = &self.tree.nodes[i];
-                let len =
-                    self.tree.num_buckets[n.street as usize] as usize * n.num_children as usize;
-                let slot = n.first_slot() as usize;
-                average[slot..slot + len].copy_from_slice(&self.average[at as usize..][..len]);
-            }
-        }
-        let mut next = 0;
-        for r in 0..self.split.ranks {
-            for (j, &p) in self.split.points.iter().enumerate() {
-                if self.split.owner[j] == r {
-                    let [lo, hi] = self.tree.slot_range[p].map(|s| s as usize);
-                    average[lo..hi].copy_from_slice(&all[next..next + hi - lo]);
-                    next += hi - lo;
+        let lead = self.rank == 0;
+        let mut average = vec![0.0f32; if lead { self.tree.num_slots } else { 0 }];
+        if lead {
+            for (i, &at) in self.top_at.iter().enumerate() {
+                if at != NONE {
+                    let n = &self.tree.nodes[i];
+                    let len =
+                        self.tree.num_buckets[n.street as usize] as usize * n.num_children as usize;
+                    let slot = n.first_slot() as usize;
+                    average[slot..slot + len].copy_from_slice(&self.average[at as usize..][..len]);
                 }
             }
         }
-        if next != all.len() {
-            bail!("gathered {} average masses, expected {next}", all.len());
+        let mut counts = vec![0; self.split.ranks];
+        for (j, &p) in self.split.points.iter().enumerate() {
+            let owner = self.split.owner[j];
+            let [lo, hi] = self.tree.slot_range[p].map(|s| s as usize);
+            let mine = match self.task_at[p] {
+                NONE => &[][..],
+                t => {
+                    let at = self.owned[t as usize].1;
+                    &self.average[at..at + hi - lo]
+                }
+            };
+            counts[owner] = hi - lo;
+            let into = if lead {
+                &mut average[lo..hi]
+            } else {
+                &mut [][..]
+            };
+            x.gather_f32(mine, &counts, into)?;
+            counts[owner] = 0;
         }
-        Ok(Some(average))
+        Ok(lead.then_some(average))
     }
 }
 
