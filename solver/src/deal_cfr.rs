@@ -199,32 +199,8 @@ impl DealSolver {
         batch: usize,
         seed: u64,
     ) -> Result<DealSolver, DealError> {
-        let shape = Shape::of(def)?;
-        if &shape != bucketing.shape() {
-            return Err(DealError::Unsupported(format!(
-                "{}: the bucketing was built for {}",
-                def.variant,
-                bucketing.shape().game
-            )));
-        }
-        let buckets: Vec<u32> = (0..def.streets.len())
-            .map(|s| bucketing.buckets(s))
-            .collect();
-        let keys = recall.keys(&buckets);
-        if keys != tree.num_buckets {
-            return Err(DealError::Unsupported(format!(
-                "the tree has {:?} buckets per street, the bucketing {buckets:?} (with recall \
-                 {}: {keys:?} rows)",
-                tree.num_buckets,
-                recall.name()
-            )));
-        }
-        if batch == 0 {
-            return Err(DealError::Unsupported("a batch of 0 deals".into()));
-        }
         let def = Arc::new(def.clone());
-        // One deal up front: an error here names the problem before any solving.
-        HeadsUpDeal::sample(&def, &mut ChaCha8Rng::seed_from_u64(seed))?.facts(&def, &bucketing)?;
+        DealSolver::check(&def, &tree, &bucketing, recall, batch, seed)?;
         let (task_of, tasks) = number_tasks(&tree);
         let levels = levels(&tree);
         let streets = def.streets.len();
@@ -260,10 +236,55 @@ impl DealSolver {
         })
     }
 
+    /// Refuses a bucketing, tree, recall or batch that do not fit `def` together, naming the
+    /// mismatch; samples one deal so that a bucketing that refuses it says so before solving.
+    fn check(
+        def: &Arc<GameDef>,
+        tree: &BettingTree,
+        bucketing: &Bucketing,
+        recall: Recall,
+        batch: usize,
+        seed: u64,
+    ) -> Result<(), DealError> {
+        let shape = Shape::of(def)?;
+        if &shape != bucketing.shape() {
+            return Err(DealError::Unsupported(format!(
+                "{}: the bucketing was built for {}",
+                def.variant,
+                bucketing.shape().game
+            )));
+        }
+        let buckets: Vec<u32> = (0..def.streets.len())
+            .map(|s| bucketing.buckets(s))
+            .collect();
+        let keys = recall.keys(&buckets);
+        if keys != tree.num_buckets {
+            return Err(DealError::Unsupported(format!(
+                "the tree has {:?} buckets per street, the bucketing {buckets:?} (with recall \
+                 {}: {keys:?} rows)",
+                tree.num_buckets,
+                recall.name()
+            )));
+        }
+        if batch == 0 {
+            return Err(DealError::Unsupported("a batch of 0 deals".into()));
+        }
+        // One deal up front: an error here names the problem before any solving.
+        HeadsUpDeal::sample(def, &mut ChaCha8Rng::seed_from_u64(seed))?.facts(def, bucketing)?;
+        Ok(())
+    }
+
     /// Chooses the member of the CFR family: cfr+ (the default), linear or cfr. DCFR is refused:
     /// its discounts multiply every slot after every iteration, and a batch touches only the
     /// rows of the buckets it dealt.
     pub fn set_algorithm(&mut self, algorithm: Algorithm) -> Result<(), DealError> {
+        DealSolver::check_algorithm(algorithm)?;
+        self.algorithm = algorithm;
+        Ok(())
+    }
+
+    /// Refuses DCFR (see [`DealSolver::set_algorithm`]).
+    fn check_algorithm(algorithm: Algorithm) -> Result<(), DealError> {
         if let Algorithm::Dcfr { .. } = algorithm {
             return Err(DealError::Unsupported(
                 "dcfr: the deal-sampled solver runs cfr+, linear or cfr (DCFR's discounts \
@@ -271,7 +292,6 @@ impl DealSolver {
                     .into(),
             ));
         }
-        self.algorithm = algorithm;
         Ok(())
     }
 
@@ -367,28 +387,13 @@ impl DealSolver {
                     .facts(def, bucketing)?;
                 Ok::<(), DealError>(())
             })?;
-        let b = self.batch;
-        let data = &mut self.batch_data;
-        let counts: Vec<u32> = (0..self.tree.num_buckets.len())
-            .map(|s| self.bucketing.buckets(s))
-            .collect();
-        for (d, f) in self.facts.iter().enumerate() {
-            for s in 0..self.tree.num_buckets.len() {
-                let first = f.first[s];
-                let key = |seat: u8| {
-                    self.recall.key(
-                        &counts,
-                        s,
-                        |j| f.buckets[j][seat as usize],
-                        |j| f.first[j] == seat,
-                    )
-                };
-                data.first[s * b + d] = first;
-                data.bucket[(2 * s) * b + d] = key(first);
-                data.bucket[(2 * s + 1) * b + d] = key(1 - first);
-            }
-            data.showdown[d] = 2.0 * f.share0 - 1.0;
-        }
+        lay_out(
+            &self.facts,
+            &self.bucketing,
+            self.recall,
+            &self.tree,
+            &mut self.batch_data,
+        );
         Ok(())
     }
 
@@ -396,27 +401,69 @@ impl DealSolver {
     /// per child; uniform where the row has no mass). Refuses a node that is not an action
     /// node, a bucket out of range, or an `out` of the wrong length.
     pub fn average_row(&self, node: u32, bucket: u32, out: &mut [f64]) -> Result<(), String> {
-        let n = self
-            .tree
-            .nodes
-            .get(node as usize)
-            .filter(|n| n.kind == BettingKind::Action)
-            .ok_or_else(|| format!("node {node} is not an action node of the betting tree"))?;
-        let k = n.num_children as usize;
-        let buckets = self.tree.num_buckets[n.street as usize];
-        if bucket >= buckets || out.len() != k {
-            return Err(format!(
-                "bucket {bucket} of {buckets} on street {} with {} outputs for {k} actions",
-                n.street,
-                out.len()
-            ));
+        average_row(&self.tree, &self.average, node, bucket, out)
+    }
+}
+
+/// [`DealSolver::average_row`] of the average-strategy masses `average` (one per slot of `tree`).
+pub fn average_row(
+    tree: &BettingTree,
+    average: &[f32],
+    node: u32,
+    bucket: u32,
+    out: &mut [f64],
+) -> Result<(), String> {
+    let n = tree
+        .nodes
+        .get(node as usize)
+        .filter(|n| n.kind == BettingKind::Action)
+        .ok_or_else(|| format!("node {node} is not an action node of the betting tree"))?;
+    let k = n.num_children as usize;
+    let buckets = tree.num_buckets[n.street as usize];
+    if bucket >= buckets || out.len() != k {
+        return Err(format!(
+            "bucket {bucket} of {buckets} on street {} with {} outputs for {k} actions",
+            n.street,
+            out.len()
+        ));
+    }
+    let row = &average[n.first_slot() as usize + bucket as usize * k..][..k];
+    for (o, &x) in out.iter_mut().zip(row) {
+        *o = x as f64;
+    }
+    crate::policy::normalize(out);
+    Ok(())
+}
+
+/// Lays out a batch's `facts` (in deal order) for the walk: per street and deal, the seat of
+/// role 0 and each role's row key; per deal, seat 0's showdown result.
+fn lay_out(
+    facts: &[DealFacts],
+    bucketing: &Bucketing,
+    recall: Recall,
+    tree: &BettingTree,
+    data: &mut BatchData,
+) {
+    let b = facts.len();
+    let counts: Vec<u32> = (0..tree.num_buckets.len())
+        .map(|s| bucketing.buckets(s))
+        .collect();
+    for (d, f) in facts.iter().enumerate() {
+        for s in 0..tree.num_buckets.len() {
+            let first = f.first[s];
+            let key = |seat: u8| {
+                recall.key(
+                    &counts,
+                    s,
+                    |j| f.buckets[j][seat as usize],
+                    |j| f.first[j] == seat,
+                )
+            };
+            data.first[s * b + d] = first;
+            data.bucket[(2 * s) * b + d] = key(first);
+            data.bucket[(2 * s + 1) * b + d] = key(1 - first);
         }
-        let row = &self.average[n.first_slot() as usize + bucket as usize * k..][..k];
-        for (o, &x) in out.iter_mut().zip(row) {
-            *o = x as f64;
-        }
-        crate::policy::normalize(out);
-        Ok(())
+        data.showdown[d] = 2.0 * f.share0 - 1.0;
     }
 }
 
@@ -796,7 +843,10 @@ fn walk(
     accumulate(ctx, &node, reach, out, frame, tables);
 }
 
-/// Regret matching of the actor's rows: its probability of each action in each deal.
+/// Regret matching of the actor's rows: its probability of each action in each deal. (This
+/// phase, the value and the accumulation are inlined into the walk as they were when it was
+/// their only caller: the split solve's top calls them too.)
+#[inline(always)]
 fn strategy(node: &ActionNode, regrets: &[f32], frame: &mut Frame, b: usize) {
     let k = node.k;
     if node.by_bucket {
@@ -862,6 +912,7 @@ fn descend(
 }
 
 /// Seat 0's value per deal at the node: `Σ_a strategy · values` in action order.
+#[inline(always)]
 fn expected_value(out: &mut [f32], strategy: &[f32], values: &[f32], k: usize) {
     let b = out.len();
     out.fill(0.0);
@@ -875,6 +926,7 @@ fn expected_value(out: &mut [f32], strategy: &[f32], values: &[f32], k: usize) {
 
 /// Adds the batch's regrets and average strategy to the actor's rows, deal by deal, and
 /// (regret matching+) floors the rows it touched.
+#[inline(always)]
 fn accumulate(
     ctx: &Ctx,
     node: &ActionNode,
@@ -1063,6 +1115,8 @@ fn run_children(ctx: &Ctx, first: usize, count: usize, pool: &mut [Task], tables
         || run_children(ctx, first + mid, count - mid, pr, right),
     );
 }
+
+pub mod split;
 
 #[cfg(test)]
 mod tests;

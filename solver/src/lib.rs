@@ -15,6 +15,8 @@ pub mod describe;
 pub mod input;
 pub mod ladder;
 pub mod memory;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod policy;
 pub mod purify;
 pub mod ranges;

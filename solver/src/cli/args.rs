@@ -66,16 +66,29 @@ impl Threads {
     /// The worker pool of `--threads N` (all cores when not given): the one place the commands
     /// that solve start their threads.
     pub fn start(&self) -> Result<rayon::ThreadPool> {
+        self.builder()?
+            .build()
+            .context("starting the worker threads")
+    }
+
+    /// The pool of [`Threads::start`] as rayon's global pool: for a split solve, whose MPI
+    /// calls must stay on the main thread (the one that initialized MPI), outside any pool.
+    #[cfg(feature = "mpi")]
+    pub fn start_global(&self) -> Result<usize> {
+        self.builder()?
+            .build_global()
+            .context("starting the worker threads")?;
+        Ok(rayon::current_num_threads())
+    }
+
+    fn builder(&self) -> Result<rayon::ThreadPoolBuilder> {
         let threads = self
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         if threads == 0 {
             bail!("--threads must be at least 1");
         }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .context("starting the worker threads")
+        Ok(rayon::ThreadPoolBuilder::new().num_threads(threads))
     }
 }
 

@@ -20,6 +20,8 @@ pub mod serve;
 pub mod simulate;
 pub mod solve;
 mod solve_real;
+#[cfg(feature = "mpi")]
+mod solve_split;
 
 use ::abstraction::rules::{Action, FirstRound, GameDef, State};
 use anyhow::{bail, Result};

@@ -218,6 +218,17 @@ fn game_stem(arg: &str) -> String {
 /// ([`solver::container::check_writable`]): a long solve must not find out at its end that its
 /// output cannot be written. With `--resume`, the checkpoint must be there.
 pub(super) fn outputs(args: &Args, suffix: &str) -> Result<(PathBuf, PathBuf)> {
+    outputs_of(args, suffix, None)
+}
+
+/// [`outputs`] of rank `rank` of `ranks` in a split solve: rank 0 alone checks the strategy
+/// file (they would race on its test file), each rank its own checkpoint
+/// ([`solver::session::split::rank_checkpoint`]).
+pub(super) fn outputs_of(
+    args: &Args,
+    suffix: &str,
+    rank: Option<(usize, usize)>,
+) -> Result<(PathBuf, PathBuf)> {
     let out = args.out.clone().unwrap_or_else(|| {
         PathBuf::from("solves").join(format!("{}{suffix}.strat", game_stem(args.game.name())))
     });
@@ -228,8 +239,16 @@ pub(super) fn outputs(args: &Args, suffix: &str) -> Result<(PathBuf, PathBuf)> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("--out: creating {}", dir.display()))?;
     }
-    let ckpt = out.with_extension("ckpt");
-    for path in [&out, &ckpt] {
+    let single = out.with_extension("ckpt");
+    let (ckpt, lead) = match rank {
+        None => (single, true),
+        Some((r, n)) => (
+            solver::session::split::rank_checkpoint(&single, r, n),
+            r == 0,
+        ),
+    };
+    let check: &[&PathBuf] = if lead { &[&out, &ckpt] } else { &[&ckpt] };
+    for path in check {
         solver::container::check_writable(path).context("--out")?;
     }
     if args.resume && !ckpt.exists() {
@@ -290,6 +309,23 @@ impl Bar {
 pub fn run(args: Args) -> Result<()> {
     let def = args.game.load()?;
     let walkable = abstraction::tree::Tree::check_supported(&def);
+    #[cfg(feature = "mpi")]
+    if solver::mpi::launched() {
+        use solver::deal_cfr::split::Exchange;
+        let mpi = solver::mpi::Mpi::init()?;
+        let deal = matches!(args.solver, Some(super::SolverKind::Deal))
+            || (args.solver.is_none() && walkable.is_err());
+        if mpi.ranks() > 1 {
+            if !deal {
+                bail!(
+                    "{} ranks: only the deal-sampled solver is split over MPI ranks (--solver \
+                     deal); run the walked solver without mpirun",
+                    mpi.ranks()
+                );
+            }
+            return super::solve_split::run(&args, &def, mpi);
+        }
+    }
     match args.solver {
         Some(super::SolverKind::Deal) => return super::solve_real::run(&args, &def),
         None if walkable.is_err() => return super::solve_real::run(&args, &def),

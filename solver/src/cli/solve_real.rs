@@ -34,7 +34,7 @@ pub const DEFAULT_TIME: Duration = Duration::from_secs(28 * 60);
 pub const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(5 * 60);
 /// The strategy file's probability width: in `u8`, a `default` 7stud strategy is 19 MiB, under
 /// the 32 MiB of a shipped file.
-const WIDTH: Width = Width::U8;
+pub(super) const WIDTH: Width = Width::U8;
 
 /// Runs `stud solve` on a real game, or on a walkable game with `--solver deal` (whose
 /// exploitability is then measured at the end: lifted onto its lossless public tree).
@@ -120,7 +120,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
 
 /// Refuses the flags of the walked solver and an abstraction the deal-sampled one cannot use;
 /// returns the bucketing's size.
-fn check_flags(args: &Args, def: &GameDef, walkable: bool) -> Result<Size> {
+pub(super) fn check_flags(args: &Args, def: &GameDef, walkable: bool) -> Result<Size> {
     if let Some(flag) = args.tree.given() {
         bail!(
             "{flag}: {} is solved by deal-sampled CFR, {}; use --iterations or --time, and \
@@ -222,7 +222,7 @@ fn prepare(
 /// (built, and the lift checked to fit, within the memory available now). A tree too big to
 /// measure on must not lose the solve: the error says why, and the strategy is written
 /// without the figure.
-fn measure_lifted(solver: &DealSolver, def: &GameDef) -> Result<Exploitability, String> {
+pub(super) fn measure_lifted(solver: &DealSolver, def: &GameDef) -> Result<Exploitability, String> {
     let public =
         lift_target(def, available_memory()).map_err(|e| format!("not measured: {e:#}"))?;
     deal_exploitability(solver, &public).map_err(|e| format!("not measured: {e:#}"))
@@ -230,13 +230,13 @@ fn measure_lifted(solver: &DealSolver, def: &GameDef) -> Result<Exploitability, 
 
 /// What watches a deal-sampled solve: the bar (batches, deals/s, time left), and a JSON line
 /// per checkpoint for `--json`.
-struct Watch<'a> {
-    bar: Bar,
-    json: bool,
-    batch: usize,
+pub(super) struct Watch<'a> {
+    pub(super) bar: Bar,
+    pub(super) json: bool,
+    pub(super) batch: usize,
     /// When the command started (the JSON lines' seconds count the bucketing too).
-    start: Instant,
-    checkpoint: &'a Path,
+    pub(super) start: Instant,
+    pub(super) checkpoint: &'a Path,
 }
 
 impl Watch<'_> {
@@ -246,14 +246,14 @@ impl Watch<'_> {
     }
 }
 
-impl Observer<DealSolver> for Watch<'_> {
-    fn iterated(&mut self, _: &DealSolver, p: &Progress) {
+impl<S> Observer<S> for Watch<'_> {
+    fn iterated(&mut self, _: &S, p: &Progress) {
         let note = format!(", {} deals", p.iterations * self.batch as u64);
         let pace = format!("{:.0} deals/s", self.deals_per_second(p));
         self.bar.show(p, &pace, &note);
     }
 
-    fn checkpointed(&mut self, _: &DealSolver, p: &Progress) -> Result<Flow> {
+    fn checkpointed(&mut self, _: &S, p: &Progress) -> Result<Flow> {
         if self.json {
             println!(
                 "{}",

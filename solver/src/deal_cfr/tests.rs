@@ -6,7 +6,7 @@ use abstraction::tree::Edge;
 use std::sync::OnceLock;
 
 /// A 7stud bucketing of 4 buckets per street with a small training sample (a second to build).
-fn bucketing() -> Arc<Bucketing> {
+pub(super) fn bucketing() -> Arc<Bucketing> {
     static B: OnceLock<Arc<Bucketing>> = OnceLock::new();
     B.get_or_init(|| {
         let def = GameDef::stud(Variant::SevenStud);
@@ -18,7 +18,7 @@ fn bucketing() -> Arc<Bucketing> {
     .clone()
 }
 
-fn solver(batch: usize, seed: u64) -> DealSolver {
+pub(super) fn solver(batch: usize, seed: u64) -> DealSolver {
     let def = GameDef::stud(Variant::SevenStud);
     let b = bucketing();
     let k: Vec<u32> = (0..5).map(|s| b.buckets(s)).collect();

@@ -5,7 +5,7 @@
 use super::{Problem, Session};
 use crate::best_response::Exploitability;
 use crate::checkpoint;
-use crate::deal_cfr::DealSolver;
+use crate::deal_cfr::{average_row, DealSolver};
 use crate::memory::{status_bytes, Estimate};
 use crate::strategy_file::{self, BettingSolve, DealSampling, TreeKind, Width};
 use abstraction::betting_abstraction::BettingAbstraction;
@@ -127,6 +127,40 @@ impl Session for DealSolver {
     }
 }
 
+/// What a deal-sampled solve's strategy file records: its tree, its average-strategy masses
+/// (one per slot) and how they were solved.
+pub struct Solved<'a> {
+    /// The betting tree.
+    pub tree: &'a BettingTree,
+    /// The average-strategy masses, one per slot of `tree`.
+    pub average: &'a [f32],
+    /// The member of the CFR family.
+    pub algorithm: crate::cfr::Algorithm,
+    /// Iterations completed.
+    pub iterations: u64,
+    /// Deals per iteration.
+    pub batch: usize,
+    /// The seed of the deals.
+    pub seed: u64,
+    /// What a row recalls of earlier streets.
+    pub recall: Recall,
+}
+
+impl DealSolver {
+    /// What this solver's strategy file records.
+    pub fn solved(&self) -> Solved<'_> {
+        Solved {
+            tree: &self.tree,
+            average: &self.average,
+            algorithm: self.algorithm(),
+            iterations: self.iterations,
+            batch: self.batch,
+            seed: self.seed,
+            recall: self.recall(),
+        }
+    }
+}
+
 /// Writes the solver's average strategy as a betting-tree strategy file (atomically), with the
 /// bucketing it was solved with embedded and its `exploitability` where it was measured.
 pub fn write_strategy(
@@ -137,22 +171,49 @@ pub fn write_strategy(
     width: Width,
     exploitability: Option<Exploitability>,
 ) -> Result<()> {
+    write_solved(
+        path,
+        &solver.solved(),
+        game,
+        bucketing,
+        width,
+        exploitability,
+    )
+}
+
+/// [`write_strategy`] of what a solve [`Solved`]: a split solve's rank 0 writes the masses it
+/// gathered from every rank.
+pub fn write_solved(
+    path: &Path,
+    solved: &Solved,
+    game: &GameDef,
+    bucketing: &Bucketing,
+    width: Width,
+    exploitability: Option<Exploitability>,
+) -> Result<()> {
+    let t = solved.tree;
+    if solved.average.len() != t.num_slots {
+        bail!(
+            "{} average masses for a tree of {} slots",
+            solved.average.len(),
+            t.num_slots
+        );
+    }
     let solve = BettingSolve {
         game,
-        betting: solver.tree.betting,
+        betting: t.betting,
         bucketing,
-        algorithm: solver.algorithm(),
-        iterations: solver.iterations,
+        algorithm: solved.algorithm,
+        iterations: solved.iterations,
         sampling: DealSampling {
-            batch: solver.batch as u64,
-            seed: solver.seed,
+            batch: solved.batch as u64,
+            seed: solved.seed,
         },
         width,
         exploitability,
-        recall: solver.recall(),
+        recall: solved.recall,
     };
     let mut failed = None;
-    let t = &solver.tree;
     strategy_file::write_betting(
         path,
         &solve,
@@ -161,7 +222,7 @@ pub fn write_strategy(
         &t.num_buckets,
         t.num_slots,
         |node, bucket, out| {
-            if let Err(e) = solver.average_row(node, bucket, out) {
+            if let Err(e) = average_row(t, solved.average, node, bucket, out) {
                 failed.get_or_insert(e);
             }
         },

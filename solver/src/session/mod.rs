@@ -13,6 +13,7 @@
 //! its solve will cost before the big arrays are allocated.
 
 pub mod deal;
+pub mod split;
 pub mod walked;
 
 pub use walked::{build_tree, estimate, new_solver, Abstractions, Cards, ADVICE};
@@ -40,6 +41,12 @@ pub trait Session {
     fn arrays(&self) -> [&[Self::Elem]; 2];
     /// The same arrays and the iteration count, to restore a checkpoint into.
     fn restore(&mut self) -> ([&mut [Self::Elem]; 2], &mut u64);
+    /// Whether to stop, or to checkpoint, given this process's own answer (its clock): a solve
+    /// split over processes takes one process's word, so that all stop and checkpoint at the
+    /// same iteration. One process: its own answer.
+    fn agree(&mut self, mine: bool) -> Result<bool> {
+        Ok(mine)
+    }
 }
 
 /// What a solver solves beyond what it holds itself: the game and its abstractions, recorded in
@@ -163,7 +170,7 @@ pub fn run<S: Session>(
     let mut last_checkpoint = start;
     loop {
         let done_iterations = plan.iterations.is_some_and(|n| solver.iterations() >= n);
-        if done_iterations || plan.time.is_some_and(|t| start.elapsed() >= t) {
+        if solver.agree(done_iterations || plan.time.is_some_and(|t| start.elapsed() >= t))? {
             break;
         }
         let t = Instant::now();
@@ -175,7 +182,7 @@ pub fn run<S: Session>(
             Every::Iterations(n) => solver.iterations() % n.max(1) == 0,
             Every::Time(d) => last_checkpoint.elapsed() >= d,
         };
-        if due {
+        if solver.agree(due)? {
             save(&plan.checkpoint, solver, problem)
                 .with_context(|| periodic_failed(&plan.checkpoint, solver.iterations()))?;
             last_checkpoint = Instant::now();

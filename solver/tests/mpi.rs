@@ -1,0 +1,186 @@
+//! `stud solve` split over MPI ranks (the `mpi` feature; CI builds and runs it): on 2 and 3
+//! ranks of one machine (`mpirun --oversubscribe`) the strategy file is byte-identical to the
+//! single process's; a job whose rank is killed stops with an error naming it, and `--resume`
+//! from the ranks' checkpoints ends byte-identical too. Without `mpirun` these tests fail: the
+//! feature is on, so MPI must be there.
+#![cfg(feature = "mpi")]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A fresh folder for one test's files.
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("stud-mpi-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The solve every test runs: 7stud with 4 buckets a street (built in a few seconds), small
+/// batches.
+fn solve_args(d: &Path, out: &str, iterations: u32) -> Vec<String> {
+    [
+        "solve",
+        "--game",
+        "7stud",
+        "--abstraction",
+        "4",
+        "--batch",
+        "48",
+        "--seed",
+        "5",
+        "--threads",
+        "1",
+        "--abstraction-dir",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([
+        d.join("abst").display().to_string(),
+        "--iterations".into(),
+        iterations.to_string(),
+        "--out".into(),
+        d.join(out).display().to_string(),
+    ])
+    .collect()
+}
+
+/// `mpirun` of `stud` on `ranks` ranks of this machine (as root too, as CI runs).
+fn mpirun(ranks: usize, args: &[String]) -> Command {
+    let mut c = Command::new("mpirun");
+    c.args(["--oversubscribe", "-np", &ranks.to_string()])
+        .arg(env!("CARGO_BIN_EXE_stud"))
+        .args(args)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .stdin(Stdio::null());
+    c
+}
+
+fn run(mut c: Command) -> Output {
+    c.output()
+        .expect("mpirun runs (the mpi feature needs Open MPI: apt-get install openmpi-bin)")
+}
+
+fn single(d: &Path, out: &str, iterations: u32) -> Vec<u8> {
+    let args = solve_args(d, out, iterations);
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    common::ok(&common::stud(&args, ""));
+    std::fs::read(d.join(out)).unwrap()
+}
+
+fn ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn two_and_three_ranks_write_the_single_process_bytes() {
+    let d = dir("bytes");
+    let want = single(&d, "one.strat", 12);
+    for ranks in [2, 3] {
+        let name = format!("r{ranks}.strat");
+        let out = run(mpirun(ranks, &solve_args(&d, &name, 12)));
+        ok(&out);
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(log.contains(&format!("split over {ranks} ranks")), "{log}");
+        let got = std::fs::read(d.join(&name)).unwrap();
+        assert!(got == want, "{ranks} ranks: the strategy file differs");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The processes whose parent is `parent` and whose environment says MPI rank `rank`.
+fn rank_pid(parent: u32, rank: usize) -> Option<u32> {
+    let want = format!("OMPI_COMM_WORLD_RANK={rank}");
+    for e in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // The parent is the second field after the command name's closing parenthesis.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        if ppid != Some(parent) {
+            continue;
+        }
+        let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+        if env.split(|&b| b == 0).any(|v| v == want.as_bytes()) {
+            return Some(pid);
+        }
+    }
+    None
+}
+
+#[test]
+fn a_killed_rank_stops_the_job_and_its_checkpoints_resume_it() {
+    let d = dir("kill");
+    let iterations = 250;
+    let want = single(&d, "one.strat", iterations);
+    let mut args = solve_args(&d, "r2.strat", iterations);
+    args.extend(["--checkpoint-every".into(), "1".into()]);
+    let mut c = mpirun(2, &args);
+    let mut job = c
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let ckpts = [0, 1].map(|r| d.join(format!("r2.rank{r}-of-2.ckpt")));
+    let start = Instant::now();
+    while !ckpts.iter().all(|c| c.exists()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(120) && job.try_wait().unwrap().is_none(),
+            "no checkpoints from the job"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Both ranks have just written a checkpoint of one iteration: the next is a second away.
+    let pid = rank_pid(job.id(), 1).expect("rank 1's process");
+    let killed = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    assert!(killed.unwrap().success());
+    let out = job.wait_with_output().unwrap();
+    assert!(!out.status.success(), "the job went on without rank 1");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("rank 1") && log.contains("signal 9"), "{log}");
+    assert!(!d.join("r2.strat").exists());
+
+    let mut resume = solve_args(&d, "r2.strat", iterations);
+    resume.push("--resume".into());
+    let out = run(mpirun(2, &resume));
+    ok(&out);
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("resumed every rank at iteration"), "{log}");
+    assert!(std::fs::read(d.join("r2.strat")).unwrap() == want);
+    // The checkpoints of a finished solve are removed, as a single process's.
+    assert!(!ckpts.iter().any(|c| c.exists()));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn checkpoints_of_another_number_of_ranks_are_refused() {
+    let d = dir("ranks");
+    let mut args = solve_args(&d, "s.strat", 3);
+    args.push("--keep-checkpoint".into());
+    ok(&run(mpirun(2, &args)));
+    let mut resume = solve_args(&d, "s.strat", 6);
+    resume.push("--resume".into());
+    let out = run(mpirun(3, &resume));
+    assert!(!out.status.success());
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        log.contains("of 3 failed") && log.contains("-of-3.ckpt"),
+        "{log}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
