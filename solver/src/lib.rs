@@ -15,6 +15,7 @@ pub mod describe;
 pub mod input;
 pub mod ladder;
 pub mod memory;
+pub mod multiway;
 pub mod policy;
 pub mod purify;
 pub mod ranges;

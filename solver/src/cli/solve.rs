@@ -212,14 +212,14 @@ fn game_stem(arg: &str) -> String {
 }
 
 /// Where a solve writes its strategy and its checkpoint: `--out`, else
-/// `solves/STEM{suffix}.strat` (a folder git ignores, so a newcomer's solve never overwrites a
+/// `solves/STEM{suffix}.{ext}` (a folder git ignores, so a newcomer's solve never overwrites a
 /// shipped file in `strategies/`), and the same with the extension `.ckpt`. The folder is
 /// created, and both files are checked to be writable there before any work
 /// ([`solver::container::check_writable`]): a long solve must not find out at its end that its
 /// output cannot be written. With `--resume`, the checkpoint must be there.
-pub(super) fn outputs(args: &Args, suffix: &str) -> Result<(PathBuf, PathBuf)> {
+pub(super) fn outputs(args: &Args, suffix: &str, ext: &str) -> Result<(PathBuf, PathBuf)> {
     let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from("solves").join(format!("{}{suffix}.strat", game_stem(args.game.name())))
+        PathBuf::from("solves").join(format!("{}{suffix}.{ext}", game_stem(args.game.name())))
     });
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         if dir.exists() && !dir.is_dir() {
@@ -285,10 +285,13 @@ impl Bar {
     }
 }
 
-/// Runs `stud solve`: the walked solver for a walkable game, else (or with `--solver deal`)
-/// the deal-sampled one.
+/// Runs `stud solve`: the multiway solver for three or more seats, the walked solver for a
+/// walkable heads-up game, else (or with `--solver deal`) the deal-sampled one.
 pub fn run(args: Args) -> Result<()> {
     let def = args.game.load()?;
+    if def.seats > 2 {
+        return super::solve_multiway::run(&args, &def);
+    }
     let walkable = abstraction::tree::Tree::check_supported(&def);
     match args.solver {
         Some(super::SolverKind::Deal) => return super::solve_real::run(&args, &def),
@@ -319,7 +322,7 @@ fn walked(args: &Args, def: &GameDef) -> Result<()> {
             args.game.name()
         );
     }
-    let (out, ckpt) = outputs(args, "")?;
+    let (out, ckpt) = outputs(args, "", "strat")?;
     let pool = args.pool.start()?;
     let (mut solver, abs, est) = pool.install(|| prepare(args, def))?;
     let lossless = abs.cards.is_lossless();
