@@ -13,6 +13,7 @@ pub mod deal;
 pub mod draw;
 pub mod eval;
 pub mod fnv;
+pub mod history_tree;
 pub mod phh;
 pub mod recall;
 pub mod rules;

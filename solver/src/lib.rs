@@ -17,6 +17,7 @@ pub mod ladder;
 pub mod memory;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+pub mod multiway;
 pub mod policy;
 pub mod purify;
 pub mod ranges;

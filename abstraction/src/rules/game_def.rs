@@ -66,6 +66,13 @@ impl Variant {
     pub fn is_low(self) -> bool {
         self == Variant::Razz
     }
+
+    /// Whether a split pot is shared exactly, fractions of a chip included, as OpenSpiel's
+    /// Kuhn and Leduc share it, rather than with the card room's odd chip. Chips are integers
+    /// in the rules engine, so only the exact solvers' payoffs (`history_tree`) read this.
+    pub fn splits_exactly(self) -> bool {
+        matches!(self, Variant::Kuhn | Variant::Leduc)
+    }
 }
 
 impl fmt::Display for Variant {
@@ -264,7 +271,9 @@ pub enum GameDefError {
         reason: String,
     },
     /// No preset of that name.
-    #[error("unknown game {0:?}: the presets are {PRESETS}")]
+    #[error(
+        "unknown game {0:?}: the presets are {PRESETS} (kuhn-Np and leduc-Np for 2 to 8 players)"
+    )]
     UnknownPreset(String),
     /// The TOML text could not be read (unknown key, wrong type, syntax).
     #[error("game file: {0}")]
@@ -272,7 +281,8 @@ pub enum GameDefError {
 }
 
 /// The preset names, for messages and `--help`.
-pub const PRESETS: &str = "7stud, stud8, razz, 5stud, kuhn, leduc, ministud, yardstud";
+pub const PRESETS: &str =
+    "7stud, stud8, razz, 5stud, kuhn, leduc, ministud, yardstud, tristud, kuhn-3p, leduc-3p";
 
 /// The most chips a game may hold: the starting stacks together, and the ante, the bring-in and
 /// each bet on their own, are at most 2^53.
@@ -286,6 +296,19 @@ pub const PRESETS: &str = "7stud, stud8, razz, 5stud, kuhn, leduc, ministud, yar
 /// fits an `i64` below 2^9 deals (and is checked beyond). And 2^53 keeps
 /// every amount exact in an `f64` (the solver's values, JSON readers, PHH's floats).
 pub const MAX_CHIPS: u64 = 1 << 53;
+
+/// A preset name's seat count, `kuhn-3p` → (`kuhn`, 3).
+fn seats_suffix(name: &str) -> Option<(&str, usize)> {
+    let (base, seats) = name.strip_suffix('p')?.rsplit_once('-')?;
+    Some((base, seats.parse().ok()?))
+}
+
+/// OpenSpiel's N-player Kuhn and Leduc deck: `seats + 1` ranks, here the ones up to the king.
+fn openspiel_ranks(seats: usize) -> Result<Vec<Rank>, GameDefError> {
+    GameDef::check_seats(Variant::Kuhn, seats)?;
+    let top = Rank::KING.index();
+    Ok((top - seats as u8..=top).map(Rank::new).collect())
+}
 
 fn seven_card_streets() -> Vec<StreetDef> {
     use BetSize::*;
@@ -317,8 +340,19 @@ fn seven_card_streets() -> Vec<StreetDef> {
 impl GameDef {
     /// A preset by name: `7stud`, `stud8`, `razz`, `5stud` (heads-up, ante 1, bring-in 2, bets
     /// 5/10, 200 chips each, card-room rules), `kuhn`, `leduc`, `ministud`, `yardstud`.
+    /// `kuhn-Np` and `leduc-Np` (N = 2 to 8) are OpenSpiel's N-player Kuhn and Leduc
+    /// ([`GameDef::kuhn_for`], [`GameDef::leduc_for`]); `tristud` is the walkable three-player
+    /// stud game ([`GameDef::tristud`]).
     pub fn preset(name: &str) -> Result<GameDef, GameDefError> {
-        let g = match name.to_ascii_lowercase().as_str() {
+        let lower = name.to_ascii_lowercase();
+        if let Some((base, seats)) = seats_suffix(&lower) {
+            return match base {
+                "kuhn" => GameDef::kuhn_for(seats),
+                "leduc" => GameDef::leduc_for(seats),
+                _ => Err(GameDefError::UnknownPreset(name.to_string())),
+            };
+        }
+        let g = match lower.as_str() {
             "7stud" | "f7s" => GameDef::stud(Variant::SevenStud),
             "stud8" | "f7s/8" => GameDef::stud(Variant::StudHiLo),
             "razz" | "fr" => GameDef::stud(Variant::Razz),
@@ -327,6 +361,7 @@ impl GameDef {
             "leduc" => GameDef::leduc(),
             "ministud" => GameDef::ministud(),
             "yardstud" => GameDef::yardstud(),
+            "tristud" => GameDef::tristud(),
             _ => return Err(GameDefError::UnknownPreset(name.to_string())),
         };
         Ok(g)
@@ -380,6 +415,51 @@ impl GameDef {
             burn_cards: true,
             streets,
         }
+    }
+
+    /// OpenSpiel's `kuhn_poker(players=N)`: [`GameDef::kuhn`] for `seats` players, with a deck
+    /// of `seats + 1` cards (the ranks up to the king: J Q K heads-up, T J Q K three-handed).
+    pub fn kuhn_for(seats: usize) -> Result<GameDef, GameDefError> {
+        let mut g = GameDef::kuhn();
+        g.deck.ranks = openspiel_ranks(seats)?;
+        Ok(g.with_seats(seats as u8, 100))
+    }
+
+    /// OpenSpiel's `leduc_poker(players=N)`: [`GameDef::leduc`] for `seats` players, with
+    /// `seats + 1` ranks in two suits (the ranks up to the king, as [`GameDef::kuhn_for`]).
+    pub fn leduc_for(seats: usize) -> Result<GameDef, GameDefError> {
+        let mut g = GameDef::leduc();
+        g.deck.ranks = openspiel_ranks(seats)?;
+        Ok(g.with_seats(seats as u8, 100))
+    }
+
+    /// `tristud`: a three-player stud game whose whole game tree (every deal apart) can be
+    /// walked, for the exact NashConv of multiway solves. J Q K A in two suits (8 cards), ante
+    /// 1, bring-in 1, bets 2 and 4, one bet a round (the completion or the bet, no raise); a
+    /// down card and an up card with a
+    /// round at the small bet (the lowest door card brings in), then — the deck cannot give
+    /// three players another card each — one community card and a round at the big bet, the
+    /// best showing hand first; showdown ranks all three cards (trips > pair > high cards).
+    pub fn tristud() -> GameDef {
+        GameDef {
+            deck: DeckDef {
+                ranks: vec![Rank::JACK, Rank::QUEEN, Rank::KING, Rank::ACE],
+                suits: 2,
+            },
+            max_bets: 1,
+            streets: vec![
+                StreetDef {
+                    deal: vec![Deal::Down, Deal::Up],
+                    bet: BetSize::Small,
+                },
+                StreetDef {
+                    deal: vec![Deal::Community],
+                    bet: BetSize::Big,
+                },
+            ],
+            ..GameDef::ministud()
+        }
+        .with_seats(3, 100)
     }
 
     /// Kuhn poker as in OpenSpiel: J Q K, ante 1, one card each, one round where a bet is 1 and
@@ -596,7 +676,10 @@ impl GameDef {
         let max_seats = match variant {
             Variant::SevenStud | Variant::StudHiLo | Variant::Razz => 8,
             Variant::FiveStud => 10,
-            Variant::Kuhn | Variant::Leduc | Variant::Ministud | Variant::Yardstud => 2,
+            // OpenSpiel's Kuhn and Leduc grow their decks with the players.
+            Variant::Kuhn | Variant::Leduc => 8,
+            Variant::Ministud => 3,
+            Variant::Yardstud => 2,
         };
         if (2..=max_seats).contains(&players) {
             return Ok(());
@@ -840,6 +923,27 @@ struct GameFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn openspiels_games_take_a_seat_count() {
+        let k3 = GameDef::preset("kuhn-3p").unwrap();
+        assert_eq!((k3.seats, k3.deck.len()), (3, 4));
+        assert_eq!(k3.deck.ranks[0], Rank::TEN);
+        assert_eq!(GameDef::preset("kuhn-2p").unwrap(), GameDef::kuhn());
+        assert_eq!(GameDef::preset("leduc-2p").unwrap(), GameDef::leduc());
+        assert_eq!(GameDef::preset("Leduc-8p").unwrap().deck.len(), 18);
+        assert!(GameDef::preset("leduc-9p")
+            .unwrap_err()
+            .to_string()
+            .contains("9 players"));
+        assert!(matches!(
+            GameDef::preset("7stud-3p"),
+            Err(GameDefError::UnknownPreset(_))
+        ));
+        let t = GameDef::tristud();
+        t.validate().unwrap();
+        assert_eq!((t.seats, t.deck.len()), (3, 8));
+    }
 
     #[test]
     fn streets_are_named_as_players_say_them() {

@@ -13,8 +13,9 @@ pub const DEFAULT_GAME: &str = "7stud";
 /// `--game`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct Game {
-    /// The game: a preset (kuhn, leduc, ministud, yardstud, 7stud, stud8, razz, 5stud) or a
-    /// TOML game file. Default: the game a strategy file records where one is given, else 7stud.
+    /// The game: a preset (kuhn, leduc, ministud, yardstud, 7stud, stud8, razz, 5stud; for
+    /// three to eight players kuhn-3p .. kuhn-8p, leduc-3p .. leduc-8p and tristud, which only
+    /// `stud solve` plays yet) or a TOML game file. Default: the game a strategy file records where one is given, else 7stud.
     #[arg(id = "game", long = "game", value_name = "GAME")]
     given: Option<String>,
 }

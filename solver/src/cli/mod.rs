@@ -19,6 +19,7 @@ pub mod report;
 pub mod serve;
 pub mod simulate;
 pub mod solve;
+mod solve_multiway;
 mod solve_real;
 #[cfg(feature = "mpi")]
 mod solve_split;

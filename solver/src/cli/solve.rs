@@ -212,13 +212,13 @@ fn game_stem(arg: &str) -> String {
 }
 
 /// Where a solve writes its strategy and its checkpoint: `--out`, else
-/// `solves/STEM{suffix}.strat` (a folder git ignores, so a newcomer's solve never overwrites a
+/// `solves/STEM{suffix}.{ext}` (a folder git ignores, so a newcomer's solve never overwrites a
 /// shipped file in `strategies/`), and the same with the extension `.ckpt`. The folder is
 /// created, and both files are checked to be writable there before any work
 /// ([`solver::container::check_writable`]): a long solve must not find out at its end that its
 /// output cannot be written. With `--resume`, the checkpoint must be there.
-pub(super) fn outputs(args: &Args, suffix: &str) -> Result<(PathBuf, PathBuf)> {
-    outputs_of(args, suffix, None)
+pub(super) fn outputs(args: &Args, suffix: &str, ext: &str) -> Result<(PathBuf, PathBuf)> {
+    outputs_of(args, suffix, ext, None)
 }
 
 /// [`outputs`] of rank `rank` of `ranks` in a split solve: rank 0 alone checks the strategy
@@ -227,10 +227,11 @@ pub(super) fn outputs(args: &Args, suffix: &str) -> Result<(PathBuf, PathBuf)> {
 pub(super) fn outputs_of(
     args: &Args,
     suffix: &str,
+    ext: &str,
     rank: Option<(usize, usize)>,
 ) -> Result<(PathBuf, PathBuf)> {
     let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from("solves").join(format!("{}{suffix}.strat", game_stem(args.game.name())))
+        PathBuf::from("solves").join(format!("{}{suffix}.{ext}", game_stem(args.game.name())))
     });
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         if dir.exists() && !dir.is_dir() {
@@ -304,8 +305,8 @@ impl Bar {
     }
 }
 
-/// Runs `stud solve`: the walked solver for a walkable game, else (or with `--solver deal`)
-/// the deal-sampled one.
+/// Runs `stud solve`: the multiway solver for three or more seats, the walked solver for a
+/// walkable heads-up game, else (or with `--solver deal`) the deal-sampled one.
 pub fn run(args: Args) -> Result<()> {
     let def = args.game.load()?;
     let walkable = abstraction::tree::Tree::check_supported(&def);
@@ -316,15 +317,18 @@ pub fn run(args: Args) -> Result<()> {
         let deal = matches!(args.solver, Some(super::SolverKind::Deal))
             || (args.solver.is_none() && walkable.is_err());
         if mpi.ranks() > 1 {
-            if !deal {
+            if !deal || def.seats > 2 {
                 bail!(
                     "{} ranks: only the deal-sampled solver is split over MPI ranks (--solver \
-                     deal); run the walked solver without mpirun",
+                     deal, heads-up); run the walked and multiway solvers without mpirun",
                     mpi.ranks()
                 );
             }
             return super::solve_split::run(&args, &def, mpi);
         }
+    }
+    if def.seats > 2 {
+        return super::solve_multiway::run(&args, &def);
     }
     match args.solver {
         Some(super::SolverKind::Deal) => return super::solve_real::run(&args, &def),
@@ -355,7 +359,7 @@ fn walked(args: &Args, def: &GameDef) -> Result<()> {
             args.game.name()
         );
     }
-    let (out, ckpt) = outputs(args, "")?;
+    let (out, ckpt) = outputs(args, "", "strat")?;
     let pool = args.pool.start()?;
     let (mut solver, abs, est) = pool.install(|| prepare(args, def))?;
     let lossless = abs.cards.is_lossless();

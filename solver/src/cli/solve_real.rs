@@ -42,7 +42,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     let walkable = Tree::check_supported(def).is_ok();
     let size = check_flags(args, def, walkable)?;
     let batch = args.deal.batch.unwrap_or(DEFAULT_BATCH);
-    let (out, ckpt) = outputs(args, "-hu")?;
+    let (out, ckpt) = outputs(args, "-hu", "strat")?;
     let quiet = args.output.json;
     let say = |s: String| {
         if !quiet {

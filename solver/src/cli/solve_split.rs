@@ -49,7 +49,7 @@ fn solve(args: &Args, def: &GameDef, mpi: &mut Mpi) -> Result<()> {
     let walkable = Tree::check_supported(def).is_ok();
     let size = check_flags(args, def, walkable)?;
     let batch = args.deal.batch.unwrap_or(DEFAULT_BATCH);
-    let (out, ckpt) = outputs_of(args, "-hu", Some((rank, ranks)))?;
+    let (out, ckpt) = outputs_of(args, "-hu", "strat", Some((rank, ranks)))?;
     let quiet = args.output.json || !lead;
     let say = |s: String| {
         if !quiet {

@@ -8,11 +8,13 @@
 //! checkpoint into a fresh solver. The checkpoint file is [`crate::checkpoint`]'s, generic over
 //! the header and the element type.
 //!
-//! The two solvers today: [`walked`] (the CFR family on the public tree, `f64`) and [`deal`]
-//! (deal-sampled CFR on the betting tree of the real games, `f32`). Each module also says what
-//! its solve will cost before the big arrays are allocated.
+//! The solvers today: [`walked`] (the CFR family on the public tree, `f64`), [`deal`]
+//! (deal-sampled CFR on the betting tree of the real games, `f32`) and [`multiway`] (the CFR
+//! family for any number of seats on a walkable game's whole tree, `f64`). Each module also says
+//! what its solve will cost before the big arrays are allocated.
 
 pub mod deal;
+pub mod multiway;
 pub mod split;
 pub mod walked;
 

@@ -1,0 +1,220 @@
+//! The CFR family for any number of players, exact, on the whole game tree of a walkable game
+//! (`abstraction::history_tree`): the multiway counterpart of `cfr.rs`, whose vector form over
+//! private hands is heads-up.
+//!
+//! One iteration is a pass per seat in seat order (alternating updates, as OpenSpiel's
+//! `CFRSolver` and `CFRPlusSolver` run them): the seat's regrets and average-strategy mass are
+//! discounted by the iteration's [`Schedule`], the tree is walked depth first with every other
+//! seat playing its current strategy, the seat's counterfactual regrets and its reach-weighted
+//! strategy are added history by history, regrets are clamped for CFR+, and the seat's current
+//! strategy is regret-matched before the next seat's pass. The sums run in OpenSpiel's order
+//! (children in action order, histories in the walk's order), so the curves are OpenSpiel's to
+//! rounding (`tests/multiway.rs`).
+//!
+//! With more than two players CFR guarantees no equilibrium: the average strategy's regret
+//! vanishes (a coarse correlated equilibrium), and [`nash_conv`] measures how far each player
+//! could gain by deviating alone (docs/multiway.md).
+
+mod best_response;
+
+pub use best_response::{nash_conv, NashConv};
+
+use crate::cfr::{Algorithm, Schedule};
+use abstraction::history_tree::{HistoryKind, HistoryTree, MAX_ACTIONS};
+
+/// Bytes the solver holds per slot: the regret, the average mass and the current strategy.
+pub const BYTES_PER_SLOT: usize = 24;
+
+/// A multiway solver: the tree, the accumulated regrets and average-strategy mass, and the
+/// current strategy (one `f64` per slot each).
+pub struct Solver {
+    /// The game tree.
+    pub tree: HistoryTree,
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Iterations completed.
+    pub iterations: u64,
+    /// Accumulated regret per slot.
+    pub regrets: Vec<f64>,
+    /// Accumulated average-strategy mass per slot.
+    pub average: Vec<f64>,
+    /// The current strategy per slot, regret-matched from `regrets`.
+    current: Vec<f64>,
+    /// Whether `current` must be matched again from `regrets` (they were restored).
+    stale: bool,
+}
+
+impl Solver {
+    /// A fresh solver on `tree` (regrets and averages zero, every strategy uniform).
+    pub fn new(tree: HistoryTree, algorithm: Algorithm) -> Solver {
+        let n = tree.num_slots;
+        let mut s = Solver {
+            tree,
+            algorithm,
+            iterations: 0,
+            regrets: vec![0.0; n],
+            average: vec![0.0; n],
+            current: vec![0.0; n],
+            stale: true,
+        };
+        s.rematch_all();
+        s
+    }
+
+    /// The regrets, the average mass and the iteration count, to restore a checkpoint into;
+    /// the current strategy is matched again from the restored regrets before the next pass.
+    pub fn restore(&mut self) -> ([&mut [f64]; 2], &mut u64) {
+        self.stale = true;
+        ([&mut self.regrets, &mut self.average], &mut self.iterations)
+    }
+
+    /// Runs one iteration: a pass per seat, in seat order.
+    pub fn iterate(&mut self) {
+        if self.stale {
+            self.rematch_all();
+        }
+        self.iterations += 1;
+        let sched = self.algorithm.schedule(self.iterations);
+        for seat in 0..self.tree.seats as u8 {
+            self.discount(seat, &sched);
+            let mut pass = Pass {
+                tree: &self.tree,
+                seat,
+                weight: sched.new_average,
+                current: &self.current,
+                regrets: &mut self.regrets,
+                average: &mut self.average,
+            };
+            pass.walk(0, 1.0, 1.0);
+            self.finish(seat, &sched);
+        }
+    }
+
+    /// The average strategy, normalised per information set (uniform where it has no mass).
+    pub fn average_strategy(&self) -> Vec<f64> {
+        let mut out = self.average.clone();
+        for set in &self.tree.infosets {
+            let s = set.first_slot as usize;
+            normalize(&mut out[s..s + set.actions as usize]);
+        }
+        out
+    }
+
+    /// Applies the schedule's discounts of the iteration to `seat`'s slots before its pass.
+    fn discount(&mut self, seat: u8, sched: &Schedule) {
+        if sched.positive == 1.0 && sched.negative == 1.0 && sched.old_average == 1.0 {
+            return;
+        }
+        for set in self.tree.infosets.iter().filter(|i| i.seat == seat) {
+            let s = set.first_slot as usize..set.first_slot as usize + set.actions as usize;
+            for r in &mut self.regrets[s.clone()] {
+                *r *= if *r > 0.0 {
+                    sched.positive
+                } else {
+                    sched.negative
+                };
+            }
+            for a in &mut self.average[s] {
+                *a *= sched.old_average;
+            }
+        }
+    }
+
+    /// After `seat`'s pass: the clamp of regret matching+, and its new current strategy.
+    fn finish(&mut self, seat: u8, sched: &Schedule) {
+        for set in self.tree.infosets.iter().filter(|i| i.seat == seat) {
+            let s = set.first_slot as usize..set.first_slot as usize + set.actions as usize;
+            if sched.clamp {
+                for r in &mut self.regrets[s.clone()] {
+                    *r = r.max(0.0);
+                }
+            }
+            regret_match(&self.regrets[s.clone()], &mut self.current[s]);
+        }
+    }
+
+    fn rematch_all(&mut self) {
+        for set in &self.tree.infosets {
+            let s = set.first_slot as usize..set.first_slot as usize + set.actions as usize;
+            regret_match(&self.regrets[s.clone()], &mut self.current[s]);
+        }
+        self.stale = false;
+    }
+}
+
+/// Regret matching: each action in proportion to its positive regret, uniform when none is
+/// positive. A true division, as OpenSpiel's (see `cfr::regret_matching`).
+fn regret_match(regrets: &[f64], strategy: &mut [f64]) {
+    let sum: f64 = regrets.iter().map(|r| r.max(0.0)).sum();
+    let k = regrets.len() as f64;
+    for (s, r) in strategy.iter_mut().zip(regrets) {
+        *s = if sum > 0.0 { r.max(0.0) / sum } else { 1.0 / k };
+    }
+}
+
+/// Normalises a row of non-negative weights to sum to one (uniform when they sum to zero).
+fn normalize(row: &mut [f64]) {
+    let sum: f64 = row.iter().sum();
+    let k = row.len() as f64;
+    for x in row {
+        *x = if sum > 0.0 { *x / sum } else { 1.0 / k };
+    }
+}
+
+/// One seat's pass over the tree.
+struct Pass<'a> {
+    tree: &'a HistoryTree,
+    seat: u8,
+    /// The weight of this iteration's strategy in the average.
+    weight: f64,
+    current: &'a [f64],
+    regrets: &'a mut [f64],
+    average: &'a mut [f64],
+}
+
+impl Pass<'_> {
+    /// The value of history `i` to the passing seat, given its own reach `own` and everyone
+    /// else's (chance included) `others`; adds its regrets and average mass on the way up.
+    fn walk(&mut self, i: usize, own: f64, others: f64) -> f64 {
+        let node = self.tree.nodes[i];
+        match node.kind {
+            HistoryKind::Terminal => self.tree.payoffs_of(&node)[self.seat as usize],
+            // Nothing below can change: no seat reaches it (OpenSpiel prunes here too).
+            _ if own == 0.0 && others == 0.0 => 0.0,
+            HistoryKind::Chance => {
+                let p = 1.0 / node.num_children as f64;
+                node.children()
+                    .map(|c| p * self.walk(c, own, others * p))
+                    .sum()
+            }
+            HistoryKind::Action => {
+                let set = self.tree.infosets[node.index as usize];
+                let slot = set.first_slot as usize;
+                let k = node.num_children as usize;
+                if node.seat != self.seat {
+                    let mut v = 0.0;
+                    for (a, c) in node.children().enumerate() {
+                        let p = self.current[slot + a];
+                        v += p * self.walk(c, own, others * p);
+                    }
+                    return v;
+                }
+                let mut values = [0.0f64; MAX_ACTIONS];
+                let mut v = 0.0;
+                for (a, c) in node.children().enumerate() {
+                    let p = self.current[slot + a];
+                    values[a] = self.walk(c, own * p, others);
+                    v += p * values[a];
+                }
+                for (a, value) in values[..k].iter().enumerate() {
+                    self.regrets[slot + a] += others * (value - v);
+                    self.average[slot + a] += self.weight * own * self.current[slot + a];
+                }
+                v
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

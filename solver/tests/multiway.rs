@@ -1,0 +1,131 @@
+//! Three-player games against OpenSpiel, and `stud solve` for three seats end to end.
+//!
+//! The reference figures are `pyspiel.nash_conv` of the average policy of `pyspiel.CFRSolver`
+//! and `pyspiel.CFRPlusSolver` on `leduc_poker(players=3)` (open_spiel 2.0.2 from PyPI),
+//! printed by scripts/openspiel-multiway.py; three-player Kuhn is in the unit tests
+//! (`solver::multiway::tests`).
+
+mod common;
+
+use abstraction::history_tree::HistoryTree;
+use abstraction::rules::GameDef;
+use abstraction::tree::Budget;
+use common::{ok, stud, text};
+use solver::cfr::Algorithm;
+use solver::multiway::{nash_conv, Solver};
+
+/// NashConv of `alg` on `def` after each of `points` iterations.
+fn curve(def: &GameDef, alg: Algorithm, points: &[u64]) -> Vec<f64> {
+    let tree = HistoryTree::build(def, Budget::nodes(1 << 26)).unwrap();
+    let mut s = Solver::new(tree, alg);
+    points
+        .iter()
+        .map(|&t| {
+            while s.iterations < t {
+                s.iterate();
+            }
+            nash_conv(&s.tree, &s.average_strategy()).total()
+        })
+        .collect()
+}
+
+fn assert_close(got: &[f64], want: &[f64], rel: f64) {
+    for (g, w) in got.iter().zip(want) {
+        assert!((g - w).abs() <= rel * w.abs(), "got {got:?}, want {want:?}");
+    }
+}
+
+#[test]
+fn three_player_leduc_cfr_matches_openspiel() {
+    let got = curve(
+        &GameDef::leduc_for(3).unwrap(),
+        Algorithm::Cfr,
+        &[10, 100, 1000],
+    );
+    assert_close(
+        &got,
+        &[3.456262530644194, 0.47012326788242154, 0.0670185910186319],
+        0.01,
+    );
+}
+
+#[test]
+fn three_player_leduc_cfr_plus_matches_openspiel() {
+    let got = curve(
+        &GameDef::leduc_for(3).unwrap(),
+        Algorithm::CfrPlus,
+        &[10, 100],
+    );
+    assert_close(&got, &[2.0231416869505563, 0.08572364272541796], 0.01);
+}
+
+#[test]
+fn three_player_stud_nash_conv_falls() {
+    let got = curve(&GameDef::tristud(), Algorithm::CfrPlus, &[1, 4, 16]);
+    assert!(got[0] > got[1] && got[1] > got[2], "{got:?}");
+    assert!(got[2] < 0.5 * got[0], "{got:?}");
+}
+
+#[test]
+fn solve_writes_a_policy_and_resumes_to_the_same_one() {
+    let dir = std::env::temp_dir().join(format!("stud-multiway-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |n: &str| dir.join(n).display().to_string();
+    let solve = |out: &str, iterations: &str, extra: &[&str]| {
+        let mut a = vec![
+            "solve",
+            "--game",
+            "kuhn-3p",
+            "--iterations",
+            iterations,
+            "--out",
+            out,
+        ];
+        a.extend_from_slice(extra);
+        stud(&a, "")
+    };
+    let whole = path("whole.json");
+    let line = ok(&solve(&whole, "200", &["--json"]));
+    let last: serde_json::Value = serde_json::from_str(line.lines().last().unwrap()).unwrap();
+    assert_eq!(last["seats"], 3);
+    let nc = last["nash_conv"].as_f64().unwrap();
+    assert!(nc > 0.0 && nc < 0.01, "{line}");
+    let policy: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&whole).unwrap()).unwrap();
+    let sets = policy["infosets"].as_array().unwrap();
+    assert_eq!(sets.len(), 48);
+    for set in sets {
+        let sum: f64 = set["strategy"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_f64().unwrap())
+            .sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{set}");
+    }
+    // Half the iterations, kept, then resumed to all of them: the same file.
+    let half = path("half.json");
+    ok(&solve(&half, "100", &["--keep-checkpoint"]));
+    ok(&solve(&half, "200", &["--resume"]));
+    assert_eq!(
+        std::fs::read(&half).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_heads_up_back_ends_and_their_flags_are_refused_by_name() {
+    for (flags, says) in [
+        (&["--solver", "deal"][..], "--solver deal"),
+        (&["--sample", "2"][..], "--sample"),
+        (&["--batch", "64"][..], "--batch"),
+        (&["--abstraction", "4"][..], "--abstraction 4"),
+    ] {
+        let mut a = vec!["solve", "--game", "kuhn-3p", "--iterations", "5"];
+        a.extend_from_slice(flags);
+        let out = stud(&a, "");
+        assert!(!out.status.success());
+        assert!(text(&out.stderr).contains(says), "{}", text(&out.stderr));
+    }
+}
