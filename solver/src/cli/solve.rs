@@ -305,6 +305,23 @@ impl Bar {
     }
 }
 
+/// The plan of a solve measured as it goes (walked or multiway): `--iterations` and `--time`,
+/// and a checkpoint with a measurement every `--every` iterations (by default a tenth of
+/// `--iterations`, else 100).
+pub(super) fn measured_plan(args: &Args, ckpt: &Path) -> Plan {
+    let every = args
+        .tree
+        .every
+        .unwrap_or_else(|| args.iterations.map_or(100, |n| (n / 10).max(1)))
+        .max(1);
+    Plan {
+        iterations: args.iterations,
+        time: args.time,
+        every: Every::Iterations(every),
+        checkpoint: ckpt.to_path_buf(),
+    }
+}
+
 /// Runs `stud solve`: the multiway solver for three or more seats, the walked solver for a
 /// walkable heads-up game, else (or with `--solver deal`) the deal-sampled one.
 pub fn run(args: Args) -> Result<()> {
@@ -367,17 +384,7 @@ fn walked(args: &Args, def: &GameDef) -> Result<()> {
     if args.resume {
         session::resume(&ckpt, &mut solver, &problem)?;
     }
-    let every = args
-        .tree
-        .every
-        .unwrap_or_else(|| args.iterations.map_or(100, |n| (n / 10).max(1)))
-        .max(1);
-    let plan = Plan {
-        iterations: args.iterations,
-        time: args.time,
-        every: Every::Iterations(every),
-        checkpoint: ckpt.clone(),
-    };
+    let plan = measured_plan(args, &ckpt);
     let mut watch = Watch {
         bar: Bar::new(args.output.json, &plan),
         json: args.output.json,

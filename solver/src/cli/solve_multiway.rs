@@ -2,7 +2,7 @@
 //! a walkable game (`solver::multiway`), its NashConv measured every `--every` iterations, the
 //! average strategy written as a JSON policy.
 
-use super::solve::{outputs, Args, Bar};
+use super::solve::{measured_plan, outputs, Args, Bar};
 use abstraction::rules::GameDef;
 use anyhow::{bail, Result};
 use solver::cfr::Algorithm;
@@ -10,7 +10,7 @@ use solver::checkpoint;
 use solver::memory::{available_memory, status_bytes, Estimate};
 use solver::multiway::{nash_conv, NashConv, Solver};
 use solver::session::multiway::{build_tree, write_policy, ADVICE};
-use solver::session::{self, Every, Flow, Observer, Plan, Problem, Progress};
+use solver::session::{self, Flow, Observer, Problem, Progress};
 use std::time::Instant;
 
 /// Solves a game of three or more seats on its whole game tree.
@@ -37,17 +37,7 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
     if args.resume {
         session::resume(&ckpt, &mut solver, &problem)?;
     }
-    let every = args
-        .tree
-        .every
-        .unwrap_or_else(|| args.iterations.map_or(100, |n| (n / 10).max(1)))
-        .max(1);
-    let plan = Plan {
-        iterations: args.iterations,
-        time: args.time,
-        every: Every::Iterations(every),
-        checkpoint: ckpt.clone(),
-    };
+    let plan = measured_plan(args, &ckpt);
     let mut watch = Watch {
         bar: Bar::new(args.output.json, &plan),
         json: args.output.json,

@@ -9,7 +9,7 @@
 //! strategy are added history by history, regrets are clamped for CFR+, and the seat's current
 //! strategy is regret-matched before the next seat's pass. The sums run in OpenSpiel's order
 //! (children in action order, histories in the walk's order), so the curves are OpenSpiel's to
-//! rounding (`tests/multiway.rs`).
+//! rounding (`solver/tests/multiway.rs`).
 //!
 //! With more than two players CFR guarantees no equilibrium: the average strategy's regret
 //! vanishes (a coarse correlated equilibrium), and [`nash_conv`] measures how far each player
@@ -215,6 +215,3 @@ impl Pass<'_> {
         }
     }
 }
-
-#[cfg(test)]
-mod tests;
