@@ -1,6 +1,6 @@
-//! Memory as a cost: what this process may still allocate, and the estimate that both solve back
-//! ends (the walked tree of [`crate::session`], the deal-sampled betting tree of
-//! [`crate::deal_session`]) print and check before they allocate their big arrays.
+//! Memory as a cost: what this process may still allocate, and the estimate that every solve
+//! back end of [`crate::session`] (the walked public tree, the deal-sampled betting tree and
+//! its ranks, the multiway history tree) prints and checks before it allocates its big arrays.
 
 use anyhow::{bail, Result};
 use serde::Serialize;
