@@ -27,7 +27,8 @@ use std::time::{Duration, Instant};
                   stud solve --game ministud --iterations 2000 --resume   # after an interruption\n  \
                   stud solve --game ministud --abstraction 4 --iterations 300 --json\n  \
                   stud solve --game ministud --sample 3 --seed 7 --time 60s --every 100\n  \
-                  stud solve --game yardstud --solver deal --abstraction 8 --iterations 400\n\n\
+                  stud solve --game yardstud --solver deal --abstraction 8 --iterations 400\n  \
+                  stud solve --game kuhn-3p --iterations 1000 --out kuhn3.json   # three players\n\n\
                   Exploitability is NashConv / 2 in chips per game (and milli-big-bets: 1 mbb = \
                   0.001 big bets).\n\
                   With a bucketing abstraction the abstract game is solved and the strategy is \
@@ -45,7 +46,11 @@ use std::time::{Duration, Instant};
                   --iterations or --time they stop after --time 28m. --solver deal runs that \
                   solver on a walkable game too\n(the yardstick of docs/ladder.md): its strategy \
                   is then lifted onto the lossless public tree and its exploitability measured \
-                  exactly."
+                  exactly.\n\n\
+                  A game of three to eight seats (kuhn-Np, leduc-Np, tristud) is solved exactly \
+                  on its whole game tree (docs/multiway.md): NashConv (what each seat gains by \
+                  deviating alone,\nsummed) is measured every --every iterations and stops \
+                  --target-exploitability; the strategy is written as a JSON policy."
 )]
 pub struct Args {
     /// `--game`.
