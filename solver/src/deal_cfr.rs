@@ -126,6 +126,16 @@ impl Task {
 
 /// Scratch per depth: the strategy and the children's values (k × B each), two reach
 /// vectors, and a strategy per bucket.
+/// The passes of an iteration: the two seats in turn (alternating updates, `Some(seat)`), or
+/// one pass updating both (`None`).
+pub(crate) fn passes(alternating: bool) -> &'static [Option<u8>] {
+    if alternating {
+        &[Some(0), Some(1)]
+    } else {
+        &[None]
+    }
+}
+
 fn level_len(tree: &BettingTree, batch: usize) -> usize {
     let buckets = tree.num_buckets.iter().copied().max().unwrap_or(0) as usize;
     (2 * tree.max_actions + 2) * batch + buckets * tree.max_actions
@@ -337,11 +347,7 @@ impl DealSolver {
         let facts = start.elapsed();
         self.iterations = t;
         let (regret_weight, average_weight, clamp) = weights(self.algorithm, t);
-        let passes: &[Option<u8>] = if self.alternating {
-            &[Some(0), Some(1)]
-        } else {
-            &[None]
-        };
+        let passes = passes(self.alternating);
         for &trav in passes {
             let ctx = Ctx {
                 tree: &self.tree,

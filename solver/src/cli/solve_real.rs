@@ -6,6 +6,7 @@ use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::{Bucketing, Size, SIZES};
 use abstraction::card_abstraction::CardAbstraction;
+use abstraction::recall::Recall;
 use abstraction::rules::GameDef;
 use abstraction::tree::Tree;
 use anyhow::{bail, Context, Result};
@@ -154,6 +155,35 @@ pub(super) fn check_flags(args: &Args, def: &GameDef, walkable: bool) -> Result<
     Size::parse(spec, def.streets.len()).with_context(|| format!("--abstraction {spec} ({SIZES})"))
 }
 
+/// The betting tree of a deal-sampled solve on `bucketing` (read from `file`), with the
+/// bucketing's first street tabulated first (said) and `--recall`: the tree, the views
+/// tabulated and the recall. The single process and each rank of a split solve build it here.
+pub(super) fn betting_tree(
+    args: &Args,
+    def: &GameDef,
+    bucketing: &mut Bucketing,
+    file: &Path,
+    say: &dyn Fn(String),
+) -> Result<(BettingTree, usize, Recall)> {
+    let table = bucketing.precompute_first_street();
+    say(format!(
+        "card abstraction {} from {} (first street tabulated: {table} views)",
+        bucketing.name(),
+        file.display()
+    ));
+    let buckets: Vec<u32> = (0..def.streets.len())
+        .map(|s| bucketing.buckets(s))
+        .collect();
+    let recall = args.deal.recall.unwrap_or_default();
+    let tree = BettingTree::build(
+        def,
+        BettingAbstraction::for_game(def),
+        &recall.keys(&buckets),
+    )
+    .with_context(|| format!("the betting tree of {}", args.game.name()))?;
+    Ok((tree, table, recall))
+}
+
 /// The bucketing (built or read from `--abstraction-dir`, its first street tabulated), the
 /// betting tree, the estimate (printed, then checked against the memory available) and the
 /// probe of the seconds per deal; then the solver, allocated.
@@ -172,22 +202,7 @@ fn prepare(
         false,
         args.output.json,
     )?;
-    let table = bucketing.precompute_first_street();
-    say(format!(
-        "card abstraction {} from {} (first street tabulated: {table} views)",
-        bucketing.name(),
-        file.display()
-    ));
-    let buckets: Vec<u32> = (0..def.streets.len())
-        .map(|s| bucketing.buckets(s))
-        .collect();
-    let recall = args.deal.recall.unwrap_or_default();
-    let tree = BettingTree::build(
-        def,
-        BettingAbstraction::for_game(def),
-        &recall.keys(&buckets),
-    )
-    .with_context(|| format!("the betting tree of {}", args.game.name()))?;
+    let (tree, table, recall) = betting_tree(args, def, &mut bucketing, &file, say)?;
     let est = estimate(&tree, batch, &bucketing, table, WIDTH);
     let def_arc = Arc::new(def.clone());
     let probe = probe_deal_seconds(&def_arc, &bucketing, batch.min(256), 1)?;

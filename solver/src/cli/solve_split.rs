@@ -14,9 +14,6 @@ use super::solve_real::{
     check_flags, measure_lifted, Watch, DEFAULT_ALGORITHM, DEFAULT_BATCH, DEFAULT_CHECKPOINT_EVERY,
     DEFAULT_TIME, WIDTH,
 };
-use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::betting_tree::BettingTree;
-use abstraction::card_abstraction::CardAbstraction;
 use abstraction::rules::GameDef;
 use abstraction::tree::Tree;
 use anyhow::{Context, Result};
@@ -68,22 +65,8 @@ fn solve(args: &Args, def: &GameDef, mpi: &mut Mpi) -> Result<()> {
     if lead {
         mpi.decide(true)?;
     }
-    let table = bucketing.precompute_first_street();
-    say(format!(
-        "card abstraction {} from {} (first street tabulated: {table} views)",
-        bucketing.name(),
-        file.display()
-    ));
-    let buckets: Vec<u32> = (0..def.streets.len())
-        .map(|s| bucketing.buckets(s))
-        .collect();
-    let recall = args.deal.recall.unwrap_or_default();
-    let tree = BettingTree::build(
-        def,
-        BettingAbstraction::for_game(def),
-        &recall.keys(&buckets),
-    )
-    .with_context(|| format!("the betting tree of {}", args.game.name()))?;
+    let (tree, table, recall) =
+        super::solve_real::betting_tree(args, def, &mut bucketing, &file, &say)?;
     let split = Split::plan(&tree, ranks);
     let one = estimate(&tree, batch, &bucketing, table, WIDTH);
     let mib = |b: usize| b as f64 / (1 << 20) as f64;

@@ -24,8 +24,8 @@
 //! Step 5 recomputes the top's strategies and reach (a few nodes) instead of keeping them.
 
 use super::{
-    accumulate, child_reach, expected_value, lay_out, level_len, levels, strategy, task_bytes,
-    terminal, weights, ActionNode, BatchData, Ctx, DealSolver, Frame, Reach, Task,
+    accumulate, child_reach, expected_value, lay_out, level_len, levels, passes, strategy,
+    task_bytes, terminal, weights, ActionNode, BatchData, Ctx, DealSolver, Frame, Reach, Task,
 };
 use crate::cfr::{mix, Algorithm, Rows, Tables};
 use abstraction::betting_tree::{BettingKind, BettingTree};
@@ -400,11 +400,7 @@ impl DealPart {
         self.sample_batch(t, x)?;
         self.iterations = t;
         let (regret_weight, average_weight, clamp) = weights(self.algorithm, t);
-        let passes: &[Option<u8>] = if self.alternating {
-            &[Some(0), Some(1)]
-        } else {
-            &[None]
-        };
+        let passes = passes(self.alternating);
         let top_len = self.owned.first().map_or(self.regrets.len(), |o| o.1);
         for &trav in passes {
             let ctx = Ctx {
