@@ -95,7 +95,7 @@ impl Solver {
         let mut out = self.average.clone();
         for set in &self.tree.infosets {
             let s = set.first_slot as usize;
-            normalize(&mut out[s..s + set.actions as usize]);
+            crate::policy::normalize(&mut out[s..s + set.actions as usize]);
         }
         out
     }
@@ -149,15 +149,6 @@ fn regret_match(regrets: &[f64], strategy: &mut [f64]) {
     let k = regrets.len() as f64;
     for (s, r) in strategy.iter_mut().zip(regrets) {
         *s = if sum > 0.0 { r.max(0.0) / sum } else { 1.0 / k };
-    }
-}
-
-/// Normalises a row of non-negative weights to sum to one (uniform when they sum to zero).
-fn normalize(row: &mut [f64]) {
-    let sum: f64 = row.iter().sum();
-    let k = row.len() as f64;
-    for x in row {
-        *x = if sum > 0.0 { *x / sum } else { 1.0 / k };
     }
 }
 
