@@ -271,18 +271,16 @@ pub enum GameDefError {
         reason: String,
     },
     /// No preset of that name.
-    #[error(
-        "unknown game {0:?}: the presets are {PRESETS} (kuhn-Np and leduc-Np for 2 to 8 players)"
-    )]
+    #[error("unknown game {0:?}: the presets are {PRESETS} (any -Np for 2 to 8 players)")]
     UnknownPreset(String),
     /// The TOML text could not be read (unknown key, wrong type, syntax).
     #[error("game file: {0}")]
     Toml(String),
 }
 
-/// The preset names, for messages and `--help`.
+/// The preset names, for messages and `--help` (the `-3p` ones stand for every `-Np`, N = 2 to 8).
 pub const PRESETS: &str =
-    "7stud, stud8, razz, 5stud, kuhn, leduc, ministud, yardstud, tristud, kuhn-3p, leduc-3p";
+    "7stud, stud8, razz, 5stud, kuhn, leduc, ministud, yardstud, tristud, kuhn-3p, leduc-3p, 7stud-3p, stud8-3p, razz-3p, 5stud-3p";
 
 /// The most chips a game may hold: the starting stacks together, and the ante, the bring-in and
 /// each bet on their own, are at most 2^53.
@@ -342,13 +340,21 @@ impl GameDef {
     /// 5/10, 200 chips each, card-room rules), `kuhn`, `leduc`, `ministud`, `yardstud`.
     /// `kuhn-Np` and `leduc-Np` (N = 2 to 8) are OpenSpiel's N-player Kuhn and Leduc
     /// ([`GameDef::kuhn_for`], [`GameDef::leduc_for`]); `tristud` is the walkable three-player
-    /// stud game ([`GameDef::tristud`]).
+    /// stud game ([`GameDef::tristud`]). `7stud-Np`, `stud8-Np`, `razz-Np` and `5stud-Np` are
+    /// the card-room games for N players (2 to 8; 5stud to 10), the cap of a bet and three
+    /// raises kept when more than two play.
     pub fn preset(name: &str) -> Result<GameDef, GameDefError> {
         let lower = name.to_ascii_lowercase();
         if let Some((base, seats)) = seats_suffix(&lower) {
             return match base {
                 "kuhn" => GameDef::kuhn_for(seats),
                 "leduc" => GameDef::leduc_for(seats),
+                "7stud" | "stud8" | "razz" | "5stud" => {
+                    let g = GameDef::preset(base)?;
+                    GameDef::check_seats(g.variant, seats)?;
+                    let stack = g.starting_stacks[0];
+                    Ok(g.with_seats(seats as u8, stack))
+                }
                 _ => Err(GameDefError::UnknownPreset(name.to_string())),
             };
         }
@@ -937,12 +943,33 @@ mod tests {
             .to_string()
             .contains("9 players"));
         assert!(matches!(
-            GameDef::preset("7stud-3p"),
+            GameDef::preset("ministud-3p"),
             Err(GameDefError::UnknownPreset(_))
         ));
         let t = GameDef::tristud();
         t.validate().unwrap();
         assert_eq!((t.seats, t.deck.len()), (3, 8));
+    }
+
+    #[test]
+    fn the_card_room_games_take_a_seat_count() {
+        for (name, base) in [
+            ("7stud", "7stud"),
+            ("stud8", "stud8"),
+            ("razz", "razz"),
+            ("5stud", "5stud"),
+        ] {
+            let heads_up = GameDef::preset(base).unwrap();
+            assert_eq!(GameDef::preset(&format!("{name}-2p")).unwrap(), heads_up);
+            let six = GameDef::preset(&format!("{name}-6p")).unwrap();
+            six.validate().unwrap();
+            assert_eq!(six.seats, 6);
+            assert_eq!(six.starting_stacks, vec![heads_up.starting_stacks[0]; 6]);
+            assert_eq!(six.streets, heads_up.streets);
+        }
+        GameDef::preset("5stud-10p").unwrap().validate().unwrap();
+        let err = GameDef::preset("7stud-9p").unwrap_err().to_string();
+        assert!(err.contains("9 players"), "{err}");
     }
 
     #[test]

@@ -684,6 +684,12 @@ fn games() -> Vec<Arc<GameDef>> {
     for name in PRESETS.split(", ") {
         let g = GameDef::preset(name).unwrap();
         let max = match g.variant {
+            // `7stud-3p` and its kin: the heads-up preset below covers every seat count.
+            Variant::FiveStud | Variant::SevenStud | Variant::StudHiLo | Variant::Razz
+                if g.seats > 2 =>
+            {
+                continue
+            }
             Variant::FiveStud => 10,
             Variant::SevenStud | Variant::StudHiLo | Variant::Razz => 8,
             _ => 2,
