@@ -433,12 +433,20 @@ pub fn average_row(
             out.len()
         ));
     }
-    let row = &average[n.first_slot() as usize + bucket as usize * k..][..k];
+    row_into(
+        &average[n.first_slot() as usize + bucket as usize * k..][..k],
+        out,
+    );
+    Ok(())
+}
+
+/// One row's average masses `row` as its normalized strategy in `out` (uniform without mass):
+/// [`average_row`]'s arithmetic, which the strategy file's writer shares.
+pub(crate) fn row_into(row: &[f32], out: &mut [f64]) {
     for (o, &x) in out.iter_mut().zip(row) {
         *o = x as f64;
     }
     crate::policy::normalize(out);
-    Ok(())
 }
 
 /// Lays out a batch's `facts` (in deal order) for the walk: per street and deal, the seat of

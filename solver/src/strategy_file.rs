@@ -287,6 +287,7 @@ pub fn write(
         let k = out.len();
         let at = n.first_slot() as usize + b as usize * k;
         out.copy_from_slice(&solver.average[at..at + k]);
+        Ok(())
     })?;
     let header = StrategyHeader {
         game: game.clone(),
@@ -365,7 +366,8 @@ pub struct BettingSolve<'a> {
 /// and `edges` (a `BettingTree`'s), `num_buckets` per street, and
 /// each action node's rows from `row(node, bucket, out)`, which writes the average strategy's
 /// weights of the node's actions for that bucket (normalized here; a row without mass, never
-/// reached in the solve, is stored uniform).
+/// reached in the solve, is stored uniform). `row` is called node by node in increasing order
+/// (so that its source can stream them); its error stops the write before the file is made.
 pub fn write_betting(
     path: &Path,
     solve: &BettingSolve,
@@ -373,7 +375,7 @@ pub fn write_betting(
     edges: &[Edge],
     num_buckets: &[u32],
     num_slots: usize,
-    row: impl FnMut(u32, u32, &mut [f64]),
+    row: impl FnMut(u32, u32, &mut [f64]) -> Result<()>,
 ) -> Result<()> {
     let buckets: Vec<u32> = (0..solve.game.streets.len())
         .map(|s| solve.bucketing.buckets(s))
@@ -475,7 +477,7 @@ fn quantize<N: Decision>(
     nodes: &[N],
     num_buckets: &[u32],
     width: Width,
-    mut row: impl FnMut(u32, &N, u32, &mut [f64]),
+    mut row: impl FnMut(u32, &N, u32, &mut [f64]) -> Result<()>,
 ) -> Result<Quantized> {
     let bytes = width.bytes() as usize;
     let mut offsets = vec![0u32; nodes.len()];
@@ -496,7 +498,7 @@ fn quantize<N: Decision>(
         let buf = &mut buf[..k];
         for b in 0..num_buckets[street] {
             buf.fill(0.0);
-            row(i as u32, node, b, buf);
+            row(i as u32, node, b, buf)?;
             crate::policy::normalize(buf);
             let at = offsets[i] as usize + b as usize * (k - 1);
             let (mut cum, mut prev) = (0.0, 0u32);

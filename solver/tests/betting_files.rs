@@ -77,6 +77,7 @@ fn write(fx: &Fixture, width: Width, name: &str) -> PathBuf {
             for (a, o) in out.iter_mut().enumerate() {
                 *o = weight(node, bucket, a);
             }
+            Ok(())
         },
     )
     .unwrap();

@@ -48,6 +48,7 @@ fn synthetic_7stud(dir: &Path) -> PathBuf {
             for (a, o) in out.iter_mut().enumerate() {
                 *o = 1.0 + ((node as usize * 31 + bucket as usize * 7 + a * 3) % 4) as f64;
             }
+            Ok(())
         },
     )
     .unwrap();

@@ -184,3 +184,35 @@ fn checkpoints_of_another_number_of_ranks_are_refused() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Rank 0 writes the strategy file as the other ranks' masses arrive, one split point's subtree
+/// at a time: its memory grows at the write by less than the whole average array (4 bytes a
+/// slot), which gathering every slot at once would add by itself. 24 buckets a street, so that
+/// the slots (4.6 million) outweigh the file's other buffers (the tree's records, the
+/// bucketing).
+#[test]
+fn rank_0_writes_the_file_without_holding_every_slot() {
+    let d = dir("stream");
+    let mut args = solve_args(&d, "s.strat", 4);
+    let at = args.iter().position(|a| a == "4").unwrap();
+    args[at] = "24".into();
+    args.push("--json".into());
+    let out = run(mpirun(3, &args));
+    ok(&out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().unwrap_or_default();
+    let report: serde_json::Value = serde_json::from_str(last).expect("the final JSON line");
+    let number = |k: &str| {
+        report[k]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{k} in {last}"))
+    };
+    let whole = 4 * number("slots");
+    let grown = number("peak_bytes_rank0") - number("resident_bytes_rank0_before_write");
+    assert!(whole > 16 << 20, "{last}");
+    assert!(
+        grown < whole,
+        "rank 0 grew by {grown} bytes at the write, the whole average is {whole}: {last}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -17,13 +17,13 @@ use super::solve_real::{
 use abstraction::rules::GameDef;
 use abstraction::tree::Tree;
 use anyhow::{Context, Result};
-use solver::deal_cfr::split::{DealPart, Exchange, Split, Traffic};
+use solver::deal_cfr::split::{DealPart, Exchange, Gathered, Split, Traffic};
 use solver::deal_cfr::DealSolver;
 use solver::memory::{available_memory, status_bytes};
 use solver::mpi::Mpi;
-use solver::session::deal::{estimate, write_solved, Solved};
+use solver::session::deal::{estimate, write_solved, write_strategy, Solved};
 use solver::session::split::{estimate_part, SplitSession};
-use solver::session::{self, Every, Plan, Problem};
+use solver::session::{self, Every, Plan, Problem, Session};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -152,51 +152,74 @@ fn solve(args: &Args, def: &GameDef, mpi: &mut Mpi) -> Result<()> {
     let ran = session::run(&mut session, &problem, &plan, &mut watch)?;
     watch.bar.finish();
 
-    let average = session.part.gather_average(&mut session.exchange)?;
     let traffic = gather_traffic(&mut session.exchange, session.part.traffic)?;
-    let part = &session.part;
-    let solved = average.as_ref().map(|average| Solved {
-        tree: &part.tree,
-        average,
-        algorithm,
-        iterations: part.iterations,
-        batch,
-        seed,
-        recall,
-    });
-    let exact = match (&solved, walkable) {
-        (Some(s), true) => {
+    // A walkable game is small: rank 0 gathers the whole average to lift it onto the lossless
+    // tree and writes the file from there; the others have sent theirs.
+    let full = match walkable {
+        true => match session.part.gather_average(&mut session.exchange)? {
+            Some(average) => {
+                let mut full = DealSolver::with_recall(
+                    def,
+                    session.part.tree.clone(),
+                    Arc::clone(&bucketing),
+                    recall,
+                    batch,
+                    seed,
+                )?;
+                full.set_algorithm(algorithm)?;
+                full.iterations = session.part.iterations;
+                full.average.copy_from_slice(&average);
+                Some(full)
+            }
+            None => None,
+        },
+        false => None,
+    };
+    let exact = match &full {
+        Some(full) => {
             say(format!(
                 "measuring: lifting the strategy onto the lossless public tree of {}",
                 args.game.name()
             ));
-            // A walkable game is small: rank 0 holds the whole average for the lift.
-            let mut full = DealSolver::with_recall(
-                def,
-                part.tree.clone(),
-                Arc::clone(&bucketing),
-                recall,
-                batch,
-                seed,
-            )?;
-            full.set_algorithm(algorithm)?;
-            full.iterations = part.iterations;
-            full.average.copy_from_slice(s.average);
-            measure_lifted(&full, def)
+            measure_lifted(full, def)
         }
-        _ => Err("not computable for this game; use stud eval lbr".into()),
+        None => Err("not computable for this game; use stud eval lbr".into()),
     };
     if let (true, Err(why)) = (walkable && lead, &exact) {
         say(format!("{why}; the strategy is written without it"));
     }
+    let header = session.header(&problem);
+    // What rank 0 holds before the write, against its peak after (the JSON's figures).
+    let resident_before_write = status_bytes("VmRSS");
+    let SplitSession { part, exchange } = &mut session;
+    let part: &DealPart = part;
     let kept = solver::checkpoint::write_results(
         &ckpt,
         &out,
         args.keep_checkpoint,
-        || session::save(&ckpt, &session, &problem),
-        || match &solved {
-            Some(s) => write_solved(&out, s, def, &bucketing, WIDTH, exact.clone().ok()),
-            None => Ok(()),
+        || solver::checkpoint::save(&ckpt, header, [&part.regrets, &part.average]),
+        || match (&full, walkable) {
+            (Some(full), _) => {
+                write_strategy(&out, full, def, &bucketing, WIDTH, exact.clone().ok())
+            }
+            (None, true) => Ok(()),
+            // Rank 0 writes the file as the other ranks' masses arrive, a split point at a time.
+            (None, false) => {
+                let mut average = Gathered::new(part, &mut **exchange);
+                if lead {
+                    let solved = Solved {
+                        tree: &part.tree,
+                        average: &mut average,
+                        algorithm,
+                        iterations: part.iterations,
+                        batch,
+                        seed,
+                        recall,
+                    };
+                    write_solved(&out, solved, def, &bucketing, WIDTH, None)?;
+                }
+                average.finish()
+            }
         },
     )?;
     if !lead {
@@ -237,6 +260,7 @@ fn solve(args: &Args, def: &GameDef, mpi: &mut Mpi) -> Result<()> {
                 "estimate_rank0": est,
                 "estimate_one_process_bytes": one.peak(),
                 "peak_bytes_rank0": status_bytes("VmHWM"),
+                "resident_bytes_rank0_before_write": resident_before_write,
                 "received_bytes_per_batch": received,
                 "communication_seconds": comm,
                 "exploitability": e.map(|e| e.chips),

@@ -34,7 +34,7 @@ use abstraction::deal::{DealError, DealFacts, HeadsUpDeal};
 use abstraction::recall::Recall;
 use abstraction::rules::{GameDef, MAX_STREETS};
 use abstraction::tree::NONE;
-use anyhow::Result;
+use anyhow::{bail, Context, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -512,43 +512,130 @@ impl DealPart {
     }
 
     /// Gathers the average-strategy masses of every rank on rank 0 into one array over all the
-    /// tree's slots (the single process's `average`); `None` on the other ranks. One gather per
-    /// split point, straight into place: rank 0 holds the array (4 bytes a slot) and no copy.
+    /// tree's slots (the single process's `average`); `None` on the other ranks. For a small
+    /// tree only (a walkable game's lift, the tests): the strategy file is written from
+    /// [`Gathered`], which never holds every slot.
     pub fn gather_average(&self, x: &mut impl Exchange) -> Result<Option<Vec<f32>>> {
-        let lead = self.rank == 0;
-        let mut average = vec![0.0f32; if lead { self.tree.num_slots } else { 0 }];
-        if lead {
-            for (i, &at) in self.top_at.iter().enumerate() {
-                if at != NONE {
-                    let n = &self.tree.nodes[i];
-                    let len =
-                        self.tree.num_buckets[n.street as usize] as usize * n.num_children as usize;
-                    let slot = n.first_slot() as usize;
-                    average[slot..slot + len].copy_from_slice(&self.average[at as usize..][..len]);
-                }
+        let mut gathered = Gathered::new(self, x);
+        if self.rank != 0 {
+            gathered.finish()?;
+            return Ok(None);
+        }
+        let mut average = vec![0.0f32; self.tree.num_slots];
+        for (i, n) in self.tree.nodes.iter().enumerate() {
+            if n.kind == BettingKind::Action {
+                let rows = gathered.rows(i)?;
+                let slot = n.first_slot() as usize;
+                average[slot..slot + rows.len()].copy_from_slice(rows);
             }
         }
-        let mut counts = vec![0; self.split.ranks];
-        for (j, &p) in self.split.points.iter().enumerate() {
-            let owner = self.split.owner[j];
-            let [lo, hi] = self.tree.slot_range[p].map(|s| s as usize);
-            let mine = match self.task_at[p] {
-                NONE => &[][..],
-                t => {
-                    let at = self.owned[t as usize].1;
-                    &self.average[at..at + hi - lo]
-                }
-            };
-            counts[owner] = hi - lo;
-            let into = if lead {
-                &mut average[lo..hi]
-            } else {
-                &mut [][..]
-            };
-            x.gather_f32(mine, &counts, into)?;
-            counts[owner] = 0;
+        gathered.finish()?;
+        Ok(Some(average))
+    }
+}
+
+/// The average masses of a split solve as rank 0 reads them, node by node in increasing order
+/// (the strategy file's order): the top's rows and rank 0's own subtrees from its part, every
+/// other split point's subtree gathered from its owner when the first of its nodes is asked
+/// for, into one buffer that the next replaces. So rank 0 holds, besides its part, one other
+/// rank's subtree at a time, never every slot. Every rank goes through the split points in
+/// their order (rank 0 as [`Gathered::rows`] reaches them, the others in
+/// [`Gathered::finish`]), one gather each, skipped for rank 0's own.
+pub struct Gathered<'a, X: Exchange> {
+    part: &'a DealPart,
+    x: X,
+    /// The next split point to go through.
+    next: usize,
+    /// The split point whose masses are at hand (in `part` if rank 0 owns it, else `buffer`).
+    held: Option<usize>,
+    buffer: Vec<f32>,
+}
+
+impl<'a, X: Exchange> Gathered<'a, X> {
+    /// `part`'s masses, exchanged over `x` (every rank makes one).
+    pub fn new(part: &'a DealPart, x: X) -> Self {
+        Gathered {
+            part,
+            x,
+            next: 0,
+            held: None,
+            buffer: Vec::new(),
         }
-        Ok(lead.then_some(average))
+    }
+
+    /// Rank 0: the masses of action node `node`'s rows; nodes must be asked for in increasing
+    /// order (a split point passed over is not gathered again).
+    pub fn rows(&mut self, node: usize) -> Result<&[f32]> {
+        let p = self.part;
+        let tree = &p.tree;
+        if p.rank != 0 {
+            bail!("only rank 0 reads the gathered average masses");
+        }
+        let n = tree
+            .nodes
+            .get(node)
+            .filter(|n| n.kind == BettingKind::Action)
+            .with_context(|| format!("node {node} is not an action node of the betting tree"))?;
+        let len = tree.num_buckets[n.street as usize] as usize * n.num_children as usize;
+        if p.top_at[node] != NONE {
+            return Ok(&p.average[p.top_at[node] as usize..][..len]);
+        }
+        let slot = n.first_slot() as usize;
+        let within = |j: usize| {
+            let [lo, hi] = tree.slot_range[p.split.points[j]];
+            (lo as usize..hi as usize).contains(&slot)
+        };
+        while !self.held.is_some_and(within) {
+            if self.next == p.split.points.len() {
+                bail!("node {node} is below no split point still to come: asked out of order");
+            }
+            self.advance()?;
+        }
+        let j = self.held.expect("held: the loop ended on it");
+        let lo = tree.slot_range[p.split.points[j]][0] as usize;
+        let held = match p.task_at[p.split.points[j]] {
+            NONE => &self.buffer[..],
+            t => &p.average[p.owned[t as usize].1..],
+        };
+        Ok(&held[slot - lo..][..len])
+    }
+
+    /// Goes through the split points not yet gone through (every rank calls it once, rank 0
+    /// after its last [`Gathered::rows`]).
+    pub fn finish(mut self) -> Result<()> {
+        while self.next < self.part.split.points.len() {
+            self.advance()?;
+        }
+        Ok(())
+    }
+
+    /// Goes through the next split point: its owner sends its subtree's masses to rank 0
+    /// (nothing is exchanged for rank 0's own).
+    fn advance(&mut self) -> Result<()> {
+        let p = self.part;
+        let j = self.next;
+        self.next += 1;
+        let owner = p.split.owner[j];
+        let point = p.split.points[j];
+        self.held = Some(j);
+        if owner == 0 {
+            return Ok(());
+        }
+        let [lo, hi] = p.tree.slot_range[point].map(|s| s as usize);
+        let mine = match p.task_at[point] {
+            NONE => &[][..],
+            t => {
+                let at = p.owned[t as usize].1;
+                &p.average[at..at + hi - lo]
+            }
+        };
+        let mut counts = vec![0; p.split.ranks];
+        counts[owner] = hi - lo;
+        if p.rank == 0 {
+            self.buffer.clear();
+            self.buffer.resize(hi - lo, 0.0);
+        }
+        self.x.gather_f32(mine, &counts, &mut self.buffer)
     }
 }
 

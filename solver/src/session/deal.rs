@@ -5,7 +5,7 @@
 use super::{Problem, Session};
 use crate::best_response::Exploitability;
 use crate::checkpoint;
-use crate::deal_cfr::{average_row, DealSolver};
+use crate::deal_cfr::{row_into, DealSolver};
 use crate::memory::{status_bytes, Estimate};
 use crate::strategy_file::{self, BettingSolve, DealSampling, TreeKind, Width};
 use abstraction::betting_abstraction::BettingAbstraction;
@@ -15,7 +15,7 @@ use abstraction::card_abstraction::CardAbstraction;
 use abstraction::deal::HeadsUpDeal;
 use abstraction::recall::Recall;
 use abstraction::rules::GameDef;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -128,12 +128,12 @@ impl Session for DealSolver {
 }
 
 /// What a deal-sampled solve's strategy file records: its tree, its average-strategy masses
-/// (one per slot) and how they were solved.
-pub struct Solved<'a> {
+/// (one per slot, from `average`: [`Averages`]) and how they were solved.
+pub struct Solved<'a, A> {
     /// The betting tree.
     pub tree: &'a BettingTree,
-    /// The average-strategy masses, one per slot of `tree`.
-    pub average: &'a [f32],
+    /// The average-strategy masses of the slots of `tree`.
+    pub average: A,
     /// The member of the CFR family.
     pub algorithm: crate::cfr::Algorithm,
     /// Iterations completed.
@@ -146,12 +146,54 @@ pub struct Solved<'a> {
     pub recall: Recall,
 }
 
+/// Where the strategy file's writer reads the average masses, one action node at a time in
+/// increasing node order (the file's order): the whole array of one process ([`Whole`]), or a
+/// split solve's ranks, one split point's subtree at a time
+/// ([`crate::deal_cfr::split::Gathered`]), so that no process needs every slot at once.
+pub trait Averages {
+    /// The masses of action node `node`'s rows (`buckets × children`, bucket by bucket).
+    fn rows(&mut self, node: usize) -> Result<&[f32]>;
+}
+
+impl<A: Averages + ?Sized> Averages for &mut A {
+    fn rows(&mut self, node: usize) -> Result<&[f32]> {
+        (**self).rows(node)
+    }
+}
+
+/// The average masses of every slot of `tree`, in one array (one process's).
+pub struct Whole<'a> {
+    /// The betting tree.
+    pub tree: &'a BettingTree,
+    /// One mass per slot of `tree`.
+    pub average: &'a [f32],
+}
+
+impl Averages for Whole<'_> {
+    fn rows(&mut self, node: usize) -> Result<&[f32]> {
+        let t = self.tree;
+        if self.average.len() != t.num_slots {
+            bail!(
+                "{} average masses for a tree of {} slots",
+                self.average.len(),
+                t.num_slots
+            );
+        }
+        let n = &t.nodes[node];
+        let len = t.num_buckets[n.street as usize] as usize * n.num_children as usize;
+        Ok(&self.average[n.first_slot() as usize..][..len])
+    }
+}
+
 impl DealSolver {
     /// What this solver's strategy file records.
-    pub fn solved(&self) -> Solved<'_> {
+    pub fn solved(&self) -> Solved<'_, Whole<'_>> {
         Solved {
             tree: &self.tree,
-            average: &self.average,
+            average: Whole {
+                tree: &self.tree,
+                average: &self.average,
+            },
             algorithm: self.algorithm(),
             iterations: self.iterations,
             batch: self.batch,
@@ -173,7 +215,7 @@ pub fn write_strategy(
 ) -> Result<()> {
     write_solved(
         path,
-        &solver.solved(),
+        solver.solved(),
         game,
         bucketing,
         width,
@@ -181,24 +223,18 @@ pub fn write_strategy(
     )
 }
 
-/// [`write_strategy`] of what a solve [`Solved`]: a split solve's rank 0 writes the masses it
-/// gathered from every rank.
+/// [`write_strategy`] of what a solve [`Solved`], its masses read node by node: one process's
+/// whole array, or a split solve's rank 0 receiving them from every rank a part at a time.
 pub fn write_solved(
     path: &Path,
-    solved: &Solved,
+    solved: Solved<'_, impl Averages>,
     game: &GameDef,
     bucketing: &Bucketing,
     width: Width,
     exploitability: Option<Exploitability>,
 ) -> Result<()> {
     let t = solved.tree;
-    if solved.average.len() != t.num_slots {
-        bail!(
-            "{} average masses for a tree of {} slots",
-            solved.average.len(),
-            t.num_slots
-        );
-    }
+    let mut average = solved.average;
     let solve = BettingSolve {
         game,
         betting: t.betting,
@@ -213,7 +249,6 @@ pub fn write_solved(
         exploitability,
         recall: solved.recall,
     };
-    let mut failed = None;
     strategy_file::write_betting(
         path,
         &solve,
@@ -222,15 +257,20 @@ pub fn write_solved(
         &t.num_buckets,
         t.num_slots,
         |node, bucket, out| {
-            if let Err(e) = average_row(t, solved.average, node, bucket, out) {
-                failed.get_or_insert(e);
+            let k = out.len();
+            let rows = average
+                .rows(node as usize)
+                .context("reading the average strategy")?;
+            match rows.get(bucket as usize * k..(bucket as usize + 1) * k) {
+                Some(row) => row_into(row, out),
+                None => bail!(
+                    "{} average masses for node {node}, bucket {bucket} of {k} actions",
+                    rows.len()
+                ),
             }
+            Ok(())
         },
-    )?;
-    match failed {
-        Some(e) => bail!("reading the average strategy: {e}"),
-        None => Ok(()),
-    }
+    )
 }
 
 /// What a deal-sampled solve on `tree` with `batch` deals per iteration, stored at `width`, will

@@ -3,10 +3,10 @@
 //! rank 0's), writes its own checkpoint (its rows under a [`PartCheckpointHeader`]), and
 //! estimates its own memory ([`estimate_part`]).
 
-use super::deal::DealCheckpointHeader;
+use super::deal::{Averages, DealCheckpointHeader};
 use super::{Problem, Session};
 use crate::checkpoint;
-use crate::deal_cfr::split::{DealPart, Exchange, Split};
+use crate::deal_cfr::split::{DealPart, Exchange, Gathered, Split};
 use crate::deal_cfr::DealSolver;
 use crate::memory::{status_bytes, Estimate};
 use crate::strategy_file::{self, TreeKind, Width};
@@ -132,9 +132,17 @@ pub fn resume<X: Exchange>(
     Ok(())
 }
 
+/// Rank 0 writes the strategy file from the masses it receives a split point at a time.
+impl<X: Exchange> Averages for Gathered<'_, X> {
+    fn rows(&mut self, node: usize) -> Result<&[f32]> {
+        Gathered::rows(self, node)
+    }
+}
+
 /// What rank `rank` of `split` will hold in memory (the single process's
-/// [`super::deal::estimate`] for its share of the slots); rank 0 also gathers every rank's
-/// average masses at the end (4 bytes a slot) and writes the strategy file.
+/// [`super::deal::estimate`] for its share of the slots); rank 0 also writes the strategy file,
+/// receiving the other ranks' average masses one split point's subtree at a time (4 bytes a
+/// slot of the largest subtree it does not own: [`Gathered`]) besides the file's buffers.
 pub fn estimate_part(
     tree: &BettingTree,
     split: &Split,
@@ -146,6 +154,11 @@ pub fn estimate_part(
 ) -> Estimate {
     let slots = split.slots_of(rank);
     let table = first_street * (3 * 8 + 4);
+    let received = (split.points.iter().zip(&split.owner))
+        .filter(|&(_, &o)| o != 0)
+        .map(|(&p, _)| (tree.slot_range[p][1] - tree.slot_range[p][0]) as usize)
+        .max()
+        .unwrap_or(0);
     Estimate {
         infosets: tree.infosets(),
         slots,
@@ -156,7 +169,7 @@ pub fn estimate_part(
         solver_bytes: slots * DealSolver::bytes_per_slot(),
         scratch_bytes: DealPart::scratch_bytes(tree, split, rank, batch),
         write_bytes: if rank == 0 {
-            tree.num_slots * std::mem::size_of::<f32>()
+            received * std::mem::size_of::<f32>()
                 + strategy_file::write_bytes(
                     TreeKind::Betting,
                     tree.nodes.len(),

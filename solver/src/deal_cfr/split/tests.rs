@@ -231,3 +231,57 @@ fn facts_cross_the_wire_unchanged() {
         (f.first, f.buckets, f.share0.to_bits())
     );
 }
+
+/// The strategy file rank 0 writes as the masses arrive a split point at a time ([`Gathered`])
+/// is the single process's, written from its whole array: the same bytes.
+#[test]
+fn the_file_written_from_the_gathered_parts_is_the_whole_arrays() {
+    use crate::session::deal::{write_solved, write_strategy, Solved};
+    use crate::strategy_file::Width;
+    let def = GameDef::stud(Variant::SevenStud);
+    let dir = std::env::temp_dir().join(format!("stud-split-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut single = solver(16, 11);
+    for _ in 0..4 {
+        single.iterate().unwrap();
+    }
+    let want = dir.join("one.strat");
+    write_strategy(&want, &single, &def, &bucketing(), Width::U8, None).unwrap();
+    let want = std::fs::read(want).unwrap();
+    for (ranks, top_streets) in [(2, 1), (3, 2)] {
+        let split = Split::at(&tree(), ranks, top_streets);
+        let got = dir.join(format!("r{ranks}.strat"));
+        std::thread::scope(|s| {
+            for mut x in Threads::all(ranks) {
+                let (split, got, def) = (split.clone(), &got, &def);
+                s.spawn(move || {
+                    let mut p = part(16, 11, x.rank, split, Algorithm::CfrPlus);
+                    for _ in 0..4 {
+                        p.iterate(&mut x).unwrap();
+                    }
+                    let mut average = Gathered::new(&p, &mut x);
+                    if p.rank == 0 {
+                        let solved = Solved {
+                            tree: &p.tree,
+                            average: &mut average,
+                            algorithm: p.algorithm(),
+                            iterations: p.iterations,
+                            batch: p.batch,
+                            seed: p.seed,
+                            recall: p.recall(),
+                        };
+                        write_solved(got, solved, def, &bucketing(), Width::U8, None).unwrap();
+                        // A node already passed over is refused, not read from another subtree.
+                        assert!(average.rows(p.split.points[0]).is_err());
+                    }
+                    average.finish().unwrap();
+                });
+            }
+        });
+        assert!(
+            std::fs::read(&got).unwrap() == want,
+            "{ranks} ranks below {top_streets} streets: the files differ"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
