@@ -6,7 +6,8 @@
 //! it from `--abstraction-dir`), builds the betting tree and the split, checks that its share
 //! fits (rank 0 prints every rank's), runs the session loop in lockstep (rank 0's clock decides
 //! the stops and checkpoints) with a checkpoint of its own (`OUT.rankR-of-N.ckpt`), and at the
-//! end sends its average masses to rank 0, which writes the one strategy file. A rank that
+//! end sends its average masses to rank 0 a split point's subtree at a time, as rank 0 writes
+//! the one strategy file ([`Gathered`]): no rank holds every slot. A rank that
 //! fails says so and aborts the whole job (`MPI_Abort`): the others must not wait for it.
 
 use super::solve::{outputs_of, Args, Bar};
@@ -191,6 +192,7 @@ fn solve(args: &Args, def: &GameDef, mpi: &mut Mpi) -> Result<()> {
     let header = session.header(&problem);
     // What rank 0 holds before the write, against its peak after (the JSON's figures).
     let resident_before_write = status_bytes("VmRSS");
+    // The session's save, by its fields: the write borrows the exchange meanwhile.
     let SplitSession { part, exchange } = &mut session;
     let part: &DealPart = part;
     let kept = solver::checkpoint::write_results(
