@@ -4,7 +4,8 @@
 //! decisions on the way (where it works out each street's classes for the ranges: `warm`).
 //!
 //! `cargo run --release -p solver --example resolve_bench -- FILE [SPOTS] [BUDGET] [SEED]
-//! [BLUEPRINT] [WARM]` (defaults: 20 spots, `it:100`, seed 1, `no`, `yes`): BUDGET is `it:N`
+//! [BLUEPRINT] [WARM] [METHOD]` (defaults: 20 spots, `it:100`, seed 1, `no`, `yes`, `unsafe`):
+//! METHOD `safe` re-solves the seat to act behind the gadget; BUDGET is `it:N`
 //! iterations or `ms:N` milliseconds; BLUEPRINT `yes` also measures the blueprint's own
 //! exploitability in each subgame (its rows read for every hand: slower); WARM `no` skips the
 //! earlier streets' decisions (a re-solve asked cold, as a server's first request of a hand).
@@ -16,7 +17,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use solver::bot::{choose, Bet, StrategyPlayer};
 use solver::memory::status_bytes;
-use solver::resolve::{Budget, Options, ResolvingPlayer};
+use solver::resolve::{Budget, Method, Options, ResolvingPlayer};
 use solver::strategy_file::StrategyFile;
 use std::path::Path;
 use std::time::Instant;
@@ -77,10 +78,19 @@ fn main() -> Result<()> {
     let seed: u64 = args.get(3).map_or(Ok(1), |s| s.parse()).context("SEED")?;
     let blueprint = args.get(4).is_some_and(|s| s == "yes");
     let warm = args.get(5).is_none_or(|s| s == "yes");
+    let method = match args.get(6).map_or("unsafe", String::as_str) {
+        "unsafe" => Method::Unsafe,
+        "safe" => Method::Safe,
+        m => bail!("METHOD is unsafe or safe, not {m}"),
+    };
     let def = StrategyFile::open(Path::new(file))?.header().game.clone();
     let mut player = StrategyPlayer::open(file, &def)?;
     player.precompute_first_street();
-    let resolver = ResolvingPlayer::new(player, budget, Options::default());
+    let options = Options {
+        method,
+        ..Default::default()
+    };
+    let resolver = ResolvingPlayer::new(player, budget, options);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut range_ms, mut solve_ms, mut total_ms, mut its) = (vec![], vec![], vec![], vec![]);
     let mut warm_ms = vec![];
@@ -91,7 +101,8 @@ fn main() -> Result<()> {
         };
         done += 1;
         let t = Instant::now();
-        let solved = resolver.solve(&st, &bets, budget)?;
+        let seat = st.to_act().context("a spot with no seat to act")?;
+        let solved = resolver.solve(&st, &bets, budget, seat)?;
         let total = t.elapsed().as_secs_f64() * 1000.0;
         let (sub, r) = &*solved;
         let rep = r.report;

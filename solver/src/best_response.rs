@@ -90,10 +90,27 @@ pub fn value_in_ranges(
     play: Play,
     ranges: [&[f64]; 2],
 ) -> f64 {
+    counterfactual_values(tree, average, player, play, ranges[1 - player as usize])
+        .iter()
+        .zip(ranges[player as usize])
+        .map(|(v, r)| v * r)
+        .sum()
+}
+
+/// Seat `player`'s counterfactual value of each of its hands at the root, the opponent
+/// following `average` from the root reach `opponent_reach` (one weight per hand) and `player`
+/// playing as `play` says: the values CFR computes at the root, in the same units (what a
+/// re-solving gadget compares).
+pub fn counterfactual_values(
+    tree: &Tree,
+    average: &[f64],
+    player: u8,
+    play: Play,
+    opponent_reach: &[f64],
+) -> Vec<f64> {
     let n = tree.num_hands();
     let level = (2 * tree.max_actions + 2).max(3) * n;
     let mut scratch = vec![0.0; level * tree.max_depth];
-    let reach = ranges[1 - player as usize];
     let mut out = vec![0.0; n];
     let w = Walk {
         tree,
@@ -102,11 +119,8 @@ pub fn value_in_ranges(
         play,
         level,
     };
-    w.walk(0, reach, &mut out, &mut scratch, true);
-    out.iter()
-        .zip(ranges[player as usize])
-        .map(|(v, r)| v * r)
-        .sum()
+    w.walk(0, opponent_reach, &mut out, &mut scratch, true);
+    out
 }
 
 /// The average strategy of every hand at action node `node`, as `strat[a * n + h]` (uniform for

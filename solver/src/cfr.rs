@@ -284,6 +284,46 @@ pub struct Solver {
     /// Each seat's reach at the root, when the tree is a subgame entered with ranges
     /// ([`Solver::set_ranges`]); all ones otherwise.
     ranges: Option<Box<[Vec<f64>; 2]>>,
+    /// The re-solving gadget, when a subgame is solved safely ([`Solver::set_gadget`]).
+    gadget: Option<Box<Gadget>>,
+}
+
+/// Burch, Johanson and Bowling's re-solving gadget (2014): before the subgame, the opponent of
+/// the seat being re-solved chooses per hand to *terminate*, taking `alternative[h]` (its
+/// best-response counterfactual value against the blueprint), or to *follow* into the subgame. Its reach at the
+/// root is the probability of following (chance's prior of each hand is uniform: the
+/// opponent's blueprint range is not trusted), so that the re-solved seat gains nothing by
+/// letting any opponent hand do better than under the blueprint: the whole game's best
+/// response cannot gain from the re-solve beyond the solve's own error.
+struct Gadget {
+    /// The seat choosing (the opponent of the seat re-solved).
+    seat: u8,
+    /// Its counterfactual value per hand if it terminates, in the units of the walk's values.
+    alternative: Vec<f64>,
+    /// Regret-matching+ regrets per hand: terminate, follow.
+    regrets: Vec<[f64; 2]>,
+    /// The probability of following per hand in this iteration.
+    follow: Vec<f64>,
+}
+
+impl Gadget {
+    /// Regret matching+ of each hand's two choices into `follow`.
+    fn match_regrets(&mut self) {
+        for (f, r) in self.follow.iter_mut().zip(&self.regrets) {
+            let sum = r[0] + r[1];
+            *f = if sum > 0.0 { r[1] / sum } else { 0.5 };
+        }
+    }
+
+    /// Adds this iteration's regrets from the seat's counterfactual values in the subgame.
+    fn update(&mut self, values: &[f64]) {
+        for (h, r) in self.regrets.iter_mut().enumerate() {
+            let (alt, sub, f) = (self.alternative[h], values[h], self.follow[h]);
+            let v = f * sub + (1.0 - f) * alt;
+            r[0] = (r[0] + alt - v).max(0.0);
+            r[1] = (r[1] + sub - v).max(0.0);
+        }
+    }
 }
 
 /// Public chance sampling: how many children of each chance node below the top level an
@@ -317,6 +357,7 @@ impl Solver {
             par,
             sampling: None,
             ranges: None,
+            gadget: None,
         }
     }
 
@@ -331,6 +372,30 @@ impl Solver {
             ));
         }
         self.ranges = Some(Box::new(ranges));
+        Ok(())
+    }
+
+    /// Solves the subgame safely from now on: `seat` (the opponent of the seat being re-solved)
+    /// enters through the re-solving gadget ([`Gadget`]) instead of its range, with
+    /// `alternative` its counterfactual value per hand under the blueprint (as
+    /// [`crate::best_response::counterfactual_values`] gives it, the other seat's range as
+    /// reach). Refused unless the ranges are set and `alternative` has one value per hand.
+    pub fn set_gadget(&mut self, seat: u8, alternative: Vec<f64>) -> Result<(), String> {
+        let n = self.tree.num_hands();
+        if self.ranges.is_none() {
+            return Err("a gadget needs the subgame's ranges first".into());
+        }
+        if alternative.len() != n || seat > 1 {
+            return Err(format!(
+                "a gadget needs seat 0 or 1 and {n} values, one per private hand"
+            ));
+        }
+        self.gadget = Some(Box::new(Gadget {
+            seat,
+            alternative,
+            regrets: vec![[0.0; 2]; n],
+            follow: vec![0.5; n],
+        }));
         Ok(())
     }
 
@@ -390,6 +455,15 @@ impl Solver {
                     reach_opp.fill(1.0);
                 }
             }
+            if let Some(g) = self.gadget.as_deref_mut() {
+                g.match_regrets();
+                let gadget_reach = if g.seat == trav {
+                    &mut *reach_me
+                } else {
+                    &mut *reach_opp
+                };
+                gadget_reach[..n].copy_from_slice(&g.follow);
+            }
             let mut pool = Pool {
                 tasks: &mut self.tasks,
             };
@@ -407,6 +481,9 @@ impl Solver {
                 tables,
                 Some(&mut pool),
             );
+            if let Some(g) = self.gadget.as_deref_mut().filter(|g| g.seat == trav) {
+                g.update(&out[..n]);
+            }
         }
     }
 }

@@ -93,6 +93,37 @@ fn the_last_street_is_re_solved_beside_the_blueprint() {
 }
 
 #[test]
+fn a_safe_re_solve_says_so_and_how_much_an_opponent_hand_gains() {
+    let spot = "3c 8d pb cc 9h Ts x x 2c Jd x x 4h 5h";
+    let file = shipped("5stud-hu.strat");
+    let run = |safe: bool| -> Value {
+        let mut args = vec![
+            "query",
+            &file,
+            spot,
+            "--hand",
+            "As",
+            "--resolve",
+            "--iterations",
+            "300",
+            "--json",
+        ];
+        if safe {
+            args.push("--safe");
+        }
+        serde_json::from_str(&ok(&stud(&args, ""))).expect("one JSON object")
+    };
+    let (safe, unsafe_) = (run(true), run(false));
+    assert_eq!(safe["method"], "safe");
+    assert_eq!(unsafe_["method"], "unsafe");
+    assert!(unsafe_["subgame"]["opponent_gain"].is_null(), "{unsafe_}");
+    // At most 0 when the gadget holds, above it by the solve's error only.
+    let gain = safe["subgame"]["opponent_gain"].as_f64().unwrap();
+    assert!(gain < 0.05, "{safe}");
+    assert!((probabilities(&safe["resolved"]).iter().sum::<f64>() - 1.0).abs() < 1e-9);
+}
+
+#[test]
 fn spots_re_solving_cannot_answer_are_refused_clearly() {
     let seven = shipped("7stud-hu.strat");
     let e = err(&stud(

@@ -232,8 +232,8 @@ fn one_hot(legal: &[Action], probs: &mut [f64], pick: impl Fn(&Action) -> bool) 
 /// The player a command line names: a built-in bot (`random`, `call`, `raise`, `heuristic`) or
 /// a strategy file solved for `def`, optionally followed by how its rows are played
 /// (`FILE:mixed`, `FILE:pure`, `FILE:threshold=T`; see [`strategy_spec`]), then optionally by
-/// `:resolve` (`:resolve=N` iterations, `:resolve=Nms`): its last street re-solved at play time
-/// ([`crate::resolve::ResolvingPlayer`]).
+/// `:resolve` (`:resolve=N` iterations, `:resolve=Nms`; `:resolve-safe…` the safe re-solve):
+/// its last street re-solved at play time ([`crate::resolve::ResolvingPlayer`]).
 pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
     Ok(match spec {
         "random" => Box::new(Uniform),
@@ -243,11 +243,14 @@ pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
         _ if std::path::Path::new(spec).exists() => Box::new(open_strategy(spec, def)?),
         _ => match crate::resolve::resolve_spec(spec) {
             Some(parsed) => {
-                let (blueprint, budget) = parsed?;
+                let (blueprint, budget, method) = parsed?;
                 Box::new(crate::resolve::ResolvingPlayer::new(
                     open_strategy(blueprint, def)?,
                     budget,
-                    crate::resolve::Options::default(),
+                    crate::resolve::Options {
+                        method,
+                        ..Default::default()
+                    },
                 ))
             }
             None => Box::new(open_strategy(spec, def)?),
@@ -280,7 +283,7 @@ pub fn strategy_spec(spec: &str) -> anyhow::Result<(&str, Option<Purification>)>
         return Ok((spec, None));
     }
     // `FILE...:resolve`: the file and purification before it (the game is the file's).
-    if let Some(Ok((blueprint, _))) = crate::resolve::resolve_spec(spec) {
+    if let Some(Ok((blueprint, _, _))) = crate::resolve::resolve_spec(spec) {
         return strategy_spec(blueprint);
     }
     match spec.rsplit_once(':') {

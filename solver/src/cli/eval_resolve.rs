@@ -4,7 +4,7 @@
 use super::game_for;
 use anyhow::{bail, Context};
 use solver::bot::load;
-use solver::resolve::{verify, Budget, Options, DEFAULT_FLOOR, DEFAULT_PLAYER_ITERATIONS};
+use solver::resolve::{verify, Budget, Method, Options, DEFAULT_FLOOR, DEFAULT_PLAYER_ITERATIONS};
 
 /// Arguments of `stud eval resolve`.
 #[derive(clap::Args)]
@@ -36,6 +36,10 @@ pub struct Args {
     /// Bayes' rule exactly; see docs/resolve.md).
     #[arg(long, default_value_t = DEFAULT_FLOOR)]
     pub floor: f64,
+    /// Re-solve safely: each seat's subgame solved through the re-solving gadget, the
+    /// opponent bounded by its blueprint counterfactual values (twice the re-solves).
+    #[arg(long)]
+    pub safe: bool,
     /// `--threads`.
     #[command(flatten)]
     pub pool: super::args::Threads,
@@ -68,7 +72,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )
         .expect("a valid template"),
     );
-    let options = Options { floor: args.floor };
+    let options = Options {
+        floor: args.floor,
+        method: if args.safe {
+            Method::Safe
+        } else {
+            Method::Unsafe
+        },
+    };
     let m = pool.install(|| {
         verify::measure(
             &def,
@@ -90,6 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         v["game"] = def.variant.name().into();
         v["budget"] = serde_json::to_value(budget)?;
         v["floor"] = args.floor.into();
+        v["method"] = serde_json::to_value(options.method)?;
         println!("{v}");
         return Ok(());
     }
@@ -103,8 +115,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         m.blueprint.chips, m.blueprint.mbb
     );
     println!(
-        "  last street re-solved:     {:.4} ({:.1} mbb), {} subgames, {:.0} DCFR iterations each",
-        m.resolved.chips, m.resolved.mbb, m.subgames, m.iterations
+        "  last street re-solved{}: {:.4} ({:.1} mbb), {} subgames, {:.0} DCFR iterations each",
+        if args.safe { " safely" } else { "       " },
+        m.resolved.chips,
+        m.resolved.mbb,
+        m.subgames,
+        m.iterations
     );
     println!(
         "  inside the subgames (mean, chips per hand reaching one): {:.4} as it plays, {:.4} \

@@ -94,6 +94,10 @@ pub struct Args {
     /// With --resolve: re-solve for this many milliseconds instead of a number of iterations.
     #[arg(long, requires = "resolve")]
     pub budget_ms: Option<u64>,
+    /// With --resolve: re-solve safely, the opponent entering through the re-solving gadget
+    /// with its blueprint counterfactual values (docs/resolve.md).
+    #[arg(long, requires = "resolve")]
+    pub safe: bool,
     /// Also print the strategy of the player to act by hand class, and each seat's range
     /// reaching the spot: the probability of the betting so far by hand class and by bucket,
     /// by Bayes' rule on the rows as stored (a real game's file, the up cards given; what

@@ -70,7 +70,11 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
     let node = sub
         .node_after(&bets)?
         .context("the spot's betting goes past the game's cap of bets on a street")?;
-    let resolved = sub.solve(budget)?;
+    let safety = match args.safe {
+        true => Some(sub.safety(&player, seat)?),
+        false => None,
+    };
+    let resolved = sub.solve(budget, safety.as_ref())?;
     let re = resolved.strategy(node, hand);
     let actions = sub.actions(node);
     let cards: Vec<Card> = down.iter().collect();
@@ -104,6 +108,7 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
             "blueprint": blue,
             "resolved": re,
             "budget": budget,
+            "method": if args.safe { "safe" } else { "unsafe" },
             "subgame": r,
         });
         println!("{out}");
@@ -114,10 +119,21 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         seat + 1,
         def.street_name(state.street())
     );
+    // A safe solve's profile is the gadget game's: its own exploitability says nothing of the
+    // seat's strategy, what an opponent hand can gain does.
+    let quality = match r.opponent_gain {
+        Some(gain) => format!(
+            "safe: the most an opponent hand gains over its best response to the blueprint \
+             {gain:.4} chips"
+        ),
+        None => format!(
+            "exploitability in the subgame {:.4} chips a hand ({:.1} mbb)",
+            r.exploitability, r.exploitability_mbb
+        ),
+    };
     println!(
         "subgame: {} hands a seat, {} nodes ({} decisions), {} infoset-actions; ranges {:.0} ms; \
-         {} DCFR iterations in {:.0} ms; exploitability in the subgame {:.4} chips a hand \
-         ({:.1} mbb)",
+         {} DCFR iterations in {:.0} ms; {quality}",
         r.hands,
         r.nodes,
         r.decisions,
@@ -125,8 +141,6 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         r.range_millis,
         r.iterations,
         r.solve_millis,
-        r.exploitability,
-        r.exploitability_mbb
     );
     let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(6);
     println!("{:width$}  blueprint  re-solved", "action");

@@ -93,10 +93,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // A strategy file re-solves where a request asks, or always when its spec says `:resolve`.
     let served = match resolve_spec(&args.player) {
         Some(parsed) => {
-            let (blueprint, budget) = parsed?;
+            let (blueprint, budget, method) = parsed?;
             let blueprint = open_strategy(blueprint, &def)?;
+            let options = Options {
+                method,
+                ..Default::default()
+            };
             Served::Strategy {
-                player: Box::new(ResolvingPlayer::new(blueprint, budget, Options::default())),
+                player: Box::new(ResolvingPlayer::new(blueprint, budget, options)),
                 always: true,
             }
         }

@@ -36,9 +36,12 @@
 //! budget runs out (the clock then decides how many iterations run: use iterations where
 //! results must repeat), followed by the exact best
 //! response in the subgame ([`crate::best_response::value_in_ranges`]) for its exploitability.
-//! This is unsafe re-solving (Burch et al. 2014 call it re-solving without the gadget): the
-//! opponent's range is taken as the blueprint implies, and nothing bounds how far the re-solved
-//! strategy's value for the opponent's hands may move from the blueprint's.
+//! By default this is unsafe re-solving (Burch et al. 2014 call it re-solving without the
+//! gadget): the opponent's range is taken as the blueprint implies, and nothing bounds how far
+//! the re-solved strategy's value for the opponent's hands may move from the blueprint's.
+//! [`Method::Safe`] re-solves one seat through their gadget instead ([`Subgame::safety`]): the
+//! opponent may take, hand by hand, what its best response to the blueprint gets there rather than
+//! enter the subgame, so the re-solved seat gains only where no opponent hand loses.
 
 mod build;
 pub mod classes;
@@ -47,13 +50,14 @@ mod player;
 mod tests;
 pub mod verify;
 
-use crate::best_response::{value_in_ranges, Play};
+use crate::best_response::{counterfactual_values, value_in_ranges, Play};
 use crate::bot::Bet;
 use crate::cfr::{Algorithm, Solver};
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::{Action, State};
 use abstraction::tree::{Edge, NodeKind, Tree};
 use anyhow::{bail, Context};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -65,20 +69,48 @@ pub use player::{resolve_spec, ResolvingPlayer, DEFAULT_PLAYER_ITERATIONS};
 /// exploitability after 30 iterations in 22.
 pub const RESOLVE_ALGORITHM: Algorithm = Algorithm::DCFR;
 
-/// How a subgame is built.
+/// How a subgame is built and solved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Options {
     /// The least probability by which an action taken weighs a holding in the ranges (see the
     /// module documentation); 0 is Bayes' rule exactly.
     pub floor: f64,
+    /// Whether the opponent's range is trusted (unsafe) or bounded by the gadget (safe).
+    pub method: Method,
 }
 
 impl Default for Options {
     fn default() -> Options {
         Options {
             floor: DEFAULT_FLOOR,
+            method: Method::Unsafe,
         }
     }
+}
+
+/// How a re-solve treats the opponent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// The opponent enters with the range the blueprint implies (Burch et al.'s re-solving
+    /// without the gadget): one solve serves both seats.
+    #[default]
+    Unsafe,
+    /// The opponent enters through the re-solving gadget with its blueprint counterfactual
+    /// values ([`Safety`]): the re-solved seat cannot let any opponent hand do better than the
+    /// blueprint let it; one solve per seat re-solved.
+    Safe,
+}
+
+/// What a safe re-solve of one seat needs: the seat, and its opponent's counterfactual value
+/// per hand at the root of a best response to the seat's blueprint in the subgame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Safety {
+    /// The seat re-solved.
+    pub seat: u8,
+    /// The opponent's best-response counterfactual value per hand against the blueprint (the
+    /// gadget's alternative).
+    pub alternative: Vec<f64>,
 }
 
 /// How long a re-solve runs.
@@ -144,6 +176,10 @@ pub struct Report {
     pub exploitability_mbb: f64,
     /// Seat 0's value of the re-solved strategy in the subgame, chips per hand reaching it.
     pub value_0: f64,
+    /// A safe re-solve only: the most any opponent hand's best response to the re-solved seat
+    /// gains over its best response to the blueprint, chips (at most 0 when the gadget held;
+    /// above 0 by the solve's error). The figures above are of the gadget game's profile.
+    pub opponent_gain: Option<f64>,
 }
 
 impl Subgame {
@@ -229,13 +265,23 @@ impl Subgame {
     /// decision, each hand's policy under `player` (its row through its card class when it has
     /// one, asked once per class and node). A spot the player cannot answer is an error.
     pub fn policy_of(&self, player: &dyn crate::bot::Player) -> anyhow::Result<Vec<f64>> {
+        self.policy_of_seats(player, [true, true])
+    }
+
+    /// [`Subgame::policy_of`] at the decisions of the seats marked in `seats` only (the other
+    /// seat's slots stay 0): a best response against one seat reads no other rows.
+    fn policy_of_seats(
+        &self,
+        player: &dyn crate::bot::Player,
+        seats: [bool; 2],
+    ) -> anyhow::Result<Vec<f64>> {
         let t = &self.tree;
         let n = t.num_hands();
         let mut avg = vec![0.0; t.num_slots];
         let mut classes: [Option<Vec<u32>>; 2] = [None, None];
         let mut row = [0.0; crate::strategy_file::MAX_ACTIONS];
         for (i, node) in t.nodes.iter().enumerate() {
-            if node.kind != NodeKind::Action {
+            if node.kind != NodeKind::Action || !seats[node.seat as usize] {
                 continue;
             }
             let st = self.states[i]
@@ -246,17 +292,15 @@ impl Subgame {
             let acts = self.actions(i);
             let k = acts.len();
             let probs = &mut row[..legal.len()];
-            // Each hand's classes, once per seat (the street's cards do not change).
+            // Each hand's classes, once per seat (the street's cards do not change), looked up
+            // on the threads there are: thousands of bucket lookups on seventh street.
             if classes[seat as usize].is_none() {
-                let mut c = Vec::with_capacity(n);
-                for h in 0..n {
-                    let s = self.shown(st, seat, h)?;
-                    match player.card_class(&s, seat)? {
-                        Some(x) => c.push(x),
-                        None => break,
-                    }
-                }
-                classes[seat as usize] = Some(c);
+                let c: Vec<Option<u32>> = (0..n)
+                    .into_par_iter()
+                    .map(|h| player.card_class(&self.shown(st, seat, h)?, seat))
+                    .collect::<anyhow::Result<_>>()?;
+                // A player without classes (a bot) has none for any hand.
+                classes[seat as usize] = Some(c.into_iter().map_while(|x| x).collect());
             }
             let cls = classes[seat as usize].as_deref().unwrap_or(&[]);
             let mut per_class: Vec<Option<Vec<f64>>> = Vec::new();
@@ -312,12 +356,59 @@ impl Subgame {
         ((br0 + br1) / 2.0, v0)
     }
 
-    /// Re-solves the subgame with DCFR within `budget` (see the module documentation).
-    pub fn solve(&self, budget: Budget) -> anyhow::Result<Resolved> {
+    /// What a safe re-solve of `seat` needs: the opponent's counterfactual values of a best
+    /// response, hand by hand, to `seat` playing `blueprint`'s policy in the subgame (the
+    /// policy the ranges came from): what the whole game's best response to the blueprint gets
+    /// here, so that a re-solve holding every hand to it is no more exploitable.
+    pub fn safety(&self, blueprint: &dyn crate::bot::Player, seat: u8) -> anyhow::Result<Safety> {
+        if seat > 1 {
+            bail!("seat {seat}: a subgame is heads-up");
+        }
+        let mut seats = [false; 2];
+        seats[seat as usize] = true;
+        let rows = self.policy_of_seats(blueprint, seats)?;
+        let opponent = 1 - seat;
+        Ok(Safety {
+            seat,
+            alternative: counterfactual_values(
+                &self.tree,
+                &rows,
+                opponent,
+                Play::BestReal,
+                &self.ranges[seat as usize],
+            ),
+        })
+    }
+
+    /// The most any opponent hand's best response to `safety`'s seat playing `average` gains
+    /// over the gadget's alternative (its best response to the blueprint), chips.
+    pub fn opponent_gain(&self, average: &[f64], safety: &Safety) -> f64 {
+        counterfactual_values(
+            &self.tree,
+            average,
+            1 - safety.seat,
+            Play::BestReal,
+            &self.ranges[safety.seat as usize],
+        )
+        .iter()
+        .zip(&safety.alternative)
+        .map(|(b, a)| b - a)
+        .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// Re-solves the subgame with DCFR within `budget` (see the module documentation): unsafe
+    /// when `safety` is `None`, else safely for its seat (only that seat's strategy is the
+    /// re-solve's answer; the opponent's is the gadget game's).
+    pub fn solve(&self, budget: Budget, safety: Option<&Safety>) -> anyhow::Result<Resolved> {
         let mut solver = Solver::new(self.tree.clone(), RESOLVE_ALGORITHM);
         solver
             .set_ranges(self.ranges.clone())
             .map_err(anyhow::Error::msg)?;
+        if let Some(s) = safety {
+            solver
+                .set_gadget(1 - s.seat, s.alternative.clone())
+                .map_err(anyhow::Error::msg)?;
+        }
         let start = Instant::now();
         match budget {
             Budget::Iterations(0) => bail!("a re-solve needs at least 1 iteration"),
@@ -331,6 +422,7 @@ impl Subgame {
         }
         let solve_millis = start.elapsed().as_secs_f64() * 1000.0;
         let (exploitability, value_0) = self.exploitability(&solver.average);
+        let opponent_gain = safety.map(|s| self.opponent_gain(&solver.average, s));
         let t = &self.tree;
         let report = Report {
             hands: t.num_hands(),
@@ -347,6 +439,7 @@ impl Subgame {
             exploitability,
             exploitability_mbb: exploitability / t.big_bet as f64 * 1000.0,
             value_0,
+            opponent_gain,
         };
         Ok(Resolved { solver, report })
     }

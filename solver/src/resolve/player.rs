@@ -1,7 +1,7 @@
 //! The blueprint with its last street re-solved, as a [`Player`]: `stud match FILE:resolve ...`.
 
 use super::classes::{warm, Cached, ClassCache};
-use super::{Budget, Options, Report, Resolved, Subgame};
+use super::{Budget, Method, Options, Report, Resolved, Subgame};
 use crate::bot::{normalize_or_fall_back, Answer, Bet, Player, StrategyPlayer};
 use abstraction::cards::CardSet;
 use abstraction::rules::{Action, State};
@@ -36,19 +36,27 @@ pub struct ResolvingPlayer {
 /// A subgame and its solve.
 type Solved = (Subgame, Resolved);
 
-/// What a solve depends on: both seats' up cards, the betting before its root and the budget.
+/// What a solve depends on: both seats' up cards, the betting before its root, the budget, and
+/// in a safe re-solve the seat re-solved.
 #[derive(Clone, PartialEq, Eq)]
 struct Key {
     up: [CardSet; 2],
     bets: Vec<Bet>,
     budget: Budget,
+    safe_for: Option<u8>,
 }
 
 /// Splits a player spec ending in `:resolve`, `:resolve=N` (N iterations) or `:resolve=Nms`
-/// (N milliseconds) into the blueprint's spec and the budget; `None` for any other spec.
-pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget)>> {
+/// (N milliseconds), or the same with `resolve-safe` (the safe re-solve, [`Method::Safe`]),
+/// into the blueprint's spec, the budget and the method; `None` for any other spec.
+pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Method)>> {
     let (rest, how) = spec.rsplit_once(':')?;
-    let budget = match how.strip_prefix("resolve")? {
+    let after = how.strip_prefix("resolve")?;
+    let (method, after) = match after.strip_prefix("-safe") {
+        Some(a) => (Method::Safe, a),
+        None => (Method::Unsafe, after),
+    };
+    let budget = match after {
         "" => Ok(Budget::Iterations(DEFAULT_PLAYER_ITERATIONS)),
         b => match b.strip_prefix('=') {
             Some(ms) if ms.ends_with("ms") => ms[..ms.len() - 2].parse().map(Budget::Millis),
@@ -56,14 +64,17 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget)>> {
             None => return None,
         }
         .map_err(|_| {
-            anyhow::anyhow!("`{how}`: write resolve, resolve=N (iterations) or resolve=Nms")
+            anyhow::anyhow!(
+                "`{how}`: write resolve, resolve=N (iterations) or resolve=Nms, or the same \
+                 with resolve-safe"
+            )
         })
         .and_then(|b| match b {
             Budget::Iterations(0) => Err(anyhow::anyhow!("`{how}`: at least 1 iteration")),
             b => Ok(b),
         }),
     };
-    Some(budget.map(|b| (rest, b)))
+    Some(budget.map(|b| (rest, b, method)))
 }
 
 impl ResolvingPlayer {
@@ -74,7 +85,10 @@ impl ResolvingPlayer {
             Budget::Millis(ms) => format!("{ms}ms"),
         };
         ResolvingPlayer {
-            name: format!("{}:resolve={how}", blueprint.name()),
+            name: match options.method {
+                Method::Unsafe => format!("{}:resolve={how}", blueprint.name()),
+                Method::Safe => format!("{}:resolve-safe={how}", blueprint.name()),
+            },
             blueprint,
             budget,
             options,
@@ -110,20 +124,24 @@ impl ResolvingPlayer {
             .context("working out the ranges' classes for the last street's re-solve")
     }
 
-    /// The subgame of `state` after `bets` (on the last street) and its solve within `budget`,
-    /// from the cache or made now.
+    /// The subgame of `state` after `bets` (on the last street) and its solve within `budget`
+    /// for `seat` (a safe re-solve is one seat's; an unsafe one serves both), from the cache or
+    /// made now.
     pub fn solve(
         &self,
         state: &State,
         bets: &[Bet],
         budget: Budget,
+        seat: u8,
     ) -> anyhow::Result<Arc<(Subgame, Resolved)>> {
         let last = state.street();
         let before = bets.iter().take_while(|b| b.0 < last).count();
+        let safe_for = (self.options.method == Method::Safe).then_some(seat);
         let key = Key {
             up: [0, 1].map(|s| state.up_cards(s).iter().copied().collect()),
             bets: bets[..before].to_vec(),
             budget,
+            safe_for,
         };
         let lock = || {
             self.cache
@@ -134,7 +152,11 @@ impl ResolvingPlayer {
             return Ok(Arc::clone(hit));
         }
         let sub = Subgame::at(&self.cached(), state, bets, self.options)?;
-        let resolved = sub.solve(budget)?;
+        let safety = match safe_for {
+            Some(seat) => Some(sub.safety(&self.cached(), seat)?),
+            None => None,
+        };
+        let resolved = sub.solve(budget, safety.as_ref())?;
         let entry = Arc::new((sub, resolved));
         let mut cache = lock()?;
         if cache.len() == CACHE {
@@ -166,7 +188,7 @@ impl ResolvingPlayer {
             self.warm(state, bets)?;
             return blueprint(probs);
         }
-        let solved = self.solve(state, bets, budget)?;
+        let solved = self.solve(state, bets, budget, seat)?;
         let (sub, resolved) = &*solved;
         let Some(node) = sub.node_after(bets)? else {
             return blueprint(probs);

@@ -141,7 +141,10 @@ fn ranges_sum_the_blueprint_s_bayesian_weights_over_the_ways_to_deal_each_holdin
     assert!(bets
         .iter()
         .any(|b| b.0 == 0 && matches!(b.1, Action::CompleteBetRaise(_))));
-    let exact = Options { floor: 0.0 };
+    let exact = Options {
+        floor: 0.0,
+        ..Default::default()
+    };
     let sub = Subgame::at(&PairRaiser, &st, &bets, exact).unwrap();
     let public: CardSet = [0, 1]
         .iter()
@@ -230,10 +233,19 @@ fn re_solving_a_lossless_blueprint_s_last_street_reproduces_its_strategy_and_val
         let Some((st, bets)) = last_street(&def, seed, Some(&blueprint)) else {
             continue;
         };
-        let sub = Subgame::at(&blueprint, &st, &bets, Options { floor: 0.0 }).unwrap();
+        let sub = Subgame::at(
+            &blueprint,
+            &st,
+            &bets,
+            Options {
+                floor: 0.0,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let blue = sub.policy_of(&blueprint).unwrap();
         let (blue_expl, blue_value) = sub.exploitability(&blue);
-        let r = sub.solve(Budget::Iterations(2000)).unwrap();
+        let r = sub.solve(Budget::Iterations(2000), None).unwrap();
         // Chips per hand reaching the subgame; the ante is 1, a big bet 4.
         assert!(blue_expl < 0.02, "seed {seed}: the blueprint's {blue_expl}");
         assert!(r.report.exploitability < 0.002, "{:?}", r.report);
@@ -278,6 +290,64 @@ fn re_solving_a_lossless_blueprint_s_last_street_reproduces_its_strategy_and_val
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The gadget's promise, on seven real fifth-street subgames of five-card stud's shipped
+/// blueprint: after a safe re-solve of a seat, no opponent hand's best response gains more than
+/// it gained against the blueprint (to the solve's error), where the unsafe re-solve lets some
+/// gain; and the safe re-solve still moves the seat's strategy.
+#[test]
+fn a_safe_re_solve_holds_every_opponent_hand_to_its_blueprint_value() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/5stud-hu.strat");
+    let def = GameDef::preset("5stud").unwrap();
+    let blueprint = crate::bot::StrategyPlayer::open(path, &def).unwrap();
+    let (mut spots, mut unsafe_gains, mut moved) = (0, 0, 0);
+    for seed in 0..40 {
+        if spots == 7 {
+            break;
+        }
+        let Some((st, bets)) = last_street(&def, seed, Some(&blueprint)) else {
+            continue;
+        };
+        spots += 1;
+        let sub = Subgame::at(&blueprint, &st, &bets, Options::default()).unwrap();
+        let seat = st.to_act().unwrap();
+        let safety = sub.safety(&blueprint, seat).unwrap();
+        let gains = |average: &[f64]| sub.opponent_gain(average, &safety);
+        let blue = sub.policy_of(&blueprint).unwrap();
+        assert!(gains(&blue).abs() < 1e-9, "the blueprint against itself");
+        let safe = sub.solve(Budget::Iterations(1000), Some(&safety)).unwrap();
+        let gain = gains(&safe.solver.average);
+        assert_eq!(safe.report.opponent_gain, Some(gain));
+        // The pot here is tens of chips; measured: 0.001 at 1,000 iterations, below 0 at 4,000.
+        assert!(
+            gain < 0.005,
+            "seed {seed}: an opponent hand gains {gain} chips"
+        );
+        let unsafe_solve = sub.solve(Budget::Iterations(1000), None).unwrap();
+        unsafe_gains += (gains(&unsafe_solve.solver.average) > 0.05) as usize;
+        // The seat's rows, weighed by its range, moved from the blueprint's.
+        let mut diff = 0.0;
+        for (i, node) in sub.tree.nodes.iter().enumerate() {
+            if node.kind != NodeKind::Action || node.seat != seat {
+                continue;
+            }
+            let k = node.num_children as usize;
+            for h in 0..sub.tree.num_hands() {
+                let at = node.first_slot() as usize + h * k;
+                for (a, p) in safe.strategy(i, h).iter().enumerate() {
+                    diff += sub.ranges[seat as usize][h] * (p - blue[at + a]).abs();
+                }
+            }
+        }
+        moved += (diff > 0.05) as usize;
+    }
+    assert_eq!(spots, 7);
+    assert!(
+        unsafe_gains > 0,
+        "no unsafe re-solve let a hand gain: the test shows nothing"
+    );
+    assert!(moved > 0, "no safe re-solve moved from the blueprint");
+}
+
 #[test]
 fn a_resolving_player_re_solves_the_last_street_only() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/5stud-hu.strat");
@@ -303,7 +373,7 @@ fn a_resolving_player_re_solves_the_last_street_only() {
     assert_eq!(p, again);
     let sub = Subgame::at(&blueprint, &st, &bets, Options::default()).unwrap();
     assert_eq!(sub.hands.len(), 44, "one down card, 8 up cards showing");
-    let r = sub.solve(Budget::Iterations(50)).unwrap();
+    let r = sub.solve(Budget::Iterations(50), None).unwrap();
     let down: CardSet = st.down_cards(seat).iter().flatten().copied().collect();
     let row = r.strategy(0, sub.hand_index(down).unwrap());
     for (a, x) in sub.actions(0).iter().zip(&row) {
@@ -328,24 +398,32 @@ fn a_resolving_player_re_solves_the_last_street_only() {
 #[test]
 fn resolve_specs_name_iterations_or_milliseconds() {
     let parse = |s| resolve_spec(s).map(|r| r.map_err(|e| e.to_string()));
+    let default = Budget::Iterations(DEFAULT_PLAYER_ITERATIONS);
     assert_eq!(
         parse("f.strat:resolve"),
-        Some(Ok((
-            "f.strat",
-            Budget::Iterations(DEFAULT_PLAYER_ITERATIONS)
-        )))
+        Some(Ok(("f.strat", default, Method::Unsafe)))
     );
     assert_eq!(
         parse("f.strat:pure:resolve=80"),
-        Some(Ok(("f.strat:pure", Budget::Iterations(80))))
+        Some(Ok(("f.strat:pure", Budget::Iterations(80), Method::Unsafe)))
     );
     assert_eq!(
         parse("f.strat:resolve=250ms"),
-        Some(Ok(("f.strat", Budget::Millis(250))))
+        Some(Ok(("f.strat", Budget::Millis(250), Method::Unsafe)))
+    );
+    assert_eq!(
+        parse("f.strat:resolve-safe"),
+        Some(Ok(("f.strat", default, Method::Safe)))
+    );
+    assert_eq!(
+        parse("f.strat:resolve-safe=40"),
+        Some(Ok(("f.strat", Budget::Iterations(40), Method::Safe)))
     );
     assert!(parse("f.strat:resolve=0").unwrap().is_err());
+    assert!(parse("f.strat:resolve-safe=0").unwrap().is_err());
     assert!(parse("f.strat:resolve=soon").unwrap().is_err());
     assert_eq!(parse("f.strat:pure"), None);
+    assert_eq!(parse("f.strat:resolve-unsafe"), None);
     // A command that opens the file alone (eval lbr) refuses rather than drop the re-solve.
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/5stud-hu.strat");
     let def = GameDef::preset("5stud").unwrap();
@@ -436,7 +514,10 @@ fn re_solving_every_last_street_solves_each_subgame_and_is_measured_whole() {
         &tree,
         &player,
         Budget::Iterations(1000),
-        Options { floor: 0.0 },
+        Options {
+            floor: 0.0,
+            ..Default::default()
+        },
         &|_, _| {},
     )
     .unwrap();
@@ -448,6 +529,20 @@ fn re_solving_every_last_street_solves_each_subgame_and_is_measured_whole() {
     // 0.0005 chips per game): a best response steers into the subgames whose re-solved
     // strategy gives its hands more than the blueprint did (docs/resolve.md).
     assert!(m.resolved.chips > 10.0 * m.blueprint.chips, "{m:?}");
+    // The safe re-solve, each seat's subgame behind the gadget, is bounded by the blueprint.
+    let safe = verify::measure(
+        &def,
+        &tree,
+        &player,
+        Budget::Iterations(1000),
+        Options {
+            floor: 0.0,
+            method: Method::Safe,
+        },
+        &|_, _| {},
+    )
+    .unwrap();
+    assert!(safe.resolved.chips < 2.0 * safe.blueprint.chips, "{safe:?}");
 }
 
 #[test]

@@ -9,7 +9,7 @@
 //! re-solved". Unsafe re-solving can make that strategy *more* exploitable than the blueprint
 //! (the opponent's range is taken as the blueprint implies it): this measures whether it does.
 
-use super::{Budget, Options, Subgame};
+use super::{Budget, Method, Options, Subgame};
 use crate::best_response::{exploitability, Exploitability};
 use crate::bot::{Bet, Player};
 use abstraction::cards::{Card, CardSet};
@@ -143,21 +143,52 @@ fn resolve_root(
 ) -> Result<Solved> {
     let sub = Subgame::at(player, &root.state, &root.bets, options)
         .with_context(|| format!("the subgame at public node {}", root.node))?;
-    let r = sub.solve(budget)?;
     let pairs = row_pairs(tree, root.node, &sub)?;
-    let mut rows = Vec::with_capacity(pairs.len() * 3);
     let mut blue = vec![0.0; sub.tree.num_slots];
     for &(at, sub_at, k) in &pairs {
         blue[sub_at..sub_at + k].copy_from_slice(&lifted[at..at + k]);
-        let mut row = r.solver.average[sub_at..sub_at + k].to_vec();
+    }
+    // Unsafe: one solve answers both seats. Safe: each seat's rows from its own solve, the
+    // other seat entering through the gadget.
+    let solves = match options.method {
+        Method::Unsafe => vec![(None, sub.solve(budget, None)?)],
+        Method::Safe => (0..2u8)
+            .map(|seat| {
+                let safety = sub.safety(player, seat)?;
+                Ok((Some(seat), sub.solve(budget, Some(&safety))?))
+            })
+            .collect::<Result<_>>()?,
+    };
+    // The re-solved strategy: each decision's rows from the solve of the seat acting there.
+    let mut average = solves[0].1.solver.average.clone();
+    let n = sub.tree.num_hands();
+    for node in &sub.tree.nodes {
+        if node.kind != NodeKind::Action {
+            continue;
+        }
+        let (_, r) = solves
+            .iter()
+            .find(|(s, _)| s.is_none_or(|s| s == node.seat))
+            .context("a seat without its re-solve")?;
+        let slots =
+            node.first_slot() as usize..node.first_slot() as usize + n * node.num_children as usize;
+        average[slots.clone()].copy_from_slice(&r.solver.average[slots]);
+    }
+    let mut rows = Vec::with_capacity(pairs.len() * 3);
+    for &(at, sub_at, k) in &pairs {
+        let mut row = average[sub_at..sub_at + k].to_vec();
         crate::policy::normalize(&mut row);
         rows.extend(row.into_iter().enumerate().map(|(a, p)| (at + a, p)));
     }
+    let resolved = match &solves[..] {
+        [(None, r)] => r.report.exploitability,
+        _ => sub.exploitability(&average).0,
+    };
     Ok(Solved {
         rows,
         blueprint: sub.exploitability(&blue).0,
-        resolved: r.report.exploitability,
-        iterations: r.report.iterations,
+        resolved,
+        iterations: solves[0].1.report.iterations,
     })
 }
 
