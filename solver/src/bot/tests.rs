@@ -16,7 +16,21 @@ fn bots() -> Vec<Box<dyn Player>> {
 fn every_bot_gives_a_distribution_over_the_legal_actions_in_every_game() {
     let bots = bots();
     for game in [
-        "7stud", "stud8", "razz", "5stud", "kuhn", "leduc", "ministud",
+        "7stud",
+        "stud8",
+        "razz",
+        "5stud",
+        "kuhn",
+        "leduc",
+        "ministud",
+        "7stud-3p",
+        "stud8-5p",
+        "razz-8p",
+        "7stud-8p",
+        "5stud-10p",
+        "kuhn-3p",
+        "leduc-4p",
+        "tristud",
     ] {
         let def = GameDef::preset(game).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(3);
@@ -456,4 +470,69 @@ impl Player for PairRaiser {
         }] = 1.0;
         Ok(Answer::Own)
     }
+}
+
+/// A hand of `game` dealt `cards` in the engine's order, every seat of `folds` folding at its
+/// first decision where it may and every other seat checking or calling, stopped at the first
+/// decision of `street`.
+fn table(game: &str, cards: &str, folds: u16, street: usize) -> State {
+    let def = GameDef::preset(game).unwrap();
+    let mut st = State::new(&def).unwrap();
+    let mut deck = parse_cards(cards).unwrap().into_iter();
+    loop {
+        match st.next() {
+            Next::Deal { .. } => st.deal(deck.next().unwrap()).unwrap(),
+            Next::Act { .. } if st.street() == street => return st,
+            Next::Act { seat } => {
+                let legal = st.legal_actions();
+                let a = match legal.iter().find(|a| **a == Action::Fold) {
+                    Some(f) if folds & (1 << seat) != 0 => *f,
+                    _ => legal[passive(&legal)],
+                };
+                st.apply(a).unwrap();
+            }
+            Next::Over => panic!("the hand ended before street {street}"),
+        }
+    }
+}
+
+#[test]
+fn heuristic_equity_counts_a_folded_seats_up_cards_dead() {
+    // Seat 0 holds four hearts on fourth street; seat 2 folded on third street showing the
+    // jack of hearts (one of seat 0's outs) or of spades. Seat 1 brings in with the 2c.
+    let spot = |door: &str| {
+        let cards = format!("AhKh9h 3d4d2c QsQc{door} 5h 8d");
+        let st = table("7stud-3p", &cards, 0b100, 1);
+        assert!(st.folded(2) && !st.folded(1), "{door}");
+        super::heuristic::equity(&st, 0, None, 20_000)
+    };
+    let (dead_out, blank) = (spot("Jh"), spot("Js"));
+    assert!(
+        dead_out + 0.015 < blank,
+        "a dead heart {dead_out}, a dead spade {blank}"
+    );
+}
+
+#[test]
+fn heuristic_equity_plays_a_full_table_that_runs_out_of_cards() {
+    // Eight seats of seven-card stud: 56 cards for 52 if all stay, so the last street is one
+    // community card. Seat 0 has rolled-up aces.
+    let third = "AsAhAd 2c3c4c 5d6d7d 8h9hTh JsQsKs 2d3d4d 5h6h7h 8c9cTc";
+    let st = table("7stud-8p", third, 0, 0);
+    // Before, it found 56 cards to deal from 45 unseen and gave up: a fair share, 1/8.
+    let aces = super::heuristic::equity(&st, 0, None, 4000);
+    assert!(aces > 0.35, "rolled-up aces at eight: {aces}");
+    let rags = super::heuristic::equity(&st, 5, None, 4000);
+    assert!(rags < aces && rags != 0.125, "5h6h7h at eight: {rags}");
+    // Everyone calls down to seventh street: the stub is short, one community card is turned.
+    let rest = "Jd Qd Kd Ac 2h 3h 4h 5c 6c 7c 8d 9d Td Jh Qh Kh Jc 2s 3s 4s 5s 6s 7s 8s 9s";
+    let st = table("7stud-8p", &format!("{third} {rest}"), 0, 4);
+    assert!(st.short_of_cards() && st.community_cards().len() == 1);
+    // Every hand is seven cards: its own six and the community card (an eighth would be
+    // refused by the evaluator). Seat 0 has made a full house at least.
+    let aces = super::heuristic::equity(&st, 0, None, 4000);
+    assert!(
+        aces > 0.5 && aces < 1.0,
+        "aces full at seventh street: {aces}"
+    );
 }
