@@ -1,4 +1,4 @@
-use super::matches::{play_match, summarize, MatchConfig};
+use super::matches::{play_match, play_table, summarize, MatchConfig};
 use super::*;
 use abstraction::cards::parse_cards;
 use abstraction::phh::{random_action, replay, HandHistory};
@@ -535,4 +535,99 @@ fn heuristic_equity_plays_a_full_table_that_runs_out_of_cards() {
         aces > 0.5 && aces < 1.0,
         "aces full at seventh street: {aces}"
     );
+}
+
+#[test]
+fn a_table_of_identical_deterministic_bots_scores_exactly_zero_each_deal() {
+    // Eight seats of seven-card stud run short of cards: `call` turns a community card on the
+    // last street, `heuristic` folds some seats and deals the rest from the folded seats' cards.
+    for (name, game, deals) in [
+        ("call", "7stud-3p", 40),
+        ("raise", "razz-4p", 30),
+        ("heuristic", "stud8-3p", 30),
+        ("heuristic", "7stud-8p", 12),
+        ("call", "7stud-8p", 12),
+        ("heuristic", "leduc-3p", 40),
+    ] {
+        let def = GameDef::preset(game).unwrap();
+        let p = load(name, &def).unwrap();
+        let players = vec![p.as_ref(); def.seats as usize];
+        let t = play_table(&players, &config(game, deals, 4), &|| {}).unwrap();
+        assert_eq!(t.per_deal.len(), deals as usize);
+        for d in &t.per_deal {
+            assert!(d.iter().all(|&x| x == 0), "{name} at {game}: {d:?}");
+        }
+    }
+}
+
+#[test]
+fn a_table_is_zero_sum_repeats_its_seed_and_ignores_the_thread_count() {
+    let def = GameDef::preset("7stud-3p").unwrap();
+    let (raise, call) = (load("raise", &def).unwrap(), load("call", &def).unwrap());
+    // Neither folds: every seat reaches the showdown having put in as much as the others, so
+    // each deal's rotations even out and every result is 0, and their sum.
+    let players = [raise.as_ref(), call.as_ref(), call.as_ref()];
+    let t = play_table(&players, &config("7stud-3p", 200, 11), &|| {}).unwrap();
+    for d in &t.per_deal {
+        assert_eq!(d.iter().sum::<i64>(), 0, "{d:?}");
+    }
+    // The random bot folds: it loses, and what it loses the calls win.
+    let random = load("random", &def).unwrap();
+    let players = [random.as_ref(), call.as_ref(), call.as_ref()];
+    let run = |threads, seed| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| play_table(&players, &config("7stud-3p", 200, seed), &|| {}).unwrap())
+    };
+    let t = run(1, 11);
+    for d in &t.per_deal {
+        assert_eq!(d.iter().sum::<i64>(), 0, "{d:?}");
+    }
+    let r: Vec<_> = (0..3)
+        .map(|p| t.win_rate(&[p], def.big_bet).unwrap())
+        .collect();
+    assert_eq!(r.iter().map(|r| r.chips).sum::<i64>(), 0);
+    assert!(r[0].chips < 0 && r[0].hands == 600, "{r:?}");
+    // The two calls pooled: their chips together, over twice the hands.
+    let calls = t.win_rate(&[1, 2], def.big_bet).unwrap();
+    assert_eq!(calls.chips, -r[0].chips);
+    assert_eq!(calls.hands, 1200);
+    assert!((calls.mbb_per_hand + r[0].mbb_per_hand / 2.0).abs() < 1e-9);
+    assert_eq!(run(3, 11).per_deal, t.per_deal);
+    assert_ne!(
+        run(2, 12).per_deal,
+        t.per_deal,
+        "another seed plays other hands"
+    );
+    // A player per seat, no fewer.
+    let e = play_table(&players[..2], &config("7stud-3p", 10, 1), &|| {}).unwrap_err();
+    assert!(e.to_string().contains("one player per seat"), "{e}");
+}
+
+#[test]
+fn a_tables_written_hands_replay_to_the_chips_it_counted() {
+    let dir = std::env::temp_dir().join(format!("stud-table-phh-{}", std::process::id()));
+    let def = GameDef::preset("7stud-8p").unwrap();
+    let names = ["heuristic", "random", "call", "raise"];
+    let bots: Vec<_> = (0..8).map(|s| load(names[s % 4], &def).unwrap()).collect();
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b.as_ref()).collect();
+    let mut cfg = config("7stud-8p", 6, 2);
+    cfg.phh_out = Some(dir.clone());
+    let t = play_table(&players, &cfg, &|| {}).unwrap();
+    for (i, deal) in t.per_deal.iter().enumerate() {
+        let mut net = [0i64; 8];
+        // Seating r puts player p in seat (p + r) mod 8.
+        for r in 0..8 {
+            let name = format!("{i}{}.phh", char::from(b'a' + r as u8));
+            let h = HandHistory::parse(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap();
+            let payoffs = replay(&h, Profile::CardRoom).unwrap().payoffs.unwrap();
+            for (p, x) in net.iter_mut().enumerate() {
+                *x += payoffs[(p + r) % 8];
+            }
+        }
+        assert_eq!(&net[..], &deal[..8]);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
