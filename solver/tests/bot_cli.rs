@@ -562,6 +562,30 @@ fn serve_plays_every_seat_of_a_three_seat_hand() {
     assert_eq!(payoffs.iter().sum::<i64>(), 0);
     // Rolled-up aces never fold and win.
     assert!(payoffs[0] > 0, "{actions:?} {payoffs:?}");
+    // What a table cannot be asked: a fourth player, a re-solve.
+    let third = r#""d dh p1 9c9d7h","d dh p2 AsKs2c","d dh p3 QhJhKd""#;
+    let input = format!(
+        "{{\"id\":1,\"actions\":[{third},\"p4 pb\"]}}\n\
+         {{\"id\":2,\"actions\":[{third},\"p2 pb\"],\"resolve\":{{\"iterations\":5}}}}\n"
+    );
+    let out = stud(&["serve", "heuristic", "--game", "7stud-3p"], &input);
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[0].contains("no player p4: this hand has p1..p3"),
+        "{stdout}"
+    );
+    assert!(
+        lines[1].contains("re-solving is heads-up: this table has 3 seats"),
+        "{stdout}"
+    );
+    let out = stud(&["serve", "x.strat:resolve", "--game", "7stud-3p"], "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("re-solving is heads-up"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
