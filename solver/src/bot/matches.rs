@@ -325,7 +325,7 @@ impl TableDeals {
 /// seating `r`, from 0 to N − 1), the cards staying with the seats, so that every player holds
 /// every seat's cards once. Seating `r` draws its choices from stream `1 + r` of the deal
 /// ([`table_stream`]); heads-up this is [`play_match`]'s two plays. Deals run in parallel; the
-/// result is the same for any number of threads. `--phh-out` writes `{deal}{letter}.phh`,
+/// result is the same for any number of threads. `phh_out` gets `{deal}{letter}.phh`,
 /// seating `a`, `b`, `c`, …
 pub fn play_table(
     players: &[&dyn Player],
