@@ -223,7 +223,7 @@ fn the_strategy_player_answers_real_hands_from_the_file() {
         } else {
             [&Uniform, &checked]
         };
-        play_hand(&def, seats, &cards, &mut stream(11, i, 1), None).unwrap();
+        play_hand(&def, &seats, &cards, &mut stream(11, i, 1), None).unwrap();
     }
     let [on_tree, closed] = *checked.decisions.lock().unwrap();
     assert!(

@@ -409,3 +409,195 @@ fn play_takes_the_words_it_shows_and_answers_in_words() {
         "{stdout}"
     );
 }
+
+#[test]
+fn play_at_a_table_of_three_shows_every_seat_and_moves_the_person_round() {
+    let save = std::env::temp_dir().join(format!("stud-play3-{}.phhs", std::process::id()));
+    let save_s = save.to_str().unwrap().to_string();
+    let args = [
+        "play",
+        "heuristic",
+        "call",
+        "--game",
+        "7stud-3p",
+        "--hands",
+        "3",
+        "--seed",
+        "1",
+        "--save",
+        &save_s,
+    ];
+    let out = stud(&args, &"cc\npb\n".repeat(60));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    for (hand, you) in [(1, 1), (2, 2), (3, 3)] {
+        assert!(
+            stdout.contains(&format!("=== hand {hand} — you are p{you} ===")),
+            "{stdout}"
+        );
+    }
+    // Every seat is shown with its name; the opponents follow the person's seat in order.
+    assert!(stdout.contains("p1       you: ("), "{stdout}");
+    assert!(stdout.contains("p2 heuristic: (?? ??)"), "{stdout}");
+    assert!(stdout.contains("p3      call: (?? ??)"), "{stdout}");
+    assert!(stdout.contains("p3 call: "), "{stdout}");
+    assert!(stdout.contains("session over: 3 hands"), "{stdout}");
+    // The hands replay as three-seat hands, and the person's results add up to the score.
+    let saved = std::fs::read_to_string(&save).unwrap();
+    std::fs::remove_file(&save).unwrap();
+    let mut score = 0;
+    for (i, h) in saved.split("\n[").enumerate() {
+        let h = HandHistory::parse(h.split_once('\n').unwrap().1).unwrap();
+        assert_eq!(h.players(), 3);
+        score += replay(&h, Profile::CardRoom).unwrap().payoffs.unwrap()[i % 3];
+    }
+    assert!(
+        stdout.contains(&format!("you {score:+} chips (")),
+        "{score} {stdout}"
+    );
+    // One opponent per other seat.
+    let out = stud(&["play", "call", "--game", "7stud-3p"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("1 opponents for 7stud, a game of 3 seats"));
+}
+
+#[test]
+fn match_at_a_table_of_three_rotates_the_seats() {
+    let json = |players: &[&str]| -> Value {
+        let mut args = vec!["match"];
+        args.extend(players);
+        args.extend([
+            "--game", "7stud-3p", "--hands", "40", "--seed", "11", "--json",
+        ]);
+        let out = stud(&args, "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let v = json(&["heuristic", "call", "call"]);
+    assert_eq!(v["hands"], 120);
+    let players = v["players"].as_array().unwrap();
+    let chips: Vec<i64> = players
+        .iter()
+        .map(|p| p["chips"].as_i64().unwrap())
+        .collect();
+    assert_eq!(chips.iter().sum::<i64>(), 0);
+    let pooled = v["by_player"].as_array().unwrap();
+    assert_eq!(pooled.len(), 2);
+    assert_eq!(pooled[1]["player"], "call");
+    assert_eq!(pooled[1]["copies"], 2);
+    assert_eq!(pooled[1]["chips"].as_i64().unwrap(), chips[1] + chips[2]);
+    assert_eq!(pooled[1]["hands"], 240);
+    // The same seed plays the same hands.
+    assert_eq!(
+        json(&["heuristic", "call", "call"])["players"],
+        v["players"]
+    );
+    // Copies of one deterministic bot score exactly 0.
+    let v = json(&["heuristic", "heuristic", "heuristic"]);
+    assert_eq!(v["by_player"][0]["chips"], 0);
+    assert_eq!(v["by_player"][0]["ci95"], 0.0);
+    // One player per seat.
+    let out = stud(&["match", "heuristic", "call", "--game", "7stud-3p"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("2 players for 7stud, a game of 3 seats"));
+}
+
+/// Plays one hand of `game` through `stud serve PLAYER --game GAME` as a dealer would: the
+/// server answers for the seat to act, and each `due` reply says which card to deal next (from
+/// `deck`, in order). Returns the actions written and the final reply.
+fn serve_a_hand(player: &str, game: &str, deck: &str) -> (Vec<String>, Value) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
+        .args(["serve", player, "--game", game, "--seed", "5"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut replies = BufReader::new(child.stdout.take().unwrap());
+    let mut cards = deck.split_whitespace();
+    let mut actions: Vec<String> = Vec::new();
+    let last = loop {
+        let req = serde_json::json!({ "id": actions.len(), "actions": actions });
+        writeln!(input, "{req}").unwrap();
+        let mut line = String::new();
+        replies.read_line(&mut line).unwrap();
+        let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        if let Some(a) = v["action"].as_str() {
+            actions.push(format!("p{} {a}", v["seat"].as_u64().unwrap() + 1));
+        } else if v["due"] == "card" {
+            let card = cards.next().expect("the deck ran out");
+            actions.push(match v["seat"].as_u64() {
+                Some(s) => format!("d dh p{} {card}", s + 1),
+                None => format!("d db {card}"),
+            });
+        } else {
+            assert_eq!(v["due"], "over", "{line}");
+            break v;
+        }
+    };
+    drop(input);
+    assert!(child.wait().unwrap().success());
+    (actions, last)
+}
+
+#[test]
+fn serve_plays_every_seat_of_a_three_seat_hand() {
+    let deck = "AsAhAd 2c3c4c 5d6d7d Jd Qd Kd 2h 3h 4h 5c 6c 7c 8h 9h Th";
+    let (actions, last) = serve_a_hand("heuristic", "7stud-3p", deck);
+    // Each seat got its three third-street cards and acted; p2's 4c door brings in.
+    for seat in 1..=3 {
+        assert!(
+            actions.iter().any(|a| a.starts_with(&format!("p{seat} "))),
+            "{actions:?}"
+        );
+    }
+    assert_eq!(actions[3], "p2 pb", "{actions:?}");
+    let payoffs: Vec<i64> = last["payoffs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_i64().unwrap())
+        .collect();
+    assert_eq!(payoffs.len(), 3);
+    assert_eq!(payoffs.iter().sum::<i64>(), 0);
+    // Rolled-up aces never fold and win.
+    assert!(payoffs[0] > 0, "{actions:?} {payoffs:?}");
+    // What a table cannot be asked: a fourth player, a re-solve.
+    let third = r#""d dh p1 9c9d7h","d dh p2 AsKs2c","d dh p3 QhJhKd""#;
+    let input = format!(
+        "{{\"id\":1,\"actions\":[{third},\"p4 pb\"]}}\n\
+         {{\"id\":2,\"actions\":[{third},\"p2 pb\"],\"resolve\":{{\"iterations\":5}}}}\n"
+    );
+    let out = stud(&["serve", "heuristic", "--game", "7stud-3p"], &input);
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[0].contains("no player p4: this hand has p1..p3"),
+        "{stdout}"
+    );
+    assert!(
+        lines[1].contains("re-solving is heads-up: this table has 3 seats"),
+        "{stdout}"
+    );
+    let out = stud(&["serve", "x.strat:resolve", "--game", "7stud-3p"], "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("re-solving is heads-up"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn serve_deals_an_eight_seat_hand_that_runs_out_of_cards_a_community_card() {
+    // Eight seats that all call to seventh street need 56 cards: the last is one community
+    // card, written `d db`.
+    let deck = "AsAhAd 2c3c4c 5d6d7d 8h9hTh JsQsKs 2d3d4d 5h6h7h 8c9cTc \
+                Jd Qd Kd Ac 2h 3h 4h 5c 6c 7c 8d 9d Td Jh Qh Kh Jc 2s 3s 4s 5s 6s 7s 8s 9s";
+    let (actions, last) = serve_a_hand("call", "7stud-8p", deck);
+    assert!(actions.contains(&"d db 9s".to_string()), "{actions:?}");
+    let payoffs = last["payoffs"].as_array().unwrap();
+    assert_eq!(payoffs.len(), 8);
+    // Aces full with the community card win the antes and the bring-in called round: 8 × 3.
+    assert_eq!(payoffs[0], 21, "{actions:?} {last}");
+}

@@ -3,7 +3,7 @@
 
 use super::{most_aggressive, passive, Answer, Bet, Player};
 use abstraction::cards::{Card, CardSet};
-use abstraction::rules::{showdown_winnings, Action, Deal, State};
+use abstraction::rules::{showdown_winnings, Action, Deal, GameDef, OutOfCards, State};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -30,6 +30,10 @@ impl Default for Heuristic {
 
 /// The most seats a state holds (the rules engine's bit masks are 16 wide).
 const MAX_SEATS: usize = 16;
+
+/// Chips a seat puts into a rollout's pot at a table of three or more: 2 × lcm(1..10), so that
+/// a pot, or either half of a hi-lo pot, splits exactly among any number of winners.
+const EXACT_SHARE: u64 = 5040;
 
 impl Heuristic {
     /// The seat's expected share of the pot at a showdown against every live seat, by
@@ -76,8 +80,18 @@ pub fn equity(state: &State, seat: u8, assumed: Option<(u8, CardSet)>, rollouts:
         .flat_map(|st| &st.deal)
         .filter(|d| **d == Deal::Community)
         .count();
-    let board_missing = board_total.saturating_sub(state.community_cards().len());
     let live = state.live();
+    // Out of cards on the last street, the rules engine turns one community card that every
+    // live hand uses instead of a card each (seven-card stud from eight live seats).
+    let short = last_street_short(state);
+    if short {
+        let own_last = player_cards(def, def.streets.len() - 1);
+        for s in (0..n).filter(|&s| live & (1 << s) != 0) {
+            missing[s] = missing[s].saturating_sub(own_last);
+        }
+    }
+    let board_missing =
+        (board_total + usize::from(short)).saturating_sub(state.community_cards().len());
     let mut pool: Vec<Card> = def.deck.cards().minus(seen).iter().collect();
     let need: usize = (0..n)
         .filter(|&s| live & (1 << s) != 0)
@@ -89,7 +103,11 @@ pub fn equity(state: &State, seat: u8, assumed: Option<(u8, CardSet)>, rollouts:
         return 1.0 / f64::from(live.count_ones().max(1));
     }
     let mut rng = ChaCha8Rng::seed_from_u64(spot_seed(seen, base[seat as usize], seat));
-    let committed = [1u64; MAX_SEATS];
+    // Each seat's share of an equal pot: heads-up one chip a seat, as it was always measured
+    // (a tied hi-lo half goes whole to one seat); with more seats, chips enough that any split
+    // of a half among up to ten winners is exact, so the odd chip favours no seat.
+    let unit = if n == 2 { 1 } else { EXACT_SHARE };
+    let committed = [unit; MAX_SEATS];
     let mut total = 0.0;
     for _ in 0..rollouts {
         let (drawn, _) = abstraction::draw::partial_shuffle(&mut pool, &mut rng, need);
@@ -107,9 +125,50 @@ pub fn equity(state: &State, seat: u8, assumed: Option<(u8, CardSet)>, rollouts:
             hands[s] = Some(h);
         }
         let won = showdown_winnings(def.variant.showdown(), &committed[..n], &hands[..n]);
-        total += won[seat as usize] as f64 / n as f64;
+        total += won[seat as usize] as f64 / (unit * n as u64) as f64;
     }
     total / f64::from(rollouts)
+}
+
+/// The cards each seat gets on street `street` (community cards excluded).
+fn player_cards(def: &GameDef, street: usize) -> usize {
+    def.streets[street]
+        .deal
+        .iter()
+        .filter(|d| **d != Deal::Community)
+        .count()
+}
+
+/// Whether the last street is (or, if every live seat stays in, will be) dealt as one community
+/// card because the stub cannot give each live seat its card: the rules engine's rule for a
+/// full table (`State`'s module doc), its count of the stub redone from the cards out. Never
+/// with two seats.
+fn last_street_short(state: &State) -> bool {
+    let def = state.def();
+    let last = def.streets.len() - 1;
+    if state.street() == last {
+        return state.short_of_cards();
+    }
+    let live = state.live().count_ones() as usize;
+    let before_last = def.cards_per_player() - player_cards(def, last);
+    let community = |streets: &[abstraction::rules::StreetDef]| {
+        streets
+            .iter()
+            .flat_map(|st| &st.deal)
+            .filter(|d| **d == Deal::Community)
+            .count()
+    };
+    let needed = live * player_cards(def, last) + community(&def.streets[last..]);
+    // Out of the stub by then: the live seats' cards and the board; burns go back either way,
+    // and the folded seats' cards too under PokerKit's reshuffle.
+    let mut out = live * before_last + community(&def.streets[..last]);
+    if def.out_of_cards == OutOfCards::CardRoom {
+        out += (0..def.seats)
+            .filter(|&s| state.folded(s))
+            .map(|s| state.up_cards(s).len() + state.down_cards(s).len())
+            .sum::<usize>();
+    }
+    needed > (def.deck.cards().len() as usize).saturating_sub(out)
 }
 
 /// A seed from what the seat sees, so that a spot always gets the same rollouts.

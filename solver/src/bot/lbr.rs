@@ -153,7 +153,7 @@ impl<'a> Lbr<'a> {
                         [self.opponent, &me]
                     };
                     let (state, fell) =
-                        play_hand(def, seats, &cards, &mut stream(seed, i, play), None)?;
+                        play_hand(def, &seats, &cards, &mut stream(seed, i, play), None)?;
                     let payoffs = state
                         .payoffs()
                         .context("a finished hand has no payoffs (a rules engine bug)")?;

@@ -1,11 +1,13 @@
-//! Head-to-head matches with duplicate deals: each deal is played twice with the players
-//! swapped between the seats and the cards staying with the seats, so that each player holds
-//! both hands once and the luck of the cards cancels out.
+//! Matches on duplicate deals: each deal is played once per seating, the players rotated over
+//! the seats and the cards staying with the seats, so that every player holds every seat's
+//! cards and the luck of the cards cancels out. Heads-up that is each deal twice with the
+//! players swapped.
 
 use super::{choose, Answer, Bet, Player};
-use abstraction::cards::Card;
+use abstraction::cards::{Card, CardSet};
 use abstraction::phh::{HandHistory, Recorder};
-use abstraction::rules::{GameDef, Next, State};
+use abstraction::rules::pots::MAX_SEATS;
+use abstraction::rules::{Deal, GameDef, Next, State};
 use anyhow::{bail, Context};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -13,15 +15,25 @@ use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// The most cards a seat or the board gets in a hand (the rules engine's limit).
-const MAX_CARDS: usize = 8;
+/// The most cards a deck holds (a card is a bit of a 64-bit set).
+const MAX_DECK: usize = 64;
 
-/// The cards of one deal: each seat's cards in the order they are dealt, and the board's. When
-/// the deal is played again with the players swapped, each player gets the cards the other had.
+/// The cards of one deal: the deck shuffled once, each seat's cards and the board's read from
+/// fixed places in it, so that whoever sits in a seat gets that seat's cards. When every seat's
+/// cards and the board fit the deck, seat `s` takes the run from `s × cards per seat` and the
+/// board the run after the last seat's (heads-up always). A full table that does not fit
+/// (seven-card stud for eight) reads them in the order a dealer deals, street by street, and a
+/// card whose place lies past the deck, or the community card the rules engine turns when the
+/// stub runs short, is the first card of the deck whose place no live seat will still be dealt
+/// (a folded seat's, or the last street's when it is turned as one community card): it depends
+/// on the seats' play only, never on who sits where.
 #[derive(Clone, Copy, Debug)]
 pub struct DealCards {
-    seats: [[Card; MAX_CARDS]; 2],
-    board: [Card; MAX_CARDS],
+    order: [Card; MAX_DECK],
+    len: u8,
+    seats: u8,
+    /// Whether the seats' cards and the board are runs of the deck (else dealing order).
+    runs: bool,
 }
 
 impl DealCards {
@@ -29,18 +41,56 @@ impl DealCards {
     pub fn random(def: &GameDef, rng: &mut ChaCha8Rng) -> DealCards {
         let mut deck: Vec<Card> = def.deck.cards().iter().collect();
         abstraction::draw::shuffle(&mut deck, rng);
-        // Heads-up games never run short of cards, so each hand and the board take their own
-        // run of the shuffled deck; slots past a hand's last card repeat cards nobody reads.
-        let per = def.cards_per_player();
-        let at = |k: usize| deck[k % deck.len()];
+        let mut order = [Card::from_id(0); MAX_DECK];
+        order[..deck.len()].copy_from_slice(&deck);
+        let total = def.seats as usize * def.cards_per_player() + community_cards(def);
         DealCards {
-            seats: [0, 1].map(|p| std::array::from_fn(|j| at(p * per + j))),
-            board: std::array::from_fn(|j| at(2 * per + j)),
+            order,
+            len: deck.len() as u8,
+            seats: def.seats,
+            runs: total <= deck.len(),
         }
     }
-}
 
-impl DealCards {
+    /// The place in the shuffled deck of `seat`'s card `k` (`None`: the board's card `k`), or
+    /// `None` when it has none (past the deck, or a community card the game does not deal).
+    fn place(&self, def: &GameDef, seat: Option<u8>, k: usize) -> Option<usize> {
+        let n = self.seats as usize;
+        let per = def.cards_per_player();
+        let at = if self.runs {
+            match seat {
+                Some(s) => (k < per).then_some(s as usize * per + k)?,
+                None => (k < community_cards(def)).then_some(n * per + k)?,
+            }
+        } else {
+            // Dealing order: each street's cards seat by seat, then its community cards.
+            let (mut before, mut mine, mut board) = (0, 0, 0);
+            let mut found = None;
+            for street in &def.streets {
+                let own = street
+                    .deal
+                    .iter()
+                    .filter(|d| **d != Deal::Community)
+                    .count();
+                let common = street.deal.len() - own;
+                match seat {
+                    Some(s) if k < mine + own => {
+                        found = Some(before + s as usize * own + k - mine);
+                        break;
+                    }
+                    None if k < board + common => {
+                        found = Some(before + n * own + k - board);
+                        break;
+                    }
+                    _ => {}
+                }
+                (before, mine, board) = (before + n * own + common, mine + own, board + common);
+            }
+            found?
+        };
+        (at < self.len as usize).then_some(at)
+    }
+
     /// Deals the card due to `seat` (`None`: the board) in `state`, and records it in `rec`.
     pub fn deal_next(
         &self,
@@ -48,12 +98,14 @@ impl DealCards {
         seat: Option<u8>,
         rec: Option<&mut Recorder>,
     ) -> anyhow::Result<()> {
-        let card = match seat {
-            Some(s) => {
-                let k = state.up_cards(s).len() + state.down_cards(s).len();
-                self.seats[s as usize][k]
-            }
-            None => self.board[state.community_cards().len()],
+        let def = state.def();
+        let k = match seat {
+            Some(s) => state.up_cards(s).len() + state.down_cards(s).len(),
+            None => state.community_cards().len(),
+        };
+        let card = match self.place(def, seat, k) {
+            Some(at) => self.order[at],
+            None => self.spare(state)?,
         };
         state.deal(card)?;
         if let Some(r) = rec {
@@ -61,6 +113,54 @@ impl DealCards {
         }
         Ok(())
     }
+
+    /// The first card of the deck that is not out and whose place no live seat (nor the board)
+    /// will still be dealt.
+    fn spare(&self, state: &State) -> anyhow::Result<Card> {
+        let def = state.def();
+        let per = def.cards_per_player();
+        let last = def.streets.len() - 1;
+        let last_own = def.streets[last]
+            .deal
+            .iter()
+            .filter(|d| **d != Deal::Community)
+            .count();
+        // Turned as one community card, the last street deals no seat its own card.
+        let due_to = if state.short_of_cards() {
+            per - last_own
+        } else {
+            per
+        };
+        let mut due = CardSet::EMPTY;
+        for s in (0..self.seats).filter(|&s| !state.folded(s)) {
+            let held = state.up_cards(s).len() + state.down_cards(s).len();
+            for k in held..due_to {
+                if let Some(at) = self.place(def, Some(s), k) {
+                    due.insert(self.order[at]);
+                }
+            }
+        }
+        for k in state.community_cards().len()..community_cards(def) {
+            if let Some(at) = self.place(def, None, k) {
+                due.insert(self.order[at]);
+            }
+        }
+        let free = state.unseen().minus(due);
+        self.order[..self.len as usize]
+            .iter()
+            .copied()
+            .find(|&c| free.contains(c))
+            .context("the deal has no card left for the rules engine's next card")
+    }
+}
+
+/// The community cards `def` deals (not counting one turned when the stub runs short).
+fn community_cards(def: &GameDef) -> usize {
+    def.streets
+        .iter()
+        .flat_map(|st| &st.deal)
+        .filter(|d| **d == Deal::Community)
+        .count()
 }
 
 /// What one match found.
@@ -86,39 +186,49 @@ pub struct MatchResult {
 
 /// How to play a match.
 pub struct MatchConfig {
-    /// The game (heads-up).
+    /// The game: its seats are the players.
     pub def: Arc<GameDef>,
     /// Deals to play (each played twice).
     pub deals: u64,
     /// The seed: deal `i` draws its cards and each player's choices from streams of a ChaCha8
     /// generator seeded with it, so results do not depend on the thread count.
     pub seed: u64,
-    /// Write each hand as PHH into this folder (`{deal}a.phh`: A in the first seat,
-    /// `{deal}b.phh`: A in the second).
+    /// Write each hand as PHH into this folder (`{deal}a.phh`: the first seating, the first
+    /// player in the first seat; `{deal}b.phh`: the next, the first player in the second seat).
     pub phh_out: Option<PathBuf>,
 }
 
-/// The generator of deal (or hand) `index`: stream `tag` (0: the cards; 1, 2: the two plays) of the seed.
+/// The generator of deal (or hand) `index` of a heads-up match: stream `tag` (0: the cards; 1,
+/// 2: the two plays) of the seed.
 pub fn stream(seed: u64, index: u64, tag: u64) -> ChaCha8Rng {
+    table_stream(seed, index, tag, 2)
+}
+
+/// The generator of deal `index` at a table of `seats`: stream `tag` (0: the cards; 1 to
+/// `seats`: the plays, one per seating) of the seed. Two seats are [`stream`].
+pub fn table_stream(seed: u64, index: u64, tag: u64, seats: u8) -> ChaCha8Rng {
     let mut r = ChaCha8Rng::seed_from_u64(seed);
-    r.set_stream(index.wrapping_mul(3).wrapping_add(tag));
+    r.set_stream(index.wrapping_mul(u64::from(seats) + 1).wrapping_add(tag));
     r
 }
 
-/// Plays one hand of the heads-up game: `seats[s]` plays seat `s` with the cards of seat `s`.
-/// Records it when `rec` is given. Returns the finished state and, per seat, the decisions
-/// answered by the fallback.
+/// Plays one hand: `seats[s]` plays seat `s` with the cards of seat `s` (one player per seat
+/// of `def`). Records it when `rec` is given. Returns the finished state and, per seat, the
+/// decisions answered by the fallback.
 pub fn play_hand(
     def: &Arc<GameDef>,
-    seats: [&dyn Player; 2],
+    seats: &[&dyn Player],
     cards: &DealCards,
     rng: &mut ChaCha8Rng,
     mut rec: Option<&mut Recorder>,
-) -> anyhow::Result<(State, [u64; 2])> {
+) -> anyhow::Result<(State, [u64; MAX_SEATS])> {
+    if seats.len() != def.seats as usize {
+        bail!("{} players for {} seats", seats.len(), def.seats);
+    }
     let mut state = State::with_def(def.clone())?;
     let mut probs = [0.0; 8];
     let mut bets: Vec<Bet> = Vec::new();
-    let mut fallbacks = [0; 2];
+    let mut fallbacks = [0; MAX_SEATS];
     loop {
         match state.next() {
             Next::Deal { seat, .. } => {
@@ -160,9 +270,75 @@ pub fn play_match_with(
     cfg: &MatchConfig,
     done: &(dyn Fn() + Sync),
 ) -> anyhow::Result<MatchResult> {
+    if cfg.def.seats != 2 {
+        bail!(
+            "a match of two players is heads-up: the game has {} seats (a table of more plays \
+             one player per seat)",
+            cfg.def.seats
+        );
+    }
+    let t = play_table(&[a, b], cfg, done)?;
+    Ok(MatchResult {
+        fallbacks_a: t.fallbacks[0],
+        fallbacks_b: t.fallbacks[1],
+        ..summarize(&t.nets(0), cfg.def.big_bet)?
+    })
+}
+
+/// What [`play_table`] found: each deal's net chips for each player over its seatings.
+#[derive(Clone, Debug)]
+pub struct TableDeals {
+    /// The players (and seats).
+    pub seats: usize,
+    /// Per deal, in the order of the deals, each player's net chips over the deal's seatings
+    /// (entries past `seats` are 0). They sum to 0: the game takes no rake.
+    pub per_deal: Vec<[i64; MAX_SEATS]>,
+    /// Each player's decisions answered by the fallback ([`Answer::Fallback`]).
+    pub fallbacks: [u64; MAX_SEATS],
+}
+
+impl TableDeals {
+    /// Player `p`'s net chips, deal by deal.
+    pub fn nets(&self, p: usize) -> Vec<i64> {
+        self.pooled_nets(&[p])
+    }
+
+    /// The net chips of the players `ps` together (copies of one player pooled), deal by deal.
+    fn pooled_nets(&self, ps: &[usize]) -> Vec<i64> {
+        self.per_deal
+            .iter()
+            .map(|d| ps.iter().map(|&p| d[p]).sum())
+            .collect()
+    }
+
+    /// The win rate of the players `ps` pooled, per hand each of them played: the deals are the
+    /// independent unit (each the sum over its seatings and over `ps`), `ps.len()` times the
+    /// seats hands a deal.
+    pub fn win_rate(&self, ps: &[usize], big_bet: u64) -> anyhow::Result<WinRate> {
+        let hands = (ps.len() * self.seats) as u64;
+        win_rate(&self.pooled_nets(ps), hands, big_bet)
+    }
+}
+
+/// Plays `players` at a table of as many seats on duplicate deals: every deal once per seating,
+/// the players rotated one seat to the left each time (player `p` in seat `(p + r) mod N` in
+/// seating `r`, from 0 to N − 1), the cards staying with the seats, so that every player holds
+/// every seat's cards once. Seating `r` draws its choices from stream `1 + r` of the deal
+/// ([`table_stream`]); heads-up this is [`play_match`]'s two plays. Deals run in parallel; the
+/// result is the same for any number of threads. `phh_out` gets `{deal}{letter}.phh`,
+/// seating `a`, `b`, `c`, …
+pub fn play_table(
+    players: &[&dyn Player],
+    cfg: &MatchConfig,
+    done: &(dyn Fn() + Sync),
+) -> anyhow::Result<TableDeals> {
     let def = &cfg.def;
-    if def.seats != 2 {
-        bail!("a match is heads-up: the game has {} seats", def.seats);
+    let n = def.seats as usize;
+    if players.len() != n {
+        bail!(
+            "{} players for a game of {n} seats: give one player per seat",
+            players.len()
+        );
     }
     if cfg.deals < 2 {
         bail!("a match needs at least 2 deals for a confidence interval");
@@ -176,34 +352,40 @@ pub fn play_match_with(
     if let Some(dir) = &cfg.phh_out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let pairs: Vec<(i64, [u64; 2])> = (0..cfg.deals)
+    type Played = ([i64; MAX_SEATS], [u64; MAX_SEATS]);
+    let deals: Vec<Played> = (0..cfg.deals)
         .into_par_iter()
-        .map(|i| -> anyhow::Result<(i64, [u64; 2])> {
-            let cards = DealCards::random(def, &mut stream(cfg.seed, i, 0));
-            let mut net = 0;
-            // A's and B's fallbacks.
-            let mut fell = [0; 2];
-            for (play, first) in [(1u64, 0u8), (2, 1)] {
-                let seats: [&dyn Player; 2] = if first == 0 { [a, b] } else { [b, a] };
+        .map(|i| -> anyhow::Result<Played> {
+            let cards = DealCards::random(def, &mut table_stream(cfg.seed, i, 0, def.seats));
+            let (mut net, mut fell) = ([0; MAX_SEATS], [0; MAX_SEATS]);
+            let mut seats: [&dyn Player; MAX_SEATS] = [players[0]; MAX_SEATS];
+            for r in 0..n {
+                // Player p in seat (p + r) mod n.
+                for (p, &player) in players.iter().enumerate() {
+                    seats[(p + r) % n] = player;
+                }
                 let mut rec = cfg.phh_out.as_ref().and_then(|_| Recorder::new(def));
-                let mut rng = stream(cfg.seed, i, play);
-                let (state, f) = play_hand(def, seats, &cards, &mut rng, rec.as_mut())?;
-                fell[0] += f[first as usize];
-                fell[1] += f[1 - first as usize];
+                let mut rng = table_stream(cfg.seed, i, 1 + r as u64, def.seats);
+                let (state, f) = play_hand(def, &seats[..n], &cards, &mut rng, rec.as_mut())?;
                 let payoffs = state
                     .payoffs()
                     .context("a finished hand has no payoffs (a rules engine bug)")?;
-                // Within ±2^53 each (the game's chips are bounded: rules::MAX_CHIPS).
-                net += payoffs[first as usize];
+                for p in 0..n {
+                    // Within ±2^53 each (the game's chips are bounded: rules::MAX_CHIPS).
+                    net[p] += payoffs[(p + r) % n];
+                    fell[p] += f[(p + r) % n];
+                }
                 if let (Some(dir), Some(rec)) = (&cfg.phh_out, rec) {
                     let mut h: HandHistory = rec.finish(&state);
-                    let names = seats.map(|p| toml::Value::String(p.name().to_string()));
+                    let names = seats[..n]
+                        .iter()
+                        .map(|p| toml::Value::String(p.name().to_string()))
+                        .collect();
                     h.fields
                         .push(("hand".into(), toml::Value::Integer(i as i64)));
-                    h.fields
-                        .push(("players".into(), toml::Value::Array(names.to_vec())));
-                    let side = if first == 0 { 'a' } else { 'b' };
-                    let path = dir.join(format!("{i}{side}.phh"));
+                    h.fields.push(("players".into(), toml::Value::Array(names)));
+                    let seating = char::from(b'a' + r as u8);
+                    let path = dir.join(format!("{i}{seating}.phh"));
                     std::fs::write(&path, h.to_string())
                         .with_context(|| format!("cannot write {}", path.display()))?;
                 }
@@ -212,38 +394,73 @@ pub fn play_match_with(
             Ok((net, fell))
         })
         .collect::<anyhow::Result<_>>()?;
-    let nets: Vec<i64> = pairs.iter().map(|p| p.0).collect();
-    Ok(MatchResult {
-        fallbacks_a: pairs.iter().map(|p| p.1[0]).sum(),
-        fallbacks_b: pairs.iter().map(|p| p.1[1]).sum(),
-        ..summarize(&nets, def.big_bet)?
+    let mut fallbacks = [0; MAX_SEATS];
+    for (_, f) in &deals {
+        for (total, x) in fallbacks.iter_mut().zip(f) {
+            *total += x;
+        }
+    }
+    Ok(TableDeals {
+        seats: n,
+        per_deal: deals.into_iter().map(|d| d.0).collect(),
+        fallbacks,
+    })
+}
+
+/// A win rate over duplicate deals.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct WinRate {
+    /// Deals played.
+    pub deals: u64,
+    /// Hands played: the hands of a deal times the deals.
+    pub hands: u64,
+    /// Net chips over all hands.
+    pub chips: i64,
+    /// The mean win rate in milli-big-bets per hand.
+    pub mbb_per_hand: f64,
+    /// Half the width of the 95% confidence interval of the win rate, from the variance between
+    /// deals.
+    pub ci95: f64,
+}
+
+/// The win rate of `nets` (each a deal's net chips over `hands` hands) in milli-big-bets per
+/// hand, and the 95% confidence half-width from their sample variance. Fails when the chips
+/// summed over the deals do not fit an `i64` (possible only with stacks near the game's bound,
+/// [`MAX_CHIPS`](abstraction::rules::MAX_CHIPS), over 2^9 deals or more).
+pub fn win_rate(nets: &[i64], hands: u64, big_bet: u64) -> anyhow::Result<WinRate> {
+    let n = nets.len() as f64;
+    let scale = 1000.0 / (hands as f64 * big_bet as f64);
+    let x: Vec<f64> = nets.iter().map(|&v| v as f64 * scale).collect();
+    let mean = x.iter().sum::<f64>() / n;
+    let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let chips: i128 = nets.iter().map(|&v| v as i128).sum();
+    let chips = i64::try_from(chips).map_err(|_| {
+        anyhow::anyhow!(
+            "the net result over {} deals, {chips} chips, does not fit a 64-bit count: play \
+             fewer deals or smaller stakes",
+            nets.len()
+        )
+    })?;
+    Ok(WinRate {
+        deals: nets.len() as u64,
+        hands: hands * nets.len() as u64,
+        chips,
+        mbb_per_hand: mean,
+        ci95: 1.96 * (var / n).sqrt(),
     })
 }
 
 /// The win rate of the pairs' net chips (two hands each) in milli-big-bets per hand, and the
-/// 95% confidence half-width from their sample variance (no fallbacks counted). Fails when the
-/// chips summed over the pairs do not fit an `i64` (possible only with stacks near the game's
-/// bound, [`MAX_CHIPS`](abstraction::rules::MAX_CHIPS), over 2^9 deals or more).
+/// 95% confidence half-width from their sample variance (no fallbacks counted); see
+/// [`win_rate`].
 pub fn summarize(pairs: &[i64], big_bet: u64) -> anyhow::Result<MatchResult> {
-    let n = pairs.len() as f64;
-    let scale = 1000.0 / (2.0 * big_bet as f64);
-    let x: Vec<f64> = pairs.iter().map(|&v| v as f64 * scale).collect();
-    let mean = x.iter().sum::<f64>() / n;
-    let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    let chips: i128 = pairs.iter().map(|&v| v as i128).sum();
-    let chips_a = i64::try_from(chips).map_err(|_| {
-        anyhow::anyhow!(
-            "player A's net result over {} deals, {chips} chips, does not fit a 64-bit count: \
-             play fewer deals or smaller stakes",
-            pairs.len()
-        )
-    })?;
+    let r = win_rate(pairs, 2, big_bet)?;
     Ok(MatchResult {
-        deals: pairs.len() as u64,
-        hands: 2 * pairs.len() as u64,
-        chips_a,
-        mbb_per_hand: mean,
-        ci95: 1.96 * (var / n).sqrt(),
+        deals: r.deals,
+        hands: r.hands,
+        chips_a: r.chips,
+        mbb_per_hand: r.mbb_per_hand,
+        ci95: r.ci95,
         fallbacks_a: 0,
         fallbacks_b: 0,
     })

@@ -170,6 +170,13 @@ impl Server {
         let failed = |name: &str, e: anyhow::Error| format!("{name}: {e:#}");
         let (answer, report) = match &self.served {
             Served::Player(player) => {
+                if req.resolve.is_some() && self.def.seats > 2 {
+                    return Err(format!(
+                        "re-solving is heads-up: this table has {} seats",
+                        self.def.seats
+                    )
+                    .into());
+                }
                 if req.resolve.is_some() {
                     return Err(format!(
                         "{} cannot re-solve: serve a strategy file to ask for `resolve`",

@@ -1,4 +1,4 @@
-use super::matches::{play_match, summarize, MatchConfig};
+use super::matches::{play_match, play_table, summarize, MatchConfig};
 use super::*;
 use abstraction::cards::parse_cards;
 use abstraction::phh::{random_action, replay, HandHistory};
@@ -16,7 +16,21 @@ fn bots() -> Vec<Box<dyn Player>> {
 fn every_bot_gives_a_distribution_over_the_legal_actions_in_every_game() {
     let bots = bots();
     for game in [
-        "7stud", "stud8", "razz", "5stud", "kuhn", "leduc", "ministud",
+        "7stud",
+        "stud8",
+        "razz",
+        "5stud",
+        "kuhn",
+        "leduc",
+        "ministud",
+        "7stud-3p",
+        "stud8-5p",
+        "razz-8p",
+        "7stud-8p",
+        "5stud-10p",
+        "kuhn-3p",
+        "leduc-4p",
+        "tristud",
     ] {
         let def = GameDef::preset(game).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(3);
@@ -456,4 +470,164 @@ impl Player for PairRaiser {
         }] = 1.0;
         Ok(Answer::Own)
     }
+}
+
+/// A hand of `game` dealt `cards` in the engine's order, every seat of `folds` folding at its
+/// first decision where it may and every other seat checking or calling, stopped at the first
+/// decision of `street`.
+fn table(game: &str, cards: &str, folds: u16, street: usize) -> State {
+    let def = GameDef::preset(game).unwrap();
+    let mut st = State::new(&def).unwrap();
+    let mut deck = parse_cards(cards).unwrap().into_iter();
+    loop {
+        match st.next() {
+            Next::Deal { .. } => st.deal(deck.next().unwrap()).unwrap(),
+            Next::Act { .. } if st.street() == street => return st,
+            Next::Act { seat } => {
+                let legal = st.legal_actions();
+                let a = match legal.iter().find(|a| **a == Action::Fold) {
+                    Some(f) if folds & (1 << seat) != 0 => *f,
+                    _ => legal[passive(&legal)],
+                };
+                st.apply(a).unwrap();
+            }
+            Next::Over => panic!("the hand ended before street {street}"),
+        }
+    }
+}
+
+#[test]
+fn heuristic_equity_counts_a_folded_seats_up_cards_dead() {
+    // Seat 0 holds four hearts on fourth street; seat 2 folded on third street showing the
+    // jack of hearts (one of seat 0's outs) or of spades. Seat 1 brings in with the 2c.
+    let spot = |door: &str| {
+        let cards = format!("AhKh9h 3d4d2c QsQc{door} 5h 8d");
+        let st = table("7stud-3p", &cards, 0b100, 1);
+        assert!(st.folded(2) && !st.folded(1), "{door}");
+        super::heuristic::equity(&st, 0, None, 20_000)
+    };
+    let (dead_out, blank) = (spot("Jh"), spot("Js"));
+    assert!(
+        dead_out + 0.015 < blank,
+        "a dead heart {dead_out}, a dead spade {blank}"
+    );
+}
+
+#[test]
+fn heuristic_equity_plays_a_full_table_that_runs_out_of_cards() {
+    // Eight seats of seven-card stud: 56 cards for 52 if all stay, so the last street is one
+    // community card. Seat 0 has rolled-up aces.
+    let third = "AsAhAd 2c3c4c 5d6d7d 8h9hTh JsQsKs 2d3d4d 5h6h7h 8c9cTc";
+    let st = table("7stud-8p", third, 0, 0);
+    // Before, it found 56 cards to deal from 45 unseen and gave up: a fair share, 1/8.
+    let aces = super::heuristic::equity(&st, 0, None, 4000);
+    assert!(aces > 0.35, "rolled-up aces at eight: {aces}");
+    let rags = super::heuristic::equity(&st, 5, None, 4000);
+    assert!(rags < aces && rags != 0.125, "5h6h7h at eight: {rags}");
+    // Everyone calls down to seventh street: the stub is short, one community card is turned.
+    let rest = "Jd Qd Kd Ac 2h 3h 4h 5c 6c 7c 8d 9d Td Jh Qh Kh Jc 2s 3s 4s 5s 6s 7s 8s 9s";
+    let st = table("7stud-8p", &format!("{third} {rest}"), 0, 4);
+    assert!(st.short_of_cards() && st.community_cards().len() == 1);
+    // Every hand is seven cards: its own six and the community card (an eighth would be
+    // refused by the evaluator). Seat 0 has made a full house at least.
+    let aces = super::heuristic::equity(&st, 0, None, 4000);
+    assert!(
+        aces > 0.5 && aces < 1.0,
+        "aces full at seventh street: {aces}"
+    );
+}
+
+#[test]
+fn a_table_of_identical_deterministic_bots_scores_exactly_zero_each_deal() {
+    // Eight seats of seven-card stud run short of cards: `call` turns a community card on the
+    // last street, `heuristic` folds some seats and deals the rest from the folded seats' cards.
+    for (name, game, deals) in [
+        ("call", "7stud-3p", 40),
+        ("raise", "razz-4p", 30),
+        ("heuristic", "stud8-3p", 30),
+        ("heuristic", "7stud-8p", 12),
+        ("call", "7stud-8p", 12),
+        ("heuristic", "leduc-3p", 40),
+    ] {
+        let def = GameDef::preset(game).unwrap();
+        let p = load(name, &def).unwrap();
+        let players = vec![p.as_ref(); def.seats as usize];
+        let t = play_table(&players, &config(game, deals, 4), &|| {}).unwrap();
+        assert_eq!(t.per_deal.len(), deals as usize);
+        for d in &t.per_deal {
+            assert!(d.iter().all(|&x| x == 0), "{name} at {game}: {d:?}");
+        }
+    }
+}
+
+#[test]
+fn a_table_is_zero_sum_repeats_its_seed_and_ignores_the_thread_count() {
+    let def = GameDef::preset("7stud-3p").unwrap();
+    let (raise, call) = (load("raise", &def).unwrap(), load("call", &def).unwrap());
+    // Neither folds: every seat reaches the showdown having put in as much as the others, so
+    // each deal's rotations even out and every result is 0, and their sum.
+    let players = [raise.as_ref(), call.as_ref(), call.as_ref()];
+    let t = play_table(&players, &config("7stud-3p", 200, 11), &|| {}).unwrap();
+    for d in &t.per_deal {
+        assert_eq!(d.iter().sum::<i64>(), 0, "{d:?}");
+    }
+    // The random bot folds: it loses, and what it loses the calls win.
+    let random = load("random", &def).unwrap();
+    let players = [random.as_ref(), call.as_ref(), call.as_ref()];
+    let run = |threads, seed| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| play_table(&players, &config("7stud-3p", 200, seed), &|| {}).unwrap())
+    };
+    let t = run(1, 11);
+    for d in &t.per_deal {
+        assert_eq!(d.iter().sum::<i64>(), 0, "{d:?}");
+    }
+    let r: Vec<_> = (0..3)
+        .map(|p| t.win_rate(&[p], def.big_bet).unwrap())
+        .collect();
+    assert_eq!(r.iter().map(|r| r.chips).sum::<i64>(), 0);
+    assert!(r[0].chips < 0 && r[0].hands == 600, "{r:?}");
+    // The two calls pooled: their chips together, over twice the hands.
+    let calls = t.win_rate(&[1, 2], def.big_bet).unwrap();
+    assert_eq!(calls.chips, -r[0].chips);
+    assert_eq!(calls.hands, 1200);
+    assert!((calls.mbb_per_hand + r[0].mbb_per_hand / 2.0).abs() < 1e-9);
+    assert_eq!(run(3, 11).per_deal, t.per_deal);
+    assert_ne!(
+        run(2, 12).per_deal,
+        t.per_deal,
+        "another seed plays other hands"
+    );
+    // A player per seat, no fewer.
+    let e = play_table(&players[..2], &config("7stud-3p", 10, 1), &|| {}).unwrap_err();
+    assert!(e.to_string().contains("one player per seat"), "{e}");
+}
+
+#[test]
+fn a_tables_written_hands_replay_to_the_chips_it_counted() {
+    let dir = std::env::temp_dir().join(format!("stud-table-phh-{}", std::process::id()));
+    let def = GameDef::preset("7stud-8p").unwrap();
+    let names = ["heuristic", "random", "call", "raise"];
+    let bots: Vec<_> = (0..8).map(|s| load(names[s % 4], &def).unwrap()).collect();
+    let players: Vec<&dyn Player> = bots.iter().map(|b| b.as_ref()).collect();
+    let mut cfg = config("7stud-8p", 6, 2);
+    cfg.phh_out = Some(dir.clone());
+    let t = play_table(&players, &cfg, &|| {}).unwrap();
+    for (i, deal) in t.per_deal.iter().enumerate() {
+        let mut net = [0i64; 8];
+        // Seating r puts player p in seat (p + r) mod 8.
+        for r in 0..8 {
+            let name = format!("{i}{}.phh", char::from(b'a' + r as u8));
+            let h = HandHistory::parse(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap();
+            let payoffs = replay(&h, Profile::CardRoom).unwrap().payoffs.unwrap();
+            for (p, x) in net.iter_mut().enumerate() {
+                *x += payoffs[(p + r) % 8];
+            }
+        }
+        assert_eq!(&net[..], &deal[..8]);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

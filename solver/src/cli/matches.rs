@@ -1,45 +1,53 @@
-//! `stud match`: two players head to head on duplicate deals.
+//! `stud match`: players against each other on duplicate deals, heads-up or one per seat of a
+//! larger table, the seats rotated.
 
 use super::game_for;
-use solver::bot::load;
-use solver::bot::matches::{play_match_with, MatchConfig};
+use solver::bot::matches::{play_match_with, play_table, MatchConfig, WinRate};
+use solver::bot::{load, Player};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Play two bots or strategies against each other on duplicate deals.
+/// Play bots or strategies against each other on duplicate deals.
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  stud match heuristic random --game 7stud --hands 10000 --seed 1\n  \
 stud match raise call --game razz --hands 100 --phh-out hands/ --json\n  \
 stud match strategies/razz-hu.strat heuristic --hands 200\n  \
-stud match strategies/7stud-hu.strat:resolve strategies/7stud-hu.strat --hands 20 --seed 11\n\n\
-The game is the one a strategy file records; --game, needed for two bots, may repeat it. \
-A and B are bots (random, call, raise, heuristic) or strategy files. Each of the N deals is \
-played twice, A in the first seat then in the second, the cards staying with the seats (each \
-player holds both hands once), so 2N hands are played. The win rate of A is in milli-big-bets per hand (1 mbb = 0.001 \
-big bets) with a 95% confidence interval from the variance between duplicate pairs. Deal i \
-draws from its own streams of a ChaCha8 generator seeded with --seed: the result does not \
-depend on the number of threads (RAYON_NUM_THREADS)."
+stud match strategies/7stud-hu.strat:resolve strategies/7stud-hu.strat --hands 20 --seed 11\n  \
+stud match heuristic call call --game 7stud-3p --hands 20000 --seed 11\n\n\
+The game is the one a strategy file records; --game, needed for bots alone, may repeat it. \
+Players are bots (random, call, raise, heuristic) or strategy files, one per seat of the game. \
+Heads-up (A B), each of the N deals is played twice, A in the first seat then in the second, \
+the cards staying with the seats (each player holds both hands once), so 2N hands are played; \
+the win rate of A is in milli-big-bets per hand (1 mbb = 0.001 big bets) with a 95% confidence \
+interval from the variance between duplicate pairs. At a table of S seats (P1 … PS, \
+--game 7stud-3p), each deal is played S times, the players rotated one seat each time and the \
+cards staying with the seats, so that every player holds every seat's cards: each player's win \
+rate per hand it played, and each distinct player's with its copies pooled, with a 95% interval \
+over the deals (a deal's net over its S seatings is the independent unit). The win rates add up \
+to 0 (no rake); identical deterministic players each score exactly 0. Deal i draws from its own \
+streams of a ChaCha8 generator seeded with --seed: the result does not depend on the number of \
+threads (RAYON_NUM_THREADS)."
 )]
 pub struct Args {
-    /// Player A: a bot name or a strategy file (FILE:mixed, FILE:pure, FILE:threshold=T say how
-    /// its rows are played; default threshold=0.15 for the real games; a final :resolve,
-    /// :resolve=N or :resolve=Nms re-solves its last street at play time, N iterations or ms).
-    pub a: String,
-    /// Player B: a bot name or a strategy file (FILE:mixed, FILE:pure, FILE:threshold=T).
-    pub b: String,
+    /// The players, one per seat: bot names or strategy files (FILE:mixed, FILE:pure,
+    /// FILE:threshold=T say how its rows are played; default threshold=0.15 for the real games;
+    /// a final :resolve, :resolve=N or :resolve=Nms re-solves its last street at play time, N
+    /// iterations or ms). Heads-up: A then B.
+    #[arg(required = true, num_args = 2.., value_name = "PLAYER")]
+    pub players: Vec<String>,
     /// `--game`.
     #[command(flatten)]
     pub game: super::args::Game,
-    /// Deals to play; each is played twice.
+    /// Deals to play; each is played once per seat (twice heads-up).
     #[arg(long, default_value_t = 1000)]
     pub hands: u64,
     /// `--seed`.
     #[command(flatten)]
     pub random: super::args::Random,
-    /// Write every hand as PHH into this folder ({deal}a.phh: A in seat p1, {deal}b.phh: A in
-    /// seat p2); stud games only.
+    /// Write every hand as PHH into this folder ({deal}a.phh: the first seating, the first
+    /// player in seat p1; {deal}b.phh: the first player in seat p2; …); stud games only.
     #[arg(long)]
     pub phh_out: Option<PathBuf>,
     /// `--json`.
@@ -49,15 +57,33 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let def = game_for(args.game.given(), &[&args.a, &args.b], "7stud")?;
-    let a = load(&args.a, &def)?;
-    let b = load(&args.b, &def)?;
+    let specs: Vec<&str> = args.players.iter().map(String::as_str).collect();
+    let def = game_for(args.game.given(), &specs, "7stud")?;
+    if specs.len() != def.seats as usize {
+        anyhow::bail!(
+            "{} players for {}, a game of {} seats: give one player per seat (a preset for N \
+             players is GAME-Np, as 7stud-{}p)",
+            specs.len(),
+            def.variant,
+            def.seats,
+            specs.len()
+        );
+    }
+    let players = specs
+        .iter()
+        .map(|s| load(s, &def))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let cfg = MatchConfig {
         def: Arc::new(def),
         deals: args.hands,
         seed: args.random.seed,
-        phh_out: args.phh_out,
+        phh_out: args.phh_out.clone(),
     };
+    if specs.len() > 2 {
+        return table(&args, &specs, &players, &cfg);
+    }
+    let (a, b) = (&players[0], &players[1]);
+    let (args_a, args_b) = (&args.players[0], &args.players[1]);
     let bar = super::deals_bar(args.output.json, args.hands);
     let start = Instant::now();
     let r = play_match_with(a.as_ref(), b.as_ref(), &cfg, &|| bar.inc(1));
@@ -67,8 +93,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let per_sec = r.hands as f64 / secs.max(1e-9);
     if args.output.json {
         let mut v = serde_json::to_value(&r)?;
-        v["a"] = args.a.into();
-        v["b"] = args.b.into();
+        v["a"] = args_a.as_str().into();
+        v["b"] = args_b.as_str().into();
         v["game"] = cfg.def.variant.name().into();
         v["seed"] = args.random.seed.into();
         v["seconds"] = secs.into();
@@ -78,23 +104,139 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!(
             "{} vs {} at {}: {:+.1} ± {:.1} mbb/hand for {} (95% CI), {} deals = {} hands, \
              {} chips, {per_sec:.0} hands/s",
-            args.a,
-            args.b,
+            args_a,
+            args_b,
             cfg.def.variant,
             r.mbb_per_hand,
             r.ci95,
-            args.a,
+            args_a,
             r.deals,
             r.hands,
             r.chips_a,
         );
-        for (name, n) in [(&args.a, r.fallbacks_a), (&args.b, r.fallbacks_b)] {
+        for (name, n) in [(args_a, r.fallbacks_a), (args_b, r.fallbacks_b)] {
             if n > 0 {
                 println!(
                     "{name}: {n} decisions gave no weight to any legal action and checked or \
                      called instead (the fallback)"
                 );
             }
+        }
+    }
+    Ok(())
+}
+
+/// A table of three or more: every player's win rate, and each distinct spec's with its copies
+/// pooled.
+fn table(
+    args: &Args,
+    specs: &[&str],
+    players: &[Box<dyn Player>],
+    cfg: &MatchConfig,
+) -> anyhow::Result<()> {
+    let seated: Vec<&dyn Player> = players.iter().map(|p| p.as_ref()).collect();
+    let bar = super::deals_bar(args.output.json, args.hands);
+    let start = Instant::now();
+    let t = play_table(&seated, cfg, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let t = t?;
+    let secs = start.elapsed().as_secs_f64();
+    let big_bet = cfg.def.big_bet;
+    let each = (0..specs.len())
+        .map(|p| t.win_rate(&[p], big_bet))
+        .collect::<anyhow::Result<Vec<WinRate>>>()?;
+    // Distinct specs in the order they first appear, with the players that are their copies.
+    let mut distinct: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (p, &spec) in specs.iter().enumerate() {
+        match distinct.iter_mut().find(|(s, _)| *s == spec) {
+            Some((_, copies)) => copies.push(p),
+            None => distinct.push((spec, vec![p])),
+        }
+    }
+    let pooled = distinct
+        .iter()
+        .map(|(_, copies)| t.win_rate(copies, big_bet))
+        .collect::<anyhow::Result<Vec<WinRate>>>()?;
+    let hands = t.per_deal.len() as u64 * specs.len() as u64;
+    let per_sec = hands as f64 / secs.max(1e-9);
+    if args.output.json {
+        let players: Vec<serde_json::Value> = each
+            .iter()
+            .enumerate()
+            .map(|(p, r)| {
+                let mut v = serde_json::to_value(r)?;
+                v["player"] = specs[p].into();
+                v["seat"] = p.into();
+                v["fallbacks"] = t.fallbacks[p].into();
+                Ok(v)
+            })
+            .collect::<anyhow::Result<_>>()?;
+        let by_spec: Vec<serde_json::Value> = distinct
+            .iter()
+            .zip(&pooled)
+            .map(|((spec, copies), r)| {
+                let mut v = serde_json::to_value(r)?;
+                v["player"] = (*spec).into();
+                v["copies"] = copies.len().into();
+                Ok(v)
+            })
+            .collect::<anyhow::Result<_>>()?;
+        let v = serde_json::json!({
+            "game": cfg.def.variant.name(),
+            "seats": specs.len(),
+            "seed": args.random.seed,
+            "deals": t.per_deal.len(),
+            "hands": hands,
+            "players": players,
+            "by_player": by_spec,
+            "seconds": secs,
+            "hands_per_second": per_sec,
+        });
+        println!("{v}");
+        return Ok(());
+    }
+    println!(
+        "{} at {} seats: {} deals, each played at {} seatings = {hands} hands, {per_sec:.0} \
+         hands/s; mbb/hand per hand played, 95% CI over deals",
+        cfg.def.variant,
+        specs.len(),
+        t.per_deal.len(),
+        specs.len(),
+    );
+    let width = specs.iter().map(|s| s.len()).max().unwrap_or(0).max(6);
+    for (p, r) in each.iter().enumerate() {
+        println!(
+            "  P{:<2} {:<width$}  {:+9.1} ± {:6.1}  {:+} chips",
+            p + 1,
+            specs[p],
+            r.mbb_per_hand,
+            r.ci95,
+            r.chips
+        );
+    }
+    if distinct.len() < specs.len() {
+        println!("copies pooled:");
+        for ((spec, copies), r) in distinct.iter().zip(&pooled) {
+            println!(
+                "  {:<3} {:<width$}  {:+9.1} ± {:6.1}  {:+} chips ({} cop{})",
+                "",
+                spec,
+                r.mbb_per_hand,
+                r.ci95,
+                r.chips,
+                copies.len(),
+                if copies.len() == 1 { "y" } else { "ies" }
+            );
+        }
+    }
+    for (p, spec) in specs.iter().enumerate() {
+        let n = t.fallbacks[p];
+        if n > 0 {
+            println!(
+                "P{} {spec}: {n} decisions gave no weight to any legal action and checked or \
+                 called instead (the fallback)",
+                p + 1
+            );
         }
     }
     Ok(())

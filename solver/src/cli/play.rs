@@ -1,4 +1,5 @@
-//! `stud play`: a person plays heads-up against a bot or strategy in the terminal.
+//! `stud play`: a person plays against bots or strategies in the terminal, heads-up or at a
+//! table of up to the game's seats.
 
 use super::game_for;
 use abstraction::cards::CardSet;
@@ -6,31 +7,36 @@ use abstraction::eval::{eval_high, eval_low8, eval_razz};
 use abstraction::phh::Recorder;
 use abstraction::rules::{Action, GameDef, Next, Showdown, State};
 use anyhow::Context;
-use solver::bot::matches::{stream, DealCards};
+use solver::bot::matches::{table_stream, DealCards};
 use solver::bot::{load, sample, Answer, Bet, Player};
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// Play heads-up against a bot or strategy in the terminal.
+/// Play against bots or strategies in the terminal: one opponent heads-up, or one per other
+/// seat.
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  stud play heuristic --game 7stud --seed 3 --save session.phhs\n  \
 stud play strategies/razz-hu.strat\n  \
-yes 2 | stud play call --game 5stud --hands 1\n\n\
+yes 2 | stud play call --game 5stud --hands 1\n  \
+stud play heuristic call --game 7stud-3p\n\n\
 Down cards are shown in brackets, up cards plain: `(Ah 5h) 9h`; the opponent's down cards are \
-?? until a showdown. At each decision type the number of an action, its word as the menu \
+?? until a showdown; a folded seat is marked. At each decision type the number of an action, its word as the menu \
 shows it (`call`, `check`, `raise`, `complete`, `fold`, or with the amount: `call 5`) or its \
-PHH text (f, cc, pb, cbr 10); `?` shows the opponent's probabilities at its last decision; `q` quits. You take \
-seat p1 in odd hands and p2 in even ones. The session is saved after every hand as PHHS \
+PHH text (f, cc, pb, cbr 10); `?` shows the probabilities of the last opponent to act at its \
+decision; `q` quits. Heads-up you take seat p1 in odd hands and p2 in even ones; at a table of \
+N seats (one opponent per other seat, --game 7stud-3p) you move one seat to the left each hand, \
+the opponents in the seats after yours in the order given. The session is saved after every hand as PHHS \
 (phh-std's many-hand file: each hand under a [n] table)."
 )]
 pub struct Args {
-    /// The opponent: a bot (random, call, raise, heuristic) or a strategy file (FILE:mixed,
-    /// FILE:pure, FILE:threshold=T say how its rows are played; default threshold=0.15 for the
-    /// real games).
-    pub opponent: String,
+    /// The opponents, one per seat besides yours: bots (random, call, raise, heuristic) or
+    /// strategy files (FILE:mixed, FILE:pure, FILE:threshold=T say how its rows are played;
+    /// default threshold=0.15 for the real games).
+    #[arg(required = true, num_args = 1.., value_name = "OPPONENT")]
+    pub opponents: Vec<String>,
     /// `--game`.
     #[command(flatten)]
     pub game: super::args::Game,
@@ -45,23 +51,60 @@ pub struct Args {
     pub save: Option<PathBuf>,
 }
 
-/// The opponent's last decision: what it could do, in words, and how likely each was.
+/// The last opponent's decision: whose, what it could do in words, and how likely each was.
 struct LastDecision {
+    who: String,
     names: Vec<String>,
     probs: Vec<f64>,
 }
 
+/// Who sits where in one hand: the person's seat and the opponents of the others.
+struct Seating<'a> {
+    you: u8,
+    /// Per seat, its opponent and the spec that names it (`None`: the person's seat).
+    seats: Vec<Option<(&'a dyn Player, &'a str)>>,
+}
+
+impl Seating<'_> {
+    /// The seat's name in the text: `you`, heads-up `opponent`, else its opponent's spec.
+    fn who(&self, seat: u8) -> &str {
+        match self.seats[seat as usize] {
+            None => "you",
+            Some(_) if self.seats.len() == 2 => "opponent",
+            Some((_, spec)) => spec,
+        }
+    }
+
+    /// The seats in the order they are shown: the person's first, then to the left.
+    fn order(&self) -> impl Iterator<Item = u8> + '_ {
+        let n = self.seats.len() as u8;
+        (0..n).map(move |k| (self.you + k) % n)
+    }
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let def = Arc::new(game_for(args.game.given(), &[&args.opponent], "7stud")?);
-    anyhow::ensure!(def.seats == 2, "play is heads-up");
+    let specs: Vec<&str> = args.opponents.iter().map(String::as_str).collect();
+    let def = Arc::new(game_for(args.game.given(), &specs, "7stud")?);
+    anyhow::ensure!(
+        specs.len() + 1 == def.seats as usize,
+        "{} opponents for {}, a game of {} seats: give one opponent per seat besides yours (a \
+         preset for N players is GAME-Np, as 7stud-{}p)",
+        specs.len(),
+        def.variant,
+        def.seats,
+        specs.len() + 1
+    );
     if args.save.is_some() && Recorder::new(&def).is_none() {
         anyhow::bail!(
             "PHH cannot record {}: --save needs a stud game",
             def.variant
         );
     }
-    let bot = load(&args.opponent, &def)?;
+    let bots = specs
+        .iter()
+        .map(|s| load(s, &def))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
@@ -70,17 +113,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // hands can overflow it.
     let mut score = 0i128;
     let mut hand = 0u64;
-    while args.hands.is_none_or(|n| hand < n) {
-        let you = (hand % 2) as u8;
+    let n = def.seats;
+    while args.hands.is_none_or(|h| hand < h) {
+        let you = (hand % u64::from(n)) as u8;
+        // The opponents in the seats after the person's, in the order given.
+        let mut seats = vec![None; n as usize];
+        for (i, (bot, spec)) in bots.iter().zip(&specs).enumerate() {
+            seats[(you as usize + 1 + i) % n as usize] = Some((bot.as_ref(), *spec));
+        }
+        let table = Seating { you, seats };
         writeln!(out, "\n=== hand {} — you are p{} ===", hand + 1, you + 1)?;
-        let Some(state) = play_one(&def, bot.as_ref(), you, &args, hand, &mut input, &mut out)?
-        else {
+        let Some(state) = play_one(&def, &table, &args, hand, &mut input, &mut out)? else {
             break;
         };
         let (state, rec) = state;
         let net = state.payoffs().context("the hand ended without payoffs")?[you as usize];
         score += net as i128;
-        show_end(&mut out, &state, you, net, score)?;
+        show_end(&mut out, &state, &table, net, score)?;
         if let (Some(path), Some(rec)) = (&args.save, rec) {
             let _ = writeln!(session, "[{}]\n{}", hand + 1, rec.finish(&state));
             std::fs::write(path, &session)
@@ -96,18 +145,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Plays hand `hand` with the person in seat `you`; `None` when the person quits.
+/// Plays hand `hand` seated as `table` says; `None` when the person quits.
 fn play_one(
     def: &Arc<GameDef>,
-    bot: &dyn Player,
-    you: u8,
+    table: &Seating,
     args: &Args,
     hand: u64,
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> anyhow::Result<Option<(State, Option<Recorder>)>> {
-    let cards = DealCards::random(def, &mut stream(args.random.seed, hand, 0));
-    let mut rng = stream(args.random.seed, hand, 1);
+    let seed = args.random.seed;
+    let cards = DealCards::random(def, &mut table_stream(seed, hand, 0, def.seats));
+    let mut rng = table_stream(seed, hand, 1, def.seats);
     let mut rec = Recorder::new(def);
     let mut state = State::with_def(def.clone())?;
     let mut last: Option<LastDecision> = None;
@@ -121,33 +170,39 @@ fn play_one(
             Next::Act { seat } => {
                 if shown_street != Some(state.street()) {
                     shown_street = Some(state.street());
-                    show_table(out, &state, you)?;
+                    show_table(out, &state, table)?;
                 }
                 let legal = state.legal_actions();
-                let action = if seat == you {
-                    match ask(input, out, &state, &legal, last.as_ref())? {
+                let action = match table.seats[seat as usize] {
+                    None => match ask(input, out, &state, &legal, last.as_ref())? {
                         Some(a) => a,
                         None => return Ok(None),
+                    },
+                    Some((bot, _)) => {
+                        let mut probs = vec![0.0; legal.len()];
+                        let answer = bot.policy(&state, &bets, seat, &legal, &mut probs)?;
+                        let a = legal[sample(&probs, &mut rng)];
+                        let who = if def.seats == 2 {
+                            "opponent".to_string()
+                        } else {
+                            format!("p{} {}", seat + 1, table.who(seat))
+                        };
+                        writeln!(out, "{who}: {}", super::action_words(&state, a))?;
+                        if answer == Answer::Fallback {
+                            writeln!(
+                                out,
+                                "  (its strategy gives no weight to any legal action here: it \
+                                 checks or calls, the fallback)"
+                            )?;
+                        }
+                        // In words as they read before the action changed what is owed.
+                        let names = legal
+                            .iter()
+                            .map(|&a| super::action_words(&state, a))
+                            .collect();
+                        last = Some(LastDecision { who, names, probs });
+                        a
                     }
-                } else {
-                    let mut probs = vec![0.0; legal.len()];
-                    let answer = bot.policy(&state, &bets, seat, &legal, &mut probs)?;
-                    let a = legal[sample(&probs, &mut rng)];
-                    writeln!(out, "opponent: {}", super::action_words(&state, a))?;
-                    if answer == Answer::Fallback {
-                        writeln!(
-                            out,
-                            "  (its strategy gives no weight to any legal action here: it \
-                             checks or calls, the fallback)"
-                        )?;
-                    }
-                    // In words as they read before the action changed what is owed.
-                    let names = legal
-                        .iter()
-                        .map(|&a| super::action_words(&state, a))
-                        .collect();
-                    last = Some(LastDecision { names, probs });
-                    a
                 };
                 bets.push((state.street(), action));
                 state.apply(action)?;
@@ -181,7 +236,10 @@ fn cards_text(state: &State, seat: u8, hidden: bool) -> String {
     s
 }
 
-fn show_table(out: &mut impl Write, state: &State, you: u8) -> std::io::Result<()> {
+/// The street, the pot and every seat: its cards (the person's down cards shown, the others'
+/// hidden), its stack, and whether it folded. At a table the person is reminded whose turn it
+/// is when it is theirs.
+fn show_table(out: &mut impl Write, state: &State, table: &Seating) -> std::io::Result<()> {
     writeln!(
         out,
         "-- {}, pot {} --",
@@ -193,14 +251,17 @@ fn show_table(out: &mut impl Write, state: &State, you: u8) -> std::io::Result<(
         let b: Vec<String> = board.iter().map(|c| c.to_string()).collect();
         writeln!(out, "board: {}", b.join(" "))?;
     }
-    for seat in [you, 1 - you] {
-        let who = if seat == you { "you" } else { "opponent" };
+    let width = table.order().map(|s| table.who(s).len()).max().unwrap_or(0);
+    for seat in table.order() {
+        let folded = if state.folded(seat) { "  folded" } else { "" };
         writeln!(
             out,
-            "p{} {who:>8}: {:<24} stack {}",
+            "p{} {:>width$}: {:<24} stack {}{folded}",
             seat + 1,
-            cards_text(state, seat, seat != you),
-            state.stack(seat)
+            table.who(seat),
+            cards_text(state, seat, seat != table.you),
+            state.stack(seat),
+            width = width.max(8)
         )?;
     }
     Ok(())
@@ -239,9 +300,9 @@ fn ask(
                             .zip(&d.probs)
                             .map(|(a, p)| format!("{a}: {:.1}%", 100.0 * p))
                             .collect();
-                        writeln!(out, "opponent's last decision: {}", p.join(", "))?;
+                        writeln!(out, "{}'s last decision: {}", d.who, p.join(", "))?;
                     }
-                    None => writeln!(out, "the opponent has not acted yet")?,
+                    None => writeln!(out, "no opponent has acted yet this hand")?,
                 }
                 continue;
             }
@@ -303,32 +364,37 @@ fn hand_name(state: &State, seat: u8) -> Option<String> {
 fn show_end(
     out: &mut impl Write,
     state: &State,
-    you: u8,
+    table: &Seating,
     net: i64,
     score: i128,
 ) -> std::io::Result<()> {
-    let showdown = !state.folded(0) && !state.folded(1);
-    if showdown {
+    let live: Vec<u8> = table.order().filter(|&s| !state.folded(s)).collect();
+    if live.len() > 1 {
         writeln!(out, "showdown:")?;
-        for seat in [you, 1 - you] {
-            let who = if seat == you { "you" } else { "opponent" };
+        let width = live.iter().map(|&s| table.who(s).len()).max().unwrap_or(0);
+        for &seat in &live {
             let hand = hand_name(state, seat)
                 .map(|h| format!(": {h}"))
                 .unwrap_or_default();
             writeln!(
                 out,
-                "p{} {who:>8}: {}{hand}",
+                "p{} {:>width$}: {}{hand}",
                 seat + 1,
-                cards_text(state, seat, false)
+                table.who(seat),
+                cards_text(state, seat, false),
+                width = width.max(8)
             )?;
         }
-    } else {
-        let folder = if state.folded(you) {
+    } else if table.seats.len() == 2 {
+        let folder = if state.folded(table.you) {
             "you"
         } else {
             "the opponent"
         };
         writeln!(out, "{folder} folded")?;
+    } else {
+        let winner = live.first().map_or("nobody", |&s| table.who(s));
+        writeln!(out, "everyone else folded: {winner} takes the pot")?;
     }
     let bb = state.def().big_bet as f64;
     writeln!(

@@ -22,8 +22,11 @@ use std::time::Duration;
 #[derive(clap::Args)]
 #[command(after_help = "Example:\n  \
 echo '{\"id\":1,\"seat\":1,\"actions\":[\"d dh p1 ????7h\",\"d dh p2 AsKs2c\",\"p2 pb\"]}' | stud serve heuristic\n  \
-stud serve heuristic --game razz --listen 127.0.0.1:9000 --seed 7\n\n\
-One request per line, one reply per line: see docs/protocol.md. Without --listen the server \
+stud serve heuristic --game razz --listen 127.0.0.1:9000 --seed 7\n  \
+stud serve heuristic --game 7stud-3p\n\n\
+One request per line, one reply per line: see docs/protocol.md. At a table of N seats \
+(--game 7stud-3p) the history names p1 to pN and the server answers for whichever seat is to \
+act. Without --listen the server \
 reads standard input and writes standard output until the input ends. With --listen it \
 accepts TCP connections on a loopback address (port 0 picks a free one; the address is \
 printed as `listening on ADDR`): one thread waits on every connection and --workers threads \
@@ -90,8 +93,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             def.variant
         );
     }
-    // A strategy file re-solves where a request asks, or always when its spec says `:resolve`.
+    // A strategy file re-solves where a request asks, or always when its spec says `:resolve`;
+    // re-solving is heads-up, so at a larger table any player answers as `load` makes it.
     let served = match resolve_spec(&args.player) {
+        Some(_) if def.seats > 2 => bail!(
+            "`{}`: re-solving is heads-up, and {} has {} seats: serve the player without \
+             `:resolve`",
+            args.player,
+            def.variant,
+            def.seats
+        ),
         Some(parsed) => {
             let (blueprint, budget, method) = parsed?;
             let blueprint = open_strategy(blueprint, &def)?;
@@ -104,7 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 always: true,
             }
         }
-        None if BOT_NAMES.contains(&args.player.as_str()) => {
+        None if def.seats > 2 || BOT_NAMES.contains(&args.player.as_str()) => {
             Served::Player(load(&args.player, &def)?)
         }
         None => {
