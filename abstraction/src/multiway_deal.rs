@@ -57,7 +57,9 @@ pub struct MultiwayFacts {
     bucket: Vec<u32>,
     /// Per set of seats and seat: its share of the pot at their showdown.
     share: Vec<f32>,
-    /// The deck, to shuffle from.
+    /// The deck in its order, and a copy shuffled for a deal: every deal starts from the deck's
+    /// order, so that a deal depends on its own draws only (a resumed solve deals the same).
+    order: Vec<Card>,
     deck: Vec<Card>,
     /// Which of a seat's cards (in order) are face down.
     down_at: Vec<bool>,
@@ -119,6 +121,7 @@ impl MultiwayFacts {
             opponent: vec![UNKNOWN; streets * sets * seats],
             bucket: vec![u32::MAX; streets * seats * seats],
             share: vec![0.0; sets * seats],
+            order: deck.clone(),
             deck,
             down_at,
         })
@@ -130,6 +133,7 @@ impl MultiwayFacts {
     pub fn sample<R: Rng + ?Sized>(&mut self, def: &GameDef, rng: &mut R) {
         let per_seat = self.down_at.len();
         let m = self.deck.len();
+        self.deck.copy_from_slice(&self.order);
         for i in 0..self.seats * per_seat {
             let j = i + crate::draw::below(rng, m - i);
             self.deck.swap(i, j);

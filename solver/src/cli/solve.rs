@@ -327,8 +327,9 @@ pub(super) fn measured_plan(args: &Args, ckpt: &Path) -> Plan {
     }
 }
 
-/// Runs `stud solve`: the multiway solver for three or more seats, the walked solver for a
-/// walkable heads-up game, else (or with `--solver deal`) the deal-sampled one.
+/// Runs `stud solve`: for three or more seats the sampled multiway solver (the real games, or
+/// `--abstraction`) or the exact one, the walked solver for a walkable heads-up game, else (or
+/// with `--solver deal`) the deal-sampled one.
 pub fn run(args: Args) -> Result<()> {
     let def = args.game.load()?;
     let walkable = abstraction::tree::Tree::check_supported(&def);
@@ -350,6 +351,9 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     if def.seats > 2 {
+        if super::solve_sampled::takes(&def, args.abstraction.as_deref()) {
+            return super::solve_sampled::run(&args, &def);
+        }
         return super::solve_multiway::run(&args, &def);
     }
     match args.solver {
