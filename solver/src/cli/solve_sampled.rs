@@ -54,7 +54,16 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
     let pool = args.pool.start()?;
     let heads_up = def.clone().with_seats(2, def.starting_stacks[0]);
     let (mut bucketing, file, ..) =
-        super::abstraction::load_or_build(&heads_up, &size, &args.abstraction_dir, false, quiet)?;
+        super::abstraction::load_or_build(&heads_up, &size, &args.abstraction_dir, false, quiet)
+            .with_context(|| {
+                format!(
+                    "--abstraction {}: {} at {seats} seats goes with it to the sampling solver, \
+                     which buckets stud views (down and up cards); a walkable game without it is \
+                     solved exactly",
+                    args.abstraction.as_deref().unwrap_or("default"),
+                    args.game.name()
+                )
+            })?;
     let table = pool.install(|| bucketing.precompute_first_street());
     say(format!(
         "card abstraction {} from {} (the heads-up table's, first street tabulated: {table} \
