@@ -14,6 +14,8 @@ pub mod draw;
 pub mod eval;
 pub mod fnv;
 pub mod history_tree;
+pub mod multiway_betting;
+pub mod multiway_deal;
 pub mod phh;
 pub mod recall;
 pub mod rules;

@@ -31,6 +31,8 @@
 //! file is checked before use as well: a file whose checksums match but whose contents are wrong
 //! (written so on purpose, or a bug) gives an error, never an out-of-bounds read.
 
+pub mod multiway;
+
 use crate::best_response::Exploitability;
 use crate::cfr::{Algorithm, Solver};
 use crate::container::{self, cast, Container};

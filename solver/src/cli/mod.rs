@@ -21,6 +21,7 @@ pub mod simulate;
 pub mod solve;
 mod solve_multiway;
 mod solve_real;
+mod solve_sampled;
 #[cfg(feature = "mpi")]
 mod solve_split;
 

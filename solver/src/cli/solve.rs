@@ -28,7 +28,8 @@ use std::time::{Duration, Instant};
                   stud solve --game ministud --abstraction 4 --iterations 300 --json\n  \
                   stud solve --game ministud --sample 3 --seed 7 --time 60s --every 100\n  \
                   stud solve --game yardstud --solver deal --abstraction 8 --iterations 400\n  \
-                  stud solve --game kuhn-3p --iterations 1000 --out kuhn3.json   # three players\n\n\
+                  stud solve --game kuhn-3p --iterations 1000 --out kuhn3.json   # three players\n  \
+                  stud solve --game 7stud-3p --abstraction tiny --time 5m   # real stud three-handed\n\n\
                   Exploitability is NashConv / 2 in chips per game (and milli-big-bets: 1 mbb = \
                   0.001 big bets).\n\
                   With a bucketing abstraction the abstract game is solved and the strategy is \
@@ -50,7 +51,10 @@ use std::time::{Duration, Instant};
                   A game of three to eight seats (kuhn-Np, leduc-Np, tristud) is solved exactly \
                   on its whole game tree (docs/multiway.md): NashConv (what each seat gains by \
                   deviating alone,\nsummed) is measured every --every iterations and stops \
-                  --target-exploitability; the strategy is written as a JSON policy."
+                  --target-exploitability; the strategy is written as a JSON policy. Real stud at \
+                  three to eight seats (7stud-3p, razz-4p, ...) is solved by external-sampling \
+                  MCCFR\non an N-seat betting abstraction with the heads-up bucketing (--batch \
+                  traversals per iteration, --checkpoint-every); its NashConv is not computable."
 )]
 pub struct Args {
     /// `--game`.
@@ -327,8 +331,9 @@ pub(super) fn measured_plan(args: &Args, ckpt: &Path) -> Plan {
     }
 }
 
-/// Runs `stud solve`: the multiway solver for three or more seats, the walked solver for a
-/// walkable heads-up game, else (or with `--solver deal`) the deal-sampled one.
+/// Runs `stud solve`: for three or more seats the sampled multiway solver (the real games, or
+/// `--abstraction`) or the exact one, the walked solver for a walkable heads-up game, else (or
+/// with `--solver deal`) the deal-sampled one.
 pub fn run(args: Args) -> Result<()> {
     let def = args.game.load()?;
     let walkable = abstraction::tree::Tree::check_supported(&def);
@@ -350,6 +355,9 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     if def.seats > 2 {
+        if super::solve_sampled::takes(&def, args.abstraction.as_deref()) {
+            return super::solve_sampled::run(&args, &def);
+        }
         return super::solve_multiway::run(&args, &def);
     }
     match args.solver {

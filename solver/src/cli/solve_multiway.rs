@@ -95,9 +95,6 @@ fn refuse_other_flags(args: &Args, def: &GameDef) -> Result<()> {
     if args.tree.sample.is_some() {
         bail!("--sample: the multiway solver walks every deal ({game} has no chance sampling yet)");
     }
-    if let Some(a) = args.abstraction.as_deref().filter(|a| *a != "lossless") {
-        bail!("--abstraction {a}: the multiway solver tells every deal apart (lossless only)");
-    }
     Ok(())
 }
 

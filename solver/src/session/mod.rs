@@ -15,6 +15,7 @@
 
 pub mod deal;
 pub mod multiway;
+pub mod sampled;
 pub mod split;
 pub mod walked;
 

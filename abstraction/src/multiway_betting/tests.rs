@@ -1,0 +1,227 @@
+use super::*;
+use crate::rules::Variant;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn game(v: Variant, seats: u8) -> GameDef {
+    GameDef::stud(v).with_seats(seats, 200)
+}
+
+fn build(def: &GameDef) -> MultiwayBetting {
+    MultiwayBetting::build(def, BettingAbstraction::for_game(def), usize::MAX).unwrap()
+}
+
+/// An independent count of one betting round of `live` players capped at `cap` bets, opened
+/// by a check or a bet (no bring-in): (decisions, actions).
+fn round_model(live: usize, cap: u8) -> (u32, u32) {
+    struct M {
+        live: usize,
+        cap: u8,
+        nodes: u32,
+        actions: u32,
+    }
+    impl M {
+        fn rec(&mut self, folded: u16, need: u16, to_act: usize, bets: u8, owes: u16) {
+            self.nodes += 1;
+            let facing = owes >> to_act & 1 == 1;
+            let raise = bets < self.cap;
+            self.actions += 1 + facing as u32 + raise as u32;
+            let all = (1u16 << self.live) - 1;
+            let go = |m: &mut M, folded: u16, need: u16, bets: u8, owes: u16| {
+                let need = need & !(1 << to_act) & !folded;
+                if (all & !folded).count_ones() == 1 {
+                    return;
+                }
+                if let Some(next) = (1..=m.live)
+                    .map(|k| (to_act + k) % m.live)
+                    .find(|&s| need >> s & 1 == 1)
+                {
+                    m.rec(folded, need, next, bets, owes);
+                }
+            };
+            if facing {
+                go(self, folded | 1 << to_act, need, bets, owes);
+            }
+            go(self, folded, need, bets, owes & !(1 << to_act));
+            if raise {
+                let others = all & !folded & !(1 << to_act);
+                go(self, folded, others, bets + 1, others);
+            }
+        }
+    }
+    let mut m = M {
+        live,
+        cap,
+        nodes: 0,
+        actions: 0,
+    };
+    let all = (1u16 << live) - 1;
+    m.rec(0, all, 0, 0, 0);
+    (m.nodes, m.actions)
+}
+
+#[test]
+fn later_street_trees_match_an_independent_count() {
+    for seats in [3u8, 4] {
+        let def = game(Variant::SevenStud, seats);
+        let b = build(&def);
+        for street in 1..5 {
+            for live in 2..=seats {
+                let t = b.trees[b.tree(street, live as u32).unwrap() as usize];
+                let (nodes, actions) = round_model(live as usize, def.max_bets);
+                assert_eq!(
+                    (t.action_nodes, t.actions),
+                    (nodes, actions),
+                    "{seats} seats, street {street}, {live} live"
+                );
+            }
+        }
+        assert_eq!(
+            b.tree(0, seats as u32 - 1),
+            None,
+            "the first street starts full"
+        );
+        // The first street opens with the bring-in or the completion (docs/multiway.md).
+        let first = b.trees[b.tree(0, seats as u32).unwrap() as usize];
+        let want = if seats == 3 { (176, 433) } else { (2356, 5409) };
+        assert_eq!((first.action_nodes, first.actions), want, "{seats} seats");
+    }
+    // The figures of docs/multiway.md: one later street of 2, 3 and 4 live seats.
+    assert_eq!(round_model(2, 4), (10, 26));
+    assert_eq!(round_model(3, 4), (171, 417));
+    assert_eq!(round_model(4, 4), (2180, 4972));
+}
+
+/// Plays random real hands that stay inside the abstract game (no raise past the cap, the small
+/// bet on an open pair) and checks at every decision that the located node is a decision of the
+/// seat to act (by its role in the street's order of play) with the engine's actions, and at
+/// the end of every street that the terminal reached holds the chips each seat put in on it
+/// and the seats still in.
+fn real_hands_follow_the_trees(def: &GameDef, hands: usize, seed: u64) {
+    let b = build(def);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for hand in 0..hands {
+        let mut st = State::new(def).unwrap();
+        let mut bets: Vec<Action> = Vec::new();
+        let mut street = usize::MAX;
+        let mut order = [0u8; MAX_SEATS];
+        let mut start = [0u64; MAX_SEATS];
+        let mut count = 0u8;
+        let mut last: Option<(u32, u32)> = None;
+        let check_end = |st: &State, last: Option<(u32, u32)>, order: &[u8], start: &[u64]| {
+            let (tree, node) = last.unwrap();
+            let t = b.trees[tree as usize];
+            let n = b.nodes[node as usize];
+            assert_ne!(n.kind, MwKind::Action, "hand {hand}");
+            for (r, &put) in b.stakes_of(&n, t.live).iter().enumerate() {
+                let seat = order[r];
+                assert_eq!(
+                    st.committed(seat) - start[seat as usize],
+                    put as u64,
+                    "hand {hand}"
+                );
+                assert_eq!(n.live >> r & 1 == 1, !st.folded(seat), "hand {hand}");
+            }
+            let want = match st.next() {
+                Next::Over if st.live().count_ones() == 1 => MwKind::Fold,
+                Next::Over => MwKind::Showdown,
+                _ => MwKind::NextStreet,
+            };
+            assert_eq!(n.kind, want, "hand {hand}");
+        };
+        loop {
+            match st.next() {
+                Next::Deal { .. } => {
+                    st.deal_random(&mut rng).unwrap();
+                }
+                Next::Act { seat } => {
+                    if st.street() != street {
+                        if street != usize::MAX {
+                            check_end(&st, last, &order, &start);
+                        }
+                        street = st.street();
+                        order = role_order(&st, street);
+                        for s in 0..def.seats {
+                            start[s as usize] = st.committed(s);
+                        }
+                        bets.clear();
+                        count = 0;
+                    }
+                    let spot = b.locate(&st, &bets).unwrap();
+                    let n = b.nodes[spot.node as usize];
+                    assert_eq!(n.kind, MwKind::Action, "hand {hand} {bets:?}");
+                    assert_eq!(order[n.role as usize], seat, "hand {hand} {bets:?}");
+                    let mut legal = st.legal_actions();
+                    if count >= b.betting.max_bets {
+                        legal.retain(|a| !matches!(a, Action::CompleteBetRaise(_)));
+                    }
+                    let kids: Vec<Edge> = b.edges[b.children(spot.node as usize)].to_vec();
+                    if legal.len() == kids.len() {
+                        let want: Vec<Edge> = legal.iter().map(|&a| Edge::Action(a)).collect();
+                        assert_eq!(kids, want, "hand {hand} {bets:?}");
+                    } else {
+                        assert_eq!(street, 1, "only an open pair adds an action");
+                    }
+                    let pick = crate::draw::below(&mut rng, kids.len());
+                    let a = b.real_action(spot.tree, spot.node, pick, &legal).unwrap();
+                    let child = b.child_for(spot.tree, spot.node, a).unwrap();
+                    assert_eq!(child, n.first_child + pick as u32);
+                    count += matches!(a, Action::CompleteBetRaise(_)) as u8;
+                    st.apply(a).unwrap();
+                    bets.push(a);
+                    last = Some((spot.tree, child));
+                }
+                Next::Over => {
+                    check_end(&st, last, &order, &start);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn real_hands_of_every_stud_game_follow_the_trees() {
+    real_hands_follow_the_trees(&game(Variant::SevenStud, 3), 300, 1);
+    real_hands_follow_the_trees(&game(Variant::SevenStud, 4), 200, 2);
+    real_hands_follow_the_trees(&game(Variant::Razz, 3), 200, 3);
+    real_hands_follow_the_trees(&game(Variant::StudHiLo, 5), 100, 4);
+    real_hands_follow_the_trees(&game(Variant::FiveStud, 3), 200, 5);
+}
+
+#[test]
+fn pot_classes_double() {
+    let def = game(Variant::SevenStud, 3);
+    assert_eq!(pot_class(&def, 0, 300), 0);
+    // Small bets in the pot, plus one: 1 → 0, 2 and 3 → 1, 4 to 7 → 2, …, 128 and more → 7.
+    let classes: Vec<u8> = [3, 5, 15, 20, 35, 40, 1000]
+        .iter()
+        .map(|&p| pot_class(&def, 1, p))
+        .collect();
+    assert_eq!(classes, [0, 1, 2, 2, 3, 3, 7]);
+    assert_eq!(pot_classes(0), 1);
+    assert_eq!(pot_classes(2), POT_CLASSES as u32);
+}
+
+#[test]
+fn bad_input_is_refused_with_the_reason() {
+    let mut def = game(Variant::SevenStud, 3);
+    def.starting_stacks = vec![100; 3];
+    let e = MultiwayBetting::build(&def, BettingAbstraction::for_game(&def), usize::MAX)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no all-ins"), "{e}");
+    let def = game(Variant::SevenStud, 6);
+    let e = MultiwayBetting::build(&def, BettingAbstraction::for_game(&def), 100_000)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("more than"), "{e}");
+    let e = MultiwayBetting::build(
+        &GameDef::tristud(),
+        BettingAbstraction { max_bets: 1 },
+        1000,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("community"), "{e}");
+}

@@ -1,0 +1,450 @@
+//! External-sampling MCCFR for real stud at three to eight seats (as Pluribus): the betting
+//! abstraction of `abstraction::multiway_betting` (a tree per street, entered by the live seats
+//! and a pot class), the card abstraction of `abstraction::multiway_deal` (the heads-up
+//! bucketing of a seat's cards against the best showing live opponent).
+//!
+//! # One iteration
+//! A batch of traversals, traversal `i` with traverser seat `i mod N` on its own deal: chance
+//! (the deal) and the other seats' actions are sampled from their current strategies, every
+//! action of the traverser is walked, and the traverser's sampled counterfactual regrets are
+//! collected; every other seat's node on the way adds its current strategy to its average
+//! (stochastically weighted averaging). Within a batch every traversal reads the regrets as they
+//! were when the batch began, and collects its updates in its own buffer; the buffers are then
+//! added in traversal order. So the result depends on the seed and the batch only, never on the
+//! number of threads: the same bits on any number (tested).
+//!
+//! The schedule is the one `cfr::Algorithm` of the other solvers, an iteration being a batch:
+//! CFR+ (regrets clamped at zero after each batch, the average weighted by the batch's number),
+//! linear CFR (regrets and average discounted by `t / (t + 1)`), DCFR, or plain CFR.
+//!
+//! # Rows
+//! Regrets and averages are flat `f32` arrays, one element per slot: the rows of a street tree
+//! for one pot class and bucket are contiguous, `base[tree] + (class × buckets + bucket) ×
+//! actions + node offset + action`. The walk reads the tree's nodes, the deal's memoised facts
+//! and these arrays; it allocates nothing (its buffers keep their capacity), hashes nothing and
+//! dispatches nothing dynamically.
+
+use crate::cfr::Algorithm;
+use abstraction::bucketing::Bucketing;
+use abstraction::deal::DealError;
+use abstraction::multiway_betting::{pot_class, pot_classes, MultiwayBetting, MwKind};
+use abstraction::multiway_deal::{MultiwayFacts, MAX_DEAL_SEATS};
+use abstraction::rules::GameDef;
+use anyhow::{bail, Result};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// Bytes the solver holds per slot: an `f32` regret and an `f32` average mass.
+pub const BYTES_PER_SLOT: usize = 8;
+/// The most actions of a decision.
+const MAX_ACTIONS: usize = 8;
+
+/// The slot layout of a [`MultiwayBetting`] under a bucketing: where each tree's rows start.
+#[derive(Clone, Debug)]
+pub struct Rows {
+    /// The first slot of each tree.
+    pub base: Vec<usize>,
+    /// Buckets per street.
+    pub buckets: Vec<u32>,
+    /// Slots in all.
+    pub slots: usize,
+    /// Information sets in all (decisions × pot classes × buckets).
+    pub infosets: usize,
+}
+
+impl Rows {
+    /// The layout of `betting` with `buckets[s]` buckets on street `s`.
+    pub fn new(betting: &MultiwayBetting, buckets: &[u32]) -> Rows {
+        let mut base = Vec::with_capacity(betting.trees.len());
+        let (mut slots, mut infosets) = (0usize, 0usize);
+        for t in &betting.trees {
+            base.push(slots);
+            let s = t.street as usize;
+            let rows = pot_classes(s) as usize * buckets[s] as usize;
+            slots += rows * t.actions as usize;
+            infosets += rows * t.action_nodes as usize;
+        }
+        Rows {
+            base,
+            buckets: buckets.to_vec(),
+            slots,
+            infosets,
+        }
+    }
+
+    /// The first slot of decision `index` (a node's [`abstraction::multiway_betting::MwNode::
+    /// index`]) of tree `tree` on `street` for pot class `class` and bucket `bucket`.
+    #[inline(always)]
+    pub fn slot(
+        &self,
+        betting: &MultiwayBetting,
+        tree: u32,
+        class: u8,
+        bucket: u32,
+        index: u32,
+    ) -> usize {
+        let t = &betting.trees[tree as usize];
+        let row = class as usize * self.buckets[t.street as usize] as usize + bucket as usize;
+        self.base[tree as usize] + row * t.actions as usize + index as usize
+    }
+}
+
+/// One traversal's working memory, kept from batch to batch.
+struct Work {
+    facts: MultiwayFacts,
+    /// (slot, sampled regret) of the traverser.
+    regret: Vec<(u32, f32)>,
+    /// (slot, strategy probability) of the other seats.
+    average: Vec<(u32, f32)>,
+}
+
+/// The sampling solver (see the module documentation).
+pub struct SampledSolver {
+    /// The game.
+    pub def: Arc<GameDef>,
+    /// The betting abstraction.
+    pub betting: MultiwayBetting,
+    /// The heads-up bucketing of the game.
+    pub bucketing: Arc<Bucketing>,
+    /// The slot layout.
+    pub rows: Rows,
+    /// Accumulated regret per slot.
+    pub regrets: Vec<f32>,
+    /// Accumulated average-strategy mass per slot.
+    pub average: Vec<f32>,
+    /// Iterations (batches) completed.
+    pub iterations: u64,
+    /// Traversals per iteration.
+    pub batch: usize,
+    /// The seed of the deals and of the sampled actions.
+    pub seed: u64,
+    /// The member of the CFR family.
+    pub algorithm: Algorithm,
+    work: Vec<Work>,
+}
+
+impl SampledSolver {
+    /// A fresh solver (regrets and averages zero) of `def` on `betting` with `bucketing` (built
+    /// for the heads-up game of the same variant), `batch` traversals per iteration.
+    pub fn new(
+        def: &GameDef,
+        betting: MultiwayBetting,
+        bucketing: Arc<Bucketing>,
+        algorithm: Algorithm,
+        batch: usize,
+        seed: u64,
+    ) -> Result<SampledSolver> {
+        let streets = def.streets.len();
+        let buckets: Vec<u32> = (0..streets).map(|s| bucketing.buckets(s)).collect();
+        if buckets.contains(&0) {
+            bail!(
+                "the bucketing has {buckets:?} buckets per street; {} has {streets} streets",
+                def.variant
+            );
+        }
+        if batch < def.seats as usize {
+            bail!(
+                "a batch of {batch} traversals: at least one per seat ({})",
+                def.seats
+            );
+        }
+        if betting.max_actions > MAX_ACTIONS {
+            bail!("{} actions at a decision", betting.max_actions);
+        }
+        let rows = Rows::new(&betting, &buckets);
+        if rows.slots > u32::MAX as usize {
+            bail!("{} infoset-actions: more than 2^32", rows.slots);
+        }
+        let facts = MultiwayFacts::new(def)?;
+        let work = (0..batch)
+            .map(|_| Work {
+                facts: facts.clone(),
+                regret: Vec::new(),
+                average: Vec::new(),
+            })
+            .collect();
+        Ok(SampledSolver {
+            def: Arc::new(def.clone()),
+            regrets: vec![0.0; rows.slots],
+            average: vec![0.0; rows.slots],
+            betting,
+            bucketing,
+            rows,
+            iterations: 0,
+            batch,
+            seed,
+            algorithm,
+            work,
+        })
+    }
+
+    /// Runs one iteration: a batch of traversals, then their updates in traversal order.
+    pub fn iterate(&mut self) -> Result<()> {
+        let t = self.iterations + 1;
+        let sched = self.algorithm.schedule(t);
+        if sched.positive != 1.0 || sched.negative != 1.0 {
+            let (pos, neg) = (sched.positive as f32, sched.negative as f32);
+            self.regrets.par_chunks_mut(1 << 16).for_each(|c| {
+                for r in c {
+                    *r *= if *r > 0.0 { pos } else { neg };
+                }
+            });
+        }
+        if sched.old_average != 1.0 {
+            let old = sched.old_average as f32;
+            self.average
+                .par_chunks_mut(1 << 16)
+                .for_each(|c| c.iter_mut().for_each(|a| *a *= old));
+        }
+        let seats = self.def.seats as usize;
+        let ctx = Ctx {
+            def: &self.def,
+            betting: &self.betting,
+            bucketing: &self.bucketing,
+            rows: &self.rows,
+            regrets: &self.regrets,
+        };
+        let seed = self.seed;
+        self.work
+            .par_iter_mut()
+            .enumerate()
+            .try_for_each(|(i, w)| -> Result<(), DealError> {
+                let mut rng = ChaCha8Rng::seed_from_u64(mix(mix(seed, t), i as u64));
+                w.facts.sample(ctx.def, &mut rng);
+                w.regret.clear();
+                w.average.clear();
+                let mut walk = Traversal {
+                    ctx: &ctx,
+                    facts: &mut w.facts,
+                    rng: &mut rng,
+                    regret: &mut w.regret,
+                    average: &mut w.average,
+                    traverser: (i % seats) as u8,
+                };
+                walk.street(0, (1u16 << seats) - 1, [0; MAX_DEAL_SEATS])?;
+                Ok(())
+            })?;
+        let weight = sched.new_average as f32;
+        for w in &self.work {
+            for &(s, d) in &w.regret {
+                self.regrets[s as usize] += d;
+            }
+            for &(s, p) in &w.average {
+                self.average[s as usize] += weight * p;
+            }
+        }
+        if sched.clamp {
+            for w in &self.work {
+                for &(s, _) in &w.regret {
+                    let r = &mut self.regrets[s as usize];
+                    *r = r.max(0.0);
+                }
+            }
+        }
+        self.iterations = t;
+        Ok(())
+    }
+
+    /// The average strategy, normalised per row (uniform where it has no mass).
+    pub fn average_strategy(&self) -> Vec<f32> {
+        let mut out = self.average.clone();
+        for (ti, t) in self.betting.trees.iter().enumerate() {
+            let s = t.street as usize;
+            let rows = pot_classes(s) as usize * self.rows.buckets[s] as usize;
+            let nodes = &self.betting.nodes[t.root as usize..t.end as usize];
+            for row in 0..rows {
+                let start = self.rows.base[ti] + row * t.actions as usize;
+                for n in nodes.iter().filter(|n| n.kind == MwKind::Action) {
+                    let a = start + n.index as usize;
+                    normalize(&mut out[a..a + n.num_children as usize]);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A row of weights made a distribution (uniform where nothing is positive).
+fn normalize(row: &mut [f32]) {
+    let sum: f32 = row.iter().map(|x| x.max(0.0)).sum();
+    let k = row.len() as f32;
+    for x in row {
+        *x = if sum > 0.0 { x.max(0.0) / sum } else { 1.0 / k };
+    }
+}
+
+/// Regret matching into `out`: each action in proportion to its positive regret, uniform when
+/// none is positive.
+#[inline(always)]
+pub fn regret_match(regrets: &[f32], out: &mut [f32]) {
+    let sum: f32 = regrets.iter().map(|r| r.max(0.0)).sum();
+    let k = regrets.len() as f32;
+    for (o, r) in out.iter_mut().zip(regrets) {
+        *o = if sum > 0.0 { r.max(0.0) / sum } else { 1.0 / k };
+    }
+}
+
+/// Mixes a word into a seed (splitmix64's finalizer): a traversal's draws depend only on the
+/// seed, the iteration and its index in the batch.
+fn mix(seed: u64, x: u64) -> u64 {
+    let mut z = seed ^ x.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// What every traversal of a batch reads.
+struct Ctx<'a> {
+    def: &'a GameDef,
+    betting: &'a MultiwayBetting,
+    bucketing: &'a Bucketing,
+    rows: &'a Rows,
+    regrets: &'a [f32],
+}
+
+/// Where a traversal is on a street: its tree, the pot class it was entered with, the seat of
+/// each role and each seat's chips in when it began.
+struct Street {
+    street: usize,
+    tree: u32,
+    class: u8,
+    order: [u8; MAX_DEAL_SEATS],
+    committed: [u32; MAX_DEAL_SEATS],
+}
+
+impl Street {
+    /// The seats of the roles in `live`.
+    #[inline(always)]
+    fn seats(&self, live: u8) -> u16 {
+        let mut set = 0u16;
+        let mut m = live;
+        while m != 0 {
+            set |= 1 << self.order[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        set
+    }
+}
+
+/// One traversal of one deal for one traverser.
+struct Traversal<'a, 'b> {
+    ctx: &'b Ctx<'a>,
+    facts: &'b mut MultiwayFacts,
+    rng: &'b mut ChaCha8Rng,
+    regret: &'b mut Vec<(u32, f32)>,
+    average: &'b mut Vec<(u32, f32)>,
+    traverser: u8,
+}
+
+impl Traversal<'_, '_> {
+    /// The traverser's value of the street `street` entered by the seats of `set` with
+    /// `committed` chips in.
+    fn street(
+        &mut self,
+        street: usize,
+        set: u16,
+        committed: [u32; MAX_DEAL_SEATS],
+    ) -> Result<f32, DealError> {
+        let seats = self.facts.seats() as u8;
+        let first = self.facts.first_actor(street, set);
+        let mut order = [0u8; MAX_DEAL_SEATS];
+        let mut live = 0;
+        for k in 0..seats {
+            let s = (first + k) % seats;
+            if set >> s & 1 == 1 {
+                order[live] = s;
+                live += 1;
+            }
+        }
+        let Some(tree) = self.ctx.betting.tree(street, live as u32) else {
+            return Err(DealError::Unsupported(format!(
+                "no tree for street {} with {live} seats",
+                street + 1
+            )));
+        };
+        let pot: u64 = committed.iter().map(|&c| c as u64).sum();
+        let s = Street {
+            street,
+            tree,
+            class: pot_class(self.ctx.def, street, pot + self.ante_pot()),
+            order,
+            committed,
+        };
+        let root = self.ctx.betting.trees[tree as usize].root;
+        self.node(root, &s)
+    }
+
+    /// The antes: the pot before any street (the walk counts the chips put in on streets).
+    fn ante_pot(&self) -> u64 {
+        self.ctx.def.ante * self.facts.seats() as u64
+    }
+
+    fn node(&mut self, i: u32, s: &Street) -> Result<f32, DealError> {
+        let b = self.ctx.betting;
+        let n = b.nodes[i as usize];
+        if n.kind == MwKind::Action {
+            let seat = s.order[n.role as usize];
+            let set = s.seats(n.live);
+            let opponent = self.facts.opponent(s.street, set, seat);
+            let bucket = self
+                .facts
+                .bucket(self.ctx.bucketing, s.street, seat, opponent)?;
+            let slot = self.ctx.rows.slot(b, s.tree, s.class, bucket, n.index);
+            let k = n.num_children as usize;
+            let mut sigma = [0f32; MAX_ACTIONS];
+            regret_match(&self.ctx.regrets[slot..slot + k], &mut sigma[..k]);
+            if seat == self.traverser {
+                let mut values = [0f32; MAX_ACTIONS];
+                let mut v = 0.0;
+                for a in 0..k {
+                    values[a] = self.node(n.first_child + a as u32, s)?;
+                    v += sigma[a] * values[a];
+                }
+                for (a, value) in values[..k].iter().enumerate() {
+                    self.regret.push(((slot + a) as u32, value - v));
+                }
+                return Ok(v);
+            }
+            for (a, &p) in sigma[..k].iter().enumerate() {
+                self.average.push(((slot + a) as u32, p));
+            }
+            let a = sample(&sigma[..k], self.rng.next_u32());
+            return self.node(n.first_child + a as u32, s);
+        }
+        // A terminal of the street: its chips, then the hand's end or the next street.
+        let live = b.trees[s.tree as usize].live;
+        let mut committed = s.committed;
+        for (r, &put) in b.stakes_of(&n, live).iter().enumerate() {
+            committed[s.order[r] as usize] += put;
+        }
+        let me = self.traverser as usize;
+        let pot = (committed.iter().map(|&c| c as u64).sum::<u64>() + self.ante_pot()) as f32;
+        let mine = (committed[me] as u64 + self.ctx.def.ante) as f32;
+        let set = s.seats(n.live);
+        match n.kind {
+            MwKind::Fold => Ok(if set >> me & 1 == 1 { pot } else { 0.0 } - mine),
+            MwKind::Showdown => Ok(self.facts.share(set, me) * pot - mine),
+            _ => self.street(s.street + 1, set, committed),
+        }
+    }
+}
+
+/// The action drawn from `sigma` by the 32 random bits `bits` (the last action when rounding
+/// leaves the sum short of the draw).
+#[inline(always)]
+fn sample(sigma: &[f32], bits: u32) -> usize {
+    let u = (bits >> 8) as f32 * (1.0 / (1u32 << 24) as f32);
+    let mut acc = 0.0;
+    for (a, &p) in sigma.iter().enumerate() {
+        acc += p;
+        if u < acc {
+            return a;
+        }
+    }
+    sigma.len() - 1
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

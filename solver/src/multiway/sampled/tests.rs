@@ -1,0 +1,162 @@
+use super::*;
+use crate::session::{self, Problem};
+use abstraction::betting_abstraction::BettingAbstraction;
+use abstraction::bucketing::Size;
+use abstraction::rules::Variant;
+use std::sync::OnceLock;
+
+/// A 7stud bucketing of 4 buckets per street with a small training sample (a second to build).
+pub(crate) fn bucketing() -> Arc<Bucketing> {
+    static B: OnceLock<Arc<Bucketing>> = OnceLock::new();
+    B.get_or_init(|| {
+        let def = GameDef::stud(Variant::SevenStud);
+        let mut size = Size::preset("tiny", 5).unwrap();
+        size.buckets = vec![4; 5];
+        size.train = 300;
+        Arc::new(Bucketing::build(&def, &size, &|_| {}).unwrap())
+    })
+    .clone()
+}
+
+/// Seven-card stud three-handed.
+pub(crate) fn game() -> GameDef {
+    GameDef::preset("7stud-3p").unwrap()
+}
+
+pub(crate) fn solver(algorithm: Algorithm, batch: usize, seed: u64) -> SampledSolver {
+    let def = game();
+    let betting =
+        MultiwayBetting::build(&def, BettingAbstraction::for_game(&def), usize::MAX).unwrap();
+    SampledSolver::new(&def, betting, bucketing(), algorithm, batch, seed).unwrap()
+}
+
+fn bits(v: &[f32]) -> Vec<u32> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+fn run_on(threads: usize, algorithm: Algorithm, iterations: u64) -> SampledSolver {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let mut s = solver(algorithm, 12, 5);
+    pool.install(|| {
+        for _ in 0..iterations {
+            s.iterate().unwrap();
+        }
+    });
+    s
+}
+
+#[test]
+fn the_same_bits_on_any_number_of_threads() {
+    for algorithm in [Algorithm::Linear, Algorithm::CfrPlus] {
+        let one = run_on(1, algorithm, 4);
+        let three = run_on(3, algorithm, 4);
+        assert!(bits(&one.regrets) == bits(&three.regrets), "{algorithm:?}");
+        assert!(bits(&one.average) == bits(&three.average), "{algorithm:?}");
+        assert!(one.regrets.iter().any(|&r| r != 0.0));
+        assert!(one.average.iter().any(|&a| a > 0.0));
+        if algorithm == Algorithm::CfrPlus {
+            assert!(
+                one.regrets.iter().all(|&r| r >= 0.0),
+                "regret matching+ clamps"
+            );
+        }
+    }
+    // Another seed samples other deals.
+    let mut other = solver(Algorithm::Linear, 12, 6);
+    other.iterate().unwrap();
+    let mut first = solver(Algorithm::Linear, 12, 5);
+    first.iterate().unwrap();
+    assert!(bits(&first.regrets) != bits(&other.regrets));
+}
+
+#[test]
+fn a_resumed_solve_is_bit_identical_to_an_uninterrupted_one() {
+    let dir = std::env::temp_dir().join(format!("stud-sampled-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ckpt = dir.join("s.ckpt");
+    let def = game();
+    let problem = Problem::sampled(&def, &bucketing());
+    let mut straight = solver(Algorithm::Linear, 9, 3);
+    for _ in 0..6 {
+        straight.iterate().unwrap();
+    }
+    let mut first = solver(Algorithm::Linear, 9, 3);
+    for _ in 0..3 {
+        first.iterate().unwrap();
+    }
+    session::save(&ckpt, &first, &problem).unwrap();
+    let mut resumed = solver(Algorithm::Linear, 9, 3);
+    session::resume(&ckpt, &mut resumed, &problem).unwrap();
+    assert_eq!(resumed.iterations, 3);
+    assert!(
+        bits(&resumed.regrets) == bits(&first.regrets),
+        "restored regrets"
+    );
+    assert!(
+        bits(&resumed.average) == bits(&first.average),
+        "restored averages"
+    );
+    for _ in 0..3 {
+        resumed.iterate().unwrap();
+    }
+    assert!(bits(&resumed.regrets) == bits(&straight.regrets), "regrets");
+    assert!(
+        bits(&resumed.average) == bits(&straight.average),
+        "averages"
+    );
+    // Another batch is another solve: refused.
+    let mut other = solver(Algorithm::Linear, 12, 3);
+    let e = session::resume(&ckpt, &mut other, &problem).unwrap_err();
+    assert!(format!("{e:#}").contains("--batch"), "{e:#}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn rows_are_contiguous_per_tree_pot_class_and_bucket() {
+    let s = solver(Algorithm::Linear, 3, 1);
+    let b = &s.betting;
+    let mut next = 0;
+    for (ti, t) in b.trees.iter().enumerate() {
+        assert_eq!(s.rows.base[ti], next);
+        let street = t.street as usize;
+        let rows = pot_classes(street) as usize * s.rows.buckets[street] as usize;
+        next += rows * t.actions as usize;
+        let last = b.nodes[t.root as usize..t.end as usize]
+            .iter()
+            .filter(|n| n.kind == MwKind::Action)
+            .map(|n| n.index + n.num_children as u32)
+            .max()
+            .unwrap();
+        assert_eq!(last, t.actions);
+        let top = s.rows.slot(
+            b,
+            ti as u32,
+            pot_classes(street) as u8 - 1,
+            s.rows.buckets[street] - 1,
+            t.actions,
+        );
+        assert_eq!(top, next);
+    }
+    assert_eq!(next, s.rows.slots);
+    let avg = {
+        let mut t = solver(Algorithm::Linear, 3, 1);
+        t.iterate().unwrap();
+        t.average_strategy()
+    };
+    let root = b.nodes[b.trees[0].root as usize];
+    let row = &avg[..root.num_children as usize];
+    assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-5, "{row:?}");
+}
+
+#[test]
+fn sampling_follows_the_probabilities() {
+    let sigma = [0.25f32, 0.5, 0.25];
+    let at = |u: f32| sample(&sigma, ((u * (1u32 << 24) as f32) as u32) << 8);
+    assert_eq!(
+        [at(0.0), at(0.2), at(0.3), at(0.7), at(0.8), at(0.999)],
+        [0, 0, 1, 1, 2, 2]
+    );
+}

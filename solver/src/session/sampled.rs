@@ -1,0 +1,166 @@
+//! A sampled multiway solve of real stud ([`crate::multiway::sampled`]): what it will cost
+//! before the big arrays are allocated ([`estimate`]), its checkpoints (`f32` regrets and
+//! averages under a [`SampledHeader`]), and its strategy file ([`write_strategy`]).
+
+use super::{Problem, Session};
+use crate::cfr::Algorithm;
+use crate::checkpoint;
+use crate::memory::Estimate;
+use crate::multiway::sampled::{SampledSolver, BYTES_PER_SLOT};
+use abstraction::betting_abstraction::BettingAbstraction;
+use abstraction::bucketing::Bucketing;
+use abstraction::card_abstraction::CardAbstraction;
+use abstraction::multiway_betting::{MultiwayBetting, POT_CLASSES};
+use abstraction::rules::GameDef;
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// How to make a sampled multiway solve smaller, for the refusals.
+pub const ADVICE: &str = "use fewer seats, a smaller --abstraction or a smaller --batch";
+
+/// The updates one traversal collects, guessed for the estimate: a traversal of a seven-card
+/// table of three visits some thousands of decisions (measured: about 2,000 updates).
+const UPDATES_PER_TRAVERSAL: usize = 4096;
+
+/// The multiway betting abstraction of `def` under its own raise cap, refusing a tree of more
+/// than `max_nodes` nodes (the memory estimate comes after it).
+pub fn betting(def: &GameDef, max_nodes: usize) -> Result<MultiwayBetting> {
+    Ok(MultiwayBetting::build(
+        def,
+        BettingAbstraction::for_game(def),
+        max_nodes,
+    )?)
+}
+
+/// What a sampled solve of `betting` with `bucketing` and `batch` traversals per iteration
+/// holds beyond the `resident` bytes measured before (the bucketing among them).
+pub fn estimate(
+    betting: &MultiwayBetting,
+    bucketing: &Bucketing,
+    batch: usize,
+    resident: usize,
+) -> Estimate {
+    let buckets: Vec<u32> = (0..betting.streets).map(|s| bucketing.buckets(s)).collect();
+    let rows = crate::multiway::sampled::Rows::new(betting, &buckets);
+    let seats = betting.seats as usize;
+    // Per traversal: its updates (8 bytes each, two buffers) and the deal's memos.
+    let memo = (1 << seats) * betting.streets * (seats + 1) + betting.streets * seats * seats * 4;
+    Estimate {
+        infosets: rows.infosets,
+        slots: rows.slots,
+        bytes_per_slot: BYTES_PER_SLOT,
+        resident_bytes: resident,
+        bucketing_bytes: bucketing.encode().len(),
+        tree_bytes: betting.nodes.len() * (12 + 16) + betting.stakes.len() * 4,
+        solver_bytes: rows.slots * BYTES_PER_SLOT,
+        scratch_bytes: batch * (2 * 8 * UPDATES_PER_TRAVERSAL + memo),
+        // The normalised average, copied to be written.
+        write_bytes: rows.slots * 4,
+    }
+}
+
+impl Problem {
+    /// The problem of a sampled multiway solve of `def` with `bucketing`.
+    pub fn sampled(def: &GameDef, bucketing: &Bucketing) -> Problem {
+        Problem {
+            game: def.clone(),
+            card_abstraction: format!(
+                "{} against the best showing live opponent, {POT_CLASSES} pot classes",
+                bucketing.name()
+            ),
+            betting: BettingAbstraction::for_game(def),
+        }
+    }
+}
+
+/// What a sampled multiway checkpoint (magic `STUDMSCK`, two sections of `f32`) must match to
+/// be resumed. The field order is the file format: do not reorder.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SampledHeader {
+    /// The game (stored as JSON text, see [`crate::container::game_as_json`]).
+    #[serde(with = "crate::container::game_as_json")]
+    pub game: GameDef,
+    /// The card abstraction's name (size and checksum, the view, the pot classes).
+    pub card_abstraction: String,
+    /// The betting abstraction.
+    pub betting: BettingAbstraction,
+    /// The member of the CFR family.
+    pub algorithm: Algorithm,
+    /// Traversals per iteration.
+    pub batch: u64,
+    /// The seed.
+    pub seed: u64,
+    /// Iterations completed.
+    pub iterations: u64,
+    /// Number of slots.
+    pub slots: u64,
+}
+
+impl checkpoint::Header for SampledHeader {
+    const MAGIC: &'static [u8; 8] = b"STUDMSCK";
+    const WHAT: &'static str = "sampled multiway checkpoint";
+    const RESUME_WITH: &'static str = "--game, --abstraction, --algorithm, --batch and --seed";
+
+    fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    fn slots(&self) -> u64 {
+        self.slots
+    }
+
+    fn mismatch(&self, saved: &Self) -> Option<String> {
+        if saved.game != self.game {
+            Some("game".into())
+        } else if saved.card_abstraction != self.card_abstraction || saved.betting != self.betting {
+            Some("abstraction".into())
+        } else if saved.algorithm != self.algorithm {
+            Some(format!("algorithm ({})", saved.algorithm.name()))
+        } else if saved.batch != self.batch || saved.seed != self.seed {
+            Some("sampling (--batch, --seed)".into())
+        } else {
+            None
+        }
+    }
+}
+
+impl Session for SampledSolver {
+    type Elem = f32;
+    type Header = SampledHeader;
+
+    fn iterate(&mut self) -> Result<()> {
+        SampledSolver::iterate(self)
+    }
+
+    fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    fn header(&self, problem: &Problem) -> SampledHeader {
+        SampledHeader {
+            game: problem.game.clone(),
+            card_abstraction: problem.card_abstraction.clone(),
+            betting: self.betting.betting,
+            algorithm: self.algorithm,
+            batch: self.batch as u64,
+            seed: self.seed,
+            iterations: self.iterations,
+            slots: self.regrets.len() as u64,
+        }
+    }
+
+    fn arrays(&self) -> [&[f32]; 2] {
+        [&self.regrets, &self.average]
+    }
+
+    fn restore(&mut self) -> ([&mut [f32]; 2], &mut u64) {
+        ([&mut self.regrets, &mut self.average], &mut self.iterations)
+    }
+}
+
+/// Writes the solver's average strategy to `path` (atomically): see
+/// [`crate::strategy_file::multiway`] for the bytes.
+pub fn write_strategy(path: &Path, solver: &SampledSolver, problem: &Problem) -> Result<()> {
+    crate::strategy_file::multiway::write(path, solver, problem)
+}

@@ -1,0 +1,278 @@
+//! The strategy file of a sampled multiway solve (three to eight seats of real stud), and the
+//! [`Player`] that plays it.
+//!
+//! # Bytes
+//! The container of [`crate::container`] (format version 5: prefix, bincode header, 64-byte
+//! aligned sections, FNV-1a 64 of the header, of each section and of the whole file), with the
+//! magic `STUDMWSF`, the header [`MultiwayFileHeader`] and two sections:
+//! ```text
+//! section 0   rows        u16 LE per slot: the average strategy's probability × 65535,
+//!                         rounded; slot order as the solver's (`multiway::sampled::Rows`):
+//!                         per street tree, per pot class, per bucket, per decision, per action
+//! section 1   bucketing   the heads-up bucketing's own encoding (`Bucketing::encode`, with its
+//!                         checksum), the card abstraction the rows were solved with
+//! ```
+//! The betting abstraction is not stored: it is rebuilt from the game in the header by the rules
+//! engine (`MultiwayBetting::build`, deterministic) and must give the header's node and slot
+//! counts, else the file is refused.
+//!
+//! # Playing it
+//! One lookup per decision: the node by [`MultiwayBetting::locate`] (the street's tree by the
+//! seats that began it, the node by the street's betting, the pot class by the pot that entered
+//! it), the bucket by the seat's view against the best showing live opponent, the row, and each
+//! abstract action's real action by [`MultiwayBetting::real_action`].
+
+use crate::bot::{normalize_or_fall_back, Answer, Bet, Player};
+use crate::container::{self, Container};
+use crate::input;
+use crate::multiway::sampled::{Rows, SampledSolver};
+use crate::session::Problem;
+use abstraction::betting_abstraction::BettingAbstraction;
+use abstraction::bucketing::{Bucketing, CardView};
+use abstraction::cards::CardSet;
+use abstraction::multiway_betting::{MultiwayBetting, MwKind, POT_CLASSES};
+use abstraction::rules::order::best_showing;
+use abstraction::rules::{Action, GameDef, State};
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The magic of a multiway strategy file.
+pub const MAGIC: &[u8; 8] = b"STUDMWSF";
+const WHAT: &str = "multiway strategy file";
+/// The most nodes a file's betting abstraction may rebuild to (a damaged game in a header
+/// must not make the reader build without end).
+const MAX_NODES: usize = 50_000_000;
+
+/// The header of a multiway strategy file. The field order is the file format: do not reorder.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MultiwayFileHeader {
+    /// The game (stored as JSON text, see [`crate::container::game_as_json`]).
+    #[serde(with = "crate::container::game_as_json")]
+    pub game: GameDef,
+    /// The card abstraction's name.
+    pub card_abstraction: String,
+    /// The betting abstraction.
+    pub betting: BettingAbstraction,
+    /// Pot classes of a street after the first.
+    pub pot_classes: u8,
+    /// The solver: `external-sampling MCCFR` and the member of the CFR family.
+    pub solver: String,
+    /// Iterations (batches) completed.
+    pub iterations: u64,
+    /// Traversals per iteration.
+    pub batch: u64,
+    /// The seed.
+    pub seed: u64,
+    /// Nodes of the betting abstraction.
+    pub nodes: u64,
+    /// Slots (infoset-actions).
+    pub slots: u64,
+}
+
+/// Writes `solver`'s average strategy on `problem` to `path`, atomically.
+pub fn write(path: &Path, solver: &SampledSolver, problem: &Problem) -> Result<()> {
+    let rows: Vec<u16> = solver
+        .average_strategy()
+        .iter()
+        .map(|&p| (p.clamp(0.0, 1.0) * 65535.0).round() as u16)
+        .collect();
+    let header = MultiwayFileHeader {
+        game: problem.game.clone(),
+        card_abstraction: problem.card_abstraction.clone(),
+        betting: solver.betting.betting,
+        pot_classes: POT_CLASSES,
+        solver: format!("external-sampling MCCFR, {}", solver.algorithm.name()),
+        iterations: solver.iterations,
+        batch: solver.batch as u64,
+        seed: solver.seed,
+        nodes: solver.betting.nodes.len() as u64,
+        slots: rows.len() as u64,
+    };
+    let bucketing = solver.bucketing.encode();
+    container::write(
+        path,
+        MAGIC,
+        header,
+        &[bytemuck::cast_slice(&rows), &bucketing],
+    )
+}
+
+/// Whether `bytes` begin as a multiway strategy file.
+pub fn is_multiway(bytes: &[u8]) -> bool {
+    bytes.starts_with(MAGIC)
+}
+
+/// An opened multiway strategy file: its header, the rebuilt betting abstraction, the
+/// bucketing and the rows.
+pub struct MultiwayFile {
+    /// The header.
+    pub header: MultiwayFileHeader,
+    /// The betting abstraction, rebuilt from the game.
+    pub betting: MultiwayBetting,
+    /// The bucketing embedded.
+    pub bucketing: Bucketing,
+    /// The slot layout.
+    pub rows: Rows,
+    /// The rows: a probability × 65535 per slot.
+    pub probs: Vec<u16>,
+    /// The file's size in bytes.
+    pub bytes: usize,
+}
+
+impl MultiwayFile {
+    /// Reads and checks the file at `path` (every checksum), rebuilds its betting abstraction.
+    pub fn open(path: &Path) -> Result<MultiwayFile> {
+        let bytes = input::read(path, input::STRATEGY)?;
+        MultiwayFile::from_bytes(&bytes).with_context(|| format!("{}", path.display()))
+    }
+
+    /// [`MultiwayFile::open`] of the bytes of a file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<MultiwayFile> {
+        let c: Container<MultiwayFileHeader> = Container::open(bytes, MAGIC, WHAT)?;
+        c.verify(bytes)?;
+        if c.sections.len() != 2 {
+            bail!("{} sections in a {WHAT}: it has 2", c.sections.len());
+        }
+        let h = c.header.clone();
+        if h.pot_classes != POT_CLASSES {
+            bail!(
+                "{} pot classes: this build plays {POT_CLASSES}",
+                h.pot_classes
+            );
+        }
+        let heads_up = h.game.clone().with_seats(2, h.game.starting_stacks[0]);
+        let bucketing = Bucketing::decode(c.section(bytes, 1)?, &heads_up)?;
+        let betting = MultiwayBetting::build(&h.game, h.betting, MAX_NODES)?;
+        let buckets: Vec<u32> = (0..betting.streets).map(|s| bucketing.buckets(s)).collect();
+        let rows = Rows::new(&betting, &buckets);
+        if betting.nodes.len() as u64 != h.nodes || rows.slots as u64 != h.slots {
+            bail!(
+                "the game's betting abstraction has {} nodes and {} slots, the file {} and {}: \
+                 written by another build",
+                betting.nodes.len(),
+                rows.slots,
+                h.nodes,
+                h.slots
+            );
+        }
+        let raw = c.section(bytes, 0)?;
+        if raw.len() != rows.slots * 2 {
+            bail!("{} bytes of rows for {} slots", raw.len(), rows.slots);
+        }
+        let probs = raw
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        Ok(MultiwayFile {
+            header: h,
+            betting,
+            bucketing,
+            rows,
+            probs,
+            bytes: bytes.len(),
+        })
+    }
+
+    /// The abstract row of `seat` at `state` (a decision of `seat`) after `bets`: the slot of
+    /// its first action and the decision node, or `None` when the abstract street has closed
+    /// (a raise past the cap was its call: the seat should call).
+    pub fn row(&self, state: &State, bets: &[Bet], seat: u8) -> Result<Option<(usize, u32, u32)>> {
+        let street = state.street();
+        let actions: Vec<Action> = bets
+            .iter()
+            .filter(|(s, _)| *s == street)
+            .map(|&(_, a)| a)
+            .collect();
+        let spot = self.betting.locate(state, &actions)?;
+        let n = self.betting.nodes[spot.node as usize];
+        if n.kind != MwKind::Action {
+            return Ok(None);
+        }
+        let low = state.def().variant.is_low();
+        let live = state.live();
+        let others = (0..state.def().seats).filter(|&s| s != seat && live >> s & 1 == 1);
+        let opponent = best_showing(others.map(|s| (s, state.up_cards(s))), low)
+            .context("no live opponent")?;
+        let mut down = CardSet::EMPTY;
+        for c in state.down_cards(seat) {
+            down.insert(c.context("the seat's own down card is unknown")?);
+        }
+        let set = |cards: &[abstraction::cards::Card]| cards.iter().copied().collect();
+        let view = CardView {
+            street,
+            down,
+            up: set(state.up_cards(seat)),
+            opp_up: set(state.up_cards(opponent)),
+        };
+        let bucket = self.bucketing.bucket(&view)?;
+        let slot = self
+            .rows
+            .slot(&self.betting, spot.tree, spot.pot_class, bucket, n.index);
+        Ok(Some((slot, spot.tree, spot.node)))
+    }
+}
+
+/// A player of a multiway strategy file: the average strategy as solved.
+pub struct MultiwayPlayer {
+    file: MultiwayFile,
+    name: String,
+}
+
+impl MultiwayPlayer {
+    /// The player of the file at `path`, named `name`.
+    pub fn open(path: &Path, name: &str) -> Result<MultiwayPlayer> {
+        Ok(MultiwayPlayer {
+            file: MultiwayFile::open(path)?,
+            name: name.to_string(),
+        })
+    }
+
+    /// The player of an opened file.
+    pub fn new(file: MultiwayFile, name: &str) -> MultiwayPlayer {
+        MultiwayPlayer {
+            file,
+            name: name.to_string(),
+        }
+    }
+}
+
+impl Player for MultiwayPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn policy(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        seat: u8,
+        legal: &[Action],
+        probs: &mut [f64],
+    ) -> Result<Answer> {
+        if state.def() != &self.file.header.game {
+            bail!("{}: the strategy is of another game", self.name);
+        }
+        probs.fill(0.0);
+        let Some((slot, tree, node)) = self.file.row(state, bets, seat)? else {
+            // The abstract street closed: the abstract game has called.
+            return Ok(normalize_or_fall_back(legal, probs));
+        };
+        let k = self.file.betting.nodes[node as usize].num_children as usize;
+        for c in 0..k {
+            let p = self.file.probs[slot + c] as f64 / 65535.0;
+            let real = self
+                .file
+                .betting
+                .real_action(tree, node, c, legal)
+                .with_context(|| format!("abstract action {c} has no real action"))?;
+            if let Some(i) = legal.iter().position(|&a| a == real) {
+                probs[i] += p;
+            }
+        }
+        Ok(normalize_or_fall_back(legal, probs))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,79 @@
+use super::*;
+use crate::bot::choose;
+use crate::cfr::Algorithm;
+use crate::multiway::sampled::tests::{game, solver};
+use abstraction::rules::Next;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+#[test]
+fn a_short_solve_plays_hundreds_of_hands_through_the_engine() {
+    let dir = std::env::temp_dir().join(format!("stud-mw-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("s.strat");
+    let mut s = solver(Algorithm::Linear, 30, 2);
+    for _ in 0..5 {
+        s.iterate().unwrap();
+    }
+    let def = game();
+    let problem = Problem::sampled(&def, &s.bucketing);
+    write(&path, &s, &problem).unwrap();
+    let file = MultiwayFile::open(&path).unwrap();
+    assert_eq!(file.header.iterations, 5);
+    assert_eq!(file.rows.slots, s.rows.slots);
+    // The rows are the average strategy as solved, to a 65535th.
+    let avg = s.average_strategy();
+    for (&q, &p) in file.probs.iter().zip(&avg) {
+        assert!((q as f32 / 65535.0 - p).abs() <= 1.0 / 65535.0);
+    }
+    let player = MultiwayPlayer::new(file, "mw");
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let (mut decisions, mut fallbacks, mut showdowns) = (0, 0, 0);
+    for _ in 0..300 {
+        let mut st = State::new(&def).unwrap();
+        let mut bets: Vec<Bet> = Vec::new();
+        let mut probs = [0.0; 8];
+        loop {
+            match st.next() {
+                Next::Deal { .. } => {
+                    st.deal_random(&mut rng).unwrap();
+                }
+                Next::Act { .. } => {
+                    let legal = st.legal_actions();
+                    let (a, answer) = choose(&player, &st, &bets, &legal, &mut probs, &mut rng)
+                        .unwrap_or_else(|e| panic!("{e:#} after {bets:?}"));
+                    let sum: f64 = probs[..legal.len()].iter().sum();
+                    assert!((sum - 1.0).abs() < 1e-9);
+                    decisions += 1;
+                    fallbacks += (answer == Answer::Fallback) as usize;
+                    bets.push((st.street(), a));
+                    st.apply(a).unwrap();
+                }
+                Next::Over => break,
+            }
+        }
+        showdowns += (st.live().count_ones() > 1) as usize;
+    }
+    assert!(decisions > 1000, "{decisions} decisions");
+    assert!(showdowns > 0);
+    // Only past the cap (two players left, the engine uncapped) may the abstract game have
+    // closed the street.
+    assert!(fallbacks * 100 < decisions, "{fallbacks} of {decisions}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_damaged_file_is_refused() {
+    let dir = std::env::temp_dir().join(format!("stud-mw-damaged-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("s.strat");
+    let s = solver(Algorithm::Linear, 3, 2);
+    write(&path, &s, &Problem::sampled(&game(), &s.bucketing)).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert!(is_multiway(&bytes));
+    assert!(MultiwayFile::from_bytes(&bytes).is_ok());
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    assert!(MultiwayFile::from_bytes(&bytes).is_err());
+    std::fs::remove_dir_all(&dir).ok();
+}
