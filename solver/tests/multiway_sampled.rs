@@ -75,6 +75,40 @@ fn a_three_seat_solve_resumes_and_threads_to_the_same_bytes() {
     assert!(text.contains("external-sampling MCCFR"), "{text}");
 }
 
+/// The file plays at a table wherever a player is named (`bot::load`): a match against two
+/// heuristic copies, its game read from the file, zero-sum over the rotated seats.
+#[test]
+fn a_three_seat_file_plays_a_match_at_its_table() {
+    let (file, _) = solve("table.strat", &["--iterations", "2", "--threads", "2"]);
+    let f = file.to_str().unwrap();
+    let out = ok(&stud(
+        &[
+            "match",
+            f,
+            "heuristic",
+            "heuristic",
+            "--hands",
+            "30",
+            "--seed",
+            "3",
+            "--json",
+        ],
+        "",
+    ));
+    let v: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(v["seats"], 3, "{v}");
+    let players = v["players"].as_array().unwrap();
+    assert_eq!(players.len(), 3, "{v}");
+    let chips: i64 = players.iter().map(|p| p["chips"].as_i64().unwrap()).sum();
+    assert_eq!(chips, 0, "{v}");
+    // A file of another game is refused by name.
+    let e = err(&stud(
+        &["match", f, "heuristic", "heuristic", "--game", "razz-3p"],
+        "",
+    ));
+    assert!(e.contains("table.strat"), "{e}");
+}
+
 #[test]
 fn what_the_sampling_solver_cannot_do_is_refused_by_name() {
     let abst = dir().join("abstractions");

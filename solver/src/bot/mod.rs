@@ -240,6 +240,16 @@ pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
         "call" => Box::new(AlwaysCall),
         "raise" => Box::new(AlwaysRaise),
         "heuristic" => Box::new(Heuristic::default()),
+        _ if crate::strategy_file::multiway::is_multiway_file(std::path::Path::new(spec)) => {
+            let player = crate::strategy_file::multiway::MultiwayPlayer::open(
+                std::path::Path::new(spec),
+                spec,
+            )?;
+            if player.game() != def {
+                anyhow::bail!("{spec} was solved for another game than the one played");
+            }
+            Box::new(player)
+        }
         _ if std::path::Path::new(spec).exists() => Box::new(open_strategy(spec, def)?),
         _ => match crate::resolve::resolve_spec(spec) {
             Some(parsed) => {

@@ -25,9 +25,7 @@ pub struct Args {
 
 /// Runs `stud info`.
 pub fn run(args: Args) -> Result<()> {
-    let mut magic = [0u8; 8];
-    let mut file = solver::input::open(&args.file, solver::input::STRATEGY)?;
-    if std::io::Read::read_exact(&mut file, &mut magic).is_ok() && multiway::is_multiway(&magic) {
+    if multiway::is_multiway_file(&args.file) {
         return info_multiway(&args);
     }
     // Opening checks every byte against the checksums.

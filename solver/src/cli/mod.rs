@@ -54,10 +54,17 @@ pub fn game_for(game: Option<&str>, players: &[&str], default: &str) -> Result<G
         let Ok((p, _)) = solver::bot::strategy_spec(spec) else {
             continue;
         };
-        let g = solver::strategy_file::StrategyFile::open(std::path::Path::new(p))?
-            .header()
-            .game
-            .clone();
+        let path = std::path::Path::new(p);
+        let g = if solver::strategy_file::multiway::is_multiway_file(path) {
+            solver::strategy_file::multiway::MultiwayFile::open(path)?
+                .header
+                .game
+        } else {
+            solver::strategy_file::StrategyFile::open(path)?
+                .header()
+                .game
+                .clone()
+        };
         if let Some((other, name)) = &found {
             if *other != g {
                 bail!(

@@ -103,6 +103,16 @@ pub fn is_multiway(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
+/// Whether the file at `path` begins with a multiway strategy file's magic (a file that cannot
+/// be read is not one: its opener then says why).
+pub fn is_multiway_file(path: &Path) -> bool {
+    let mut magic = [0u8; 8];
+    input::open(path, input::STRATEGY)
+        .and_then(|mut f| Ok(std::io::Read::read_exact(&mut f, &mut magic)?))
+        .is_ok()
+        && is_multiway(&magic)
+}
+
 /// An opened multiway strategy file: its header, the rebuilt betting abstraction, the
 /// bucketing and the rows.
 pub struct MultiwayFile {
@@ -226,6 +236,11 @@ impl MultiwayPlayer {
             file: MultiwayFile::open(path)?,
             name: name.to_string(),
         })
+    }
+
+    /// The game the file was solved for.
+    pub fn game(&self) -> &GameDef {
+        &self.file.header.game
     }
 
     /// The player of an opened file.
