@@ -33,6 +33,25 @@ pub const DEFAULT_BATCH: usize = 256;
 pub const DEFAULT_TIME: Duration = Duration::from_secs(28 * 60);
 /// How often a checkpoint is written when `--checkpoint-every` is not given.
 pub const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(5 * 60);
+
+/// The plan of a sampled solve (deal-sampled, split over ranks, or multiway sampled):
+/// `--iterations` and `--time` (by default [`DEFAULT_TIME`] when neither is given), and a
+/// checkpoint every `--checkpoint-every` of wall time.
+pub(super) fn timed_plan(args: &Args, ckpt: &Path) -> Plan {
+    Plan {
+        iterations: args.iterations,
+        time: match (args.iterations, args.time) {
+            (None, None) => Some(DEFAULT_TIME),
+            (_, t) => t,
+        },
+        every: Every::Time(
+            args.deal
+                .checkpoint_every
+                .unwrap_or(DEFAULT_CHECKPOINT_EVERY),
+        ),
+        checkpoint: ckpt.to_path_buf(),
+    }
+}
 /// The strategy file's probability width: in `u8`, a `default` 7stud strategy is 19 MiB, under
 /// the 32 MiB of a shipped file.
 pub(super) const WIDTH: Width = Width::U8;
@@ -62,19 +81,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
             solver.iterations
         ));
     }
-    let plan = Plan {
-        iterations: args.iterations,
-        time: match (args.iterations, args.time) {
-            (None, None) => Some(DEFAULT_TIME),
-            (_, t) => t,
-        },
-        every: Every::Time(
-            args.deal
-                .checkpoint_every
-                .unwrap_or(DEFAULT_CHECKPOINT_EVERY),
-        ),
-        checkpoint: ckpt.clone(),
-    };
+    let plan = timed_plan(args, &ckpt);
     let mut watch = Watch {
         bar: Bar::new(quiet, &plan),
         json: quiet,

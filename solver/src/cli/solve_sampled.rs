@@ -3,7 +3,7 @@
 //! bucketing, with the resource estimate first, progress, checkpoints and `--resume`.
 
 use super::solve::{outputs, Args, Bar};
-use super::solve_real::{Watch, DEFAULT_CHECKPOINT_EVERY, DEFAULT_TIME};
+use super::solve_real::{timed_plan, Watch};
 use abstraction::bucketing::{Size, SIZES};
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::multiway_deal::MultiwayFacts;
@@ -13,7 +13,7 @@ use solver::cfr::Algorithm;
 use solver::memory::{available_memory, status_bytes, Estimate};
 use solver::multiway::sampled::SampledSolver;
 use solver::session::sampled::{betting, estimate, write_strategy, ADVICE};
-use solver::session::{self, Every, Plan, Problem};
+use solver::session::{self, Problem};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -110,19 +110,7 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
             solver.iterations
         ));
     }
-    let plan = Plan {
-        iterations: args.iterations,
-        time: match (args.iterations, args.time) {
-            (None, None) => Some(DEFAULT_TIME),
-            (_, t) => t,
-        },
-        every: Every::Time(
-            args.deal
-                .checkpoint_every
-                .unwrap_or(DEFAULT_CHECKPOINT_EVERY),
-        ),
-        checkpoint: ckpt.clone(),
-    };
+    let plan = timed_plan(args, &ckpt);
     let mut watch = Watch {
         bar: Bar::new(quiet, &plan),
         json: quiet,

@@ -12,8 +12,7 @@
 
 use super::solve::{outputs_of, Args, Bar};
 use super::solve_real::{
-    check_flags, measure_lifted, Watch, DEFAULT_ALGORITHM, DEFAULT_BATCH, DEFAULT_CHECKPOINT_EVERY,
-    DEFAULT_TIME, WIDTH,
+    check_flags, measure_lifted, timed_plan, Watch, DEFAULT_ALGORITHM, DEFAULT_BATCH, WIDTH,
 };
 use abstraction::rules::GameDef;
 use abstraction::tree::Tree;
@@ -24,7 +23,7 @@ use solver::memory::{available_memory, status_bytes};
 use solver::mpi::Mpi;
 use solver::session::deal::{estimate, write_solved, write_strategy, Solved};
 use solver::session::split::{estimate_part, SplitSession};
-use solver::session::{self, Every, Plan, Problem, Session};
+use solver::session::{self, Problem, Session};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -130,19 +129,7 @@ fn solve(args: &Args, def: &GameDef, mpi: &mut Mpi) -> Result<()> {
             ckpt.display()
         ));
     }
-    let plan = Plan {
-        iterations: args.iterations,
-        time: match (args.iterations, args.time) {
-            (None, None) => Some(DEFAULT_TIME),
-            (_, t) => t,
-        },
-        every: Every::Time(
-            args.deal
-                .checkpoint_every
-                .unwrap_or(DEFAULT_CHECKPOINT_EVERY),
-        ),
-        checkpoint: ckpt.clone(),
-    };
+    let plan = timed_plan(args, &ckpt);
     let mut watch = Watch {
         bar: Bar::new(quiet, &plan),
         json: args.output.json && lead,
