@@ -280,7 +280,7 @@ pub enum GameDefError {
 
 /// The preset names, for messages and `--help` (the `-3p` ones stand for every `-Np`, N = 2 to 8).
 pub const PRESETS: &str =
-    "7stud, stud8, razz, 5stud, kuhn, leduc, ministud, yardstud, tristud, kuhn-3p, leduc-3p, 7stud-3p, stud8-3p, razz-3p, 5stud-3p";
+    "7stud, stud8, razz, 5stud, kuhn, leduc, ministud, yardstud, tristud, doorstud, kuhn-3p, leduc-3p, 7stud-3p, stud8-3p, razz-3p, 5stud-3p";
 
 /// The most chips a game may hold: the starting stacks together, and the ante, the bring-in and
 /// each bet on their own, are at most 2^53.
@@ -340,7 +340,8 @@ impl GameDef {
     /// 5/10, 200 chips each, card-room rules), `kuhn`, `leduc`, `ministud`, `yardstud`.
     /// `kuhn-Np` and `leduc-Np` (N = 2 to 8) are OpenSpiel's N-player Kuhn and Leduc
     /// ([`GameDef::kuhn_for`], [`GameDef::leduc_for`]); `tristud` is the walkable three-player
-    /// stud game ([`GameDef::tristud`]). `7stud-Np`, `stud8-Np`, `razz-Np` and `5stud-Np` are
+    /// stud game ([`GameDef::tristud`]), `doorstud` the one the sampling solver also plays
+    /// ([`GameDef::doorstud`]). `7stud-Np`, `stud8-Np`, `razz-Np` and `5stud-Np` are
     /// the card-room games for N players (2 to 8; 5stud to 10), the cap of a bet and three
     /// raises kept when more than two play.
     pub fn preset(name: &str) -> Result<GameDef, GameDefError> {
@@ -368,6 +369,7 @@ impl GameDef {
             "ministud" => GameDef::ministud(),
             "yardstud" => GameDef::yardstud(),
             "tristud" => GameDef::tristud(),
+            "doorstud" => GameDef::doorstud(),
             _ => return Err(GameDefError::UnknownPreset(name.to_string())),
         };
         Ok(g)
@@ -466,6 +468,30 @@ impl GameDef {
             ..GameDef::ministud()
         }
         .with_seats(3, 100)
+    }
+
+    /// `doorstud`: the walkable three-player stud game that the sampling multiway solver plays
+    /// unchanged (every card a seat's own, no community card: `tristud`'s is not in the
+    /// sampled game), for the exact NashConv of its lifted strategy. [`GameDef::tristud`]'s
+    /// deck, stakes and cap (J Q K A in two suits, ante 1, bring-in 1, bets 2 and 4, one bet a
+    /// round), two cards each: the door card with a round at the small bet (the lowest door
+    /// card brings in), then a down card with a round at the big bet (the best showing door
+    /// card first). A third card each would deal the whole deck; with the down card first the
+    /// first street would have no door card to order it by.
+    pub fn doorstud() -> GameDef {
+        GameDef {
+            streets: vec![
+                StreetDef {
+                    deal: vec![Deal::Up],
+                    bet: BetSize::Small,
+                },
+                StreetDef {
+                    deal: vec![Deal::Down],
+                    bet: BetSize::Big,
+                },
+            ],
+            ..GameDef::tristud()
+        }
     }
 
     /// Kuhn poker as in OpenSpiel: J Q K, ante 1, one card each, one round where a bet is 1 and
@@ -949,6 +975,9 @@ mod tests {
         let t = GameDef::tristud();
         t.validate().unwrap();
         assert_eq!((t.seats, t.deck.len()), (3, 8));
+        let d = GameDef::preset("doorstud").unwrap();
+        d.validate().unwrap();
+        assert_eq!((d.seats, d.cards_per_player()), (3, 2));
     }
 
     #[test]

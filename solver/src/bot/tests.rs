@@ -31,6 +31,7 @@ fn every_bot_gives_a_distribution_over_the_legal_actions_in_every_game() {
         "kuhn-3p",
         "leduc-4p",
         "tristud",
+        "doorstud",
     ] {
         let def = GameDef::preset(game).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(3);
