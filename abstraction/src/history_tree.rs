@@ -91,7 +91,80 @@ const ACTION: u8 = 3;
 /// Action codes of [`Seen::public`], in the words of PHH.
 const ACTION_WORDS: [&str; 4] = ["f", "cc", "pb", "cbr"];
 
+/// What an action is in [`Seen::public`]: its kind, without the amount (one complete, bet or
+/// raise at a time in limit betting, so the kind and the history fix the amount).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Move {
+    /// Fold.
+    Fold = 0,
+    /// Check or call.
+    CheckCall = 1,
+    /// The bring-in.
+    BringIn = 2,
+    /// A complete, bet or raise.
+    CompleteBetRaise = 3,
+}
+
+impl Move {
+    /// The kind of `a`.
+    pub fn of(a: Action) -> Move {
+        match a {
+            Action::Fold => Move::Fold,
+            Action::CheckCall => Move::CheckCall,
+            Action::BringIn => Move::BringIn,
+            Action::CompleteBetRaise(_) => Move::CompleteBetRaise,
+        }
+    }
+
+    const ALL: [Move; 4] = [
+        Move::Fold,
+        Move::CheckCall,
+        Move::BringIn,
+        Move::CompleteBetRaise,
+    ];
+}
+
+/// One public event of a [`Seen`], decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// `seat` was dealt `card` face up.
+    Up {
+        /// The seat.
+        seat: u8,
+        /// The card.
+        card: Card,
+    },
+    /// A community card.
+    Community(Card),
+    /// `seat` acted.
+    Act {
+        /// The seat.
+        seat: u8,
+        /// The action's kind.
+        kind: Move,
+    },
+}
+
 impl Seen {
+    /// The public events, first to last.
+    pub fn events(&self) -> impl Iterator<Item = Event> + '_ {
+        self.public.chunks(2).map(|e| {
+            let seat = e[0] >> 4;
+            match e[0] & 15 {
+                UP_CARD => Event::Up {
+                    seat,
+                    card: Card::from_id(e[1]),
+                },
+                COMMUNITY => Event::Community(Card::from_id(e[1])),
+                _ => Event::Act {
+                    seat,
+                    kind: Move::ALL[e[1] as usize],
+                },
+            }
+        })
+    }
+
     /// The information set as a player reads it: `[Kc] p1:Ts p2:Qh p3:Js | p3 pb, p1 cbr, …`.
     pub fn describe(&self) -> String {
         let mut cards: Vec<String> = self.cards.iter().map(|c| c.to_string()).collect();
@@ -352,15 +425,8 @@ impl Builder {
         for (i, &a) in legal.iter().enumerate() {
             let mut s = state.clone();
             s.apply(a)?;
-            let code = match a {
-                Action::Fold => 0,
-                Action::CheckCall => 1,
-                Action::BringIn => 2,
-                // One complete, bet or raise at a time in limit betting: its amount follows.
-                Action::CompleteBetRaise(_) => 3,
-            };
             let mut child = at.deeper();
-            child.public = self.public(at.public, [ACTION | seat << 4, code])?;
+            child.public = self.public(at.public, [ACTION | seat << 4, Move::of(a) as u8])?;
             child.street = street;
             child.bets = bets + matches!(a, Action::CompleteBetRaise(_)) as u8;
             self.visit(first + i, s, child)?;
@@ -505,6 +571,26 @@ mod tests {
         zero_sum(&t);
         // Three antes split two ways: 1.5 chips each, no odd chip.
         assert!(t.payoffs.iter().any(|&p| p.fract() != 0.0));
+    }
+
+    #[test]
+    fn seen_events_decode_what_the_walk_recorded() {
+        let t = build(&GameDef::kuhn_for(3).unwrap());
+        for (seen, set) in t.seen.iter().zip(&t.infosets) {
+            let events: Vec<Event> = seen.events().collect();
+            assert_eq!(events.len(), seen.public.len() / 2);
+            // Kuhn deals no public card; the seats act in turn, seat 0 first.
+            for (i, e) in events.iter().enumerate() {
+                match *e {
+                    Event::Act { seat, kind } => {
+                        assert_eq!(seat as usize, i % 3, "{}", seen.describe());
+                        assert_ne!(kind, Move::BringIn);
+                    }
+                    _ => panic!("{e:?} in {}", seen.describe()),
+                }
+            }
+            assert_eq!(set.seat as usize, events.len() % 3);
+        }
     }
 
     #[test]
