@@ -15,6 +15,7 @@ use abstraction::rules::GameDef;
 use anyhow::{Context, Result};
 use solver::bucket_cache::load_or_build;
 use solver::deal_cfr::DealSolver;
+use solver::memory::cpu_seconds;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -79,17 +80,4 @@ fn main() -> Result<()> {
         deals * action_nodes as f64 / walk.as_secs_f64(),
     );
     Ok(())
-}
-
-/// This process's CPU time (user + system) from `/proc/self/stat`, in seconds: on a shared
-/// machine the wall clock also counts other jobs' time.
-fn cpu_seconds() -> Result<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat")?;
-    // The fields after the command name (which may hold spaces) start after its ')'.
-    let rest = stat.rsplit_once(')').context("/proc/self/stat")?.1;
-    // utime and stime: the 14th and 15th fields, the 12th and 13th after the name.
-    let mut f = rest.split_whitespace().skip(11);
-    let mut next = || f.next().context("/proc/self/stat: too few fields");
-    let ticks: f64 = next()?.parse::<f64>()? + next()?.parse::<f64>()?;
-    Ok(ticks / 100.0)
 }

@@ -63,6 +63,21 @@ pub fn status_bytes(field: &str) -> Option<usize> {
     kb_field(&std::fs::read_to_string("/proc/self/status").ok()?, field)
 }
 
+/// This process's CPU time (user and system, every thread) from `/proc/self/stat`, in seconds:
+/// on a shared machine the wall clock also counts other jobs' time. Linux's clock ticks are
+/// 100 a second to user space (`USER_HZ`).
+pub fn cpu_seconds() -> anyhow::Result<f64> {
+    use anyhow::Context;
+    let stat = std::fs::read_to_string("/proc/self/stat")?;
+    // The fields after the command name (which may hold spaces) start after its ')'.
+    let rest = stat.rsplit_once(')').context("/proc/self/stat")?.1;
+    // utime and stime: the 14th and 15th fields, the 12th and 13th after the name.
+    let mut f = rest.split_whitespace().skip(11);
+    let mut next = || f.next().context("/proc/self/stat: too few fields");
+    let ticks: f64 = next()?.parse::<f64>()? + next()?.parse::<f64>()?;
+    Ok(ticks / 100.0)
+}
+
 /// The value of a `Field:   123 kB` line, in bytes.
 fn kb_field(text: &str, field: &str) -> Option<usize> {
     let line = text.lines().find(|l| l.split(':').next() == Some(field))?;
