@@ -16,6 +16,7 @@
 //! could gain by deviating alone (docs/multiway.md).
 
 mod best_response;
+pub mod lift;
 pub mod sampled;
 
 pub use best_response::{nash_conv, NashConv};
