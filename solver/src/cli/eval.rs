@@ -1,6 +1,7 @@
 //! `stud eval`: measures of a strategy's strength; `stud eval lbr`, the local best response;
 //! `stud eval ladder`, the validation ladder of the card abstraction; `stud eval resolve`, the
-//! exact effect of re-solving on a walkable game.
+//! exact effect of re-solving on a walkable game; `stud eval multiway`, the sampling multiway
+//! solver's exact NashConv on a walkable game of three or more seats.
 
 use super::game_for;
 use abstraction::rules::GameDef;
@@ -10,8 +11,9 @@ use solver::purify::Purification;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Measure a strategy: local best response (`lbr`), the validation ladder (`ladder`) or
-/// re-solving's exact effect (`resolve`).
+/// Measure a strategy: local best response (`lbr`), the validation ladder (`ladder`),
+/// re-solving's exact effect (`resolve`) or the sampling multiway solver's NashConv
+/// (`multiway`).
 #[derive(clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -28,6 +30,9 @@ enum Measure {
     /// Re-solving measured exactly: a walkable game's strategy with and without its last
     /// street re-solved, against the exact best response.
     Resolve(super::eval_resolve::Args),
+    /// The sampling multiway solver measured exactly: its strategy lifted onto a walkable
+    /// game's whole tree, its NashConv by traversals beside the exact solver's.
+    Multiway(Box<super::eval_multiway::Args>),
 }
 
 /// Arguments of `stud eval lbr`.
@@ -82,6 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Measure::Lbr(a) => a,
         Measure::Ladder(a) => return super::ladder::run(*a),
         Measure::Resolve(a) => return super::eval_resolve::run(a),
+        Measure::Multiway(a) => return super::eval_multiway::run(*a),
     };
     let path = args.strategy;
     let def = game_for(args.game.given(), &[&path], "7stud")?;

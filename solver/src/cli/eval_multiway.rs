@@ -1,0 +1,362 @@
+//! `stud eval multiway`: the sampling multiway solver measured exactly on a walkable game of
+//! three or more seats: its average strategy lifted onto the whole game tree
+//! (`solver::multiway::lift`) after increasing numbers of traversals, its NashConv beside the
+//! exact solver's at the same CPU time, and the lift checked against the strategy file's
+//! player on hands played through the rules engine.
+
+use abstraction::bucketing::{Size, SIZES};
+use abstraction::card_abstraction::CardAbstraction;
+use abstraction::history_tree::HistoryTree;
+use abstraction::tree::Budget;
+use anyhow::{ensure, Context, Result};
+use solver::cfr::Algorithm;
+use solver::memory::{available_memory, cpu_seconds, status_bytes};
+use solver::multiway::lift::{check_player, merge, unmerge, Lift};
+use solver::multiway::sampled::SampledSolver;
+use solver::multiway::{nash_conv, Solver};
+use solver::session::multiway::estimate;
+use solver::session::sampled::{betting, write_strategy, ADVICE};
+use solver::session::Problem;
+use solver::strategy_file::multiway::MultiwayPlayer;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Arguments of `stud eval multiway`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  \
+stud eval multiway --traversals 10000 100000 1000000 --abstraction-dir /work/exp/abst\n  \
+stud eval multiway --game doorstud --abstraction 4 --traversals 100000 --json\n\n\
+Solves the game with the sampling solver of real multiway stud (external-sampling MCCFR on the \
+N-seat betting abstraction, a seat's cards bucketed against the best showing live opponent), \
+lifts its average strategy after each number of traversals onto the whole game tree (each \
+information set plays the row the sampled game's lookup finds for it) and measures its NashConv \
+with the exact best response. Beside it, the exact multiway solver on the whole tree, run until \
+it has used as much CPU time (both threads of the sampled solve counted), and its NashConv. The \
+lift is checked at every decision of --check-hands random hands against the strategy file's own \
+player. NashConv in chips per hand summed over the seats (0 at a Nash equilibrium).")]
+#[command(mut_arg("game", |a| a.default_value("doorstud")))]
+pub struct Args {
+    /// `--game`: a walkable game of three or more seats without community cards.
+    #[command(flatten)]
+    pub game: super::args::Game,
+    /// The heads-up bucketing of the sampled solve: a preset or buckets per street (the
+    /// default, 256, gives every view of `doorstud` its own bucket where the features differ).
+    #[arg(long, default_value = "256")]
+    pub abstraction: String,
+    /// The folder of the bucketing cache files (built there when missing).
+    #[arg(long, default_value = "abstractions")]
+    pub abstraction_dir: PathBuf,
+    /// The numbers of traversals at which to measure, ascending (rounded up to whole batches).
+    #[arg(long, num_args = 1.., default_values_t = [10_000u64, 100_000, 1_000_000])]
+    pub traversals: Vec<u64>,
+    /// Traversals per iteration of the sampled solver (default: 64 per seat, as `stud solve`).
+    #[arg(long)]
+    pub batch: Option<usize>,
+    /// The sampled solver's member of the CFR family.
+    #[arg(long, default_value = "linear", value_parser = Algorithm::parse)]
+    pub algorithm: Algorithm,
+    /// The exact solver's member of the CFR family.
+    #[arg(long, default_value = "cfr+", value_parser = Algorithm::parse)]
+    pub exact_algorithm: Algorithm,
+    /// Iterations of the exact solver on the abstract games (the information sets merged as
+    /// the abstraction merges them: the betting abstraction alone, with the view against one
+    /// opponent, with its buckets), to show where the sampled solver's NashConv floors; 0
+    /// leaves them out.
+    #[arg(long, default_value_t = 1000)]
+    pub floor_iterations: u64,
+    /// Random hands on which the lift is compared with the strategy file's player.
+    #[arg(long, default_value_t = 2_000)]
+    pub check_hands: usize,
+    /// `--seed`.
+    #[command(flatten)]
+    pub random: super::args::Random,
+    /// `--threads` (of the sampled solve; the exact solver walks on one).
+    #[command(flatten)]
+    pub pool: super::args::Threads,
+    /// `--json`.
+    #[command(flatten)]
+    pub output: super::args::Output,
+}
+
+/// The most histories of a game measured: a walkable game has a few million; a real game is
+/// refused once its walk passes this many, within seconds.
+const MAX_HISTORIES: usize = 1 << 25;
+
+/// The exact solver on an abstract game.
+struct Floor {
+    what: &'static str,
+    sets: usize,
+    nc: f64,
+}
+
+/// One row of the table.
+struct Row {
+    traversals: u64,
+    sampled_cpu: f64,
+    sampled: f64,
+    exact_iterations: u64,
+    exact_cpu: f64,
+    exact: f64,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<()> {
+    let def = args.game.load()?;
+    let game = args.game.name();
+    ensure!(
+        def.seats >= 3,
+        "{game} has {} seats: the multiway solvers play three or more (heads-up: stud eval ladder)",
+        def.seats
+    );
+    ensure!(
+        !args.traversals.is_empty() && args.traversals.windows(2).all(|w| w[0] < w[1]),
+        "--traversals: one or more counts, ascending"
+    );
+    let seats = def.seats as usize;
+    let batch = (args.batch)
+        .unwrap_or(super::solve_sampled::DEFAULT_BATCH_PER_SEAT * seats)
+        .max(seats);
+    let quiet = args.output.json;
+    let say = |s: String| {
+        if !quiet {
+            eprintln!("{s}");
+        }
+    };
+    let pool = args.pool.start()?;
+    let resident = status_bytes("VmRSS").unwrap_or(0);
+    let budget = Budget {
+        nodes: MAX_HISTORIES,
+        bytes: available_memory().unwrap_or(usize::MAX),
+        per_slot: solver::multiway::BYTES_PER_SLOT,
+    };
+    let tree = HistoryTree::build(&def, budget).with_context(|| {
+        format!("{game}'s game tree: stud eval multiway needs a walkable game (tristud has 8M histories)")
+    })?;
+    estimate(&tree, resident).check_fits(available_memory(), "a smaller game")?;
+    say(format!(
+        "{game}: game tree of {} histories, {} information sets, {} infoset-actions",
+        tree.nodes.len(),
+        tree.infosets.len(),
+        tree.num_slots
+    ));
+    let size = Size::parse(&args.abstraction, def.streets.len())
+        .with_context(|| format!("--abstraction {} ({SIZES})", args.abstraction))?;
+    let heads_up = def.clone().with_seats(2, def.starting_stacks[0]);
+    let (bucketing, ..) = super::abstraction::load_or_build(
+        &heads_up,
+        &size,
+        &args.abstraction_dir,
+        false,
+        quiet,
+    )
+    .with_context(|| {
+        format!("{game}: the sampling solver buckets stud cards (down and up, no community card)")
+    })?;
+    let abstract_game = betting(&def, 50_000_000).with_context(|| ADVICE.to_string())?;
+    let problem = Problem::sampled(&def, &bucketing);
+    let mut sampled = SampledSolver::new(
+        &def,
+        abstract_game,
+        Arc::new(bucketing),
+        args.algorithm,
+        batch,
+        args.random.seed,
+    )?;
+    let lift = Lift::new(
+        &tree,
+        &def,
+        &sampled.betting,
+        &sampled.bucketing,
+        &sampled.rows,
+    )?;
+    say(format!(
+        "card abstraction {}: per street, {:?} distinct views (under suit renaming) in {:?} \
+         buckets",
+        sampled.bucketing.name(),
+        lift.views,
+        lift.buckets
+    ));
+    let mut rows = Vec::new();
+    let mut cpu = 0.0;
+    for &t in &args.traversals {
+        let target = t.div_ceil(batch as u64);
+        let start = cpu_seconds()?;
+        pool.install(|| -> Result<()> {
+            while sampled.iterations < target {
+                sampled.iterate()?;
+            }
+            Ok(())
+        })?;
+        cpu += cpu_seconds()? - start;
+        let policy = lift.policy(&tree, &sampled.average_strategy());
+        let nc = nash_conv(&tree, &policy).total();
+        say(format!(
+            "sampled: {} traversals, {cpu:.1} CPU s, NashConv {nc:.5}",
+            sampled.iterations * batch as u64
+        ));
+        rows.push(Row {
+            traversals: sampled.iterations * batch as u64,
+            sampled_cpu: cpu,
+            sampled: nc,
+            exact_iterations: 0,
+            exact_cpu: 0.0,
+            exact: 0.0,
+        });
+    }
+    // The lift against the file's own player: the file written, read back and played.
+    let file =
+        std::env::temp_dir().join(format!("stud-eval-multiway-{}.strat", std::process::id()));
+    write_strategy(&file, &sampled, &problem)?;
+    let player = MultiwayPlayer::open(&file, "sampled");
+    std::fs::remove_file(&file).ok();
+    let policy = lift.policy(&tree, &sampled.average_strategy());
+    let checked = check_player(
+        &tree,
+        &def,
+        &policy,
+        &player?,
+        args.check_hands,
+        args.random.seed,
+    )?;
+    say(format!(
+        "lift checked against the strategy file's player: {} decisions of {} hands, largest \
+         difference of a probability {:.2e} (the file's rows are rounded to 1/65535)",
+        checked.decisions, checked.hands, checked.max_difference
+    ));
+    drop(sampled);
+    let mut floors = Vec::new();
+    if args.floor_iterations > 0 {
+        for (what, key) in [
+            ("betting abstraction, cards exact", &lift.betting_key),
+            (
+                "betting abstraction, view against the best showing opponent",
+                &lift.view_key,
+            ),
+            (
+                "betting abstraction, bucketed view (the sampled game)",
+                &lift.abstract_key,
+            ),
+        ] {
+            let merged = merge(&tree, key)?;
+            let sets = merged.infosets.len();
+            let mut s = Solver::new(merged, args.exact_algorithm);
+            while s.iterations < args.floor_iterations {
+                s.iterate();
+            }
+            let policy = unmerge(&tree, &s.tree, key, &s.average_strategy());
+            let nc = nash_conv(&tree, &policy).total();
+            say(format!(
+                "{what}: {sets} information sets, {} iterations, NashConv {nc:.5}",
+                s.iterations
+            ));
+            floors.push(Floor { what, sets, nc });
+        }
+    }
+    let infosets = tree.infosets.len();
+    let mut exact = Solver::new(tree, args.exact_algorithm);
+    let mut cpu = 0.0;
+    for row in &mut rows {
+        let start = cpu_seconds()?;
+        let mut spent = 0.0;
+        while exact.iterations == 0 || cpu + spent < row.sampled_cpu {
+            exact.iterate();
+            spent = cpu_seconds()? - start;
+        }
+        cpu += spent;
+        row.exact_iterations = exact.iterations;
+        row.exact_cpu = cpu;
+        row.exact = nash_conv(&exact.tree, &exact.average_strategy()).total();
+        say(format!(
+            "exact: {} iterations, {cpu:.1} CPU s, NashConv {:.5}",
+            exact.iterations, row.exact
+        ));
+    }
+    let last = rows.last().context("no rows")?;
+    let abstract_sets = lift
+        .abstract_key
+        .iter()
+        .max()
+        .map_or(0, |&k| k as usize + 1);
+    let mut all = vec![Floor {
+        what: "exact solver, whole tree",
+        sets: infosets,
+        nc: last.exact,
+    }];
+    all.extend(floors);
+    all.push(Floor {
+        what: "sampled solver",
+        sets: abstract_sets,
+        nc: last.sampled,
+    });
+    print(&args, game, &rows, &all, &lift, &checked);
+    Ok(())
+}
+
+/// The tables, or one JSON object.
+fn print(
+    args: &Args,
+    game: &str,
+    rows: &[Row],
+    floors: &[Floor],
+    lift: &Lift,
+    checked: &solver::multiway::lift::Checked,
+) {
+    let last = &rows[rows.len() - 1];
+    let runs = |f: &Floor| match f.what {
+        "sampled solver" => format!("{} traversals", last.traversals),
+        "exact solver, whole tree" => format!("{} iterations", last.exact_iterations),
+        _ => format!("{} iterations", args.floor_iterations),
+    };
+    if args.output.json {
+        let rows: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "traversals": r.traversals,
+                    "sampled_cpu_seconds": r.sampled_cpu,
+                    "sampled_nash_conv": r.sampled,
+                    "exact_iterations": r.exact_iterations,
+                    "exact_cpu_seconds": r.exact_cpu,
+                    "exact_nash_conv": r.exact,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({
+                "game": game,
+                "abstraction": args.abstraction,
+                "algorithm": args.algorithm.name(),
+                "exact_algorithm": args.exact_algorithm.name(),
+                "seed": args.random.seed,
+                "views": lift.views,
+                "buckets": lift.buckets,
+                "checked_decisions": checked.decisions,
+                "checked_max_difference": checked.max_difference,
+                "rows": rows,
+                "floors": floors.iter().map(|f| serde_json::json!({
+                    "profile": f.what,
+                    "information_sets": f.sets,
+                    "run": runs(f),
+                    "nash_conv": f.nc,
+                })).collect::<Vec<_>>(),
+            })
+        );
+        return;
+    }
+    println!(
+        "| traversals | sampled CPU s | sampled NashConv | exact {} iterations | exact CPU s | exact NashConv |",
+        args.exact_algorithm.name()
+    );
+    println!("|---|---|---|---|---|---|");
+    for r in rows {
+        println!(
+            "| {} | {:.1} | {:.5} | {} | {:.1} | {:.5} |",
+            r.traversals, r.sampled_cpu, r.sampled, r.exact_iterations, r.exact_cpu, r.exact
+        );
+    }
+    println!("\n| profile | information sets | run | NashConv |\n|---|---|---|---|");
+    for f in floors {
+        println!("| {} | {} | {} | {:.5} |", f.what, f.sets, runs(f), f.nc);
+    }
+}
