@@ -14,7 +14,7 @@ pub const DEFAULT_GAME: &str = "7stud";
 #[derive(clap::Args, Debug, Clone)]
 pub struct Game {
     /// The game: a preset (kuhn, leduc, ministud, yardstud, 7stud, stud8, razz, 5stud; for
-    /// three to eight players kuhn-3p .. kuhn-8p, leduc-3p .. leduc-8p, tristud and 7stud-3p,
+    /// three to eight players kuhn-3p .. kuhn-8p, leduc-3p .. leduc-8p, tristud, doorstud and 7stud-3p,
     /// stud8-3p, razz-3p, 5stud-3p .. -8p, which only `stud solve` plays yet) or a TOML game file. Default: the game a strategy file records where one is given, else 7stud.
     #[arg(id = "game", long = "game", value_name = "GAME")]
     given: Option<String>,
