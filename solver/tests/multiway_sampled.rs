@@ -107,6 +107,23 @@ fn a_three_seat_file_plays_a_match_at_its_table() {
         "",
     ));
     assert!(e.contains("table.strat"), "{e}");
+    // How it is played is written after it, and names its seat.
+    let spec = format!("{f}:threshold=0.15");
+    let out = ok(&stud(
+        &["match", &spec, "call", "call", "--hands", "5", "--json"],
+        "",
+    ));
+    let v: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert!(v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["player"] == spec.as_str()));
+    let e = err(&stud(
+        &["match", &format!("{f}:thresh=2"), "call", "call"],
+        "",
+    ));
+    assert!(e.contains("not a way to play a strategy"), "{e}");
 }
 
 #[test]
