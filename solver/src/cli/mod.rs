@@ -13,6 +13,7 @@ pub mod ladder;
 pub mod matches;
 pub mod play;
 pub mod query;
+mod query_multiway;
 mod query_resolve;
 pub mod replay;
 pub mod report;
