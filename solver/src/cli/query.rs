@@ -469,19 +469,19 @@ fn with_seats(steps: &[Step]) -> Result<Vec<(usize, Step, Option<u8>)>> {
     for (i, &step) in steps.iter().enumerate() {
         match step {
             Step::Seat(s) => {
-                if let Some(at) = named.replace(s) {
+                if let Some((at, before)) = named.replace((i, s)) {
                     bail!(
                         "step {} (p{}): a seat prefix with nothing after it",
                         at + 1,
-                        s + 1
+                        before + 1
                     );
                 }
             }
-            _ => out.push((i, step, named.take())),
+            _ => out.push((i, step, named.take().map(|(_, s)| s))),
         }
     }
     match named {
-        Some(s) => bail!(
+        Some((_, s)) => bail!(
             "the spot ends with a seat prefix (p{}): give its action",
             s + 1
         ),
@@ -1007,7 +1007,7 @@ pub(super) fn first_words(def: &GameDef, e: Edge) -> String {
 }
 
 /// A step as the spot notation writes it.
-pub(super) fn step_name(s: Step) -> String {
+fn step_name(s: Step) -> String {
     match s {
         Step::Card(c) => c.to_string(),
         Step::Exact(a) => describe(Edge::Action(a)),
@@ -1029,7 +1029,7 @@ pub(super) fn describe(e: Edge) -> String {
 }
 
 /// An edge in words where no state says more (no amount owed is known).
-pub(super) fn describe_words(e: Edge) -> String {
+fn describe_words(e: Edge) -> String {
     match e {
         Edge::Action(Action::Fold) => "fold".into(),
         Edge::Action(Action::CheckCall) => "check/call".into(),
@@ -1106,7 +1106,7 @@ pub fn betting_json(
 }
 
 /// Deals the unknown down cards due before the next public event of `state`.
-pub(super) fn settle(state: &mut State) -> Result<()> {
+fn settle(state: &mut State) -> Result<()> {
     while let Next::Deal {
         deal: Deal::Down, ..
     } = state.next()
