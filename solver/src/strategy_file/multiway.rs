@@ -343,8 +343,10 @@ impl Player for MultiwayPlayer {
         }
         probs.fill(0.0);
         let Some((spot, bucket)) = self.file.row(state, bets, seat)? else {
-            // The abstract street closed: the abstract game has called.
-            return Ok(normalize_or_fall_back(legal, probs));
+            // The abstract street closed: the abstract game has called. The strategy's own
+            // answer, as a heads-up strategy player's past its cap, not the fallback.
+            probs[crate::bot::passive(legal)] = 1.0;
+            return Ok(Answer::Own);
         };
         let mut row = [0.0; MAX_ACTIONS];
         let k = self.file.row_into(&spot, bucket, &mut row)?;
