@@ -1,12 +1,17 @@
 //! Real stud at three seats end to end through the built binary: `stud solve --game 7stud-3p`
-//! goes to the sampling solver, writes a multiway strategy file that `stud info` reads, ends
-//! byte-identical when resumed or run on another number of threads, and refuses what it cannot
-//! solve.
+//! goes to the sampling solver, writes a multiway strategy file that `stud info` reads, `stud
+//! match` plays and `stud query` answers with its player's own rows, ends byte-identical when
+//! resumed or run on another number of threads, and refuses what it cannot solve.
 
 mod common;
 
+use abstraction::cards::Card;
+use abstraction::rules::{Action, Deal, GameDef, Next, State};
 use common::{err, ok, stud};
 use serde_json::Value;
+use solver::bot::{Bet, Player};
+use solver::purify::Purification;
+use solver::strategy_file::multiway::MultiwayPlayer;
 use std::path::PathBuf;
 
 fn dir() -> PathBuf {
@@ -107,6 +112,23 @@ fn a_three_seat_file_plays_a_match_at_its_table() {
         "",
     ));
     assert!(e.contains("table.strat"), "{e}");
+    // How it is played is written after it, and names its seat.
+    let spec = format!("{f}:threshold=0.15");
+    let out = ok(&stud(
+        &["match", &spec, "call", "call", "--hands", "5", "--json"],
+        "",
+    ));
+    let v: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert!(v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["player"] == spec.as_str()));
+    let e = err(&stud(
+        &["match", &format!("{f}:thresh=2"), "call", "call"],
+        "",
+    ));
+    assert!(e.contains("not a way to play a strategy"), "{e}");
 }
 
 #[test]
@@ -136,5 +158,161 @@ fn what_the_sampling_solver_cannot_do_is_refused_by_name() {
         args.extend([flag, value]);
         let e = err(&stud(&args, ""));
         assert!(e.contains(says), "{flag}: {e}");
+    }
+}
+
+/// A `stud query` of `file` at `spot` (with `--hand`), as JSON.
+fn query_json(file: &str, spot: &str, hand: Option<&str>) -> Value {
+    let mut args = vec!["query", file, spot, "--json"];
+    if let Some(h) = hand {
+        args.extend(["--hand", h]);
+    }
+    serde_json::from_str(&ok(&stud(&args, ""))).unwrap()
+}
+
+/// `spot` (up cards and PHH actions, seat prefixes skipped) played on the rules engine with
+/// `hand` the down cards of `seat`, the others' unknown: the state and its betting.
+fn played(def: &GameDef, spot: &str, seat: u8, hand: &str) -> (State, Vec<Bet>) {
+    let mut st = State::new(def).unwrap();
+    let mut bets = Vec::new();
+    let mut hand = hand.split(' ').map(|c| c.parse::<Card>().unwrap());
+    let mut steps = spot
+        .split(' ')
+        .filter(|t| !(t.starts_with('p') && t[1..].parse::<u8>().is_ok()));
+    loop {
+        match st.next() {
+            Next::Deal {
+                deal: Deal::Down,
+                seat: Some(s),
+            } if s == seat => st.deal(hand.next().unwrap()).unwrap(),
+            Next::Deal {
+                deal: Deal::Down, ..
+            } => st.deal_unknown().unwrap(),
+            Next::Deal { .. } => st.deal(steps.next().unwrap().parse().unwrap()).unwrap(),
+            Next::Act { .. } => {
+                let Some(step) = steps.next() else { break };
+                let a = match step {
+                    "pb" => Action::BringIn,
+                    "f" => Action::Fold,
+                    "cc" => Action::CheckCall,
+                    _ => panic!("{step}"),
+                };
+                bets.push((st.street(), a));
+                st.apply(a).unwrap();
+            }
+            Next::Over => panic!("the hand is over"),
+        }
+    }
+    (st, bets)
+}
+
+/// `stud query` on a three-seat file answers with the row its player plays: at a third-street
+/// spot and on fourth street after a fold (two seats live), the row of a hand put on the real
+/// actions is the mixed player's policy at the same state played through the rules engine; and
+/// every bucket's rows hold the hand's bucket's.
+#[test]
+fn a_three_seat_query_is_the_players_own_row() {
+    let (file, _) = solve("query.strat", &["--iterations", "3", "--threads", "2"]);
+    let f = file.to_str().unwrap();
+    let player = MultiwayPlayer::open(f)
+        .unwrap()
+        .with_purification(Purification::Mixed);
+    let cases = [
+        (
+            "3c 8d Kh pb",
+            "As Ad",
+            1u8,
+            2u8,
+            &[0u8, 1, 2][..],
+            "3rd street",
+        ),
+        (
+            "p1 3c p2 8d p3 Kh p1 pb p2 f p3 cc 9h Ts",
+            "Qd Qc",
+            2,
+            0,
+            &[0, 2],
+            "4th street",
+        ),
+    ];
+    for (spot, hand, seat, against, live, street) in cases {
+        let q = query_json(f, spot, Some(hand));
+        assert_eq!(q["seats"], 3, "{q}");
+        assert_eq!(q["seat"], seat, "{q}");
+        assert_eq!(q["against"], against, "{q}");
+        assert_eq!(q["live"], serde_json::json!(live), "{q}");
+        assert_eq!(q["street_name"], street, "{q}");
+        let (state, bets) = played(player.game(), spot, seat, hand);
+        assert_eq!(state.to_act(), Some(seat));
+        let legal = state.legal_actions();
+        let mut want = vec![0.0; legal.len()];
+        player
+            .policy(&state, &bets, seat, &legal, &mut want)
+            .unwrap();
+        let mut got = vec![0.0; legal.len()];
+        let row = q["hands"][0]["probabilities"].as_array().unwrap();
+        for (code, p) in q["actions"].as_array().unwrap().iter().zip(row) {
+            let i = legal
+                .iter()
+                .position(|a| a.to_string().replace(' ', "") == code.as_str().unwrap())
+                .unwrap_or_else(|| panic!("{code} is not legal: {legal:?}"));
+            got[i] += p.as_f64().unwrap();
+        }
+        let sum: f64 = got.iter().sum();
+        for (g, w) in got.iter().zip(&want) {
+            assert!((g / sum - w).abs() < 1e-12, "{spot}: {got:?} vs {want:?}");
+        }
+        let b = q["hands"][0]["bucket"].as_u64().unwrap() as usize;
+        let all = query_json(f, spot, None);
+        assert_eq!(
+            all["hands"][b]["probabilities"],
+            q["hands"][0]["probabilities"]
+        );
+        assert!(all["hands"][b]["holdings"].as_u64().unwrap() > 0, "{all}");
+        assert_eq!(all["hands"].as_array().unwrap().len(), 8, "tiny: 8 buckets");
+    }
+    // The text names the street, the seat, the live seats and the opponent measured against.
+    let text = ok(&stud(&["query", f, cases[1].0], ""));
+    for says in [
+        "p3 to act on 4th street",
+        "2 seats live",
+        "p2 8d, folded",
+        "against p1",
+    ] {
+        assert!(text.contains(says), "{says}: {text}");
+    }
+}
+
+/// What a three-seat spot cannot be is refused, naming the step and why.
+#[test]
+fn a_three_seat_query_refuses_what_is_not_a_spot() {
+    let (file, _) = solve("query-errors.strat", &["--iterations", "1"]);
+    let f = file.to_str().unwrap();
+    let fails = |spot: &str, extra: &[&str]| {
+        let mut args = vec!["query", f, spot];
+        args.extend(extra);
+        err(&stud(&args, ""))
+    };
+    for (spot, extra, says) in [
+        ("3c 8d Kh pb pb", &[][..], "step 5 (pb): p2 cannot pb"),
+        ("3c 8d Kh p2 pb", &[], "written for p2, but p1's action"),
+        ("3c 8d", &[], "before p3's up card on 3rd street"),
+        ("3c 8d Kh pb f f", &[], "the hand is over"),
+        (
+            "3c 8d Kh pb f cc 9h Ts 2d",
+            &[],
+            "step 9 (2d): on 4th street a betting action",
+        ),
+        ("3c 8d Kh pb", &["--hand", "Kh Ad"], "already dealt face up"),
+        (
+            "3c 8d Kh pb",
+            &["--hand", "(As Ad) 9d"],
+            "not the ones the spot dealt p2",
+        ),
+        ("3c 8d Kh pb", &["--ranges"], "a multiway file"),
+        ("", &["--hand", "As Ad"], "give the door cards"),
+    ] {
+        let e = fails(spot, extra);
+        assert!(e.contains(says), "{spot} {extra:?}: {e}");
     }
 }

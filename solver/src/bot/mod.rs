@@ -21,6 +21,7 @@ pub use lbr::{Candidates, Lbr, LbrDeals};
 pub use strategy::StrategyPlayer;
 
 use crate::purify::Purification;
+use crate::strategy_file::multiway::MultiwayPlayer;
 use crate::strategy_file::TreeKind;
 use abstraction::rules::{Action, GameDef, State};
 use rand::{Rng, RngExt};
@@ -230,7 +231,7 @@ fn one_hot(legal: &[Action], probs: &mut [f64], pick: impl Fn(&Action) -> bool) 
 }
 
 /// The player a command line names: a built-in bot (`random`, `call`, `raise`, `heuristic`) or
-/// a strategy file solved for `def`, optionally followed by how its rows are played
+/// a strategy file (heads-up or multiway) solved for `def`, optionally followed by how its rows are played
 /// (`FILE:mixed`, `FILE:pure`, `FILE:threshold=T`; see [`strategy_spec`]), then optionally by
 /// `:resolve` (`:resolve=N` iterations, `:resolve=Nms`; `:resolve-safe…` the safe re-solve):
 /// its last street re-solved at play time ([`crate::resolve::ResolvingPlayer`]).
@@ -240,16 +241,7 @@ pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
         "call" => Box::new(AlwaysCall),
         "raise" => Box::new(AlwaysRaise),
         "heuristic" => Box::new(Heuristic::default()),
-        _ if crate::strategy_file::multiway::is_multiway_file(std::path::Path::new(spec)) => {
-            let player = crate::strategy_file::multiway::MultiwayPlayer::open(
-                std::path::Path::new(spec),
-                spec,
-            )?;
-            if player.game() != def {
-                anyhow::bail!("{spec} was solved for another game than the one played");
-            }
-            Box::new(player)
-        }
+        _ if is_multiway_spec(spec) => Box::new(open_multiway(spec, def)?),
         _ if std::path::Path::new(spec).exists() => Box::new(open_strategy(spec, def)?),
         _ => match crate::resolve::resolve_spec(spec) {
             Some(parsed) => {
@@ -279,6 +271,33 @@ pub fn open_strategy(spec: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer
     }
     let (path, purification) = strategy_spec(spec)?;
     let player = StrategyPlayer::open(path, def)?;
+    Ok(match purification {
+        Some(p) => player.with_purification(p),
+        None => player,
+    })
+}
+
+/// Whether `spec` names a multiway strategy file, played as written after it or not.
+fn is_multiway_spec(spec: &str) -> bool {
+    strategy_spec(spec).is_ok_and(|(path, _)| {
+        crate::strategy_file::multiway::is_multiway_file(std::path::Path::new(path))
+    })
+}
+
+/// The player of a multiway strategy file `spec` names (the file, optionally `:mixed`,
+/// `:pure` or `:threshold=T`, read by [`strategy_spec`] as a heads-up file's spec is), solved
+/// for `def`.
+pub fn open_multiway(spec: &str, def: &GameDef) -> anyhow::Result<MultiwayPlayer> {
+    if !std::path::Path::new(spec).exists() && crate::resolve::resolve_spec(spec).is_some() {
+        anyhow::bail!(
+            "`{spec}`: re-solving is heads-up; a multiway strategy file plays without `:resolve`"
+        );
+    }
+    let (path, purification) = strategy_spec(spec)?;
+    let player = MultiwayPlayer::open(path)?;
+    if player.game() != def {
+        anyhow::bail!("{path} was solved for another game than the one played");
+    }
     Ok(match purification {
         Some(p) => player.with_purification(p),
         None => player,
@@ -316,6 +335,16 @@ pub fn default_purification(tree: TreeKind) -> Purification {
         TreeKind::Public => Purification::Mixed,
         TreeKind::Betting => Purification::Threshold(0.15),
     }
+}
+
+/// How a multiway strategy file (three or more seats, sampled in a card abstraction) is
+/// played when its spec does not say: as solved. At a three-handed seven-card stud table a
+/// threshold of 0.15 ties the mixed strategy head to head and against the bots within the
+/// intervals (heads-up it wins both), and purifying wins more against the bots and ties head
+/// to head but is, heads-up, far more exploitable; no N-seat yardstick measures that here.
+/// docs/multiway.md ("Playing a multiway file") has the figures.
+pub fn default_multiway_purification() -> Purification {
+    Purification::Mixed
 }
 
 #[cfg(test)]

@@ -8,7 +8,10 @@ use std::path::PathBuf;
 /// Arguments of `stud info`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  stud info strategies/7stud-hu.strat\n  \
-                        stud info strategies/7stud-hu.strat --json\n\n\
+                        stud info strategies/7stud-hu.strat --json\n  \
+                        stud info solves/7stud-3p.strat\n\n\
+                        The last is a multiway file (three seats, from stud solve --game 7stud-3p \
+                        --abstraction tiny --time 90s --out solves/7stud-3p.strat).\n\n\
                         Every byte of the file is checked against its checksum before anything is \
                         printed: a damaged file is refused.")]
 pub struct Args {

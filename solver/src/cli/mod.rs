@@ -14,6 +14,7 @@ pub mod ladder;
 pub mod matches;
 pub mod play;
 pub mod query;
+mod query_multiway;
 mod query_resolve;
 pub mod replay;
 pub mod report;
@@ -48,13 +49,12 @@ pub fn game_for(game: Option<&str>, players: &[&str], default: &str) -> Result<G
     let asked = game.map(solver::input::load_game).transpose()?;
     let mut found: Option<(GameDef, &str)> = None;
     for &spec in players {
-        // A bot has no game of its own; a spec that names no file is refused when it is loaded.
+        // A bot has no game of its own; any other spec names a file and how it is played, and
+        // a bad one is refused here, before its game is guessed (`FILE:thresh=2`).
         if solver::bot::BOT_NAMES.contains(&spec) {
             continue;
         }
-        let Ok((p, _)) = solver::bot::strategy_spec(spec) else {
-            continue;
-        };
+        let (p, _) = solver::bot::strategy_spec(spec)?;
         let path = std::path::Path::new(p);
         let g = if solver::strategy_file::multiway::is_multiway_file(path) {
             solver::strategy_file::multiway::MultiwayFile::open(path)?

@@ -8,7 +8,8 @@
 //! - A card: `As`, `Td`, `Qc`: the next public card (an up card, seat 0's before seat 1's, or a
 //!   community card).
 //! - PHH actions: `f`, `cc`, `pb`, `cbr N` (or `cbrN`): fold, check/call, post the bring-in,
-//!   complete/bet/raise to N chips this round. A PHH seat prefix (`p1`, `p2`) is ignored.
+//!   complete/bet/raise to N chips this round. A PHH seat prefix (`p1`, `p2`) names the seat of
+//!   the card or action after it (a public tree's spot reads past it).
 //! - Words: `x`/`k`/`check`, `c`/`call`, `fold`, `bi`/`bring-in`, `b`/`r`/`bet`/`raise`/
 //!   `complete` (when one bet size is legal there).
 //!
@@ -33,6 +34,10 @@
 //! `unreached`. A spot past the strategy's raise cap is answered: the abstract game has called
 //! there, and so does the strategy.
 //!
+//! A multiway file (three to eight seats) reads the same notation for its N seats, the up cards
+//! p1's first on each street; a seat prefix (`p3 cc`) is checked against the seat it names on
+//! every real game. The answer is the row its player plays there: see `query_multiway.rs`.
+//!
 //! Examples: Leduc `cbr2 cc | Kd | cbr4` (seat 0 bets, seat 1 calls, the king of diamonds comes,
 //! seat 0 bets; seat 1 to act); ministud `Ah Kc pb c Qd As` (up cards Ah for seat 0 and Kc for
 //! seat 1, seat 1 brings in, seat 0 calls, fourth-street cards; the best showing hand to act).
@@ -43,14 +48,14 @@ use abstraction::bucketing::view::held_by;
 use abstraction::bucketing::CardView;
 use abstraction::cards::{parse_distinct_cards, Card, CardSet};
 use abstraction::rules::state::Action;
-use abstraction::rules::{Deal, Next, State};
+use abstraction::rules::{Deal, GameDef, Next, State};
 use abstraction::tree::{Edge, NodeKind};
 use anyhow::{anyhow, bail, Context, Result};
 use solver::bot::StrategyPlayer;
 use solver::describe::Description;
 use solver::policy;
 use solver::purify::Purification;
-use solver::strategy_file::{BettingFile, PublicFile, StrategyFile, MAX_ACTIONS};
+use solver::strategy_file::{multiway, BettingFile, PublicFile, StrategyFile, MAX_ACTIONS};
 use std::path::PathBuf;
 
 /// Arguments of `stud query`.
@@ -64,6 +69,10 @@ use std::path::PathBuf;
     stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x b\" --ranges\n  \
     stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x x | 4d 5h x x | 9c Jd x x\" \
 --hand \"As Kd 2s\" --resolve --iterations 50\n\n\
+    A multiway file (three or more seats; this one from stud solve --game 7stud-3p --abstraction \
+    tiny --time 90s --out solves/7stud-3p.strat):\n  \
+    stud query solves/7stud-3p.strat \"3c 8d Kh pb\" --hand \"As Ad\"\n  \
+    stud query solves/7stud-3p.strat \"p1 3c p2 8d p3 Kh p1 pb p2 f p3 cc | 9h Ts\"\n\n\
     Spot: public cards and actions in order: PHH f, cc, pb, cbr N, or the words x, check, \
     c, call, fold, bi, b, bet, r, raise, complete. Streets are named as players say them (3rd \
     to 7th street). Rows marked `unreached` are the uniform rows of spots the solve never \
@@ -113,6 +122,9 @@ pub(super) enum Step {
     Exact(Action),
     /// `b`/`r`/`bet`/`raise`/`complete`: the only complete/bet/raise of the node.
     AnyRaise,
+    /// A PHH seat prefix (`p1` is 0): the seat of the step after it (checked on the real
+    /// games; a public tree's spot ignores it).
+    Seat(u8),
 }
 
 pub(super) fn parse_spot(spot: &str) -> Result<Vec<Step>> {
@@ -145,7 +157,10 @@ pub(super) fn parse_spot(spot: &str) -> Result<Vec<Step>> {
                     .with_context(|| format!("{t:?} (token {i}): `cbr` takes a number of chips"))?,
             )),
             _ if lower.len() >= 2 && lower.starts_with('p') && lower[1..].parse::<u8>().is_ok() => {
-                continue
+                match lower[1..].parse::<u8>() {
+                    Ok(n @ 1..) => Step::Seat(n - 1),
+                    _ => bail!("token {i} {t:?}: seats are numbered from p1"),
+                }
             }
             _ => Step::Card(t.parse::<Card>().map_err(|e| {
                 anyhow::anyhow!("token {i} {t:?} is neither an action (f, cc, pb, cbr N, x, c, b, r) nor a card: {e}")
@@ -204,21 +219,21 @@ pub(super) fn cards_text(set: CardSet) -> String {
 }
 
 /// A hand as a row of the answer names it: its down cards in brackets, then its up cards.
-fn hand_label(down: CardSet, up: CardSet) -> String {
+pub(super) fn hand_label(down: CardSet, up: CardSet) -> String {
     format!("({}) {}", cards_text(down), cards_text(up))
 }
 
 /// A row of the answer.
-struct Row {
+pub(super) struct Row {
     /// The hand (`As Kd`, or the card of a public-tree game), or `None` for a bucket's row.
-    hand: Option<String>,
-    bucket: Option<u32>,
-    probs: Vec<f64>,
-    unreached: bool,
+    pub(super) hand: Option<String>,
+    pub(super) bucket: Option<u32>,
+    pub(super) probs: Vec<f64>,
+    pub(super) unreached: bool,
     /// How many holdings of the player to act fall in the bucket here, and a few of them.
-    holds: Option<(usize, Vec<String>)>,
+    pub(super) holds: Option<(usize, Vec<String>)>,
     /// A bucket's hand classes and EHS (a `--hand` row: the hand's own class).
-    about: Option<Description>,
+    pub(super) about: Option<Description>,
 }
 
 /// Where a queried decision is, as `--json` reports it.
@@ -265,7 +280,7 @@ fn holdings(
 }
 
 /// Up to three of a bucket's holdings, spread from its best to its worst.
-fn examples(hands: &[CardSet]) -> Vec<String> {
+pub(super) fn examples(hands: &[CardSet]) -> Vec<String> {
     let n = hands.len();
     let picks: Vec<usize> = match n {
         0..=3 => (0..n).collect(),
@@ -275,7 +290,7 @@ fn examples(hands: &[CardSet]) -> Vec<String> {
 }
 
 /// Prints the answer's table, every column as wide as its widest cell, numbers right-aligned.
-fn print_table(actions: &[String], rows: &[Row]) {
+pub(super) fn print_table(actions: &[String], rows: &[Row]) {
     let mut head: Vec<String> = Vec::new();
     let hands = rows.iter().any(|r| r.hand.is_some());
     let buckets = rows.iter().any(|r| r.bucket.is_some());
@@ -346,7 +361,7 @@ fn print_table(actions: &[String], rows: &[Row]) {
 }
 
 /// The JSON of the answer's rows.
-fn rows_json(rows: &[Row]) -> Vec<serde_json::Value> {
+pub(super) fn rows_json(rows: &[Row]) -> Vec<serde_json::Value> {
     rows.iter()
         .map(|r| {
             let mut v = serde_json::json!({
@@ -377,15 +392,20 @@ pub(super) struct Replayed {
     pub(super) state: State,
     pub(super) bets: Vec<(usize, Action)>,
     /// Whether the spot dealt no card at all: the first decision, up cards unknown.
-    empty: bool,
+    pub(super) empty: bool,
 }
 
-/// Replays the spot on the rules engine, down cards unknown, until it ends at a decision.
-pub(super) fn replay_betting(f: &BettingFile, steps: &[Step]) -> Result<Replayed> {
-    let def = &f.header().game;
+/// Door cards for an example spot, one per seat.
+const DOORS: [&str; 8] = ["3c", "8d", "Kh", "5s", "Qd", "9c", "2h", "Js"];
+
+/// Replays the spot on the rules engine of `def` (any number of seats), down cards unknown,
+/// until it ends at a decision. A seat prefix (`p2 cc`, `p3 Kh`) must name the seat of the
+/// action or up card after it.
+pub(super) fn replay_betting(def: &GameDef, steps: &[Step]) -> Result<Replayed> {
     let mut state = State::new(def)?;
     let mut bets = Vec::new();
-    let mut steps = steps.iter().enumerate().peekable();
+    let steps = with_seats(steps)?;
+    let mut steps = steps.into_iter().peekable();
     let empty = steps.peek().is_none();
     loop {
         match state.next() {
@@ -395,39 +415,44 @@ pub(super) fn replay_betting(f: &BettingFile, steps: &[Step]) -> Result<Replayed
             } => {
                 let whose =
                     seat.map_or("a card face up".into(), |s| format!("p{}'s up card", s + 1));
-                let Some((i, step)) = steps.next() else {
+                let Some((i, step, named)) = steps.next() else {
                     if empty {
                         break;
                     }
                     bail!(
-                        "the spot stops before {whose} on {}: give it, as in `3c 8d` for \
-                         both door cards",
-                        def.street_name(state.street())
+                        "the spot stops before {whose} on {}: give it, as in `{}` for the door \
+                         cards, p1's first",
+                        def.street_name(state.street()),
+                        DOORS[..usize::from(def.seats).min(DOORS.len())].join(" ")
                     );
                 };
-                let Step::Card(c) = *step else {
+                let Step::Card(c) = step else {
                     bail!(
                         "step {} ({}): {whose} on {} is dealt here: give the card",
                         i + 1,
-                        step_name(*step),
+                        step_name(step),
                         def.street_name(state.street()),
                     );
                 };
+                check_seat(i, named, seat, &whose)?;
                 state
                     .deal(c)
                     .with_context(|| format!("step {} ({c})", i + 1))?;
             }
             Next::Deal { .. } => state.deal_unknown()?,
-            Next::Act { .. } => {
-                let Some((i, step)) = steps.next() else { break };
-                let a = resolve(&state, i, *step)?;
+            Next::Act { seat } => {
+                let Some((i, step, named)) = steps.next() else {
+                    break;
+                };
+                check_seat(i, named, Some(seat), &format!("p{}'s action", seat + 1))?;
+                let a = resolve(&state, i, step)?;
                 bets.push((state.street(), a));
                 state
                     .apply(a)
                     .with_context(|| format!("step {} ({a})", i + 1))?;
             }
             Next::Over => {
-                if let Some((i, _)) = steps.next() {
+                if let Some((i, _, _)) = steps.next() {
                     bail!("step {}: the hand is over before it", i + 1);
                 }
                 bail!("the spot ends where the hand is over: no one decides");
@@ -435,6 +460,45 @@ pub(super) fn replay_betting(f: &BettingFile, steps: &[Step]) -> Result<Replayed
         }
     }
     Ok(Replayed { state, bets, empty })
+}
+
+/// The steps with their index in the spot and the seat a prefix before them names.
+fn with_seats(steps: &[Step]) -> Result<Vec<(usize, Step, Option<u8>)>> {
+    let mut out = Vec::with_capacity(steps.len());
+    let mut named = None;
+    for (i, &step) in steps.iter().enumerate() {
+        match step {
+            Step::Seat(s) => {
+                if let Some((at, before)) = named.replace((i, s)) {
+                    bail!(
+                        "step {} (p{}): a seat prefix with nothing after it",
+                        at + 1,
+                        before + 1
+                    );
+                }
+            }
+            _ => out.push((i, step, named.take().map(|(_, s)| s))),
+        }
+    }
+    match named {
+        Some((_, s)) => bail!(
+            "the spot ends with a seat prefix (p{}): give its action",
+            s + 1
+        ),
+        None => Ok(out),
+    }
+}
+
+/// Fails when the prefix `named` before step `i` is not `seat`, whose `what` is due there.
+fn check_seat(i: usize, named: Option<u8>, seat: Option<u8>, what: &str) -> Result<()> {
+    match named {
+        Some(n) if Some(n) != seat => bail!(
+            "step {} is written for p{}, but {what} is due there",
+            i + 1,
+            n + 1
+        ),
+        _ => Ok(()),
+    }
 }
 
 /// The real action a step names where `state` is to act.
@@ -461,6 +525,7 @@ fn resolve(state: &State, i: usize, step: Step) -> Result<Action> {
             "step {} ({c}): on {street} a betting action is due here",
             i + 1
         ),
+        Step::Seat(_) => bail!("step {}: a seat prefix where an action is due", i + 1),
     }
 }
 
@@ -481,7 +546,7 @@ fn run_betting(
         (false, _) => None,
     };
     let holding = args.hand.as_deref().map(parse_holding).transpose()?;
-    let Replayed { state, bets, empty } = replay_betting(f, steps)?;
+    let Replayed { state, bets, empty } = replay_betting(def, steps)?;
     let street = state.street();
     let street_name = def.street_name(street);
     let Some(seat) = state.to_act() else {
@@ -906,16 +971,7 @@ fn first_decision(
     let names: Vec<String> = f
         .children(node)?
         .iter()
-        .map(|k| match k.1 {
-            Edge::Action(Action::BringIn) => format!("bring in for {}", def.bring_in),
-            Edge::Action(Action::CompleteBetRaise(x))
-                if def.first_round == abstraction::rules::FirstRound::BringIn =>
-            {
-                format!("complete to {x}")
-            }
-            Edge::Action(Action::CompleteBetRaise(x)) => format!("bet {x}"),
-            e => describe_words(e),
-        })
+        .map(|k| first_words(def, k.1))
         .collect();
     if args.output.json {
         let at = Spot {
@@ -936,17 +992,32 @@ fn first_decision(
     Ok(None)
 }
 
+/// An action of the hand's first decision in words (no up cards known: no state says more).
+pub(super) fn first_words(def: &GameDef, e: Edge) -> String {
+    match e {
+        Edge::Action(Action::BringIn) => format!("bring in for {}", def.bring_in),
+        Edge::Action(Action::CompleteBetRaise(x))
+            if def.first_round == abstraction::rules::FirstRound::BringIn =>
+        {
+            format!("complete to {x}")
+        }
+        Edge::Action(Action::CompleteBetRaise(x)) => format!("bet {x}"),
+        e => describe_words(e),
+    }
+}
+
 /// A step as the spot notation writes it.
 fn step_name(s: Step) -> String {
     match s {
         Step::Card(c) => c.to_string(),
         Step::Exact(a) => describe(Edge::Action(a)),
         Step::AnyRaise => "a bet or raise".into(),
+        Step::Seat(s) => format!("p{}", s + 1),
     }
 }
 
 /// An edge as a PHH code (the spot notation, and `--json`'s `actions`).
-fn describe(e: Edge) -> String {
+pub(super) fn describe(e: Edge) -> String {
     match e {
         Edge::Action(Action::Fold) => "f".into(),
         Edge::Action(Action::CheckCall) => "cc".into(),
@@ -971,8 +1042,11 @@ fn describe_words(e: Edge) -> String {
 
 /// Runs `stud query`.
 pub fn run(args: Args) -> Result<()> {
-    let f = StrategyFile::open(&args.file)?;
     let steps = parse_spot(&args.spot)?;
+    if multiway::is_multiway_file(&args.file) {
+        return super::query_multiway::run(&args, &steps);
+    }
+    let f = StrategyFile::open(&args.file)?;
     if args.resolve {
         return super::query_resolve::run(&f, &args, &steps);
     }
@@ -1061,6 +1135,8 @@ fn run_public(f: &PublicFile, args: &Args, steps: &[Step]) -> Result<()> {
         let found = match *step {
             Step::Card(c) => kids.iter().find(|k| k.1 == Edge::Card(c)),
             Step::Exact(a) => kids.iter().find(|k| k.1 == Edge::Action(a)),
+            // A public tree's node says whose turn it is: a prefix is read past.
+            Step::Seat(_) => continue,
             Step::AnyRaise => {
                 let raises: Vec<_> = kids
                     .iter()

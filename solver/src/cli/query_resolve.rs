@@ -26,7 +26,7 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
     let holding = parse_holding(args.hand.as_deref().context("--resolve needs --hand")?)?;
     let Replayed {
         mut state, bets, ..
-    } = replay_betting(f, steps)?;
+    } = replay_betting(&def, steps)?;
     let last = def.streets.len() - 1;
     if state.street() != last {
         bail!(

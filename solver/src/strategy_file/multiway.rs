@@ -19,18 +19,21 @@
 //! # Playing it
 //! One lookup per decision: the node by [`MultiwayBetting::locate`] (the street's tree by the
 //! seats that began it, the node by the street's betting, the pot class by the pot that entered
-//! it), the bucket by the seat's view against the best showing live opponent, the row, and each
-//! abstract action's real action by [`MultiwayBetting::real_action`].
+//! it), the bucket by the seat's view against the best showing live opponent, the row played
+//! through the player's [`Purification`] (`FILE:mixed|threshold=T|pure`, as a heads-up file),
+//! and each abstract action's real action by [`MultiwayBetting::real_action`].
 
 use crate::bot::{normalize_or_fall_back, Answer, Bet, Player};
 use crate::container::{self, Container};
 use crate::input;
 use crate::multiway::sampled::{Rows, SampledSolver};
+use crate::purify::Purification;
 use crate::session::Problem;
+use crate::strategy_file::MAX_ACTIONS;
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::bucketing::{Bucketing, CardView};
 use abstraction::cards::CardSet;
-use abstraction::multiway_betting::{MultiwayBetting, MwKind, POT_CLASSES};
+use abstraction::multiway_betting::{MultiwayBetting, MwKind, Spot, POT_CLASSES};
 use abstraction::rules::order::best_showing;
 use abstraction::rules::{Action, GameDef, State};
 use anyhow::{bail, Context, Result};
@@ -184,58 +187,107 @@ impl MultiwayFile {
         })
     }
 
-    /// The abstract row of `seat` at `state` (a decision of `seat`) after `bets`: the slot of
-    /// its first action and the decision node, or `None` when the abstract street has closed
-    /// (a raise past the cap was its call: the seat should call).
-    pub fn row(&self, state: &State, bets: &[Bet], seat: u8) -> Result<Option<(usize, u32, u32)>> {
+    /// Where the decision at `state` after `bets` (the hand's betting so far) is in the
+    /// abstraction: the street's tree, the node (a terminal when the abstract street has closed:
+    /// a raise past the cap was its call) and the pot class.
+    pub fn locate(&self, state: &State, bets: &[Bet]) -> Result<Spot> {
         let street = state.street();
         let actions: Vec<Action> = bets
             .iter()
             .filter(|(s, _)| *s == street)
             .map(|&(_, a)| a)
             .collect();
-        let spot = self.betting.locate(state, &actions)?;
-        let n = self.betting.nodes[spot.node as usize];
-        if n.kind != MwKind::Action {
-            return Ok(None);
-        }
+        Ok(self.betting.locate(state, &actions)?)
+    }
+
+    /// The opponent `seat`'s view is taken against at `state`: the live opponent with the best
+    /// showing hand (the solver's view, [`abstraction::multiway_deal`]).
+    pub fn opponent(state: &State, seat: u8) -> Result<u8> {
         let low = state.def().variant.is_low();
         let live = state.live();
         let others = (0..state.def().seats).filter(|&s| s != seat && live >> s & 1 == 1);
-        let opponent = best_showing(others.map(|s| (s, state.up_cards(s))), low)
-            .context("no live opponent")?;
+        best_showing(others.map(|s| (s, state.up_cards(s))), low).context("no live opponent")
+    }
+
+    /// `seat`'s view at `state` with the down cards `down`: its cards against the up cards of
+    /// its [`MultiwayFile::opponent`].
+    pub fn view(state: &State, seat: u8, down: CardSet) -> Result<CardView> {
+        let opponent = MultiwayFile::opponent(state, seat)?;
+        let set = |cards: &[abstraction::cards::Card]| cards.iter().copied().collect();
+        Ok(CardView {
+            street: state.street(),
+            down,
+            up: set(state.up_cards(seat)),
+            opp_up: set(state.up_cards(opponent)),
+        })
+    }
+
+    /// The first slot of the row of `bucket` at decision `spot` (whose node is a decision).
+    pub fn slot(&self, spot: &Spot, bucket: u32) -> usize {
+        let n = self.betting.nodes[spot.node as usize];
+        self.rows
+            .slot(&self.betting, spot.tree, spot.pot_class, bucket, n.index)
+    }
+
+    /// The stored row of `bucket` at decision `spot` as probabilities, into `out` (one per
+    /// abstract action); how many actions the decision has.
+    pub fn row_into(
+        &self,
+        spot: &Spot,
+        bucket: u32,
+        out: &mut [f64; MAX_ACTIONS],
+    ) -> Result<usize> {
+        let k = self.betting.nodes[spot.node as usize].num_children as usize;
+        let slot = self.slot(spot, bucket);
+        let stored = self
+            .probs
+            .get(slot..slot + k)
+            .filter(|_| k <= MAX_ACTIONS)
+            .context("a decision outside the file's rows")?;
+        for (o, &q) in out.iter_mut().zip(stored) {
+            *o = q as f64 / 65535.0;
+        }
+        Ok(k)
+    }
+
+    /// The abstract row of `seat` at `state` (a decision of `seat`, its down cards known) after
+    /// `bets`: the decision and the bucket of the seat's view, or `None` when the abstract
+    /// street has closed (a raise past the cap was its call: the seat should call).
+    pub fn row(&self, state: &State, bets: &[Bet], seat: u8) -> Result<Option<(Spot, u32)>> {
+        let spot = self.locate(state, bets)?;
+        if self.betting.nodes[spot.node as usize].kind != MwKind::Action {
+            return Ok(None);
+        }
         let mut down = CardSet::EMPTY;
         for c in state.down_cards(seat) {
             down.insert(c.context("the seat's own down card is unknown")?);
         }
-        let set = |cards: &[abstraction::cards::Card]| cards.iter().copied().collect();
-        let view = CardView {
-            street,
-            down,
-            up: set(state.up_cards(seat)),
-            opp_up: set(state.up_cards(opponent)),
-        };
-        let bucket = self.bucketing.bucket(&view)?;
-        let slot = self
-            .rows
-            .slot(&self.betting, spot.tree, spot.pot_class, bucket, n.index);
-        Ok(Some((slot, spot.tree, spot.node)))
+        let bucket = self
+            .bucketing
+            .bucket(&MultiwayFile::view(state, seat, down)?)?;
+        Ok(Some((spot, bucket)))
     }
 }
 
-/// A player of a multiway strategy file: the average strategy as solved.
+/// A player of a multiway strategy file: each row played through its [`Purification`] (by
+/// default [`crate::bot::default_multiway_purification`]).
 pub struct MultiwayPlayer {
     file: MultiwayFile,
+    /// The file's path.
+    path: String,
+    /// The name reports give: the path, and how the rows are played if that was set.
     name: String,
+    /// What is done to a row before it is played.
+    purification: Purification,
 }
 
 impl MultiwayPlayer {
-    /// The player of the file at `path`, named `name`.
-    pub fn open(path: &Path, name: &str) -> Result<MultiwayPlayer> {
-        Ok(MultiwayPlayer {
-            file: MultiwayFile::open(path)?,
-            name: name.to_string(),
-        })
+    /// The player of the file at `path`, named by it.
+    pub fn open(path: &str) -> Result<MultiwayPlayer> {
+        Ok(MultiwayPlayer::new(
+            MultiwayFile::open(Path::new(path))?,
+            path,
+        ))
     }
 
     /// The game the file was solved for.
@@ -243,12 +295,33 @@ impl MultiwayPlayer {
         &self.file.header.game
     }
 
-    /// The player of an opened file.
-    pub fn new(file: MultiwayFile, name: &str) -> MultiwayPlayer {
+    /// The file.
+    pub fn file(&self) -> &MultiwayFile {
+        &self.file
+    }
+
+    /// The player of an opened file, read from `path` (its name); its rows played as a multiway
+    /// file's are by default.
+    pub fn new(file: MultiwayFile, path: &str) -> MultiwayPlayer {
         MultiwayPlayer {
             file,
-            name: name.to_string(),
+            path: path.to_string(),
+            name: path.to_string(),
+            purification: crate::bot::default_multiway_purification(),
         }
+    }
+
+    /// Plays every row through `purification` instead of the default; the name says it
+    /// (`FILE:threshold=0.15`), as a heads-up strategy player's does.
+    pub fn with_purification(mut self, purification: Purification) -> MultiwayPlayer {
+        self.name = format!("{}:{purification}", self.path);
+        self.purification = purification;
+        self
+    }
+
+    /// What is done to a row before it is played.
+    pub fn purification(&self) -> Purification {
+        self.purification
     }
 }
 
@@ -269,17 +342,20 @@ impl Player for MultiwayPlayer {
             bail!("{}: the strategy is of another game", self.name);
         }
         probs.fill(0.0);
-        let Some((slot, tree, node)) = self.file.row(state, bets, seat)? else {
-            // The abstract street closed: the abstract game has called.
-            return Ok(normalize_or_fall_back(legal, probs));
+        let Some((spot, bucket)) = self.file.row(state, bets, seat)? else {
+            // The abstract street closed: the abstract game has called. The strategy's own
+            // answer, as a heads-up strategy player's past its cap, not the fallback.
+            probs[crate::bot::passive(legal)] = 1.0;
+            return Ok(Answer::Own);
         };
-        let k = self.file.betting.nodes[node as usize].num_children as usize;
-        for c in 0..k {
-            let p = self.file.probs[slot + c] as f64 / 65535.0;
+        let mut row = [0.0; MAX_ACTIONS];
+        let k = self.file.row_into(&spot, bucket, &mut row)?;
+        self.purification.apply(&mut row[..k]);
+        for (c, &p) in row[..k].iter().enumerate() {
             let real = self
                 .file
                 .betting
-                .real_action(tree, node, c, legal)
+                .real_action(spot.tree, spot.node, c, legal)
                 .with_context(|| format!("abstract action {c} has no real action"))?;
             if let Some(i) = legal.iter().position(|&a| a == real) {
                 probs[i] += p;
