@@ -13,6 +13,12 @@
 //! Each child's values are written to its own buffer and summed in child order afterwards, so the
 //! result is bit-identical whatever the number of threads.
 //!
+//! A tree with no chance node but many hands (a re-solved subgame: 13,244 holdings a seat on
+//! seventh street) is split at its root instead ([`FORK_MIN_HANDS`]): each action of the root is
+//! walked as a task of its own on its subtree's slots, into the row of the root's values it
+//! would have filled walked in turn. Nothing is summed across tasks, so the bits are those of
+//! the walk in one thread.
+//!
 //! Public chance sampling ([`Solver::sample`]): below the top-level chance nodes, each chance
 //! node walks a mini-batch of its children (drawn per iteration, pass and node from the seed, so
 //! the same whatever the thread count) and scales their values by children / batch, an unbiased
@@ -154,6 +160,16 @@ struct Task {
 }
 
 impl Task {
+    /// A task of no memory ([`Solver::release_scratch`]).
+    fn empty() -> Task {
+        Task {
+            scratch: Vec::new(),
+            out: Vec::new(),
+            reach_me: Vec::new(),
+            reach_opp: Vec::new(),
+        }
+    }
+
     fn new(tree: &Tree) -> Task {
         let n = tree.num_hands();
         Task {
@@ -277,6 +293,9 @@ pub struct Solver {
     pub average: Vec<f64>,
     main: Task,
     tasks: Vec<Task>,
+    /// One task per action of the root when the root's children are walked in parallel (a tree
+    /// with no chance node and at least [`FORK_MIN_HANDS`] hands); empty otherwise.
+    fork: Vec<Task>,
     /// The top-level chance nodes (no chance node above them) with the index of the first task
     /// of their children, in node order.
     par: Vec<(u32, u32)>,
@@ -339,6 +358,18 @@ pub struct Sampling {
 /// Bytes the solver needs per slot (regret and average, `f64` each).
 pub const BYTES_PER_SLOT: usize = 16;
 
+/// The fewest hands for which a tree without chance nodes walks its root's actions in parallel:
+/// below it a task's vectors are too short to pay for handing them to another thread (a
+/// terminal of a few thousand hands costs tens of microseconds; a `rayon::join`, a few).
+pub const FORK_MIN_HANDS: usize = 2048;
+
+/// Whether `tree` is walked with its root's actions in parallel (see the module documentation).
+fn forks(tree: &Tree) -> bool {
+    tree.num_hands() >= FORK_MIN_HANDS
+        && tree.nodes[0].kind == NodeKind::Action
+        && tree.nodes.iter().all(|n| n.kind != NodeKind::Chance)
+}
+
 impl Solver {
     /// A fresh solver on `tree` (regrets and average zero).
     pub fn new(tree: Tree, algorithm: Algorithm) -> Solver {
@@ -346,11 +377,17 @@ impl Solver {
         let tasks = par.last().map_or(0, |p| {
             p.1 as usize + tree.nodes[p.0 as usize].num_children as usize
         });
+        let fork = if forks(&tree) {
+            tree.nodes[0].num_children as usize
+        } else {
+            0
+        };
         Solver {
             regrets: vec![0.0; tree.num_slots],
             average: vec![0.0; tree.num_slots],
             main: Task::new(&tree),
             tasks: (0..tasks).map(|_| Task::new(&tree)).collect(),
+            fork: (0..fork).map(|_| Task::new(&tree)).collect(),
             tree,
             algorithm,
             iterations: 0,
@@ -422,9 +459,30 @@ impl Solver {
         self.sampling
     }
 
+    /// Frees the walk's scratch (every task's vectors: some 6 MB a task in a seventh-street
+    /// subgame), which a solve that is over no longer needs: a re-solving player keeps its
+    /// last solves. The next [`Solver::iterate`] allocates it again.
+    pub fn release_scratch(&mut self) {
+        let tasks = std::iter::once(&mut self.main)
+            .chain(&mut self.tasks)
+            .chain(&mut self.fork);
+        for t in tasks {
+            *t = Task::empty();
+        }
+    }
+
     /// Runs one iteration (a pass for player 0, then one for player 1). Parallel in the current
     /// rayon pool; the result does not depend on its size.
     pub fn iterate(&mut self) {
+        if self.main.out.len() != self.tree.num_hands() {
+            // Released after an earlier solve: the tasks are allocated again, once.
+            let tasks = std::iter::once(&mut self.main)
+                .chain(&mut self.tasks)
+                .chain(&mut self.fork);
+            for t in tasks {
+                *t = Task::new(&self.tree);
+            }
+        }
         self.iterations += 1;
         let sched = self.algorithm.schedule(self.iterations);
         let n = self.tree.num_hands();
@@ -466,6 +524,7 @@ impl Solver {
             }
             let mut pool = Pool {
                 tasks: &mut self.tasks,
+                fork: &mut self.fork,
             };
             let reach = Reach {
                 me: &reach_me[..n],
@@ -509,13 +568,20 @@ fn top_level_chance(tree: &Tree) -> Vec<(u32, u32)> {
     par
 }
 
-/// The bytes of scratch a solver on `tree` allocates (one task per top-level chance child and
-/// one for the main thread).
+/// The bytes of scratch a solver on `tree` allocates (one task per top-level chance child, one
+/// per action of a root walked in parallel, and one for the main thread).
 pub fn scratch_bytes(tree: &Tree) -> usize {
-    let tasks = 1 + top_level_chance(tree)
-        .iter()
-        .map(|p| tree.nodes[p.0 as usize].num_children as usize)
-        .sum::<usize>();
+    let fork = if forks(tree) {
+        tree.nodes[0].num_children as usize
+    } else {
+        0
+    };
+    let tasks = 1
+        + fork
+        + top_level_chance(tree)
+            .iter()
+            .map(|p| tree.nodes[p.0 as usize].num_children as usize)
+            .sum::<usize>();
     tasks * (scratch_len(tree) + 3 * tree.num_hands()) * 8
 }
 
@@ -529,34 +595,81 @@ struct Ctx<'a> {
     sample: Option<(usize, u64)>,
 }
 
-/// The tasks of the top-level chance children, numbered as in `Ctx::par`.
+/// The tasks of the top-level chance children, numbered as in `Ctx::par`, and those of the
+/// root's actions when they are walked in parallel (empty otherwise).
 struct Pool<'a> {
     tasks: &'a mut [Task],
+    fork: &'a mut [Task],
 }
 
 /// Regret matching: the current strategy of every hand at action node `node`, written as
 /// `strat[a * n + h]` (uniform for the hands that collide with the board: they are never reached).
 pub(crate) fn regret_matching(tree: &Tree, node: &Node, rows: &[f64], strat: &mut [f64]) {
     let k = node.num_children as usize;
-    let n = tree.num_hands();
     let table = tree.bucket_table(node.board, node.seat);
-    for (h, &b) in table.iter().enumerate() {
-        let row: &[f64] = if b == NONE {
-            &[]
-        } else {
-            &rows[b as usize * k..b as usize * k + k]
-        };
-        let sum: f64 = row.iter().map(|&r| r.max(0.0)).sum();
-        for a in 0..k {
-            // A true division (not a multiply by 1 / sum): a lone positive regret must give
-            // exactly 1.0, or the node's value is off by an ulp and the regrets (clamped at 0)
-            // drift onto another trajectory; OpenSpiel divides too.
-            strat[a * n + h] = if sum > 0.0 {
-                row[a].max(0.0) / sum
-            } else {
-                1.0 / k as f64
-            };
+    match k {
+        2 => match_hands::<2>(table, rows, strat),
+        3 => match_hands::<3>(table, rows, strat),
+        _ => {
+            for (h, &b) in table.iter().enumerate() {
+                match_hand(table.len(), h, b, rows, strat, k);
+            }
         }
+    }
+}
+
+/// Regret matching of hand `h` (bucket `b`) of `n`: its row of `rows` into `strat[a * n + h]`.
+#[inline(always)]
+fn match_hand(n: usize, h: usize, b: u32, rows: &[f64], strat: &mut [f64], k: usize) {
+    let row: &[f64] = if b == NONE {
+        &[]
+    } else {
+        &rows[b as usize * k..b as usize * k + k]
+    };
+    let sum: f64 = row.iter().map(|&r| r.max(0.0)).sum();
+    for a in 0..k {
+        // A true division (not a multiply by 1 / sum): a lone positive regret must give
+        // exactly 1.0, or the node's value is off by an ulp and the regrets (clamped at 0)
+        // drift onto another trajectory; OpenSpiel divides too.
+        strat[a * n + h] = if sum > 0.0 {
+            row[a].max(0.0) / sum
+        } else {
+            1.0 / k as f64
+        };
+    }
+}
+
+/// [`regret_matching`] for `K` actions, the same bits hand by hand: eight hands at a time, so
+/// that the divisions and the stores into each action's row of `strat` are vector operations
+/// (a hand of no bucket has no positive regret, hence the uniform row).
+#[inline(always)]
+fn match_hands<const K: usize>(table: &[u32], rows: &[f64], strat: &mut [f64]) {
+    const L: usize = 8;
+    let n = table.len();
+    let mut chunks = table.chunks_exact(L);
+    for (c, bs) in (&mut chunks).enumerate() {
+        let pos: [[f64; L]; K] = std::array::from_fn(|a| {
+            std::array::from_fn(|l| match bs[l] {
+                NONE => 0.0,
+                b => rows[b as usize * K + a].max(0.0),
+            })
+        });
+        // The sum in the order of `match_hand`'s (whose start, -0.0, adds nothing).
+        let sum: [f64; L] = std::array::from_fn(|l| (1..K).fold(pos[0][l], |s, a| s + pos[a][l]));
+        for (a, p) in pos.iter().enumerate() {
+            let out = &mut strat[a * n + c * L..a * n + c * L + L];
+            for l in 0..L {
+                out[l] = if sum[l] > 0.0 {
+                    p[l] / sum[l]
+                } else {
+                    1.0 / K as f64
+                };
+            }
+        }
+    }
+    let done = n - chunks.remainder().len();
+    for (h, &b) in chunks.remainder().iter().enumerate() {
+        match_hand(n, done + h, b, rows, strat, K);
     }
 }
 
@@ -721,23 +834,26 @@ fn descend(
 ) {
     let n = reach.me.len();
     let mine = ctx.tree.nodes[i].seat == ctx.trav;
+    let k = ctx.tree.nodes[i].num_children as usize;
+    if let Some(p) = pool.as_deref_mut().filter(|p| p.fork.len() == k) {
+        // Only the root gets the pool's fork (its children are walked without a pool).
+        let tasks = &mut *p.fork;
+        return fork(
+            ctx,
+            i,
+            0,
+            reach,
+            frame.strategy,
+            frame.values,
+            tasks,
+            tables,
+        );
+    }
     let base = if mine { reach.me } else { reach.opp };
     for (a, c) in ctx.tree.children(i).enumerate() {
         let s = &frame.strategy[a * n..a * n + n];
-        for h in 0..n {
-            frame.child_reach[h] = base[h] * s[h];
-        }
-        let below = if mine {
-            Reach {
-                me: frame.child_reach,
-                opp: reach.opp,
-            }
-        } else {
-            Reach {
-                me: reach.me,
-                opp: frame.child_reach,
-            }
-        };
+        scale_reach(base, s, frame.child_reach);
+        let below = child_reach(mine, reach, frame.child_reach);
         walk(
             ctx,
             c,
@@ -750,15 +866,94 @@ fn descend(
     }
 }
 
+/// `child[h] = base[h] × strategy[h]`: the actor's reach below one action.
+fn scale_reach(base: &[f64], strategy: &[f64], child: &mut [f64]) {
+    for ((c, &b), &s) in child.iter_mut().zip(base).zip(strategy) {
+        *c = b * s;
+    }
+}
+
+/// The reaches below an action of the traverser (`mine`) or of the opponent, the actor's being
+/// `child`.
+fn child_reach<'a>(mine: bool, reach: Reach<'a>, child: &'a [f64]) -> Reach<'a> {
+    if mine {
+        Reach {
+            me: child,
+            opp: reach.opp,
+        }
+    } else {
+        Reach {
+            me: reach.me,
+            opp: child,
+        }
+    }
+}
+
+/// Walks actions `a0 .. a0 + tasks.len()` of node `i` as parallel tasks (halves by
+/// `rayon::join`), each on its own subtree's slots with its own task's scratch, into its own
+/// row of `values` (rows `a0 ..` of the node's `strategy`): what [`descend`] computes in turn.
+#[allow(clippy::too_many_arguments)]
+fn fork(
+    ctx: &Ctx,
+    i: usize,
+    a0: usize,
+    reach: Reach,
+    strategy: &[f64],
+    values: &mut [f64],
+    tasks: &mut [Task],
+    tables: Tables,
+) {
+    let n = reach.me.len();
+    let first = ctx.tree.children(i).start;
+    if let [t] = tasks {
+        let mine = ctx.tree.nodes[i].seat == ctx.trav;
+        let base = if mine { reach.me } else { reach.opp };
+        scale_reach(base, &strategy[a0 * n..a0 * n + n], &mut t.reach_me);
+        let below = child_reach(mine, reach, &t.reach_me);
+        walk(ctx, first + a0, below, values, &mut t.scratch, tables, None);
+        return;
+    }
+    let mid = tasks.len() / 2;
+    let (left, right) = tables.split(ctx.tree.slot_range[first + a0 + mid][0] as usize);
+    let (vl, vr) = values.split_at_mut(mid * n);
+    let (tl, tr) = tasks.split_at_mut(mid);
+    rayon::join(
+        || fork(ctx, i, a0, reach, strategy, vl, tl, left),
+        || fork(ctx, i, a0 + mid, reach, strategy, vr, tr, right),
+    );
+}
+
 /// The traverser's value at its own node: `out[h] = Σ_a strategy[a * n + h] · values[a * n + h]`.
 fn expected_value(out: &mut [f64], strategy: &[f64], values: &[f64], k: usize) {
-    let n = out.len();
-    for h in 0..n {
-        let mut v = 0.0;
-        for a in 0..k {
-            v += strategy[a * n + h] * values[a * n + h];
+    match k {
+        2 => expected_value_of::<2>(out, strategy, values),
+        3 => expected_value_of::<3>(out, strategy, values),
+        _ => {
+            let n = out.len();
+            for h in 0..n {
+                let mut v = 0.0;
+                for a in 0..k {
+                    v += strategy[a * n + h] * values[a * n + h];
+                }
+                out[h] = v;
+            }
         }
-        out[h] = v;
+    }
+}
+
+/// [`expected_value`] for `K` actions: the same sums, in the same order, hand after hand
+/// along each action's rows (which the compiler vectorizes over the hands).
+#[inline(always)]
+fn expected_value_of<const K: usize>(out: &mut [f64], strategy: &[f64], values: &[f64]) {
+    let n = out.len();
+    let s: [&[f64]; K] = std::array::from_fn(|a| &strategy[a * n..a * n + n]);
+    let v: [&[f64]; K] = std::array::from_fn(|a| &values[a * n..a * n + n]);
+    for (h, o) in out.iter_mut().enumerate() {
+        let mut x = 0.0;
+        for a in 0..K {
+            x += s[a][h] * v[a][h];
+        }
+        *o = x;
     }
 }
 
@@ -774,7 +969,6 @@ fn update(
 ) {
     let sched = ctx.sched;
     let k = node.num_children as usize;
-    let n = value.len();
     let (strat, cfv) = (&*frame.strategy, &*frame.values);
     if sched.discounts() {
         for r in reg.iter_mut() {
@@ -789,22 +983,69 @@ fn update(
         }
     }
     let table = ctx.tree.bucket_table(node.board, node.seat);
-    for (h, &b) in table.iter().enumerate() {
-        if b == NONE {
-            // A hand holding a public card: its values are not counterfactual values of any
-            // bucket (a fold pays it as if the opponent could hold anything).
-            continue;
-        }
-        let row = b as usize * k;
-        let w = sched.new_average * reach_me[h];
-        for a in 0..k {
-            reg[row + a] += cfv[a * n + h] - value[h];
-            avg[row + a] += w * strat[a * n + h];
+    let rows = Accumulate {
+        table,
+        value,
+        cfv,
+        strat,
+        reach_me,
+        weight: sched.new_average,
+    };
+    match k {
+        2 => rows.add::<2>(reg, avg),
+        3 => rows.add::<3>(reg, avg),
+        _ => {
+            for (h, &b) in table.iter().enumerate() {
+                rows.add_hand(h, b, reg, avg, k);
+            }
         }
     }
     if sched.clamp {
         for r in reg.iter_mut() {
             *r = r.max(0.0);
+        }
+    }
+}
+
+/// What one pass adds to the traverser's rows of one action node, hand by hand.
+struct Accumulate<'a> {
+    /// The bucket of each hand ([`NONE`]: a hand holding a public card).
+    table: &'a [u32],
+    /// The node's value per hand.
+    value: &'a [f64],
+    /// `cfv[a * n + h]`: the value of hand `h` below action `a`.
+    cfv: &'a [f64],
+    /// `strat[a * n + h]`: the strategy played.
+    strat: &'a [f64],
+    /// The traverser's reach per hand.
+    reach_me: &'a [f64],
+    /// The weight of this iteration's strategy in the average.
+    weight: f64,
+}
+
+impl Accumulate<'_> {
+    /// Adds hand `h`'s regrets and strategy to the row of its bucket `b`.
+    #[inline(always)]
+    fn add_hand(&self, h: usize, b: u32, reg: &mut [f64], avg: &mut [f64], k: usize) {
+        if b == NONE {
+            // A hand holding a public card: its values are not counterfactual values of any
+            // bucket (a fold pays it as if the opponent could hold anything).
+            return;
+        }
+        let n = self.table.len();
+        let row = b as usize * k;
+        let w = self.weight * self.reach_me[h];
+        for a in 0..k {
+            reg[row + a] += self.cfv[a * n + h] - self.value[h];
+            avg[row + a] += w * self.strat[a * n + h];
+        }
+    }
+
+    /// Every hand for `K` actions (the loop unrolled over the actions).
+    #[inline(always)]
+    fn add<const K: usize>(&self, reg: &mut [f64], avg: &mut [f64]) {
+        for (h, &b) in self.table.iter().enumerate() {
+            self.add_hand(h, b, reg, avg, K);
         }
     }
 }
@@ -949,6 +1190,57 @@ pub(crate) fn prefetch<T>(data: &[T]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use abstraction::betting_abstraction::BettingAbstraction;
+    use abstraction::card_abstraction::Lossless;
+    use abstraction::rules::GameDef;
+    use abstraction::tree::Budget;
+
+    /// The root's actions walked as parallel tasks give the bits of the walk in turn, on one
+    /// thread and on two (forced on Kuhn, whose three hands are below the threshold).
+    #[test]
+    fn a_root_walked_in_parallel_gives_the_bits_of_the_walk_in_turn() {
+        let def = GameDef::preset("kuhn").unwrap();
+        let tree = Tree::build(
+            &def,
+            &Lossless,
+            BettingAbstraction::for_game(&def),
+            Budget::nodes(1 << 20),
+        )
+        .unwrap();
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        let run = |fork: bool, threads: usize| {
+            let mut s = Solver::new(tree.clone(), Algorithm::DCFR);
+            assert!(s.fork.is_empty(), "three hands are too few to fork");
+            if fork {
+                let k = tree.nodes[0].num_children;
+                s.fork = (0..k).map(|_| Task::new(&tree)).collect();
+            }
+            s.set_ranges([vec![0.2, 0.3, 0.5], vec![0.6, 0.1, 0.3]])
+                .unwrap();
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| (0..25).for_each(|_| s.iterate()));
+            (bits(&s.regrets), bits(&s.average))
+        };
+        let in_turn = run(false, 1);
+        // Scratch released halfway and allocated again: the same bits.
+        let mut s = Solver::new(tree.clone(), Algorithm::DCFR);
+        s.set_ranges([vec![0.2, 0.3, 0.5], vec![0.6, 0.1, 0.3]])
+            .unwrap();
+        for i in 0..25 {
+            if i == 10 {
+                s.release_scratch();
+                assert!(s.main.scratch.is_empty());
+            }
+            s.iterate();
+        }
+        assert_eq!((bits(&s.regrets), bits(&s.average)), in_turn);
+        assert!(in_turn.0.iter().any(|&r| r != 0), "nothing was solved");
+        assert_eq!(run(true, 1), in_turn);
+        assert_eq!(run(true, 2), in_turn);
+    }
 
     #[test]
     fn algorithms_parse_and_schedule() {

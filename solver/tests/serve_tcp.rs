@@ -25,13 +25,18 @@ impl Server {
     /// Starts the server with `args` after `serve heuristic --listen 127.0.0.1:0`, through
     /// `bash -c` when `shell` (a `ulimit` command, say) must run first in the same process.
     fn start(args: &[&str], shell: Option<&str>) -> Server {
+        Server::start_as("heuristic", args, shell)
+    }
+
+    /// [`Server::start`] serving `player` instead of the heuristic bot.
+    fn start_as(player: &str, args: &[&str], shell: Option<&str>) -> Server {
         let log = std::env::temp_dir().join(format!(
             "stud-serve-tcp-{}-{}.log",
             std::process::id(),
             COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
         ));
         let bin = env!("CARGO_BIN_EXE_stud");
-        let mut all = vec!["serve", "heuristic", "--listen", "127.0.0.1:0"];
+        let mut all = vec!["serve", player, "--listen", "127.0.0.1:0"];
         all.extend_from_slice(args);
         let mut cmd = match shell {
             None => Command::new(bin),
@@ -440,4 +445,51 @@ fn a_ten_megabyte_line_is_answered_with_a_short_error_and_the_connection_goes_on
     let v: Value = serde_json::from_str(&line).unwrap();
     assert!(v["error"].as_str().unwrap().contains(&want), "{v}");
     assert!(is_decision(&ask(&mut s, REQUEST, Duration::from_secs(5))));
+}
+
+/// A fifth-street spot of five-card stud, its first decision due (seat 1 to act).
+const FIFTH_STREET: &str = r#""d dh p1 As7h","d dh p2 Kd2c","p2 pb","p1 cc","d dh p1 9s","d dh p2 3d","p1 cc","p2 cc","d dh p1 Qh","d dh p2 4c","p1 cc","p2 cc","d dh p1 Jc","d dh p2 5s""#;
+
+/// A re-solve holds one worker for its whole budget (here 6 s of iterations); another client is
+/// answered meanwhile by another worker. A strategy server starts two workers at least, so this
+/// holds with the default on any machine.
+#[test]
+fn a_re_solve_under_way_keeps_no_other_client_waiting() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/5stud-hu.strat");
+    let server = Server::start_as(file, &["--game", "5stud"], None);
+    assert!(
+        server.threads() >= 3,
+        "the socket thread and two workers at least"
+    );
+    let mut slow = server.connect();
+    let sent = Instant::now();
+    let request = format!(r#"{{"id":1,"actions":[{FIFTH_STREET}],"resolve":{{"ms":6000}}}}"#);
+    slow.write_all(format!("{request}\n").as_bytes()).unwrap();
+    // The re-solve is under way (or queued behind nothing): ask another question meanwhile.
+    std::thread::sleep(Duration::from_millis(200));
+    let mut other = server.connect();
+    let third = r#"{"id":2,"actions":["d dh p1 As7h","d dh p2 Kd2c"]}"#;
+    let fast = ask(&mut other, third, Duration::from_secs(5));
+    assert!(is_decision(&fast), "{fast}");
+    let answered = sent.elapsed();
+    assert!(
+        answered < Duration::from_secs(6),
+        "the other client waited {answered:?}: as long as the re-solve"
+    );
+    slow.set_nonblocking(true).unwrap();
+    let mut byte = [0];
+    assert_eq!(
+        slow.read(&mut byte).map_err(|e| e.kind()),
+        Err(ErrorKind::WouldBlock),
+        "the re-solve answered before its budget ran out"
+    );
+    slow.set_nonblocking(false).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let line = read_line(&mut slow).unwrap();
+    let resolved: Value = serde_json::from_str(&line).unwrap();
+    assert!(
+        resolved["resolve"]["solve_millis"].as_f64().unwrap() >= 6000.0,
+        "{resolved}"
+    );
 }

@@ -55,7 +55,8 @@ pub struct Args {
     /// The rules the histories are replayed under.
     #[arg(long, value_enum, default_value_t = Rules::CardRoom)]
     pub rules: Rules,
-    /// With --listen: threads answering requests [default: one per CPU].
+    /// With --listen: threads answering requests [default: one per CPU, and at least two for a
+    /// strategy file, so that a re-solve never holds the only one].
     #[arg(long, requires = "listen", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub workers: Option<u32>,
     /// With --listen: connections open at once at most; one more gets an error line and is
@@ -157,9 +158,15 @@ fn listen(
     rng: impl Fn(u64) -> ChaCha8Rng,
 ) -> anyhow::Result<()> {
     let listener = TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
+    // A re-solve holds its worker for its whole budget (its iterations run on rayon's threads,
+    // not on other workers): a server that may re-solve starts at least two, so that one
+    // client's re-solve never keeps another's answer waiting.
+    let may_resolve = matches!(server.served, Served::Strategy { .. });
     let workers = match args.workers {
         Some(n) => n as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        None => std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .max(if may_resolve { 2 } else { 1 }),
     };
     let limits = solver::bot::tcp::Limits {
         workers,

@@ -441,6 +441,9 @@ impl Subgame {
             value_0,
             opponent_gain,
         };
+        // The solve is over: its scratch (three walks' worth on seventh street) is not kept
+        // with it in the player's cache.
+        solver.release_scratch();
         Ok(Resolved { solver, report })
     }
 }

@@ -638,3 +638,37 @@ fn classes_warmed_on_the_earlier_streets_give_the_same_ranges_without_a_lookup()
     assert_eq!(warmed.ranges, cold.ranges);
     assert_eq!(warmed.hands, cold.hands);
 }
+
+/// A seventh-street subgame of seven-card stud (13,244 holdings a seat) walks its root's
+/// actions in parallel, and its re-solve has the same bits on one thread and on two.
+#[test]
+fn a_seventh_street_re_solve_has_the_same_bits_on_one_thread_and_two() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/7stud-hu.strat");
+    let def = GameDef::preset("7stud").unwrap();
+    let blueprint = crate::bot::StrategyPlayer::open(path, &def).unwrap();
+    let (st, bets) = (0..)
+        .find_map(|seed| last_street(&def, seed, Some(&blueprint)))
+        .unwrap();
+    let sub = Subgame::at(&blueprint, &st, &bets, Options::default()).unwrap();
+    assert!(sub.tree.num_hands() >= crate::cfr::FORK_MIN_HANDS);
+    assert!(sub.tree.nodes.iter().all(|n| n.kind != NodeKind::Chance));
+    let solve = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| sub.solve(Budget::Iterations(3), None).unwrap())
+    };
+    let bits = |r: &Resolved| {
+        let s = &r.solver;
+        (s.regrets.iter().chain(&s.average))
+            .map(|x| x.to_bits())
+            .collect::<Vec<_>>()
+    };
+    let (one, two) = (solve(1), solve(2));
+    assert_eq!(bits(&one), bits(&two));
+    assert_eq!(
+        one.report.exploitability.to_bits(),
+        two.report.exploitability.to_bits()
+    );
+}
