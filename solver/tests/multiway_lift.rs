@@ -16,7 +16,7 @@ use solver::multiway::sampled::SampledSolver;
 use solver::multiway::{nash_conv, Solver};
 use solver::session::sampled::{betting, write_strategy};
 use solver::session::Problem;
-use solver::strategy_file::multiway::MultiwayPlayer;
+use solver::strategy_file::multiway::{MultiwayFile, MultiwayPlayer};
 use std::sync::Arc;
 
 const BATCH: usize = 192;
@@ -56,7 +56,7 @@ fn the_lifted_nash_conv_falls_with_traversals_and_stays_above_the_exact_solvers(
     // The lift plays what the file's player plays, decision by decision.
     let file = std::env::temp_dir().join(format!("stud-mw-lift-{}.strat", std::process::id()));
     write_strategy(&file, &s, &Problem::sampled(&def, &s.bucketing)).unwrap();
-    let player = MultiwayPlayer::open(&file, "lifted").unwrap();
+    let player = MultiwayPlayer::new(MultiwayFile::open(&file).unwrap(), "lifted");
     std::fs::remove_file(&file).unwrap();
     let policy = lift.policy(&tree, &s.average_strategy());
     let checked = check_player(&tree, &def, &policy, &player, 300, 3).unwrap();

@@ -17,7 +17,7 @@ use solver::multiway::{nash_conv, Solver};
 use solver::session::multiway::estimate;
 use solver::session::sampled::{betting, write_strategy, ADVICE};
 use solver::session::Problem;
-use solver::strategy_file::multiway::MultiwayPlayer;
+use solver::strategy_file::multiway::{MultiwayFile, MultiwayPlayer};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -207,7 +207,7 @@ pub fn run(args: Args) -> Result<()> {
     let file =
         std::env::temp_dir().join(format!("stud-eval-multiway-{}.strat", std::process::id()));
     write_strategy(&file, &sampled, &problem)?;
-    let player = MultiwayPlayer::open(&file, "sampled");
+    let player = MultiwayFile::open(&file).map(|f| MultiwayPlayer::new(f, "sampled"));
     std::fs::remove_file(&file).ok();
     let policy = lift.policy(&tree, &sampled.average_strategy());
     let checked = check_player(
