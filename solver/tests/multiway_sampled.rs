@@ -316,3 +316,37 @@ fn a_three_seat_query_refuses_what_is_not_a_spot() {
         assert!(e.contains(says), "{spot} {extra:?}: {e}");
     }
 }
+
+#[test]
+fn a_tremble_is_recorded_in_the_file_and_refused_heads_up() {
+    let (file, v) = solve("tremble.strat", &["--iterations", "2", "--tremble", "0.1"]);
+    assert!((v["tremble"].as_f64().unwrap() - 0.1).abs() < 1e-6, "{v}");
+    let info = ok(&stud(&["info", file.to_str().unwrap()], ""));
+    assert!(info.contains("tremble 0.1"), "{info}");
+    let e = err(&stud(
+        &[
+            "solve",
+            "--game",
+            "7stud",
+            "--tremble",
+            "0.1",
+            "--iterations",
+            "1",
+        ],
+        "",
+    ));
+    assert!(e.contains("--tremble") && e.contains("heads-up"), "{e}");
+    let e = err(&stud(
+        &[
+            "solve",
+            "--game",
+            "7stud-3p",
+            "--tremble",
+            "1.5",
+            "--iterations",
+            "1",
+        ],
+        "",
+    ));
+    assert!(e.contains("below 1"), "{e}");
+}

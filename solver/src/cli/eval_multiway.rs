@@ -55,6 +55,9 @@ pub struct Args {
     /// The sampled solver's member of the CFR family.
     #[arg(long, default_value = "linear", value_parser = Algorithm::parse)]
     pub algorithm: Algorithm,
+    /// The sampled solver's other seats' tremble (as `stud solve --tremble`; default 0).
+    #[arg(long, default_value_t = 0.0)]
+    pub tremble: f32,
     /// The exact solver's member of the CFR family.
     #[arg(long, default_value = "cfr+", value_parser = Algorithm::parse)]
     pub exact_algorithm: Algorithm,
@@ -162,6 +165,7 @@ pub fn run(args: Args) -> Result<()> {
         batch,
         args.random.seed,
     )?;
+    sampled.set_tremble(args.tremble)?;
     let lift = Lift::new(
         &tree,
         &def,

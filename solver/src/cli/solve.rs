@@ -166,6 +166,11 @@ pub struct DealFlags {
     /// the end.
     #[arg(long, value_parser = parse_duration)]
     pub checkpoint_every: Option<Duration>,
+    /// Three or more seats: train against other seats who play a random action with this
+    /// probability at each decision (0 to below 1; default 0, plain external sampling;
+    /// docs/multiway.md, "Trembling", measures 0.1).
+    #[arg(long)]
+    pub tremble: Option<f32>,
 }
 
 impl DealFlags {
@@ -175,6 +180,7 @@ impl DealFlags {
             (self.batch.is_some(), "--batch"),
             (self.recall.is_some(), "--recall"),
             (self.checkpoint_every.is_some(), "--checkpoint-every"),
+            (self.tremble.is_some(), "--tremble"),
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))

@@ -159,6 +159,13 @@ pub(super) fn check_flags(args: &Args, def: &GameDef, walkable: bool) -> Result<
     if args.deal.batch == Some(0) {
         bail!("--batch must be at least 1");
     }
+    if args.deal.tremble.is_some() {
+        bail!(
+            "--tremble: {} is heads-up; the other seats' tremble is the sampling solver's of \
+             three or more seats",
+            args.game.name()
+        );
+    }
     Size::parse(spec, def.streets.len()).with_context(|| format!("--abstraction {spec} ({SIZES})"))
 }
 

@@ -102,6 +102,7 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
         batch,
         args.random.seed,
     )?;
+    solver.set_tremble(args.deal.tremble.unwrap_or(0.0))?;
     if args.resume {
         session::resume(&ckpt, &mut solver, &problem)?;
         say(format!(
@@ -164,6 +165,9 @@ fn check_flags(args: &Args, def: &GameDef) -> Result<Size> {
     if args.deal.recall.is_some() {
         bail!("--recall: the multiway abstraction forgets earlier streets (docs/multiway.md)");
     }
+    if let Some(t) = args.deal.tremble.filter(|t| !(0.0..1.0).contains(t)) {
+        bail!("--tremble {t}: the other seats' tremble must be at least 0 and below 1");
+    }
     if args.deal.batch.is_some_and(|b| b < def.seats as usize) {
         bail!(
             "--batch must be at least the {} seats (a traversal per seat)",
@@ -196,6 +200,7 @@ fn report(
                 "game": args.game.name(),
                 "seats": solver.def.seats,
                 "solver": format!("external-sampling MCCFR {}", solver.algorithm.name()),
+                "tremble": solver.tremble,
                 "abstraction": problem.card_abstraction,
                 "batch": solver.batch,
                 "seed": solver.seed,
@@ -220,13 +225,13 @@ fn report(
     }
     let mib = |b: usize| b as f64 / (1 << 20) as f64;
     println!(
-        "{} ({} seats) external-sampling MCCFR {} ({}): {} iterations of {} traversals in \
+        "{} ({} seats) {} ({}): {} iterations of {} traversals in \
          {secs:.1}s ({rate:.0} traversals/s while iterating, {threads} threads)\nNashConv: not \
          computable for this game\npeak memory {} (estimated {:.1} MiB)\nstrategy: {} ({:.1} \
          MiB)\ncheckpoint: {kept}",
         args.game.name(),
         solver.def.seats,
-        solver.algorithm.name(),
+        solver.describe(),
         problem.card_abstraction,
         solver.iterations,
         solver.batch,

@@ -13,6 +13,17 @@
 //! added in traversal order. So the result depends on the seed and the batch only, never on the
 //! number of threads: the same bits on any number (tested).
 //!
+//! # Trembling
+//! With `tremble` ε > 0 ([`SampledSolver::set_tremble`]) the other seats' actions are drawn
+//! from `(1 − ε) σ + ε / k` instead of `σ`, and the values are not reweighted: every seat's
+//! strategy is trained against opponents who, at each decision, play a uniformly random action
+//! with probability ε (the equilibrium of the perturbed game, as trembling-hand refinements
+//! compute it). Plain external sampling reaches a decision after a rare line of the others
+//! (a capped three-way pot) in proportion to that line's probability, so its rows there see
+//! few samples and stay near their first iterations; trembling others reach them often, and
+//! against opponents who take such lines for no reason (always-raise) that is what the strategy
+//! needs. docs/multiway.md measures it. The traverser's own average strategy is unchanged (σ).
+//!
 //! The schedule is the one `cfr::Algorithm` of the other solvers, an iteration being a batch:
 //! CFR+ (regrets clamped at zero after each batch, the average weighted by the batch's number),
 //! linear CFR (regrets and average discounted by `t / (t + 1)`), DCFR, or plain CFR.
@@ -122,6 +133,8 @@ pub struct SampledSolver {
     pub seed: u64,
     /// The member of the CFR family.
     pub algorithm: Algorithm,
+    /// The other seats' tremble ε (0: plain external sampling; see the module documentation).
+    pub tremble: f32,
     work: Vec<Work>,
 }
 
@@ -176,8 +189,28 @@ impl SampledSolver {
             batch,
             seed,
             algorithm,
+            tremble: 0.0,
             work,
         })
+    }
+
+    /// Trains against other seats who tremble with probability `tremble` at each decision
+    /// (0 ≤ `tremble` < 1; 0, the default, is plain external sampling).
+    pub fn set_tremble(&mut self, tremble: f32) -> Result<()> {
+        if !(0.0..1.0).contains(&tremble) {
+            bail!("a tremble of {tremble}: it must be at least 0 and below 1");
+        }
+        self.tremble = tremble;
+        Ok(())
+    }
+
+    /// The solver in words: the sampling, its member of the CFR family and its tremble.
+    pub fn describe(&self) -> String {
+        let mut name = format!("external-sampling MCCFR, {}", self.algorithm.name());
+        if self.tremble > 0.0 {
+            name += &format!(", tremble {}", self.tremble);
+        }
+        name
     }
 
     /// Runs one iteration: a batch of traversals, then their updates in traversal order.
@@ -205,6 +238,7 @@ impl SampledSolver {
             bucketing: &self.bucketing,
             rows: &self.rows,
             regrets: &self.regrets,
+            tremble: self.tremble,
         };
         let seed = self.seed;
         self.work
@@ -302,6 +336,7 @@ struct Ctx<'a> {
     bucketing: &'a Bucketing,
     rows: &'a Rows,
     regrets: &'a [f32],
+    tremble: f32,
 }
 
 /// Where a traversal is on a street: its tree, the pot class it was entered with, the seat of
@@ -409,6 +444,12 @@ impl Traversal<'_, '_> {
             }
             for (a, &p) in sigma[..k].iter().enumerate() {
                 self.average.push(((slot + a) as u32, p));
+            }
+            let e = self.ctx.tremble;
+            if e > 0.0 {
+                for p in &mut sigma[..k] {
+                    *p = (1.0 - e) * *p + e / k as f32;
+                }
             }
             let a = sample(&sigma[..k], self.rng.next_u32());
             return self.node(n.first_child + a as u32, s);

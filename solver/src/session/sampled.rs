@@ -95,12 +95,15 @@ pub struct SampledHeader {
     pub iterations: u64,
     /// Number of slots.
     pub slots: u64,
+    /// The other seats' tremble (`--tremble`; 0: plain external sampling).
+    pub tremble: f32,
 }
 
 impl checkpoint::Header for SampledHeader {
     const MAGIC: &'static [u8; 8] = b"STUDMSCK";
     const WHAT: &'static str = "sampled multiway checkpoint";
-    const RESUME_WITH: &'static str = "--game, --abstraction, --algorithm, --batch and --seed";
+    const RESUME_WITH: &'static str =
+        "--game, --abstraction, --algorithm, --batch, --seed and --tremble";
 
     fn iterations(&self) -> u64 {
         self.iterations
@@ -119,6 +122,8 @@ impl checkpoint::Header for SampledHeader {
             Some(format!("algorithm ({})", saved.algorithm.name()))
         } else if saved.batch != self.batch || saved.seed != self.seed {
             Some("sampling (--batch, --seed)".into())
+        } else if saved.tremble != self.tremble {
+            Some(format!("tremble ({})", saved.tremble))
         } else {
             None
         }
@@ -147,6 +152,7 @@ impl Session for SampledSolver {
             seed: self.seed,
             iterations: self.iterations,
             slots: self.regrets.len() as u64,
+            tremble: self.tremble,
         }
     }
 

@@ -85,7 +85,7 @@ pub fn write(path: &Path, solver: &SampledSolver, problem: &Problem) -> Result<(
         card_abstraction: problem.card_abstraction.clone(),
         betting: solver.betting.betting,
         pot_classes: POT_CLASSES,
-        solver: format!("external-sampling MCCFR, {}", solver.algorithm.name()),
+        solver: solver.describe(),
         iterations: solver.iterations,
         batch: solver.batch as u64,
         seed: solver.seed,

@@ -160,3 +160,70 @@ fn sampling_follows_the_probabilities() {
         [0, 0, 1, 1, 2, 2]
     );
 }
+
+#[test]
+fn trembling_others_train_other_rows_with_the_same_bits_on_any_thread_count_and_resume() {
+    let trembled = |threads: usize, iterations: u64| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut s = solver(Algorithm::Linear, 12, 5);
+        s.set_tremble(0.3).unwrap();
+        pool.install(|| {
+            for _ in 0..iterations {
+                s.iterate().unwrap();
+            }
+        });
+        s
+    };
+    let one = trembled(1, 6);
+    let two = trembled(2, 6);
+    assert!(bits(&one.regrets) == bits(&two.regrets));
+    assert!(bits(&one.average) == bits(&two.average));
+    let plain = run_on(1, Algorithm::Linear, 6);
+    assert!(
+        bits(&one.regrets) != bits(&plain.regrets),
+        "the tremble changes the draws"
+    );
+    // Others who tremble reach decisions the plain solve's draws never do: more rows touched.
+    let touched = |s: &SampledSolver| s.regrets.iter().filter(|&&r| r != 0.0).count();
+    assert!(
+        touched(&one) > touched(&plain),
+        "{} {}",
+        touched(&one),
+        touched(&plain)
+    );
+    assert_eq!(
+        one.describe(),
+        "external-sampling MCCFR, linear, tremble 0.3"
+    );
+    assert_eq!(plain.describe(), "external-sampling MCCFR, linear");
+
+    // The tremble is in the checkpoint: resumed, the same bits; with another tremble, refused.
+    let dir = std::env::temp_dir().join(format!("stud-sampled-tremble-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ckpt = dir.join("t.ckpt");
+    let problem = Problem::sampled(&game(), &bucketing());
+    let half = trembled(1, 3);
+    session::save(&ckpt, &half, &problem).unwrap();
+    let mut resumed = solver(Algorithm::Linear, 12, 5);
+    resumed.set_tremble(0.3).unwrap();
+    session::resume(&ckpt, &mut resumed, &problem).unwrap();
+    for _ in 0..3 {
+        resumed.iterate().unwrap();
+    }
+    assert!(bits(&resumed.regrets) == bits(&one.regrets));
+    assert!(bits(&resumed.average) == bits(&one.average));
+    let mut untrembled = solver(Algorithm::Linear, 12, 5);
+    let e = session::resume(&ckpt, &mut untrembled, &problem).unwrap_err();
+    assert!(format!("{e:#}").contains("tremble"), "{e:#}");
+    std::fs::remove_dir_all(&dir).ok();
+
+    for bad in [-0.1, 1.0, f32::NAN] {
+        let e = solver(Algorithm::Linear, 3, 1)
+            .set_tremble(bad)
+            .unwrap_err();
+        assert!(e.to_string().contains("below 1"), "{e}");
+    }
+}
