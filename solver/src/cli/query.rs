@@ -289,6 +289,29 @@ pub(super) fn examples(hands: &[CardSet]) -> Vec<String> {
     picks.into_iter().map(|i| cards_text(hands[i])).collect()
 }
 
+/// Prints a decision's rows: the one of `--hand`, or every bucket's (`every`) with how many of
+/// `seat`'s holdings each holds here, leaving out the buckets that hold none.
+pub(super) fn print_rows(names: &[String], rows: Vec<Row>, seat: u8, every: bool) {
+    if every {
+        println!(
+            "each bucket: how many down cards of p{} it holds here, and some of them",
+            seat + 1
+        );
+    }
+    // A bucket none of the player's holdings falls in here says nothing about this spot.
+    let (shown, none): (Vec<Row>, Vec<Row>) = rows
+        .into_iter()
+        .partition(|r| r.holds.as_ref().is_none_or(|h| h.0 > 0));
+    print_table(names, &shown);
+    if !none.is_empty() {
+        println!(
+            "({} buckets hold none of p{}'s hands here)",
+            none.len(),
+            seat + 1
+        );
+    }
+}
+
 /// Prints the answer's table, every column as wide as its widest cell, numbers right-aligned.
 pub(super) fn print_table(actions: &[String], rows: &[Row]) {
     let mut head: Vec<String> = Vec::new();
@@ -670,24 +693,7 @@ fn run_betting(
         return Ok(Some(v));
     }
     println!("{whose}");
-    if holding.is_none() {
-        println!(
-            "each bucket: how many down cards of p{} it holds here, and some of them",
-            seat + 1
-        );
-    }
-    // A bucket none of the player's holdings falls in here says nothing about this spot.
-    let (shown, none): (Vec<Row>, Vec<Row>) = rows
-        .into_iter()
-        .partition(|r| r.holds.as_ref().is_none_or(|h| h.0 > 0));
-    print_table(&names, &shown);
-    if !none.is_empty() {
-        println!(
-            "({} buckets hold none of p{}'s hands here)",
-            none.len(),
-            seat + 1
-        );
-    }
+    print_rows(&names, rows, seat, holding.is_none());
     print_extras(&names, extras.as_ref());
     Ok(None)
 }

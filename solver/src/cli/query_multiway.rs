@@ -163,24 +163,7 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
         return Ok(());
     }
     at.print();
-    if holding.is_none() {
-        println!(
-            "each bucket: how many down cards of p{} it holds here, and some of them",
-            seat + 1
-        );
-    }
-    // A bucket none of the seat's holdings falls in here says nothing about this spot.
-    let (shown, none): (Vec<Row>, Vec<Row>) = rows
-        .into_iter()
-        .partition(|r| r.holds.as_ref().is_none_or(|h| h.0 > 0));
-    print_table(&names, &shown);
-    if !none.is_empty() {
-        println!(
-            "({} buckets hold none of p{}'s hands here)",
-            none.len(),
-            seat + 1
-        );
-    }
+    super::query::print_rows(&names, rows, seat, holding.is_none());
     Ok(())
 }
 
