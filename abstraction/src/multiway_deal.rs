@@ -217,6 +217,23 @@ impl MultiwayFacts {
         self.share[set as usize * self.seats + seat]
     }
 
+    /// The seats of `set` in street `street`'s order of play (role 0, the first actor, first;
+    /// then each live seat on its left) and how many there are.
+    pub fn order(&mut self, street: usize, set: u16) -> ([u8; MAX_DEAL_SEATS], usize) {
+        let seats = self.seats as u8;
+        let first = self.first_actor(street, set);
+        let mut order = [0u8; MAX_DEAL_SEATS];
+        let mut live = 0;
+        for k in 0..seats {
+            let s = (first + k) % seats;
+            if set >> s & 1 == 1 {
+                order[live] = s;
+                live += 1;
+            }
+        }
+        (order, live)
+    }
+
     /// The seat acting first on `street` when the seats of `set` are in: the rules engine's
     /// opener (the bring-in by the door cards, then the best showing hand; ties to the seat
     /// nearest the dealer's left), which is the first actor since no seat is all in.

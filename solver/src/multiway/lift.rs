@@ -284,16 +284,7 @@ impl Locate<'_> {
         committed: &[u32; MAX_DEAL_SEATS],
     ) -> Result<Entered> {
         let seats = self.def.seats;
-        let first = self.facts.first_actor(street, set);
-        let mut order = [0u8; MAX_DEAL_SEATS];
-        let mut live = 0;
-        for k in 0..seats {
-            let s = (first + k) % seats;
-            if set >> s & 1 == 1 {
-                order[live] = s;
-                live += 1;
-            }
-        }
+        let (order, live) = self.facts.order(street, set);
         let tree = (self.betting.tree(street, live as u32))
             .with_context(|| format!("no tree for street {} with {live} seats", street + 1))?;
         let pot: u64 = committed.iter().map(|&c| c as u64).sum();

@@ -382,17 +382,7 @@ impl Traversal<'_, '_> {
         set: u16,
         committed: [u32; MAX_DEAL_SEATS],
     ) -> Result<f32, DealError> {
-        let seats = self.facts.seats() as u8;
-        let first = self.facts.first_actor(street, set);
-        let mut order = [0u8; MAX_DEAL_SEATS];
-        let mut live = 0;
-        for k in 0..seats {
-            let s = (first + k) % seats;
-            if set >> s & 1 == 1 {
-                order[live] = s;
-                live += 1;
-            }
-        }
+        let (order, live) = self.facts.order(street, set);
         let Some(tree) = self.ctx.betting.tree(street, live as u32) else {
             return Err(DealError::Unsupported(format!(
                 "no tree for street {} with {live} seats",
