@@ -218,6 +218,19 @@ pub(super) fn cards_text(set: CardSet) -> String {
     v.iter().map(Card::to_string).collect()
 }
 
+/// The one row of a decision past the cap, where the abstract street has called: `--hand`'s
+/// hand (if given) calling for sure.
+pub(super) fn called_row(holding: Option<&Holding>, up: CardSet) -> Row {
+    Row {
+        hand: holding.map(|h| hand_label(h.down.iter().copied().collect(), up)),
+        bucket: None,
+        probs: vec![1.0],
+        unreached: false,
+        holds: None,
+        about: None,
+    }
+}
+
 /// A hand as a row of the answer names it: its down cards in brackets, then its up cards.
 pub(super) fn hand_label(down: CardSet, up: CardSet) -> String {
     format!("({}) {}", cards_text(down), cards_text(up))
@@ -627,16 +640,7 @@ fn run_betting(
         // Past the cap the abstract game has called: the strategy checks or calls, as its
         // player does in play (see `solver::policy`). An answer, not an error.
         let call = legal[solver::bot::passive(&legal)];
-        let rows = vec![Row {
-            hand: holding
-                .as_ref()
-                .map(|h| hand_label(h.down.iter().copied().collect(), up)),
-            bucket: None,
-            probs: vec![1.0],
-            unreached: false,
-            holds: None,
-            about: None,
-        }];
+        let rows = vec![called_row(holding.as_ref(), up)];
         let names = vec![action_words(&state, call)];
         let extras = match player {
             Some(p) => {

@@ -12,8 +12,8 @@
 
 use super::action_words;
 use super::query::{
-    cards_text, examples, first_words, hand_label, parse_holding, print_table, replay_betting,
-    rows_json, Args, Holding, Replayed, Row, Step,
+    called_row, cards_text, examples, first_words, hand_label, parse_holding, print_table,
+    replay_betting, rows_json, Args, Holding, Replayed, Row, Step,
 };
 use abstraction::cards::CardSet;
 use abstraction::multiway_betting::{MwKind, Spot};
@@ -83,16 +83,7 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
         // Past the cap (two players left, the card room's cap lifted) the abstract street has
         // closed: the player calls, as in play. An answer, not an error.
         let call = legal[solver::bot::passive(&legal)];
-        let rows = vec![Row {
-            hand: holding
-                .as_ref()
-                .map(|h| hand_label(h.down.iter().copied().collect(), up)),
-            bucket: None,
-            probs: vec![1.0],
-            unreached: false,
-            holds: None,
-            about: None,
-        }];
+        let rows = vec![called_row(holding.as_ref(), up)];
         let names = vec![action_words(&state, call)];
         if args.output.json {
             println!("{}", at.json(true, &[code(call)], &names, &rows));
