@@ -218,6 +218,33 @@ pub(super) fn cards_text(set: CardSet) -> String {
     v.iter().map(Card::to_string).collect()
 }
 
+/// Refuses a `--hand` whose up cards (when it gives them) are not the ones the spot dealt
+/// `seat` (`up`).
+pub(super) fn check_hand_up(
+    args: &Args,
+    holding: Option<&Holding>,
+    up: CardSet,
+    seat: u8,
+) -> Result<()> {
+    if let Some(Holding { up: Some(u), .. }) = holding {
+        let given: CardSet = u.iter().copied().collect();
+        if given != up {
+            bail!(
+                "--hand {:?}: its up cards ({}) are not the ones the spot dealt p{} ({})",
+                args.hand.as_deref().unwrap_or(""),
+                cards_text(given),
+                seat + 1,
+                if up == CardSet::EMPTY {
+                    "none".into()
+                } else {
+                    cards_text(up)
+                }
+            );
+        }
+    }
+    Ok(())
+}
+
 /// The one row of a decision past the cap, where the abstract street has called: `--hand`'s
 /// hand (if given) calling for sure.
 pub(super) fn called_row(holding: Option<&Holding>, up: CardSet) -> Row {
@@ -613,22 +640,7 @@ fn run_betting(
     };
     let up: CardSet = state.up_cards(seat).iter().copied().collect();
     let opp_up: CardSet = state.up_cards(1 - seat).iter().copied().collect();
-    if let Some(Holding { up: Some(u), .. }) = &holding {
-        let given: CardSet = u.iter().copied().collect();
-        if given != up {
-            bail!(
-                "--hand {:?}: its up cards ({}) are not the ones the spot dealt p{} ({})",
-                args.hand.as_deref().unwrap_or(""),
-                cards_text(given),
-                seat + 1,
-                if up == CardSet::EMPTY {
-                    "none".into()
-                } else {
-                    cards_text(up)
-                }
-            );
-        }
-    }
+    check_hand_up(args, holding.as_ref(), up, seat)?;
     let whose = format!(
         "p{} to act on {street_name} ({} to act on this street; showing {}, the opponent {})",
         seat + 1,

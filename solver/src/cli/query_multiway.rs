@@ -12,8 +12,8 @@
 
 use super::action_words;
 use super::query::{
-    called_row, cards_text, examples, first_words, hand_label, parse_holding, print_table,
-    replay_betting, rows_json, Args, Holding, Replayed, Row, Step,
+    called_row, cards_text, check_hand_up, examples, first_words, hand_label, parse_holding,
+    print_table, replay_betting, rows_json, Args, Replayed, Row, Step,
 };
 use abstraction::cards::CardSet;
 use abstraction::multiway_betting::{MwKind, Spot};
@@ -59,18 +59,7 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
     let against = MultiwayFile::opponent(&state, seat)?;
     let up = shown(&state, seat);
     let table = (0..def.seats).fold(CardSet::EMPTY, |t, s| t.union(shown(&state, s)));
-    if let Some(Holding { up: Some(u), .. }) = &holding {
-        let given: CardSet = u.iter().copied().collect();
-        if given != up {
-            bail!(
-                "--hand {:?}: its up cards ({}) are not the ones the spot dealt p{} ({})",
-                args.hand.as_deref().unwrap_or(""),
-                cards_text(given),
-                seat + 1,
-                cards_text(up)
-            );
-        }
-    }
+    check_hand_up(args, holding.as_ref(), up, seat)?;
     let legal = state.legal_actions();
     let at = At {
         state: &state,
