@@ -281,18 +281,32 @@ impl SampledSolver {
         Ok(())
     }
 
-    /// The average strategy, normalised per row (uniform where it has no mass).
+    /// The average strategy, normalised per row. A decision's row that no traversal reached
+    /// (no mass) plays the row of the same decision and bucket in the nearest pot class that
+    /// has mass, the larger pot first, and is uniform only where no pot class has any: external
+    /// sampling rarely reaches a decision behind a capped pot of three, and a uniform row
+    /// there folds a third of every hand.
     pub fn average_strategy(&self) -> Vec<f32> {
         let mut out = self.average.clone();
         for (ti, t) in self.betting.trees.iter().enumerate() {
             let s = t.street as usize;
-            let rows = pot_classes(s) as usize * self.rows.buckets[s] as usize;
+            let (classes, buckets) = (pot_classes(s) as usize, self.rows.buckets[s] as usize);
             let nodes = &self.betting.nodes[t.root as usize..t.end as usize];
-            for row in 0..rows {
-                let start = self.rows.base[ti] + row * t.actions as usize;
-                for n in nodes.iter().filter(|n| n.kind == MwKind::Action) {
-                    let a = start + n.index as usize;
-                    normalize(&mut out[a..a + n.num_children as usize]);
+            let row = |class: usize, bucket: usize| {
+                self.rows.base[ti] + (class * buckets + bucket) * t.actions as usize
+            };
+            for n in nodes.iter().filter(|n| n.kind == MwKind::Action) {
+                let k = n.num_children as usize;
+                for bucket in 0..buckets {
+                    let at = |class: usize| row(class, bucket) + n.index as usize;
+                    let reached =
+                        |class: usize| mass(&self.average[at(class)..at(class) + k]) > 0.0;
+                    for class in 0..classes {
+                        let from = nearest_reached(class, classes, &reached).unwrap_or(class);
+                        let (a, b) = (at(class), at(from));
+                        out.copy_within(b..b + k, a);
+                        normalize(&mut out[a..a + k]);
+                    }
                 }
             }
         }
@@ -300,9 +314,24 @@ impl SampledSolver {
     }
 }
 
+/// A row's mass: its positive weights summed.
+fn mass(row: &[f32]) -> f32 {
+    row.iter().map(|x| x.max(0.0)).sum()
+}
+
+/// `class` if `reached`, else the nearest of `0..classes` that is, the larger first at equal
+/// distance; `None` if none is.
+fn nearest_reached(class: usize, classes: usize, reached: impl Fn(usize) -> bool) -> Option<usize> {
+    (0..classes).find_map(|d| {
+        [class + d, class.wrapping_sub(d)]
+            .into_iter()
+            .find(|&c| c < classes && reached(c))
+    })
+}
+
 /// A row of weights made a distribution (uniform where nothing is positive).
 fn normalize(row: &mut [f32]) {
-    let sum: f32 = row.iter().map(|x| x.max(0.0)).sum();
+    let sum = mass(row);
     let k = row.len() as f32;
     for x in row {
         *x = if sum > 0.0 { x.max(0.0) / sum } else { 1.0 / k };

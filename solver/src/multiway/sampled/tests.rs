@@ -2,6 +2,7 @@ use super::*;
 use crate::session::{self, Problem};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::bucketing::Size;
+use abstraction::multiway_betting::POT_CLASSES;
 use abstraction::rules::Variant;
 use std::sync::OnceLock;
 
@@ -226,4 +227,64 @@ fn trembling_others_train_other_rows_with_the_same_bits_on_any_thread_count_and_
             .unwrap_err();
         assert!(e.to_string().contains("below 1"), "{e}");
     }
+}
+
+#[test]
+fn a_row_no_traversal_reached_plays_the_nearest_reached_pot_class() {
+    let mut s = solver(Algorithm::Linear, 3, 1);
+    let (b, street) = (&s.betting, 1usize);
+    let ti = b
+        .trees
+        .iter()
+        .position(|t| t.street as usize == street)
+        .unwrap();
+    let t = b.trees[ti];
+    let n = b.nodes[t.root as usize..t.end as usize]
+        .iter()
+        .copied()
+        .find(|n| n.kind == MwKind::Action && n.num_children >= 2)
+        .unwrap();
+    let k = n.num_children as usize;
+    let at = |class: u8, bucket: u32| s.rows.slot(b, ti as u32, class, bucket, n.index);
+    // Bucket 0: mass in classes 2 (all on the first action) and 5 (all on the last) only.
+    let (two, five) = (at(2, 0), at(5, 0));
+    let (other, none) = (at(3, 1), at(4, 2));
+    s.average[two] = 3.0;
+    s.average[five + k - 1] = 0.5;
+    // Bucket 1: mass in class 3 only, spread evenly over its first two actions.
+    s.average[other] = 1.0;
+    s.average[other + 1] = 1.0;
+    let avg = s.average_strategy();
+    let row = |slot: usize| avg[slot..slot + k].to_vec();
+    let first = |p: f32| {
+        (0..k)
+            .map(|a| if a == 0 { p } else { 0.0 })
+            .collect::<Vec<_>>()
+    };
+    let last = (0..k)
+        .map(|a| if a == k - 1 { 1.0 } else { 0.0 })
+        .collect::<Vec<_>>();
+    let ca = |class: u8| row(at(class, 0));
+    assert_eq!(ca(2), first(1.0), "a reached row is its own");
+    assert_eq!(ca(5), last);
+    assert_eq!(ca(0), first(1.0), "class 0: class 2 is nearest");
+    assert_eq!(
+        ca(3),
+        first(1.0),
+        "class 3: 2 and 4 are as near; 4 has none, so 2"
+    );
+    assert_eq!(
+        ca(4),
+        last,
+        "class 4: 5 and 3 are as near; the larger pot first"
+    );
+    assert_eq!(ca(7), last);
+    let spread = (0..k)
+        .map(|a| if a < 2 { 0.5 } else { 0.0 })
+        .collect::<Vec<_>>();
+    for class in 0..POT_CLASSES {
+        assert_eq!(row(at(class, 1)), spread, "bucket 1, class {class}");
+    }
+    // A bucket no class reached is uniform.
+    assert_eq!(row(none), vec![1.0 / k as f32; k]);
 }
