@@ -158,7 +158,8 @@ fn code(a: Action) -> String {
 }
 
 /// The row of `bucket` at decision `spot`: the stored probabilities (uniform where the solve
-/// never reached it: marked `unreached`).
+/// reached the decision and bucket in no pot class: marked `unreached`; a pot class it never
+/// reached stores the nearest reached class's row, `SampledSolver::average_strategy`).
 fn row(
     f: &MultiwayFile,
     spot: &Spot,
