@@ -1,6 +1,6 @@
-//! The shipped strategies (`strategies/*-hu.strat`): each is there, within the 32 MiB a shipped
-//! file may take, opens, is checksummed intact, and answers a spot on every street of its game
-//! through the built binary.
+//! The shipped strategies (`strategies/*-hu.strat` and the three-handed `7stud-3p.strat`): each
+//! is there, within the size a shipped file may take, opens, is checksummed intact, and answers a
+//! spot on every street of its game through the built binary.
 
 mod common;
 
@@ -59,6 +59,58 @@ fn every_shipped_strategy_fits_opens_and_answers_every_street() {
             assert!((sum - 1.0).abs() < 1e-9, "{file} {spot}: {v}");
         }
     }
+}
+
+/// The betting to each street of a three-handed table: the bring-in, two calls, then checks
+/// around (the three seats live on every street).
+const SPOTS_3P: [&str; 5] = [
+    "3c 8d Kh pb",
+    "3c 8d Kh pb cc cc 9h Ts 2c",
+    "3c 8d Kh pb cc cc 9h Ts 2c x x x Jd 4h 5s",
+    "3c 8d Kh pb cc cc 9h Ts 2c x x x Jd 4h 5s x x x 6h 7c 8s",
+    "3c 8d Kh pb cc cc 9h Ts 2c x x x Jd 4h 5s x x x 6h 7c 8s x x x",
+];
+
+#[test]
+fn the_shipped_three_handed_strategy_answers_every_street_and_plays_a_table() {
+    let p = path("7stud-3p.strat");
+    let bytes = std::fs::metadata(&p)
+        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+        .len();
+    assert!(bytes <= 64 << 20, "{bytes} bytes, over 64 MiB");
+    let p = p.to_str().unwrap();
+    let info = stud_json(&["info", p, "--json", "--verify"]);
+    assert_eq!(info["kind"], "multiway", "{info}");
+    assert_eq!(info["seats"], 3, "{info}");
+    assert_eq!(info["game"]["variant"], "7stud", "{info}");
+    for (street, spot) in SPOTS_3P.iter().enumerate() {
+        let hand = if street == 4 { "As Ad 7d" } else { "As Ad" };
+        let v = stud_json(&["query", p, spot, "--hand", hand, "--json"]);
+        assert_eq!(v["street"], street, "{spot}: {v}");
+        assert_eq!(v["live"].as_array().unwrap().len(), 3, "{spot}: {v}");
+        let row = v["hands"][0]["probabilities"].as_array().unwrap();
+        assert_eq!(row.len(), v["actions"].as_array().unwrap().len());
+        let sum: f64 = row.iter().map(|x| x.as_f64().unwrap()).sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{spot}: {v}");
+    }
+    // Its game is read from the file: a table of it against two heuristic bots, zero-sum.
+    let m = stud_json(&[
+        "match",
+        p,
+        "heuristic",
+        "heuristic",
+        "--hands",
+        "20",
+        "--json",
+    ]);
+    assert_eq!(m["seats"], 3, "{m}");
+    let chips: i64 = m["by_player"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["chips"].as_i64().unwrap())
+        .sum();
+    assert_eq!(chips, 0, "{m}");
 }
 
 #[test]
