@@ -6,7 +6,7 @@ use super::{Problem, Session};
 use crate::cfr::Algorithm;
 use crate::checkpoint;
 use crate::memory::Estimate;
-use crate::multiway::sampled::{SampledSolver, BYTES_PER_SLOT};
+use crate::multiway::sampled::{SampledSolver, BYTES_PER_SLOT, CHUNK, UPDATES_PER_TRAVERSAL};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::bucketing::Bucketing;
 use abstraction::card_abstraction::CardAbstraction;
@@ -18,10 +18,6 @@ use std::path::Path;
 
 /// How to make a sampled multiway solve smaller, for the refusals.
 pub const ADVICE: &str = "use fewer seats, a smaller --abstraction or a smaller --batch";
-
-/// The updates one traversal collects, guessed for the estimate: a traversal of a seven-card
-/// table of three visits some thousands of decisions (measured: about 2,000 updates).
-const UPDATES_PER_TRAVERSAL: usize = 4096;
 
 /// The multiway betting abstraction of `def` under its own raise cap, refusing a tree of more
 /// than `max_nodes` nodes (the memory estimate comes after it).
@@ -44,8 +40,9 @@ pub fn estimate(
     let buckets: Vec<u32> = (0..betting.streets).map(|s| bucketing.buckets(s)).collect();
     let rows = crate::multiway::sampled::Rows::new(betting, &buckets);
     let seats = betting.seats as usize;
-    // Per traversal: its updates (8 bytes each, two buffers) and the deal's memos.
+    // Per traversal of a chunk: its updates (8 bytes each, two buffers) and the deal's memos.
     let memo = (1 << seats) * betting.streets * (seats + 1) + betting.streets * seats * seats * 4;
+    let held = batch.min(CHUNK);
     Estimate {
         infosets: rows.infosets,
         slots: rows.slots,
@@ -54,7 +51,7 @@ pub fn estimate(
         bucketing_bytes: bucketing.encode().len(),
         tree_bytes: betting.nodes.len() * (12 + 16) + betting.stakes.len() * 4,
         solver_bytes: rows.slots * BYTES_PER_SLOT,
-        scratch_bytes: batch * (2 * 8 * UPDATES_PER_TRAVERSAL + memo),
+        scratch_bytes: held * (2 * 8 * UPDATES_PER_TRAVERSAL + memo),
         // The normalised average, copied to be written.
         write_bytes: rows.slots * 4,
     }
