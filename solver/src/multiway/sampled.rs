@@ -320,7 +320,7 @@ impl SampledSolver {
                     let reached =
                         |class: usize| mass(&self.average[at(class)..at(class) + k]) > 0.0;
                     for class in 0..classes {
-                        let from = nearest_reached(class, classes, &reached).unwrap_or(class);
+                        let from = nearest_reached(class, classes, reached).unwrap_or(class);
                         let (a, b) = (at(class), at(from));
                         out.copy_within(b..b + k, a);
                         normalize(&mut out[a..a + k]);
