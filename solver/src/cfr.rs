@@ -25,7 +25,7 @@
 //! estimate of the full sum; private hands stay vectors. Only the regrets and averages of the
 //! sampled subtrees change in that iteration.
 
-use crate::terminal::terminal_values;
+use crate::terminal::{terminal_values, HoldingIds};
 use abstraction::tree::{Node, NodeKind, Tree, NONE};
 use serde::{Deserialize, Serialize};
 
@@ -305,6 +305,8 @@ pub struct Solver {
     ranges: Option<Box<[Vec<f64>; 2]>>,
     /// The re-solving gadget, when a subgame is solved safely ([`Solver::set_gadget`]).
     gadget: Option<Box<Gadget>>,
+    /// The card-sum indices of the tree's holdings, which its terminals read.
+    ids: HoldingIds,
 }
 
 /// Burch, Johanson and Bowling's re-solving gadget (2014): before the subgame, the opponent of
@@ -388,6 +390,7 @@ impl Solver {
             main: Task::new(&tree),
             tasks: (0..tasks).map(|_| Task::new(&tree)).collect(),
             fork: (0..fork).map(|_| Task::new(&tree)).collect(),
+            ids: HoldingIds::new(&tree),
             tree,
             algorithm,
             iterations: 0,
@@ -489,6 +492,7 @@ impl Solver {
         for trav in 0..2u8 {
             let ctx = Ctx {
                 tree: &self.tree,
+                ids: &self.ids,
                 trav,
                 sched,
                 level: level_len(&self.tree),
@@ -587,6 +591,7 @@ pub fn scratch_bytes(tree: &Tree) -> usize {
 
 struct Ctx<'a> {
     tree: &'a Tree,
+    ids: &'a HoldingIds,
     trav: u8,
     sched: Schedule,
     level: usize,
@@ -699,7 +704,7 @@ fn walk(
     let node = &ctx.tree.nodes[i];
     match node.kind {
         NodeKind::Fold | NodeKind::Showdown => {
-            terminal_values(ctx.tree, node, ctx.trav, reach.opp, out)
+            terminal_values(ctx.tree, ctx.ids, node, ctx.trav, reach.opp, out)
         }
         NodeKind::Chance => match pool {
             Some(pool) => parallel_chance(ctx, i, reach, out, tables, pool),

@@ -4,7 +4,7 @@
 use super::*;
 use crate::bot::tests::PairRaiser;
 use crate::bot::{passive, AlwaysCall, Player};
-use crate::terminal::terminal_values;
+use crate::terminal::{terminal_values, HoldingIds};
 use abstraction::cards::parse_cards;
 use abstraction::rules::{GameDef, Next};
 use abstraction::tree::Tree;
@@ -64,9 +64,10 @@ fn three_card_hands_are_valued_as_the_sum_over_the_pairs_that_do_not_collide() {
         .collect();
     let mut out = vec![0.0; n];
     let mut checked = [0; 2];
+    let ids = HoldingIds::new(t);
     for node in t.nodes.iter().filter(|x| x.kind != NodeKind::Action) {
         for player in 0..2u8 {
-            terminal_values(t, node, player, &reach, &mut out);
+            terminal_values(t, &ids, node, player, &reach, &mut out);
             let off = t.boards[0].showdown as usize;
             let strength = |seat: u8, h: usize| t.strength[off + seat as usize * n + h];
             for _ in 0..40 {
