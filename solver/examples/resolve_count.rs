@@ -51,7 +51,7 @@ fn main() -> Result<()> {
         .collect();
     println!(
         "{}",
-        serde_json::json!({"report": solved.report, "fnv": format!("{:016x}", fnv1a(&bits))})
+        serde_json::json!({"report": solved.report(&sub), "fnv": format!("{:016x}", fnv1a(&bits))})
     );
     Ok(())
 }
