@@ -25,7 +25,7 @@
 //! estimate of the full sum; private hands stay vectors. Only the regrets and averages of the
 //! sampled subtrees change in that iteration.
 
-use crate::terminal::{terminal_values, HoldingIds};
+use crate::terminal::{fold_and_showdown, terminal_values, HoldingIds};
 use abstraction::tree::{Node, NodeKind, Tree, NONE};
 use serde::{Deserialize, Serialize};
 
@@ -855,7 +855,37 @@ fn descend(
         );
     }
     let base = if mine { reach.me } else { reach.opp };
-    for (a, c) in ctx.tree.children(i).enumerate() {
+    let tree = ctx.tree;
+    let first = tree.children(i).start;
+    let ends = |c: usize| matches!(tree.nodes[c].kind, NodeKind::Fold | NodeKind::Showdown);
+    let mut a = 0;
+    while a < k {
+        let c = first + a;
+        if mine && ends(c) {
+            // The traverser's own action ends the hand: the values read the opponent's reach
+            // alone, the node's own. A fold beside a call shares the call's card sums.
+            let v = &mut frame.values[a * n..];
+            if a + 1 < k
+                && tree.nodes[c].kind == NodeKind::Fold
+                && tree.nodes[c + 1].kind == NodeKind::Showdown
+            {
+                let (fold, call) = v.split_at_mut(n);
+                let (f, s) = (&tree.nodes[c], &tree.nodes[c + 1]);
+                fold_and_showdown(tree, ctx.ids, [f, s], ctx.trav, reach.opp, fold, call);
+                a += 2;
+            } else {
+                terminal_values(
+                    tree,
+                    ctx.ids,
+                    &tree.nodes[c],
+                    ctx.trav,
+                    reach.opp,
+                    &mut v[..n],
+                );
+                a += 1;
+            }
+            continue;
+        }
         let s = &frame.strategy[a * n..a * n + n];
         scale_reach(base, s, frame.child_reach);
         let below = child_reach(mine, reach, frame.child_reach);
@@ -868,6 +898,7 @@ fn descend(
             tables.reborrow(),
             pool.as_deref_mut(),
         );
+        a += 1;
     }
 }
 

@@ -282,15 +282,89 @@ fn holding_values_of<const K: usize>(
     let value = tree.values[node.value_index() as usize];
     let n = reach_opp.len();
     let rows = &rows[..n];
-    let mut sums = CardSums::new();
     if node.kind == NodeKind::Fold {
+        let mut sums = CardSums::new();
         sums.add_rows::<K>(rows, reach_opp);
-        let v = if player == 0 { value } else { -value };
+        let v = fold_value(value, player);
         for ((o, row), &r) in out.iter_mut().zip(rows).zip(reach_opp) {
             *o = v * sums.disjoint::<K>(row, r);
         }
         return;
     }
+    showdown_of::<K>(tree, rows, node, player, reach_opp, out, None)
+}
+
+/// What `player` gets per unit of disjoint opponent reach at a fold of seat 0's net payoff
+/// `value`.
+fn fold_value(value: f64, player: u8) -> f64 {
+    if player == 0 {
+        value
+    } else {
+        -value
+    }
+}
+
+/// The values of a fold and a showdown (`ends`, in that order) reached with the same
+/// opponent reach `reach_opp`, into `out_fold` and `out_showdown`: at `player`'s own decision
+/// facing a bet, where folding and calling change only its own reach. With several-card hands
+/// the fold's disjoint sums are the showdown's last pass's, so the fold costs no sums of its
+/// own (the same values to rounding: the sums are added in order of strength rather than of
+/// hands); with one-card hands, each as [`terminal_values`] gives it.
+pub fn fold_and_showdown(
+    tree: &Tree,
+    ids: &HoldingIds,
+    ends: [&Node; 2],
+    player: u8,
+    reach_opp: &[f64],
+    out_fold: &mut [f64],
+    out_showdown: &mut [f64],
+) {
+    let [fold, showdown] = ends;
+    let fold_out = (
+        fold_value(tree.values[fold.value_index() as usize], player),
+        &mut *out_fold,
+    );
+    match tree.holdings.first().map_or(0, |h| h.len()) {
+        2 => showdown_of::<2>(
+            tree,
+            &ids.rows,
+            showdown,
+            player,
+            reach_opp,
+            out_showdown,
+            Some(fold_out),
+        ),
+        3 => showdown_of::<3>(
+            tree,
+            &ids.rows,
+            showdown,
+            player,
+            reach_opp,
+            out_showdown,
+            Some(fold_out),
+        ),
+        _ => {
+            terminal_values(tree, ids, fold, player, reach_opp, out_fold);
+            terminal_values(tree, ids, showdown, player, reach_opp, out_showdown);
+        }
+    }
+}
+
+/// The showdown `node` for hands of `K` cards, and the fold beside it when `fold` gives its
+/// value per unit of disjoint reach and its output.
+fn showdown_of<const K: usize>(
+    tree: &Tree,
+    rows: &[[u16; 6]],
+    node: &Node,
+    player: u8,
+    reach_opp: &[f64],
+    out: &mut [f64],
+    fold: Option<(f64, &mut [f64])>,
+) {
+    let value = tree.values[node.value_index() as usize];
+    let n = reach_opp.len();
+    let rows = &rows[..n];
+    let mut sums = CardSums::new();
     // Showdown: won − lost = below + (below or tied) − all, each over the disjoint hands. The
     // sweep adds every opponent hand once, so the sums after it are those of all of them.
     let off = tree.boards[node.board as usize].showdown as usize;
@@ -350,7 +424,19 @@ fn holding_values_of<const K: usize>(
         }
         j += 1;
     }
-    for ((o, row), &r) in out.iter_mut().zip(rows).zip(reach_opp) {
-        *o = value * (*o - sums.disjoint::<K>(row, r));
+    match fold {
+        None => {
+            for ((o, row), &r) in out.iter_mut().zip(rows).zip(reach_opp) {
+                *o = value * (*o - sums.disjoint::<K>(row, r));
+            }
+        }
+        Some((v, fold)) => {
+            let fold = &mut fold[..n];
+            for (((o, f), row), &r) in out.iter_mut().zip(fold).zip(rows).zip(reach_opp) {
+                let d = sums.disjoint::<K>(row, r);
+                *o = value * (*o - d);
+                *f = v * d;
+            }
+        }
     }
 }
