@@ -307,6 +307,8 @@ pub struct Solver {
     gadget: Option<Box<Gadget>>,
     /// The card-sum indices of the tree's holdings, which its terminals read.
     ids: HoldingIds,
+    /// [`own_rows`] of the tree.
+    own_rows: Vec<[bool; 2]>,
 }
 
 /// Burch, Johanson and Bowling's re-solving gadget (2014): before the subgame, the opponent of
@@ -391,6 +393,7 @@ impl Solver {
             tasks: (0..tasks).map(|_| Task::new(&tree)).collect(),
             fork: (0..fork).map(|_| Task::new(&tree)).collect(),
             ids: HoldingIds::new(&tree),
+            own_rows: own_rows(&tree),
             tree,
             algorithm,
             iterations: 0,
@@ -493,6 +496,7 @@ impl Solver {
             let ctx = Ctx {
                 tree: &self.tree,
                 ids: &self.ids,
+                own_rows: &self.own_rows,
                 trav,
                 sched,
                 level: level_len(&self.tree),
@@ -551,6 +555,19 @@ impl Solver {
     }
 }
 
+/// Per board and seat, whether every hand owns the row of its own number (bucket `h` for hand
+/// `h`, as in a re-solved subgame), so that an update touches each slot once.
+fn own_rows(tree: &Tree) -> Vec<[bool; 2]> {
+    (0..tree.boards.len() as u32)
+        .map(|b| {
+            [0, 1].map(|seat| {
+                let t = tree.bucket_table(b, seat);
+                t.iter().enumerate().all(|(h, &x)| x as usize == h)
+            })
+        })
+        .collect()
+}
+
 /// The chance nodes with no chance node above them, in node order, each with the index of the
 /// task of its first child (tasks numbered consecutively).
 fn top_level_chance(tree: &Tree) -> Vec<(u32, u32)> {
@@ -592,6 +609,8 @@ pub fn scratch_bytes(tree: &Tree) -> usize {
 struct Ctx<'a> {
     tree: &'a Tree,
     ids: &'a HoldingIds,
+    /// Per board and seat, whether hand `h`'s bucket is `h` ([`own_rows`]).
+    own_rows: &'a [[bool; 2]],
     trav: u8,
     sched: Schedule,
     level: usize,
@@ -1006,6 +1025,23 @@ fn update(
     let sched = ctx.sched;
     let k = node.num_children as usize;
     let (strat, cfv) = (&*frame.strategy, &*frame.values);
+    let table = ctx.tree.bucket_table(node.board, node.seat);
+    let rows = Accumulate {
+        table,
+        value,
+        cfv,
+        strat,
+        reach_me,
+        weight: sched.new_average,
+    };
+    if ctx.own_rows[node.board as usize][node.seat as usize] && table.len() * k == reg.len() {
+        // Hand h owns row h: each slot is discounted, added to and clamped in one pass.
+        match k {
+            2 => return rows.fused::<2>(&sched, reg, avg),
+            3 => return rows.fused::<3>(&sched, reg, avg),
+            _ => {}
+        }
+    }
     if sched.discounts() {
         for r in reg.iter_mut() {
             *r *= if *r > 0.0 {
@@ -1018,15 +1054,6 @@ fn update(
             *s *= sched.old_average;
         }
     }
-    let table = ctx.tree.bucket_table(node.board, node.seat);
-    let rows = Accumulate {
-        table,
-        value,
-        cfv,
-        strat,
-        reach_me,
-        weight: sched.new_average,
-    };
     match k {
         2 => rows.add::<2>(reg, avg),
         3 => rows.add::<3>(reg, avg),
@@ -1082,6 +1109,44 @@ impl Accumulate<'_> {
     fn add<const K: usize>(&self, reg: &mut [f64], avg: &mut [f64]) {
         for (h, &b) in self.table.iter().enumerate() {
             self.add_hand(h, b, reg, avg, K);
+        }
+    }
+
+    /// The whole update of a node whose hand `h` owns row `h` (every slot touched once: a
+    /// re-solved subgame's identity tables): each slot's discount, sum and clamp in one pass
+    /// over the rows instead of three, the same operations in the same order, so the same bits.
+    #[inline(always)]
+    fn fused<const K: usize>(&self, sched: &Schedule, reg: &mut [f64], avg: &mut [f64]) {
+        let n = self.table.len();
+        let (reg, avg) = (&mut reg[..n * K], &mut avg[..n * K]);
+        let cfv: [&[f64]; K] = std::array::from_fn(|a| &self.cfv[a * n..a * n + n]);
+        let strat: [&[f64]; K] = std::array::from_fn(|a| &self.strat[a * n..a * n + n]);
+        let discounts = sched.discounts();
+        let (value, reach_me) = (&self.value[..n], &self.reach_me[..n]);
+        for (h, (r, s)) in reg
+            .chunks_exact_mut(K)
+            .zip(avg.chunks_exact_mut(K))
+            .enumerate()
+        {
+            let w = self.weight * reach_me[h];
+            for a in 0..K {
+                let mut x = r[a];
+                let mut y = s[a];
+                if discounts {
+                    x *= if x > 0.0 {
+                        sched.positive
+                    } else {
+                        sched.negative
+                    };
+                    y *= sched.old_average;
+                }
+                x += cfv[a][h] - value[h];
+                if sched.clamp {
+                    x = x.max(0.0);
+                }
+                r[a] = x;
+                s[a] = y + w * strat[a][h];
+            }
         }
     }
 }
