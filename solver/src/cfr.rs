@@ -628,10 +628,14 @@ struct Pool<'a> {
 
 /// Regret matching: the current strategy of every hand at action node `node`, written as
 /// `strat[a * n + h]` (uniform for the hands that collide with the board: they are never reached).
-pub(crate) fn regret_matching(tree: &Tree, node: &Node, rows: &[f64], strat: &mut [f64]) {
+/// `own`: hand `h` owns row `h` ([`own_rows`]), so that the rows are read in turn, not through
+/// the bucket table.
+fn regret_matching(tree: &Tree, node: &Node, own: bool, rows: &[f64], strat: &mut [f64]) {
     let k = node.num_children as usize;
     let table = tree.bucket_table(node.board, node.seat);
     match k {
+        2 if own => match_own::<2>(table.len(), rows, strat),
+        3 if own => match_own::<3>(table.len(), rows, strat),
         2 => match_hands::<2>(table, rows, strat),
         3 => match_hands::<3>(table, rows, strat),
         _ => {
@@ -694,6 +698,26 @@ fn match_hands<const K: usize>(table: &[u32], rows: &[f64], strat: &mut [f64]) {
     let done = n - chunks.remainder().len();
     for (h, &b) in chunks.remainder().iter().enumerate() {
         match_hand(n, done + h, b, rows, strat, K);
+    }
+}
+
+/// [`match_hands`] where hand `h` owns row `h` of `rows` (`n` hands): the same bits, the rows
+/// read in turn.
+#[inline(always)]
+fn match_own<const K: usize>(n: usize, rows: &[f64], strat: &mut [f64]) {
+    let rows = &rows[..n * K];
+    let mut actions = strat[..n * K].chunks_exact_mut(n);
+    let out: [&mut [f64]; K] = std::array::from_fn(|_| actions.next().expect("K rows"));
+    for (h, row) in rows.chunks_exact(K).enumerate() {
+        let pos: [f64; K] = std::array::from_fn(|a| row[a].max(0.0));
+        let sum = (1..K).fold(pos[0], |s, a| s + pos[a]);
+        for a in 0..K {
+            out[a][h] = if sum > 0.0 {
+                pos[a] / sum
+            } else {
+                1.0 / K as f64
+            };
+        }
     }
 }
 
@@ -822,7 +846,14 @@ fn action(
     let k = node.num_children as usize;
     let (slot, len) = (node.first_slot() as usize, node_slots(tree, node));
     let mut frame = ActionFrame::carve(scratch, ctx.level, k, reach.me.len());
-    regret_matching(tree, node, tables.regrets.view(slot, len), frame.strategy);
+    let own = ctx.own_rows[node.board as usize][node.seat as usize];
+    regret_matching(
+        tree,
+        node,
+        own,
+        tables.regrets.view(slot, len),
+        frame.strategy,
+    );
     let mine = node.seat == ctx.trav;
     if mine {
         // The average rows are next touched after the whole subtree, in post-order:
