@@ -5,9 +5,10 @@
 //! replay looks no bucket up), solved for N DCFR iterations (the walk of the player's
 //! re-solve) and measured by the report's best responses.
 //!
-//! `cargo run --release -p solver --example resolve_count -- [ITERATIONS] [SEED]` (defaults:
-//! 30, 1). Prints the report and an FNV-1a checksum of the regrets' and averages' bits, which
-//! a change meant to be exact must leave as it was.
+//! `cargo run --release -p solver --example resolve_count -- [ITERATIONS] [SEED] [REPORT]`
+//! (defaults: 30, 1, `yes`). Prints the report (REPORT `no`: only its cost, what a player in a
+//! match waits for, without the best responses) and an FNV-1a checksum of the regrets' and
+//! averages' bits, which a change meant to be exact must leave as it was.
 
 use abstraction::fnv::fnv1a;
 use abstraction::rules::{GameDef, Next, State};
@@ -21,6 +22,7 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let iterations: u64 = args.first().map_or(Ok(30), |s| s.parse())?;
     let seed: u64 = args.get(1).map_or(Ok(1), |s| s.parse())?;
+    let report = args.get(2).is_none_or(|s| s == "yes");
     let def = GameDef::preset("7stud")?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut st = State::new(&def)?;
@@ -49,9 +51,13 @@ fn main() -> Result<()> {
     let bits: Vec<u8> = (s.regrets.iter().chain(&s.average))
         .flat_map(|x| x.to_bits().to_le_bytes())
         .collect();
-    println!(
-        "{}",
-        serde_json::json!({"report": solved.report(&sub), "fnv": format!("{:016x}", fnv1a(&bits))})
-    );
+    let fnv = format!("{:016x}", fnv1a(&bits));
+    match report {
+        true => println!(
+            "{}",
+            serde_json::json!({"report": solved.report(&sub), "fnv": fnv})
+        ),
+        false => println!("{}", serde_json::json!({"fnv": fnv})),
+    }
     Ok(())
 }
