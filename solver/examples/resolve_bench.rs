@@ -105,7 +105,8 @@ fn main() -> Result<()> {
         let solved = resolver.solve(&st, &bets, budget, seat)?;
         let total = t.elapsed().as_secs_f64() * 1000.0;
         let (sub, r) = &*solved;
-        let rep = r.report;
+        // Measured after the clock: the player does not wait for the best responses.
+        let rep = r.report(sub);
         let blue = if blueprint {
             let avg = sub.policy_of(resolver.blueprint())?;
             Some(sub.exploitability(&avg).0)

@@ -14,7 +14,7 @@
 //! bet is 1 chip, for Leduc 4 chips, for `ministud` 4 chips).
 
 use crate::cfr::{add_masked, dealt_hand, mask, node_slots, sum_action_values};
-use crate::terminal::terminal_values;
+use crate::terminal::{terminal_values, HoldingIds};
 use abstraction::tree::{Node, NodeKind, Tree, NONE};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -114,6 +114,7 @@ pub fn counterfactual_values(
     let mut out = vec![0.0; n];
     let w = Walk {
         tree,
+        ids: HoldingIds::new(tree),
         average,
         player,
         play,
@@ -144,6 +145,7 @@ pub fn average_strategy(tree: &Tree, node: &Node, rows: &[f64], strat: &mut [f64
 
 struct Walk<'a> {
     tree: &'a Tree,
+    ids: HoldingIds,
     average: &'a [f64],
     player: u8,
     play: Play,
@@ -159,7 +161,7 @@ impl Walk<'_> {
         let (level, rest) = scratch.split_at_mut(self.level);
         match node.kind {
             NodeKind::Fold | NodeKind::Showdown => {
-                terminal_values(tree, node, self.player, reach_opp, out)
+                terminal_values(tree, &self.ids, node, self.player, reach_opp, out)
             }
             NodeKind::Chance if top => {
                 // The first chance node on the path: its children in parallel, each with its

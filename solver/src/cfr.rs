@@ -25,7 +25,7 @@
 //! estimate of the full sum; private hands stay vectors. Only the regrets and averages of the
 //! sampled subtrees change in that iteration.
 
-use crate::terminal::terminal_values;
+use crate::terminal::{fold_and_showdown, terminal_values, HoldingIds};
 use abstraction::tree::{Node, NodeKind, Tree, NONE};
 use serde::{Deserialize, Serialize};
 
@@ -305,6 +305,10 @@ pub struct Solver {
     ranges: Option<Box<[Vec<f64>; 2]>>,
     /// The re-solving gadget, when a subgame is solved safely ([`Solver::set_gadget`]).
     gadget: Option<Box<Gadget>>,
+    /// The card-sum indices of the tree's holdings, which its terminals read.
+    ids: HoldingIds,
+    /// [`own_rows`] of the tree.
+    own_rows: Vec<[bool; 2]>,
 }
 
 /// Burch, Johanson and Bowling's re-solving gadget (2014): before the subgame, the opponent of
@@ -388,6 +392,8 @@ impl Solver {
             main: Task::new(&tree),
             tasks: (0..tasks).map(|_| Task::new(&tree)).collect(),
             fork: (0..fork).map(|_| Task::new(&tree)).collect(),
+            ids: HoldingIds::new(&tree),
+            own_rows: own_rows(&tree),
             tree,
             algorithm,
             iterations: 0,
@@ -489,6 +495,8 @@ impl Solver {
         for trav in 0..2u8 {
             let ctx = Ctx {
                 tree: &self.tree,
+                ids: &self.ids,
+                own_rows: &self.own_rows,
                 trav,
                 sched,
                 level: level_len(&self.tree),
@@ -547,6 +555,19 @@ impl Solver {
     }
 }
 
+/// Per board and seat, whether every hand owns the row of its own number (bucket `h` for hand
+/// `h`, as in a re-solved subgame), so that an update touches each slot once.
+fn own_rows(tree: &Tree) -> Vec<[bool; 2]> {
+    (0..tree.boards.len() as u32)
+        .map(|b| {
+            [0, 1].map(|seat| {
+                let t = tree.bucket_table(b, seat);
+                t.iter().enumerate().all(|(h, &x)| x as usize == h)
+            })
+        })
+        .collect()
+}
+
 /// The chance nodes with no chance node above them, in node order, each with the index of the
 /// task of its first child (tasks numbered consecutively).
 fn top_level_chance(tree: &Tree) -> Vec<(u32, u32)> {
@@ -587,6 +608,9 @@ pub fn scratch_bytes(tree: &Tree) -> usize {
 
 struct Ctx<'a> {
     tree: &'a Tree,
+    ids: &'a HoldingIds,
+    /// Per board and seat, whether hand `h`'s bucket is `h` ([`own_rows`]).
+    own_rows: &'a [[bool; 2]],
     trav: u8,
     sched: Schedule,
     level: usize,
@@ -604,10 +628,14 @@ struct Pool<'a> {
 
 /// Regret matching: the current strategy of every hand at action node `node`, written as
 /// `strat[a * n + h]` (uniform for the hands that collide with the board: they are never reached).
-pub(crate) fn regret_matching(tree: &Tree, node: &Node, rows: &[f64], strat: &mut [f64]) {
+/// `own`: hand `h` owns row `h` ([`own_rows`]), so that the rows are read in turn, not through
+/// the bucket table.
+fn regret_matching(tree: &Tree, node: &Node, own: bool, rows: &[f64], strat: &mut [f64]) {
     let k = node.num_children as usize;
     let table = tree.bucket_table(node.board, node.seat);
     match k {
+        2 if own => match_own::<2>(table.len(), rows, strat),
+        3 if own => match_own::<3>(table.len(), rows, strat),
         2 => match_hands::<2>(table, rows, strat),
         3 => match_hands::<3>(table, rows, strat),
         _ => {
@@ -673,6 +701,26 @@ fn match_hands<const K: usize>(table: &[u32], rows: &[f64], strat: &mut [f64]) {
     }
 }
 
+/// [`match_hands`] where hand `h` owns row `h` of `rows` (`n` hands): the same bits, the rows
+/// read in turn.
+#[inline(always)]
+fn match_own<const K: usize>(n: usize, rows: &[f64], strat: &mut [f64]) {
+    let rows = &rows[..n * K];
+    let mut actions = strat[..n * K].chunks_exact_mut(n);
+    let out: [&mut [f64]; K] = std::array::from_fn(|_| actions.next().expect("K rows"));
+    for (h, row) in rows.chunks_exact(K).enumerate() {
+        let pos: [f64; K] = std::array::from_fn(|a| row[a].max(0.0));
+        let sum = (1..K).fold(pos[0], |s, a| s + pos[a]);
+        for a in 0..K {
+            out[a][h] = if sum > 0.0 {
+                pos[a] / sum
+            } else {
+                1.0 / K as f64
+            };
+        }
+    }
+}
+
 /// The slots of action node `node`: buckets × actions.
 pub(crate) fn node_slots(tree: &Tree, node: &Node) -> usize {
     tree.num_buckets[node.street as usize] as usize * node.num_children as usize
@@ -699,7 +747,7 @@ fn walk(
     let node = &ctx.tree.nodes[i];
     match node.kind {
         NodeKind::Fold | NodeKind::Showdown => {
-            terminal_values(ctx.tree, node, ctx.trav, reach.opp, out)
+            terminal_values(ctx.tree, ctx.ids, node, ctx.trav, reach.opp, out)
         }
         NodeKind::Chance => match pool {
             Some(pool) => parallel_chance(ctx, i, reach, out, tables, pool),
@@ -798,7 +846,14 @@ fn action(
     let k = node.num_children as usize;
     let (slot, len) = (node.first_slot() as usize, node_slots(tree, node));
     let mut frame = ActionFrame::carve(scratch, ctx.level, k, reach.me.len());
-    regret_matching(tree, node, tables.regrets.view(slot, len), frame.strategy);
+    let own = ctx.own_rows[node.board as usize][node.seat as usize];
+    regret_matching(
+        tree,
+        node,
+        own,
+        tables.regrets.view(slot, len),
+        frame.strategy,
+    );
     let mine = node.seat == ctx.trav;
     if mine {
         // The average rows are next touched after the whole subtree, in post-order:
@@ -850,7 +905,37 @@ fn descend(
         );
     }
     let base = if mine { reach.me } else { reach.opp };
-    for (a, c) in ctx.tree.children(i).enumerate() {
+    let tree = ctx.tree;
+    let first = tree.children(i).start;
+    let ends = |c: usize| matches!(tree.nodes[c].kind, NodeKind::Fold | NodeKind::Showdown);
+    let mut a = 0;
+    while a < k {
+        let c = first + a;
+        if mine && ends(c) {
+            // The traverser's own action ends the hand: the values read the opponent's reach
+            // alone, the node's own. A fold beside a call shares the call's card sums.
+            let v = &mut frame.values[a * n..];
+            if a + 1 < k
+                && tree.nodes[c].kind == NodeKind::Fold
+                && tree.nodes[c + 1].kind == NodeKind::Showdown
+            {
+                let (fold, call) = v.split_at_mut(n);
+                let (f, s) = (&tree.nodes[c], &tree.nodes[c + 1]);
+                fold_and_showdown(tree, ctx.ids, [f, s], ctx.trav, reach.opp, fold, call);
+                a += 2;
+            } else {
+                terminal_values(
+                    tree,
+                    ctx.ids,
+                    &tree.nodes[c],
+                    ctx.trav,
+                    reach.opp,
+                    &mut v[..n],
+                );
+                a += 1;
+            }
+            continue;
+        }
         let s = &frame.strategy[a * n..a * n + n];
         scale_reach(base, s, frame.child_reach);
         let below = child_reach(mine, reach, frame.child_reach);
@@ -863,6 +948,7 @@ fn descend(
             tables.reborrow(),
             pool.as_deref_mut(),
         );
+        a += 1;
     }
 }
 
@@ -970,6 +1056,23 @@ fn update(
     let sched = ctx.sched;
     let k = node.num_children as usize;
     let (strat, cfv) = (&*frame.strategy, &*frame.values);
+    let table = ctx.tree.bucket_table(node.board, node.seat);
+    let rows = Accumulate {
+        table,
+        value,
+        cfv,
+        strat,
+        reach_me,
+        weight: sched.new_average,
+    };
+    if ctx.own_rows[node.board as usize][node.seat as usize] && table.len() * k == reg.len() {
+        // Hand h owns row h: each slot is discounted, added to and clamped in one pass.
+        match k {
+            2 => return rows.fused::<2>(&sched, reg, avg),
+            3 => return rows.fused::<3>(&sched, reg, avg),
+            _ => {}
+        }
+    }
     if sched.discounts() {
         for r in reg.iter_mut() {
             *r *= if *r > 0.0 {
@@ -982,15 +1085,6 @@ fn update(
             *s *= sched.old_average;
         }
     }
-    let table = ctx.tree.bucket_table(node.board, node.seat);
-    let rows = Accumulate {
-        table,
-        value,
-        cfv,
-        strat,
-        reach_me,
-        weight: sched.new_average,
-    };
     match k {
         2 => rows.add::<2>(reg, avg),
         3 => rows.add::<3>(reg, avg),
@@ -1046,6 +1140,44 @@ impl Accumulate<'_> {
     fn add<const K: usize>(&self, reg: &mut [f64], avg: &mut [f64]) {
         for (h, &b) in self.table.iter().enumerate() {
             self.add_hand(h, b, reg, avg, K);
+        }
+    }
+
+    /// The whole update of a node whose hand `h` owns row `h` (every slot touched once: a
+    /// re-solved subgame's identity tables): each slot's discount, sum and clamp in one pass
+    /// over the rows instead of three, the same operations in the same order, so the same bits.
+    #[inline(always)]
+    fn fused<const K: usize>(&self, sched: &Schedule, reg: &mut [f64], avg: &mut [f64]) {
+        let n = self.table.len();
+        let (reg, avg) = (&mut reg[..n * K], &mut avg[..n * K]);
+        let cfv: [&[f64]; K] = std::array::from_fn(|a| &self.cfv[a * n..a * n + n]);
+        let strat: [&[f64]; K] = std::array::from_fn(|a| &self.strat[a * n..a * n + n]);
+        let discounts = sched.discounts();
+        let (value, reach_me) = (&self.value[..n], &self.reach_me[..n]);
+        for (h, (r, s)) in reg
+            .chunks_exact_mut(K)
+            .zip(avg.chunks_exact_mut(K))
+            .enumerate()
+        {
+            let w = self.weight * reach_me[h];
+            for a in 0..K {
+                let mut x = r[a];
+                let mut y = s[a];
+                if discounts {
+                    x *= if x > 0.0 {
+                        sched.positive
+                    } else {
+                        sched.negative
+                    };
+                    y *= sched.old_average;
+                }
+                x += cfv[a][h] - value[h];
+                if sched.clamp {
+                    x = x.max(0.0);
+                }
+                r[a] = x;
+                s[a] = y + w * strat[a][h];
+            }
         }
     }
 }

@@ -16,9 +16,17 @@ use abstraction::tree::{Node, NodeKind, Tree};
 /// Writes into `out[h]` the counterfactual value for `player` holding hand `h` at terminal
 /// `node`, when the opponent reaches it with `reach_opp` (chance already folded into the tree's
 /// terminal values).
-pub fn terminal_values(tree: &Tree, node: &Node, player: u8, reach_opp: &[f64], out: &mut [f64]) {
+/// `ids` is [`HoldingIds::new`] of `tree` (empty for one-card hands).
+pub fn terminal_values(
+    tree: &Tree,
+    ids: &HoldingIds,
+    node: &Node,
+    player: u8,
+    reach_opp: &[f64],
+    out: &mut [f64],
+) {
     if !tree.holdings.is_empty() {
-        return holding_values(tree, node, player, reach_opp, out);
+        return holding_values(tree, ids, node, player, reach_opp, out);
     }
     let value = tree.values[node.value_index() as usize];
     let total: f64 = reach_opp.iter().sum();
@@ -103,13 +111,46 @@ fn disjoint_reach_of<const K: usize>(hands: &[CardSet], reach_opp: &[f64], out: 
     let mut sums = CardSums::new();
     sums.add_all::<K>(hands, reach_opp);
     for ((o, &h), &r) in out.iter_mut().zip(hands).zip(reach_opp) {
-        *o = sums.disjoint(&ids::<K>(h), r);
+        *o = sums.disjoint::<K>(&row_of::<K>(h), r);
     }
 }
 
 /// The most cards a hand of [`Tree::holdings`] may hold: the inclusion and exclusion here stops
 /// at three.
 pub const MAX_HOLDING_CARDS: usize = 3;
+
+/// Where each hand of a tree's [`Tree::holdings`] adds into and reads from [`CardSums`]: its
+/// card ids (lowest first), then its pairs (`a * 64 + b`: 01, 02, 12), worked out once per tree
+/// so that a terminal reads six small indices instead of decoding the hand's bits at every
+/// visit (the solver's terminals visit every hand some 34 times an iteration).
+pub struct HoldingIds {
+    rows: Vec<[u16; 6]>,
+}
+
+impl HoldingIds {
+    /// The indices of `tree`'s holdings (none for a tree of one-card hands).
+    pub fn new(tree: &Tree) -> HoldingIds {
+        let rows = tree
+            .holdings
+            .iter()
+            .map(|h| {
+                let mut c = [0u16; MAX_HOLDING_CARDS];
+                for (o, card) in c.iter_mut().zip(h.iter()) {
+                    *o = card.id() as u16;
+                }
+                [
+                    c[0],
+                    c[1],
+                    c[2],
+                    c[0] << 6 | c[1],
+                    c[0] << 6 | c[2],
+                    c[1] << 6 | c[2],
+                ]
+            })
+            .collect();
+        HoldingIds { rows }
+    }
+}
 
 /// The opponent's reach summed over its hands: in all, on each card and on each pair of cards.
 /// Lives on the stack of a terminal (33 KB), so that nothing is allocated while solving. Card
@@ -145,71 +186,185 @@ impl CardSums {
     fn add_all<const K: usize>(&mut self, hands: &[CardSet], reach: &[f64]) {
         for (&h, &r) in hands.iter().zip(reach) {
             if r != 0.0 {
-                self.add(&ids::<K>(h), r);
+                self.add::<K>(&row_of::<K>(h), r);
             }
         }
     }
 
+    /// [`CardSums::add_all`] with the hands' indices of [`HoldingIds`].
+    fn add_rows<const K: usize>(&mut self, rows: &[[u16; 6]], reach: &[f64]) {
+        for (row, &r) in rows.iter().zip(reach) {
+            if r != 0.0 {
+                self.add::<K>(row, r);
+            }
+        }
+    }
+
+    /// Adds `r` on the hand of indices `row` (as [`HoldingIds`] lays them out).
     #[inline(always)]
-    fn add<const K: usize>(&mut self, c: &[usize; K], r: f64) {
+    fn add<const K: usize>(&mut self, row: &[u16; 6], r: f64) {
+        let one = |i: usize| row[i] as usize & 63;
+        let two = |i: usize| row[i] as usize & 4095;
         self.all += r;
-        for i in 0..K {
-            self.one[c[i]] += r;
-            for j in i + 1..K {
-                self.two[c[i] << 6 | c[j]] += r;
-            }
+        self.one[one(0)] += r;
+        self.two[two(3)] += r;
+        if K == 3 {
+            self.two[two(4)] += r;
+        }
+        self.one[one(1)] += r;
+        if K == 3 {
+            self.two[two(5)] += r;
+            self.one[one(2)] += r;
         }
     }
 
-    /// The reach summed over the hands sharing no card with the hand `c`, where `same` is the
-    /// reach counted in `self` of the hand holding exactly `c`'s cards (used for three cards
-    /// only: with fewer, the last sum is already that hand's).
+    /// The reach summed over the hands sharing no card with the hand of indices `row`, where
+    /// `same` is the reach counted in `self` of the hand holding exactly its cards (used for
+    /// three cards only: with fewer, the last sum is already that hand's). The terms in the
+    /// order of the cards, each card's pairs after it.
     #[inline(always)]
-    fn disjoint<const K: usize>(&self, c: &[usize; K], same: f64) -> f64 {
+    fn disjoint<const K: usize>(&self, row: &[u16; 6], same: f64) -> f64 {
+        let one = |i: usize| self.one[row[i] as usize & 63];
+        let two = |i: usize| self.two[row[i] as usize & 4095];
         let mut v = self.all;
-        for i in 0..K {
-            v -= self.one[c[i]];
-            for j in i + 1..K {
-                v += self.two[c[i] << 6 | c[j]];
-            }
-        }
+        v -= one(0);
+        v += two(3);
         if K == 3 {
+            v += two(4);
+        }
+        v -= one(1);
+        if K == 3 {
+            v += two(5);
+            v -= one(2);
             v -= same;
         }
         v
     }
 }
 
+/// The [`HoldingIds`] row of one hand of `K` cards, decoded from its bits.
+#[inline(always)]
+fn row_of<const K: usize>(set: CardSet) -> [u16; 6] {
+    let c = ids::<K>(set);
+    let c2 = if K == 3 { c[K - 1] } else { 0 };
+    let (a, b) = (c[0] as u16, c[1] as u16);
+    let c2 = c2 as u16;
+    [a, b, c2, a << 6 | b, a << 6 | c2, b << 6 | c2]
+}
+
 /// [`terminal_values`] for hands of several cards (see the module documentation).
-fn holding_values(tree: &Tree, node: &Node, player: u8, reach_opp: &[f64], out: &mut [f64]) {
+fn holding_values(
+    tree: &Tree,
+    ids: &HoldingIds,
+    node: &Node,
+    player: u8,
+    reach_opp: &[f64],
+    out: &mut [f64],
+) {
     match tree.holdings.first().map_or(0, |h| h.len()) {
-        2 => holding_values_of::<2>(tree, node, player, reach_opp, out),
-        3 => holding_values_of::<3>(tree, node, player, reach_opp, out),
+        2 => holding_values_of::<2>(tree, &ids.rows, node, player, reach_opp, out),
+        3 => holding_values_of::<3>(tree, &ids.rows, node, player, reach_opp, out),
         k => unreachable!("holdings of {k} cards (the subgame builder allows 2 to 3)"),
     }
 }
 
-/// [`holding_values`] for hands of `K` cards: a fold in one pass over the hands after the
-/// sums, a showdown in one sweep by strength and a last pass for the disjoint totals.
+/// [`holding_values`] for hands of `K` cards (`rows`: their [`HoldingIds`]): a fold in one
+/// pass over the hands after the sums, a showdown in one sweep by strength and a last pass for
+/// the disjoint totals.
 fn holding_values_of<const K: usize>(
     tree: &Tree,
+    rows: &[[u16; 6]],
     node: &Node,
     player: u8,
     reach_opp: &[f64],
     out: &mut [f64],
 ) {
     let value = tree.values[node.value_index() as usize];
-    let hands = &tree.holdings;
-    let mut sums = CardSums::new();
+    let n = reach_opp.len();
+    let rows = &rows[..n];
     if node.kind == NodeKind::Fold {
-        sums.add_all::<K>(hands, reach_opp);
-        let v = if player == 0 { value } else { -value };
-        for ((o, &h), &r) in out.iter_mut().zip(hands).zip(reach_opp) {
-            *o = v * sums.disjoint(&ids::<K>(h), r);
+        let mut sums = CardSums::new();
+        sums.add_rows::<K>(rows, reach_opp);
+        let v = fold_value(value, player);
+        for ((o, row), &r) in out.iter_mut().zip(rows).zip(reach_opp) {
+            *o = v * sums.disjoint::<K>(row, r);
         }
         return;
     }
+    showdown_of::<K>(tree, rows, node, player, reach_opp, out, None)
+}
+
+/// What `player` gets per unit of disjoint opponent reach at a fold of seat 0's net payoff
+/// `value`.
+fn fold_value(value: f64, player: u8) -> f64 {
+    if player == 0 {
+        value
+    } else {
+        -value
+    }
+}
+
+/// The values of a fold and a showdown (`ends`, in that order) reached with the same
+/// opponent reach `reach_opp`, into `out_fold` and `out_showdown`: at `player`'s own decision
+/// facing a bet, where folding and calling change only its own reach. With several-card hands
+/// the fold's disjoint sums are the showdown's last pass's, so the fold costs no sums of its
+/// own (the same values to rounding: the sums are added in order of strength rather than of
+/// hands); with one-card hands, each as [`terminal_values`] gives it.
+pub fn fold_and_showdown(
+    tree: &Tree,
+    ids: &HoldingIds,
+    ends: [&Node; 2],
+    player: u8,
+    reach_opp: &[f64],
+    out_fold: &mut [f64],
+    out_showdown: &mut [f64],
+) {
+    let [fold, showdown] = ends;
+    let fold_out = (
+        fold_value(tree.values[fold.value_index() as usize], player),
+        &mut *out_fold,
+    );
+    match tree.holdings.first().map_or(0, |h| h.len()) {
+        2 => showdown_of::<2>(
+            tree,
+            &ids.rows,
+            showdown,
+            player,
+            reach_opp,
+            out_showdown,
+            Some(fold_out),
+        ),
+        3 => showdown_of::<3>(
+            tree,
+            &ids.rows,
+            showdown,
+            player,
+            reach_opp,
+            out_showdown,
+            Some(fold_out),
+        ),
+        _ => {
+            terminal_values(tree, ids, fold, player, reach_opp, out_fold);
+            terminal_values(tree, ids, showdown, player, reach_opp, out_showdown);
+        }
+    }
+}
+
+/// The showdown `node` for hands of `K` cards, and the fold beside it when `fold` gives its
+/// value per unit of disjoint reach and its output.
+fn showdown_of<const K: usize>(
+    tree: &Tree,
+    rows: &[[u16; 6]],
+    node: &Node,
+    player: u8,
+    reach_opp: &[f64],
+    out: &mut [f64],
+    fold: Option<(f64, &mut [f64])>,
+) {
+    let value = tree.values[node.value_index() as usize];
     let n = reach_opp.len();
+    let rows = &rows[..n];
+    let mut sums = CardSums::new();
     // Showdown: won − lost = below + (below or tied) − all, each over the disjoint hands. The
     // sweep adds every opponent hand once, so the sums after it are those of all of them.
     let off = tree.boards[node.board as usize].showdown as usize;
@@ -237,7 +392,7 @@ fn holding_values_of<const K: usize>(
                 }
                 let r = reach_opp[o];
                 if r != 0.0 {
-                    sums.add(&ids::<K>(hands[o]), r);
+                    sums.add::<K>(&rows[o], r);
                 }
                 j += 1;
             }
@@ -252,7 +407,7 @@ fn holding_values_of<const K: usize>(
                 let so = opp_strength[h];
                 let counted = so < s || (!below && so == s);
                 let same = if counted { reach_opp[h] } else { 0.0 };
-                let d = sums.disjoint(&ids::<K>(hands[h]), same);
+                let d = sums.disjoint::<K>(&rows[h], same);
                 if below {
                     out[h] = d;
                 } else {
@@ -265,11 +420,23 @@ fn holding_values_of<const K: usize>(
         let o = opp_order[j] as usize;
         let r = reach_opp[o];
         if r != 0.0 {
-            sums.add(&ids::<K>(hands[o]), r);
+            sums.add::<K>(&rows[o], r);
         }
         j += 1;
     }
-    for ((o, &h), &r) in out.iter_mut().zip(hands).zip(reach_opp) {
-        *o = value * (*o - sums.disjoint(&ids::<K>(h), r));
+    match fold {
+        None => {
+            for ((o, row), &r) in out.iter_mut().zip(rows).zip(reach_opp) {
+                *o = value * (*o - sums.disjoint::<K>(row, r));
+            }
+        }
+        Some((v, fold)) => {
+            let fold = &mut fold[..n];
+            for (((o, f), row), &r) in out.iter_mut().zip(fold).zip(rows).zip(reach_opp) {
+                let d = sums.disjoint::<K>(row, r);
+                *o = value * (*o - d);
+                *f = v * d;
+            }
+        }
     }
 }

@@ -96,7 +96,7 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         cards_text(down),
         cards_text(state.up_cards(seat).iter().copied().collect())
     );
-    let r = resolved.report;
+    let r = resolved.report(&sub);
     if args.output.json {
         let out = serde_json::json!({
             "seat": seat,

@@ -34,8 +34,9 @@
 //! The solver core's vector-form CFR ([`crate::cfr::Solver`], the variant
 //! [`RESOLVE_ALGORITHM`], entered with the ranges), for a number of iterations or until a time
 //! budget runs out (the clock then decides how many iterations run: use iterations where
-//! results must repeat), followed by the exact best
-//! response in the subgame ([`crate::best_response::value_in_ranges`]) for its exploitability.
+//! results must repeat); its report ([`Resolved::report`], when asked: the server's replies and
+//! `stud query` read it, a player in a match does not) adds the exact best response in the
+//! subgame ([`crate::best_response::value_in_ranges`]) for its exploitability.
 //! By default this is unsafe re-solving (Burch et al. 2014 call it re-solving without the
 //! gadget): the opponent's range is taken as the blueprint implies, and nothing bounds how far
 //! the re-solved strategy's value for the opponent's hands may move from the blueprint's.
@@ -59,6 +60,7 @@ use abstraction::tree::{Edge, NodeKind, Tree};
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 use serde::Serialize;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 pub use build::DEFAULT_FLOOR;
@@ -145,11 +147,18 @@ pub struct Subgame {
 }
 
 /// The re-solved subgame: the solver (its tree and average strategy) and what the solve cost.
+/// Its figures of quality (the best responses inside the subgame: some two iterations' CPU) are
+/// measured when [`Resolved::report`] first asks for them, so that a player that only plays
+/// the strategy (`match`, `play`) does not wait for them.
 pub struct Resolved {
     /// The solver after the solve.
     pub solver: Solver,
-    /// What the solve did and found.
-    pub report: Report,
+    /// The report's figures of cost, its figures of quality still zero.
+    cost: Report,
+    /// The safe re-solve's alternative values, for the report's `opponent_gain`.
+    safety: Option<Safety>,
+    /// The whole report, once measured.
+    measured: OnceLock<Report>,
 }
 
 /// What a re-solve reports (`--json` prints it).
@@ -421,10 +430,8 @@ impl Subgame {
             },
         }
         let solve_millis = start.elapsed().as_secs_f64() * 1000.0;
-        let (exploitability, value_0) = self.exploitability(&solver.average);
-        let opponent_gain = safety.map(|s| self.opponent_gain(&solver.average, s));
         let t = &self.tree;
-        let report = Report {
+        let cost = Report {
             hands: t.num_hands(),
             nodes: t.nodes.len(),
             decisions: t
@@ -436,19 +443,43 @@ impl Subgame {
             iterations: solver.iterations,
             solve_millis,
             range_millis: self.range_millis,
-            exploitability,
-            exploitability_mbb: exploitability / t.big_bet as f64 * 1000.0,
-            value_0,
-            opponent_gain,
+            exploitability: 0.0,
+            exploitability_mbb: 0.0,
+            value_0: 0.0,
+            opponent_gain: None,
         };
         // The solve is over: its scratch (three walks' worth on seventh street) is not kept
         // with it in the player's cache.
         solver.release_scratch();
-        Ok(Resolved { solver, report })
+        Ok(Resolved {
+            solver,
+            cost,
+            safety: safety.cloned(),
+            measured: OnceLock::new(),
+        })
     }
 }
 
 impl Resolved {
+    /// What the solve did and found, `sub` being the subgame solved: its cost, and its
+    /// exploitability inside the subgame by exact best responses, measured at the first call
+    /// (the later ones answer at once).
+    pub fn report(&self, sub: &Subgame) -> Report {
+        *self.measured.get_or_init(|| {
+            let (exploitability, value_0) = sub.exploitability(&self.solver.average);
+            Report {
+                exploitability,
+                exploitability_mbb: exploitability / sub.tree.big_bet as f64 * 1000.0,
+                value_0,
+                opponent_gain: self
+                    .safety
+                    .as_ref()
+                    .map(|s| sub.opponent_gain(&self.solver.average, s)),
+                ..self.cost
+            }
+        })
+    }
+
     /// The re-solved average strategy of hand `h` at action node `node`, one probability per
     /// child (uniform where the hand never reached it).
     pub fn strategy(&self, node: usize, h: usize) -> Vec<f64> {

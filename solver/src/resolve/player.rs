@@ -207,7 +207,10 @@ impl ResolvingPlayer {
                 probs[i] += p;
             }
         }
-        Ok((normalize_or_fall_back(legal, probs), Some(resolved.report)))
+        Ok((
+            normalize_or_fall_back(legal, probs),
+            Some(resolved.report(sub)),
+        ))
     }
 }
 

@@ -4,7 +4,7 @@
 use super::*;
 use crate::bot::tests::PairRaiser;
 use crate::bot::{passive, AlwaysCall, Player};
-use crate::terminal::terminal_values;
+use crate::terminal::{terminal_values, HoldingIds};
 use abstraction::cards::parse_cards;
 use abstraction::rules::{GameDef, Next};
 use abstraction::tree::Tree;
@@ -64,9 +64,10 @@ fn three_card_hands_are_valued_as_the_sum_over_the_pairs_that_do_not_collide() {
         .collect();
     let mut out = vec![0.0; n];
     let mut checked = [0; 2];
+    let ids = HoldingIds::new(t);
     for node in t.nodes.iter().filter(|x| x.kind != NodeKind::Action) {
         for player in 0..2u8 {
-            terminal_values(t, node, player, &reach, &mut out);
+            terminal_values(t, &ids, node, player, &reach, &mut out);
             let off = t.boards[0].showdown as usize;
             let strength = |seat: u8, h: usize| t.strength[off + seat as usize * n + h];
             for _ in 0..40 {
@@ -248,11 +249,15 @@ fn re_solving_a_lossless_blueprint_s_last_street_reproduces_its_strategy_and_val
         let r = sub.solve(Budget::Iterations(2000), None).unwrap();
         // Chips per hand reaching the subgame; the ante is 1, a big bet 4.
         assert!(blue_expl < 0.02, "seed {seed}: the blueprint's {blue_expl}");
-        assert!(r.report.exploitability < 0.002, "{:?}", r.report);
         assert!(
-            (r.report.value_0 - blue_value).abs() < 0.02,
+            r.report(&sub).exploitability < 0.002,
+            "{:?}",
+            r.report(&sub)
+        );
+        assert!(
+            (r.report(&sub).value_0 - blue_value).abs() < 0.02,
             "seed {seed}: re-solved {} blueprint {blue_value}",
-            r.report.value_0
+            r.report(&sub).value_0
         );
         // Where the subgame's equilibrium is unique the re-solve plays the blueprint's rows;
         // where it is not (a 4-hand game has ties), either seat's re-solved strategy is
@@ -316,7 +321,7 @@ fn a_safe_re_solve_holds_every_opponent_hand_to_its_blueprint_value() {
         assert!(gains(&blue).abs() < 1e-9, "the blueprint against itself");
         let safe = sub.solve(Budget::Iterations(1000), Some(&safety)).unwrap();
         let gain = gains(&safe.solver.average);
-        assert_eq!(safe.report.opponent_gain, Some(gain));
+        assert_eq!(safe.report(&sub).opponent_gain, Some(gain));
         // The pot here is tens of chips; measured: 0.001 at 1,000 iterations, below 0 at 4,000.
         assert!(
             gain < 0.005,
@@ -668,7 +673,7 @@ fn a_seventh_street_re_solve_has_the_same_bits_on_one_thread_and_two() {
     let (one, two) = (solve(1), solve(2));
     assert_eq!(bits(&one), bits(&two));
     assert_eq!(
-        one.report.exploitability.to_bits(),
-        two.report.exploitability.to_bits()
+        one.report(&sub).exploitability.to_bits(),
+        two.report(&sub).exploitability.to_bits()
     );
 }

@@ -181,14 +181,14 @@ fn resolve_root(
         rows.extend(row.into_iter().enumerate().map(|(a, p)| (at + a, p)));
     }
     let resolved = match &solves[..] {
-        [(None, r)] => r.report.exploitability,
+        [(None, r)] => r.report(&sub).exploitability,
         _ => sub.exploitability(&average).0,
     };
     Ok(Solved {
         rows,
         blueprint: sub.exploitability(&blue).0,
         resolved,
-        iterations: solves[0].1.report.iterations,
+        iterations: solves[0].1.solver.iterations,
     })
 }
 
