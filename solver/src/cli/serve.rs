@@ -105,12 +105,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             def.seats
         ),
         Some(parsed) => {
-            let (blueprint, budget, method) = parsed?;
+            let (blueprint, budget, options) = parsed?;
             let blueprint = open_strategy(blueprint, &def)?;
-            let options = Options {
-                method,
-                ..Default::default()
-            };
             Served::Strategy {
                 player: Box::new(ResolvingPlayer::new(blueprint, budget, options)),
                 always: true,
