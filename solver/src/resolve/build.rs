@@ -252,7 +252,7 @@ impl<'a> Builder<'a> {
         let mut num_buckets = vec![0; def.streets.len()];
         let mut buckets = Vec::new();
         let mut boards = Vec::new();
-        for street in root..=last {
+        for (street, count) in num_buckets.iter_mut().enumerate().take(last + 1).skip(root) {
             // A seat's bucket table, the same for both seats: on the last street every hand is
             // its own; before it, the hand's root hand (its cards then).
             let table: Vec<u32> = if street == last {
@@ -260,7 +260,7 @@ impl<'a> Builder<'a> {
             } else {
                 deal.of_root.clone()
             };
-            num_buckets[street] = table.iter().max().map_or(0, |&b| b + 1);
+            *count = table.iter().max().map_or(0, |&b| b + 1);
             boards.push(Board {
                 public: CardSet::EMPTY,
                 buckets: buckets.len() as u32,

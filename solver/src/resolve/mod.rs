@@ -6,6 +6,13 @@
 //! stud), every card dealt. A spot later in that street's betting is answered from the same
 //! subgame: its node is found by following the street's bets from the root.
 //!
+//! Or the first decision of the street before it (sixth street: [`Subgame::at_street`],
+//! `FILE:resolve2`), where the last street deals each seat one down card: private chance, dealt
+//! into the hands from the root on (a sixth-street pair and its seventh card, 39,732 a seat),
+//! each hand's bucket its pair before the card comes, so that the core's rows and updates are
+//! the pair's. A set of three cards is then three hands ([`Tree::twins`]), struck together by
+//! card removal.
+//!
 //! - **Hands.** Every holding of a seat's down cards possible from the public cards: seventh
 //!   street's three down cards make C(44, 3) = 13,244 holdings per seat (five-card stud's one,
 //!   44). Both seats' holdings are numbered alike; where two collide the terminal values leave
