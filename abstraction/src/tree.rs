@@ -271,6 +271,11 @@ pub struct Tree {
     /// alike, and card removal is by inclusion and exclusion over the cards shared. Empty for a
     /// tree of one-card hands ([`Tree::hands`]); the builder here makes only those.
     pub holdings: Vec<CardSet>,
+    /// Where one card set of [`Tree::holdings`] is several hands (a subgame re-solved from sixth
+    /// street: a seat's hand on seventh street is its sixth-street pair and the card dealt
+    /// after it, so each set of three cards is three hands): the two other hands holding hand
+    /// `i`'s cards, which card removal strikes with it. Empty where every set is one hand.
+    pub twins: Vec<[u32; 2]>,
     /// The hand holding each card id, or [`NONE`] if the card is not in the deck.
     pub hand_of_card: [u32; 52],
     /// Number of slots (infoset-action pairs).
@@ -367,6 +372,7 @@ impl Tree {
                 order: Vec::new(),
                 hands,
                 holdings: Vec::new(),
+                twins: Vec::new(),
                 hand_of_card,
                 num_slots: 0,
                 num_infosets: 0,
@@ -439,6 +445,7 @@ impl Tree {
             + b(&self.order)
             + b(&self.hands)
             + b(&self.holdings)
+            + b(&self.twins)
             + b(&self.num_buckets)
     }
 

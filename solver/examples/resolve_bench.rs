@@ -1,10 +1,13 @@
-//! Speed of last-street re-solving (`solver::resolve`) on a real game's strategy file: spots
-//! dealt at random and played by the blueprint against itself up to the last street's first
-//! decision, each re-solved within a budget by a [`ResolvingPlayer`] that saw seat 0's
-//! decisions on the way (where it works out each street's classes for the ranges: `warm`).
+//! Speed of re-solving (`solver::resolve`) on a real game's strategy file: spots dealt at random
+//! and played by the blueprint against itself up to the re-solve's root (the last street's first
+//! decision, or the street before it's), each re-solved within a budget by a [`ResolvingPlayer`]
+//! that saw seat 0's decisions on the way (where it works out each street's classes for the
+//! ranges: `warm`).
 //!
 //! `cargo run --release -p solver --example resolve_bench -- FILE [SPOTS] [BUDGET] [SEED]
-//! [BLUEPRINT] [WARM] [METHOD]` (defaults: 20 spots, `it:100`, seed 1, `no`, `yes`, `unsafe`):
+//! [BLUEPRINT] [WARM] [METHOD] [STREETS]` (defaults: 20 spots, `it:100`, seed 1, `no`, `yes`,
+//! `unsafe`, 1): STREETS 2 re-solves the last two streets (`FILE:resolve2`: sixth street in
+//! seven-card stud, the seventh card private chance);
 //! METHOD `safe` re-solves the seat to act behind the gadget; BUDGET is `it:N`
 //! iterations or `ms:N` milliseconds; BLUEPRINT `yes` also measures the blueprint's own
 //! exploitability in each subgame (its rows read for every hand: slower); WARM `no` skips the
@@ -33,8 +36,8 @@ fn spot(
 ) -> Result<Option<(State, Vec<Bet>)>> {
     let player: &StrategyPlayer = resolver.blueprint();
     let def = &player.file().header().game;
-    let last = def.streets.len() - 1;
     let mut st = State::new(def)?;
+    let last = resolver.root_street(&st);
     let mut bets = Vec::new();
     let mut probs = [0.0; 16];
     loop {
@@ -83,11 +86,17 @@ fn main() -> Result<()> {
         "safe" => Method::Safe,
         m => bail!("METHOD is unsafe or safe, not {m}"),
     };
+    let two_streets = match args.get(7).map_or("1", String::as_str) {
+        "1" => false,
+        "2" => true,
+        s => bail!("STREETS is 1 or 2, not {s}"),
+    };
     let def = StrategyFile::open(Path::new(file))?.header().game.clone();
     let mut player = StrategyPlayer::open(file, &def)?;
     player.precompute_first_street();
     let options = Options {
         method,
+        two_streets,
         ..Default::default()
     };
     let resolver = ResolvingPlayer::new(player, budget, options);

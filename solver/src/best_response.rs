@@ -109,7 +109,7 @@ pub fn counterfactual_values(
     opponent_reach: &[f64],
 ) -> Vec<f64> {
     let n = tree.num_hands();
-    let level = (2 * tree.max_actions + 2).max(3) * n;
+    let level = level_len(tree);
     let mut scratch = vec![0.0; level * tree.max_depth];
     let mut out = vec![0.0; n];
     let w = Walk {
@@ -122,6 +122,18 @@ pub fn counterfactual_values(
     };
     w.walk(0, opponent_reach, &mut out, &mut scratch, true);
     out
+}
+
+/// Scratch per depth of the walk: strategy and values (k × n each), a child reach and the best
+/// values (n each).
+fn level_len(tree: &Tree) -> usize {
+    (2 * tree.max_actions + 2).max(3) * tree.num_hands()
+}
+
+/// The bytes one walk of [`counterfactual_values`] allocates on `tree` (below its first chance
+/// node, whose children walk in parallel with their own).
+pub fn scratch_bytes(tree: &Tree) -> usize {
+    (level_len(tree) * tree.max_depth + tree.num_hands()) * std::mem::size_of::<f64>()
 }
 
 /// The average strategy of every hand at action node `node`, as `strat[a * n + h]` (uniform for

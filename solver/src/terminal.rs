@@ -7,7 +7,8 @@
 //! are sets of up to three cards ([`Tree::holdings`]: a re-solved seventh street) corrects by
 //! inclusion and exclusion instead: the opponent's reach on the hands sharing no card with `h` is
 //! the total, less the reach on each of `h`'s cards, plus the reach on each pair of them, less
-//! the reach on all three (the hand `h` itself). Those sums are kept per card and per pair of
+//! the reach on all three (the hand `h` itself, and its [`Tree::twins`] where one set is several
+//! hands: a subgame re-solved from sixth street). Those sums are kept per card and per pair of
 //! cards as the sweep goes, so a terminal still costs O(n).
 
 use abstraction::cards::CardSet;
@@ -96,8 +97,8 @@ fn showdown(
 /// `h`: with reach a range, the weight of the pairs of hands that can be dealt together.
 pub fn disjoint_reach(tree: &Tree, reach_opp: &[f64], out: &mut [f64]) {
     match tree.holdings.first().map_or(0, |h| h.len()) {
-        2 => disjoint_reach_of::<2>(&tree.holdings, reach_opp, out),
-        3 => disjoint_reach_of::<3>(&tree.holdings, reach_opp, out),
+        2 => disjoint_reach_of::<2>(tree, reach_opp, out),
+        3 => disjoint_reach_of::<3>(tree, reach_opp, out),
         _ => {
             let total: f64 = reach_opp.iter().sum();
             for (o, &r) in out.iter_mut().zip(reach_opp) {
@@ -107,11 +108,22 @@ pub fn disjoint_reach(tree: &Tree, reach_opp: &[f64], out: &mut [f64]) {
     }
 }
 
-fn disjoint_reach_of<const K: usize>(hands: &[CardSet], reach_opp: &[f64], out: &mut [f64]) {
+fn disjoint_reach_of<const K: usize>(tree: &Tree, reach_opp: &[f64], out: &mut [f64]) {
+    let hands = &tree.holdings;
     let mut sums = CardSums::new();
     sums.add_all::<K>(hands, reach_opp);
-    for ((o, &h), &r) in out.iter_mut().zip(hands).zip(reach_opp) {
-        *o = sums.disjoint::<K>(&row_of::<K>(h), r);
+    for (i, (o, &h)) in out.iter_mut().zip(hands).enumerate() {
+        *o = sums.disjoint::<K>(&row_of::<K>(h), same_set(&tree.twins, reach_opp, i));
+    }
+}
+
+/// The reach on the hands holding exactly hand `h`'s cards: `h`'s own, plus its twins' where
+/// one set is several hands ([`Tree::twins`]); what inclusion and exclusion strikes last.
+#[inline(always)]
+fn same_set(twins: &[[u32; 2]], reach: &[f64], h: usize) -> f64 {
+    match twins.get(h) {
+        None => reach[h],
+        Some(&[a, b]) => reach[h] + reach[a as usize] + reach[b as usize],
     }
 }
 
@@ -286,8 +298,8 @@ fn holding_values_of<const K: usize>(
         let mut sums = CardSums::new();
         sums.add_rows::<K>(rows, reach_opp);
         let v = fold_value(value, player);
-        for ((o, row), &r) in out.iter_mut().zip(rows).zip(reach_opp) {
-            *o = v * sums.disjoint::<K>(row, r);
+        for (i, (o, row)) in out.iter_mut().zip(rows).enumerate() {
+            *o = v * sums.disjoint::<K>(row, same_set(&tree.twins, reach_opp, i));
         }
         return;
     }
@@ -406,7 +418,12 @@ fn showdown_of<const K: usize>(
                 let h = h as usize;
                 let so = opp_strength[h];
                 let counted = so < s || (!below && so == s);
-                let same = if counted { reach_opp[h] } else { 0.0 };
+                // A twin holds `h`'s cards, so it has `h`'s strength: counted alike.
+                let same = if counted {
+                    same_set(&tree.twins, reach_opp, h)
+                } else {
+                    0.0
+                };
                 let d = sums.disjoint::<K>(&rows[h], same);
                 if below {
                     out[h] = d;
@@ -426,14 +443,14 @@ fn showdown_of<const K: usize>(
     }
     match fold {
         None => {
-            for ((o, row), &r) in out.iter_mut().zip(rows).zip(reach_opp) {
-                *o = value * (*o - sums.disjoint::<K>(row, r));
+            for (i, (o, row)) in out.iter_mut().zip(rows).enumerate() {
+                *o = value * (*o - sums.disjoint::<K>(row, same_set(&tree.twins, reach_opp, i)));
             }
         }
         Some((v, fold)) => {
             let fold = &mut fold[..n];
-            for (((o, f), row), &r) in out.iter_mut().zip(fold).zip(rows).zip(reach_opp) {
-                let d = sums.disjoint::<K>(row, r);
+            for (i, ((o, f), row)) in out.iter_mut().zip(fold).zip(rows).enumerate() {
+                let d = sums.disjoint::<K>(row, same_set(&tree.twins, reach_opp, i));
                 *o = value * (*o - d);
                 *f = v * d;
             }

@@ -37,6 +37,25 @@ fn resolve_json(file: &str, spot: &str, hand: &str, iterations: &str) -> Value {
     serde_json::from_str(&out).expect("one JSON object")
 }
 
+/// A sixth-street spot re-solves the last two streets: 946 pairs a seat at the root, 39,732
+/// hands on seventh street, the report's size and quality in the JSON.
+#[test]
+fn a_sixth_street_spot_is_re_solved_to_the_end_of_the_hand() {
+    let sixth = "3c 8d pb cc | Qs 2h x x | 4d 5h x x | 9c Jd";
+    let v = resolve_json("7stud-hu.strat", sixth, "As Kd", "2");
+    assert_eq!(v["street_name"], "6th street", "{v}");
+    let sub = &v["subgame"];
+    assert_eq!(sub["root_hands"], 946, "{v}");
+    assert_eq!(sub["hands"], 39_732, "{v}");
+    assert_eq!(sub["iterations"], 2, "{v}");
+    assert!(sub["exploitability_mbb"].as_f64().unwrap() > 0.0, "{v}");
+    assert!(
+        sub["memory_bytes"].as_u64().unwrap() > 16 * 9_000_000,
+        "{v}"
+    );
+    assert!((probabilities(&v["resolved"]).iter().sum::<f64>() - 1.0).abs() < 1e-9);
+}
+
 fn probabilities(v: &Value) -> Vec<f64> {
     v.as_array()
         .unwrap()
@@ -130,7 +149,7 @@ fn spots_re_solving_cannot_answer_are_refused_clearly() {
         &["query", &seven, "3c 8d pb", "--hand", "As Kd", "--resolve"],
         "",
     ));
-    assert!(e.contains("re-solves the last street"), "{e}");
+    assert!(e.contains("starts on the last street"), "{e}");
     let e = err(&stud(&["query", &seven, SEVENTH, "--resolve"], ""));
     assert!(e.contains("--hand"), "{e}");
     let e = err(&stud(

@@ -245,14 +245,11 @@ pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
         _ if std::path::Path::new(spec).exists() => Box::new(open_strategy(spec, def)?),
         _ => match crate::resolve::resolve_spec(spec) {
             Some(parsed) => {
-                let (blueprint, budget, method) = parsed?;
+                let (blueprint, budget, options) = parsed?;
                 Box::new(crate::resolve::ResolvingPlayer::new(
                     open_strategy(blueprint, def)?,
                     budget,
-                    crate::resolve::Options {
-                        method,
-                        ..Default::default()
-                    },
+                    options,
                 ))
             }
             None => Box::new(open_strategy(spec, def)?),

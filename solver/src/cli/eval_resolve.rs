@@ -79,6 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         } else {
             Method::Unsafe
         },
+        ..Default::default()
     };
     let m = pool.install(|| {
         verify::measure(

@@ -92,9 +92,10 @@ pub struct Args {
     /// `--json`.
     #[command(flatten)]
     pub output: super::args::Output,
-    /// Re-solve the last street (7th street; 5th in five-card stud) with the real cards, from
-    /// the ranges the strategy implies, and print the re-solved policy of `--hand` beside the
-    /// strategy's (a real-game file; see docs/resolve.md).
+    /// Re-solve the last street (7th street; 5th in five-card stud), or from a 6th-street spot
+    /// the last two (the 7th card private chance), with the real cards, from the ranges the
+    /// strategy implies, and print the re-solved policy of `--hand` beside the strategy's (a
+    /// real-game file; see docs/resolve.md).
     #[arg(long, requires = "hand")]
     pub resolve: bool,
     /// With --resolve: DCFR iterations of the re-solve (default 100; the same answer every run).

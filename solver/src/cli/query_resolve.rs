@@ -1,9 +1,10 @@
-//! `stud query FILE SPOT --hand CARDS --resolve`: the last street re-solved at the spot (see
+//! `stud query FILE SPOT --hand CARDS --resolve`: the last street re-solved at the spot, or the
+//! last two from a spot on the street before the last (sixth street in seven-card stud; see
 //! `solver::resolve`), the re-solved policy of the hand beside the strategy's.
 
 use super::action_words;
 use super::query::{cards_text, parse_holding, replay_betting, Args, Replayed, Step};
-use abstraction::cards::{Card, CardSet};
+use abstraction::cards::CardSet;
 use anyhow::{bail, Context, Result};
 use solver::bot::{Player, StrategyPlayer};
 use solver::purify::Purification;
@@ -27,14 +28,6 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
     let Replayed {
         mut state, bets, ..
     } = replay_betting(&def, steps)?;
-    let last = def.streets.len() - 1;
-    if state.street() != last {
-        bail!(
-            "--resolve re-solves the last street ({}): this spot is on {}",
-            def.street_name(last),
-            def.street_name(state.street())
-        );
-    }
     let seat = state
         .to_act()
         .context("the spot is at no decision of the last street")?;
@@ -59,8 +52,9 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         (_, Some(ms)) => Budget::Millis(ms),
         (it, None) => Budget::Iterations(it.unwrap_or(DEFAULT_ITERATIONS)),
     };
+    // From the first decision of the spot's street: the last, or the one before it.
     let sub = Subgame::at(&player, &state, &bets, Options::default())?;
-    let hand = sub.hand_index(down).with_context(|| {
+    let hand = sub.hand_index(&holding.down).with_context(|| {
         format!(
             "--hand {}: {} down cards none of which shows in the spot are needed here",
             cards_text(down),
@@ -77,8 +71,7 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
     let resolved = sub.solve(budget, safety.as_ref())?;
     let re = resolved.strategy(node, hand);
     let actions = sub.actions(node);
-    let cards: Vec<Card> = down.iter().collect();
-    state.show(seat, &cards).context("--hand")?;
+    state.show(seat, &holding.down).context("--hand")?;
     let legal = state.legal_actions();
     let mut probs = vec![0.0; legal.len()];
     stored.policy(&state, &bets, seat, &legal, &mut probs)?;
@@ -115,7 +108,7 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         return Ok(());
     }
     println!(
-        "p{} to act on {} with {label}: the street re-solved",
+        "p{} to act on {} with {label}: re-solved from there to the end of the hand",
         seat + 1,
         def.street_name(state.street())
     );
@@ -132,12 +125,14 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         ),
     };
     println!(
-        "subgame: {} hands a seat, {} nodes ({} decisions), {} infoset-actions; ranges {:.0} ms; \
-         {} DCFR iterations in {:.0} ms; {quality}",
+        "subgame: {} hands a seat ({} at its root), {} nodes ({} decisions), {} infoset-actions \
+         ({:.0} MiB); ranges {:.0} ms; {} DCFR iterations in {:.0} ms; {quality}",
         r.hands,
+        r.root_hands,
         r.nodes,
         r.decisions,
         r.infoset_actions,
+        r.memory_bytes as f64 / (1 << 20) as f64,
         r.range_millis,
         r.iterations,
         r.solve_millis,

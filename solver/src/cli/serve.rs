@@ -41,7 +41,8 @@ request's own `seed`. A strategy file re-solves the last street where a request 
 pub struct Args {
     /// The player: a bot (random, call, raise, heuristic) or a strategy file (FILE:mixed,
     /// FILE:pure, FILE:threshold=T say how its rows are played; default threshold=0.15 for the
-    /// real games; a final :resolve, :resolve=N or :resolve=Nms re-solves every last street).
+    /// real games; a final :resolve, :resolve=N or :resolve=Nms re-solves every last street;
+    /// :resolve2 the last two, from 6th street).
     pub player: String,
     /// `--game`.
     #[command(flatten)]
@@ -105,12 +106,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             def.seats
         ),
         Some(parsed) => {
-            let (blueprint, budget, method) = parsed?;
+            let (blueprint, budget, options) = parsed?;
             let blueprint = open_strategy(blueprint, &def)?;
-            let options = Options {
-                method,
-                ..Default::default()
-            };
             Served::Strategy {
                 player: Box::new(ResolvingPlayer::new(blueprint, budget, options)),
                 always: true,

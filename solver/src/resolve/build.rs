@@ -7,7 +7,7 @@ use crate::bot::{Bet, Player};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::cards::{Card, CardSet};
 use abstraction::eval::{eval_high, eval_razz, showing_high};
-use abstraction::rules::{Action, GameDef, Next, Showdown, State};
+use abstraction::rules::{Action, Deal, GameDef, Next, Showdown, State};
 use abstraction::tree::{Board, Edge, Node, NodeKind, Tree, NONE};
 use anyhow::{bail, ensure};
 use std::time::Instant;
@@ -19,11 +19,13 @@ pub const DEFAULT_FLOOR: f64 = 0.01;
 /// The most down cards a holding may have: the terminals' card removal stops at three.
 const MAX_CARDS: usize = crate::terminal::MAX_HOLDING_CARDS;
 
-/// See [`Subgame::at`].
+/// See [`Subgame::at`] and [`Subgame::at_street`]: the subgame from the first decision of
+/// `root` (the last street, or the one before it).
 pub(super) fn subgame(
     blueprint: &dyn Player,
     real: &State,
     bets: &[Bet],
+    root: usize,
     options: Options,
 ) -> anyhow::Result<Subgame> {
     let def = real.def();
@@ -39,11 +41,24 @@ pub(super) fn subgame(
     );
     let last = def.streets.len() - 1;
     ensure!(
-        real.street() == last && matches!(real.next(), Next::Act { .. }),
-        "re-solving starts on the last street ({}), at a decision: this spot is on {}",
+        (root == last || root + 1 == last)
+            && root <= real.street()
+            && (real.street() > root || matches!(real.next(), Next::Act { .. })),
+        "re-solving starts on the last street ({}), or the one before ({}), at a decision: this \
+         spot is on {}",
         def.street_name(last),
+        def.street_name(last.saturating_sub(1)),
         def.street_name(real.street())
     );
+    if root < last && def.streets[last].deal != [Deal::Down] {
+        bail!(
+            "{}: re-solving from {} needs the last street to deal each seat one down card and \
+             nothing else (private chance); a card dealt face up there (public chance) is not \
+             built",
+            def.variant,
+            def.street_name(root)
+        );
+    }
     if matches!(def.variant.showdown(), Showdown::HiLo8) {
         bail!(
             "{}: re-solving the split (high-low) showdown is not implemented yet",
@@ -52,7 +67,7 @@ pub(super) fn subgame(
     }
     let start = Instant::now();
     let deck = def.deck.cards();
-    // Replay the public events of the hand up to the last street's first decision, both
+    // Replay the public events of the hand up to the root street's first decision, both
     // seats' down cards unknown, each seat's actions weighing its range.
     let Replay {
         ranges,
@@ -60,33 +75,41 @@ pub(super) fn subgame(
         read,
         seen,
     } = replay(blueprint, real, bets, options.floor, |st| {
-        st.street() == last
+        st.street() == root
     })?;
     match st.next() {
-        Next::Act { .. } if st.street() == last => {}
-        Next::Act { .. } => bail!("the betting given stops before the last street"),
-        Next::Over => bail!("the hand ends before the last street"),
+        Next::Act { .. } if st.street() == root => {}
+        Next::Act { .. } => bail!("the betting given stops before the subgame's street"),
+        Next::Over => bail!("the hand ends before the subgame's street"),
         Next::Deal { .. } => bail!("the state lacks a card the betting so far dealt"),
     }
     let k = ranges[0].n();
+    // The last street's down card, dealt below the root: one more card per hand.
+    let later = last - root;
     ensure!(
-        k == ranges[1].n() && (1..=MAX_CARDS).contains(&k),
-        "re-solving handles 1 to {MAX_CARDS} down cards per seat, the same for both"
+        k == ranges[1].n() && (1..=MAX_CARDS - later).contains(&k),
+        "re-solving handles 1 to {} down cards per seat at the subgame's root, the same for both",
+        MAX_CARDS - later
     );
-    // The hands: every set of `k` unseen cards, in the order of `for_each_set`.
+    ensure!(
+        later == 0 || k == 2,
+        "re-solving from the street before the last needs two down cards per seat there (the \
+         last street's hands are then sets of three), not {k}"
+    );
+    // The root's hands: every set of `k` unseen cards, in the order of `for_each_set`.
     let pool: Vec<Card> = deck.minus(seen).iter().collect();
-    let mut hands = Vec::new();
+    let mut roots = Vec::new();
     for_each_set(&pool, k, |c| {
-        hands.push(c.iter().copied().collect::<CardSet>())
+        roots.push(c.iter().copied().collect::<CardSet>())
     });
-    let mut sorted: Vec<(u64, u32)> = hands
+    let mut sorted: Vec<(u64, u32)> = roots
         .iter()
         .enumerate()
         .map(|(i, h)| (h.0, i as u32))
         .collect();
     sorted.sort_unstable();
-    let mut weights = [vec![0.0; hands.len()], vec![0.0; hands.len()]];
-    for (r, w) in ranges.iter().zip(&mut weights) {
+    let mut root_weights = [vec![0.0; roots.len()], vec![0.0; roots.len()]];
+    for (r, w) in ranges.iter().zip(&mut root_weights) {
         for h in r.holdings() {
             let i = sorted
                 .binary_search_by_key(&h.set.0, |x| x.0)
@@ -97,8 +120,10 @@ pub(super) fn subgame(
         ensure!(total > 0.0, "a seat's range is empty");
         w.iter_mut().for_each(|x| *x /= total);
     }
+    let deal = Dealt::new(&roots, &pool, later > 0);
+    let weights = root_weights.map(|w| deal.spread(&w));
     let range_millis = start.elapsed().as_secs_f64() * 1000.0;
-    let mut b = Builder::new(def, &hands, k, st.street());
+    let mut b = Builder::new(def, &deal, k + later, root, last);
     // The chance of the subgame: the weight of every pair of holdings that do not collide.
     let pairs = b.disjoint_pairs(&weights);
     ensure!(
@@ -106,8 +131,8 @@ pub(super) fn subgame(
         "every pair of the two ranges' holdings shares a card"
     );
     b.scale = 1.0 / pairs;
-    b.visit(0, st, bets[..read].to_vec(), 0, 1)?;
-    b.showdown_tables(&hands)?;
+    b.visit(0, st, bets[..read].to_vec(), 0, root, 1)?;
+    b.showdown_tables(&deal.hands)?;
     let Builder {
         mut tree,
         states,
@@ -119,16 +144,83 @@ pub(super) fn subgame(
     Ok(Subgame {
         tree,
         ranges: weights,
-        hands,
+        hands: deal.hands,
+        roots,
+        of_root: deal.of_root,
         states,
         bets: node_bets,
         root_bets: read,
-        street: last,
+        street: root,
         range_millis,
     })
 }
 
-/// Builds the subgame's tree: one board, the hands each their own bucket.
+/// The subgame's hands: at the root, the sets of `roots`; where the last street's down card
+/// comes below the root (private chance), each root hand with each unseen card it lacks, in
+/// root order then pool order (`of_root` maps a hand to its root hand: its sixth-street
+/// bucket). With perfect recall a seat remembers which cards it held before, so a set of three
+/// cards is three hands there, twins of one another for card removal ([`Tree::twins`]).
+struct Dealt {
+    hands: Vec<CardSet>,
+    of_root: Vec<u32>,
+    /// The hands per root hand (the cards it can be dealt).
+    per_root: usize,
+    twins: Vec<[u32; 2]>,
+}
+
+impl Dealt {
+    fn new(roots: &[CardSet], pool: &[Card], dealt: bool) -> Dealt {
+        if !dealt {
+            return Dealt {
+                hands: roots.to_vec(),
+                of_root: (0..roots.len() as u32).collect(),
+                per_root: 1,
+                twins: Vec::new(),
+            };
+        }
+        let (mut hands, mut of_root) = (Vec::new(), Vec::new());
+        for (i, r) in roots.iter().enumerate() {
+            for &c in pool.iter().filter(|&&c| !r.contains(c)) {
+                hands.push(r.union(CardSet::single(c)));
+                of_root.push(i as u32);
+            }
+        }
+        // Hands of one set lie together once sorted by set: three of them (a root of two
+        // cards, the third dealt after: which one came last).
+        let mut by_set: Vec<(u64, u32)> = hands
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.0, i as u32))
+            .collect();
+        by_set.sort_unstable();
+        let mut twins = vec![[0; 2]; hands.len()];
+        for g in by_set.chunks(3) {
+            debug_assert!(g.len() == 3 && g[0].0 == g[2].0);
+            twins[g[0].1 as usize] = [g[1].1, g[2].1];
+            twins[g[1].1 as usize] = [g[0].1, g[2].1];
+            twins[g[2].1 as usize] = [g[0].1, g[1].1];
+        }
+        Dealt {
+            per_root: pool.len() - 2,
+            hands,
+            of_root,
+            twins,
+        }
+    }
+
+    /// A range over the root hands spread over the hands: each card the root hand lacks
+    /// dealt alike (it still sums to 1).
+    fn spread(&self, root: &[f64]) -> Vec<f64> {
+        let share = 1.0 / self.per_root as f64;
+        self.of_root
+            .iter()
+            .map(|&r| root[r as usize] * share)
+            .collect()
+    }
+}
+
+/// Builds the subgame's tree: a board per street from the root's, the hands each their own
+/// bucket on the last street and their root hand's on the root's street when that is earlier.
 struct Builder<'a> {
     def: &'a GameDef,
     betting: BettingAbstraction,
@@ -140,10 +232,13 @@ struct Builder<'a> {
     scale: f64,
     /// The up cards of each seat at the last state seen (for the showdown tables).
     up: [Vec<Card>; 2],
+    /// The street of the root (board 0; board `s - root` is street `s`'s).
+    root: usize,
 }
 
 impl<'a> Builder<'a> {
-    fn new(def: &'a GameDef, hands: &[CardSet], k: usize, street: usize) -> Builder<'a> {
+    fn new(def: &'a GameDef, deal: &Dealt, k: usize, root: usize, last: usize) -> Builder<'a> {
+        let hands = &deal.hands;
         let n = hands.len();
         let mut hand_of_card = [NONE; 52];
         let one: Vec<Card> = if k == 1 {
@@ -155,23 +250,37 @@ impl<'a> Builder<'a> {
             hand_of_card[c.id() as usize] = i as u32;
         }
         let mut num_buckets = vec![0; def.streets.len()];
-        num_buckets[street] = n as u32;
-        let identity: Vec<u32> = (0..n as u32).chain(0..n as u32).collect();
+        let mut buckets = Vec::new();
+        let mut boards = Vec::new();
+        for (street, count) in num_buckets.iter_mut().enumerate().take(last + 1).skip(root) {
+            // A seat's bucket table, the same for both seats: on the last street every hand is
+            // its own; before it, the hand's root hand (its cards then).
+            let table: Vec<u32> = if street == last {
+                (0..n as u32).collect()
+            } else {
+                deal.of_root.clone()
+            };
+            *count = table.iter().max().map_or(0, |&b| b + 1);
+            boards.push(Board {
+                public: CardSet::EMPTY,
+                buckets: buckets.len() as u32,
+                showdown: NONE,
+            });
+            buckets.extend_from_slice(&table);
+            buckets.extend_from_slice(&table);
+        }
         let tree = Tree {
             nodes: vec![Node::PLACEHOLDER],
             edges: vec![Edge::Root],
             slot_range: vec![[0, 0]],
             values: Vec::new(),
-            boards: vec![Board {
-                public: CardSet::EMPTY,
-                buckets: 0,
-                showdown: NONE,
-            }],
-            buckets: identity,
+            boards,
+            buckets,
             strength: Vec::new(),
             order: Vec::new(),
             hands: one,
             holdings: if k == 1 { Vec::new() } else { hands.to_vec() },
+            twins: deal.twins.clone(),
             hand_of_card,
             num_slots: 0,
             num_infosets: 0,
@@ -189,6 +298,7 @@ impl<'a> Builder<'a> {
             slots: 0,
             scale: 1.0,
             up: [Vec::new(), Vec::new()],
+            root,
         }
     }
 
@@ -199,19 +309,28 @@ impl<'a> Builder<'a> {
         out.iter().zip(&w[0]).map(|(a, b)| a * b).sum()
     }
 
-    /// Builds node `id` from `state` (the hand's betting so far `bets`, `raises` bets on the
-    /// street), at depth `depth`.
+    /// Builds node `id` from `state` (the hand's betting so far `bets`, `raises` bets on street
+    /// `round`), at depth `depth`.
     fn visit(
         &mut self,
         id: usize,
-        state: State,
+        mut state: State,
         bets: Vec<Bet>,
         raises: u8,
+        round: usize,
         depth: usize,
     ) -> anyhow::Result<()> {
-        let n = self.tree.num_hands();
         self.tree.max_depth = self.tree.max_depth.max(depth);
         let slot_start = self.slots as u32;
+        // The last street's down cards below the root are private chance: the hands already
+        // hold them (a seat's rows before them are its root hand's), so no node is made.
+        while let Next::Deal {
+            deal: Deal::Down, ..
+        } = state.next()
+        {
+            state.deal_unknown()?;
+        }
+        let raises = if state.street() == round { raises } else { 0 };
         match state.next() {
             Next::Act { seat } => {
                 let legal: Vec<Action> = state
@@ -224,6 +343,8 @@ impl<'a> Builder<'a> {
                     (1..=u8::MAX as usize).contains(&k),
                     "{k} actions at a decision"
                 );
+                let board = (state.street() - self.root) as u32;
+                let buckets = self.tree.num_buckets[state.street()] as usize;
                 let first = self.tree.nodes.len();
                 self.tree.nodes.resize(first + k, Node::PLACEHOLDER);
                 self.tree.edges.resize(first + k, Edge::Root);
@@ -236,14 +357,14 @@ impl<'a> Builder<'a> {
                     k as u8,
                     first as u32,
                     self.slots as u32,
-                    0,
+                    board,
                 );
-                self.slots += n * k;
+                self.slots += buckets * k;
                 ensure!(
                     self.slots < NONE as usize,
                     "the subgame has too many infoset-actions"
                 );
-                self.tree.num_infosets += n;
+                self.tree.num_infosets += buckets;
                 self.tree.max_actions = self.tree.max_actions.max(k);
                 for (i, &a) in legal.iter().enumerate() {
                     let mut s = state.clone();
@@ -252,7 +373,7 @@ impl<'a> Builder<'a> {
                     b.push((state.street(), a));
                     self.tree.edges[first + i] = Edge::Action(a);
                     let r = raises + matches!(a, Action::CompleteBetRaise(_)) as u8;
-                    self.visit(first + i, s, b, r, depth + 1)?;
+                    self.visit(first + i, s, b, r, state.street(), depth + 1)?;
                 }
                 self.states[id] = Some(state);
                 self.bets[id] = bets;
@@ -270,14 +391,20 @@ impl<'a> Builder<'a> {
                     (false, false) => {
                         self.up = [0, 1].map(|s| state.up_cards(s).to_vec());
                         self.tree.values.push(c0.min(c1) * self.scale);
-                        Node::showdown(state.street() as u8, (self.tree.values.len() - 1) as u32, 0)
+                        let board = (state.street() - self.root) as u32;
+                        Node::showdown(
+                            state.street() as u8,
+                            (self.tree.values.len() - 1) as u32,
+                            board,
+                        )
                     }
                     (true, true) => bail!("the hand ended with both players folded"),
                 };
                 self.tree.nodes[id] = node;
             }
             Next::Deal { .. } => bail!(
-                "a card is dealt after the last street's betting began ({})",
+                "a card is dealt face up after the subgame's betting began ({}): public chance \
+                 is not built",
                 self.def.variant
             ),
         }
@@ -294,10 +421,12 @@ impl<'a> Builder<'a> {
         }
         let showdown = self.def.variant.showdown();
         let n = hands.len();
-        t.boards[0].showdown = 0;
+        // Every showdown is on the last street's board, the last of the boards.
+        let b = t.boards.len() - 1;
+        t.boards[b].showdown = 0;
         for seat in 0..2 {
             let up: CardSet = self.up[seat].iter().copied().collect();
-            t.boards[0].public = t.boards[0].public.union(up);
+            t.boards[b].public = t.boards[b].public.union(up);
             let base = t.strength.len();
             for &h in hands {
                 let all = h.union(up);

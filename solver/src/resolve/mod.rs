@@ -6,6 +6,13 @@
 //! stud), every card dealt. A spot later in that street's betting is answered from the same
 //! subgame: its node is found by following the street's bets from the root.
 //!
+//! Or the first decision of the street before it (sixth street: [`Subgame::at_street`],
+//! `FILE:resolve2`), where the last street deals each seat one down card: private chance, dealt
+//! into the hands from the root on (a sixth-street pair and its seventh card, 39,732 a seat),
+//! each hand's bucket its pair before the card comes, so that the core's rows and updates are
+//! the pair's. A set of three cards is then three hands ([`Tree::twins`]), struck together by
+//! card removal.
+//!
 //! - **Hands.** Every holding of a seat's down cards possible from the public cards: seventh
 //!   street's three down cards make C(44, 3) = 13,244 holdings per seat (five-card stud's one,
 //!   44). Both seats' holdings are numbered alike; where two collide the terminal values leave
@@ -79,6 +86,11 @@ pub struct Options {
     pub floor: f64,
     /// Whether the opponent's range is trusted (unsafe) or bounded by the gadget (safe).
     pub method: Method,
+    /// Whether a [`ResolvingPlayer`] re-solves the last two streets (from the first decision
+    /// of sixth street in seven-card stud, the last street's down card as private chance) rather
+    /// than the last one alone (`FILE:resolve2`). [`Subgame::at`] reads the street from the
+    /// spot instead.
+    pub two_streets: bool,
 }
 
 impl Default for Options {
@@ -86,6 +98,7 @@ impl Default for Options {
         Options {
             floor: DEFAULT_FLOOR,
             method: Method::Unsafe,
+            two_streets: false,
         }
     }
 }
@@ -126,14 +139,20 @@ pub enum Budget {
     Millis(u64),
 }
 
-/// A last-street subgame, ready to solve (see the module documentation).
+/// A subgame of the last street or the last two, ready to solve (see the module documentation).
 pub struct Subgame {
-    /// The public tree of the street's betting: one board, one bucket per hand.
+    /// The public tree of the betting: a board per street, one bucket per hand on the last
+    /// street and per root hand on the street before it.
     pub tree: Tree,
     /// Each seat's range at the root, one weight per hand, each summing to 1.
     pub ranges: [Vec<f64>; 2],
-    /// Each hand's down cards (the tree's hands or holdings, as sets).
+    /// Each hand's down cards on the last street (the tree's hands or holdings, as sets).
     pub hands: Vec<CardSet>,
+    /// The hands at the root, each the down cards of its street (the same as `hands` when the
+    /// root is on the last street; pairs on sixth street).
+    pub roots: Vec<CardSet>,
+    /// The root hand of each hand (its bucket before the last street), ascending.
+    of_root: Vec<u32>,
     /// The state at each action node (down cards unknown), by node index; `None` elsewhere.
     states: Vec<Option<State>>,
     /// The whole betting of the hand up to each node, by node index (action nodes only).
@@ -164,8 +183,16 @@ pub struct Resolved {
 /// What a re-solve reports (`--json` prints it).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Report {
-    /// Hands per seat.
+    /// The street of the subgame's root (0-based).
+    pub street: usize,
+    /// Hands per seat (on the last street).
     pub hands: usize,
+    /// Hands per seat at the root (the same as `hands` unless the root is before the last
+    /// street).
+    pub root_hands: usize,
+    /// The bytes the solve was estimated to allocate before it ran (tree, regrets and
+    /// averages, and the larger of the walks' and the best responses' scratch).
+    pub memory_bytes: usize,
     /// Nodes of the betting tree.
     pub nodes: usize,
     /// Decisions (action nodes).
@@ -192,20 +219,46 @@ pub struct Report {
 }
 
 impl Subgame {
-    /// The last-street subgame of the hand at `state` after `bets` (on the last street, all its
-    /// cards dealt), ranges from `blueprint`'s policy. Only public cards of `state` are read.
+    /// The subgame of the hand at `state` after `bets` from the first decision of `state`'s
+    /// street (the last street, or the one before it: sixth street in seven-card stud), ranges
+    /// from `blueprint`'s policy. Only public cards of `state` are read.
     pub fn at(
         blueprint: &dyn crate::bot::Player,
         state: &State,
         bets: &[Bet],
         options: Options,
     ) -> anyhow::Result<Subgame> {
-        build::subgame(blueprint, state, bets, options)
+        build::subgame(blueprint, state, bets, state.street(), options)
     }
 
-    /// The hand number of down cards `down`, if it is a hand of the subgame.
-    pub fn hand_index(&self, down: CardSet) -> Option<usize> {
-        self.hands.iter().position(|&h| h == down)
+    /// [`Subgame::at`] from the first decision of `street` (the last street or the one before
+    /// it), `state` on that street or later.
+    pub fn at_street(
+        blueprint: &dyn crate::bot::Player,
+        state: &State,
+        bets: &[Bet],
+        street: usize,
+        options: Options,
+    ) -> anyhow::Result<Subgame> {
+        build::subgame(blueprint, state, bets, street, options)
+    }
+
+    /// The hand of a seat holding the down cards `down` in the order dealt (the root's cards,
+    /// and on the last street its card too), if it is a hand of the subgame. With the root's
+    /// cards only, the first hand of that root hand (all of them share its rows before the
+    /// last street).
+    pub fn hand_index(&self, down: &[Card]) -> Option<usize> {
+        let k = self.roots.first()?.len() as usize;
+        let set = |c: &[Card]| c.iter().copied().collect::<CardSet>();
+        if down.len() < k {
+            return None;
+        }
+        let root = self.roots.iter().position(|&h| h == set(&down[..k]))? as u32;
+        let first = self.of_root.partition_point(|&r| r < root);
+        let all = set(down);
+        (first..self.hands.len())
+            .take_while(|&h| self.of_root[h] == root)
+            .find(|&h| down.len() == k || self.hands[h] == all)
     }
 
     /// The node reached from the root by the last street's bets in `bets` (the whole hand's
@@ -216,8 +269,8 @@ impl Subgame {
         }
         let mut node = 0;
         for &(street, a) in &bets[self.root_bets..] {
-            if street != self.street {
-                bail!("a bet on another street than the subgame's");
+            if street < self.street {
+                bail!("a bet on a street before the subgame's");
             }
             match self
                 .tree
@@ -285,9 +338,9 @@ impl Subgame {
         seats: [bool; 2],
     ) -> anyhow::Result<Vec<f64>> {
         let t = &self.tree;
-        let n = t.num_hands();
         let mut avg = vec![0.0; t.num_slots];
-        let mut classes: [Option<Vec<u32>>; 2] = [None, None];
+        // Per board (street) and seat: the class of each bucket's hand.
+        let mut classes: Vec<[Option<Vec<u32>>; 2]> = vec![[None, None]; t.boards.len()];
         let mut row = [0.0; crate::strategy_file::MAX_ACTIONS];
         for (i, node) in t.nodes.iter().enumerate() {
             if node.kind != NodeKind::Action || !seats[node.seat as usize] {
@@ -301,26 +354,34 @@ impl Subgame {
             let acts = self.actions(i);
             let k = acts.len();
             let probs = &mut row[..legal.len()];
-            // Each hand's classes, once per seat (the street's cards do not change), looked up
-            // on the threads there are: thousands of bucket lookups on seventh street.
-            if classes[seat as usize].is_none() {
-                let c: Vec<Option<u32>> = (0..n)
-                    .into_par_iter()
-                    .map(|h| player.card_class(&self.shown(st, seat, h)?, seat))
+            // One hand asks for each bucket: a bucket's hands hold the same cards here.
+            let table = t.bucket_table(node.board, seat);
+            let mut reps = vec![usize::MAX; t.num_buckets[node.street as usize] as usize];
+            for (h, &b) in table.iter().enumerate().rev() {
+                reps[b as usize] = h;
+            }
+            let n = reps.len();
+            // Each bucket's classes, once per street and seat (the street's cards do not
+            // change), looked up on the threads there are: thousands of bucket lookups.
+            let on = &mut classes[node.board as usize][seat as usize];
+            if on.is_none() {
+                let c: Vec<Option<u32>> = reps
+                    .par_iter()
+                    .map(|&h| player.card_class(&self.shown(st, seat, h)?, seat))
                     .collect::<anyhow::Result<_>>()?;
                 // A player without classes (a bot) has none for any hand.
-                classes[seat as usize] = Some(c.into_iter().map_while(|x| x).collect());
+                *on = Some(c.into_iter().map_while(|x| x).collect());
             }
-            let cls = classes[seat as usize].as_deref().unwrap_or(&[]);
+            let cls = on.as_deref().unwrap_or(&[]);
             let mut per_class: Vec<Option<Vec<f64>>> = Vec::new();
-            for h in 0..n {
+            for (b, &h) in reps.iter().enumerate() {
                 let p: Vec<f64> = if cls.len() == n {
-                    let c = cls[h] as usize;
+                    let c = cls[b] as usize;
                     if c >= per_class.len() {
                         per_class.resize(c + 1, None);
                     }
                     if per_class[c].is_none() {
-                        player.class_policy(st, &self.bets[i], seat, cls[h], &legal, probs)?;
+                        player.class_policy(st, &self.bets[i], seat, cls[b], &legal, probs)?;
                         per_class[c] = Some(probs.to_vec());
                     }
                     per_class[c].clone().unwrap_or_default()
@@ -329,7 +390,7 @@ impl Subgame {
                     player.policy(&s, &self.bets[i], seat, &legal, probs)?;
                     probs.to_vec()
                 };
-                let at = node.first_slot() as usize + h * k;
+                let at = node.first_slot() as usize + b * k;
                 for (a, act) in acts.iter().enumerate() {
                     avg[at + a] = legal.iter().position(|x| x == act).map_or(0.0, |j| p[j]);
                 }
@@ -338,10 +399,15 @@ impl Subgame {
         Ok(avg)
     }
 
-    /// `st` with `seat`'s down cards shown as hand `h`.
+    /// `st` with `seat`'s down cards shown as hand `h`: its root hand's cards, then on a later
+    /// street the card dealt there.
     fn shown(&self, st: &State, seat: u8, h: usize) -> anyhow::Result<State> {
         let mut s = st.clone();
-        let cards: Vec<Card> = self.hands[h].iter().collect();
+        let root = self.roots[self.of_root[h] as usize];
+        let mut cards: Vec<Card> = root.iter().collect();
+        if st.street() > self.street {
+            cards.extend(self.hands[h].minus(root).iter());
+        }
         s.show(seat, &cards)?;
         Ok(s)
     }
@@ -352,12 +418,14 @@ impl Subgame {
     pub fn exploitability(&self, average: &[f64]) -> (f64, f64) {
         let r = [&self.ranges[0][..], &self.ranges[1][..]];
         let t = &self.tree;
-        // Three independent walks, on the threads there are: about two iterations' work.
+        // Three independent walks, on the threads there are: about two iterations' work. The
+        // best response chooses per bucket: a hand on the last street, its root hand before
+        // (on sixth street it does not know its seventh card yet).
         let ((br0, br1), v0) = rayon::join(
             || {
                 rayon::join(
-                    || value_in_ranges(t, average, 0, Play::BestReal, r),
-                    || value_in_ranges(t, average, 1, Play::BestReal, r),
+                    || value_in_ranges(t, average, 0, Play::Best, r),
+                    || value_in_ranges(t, average, 1, Play::Best, r),
                 )
             },
             || value_in_ranges(t, average, 0, Play::Follow, r),
@@ -372,6 +440,9 @@ impl Subgame {
     pub fn safety(&self, blueprint: &dyn crate::bot::Player, seat: u8) -> anyhow::Result<Safety> {
         if seat > 1 {
             bail!("seat {seat}: a subgame is heads-up");
+        }
+        if self.roots.len() != self.hands.len() {
+            bail!("a safe re-solve of two streets is not built: re-solve them unsafely");
         }
         let mut seats = [false; 2];
         seats[seat as usize] = true;
@@ -409,6 +480,11 @@ impl Subgame {
     /// when `safety` is `None`, else safely for its seat (only that seat's strategy is the
     /// re-solve's answer; the opponent's is the gadget game's).
     pub fn solve(&self, budget: Budget, safety: Option<&Safety>) -> anyhow::Result<Resolved> {
+        let estimate = self.estimate();
+        estimate.check_fits(
+            crate::memory::available_memory(),
+            "re-solve the last street alone (`:resolve`), or free memory",
+        )?;
         let mut solver = Solver::new(self.tree.clone(), RESOLVE_ALGORITHM);
         solver
             .set_ranges(self.ranges.clone())
@@ -432,7 +508,10 @@ impl Subgame {
         let solve_millis = start.elapsed().as_secs_f64() * 1000.0;
         let t = &self.tree;
         let cost = Report {
+            street: self.street,
             hands: t.num_hands(),
+            root_hands: self.roots.len(),
+            memory_bytes: estimate.peak(),
             nodes: t.nodes.len(),
             decisions: t
                 .nodes
@@ -448,8 +527,8 @@ impl Subgame {
             value_0: 0.0,
             opponent_gain: None,
         };
-        // The solve is over: its scratch (three walks' worth on seventh street) is not kept
-        // with it in the player's cache.
+        // The solve is over: its scratch (three walks' worth) is freed before the report's best
+        // responses allocate theirs, and is not kept with it in the player's cache.
         solver.release_scratch();
         Ok(Resolved {
             solver,
@@ -457,6 +536,26 @@ impl Subgame {
             safety: safety.cloned(),
             measured: OnceLock::new(),
         })
+    }
+
+    /// What [`Subgame::solve`] allocates, before it does: a copy of the tree, the regrets and
+    /// averages (16 bytes a slot: 137 MB from a sixth-street root), and the larger of the
+    /// walks' scratch and the three best responses' (which run after it is freed).
+    pub fn estimate(&self) -> crate::memory::Estimate {
+        let t = &self.tree;
+        let solver_bytes = t.num_slots * crate::cfr::BYTES_PER_SLOT;
+        crate::memory::Estimate {
+            infosets: t.num_infosets,
+            slots: t.num_slots,
+            bytes_per_slot: crate::cfr::BYTES_PER_SLOT,
+            resident_bytes: 0,
+            bucketing_bytes: 0,
+            tree_bytes: t.bytes(),
+            solver_bytes,
+            scratch_bytes: crate::cfr::scratch_bytes(t)
+                .max(3 * crate::best_response::scratch_bytes(t)),
+            write_bytes: 0,
+        }
     }
 }
 
@@ -486,7 +585,9 @@ impl Resolved {
         let t = &self.solver.tree;
         let n = &t.nodes[node];
         let k = n.num_children as usize;
-        let at = n.first_slot() as usize + h * k;
+        // The hand's row: its own on the last street, its root hand's before it.
+        let b = t.bucket_table(n.board, n.seat)[h] as usize;
+        let at = n.first_slot() as usize + b * k;
         let mut row = self.solver.average[at..at + k].to_vec();
         crate::policy::normalize(&mut row);
         row

@@ -1,4 +1,5 @@
-//! The blueprint with its last street re-solved, as a [`Player`]: `stud match FILE:resolve ...`.
+//! The blueprint with its last street (or last two) re-solved, as a [`Player`]: `stud match
+//! FILE:resolve ...`, `FILE:resolve2 ...`.
 
 use super::classes::{warm, Cached, ClassCache};
 use super::{Budget, Method, Options, Report, Resolved, Subgame};
@@ -16,6 +17,10 @@ pub const DEFAULT_PLAYER_ITERATIONS: u64 = 30;
 /// Re-solves kept: a hand makes one to three decisions on its last street, all answered by the
 /// one solve of the street's root; hands played at once on other threads have their own.
 const CACHE: usize = 16;
+
+/// The most bytes the kept re-solves may hold (the newest is always kept): a seventh-street
+/// solve holds about 6 MB, a sixth-street one about 150 MB.
+const CACHE_BYTES: usize = 512 << 20;
 
 /// Plays a strategy file (its blueprint, as [`StrategyPlayer`] does) up to the last street,
 /// then the re-solved strategy of the street's subgame ([`Subgame`], ranges from the blueprint
@@ -36,10 +41,11 @@ pub struct ResolvingPlayer {
 /// A subgame and its solve.
 type Solved = (Subgame, Resolved);
 
-/// What a solve depends on: both seats' up cards, the betting before its root, the budget, and
-/// in a safe re-solve the seat re-solved.
+/// What a solve depends on: both seats' up cards, the betting before its root (whose street
+/// it is), the budget, and in a safe re-solve the seat re-solved.
 #[derive(Clone, PartialEq, Eq)]
 struct Key {
+    street: usize,
     up: [CardSet; 2],
     bets: Vec<Bet>,
     budget: Budget,
@@ -47,14 +53,31 @@ struct Key {
 }
 
 /// Splits a player spec ending in `:resolve`, `:resolve=N` (N iterations) or `:resolve=Nms`
-/// (N milliseconds), or the same with `resolve-safe` (the safe re-solve, [`Method::Safe`]),
-/// into the blueprint's spec, the budget and the method; `None` for any other spec.
-pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Method)>> {
+/// (N milliseconds), or the same with `resolve-safe` (the safe re-solve, [`Method::Safe`]) or
+/// `resolve2` (the last two streets re-solved from the first decision of the street before the
+/// last, unsafely: [`Options::two_streets`]), into the blueprint's spec, the budget and the
+/// options; `None` for any other spec.
+pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)>> {
     let (rest, how) = spec.rsplit_once(':')?;
     let after = how.strip_prefix("resolve")?;
+    let (two_streets, after) = match after.strip_prefix('2') {
+        Some(a) => (true, a),
+        None => (false, after),
+    };
     let (method, after) = match after.strip_prefix("-safe") {
+        Some(_) if two_streets => {
+            return Some(Err(anyhow::anyhow!(
+                "`{how}`: a safe re-solve of two streets is not built; write resolve2 or \
+                 resolve-safe"
+            )))
+        }
         Some(a) => (Method::Safe, a),
         None => (Method::Unsafe, after),
+    };
+    let options = Options {
+        method,
+        two_streets,
+        ..Default::default()
     };
     let budget = match after {
         "" => Ok(Budget::Iterations(DEFAULT_PLAYER_ITERATIONS)),
@@ -66,7 +89,7 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Method)>
         .map_err(|_| {
             anyhow::anyhow!(
                 "`{how}`: write resolve, resolve=N (iterations) or resolve=Nms, or the same \
-                 with resolve-safe"
+                 with resolve-safe or resolve2"
             )
         })
         .and_then(|b| match b {
@@ -74,7 +97,7 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Method)>
             b => Ok(b),
         }),
     };
-    Some(budget.map(|b| (rest, b, method)))
+    Some(budget.map(|b| (rest, b, options)))
 }
 
 impl ResolvingPlayer {
@@ -85,9 +108,10 @@ impl ResolvingPlayer {
             Budget::Millis(ms) => format!("{ms}ms"),
         };
         ResolvingPlayer {
-            name: match options.method {
-                Method::Unsafe => format!("{}:resolve={how}", blueprint.name()),
-                Method::Safe => format!("{}:resolve-safe={how}", blueprint.name()),
+            name: match (options.method, options.two_streets) {
+                (Method::Unsafe, false) => format!("{}:resolve={how}", blueprint.name()),
+                (Method::Unsafe, true) => format!("{}:resolve2={how}", blueprint.name()),
+                (Method::Safe, _) => format!("{}:resolve-safe={how}", blueprint.name()),
             },
             blueprint,
             budget,
@@ -107,6 +131,20 @@ impl ResolvingPlayer {
         self.budget
     }
 
+    /// The street a re-solve of the hand at `state` starts on: the last, or with
+    /// [`Options::two_streets`] the one before it (where the game deals the last street's card
+    /// down: private chance; else the last).
+    pub fn root_street(&self, state: &State) -> usize {
+        let def = state.def();
+        let last = def.streets.len() - 1;
+        let private = def.streets[last].deal == [abstraction::rules::Deal::Down];
+        if self.options.two_streets && private && last > 0 {
+            last - 1
+        } else {
+            last
+        }
+    }
+
     /// The blueprint, its classes answered from the player's cache.
     fn cached(&self) -> Cached<'_> {
         Cached {
@@ -124,9 +162,10 @@ impl ResolvingPlayer {
             .context("working out the ranges' classes for the last street's re-solve")
     }
 
-    /// The subgame of `state` after `bets` (on the last street) and its solve within `budget`
-    /// for `seat` (a safe re-solve is one seat's; an unsafe one serves both), from the cache or
-    /// made now.
+    /// The subgame of `state` after `bets` (on the street of [`ResolvingPlayer::root_street`]
+    /// or later) and its solve within `budget` for `seat` (a safe re-solve is one seat's; an
+    /// unsafe one serves both), from the cache or made now: a hand's sixth-street solve answers
+    /// its seventh street too.
     pub fn solve(
         &self,
         state: &State,
@@ -134,10 +173,11 @@ impl ResolvingPlayer {
         budget: Budget,
         seat: u8,
     ) -> anyhow::Result<Arc<(Subgame, Resolved)>> {
-        let last = state.street();
-        let before = bets.iter().take_while(|b| b.0 < last).count();
+        let root = self.root_street(state);
+        let before = bets.iter().take_while(|b| b.0 < root).count();
         let safe_for = (self.options.method == Method::Safe).then_some(seat);
         let key = Key {
+            street: root,
             up: [0, 1].map(|s| state.up_cards(s).iter().copied().collect()),
             bets: bets[..before].to_vec(),
             budget,
@@ -151,7 +191,7 @@ impl ResolvingPlayer {
         if let Some((_, hit)) = lock()?.iter().find(|(k, _)| *k == key) {
             return Ok(Arc::clone(hit));
         }
-        let sub = Subgame::at(&self.cached(), state, bets, self.options)?;
+        let sub = Subgame::at_street(&self.cached(), state, bets, root, self.options)?;
         let safety = match safe_for {
             Some(seat) => Some(sub.safety(&self.cached(), seat)?),
             None => None,
@@ -159,10 +199,13 @@ impl ResolvingPlayer {
         let resolved = sub.solve(budget, safety.as_ref())?;
         let entry = Arc::new((sub, resolved));
         let mut cache = lock()?;
-        if cache.len() == CACHE {
+        cache.push((key, Arc::clone(&entry)));
+        let bytes = |e: &Solved| e.1.cost.memory_bytes;
+        while cache.len() > CACHE
+            || (cache.len() > 1 && cache.iter().map(|(_, e)| bytes(e)).sum::<usize>() > CACHE_BYTES)
+        {
             cache.remove(0);
         }
-        cache.push((key, Arc::clone(&entry)));
         Ok(entry)
     }
 }
@@ -184,7 +227,7 @@ impl ResolvingPlayer {
             let answer = self.blueprint.policy(state, bets, seat, legal, probs)?;
             Ok((answer, None))
         };
-        if state.street() + 1 != state.def().streets.len() {
+        if state.street() < self.root_street(state) {
             self.warm(state, bets)?;
             return blueprint(probs);
         }
@@ -193,12 +236,13 @@ impl ResolvingPlayer {
         let Some(node) = sub.node_after(bets)? else {
             return blueprint(probs);
         };
-        let mut down = CardSet::EMPTY;
-        for c in state.down_cards(seat) {
-            down.insert(c.context("re-solving needs the seat's own down cards")?);
-        }
+        let down = state
+            .down_cards(seat)
+            .iter()
+            .map(|c| c.context("re-solving needs the seat's own down cards"))
+            .collect::<anyhow::Result<Vec<_>>>()?;
         let hand = sub
-            .hand_index(down)
+            .hand_index(&down)
             .context("the seat's down cards are not a hand of the subgame")?;
         let row = resolved.strategy(node, hand);
         probs.fill(0.0);

@@ -14,10 +14,19 @@ use rand_chacha::ChaCha8Rng;
 /// A hand of `def` dealt from `seed`, every seat checking and calling (`player` decides when
 /// given), up to the last street's first decision, or `None` if the hand ended before.
 fn last_street(def: &GameDef, seed: u64, player: Option<&dyn Player>) -> Option<(State, Vec<Bet>)> {
+    street_spot(def, seed, player, def.streets.len() - 1)
+}
+
+/// [`last_street`] up to the first decision of street `last`.
+fn street_spot(
+    def: &GameDef,
+    seed: u64,
+    player: Option<&dyn Player>,
+    last: usize,
+) -> Option<(State, Vec<Bet>)> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut st = State::new(def).unwrap();
     let mut bets = Vec::new();
-    let last = def.streets.len() - 1;
     loop {
         match st.next() {
             Next::Deal { .. } => {
@@ -48,9 +57,86 @@ fn three_card_hands_are_valued_as_the_sum_over_the_pairs_that_do_not_collide() {
     let def = GameDef::preset("7stud").unwrap();
     let (st, bets) = last_street(&def, 3, None).unwrap();
     let sub = Subgame::at(&AlwaysCall, &st, &bets, Options::default()).unwrap();
+    assert_eq!(
+        sub.tree.num_hands(),
+        13_244,
+        "C(44, 3) holdings of the unseen cards"
+    );
+    assert!(sub.tree.twins.is_empty());
+    check_terminals_pair_by_pair(&sub, Some(40));
+}
+
+/// Seven-card stud with a deck of five ranks (20 cards): a sixth-street subgame small enough
+/// to sum pair by pair, the seventh card private chance.
+#[test]
+fn sixth_street_hands_are_valued_as_the_sum_over_the_pairs_that_do_not_collide() {
+    let mut def = GameDef::preset("7stud").unwrap();
+    def.deck.ranks = (8..13).map(abstraction::cards::Rank::new).collect();
+    let (st, bets) = (0..)
+        .find_map(|seed| street_spot(&def, seed, None, 3))
+        .unwrap();
+    let sub = Subgame::at(&AlwaysCall, &st, &bets, Options::default()).unwrap();
+    let t = &sub.tree;
+    // 12 cards unseen: 66 pairs a seat on sixth street, each with 10 seventh cards.
+    assert_eq!((sub.roots.len(), t.num_hands()), (66, 660));
+    assert_eq!(t.num_buckets[3..], [66, 660]);
+    assert!(t
+        .nodes
+        .iter()
+        .any(|n| n.kind == NodeKind::Fold && n.street == 3));
+    assert!(t
+        .nodes
+        .iter()
+        .any(|n| n.kind == NodeKind::Action && n.street == 4));
+    // Each set of three cards is three hands, twins of one another.
+    for (h, tw) in t.twins.iter().enumerate() {
+        let set = sub.hands[h];
+        assert!(tw
+            .iter()
+            .all(|&o| sub.hands[o as usize] == set && o as usize != h));
+        assert_ne!(tw[0], tw[1]);
+    }
+    for r in &sub.ranges {
+        assert!((r.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+    // A seat's hand from its cards in the order dealt; two cards: its pair's first hand.
+    let h = 137;
+    let pair: Vec<_> = sub.roots[sub.of_root[h] as usize].iter().collect();
+    let mut cards = pair.clone();
+    cards.extend(
+        sub.hands[h]
+            .minus(sub.roots[sub.of_root[h] as usize])
+            .iter(),
+    );
+    assert_eq!(sub.hand_index(&cards), Some(h));
+    assert_eq!(sub.of_root[sub.hand_index(&pair).unwrap()], sub.of_root[h]);
+    check_terminals_pair_by_pair(&sub, None);
+    // The pairs that do not collide weigh 1 in all once the terminals' scale is applied:
+    // seat 0's value of each fold of seat 1 is what seat 1 put in, on either street.
+    let mut out = vec![0.0; t.num_hands()];
+    for (p, node) in t.nodes.iter().enumerate() {
+        for c in t.children(p) {
+            let fold = &t.nodes[c];
+            if node.kind != NodeKind::Action || fold.kind != NodeKind::Fold || fold.seat != 1 {
+                continue;
+            }
+            terminal_values(t, &HoldingIds::new(t), fold, 0, &sub.ranges[1], &mut out);
+            let v: f64 = out.iter().zip(&sub.ranges[0]).map(|(a, b)| a * b).sum();
+            let put_in = sub.state(p).unwrap().committed(1) as f64;
+            assert!((v - put_in).abs() < 1e-9 * put_in, "{v} {put_in}");
+        }
+    }
+    // The re-solve's rows on sixth street are a pair's: every hand of it plays them.
+    let r = sub.solve(Budget::Iterations(5), None).unwrap();
+    let same = sub.hand_index(&pair).unwrap();
+    assert_eq!(r.strategy(0, h), r.strategy(0, same));
+}
+
+/// Every terminal of `sub`'s tree, both seats, against the sum over the opponent's hands
+/// that share no card with the hand (`samples` hands drawn, or every one).
+fn check_terminals_pair_by_pair(sub: &Subgame, samples: Option<usize>) {
     let t = &sub.tree;
     let n = t.num_hands();
-    assert_eq!(n, 13_244, "C(44, 3) holdings of the unseen cards");
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     // A reach with zeros and uneven weights, as deep in a solve.
     let reach: Vec<f64> = (0..n)
@@ -68,10 +154,15 @@ fn three_card_hands_are_valued_as_the_sum_over_the_pairs_that_do_not_collide() {
     for node in t.nodes.iter().filter(|x| x.kind != NodeKind::Action) {
         for player in 0..2u8 {
             terminal_values(t, &ids, node, player, &reach, &mut out);
-            let off = t.boards[0].showdown as usize;
-            let strength = |seat: u8, h: usize| t.strength[off + seat as usize * n + h];
-            for _ in 0..40 {
-                let h = abstraction::draw::below(&mut rng, n);
+            let strength = |seat: u8, h: usize| {
+                let off = t.boards[node.board as usize].showdown as usize;
+                t.strength[off + seat as usize * n + h]
+            };
+            for i in 0..samples.unwrap_or(n) {
+                let h = match samples {
+                    Some(_) => abstraction::draw::below(&mut rng, n),
+                    None => i,
+                };
                 let mut want = 0.0;
                 for (o, &r) in reach.iter().enumerate() {
                     if !sub.hands[o].intersection(sub.hands[h]).is_empty() {
@@ -380,7 +471,7 @@ fn a_resolving_player_re_solves_the_last_street_only() {
     assert_eq!(sub.hands.len(), 44, "one down card, 8 up cards showing");
     let r = sub.solve(Budget::Iterations(50), None).unwrap();
     let down: CardSet = st.down_cards(seat).iter().flatten().copied().collect();
-    let row = r.strategy(0, sub.hand_index(down).unwrap());
+    let row = r.strategy(0, sub.hand_index(&down.iter().collect::<Vec<_>>()).unwrap());
     for (a, x) in sub.actions(0).iter().zip(&row) {
         let i = legal.iter().position(|l| l == a).unwrap();
         assert!((p[i] - x).abs() < 1e-12);
@@ -404,25 +495,49 @@ fn a_resolving_player_re_solves_the_last_street_only() {
 fn resolve_specs_name_iterations_or_milliseconds() {
     let parse = |s| resolve_spec(s).map(|r| r.map_err(|e| e.to_string()));
     let default = Budget::Iterations(DEFAULT_PLAYER_ITERATIONS);
+    let opts = |method| Options {
+        method,
+        ..Default::default()
+    };
+    let two = Options {
+        two_streets: true,
+        ..Default::default()
+    };
+    assert_eq!(
+        parse("f.strat:resolve2"),
+        Some(Ok(("f.strat", default, two)))
+    );
+    assert_eq!(
+        parse("f.strat:resolve2=12"),
+        Some(Ok(("f.strat", Budget::Iterations(12), two)))
+    );
+    assert!(parse("f.strat:resolve2-safe")
+        .unwrap()
+        .unwrap_err()
+        .contains("not built"));
     assert_eq!(
         parse("f.strat:resolve"),
-        Some(Ok(("f.strat", default, Method::Unsafe)))
+        Some(Ok(("f.strat", default, opts(Method::Unsafe))))
     );
     assert_eq!(
         parse("f.strat:pure:resolve=80"),
-        Some(Ok(("f.strat:pure", Budget::Iterations(80), Method::Unsafe)))
+        Some(Ok((
+            "f.strat:pure",
+            Budget::Iterations(80),
+            opts(Method::Unsafe)
+        )))
     );
     assert_eq!(
         parse("f.strat:resolve=250ms"),
-        Some(Ok(("f.strat", Budget::Millis(250), Method::Unsafe)))
+        Some(Ok(("f.strat", Budget::Millis(250), opts(Method::Unsafe))))
     );
     assert_eq!(
         parse("f.strat:resolve-safe"),
-        Some(Ok(("f.strat", default, Method::Safe)))
+        Some(Ok(("f.strat", default, opts(Method::Safe))))
     );
     assert_eq!(
         parse("f.strat:resolve-safe=40"),
-        Some(Ok(("f.strat", Budget::Iterations(40), Method::Safe)))
+        Some(Ok(("f.strat", Budget::Iterations(40), opts(Method::Safe))))
     );
     assert!(parse("f.strat:resolve=0").unwrap().is_err());
     assert!(parse("f.strat:resolve-safe=0").unwrap().is_err());
@@ -543,6 +658,7 @@ fn re_solving_every_last_street_solves_each_subgame_and_is_measured_whole() {
         Options {
             floor: 0.0,
             method: Method::Safe,
+            ..Default::default()
         },
         &|_, _| {},
     )
@@ -676,4 +792,39 @@ fn a_seventh_street_re_solve_has_the_same_bits_on_one_thread_and_two() {
         one.report(&sub).exploitability.to_bits(),
         two.report(&sub).exploitability.to_bits()
     );
+}
+
+/// A sixth-street subgame of seven-card stud from the shipped blueprint's ranges: 946 pairs a
+/// seat, 39,732 hands on seventh street; its re-solve has the same bits on one thread and two,
+/// and its exploitability inside the subgame falls with the iterations.
+#[test]
+fn a_sixth_street_re_solve_converges_with_the_same_bits_on_one_thread_and_two() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/7stud-hu.strat");
+    let def = GameDef::preset("7stud").unwrap();
+    let blueprint = crate::bot::StrategyPlayer::open(path, &def).unwrap();
+    let (st, bets) = (0..)
+        .find_map(|seed| street_spot(&def, seed, Some(&blueprint), 3))
+        .unwrap();
+    let sub = Subgame::at(&blueprint, &st, &bets, Options::default()).unwrap();
+    assert_eq!((sub.roots.len(), sub.tree.num_hands()), (946, 39_732));
+    let solve = |threads, iterations| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| sub.solve(Budget::Iterations(iterations), None).unwrap())
+    };
+    let bits = |r: &Resolved| {
+        let s = &r.solver;
+        (s.regrets.iter().chain(&s.average))
+            .map(|x| x.to_bits())
+            .collect::<Vec<_>>()
+    };
+    let one = solve(1, 2);
+    assert_eq!(bits(&one), bits(&solve(2, 2)));
+    let later = solve(2, 12);
+    let (e2, e12) = (one.report(&sub).exploitability, later.report(&sub).exploitability);
+    assert!(e12 < e2 / 3.0 && e12 > 0.0, "2 iterations: {e2}, 12: {e12}");
+    assert_eq!(later.report(&sub).street, 3);
+    assert!(later.report(&sub).memory_bytes > later.report(&sub).infoset_actions * 16);
 }

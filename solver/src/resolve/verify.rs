@@ -12,7 +12,7 @@
 use super::{Budget, Method, Options, Subgame};
 use crate::best_response::{exploitability, Exploitability};
 use crate::bot::{Bet, Player};
-use abstraction::cards::{Card, CardSet};
+use abstraction::cards::Card;
 use abstraction::rules::{Deal, GameDef, Next, State};
 use abstraction::tree::{Edge, NodeKind, Tree, NONE};
 use anyhow::{bail, Context, Result};
@@ -201,11 +201,7 @@ pub(crate) fn row_pairs(
     sub: &Subgame,
 ) -> Result<Vec<(usize, usize, usize)>> {
     // The subgame's hand of each public-tree hand (one down card: the public tree's limit).
-    let hand_of: Vec<Option<usize>> = tree
-        .hands
-        .iter()
-        .map(|&c| sub.hand_index(CardSet::single(c)))
-        .collect();
+    let hand_of: Vec<Option<usize>> = tree.hands.iter().map(|&c| sub.hand_index(&[c])).collect();
     let mut pairs = Vec::new();
     let mut stack = vec![(root, 0usize)];
     while let Some((p, q)) = stack.pop() {
