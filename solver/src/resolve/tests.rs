@@ -823,7 +823,10 @@ fn a_sixth_street_re_solve_converges_with_the_same_bits_on_one_thread_and_two() 
     let one = solve(1, 2);
     assert_eq!(bits(&one), bits(&solve(2, 2)));
     let later = solve(2, 12);
-    let (e2, e12) = (one.report(&sub).exploitability, later.report(&sub).exploitability);
+    let (e2, e12) = (
+        one.report(&sub).exploitability,
+        later.report(&sub).exploitability,
+    );
     assert!(e12 < e2 / 3.0 && e12 > 0.0, "2 iterations: {e2}, 12: {e12}");
     assert_eq!(later.report(&sub).street, 3);
     assert!(later.report(&sub).memory_bytes > later.report(&sub).infoset_actions * 16);
