@@ -32,6 +32,22 @@ fn path(file: &str) -> PathBuf {
         .join(file)
 }
 
+/// The shipped `file`'s path and `stud info --verify`'s JSON of it, once its size is checked
+/// against the `max_mib` a shipped file of its kind may take.
+fn verified(file: &str, max_mib: u64) -> (String, Value) {
+    let p = path(file);
+    let bytes = std::fs::metadata(&p)
+        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+        .len();
+    assert!(
+        bytes <= max_mib << 20,
+        "{file}: {bytes} bytes, over {max_mib} MiB"
+    );
+    let p = p.to_str().unwrap().to_string();
+    let info = stud_json(&["info", &p, "--json", "--verify"]);
+    (p, info)
+}
+
 /// The JSON `stud` prints for a run that must succeed.
 fn stud_json(args: &[&str]) -> Value {
     serde_json::from_str(&ok(&stud(args, ""))).expect("one JSON object")
@@ -40,13 +56,8 @@ fn stud_json(args: &[&str]) -> Value {
 #[test]
 fn every_shipped_strategy_fits_opens_and_answers_every_street() {
     for (game, file, hands, streets) in SHIPPED {
-        let p = path(file);
-        let bytes = std::fs::metadata(&p)
-            .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-            .len();
-        assert!(bytes <= 32 << 20, "{file}: {bytes} bytes, over 32 MiB");
-        let p = p.to_str().unwrap();
-        let info = stud_json(&["info", p, "--json", "--verify"]);
+        let (p, info) = verified(file, 32);
+        let p = p.as_str();
         assert_eq!(info["game"]["variant"], game, "{file}: {info}");
         for (street, spot) in SPOTS.iter().take(streets).enumerate() {
             // Seventh street deals a third down card.
@@ -73,13 +84,8 @@ const SPOTS_3P: [&str; 5] = [
 
 #[test]
 fn the_shipped_three_handed_strategy_answers_every_street_and_plays_a_table() {
-    let p = path("7stud-3p.strat");
-    let bytes = std::fs::metadata(&p)
-        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-        .len();
-    assert!(bytes <= 64 << 20, "{bytes} bytes, over 64 MiB");
-    let p = p.to_str().unwrap();
-    let info = stud_json(&["info", p, "--json", "--verify"]);
+    let (p, info) = verified("7stud-3p.strat", 64);
+    let p = p.as_str();
     assert_eq!(info["kind"], "multiway", "{info}");
     assert_eq!(info["seats"], 3, "{info}");
     assert_eq!(info["game"]["variant"], "7stud", "{info}");
