@@ -5,9 +5,11 @@
 //! # The card abstraction of an N-seat view
 //! A seat's view is bucketed with the heads-up bucketing of the game: its own cards against
 //! the up cards of *one* opponent, the live opponent with the best showing hand (the one the
-//! rules engine would make act first among them). The other live opponents' up cards and the
-//! folded seats' up cards (dead cards) are not in the view: the bucket is the heads-up table's
-//! bucket of the strongest-looking duel. docs/multiway.md says what that misses.
+//! rules engine would make act first among them). What becomes of the other seats' up cards
+//! (the other live opponents' and the folded seats') is the [`MultiwayView`]: left out of the
+//! view ([`MultiwayView::BestOpponent`], the first multiway files), or in it
+//! ([`MultiwayView::Table`]: a [`TableView`], bucketed by a bucketing of its own per number
+//! of live seats, [`MultiwayBuckets`]). docs/multiway.md measures both.
 //!
 //! # Cheap per deal
 //! Every seat is dealt all its cards up front (a partial shuffle of the deck); a seat that folds
@@ -19,7 +21,7 @@
 
 use rand::Rng;
 
-use crate::bucketing::{Bucketing, CardView};
+use crate::bucketing::{BucketError, Bucketing, CardView, Table, TableView};
 use crate::cards::{Card, CardSet};
 use crate::deal::DealError;
 use crate::rules::game_def::{Deal, FirstRound, GameDef, LaterRounds};
@@ -35,6 +37,141 @@ const UNKNOWN: u8 = u8::MAX;
 /// Chips each live seat is scored with at a showdown: divisible by every number of winners of
 /// either half of the pot, so that the shares are exact fractions.
 const SHOWDOWN_CHIPS: u64 = 1680;
+
+/// How a seat's cards are seen for its bucket in an N-seat deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum MultiwayView {
+    /// The heads-up bucketing's view of the seat's cards against the best showing live
+    /// opponent's up cards; the other seats' cards are not seen (the rollouts deal them as if
+    /// they were still in the deck).
+    #[default]
+    BestOpponent,
+    /// A [`TableView`]: the same opponent, every other live opponent's up cards (their hands
+    /// dealt in the rollouts, the pot shared against all) and the folded seats' up cards
+    /// (dead), bucketed by the bucketing of the number of live seats.
+    Table,
+}
+
+impl MultiwayView {
+    /// Every view, by name.
+    pub const ALL: [(&'static str, MultiwayView); 2] = [
+        ("best-opponent", MultiwayView::BestOpponent),
+        ("table", MultiwayView::Table),
+    ];
+
+    /// The view named `name` (`best-opponent` or `table`).
+    pub fn parse(name: &str) -> Option<MultiwayView> {
+        Self::ALL.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
+    }
+
+    /// Its name, as [`MultiwayView::parse`] reads it.
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, v)| *v == self)
+            .map_or("", |(n, _)| n)
+    }
+
+    /// The view in words, as a card abstraction's name carries it (strategy files and
+    /// checkpoints).
+    pub fn describe(self) -> &'static str {
+        match self {
+            MultiwayView::BestOpponent => "against the best showing live opponent",
+            MultiwayView::Table => {
+                "against every live opponent, the folded seats' up cards dead, a bucketing per \
+                 number of live seats"
+            }
+        }
+    }
+}
+
+/// The card abstraction of an N-seat game as a sampled solve sees it: the heads-up bucketing
+/// of the variant, and with [`MultiwayView::Table`] one bucketing per number of live seats.
+#[derive(Clone, Debug)]
+pub struct MultiwayBuckets {
+    /// How seats' cards are seen.
+    pub view: MultiwayView,
+    /// The heads-up bucketing (every bucketing here has its bucket counts).
+    pub heads_up: Bucketing,
+    /// With [`MultiwayView::Table`], for `L` = 2 to N live seats (index `L - 2`), the bucketing
+    /// of views with `L - 2` other live opponents and `N - L` folded seats; empty otherwise.
+    pub by_live: Vec<Bucketing>,
+}
+
+impl MultiwayBuckets {
+    /// The view against the best showing live opponent alone.
+    pub fn best_opponent(heads_up: Bucketing) -> MultiwayBuckets {
+        MultiwayBuckets {
+            view: MultiwayView::BestOpponent,
+            heads_up,
+            by_live: Vec::new(),
+        }
+    }
+
+    /// The other seats of a view with `live` seats in of an N-seat game: the bucketing
+    /// [`MultiwayBuckets::table`] needs for it.
+    pub fn table_of(seats: usize, live: usize) -> Table {
+        Table {
+            live: (live - 2) as u8,
+            folded: (seats - live) as u8,
+        }
+    }
+
+    /// The table view of a game of `seats` seats: `by_live` the bucketings of
+    /// [`MultiwayBuckets::table_of`] for 2 to `seats` live seats, each of the heads-up
+    /// bucketing's size and bucket counts.
+    pub fn table(
+        heads_up: Bucketing,
+        by_live: Vec<Bucketing>,
+        seats: usize,
+    ) -> Result<MultiwayBuckets, BucketError> {
+        if by_live.len() + 1 != seats {
+            return Err(BucketError::Size(format!(
+                "{} bucketings for 2 to {seats} live seats",
+                by_live.len()
+            )));
+        }
+        for (i, b) in by_live.iter().enumerate() {
+            let want = MultiwayBuckets::table_of(seats, i + 2);
+            let counts = |b: &Bucketing| {
+                (0..b.shape().streets())
+                    .map(|s| b.buckets(s))
+                    .collect::<Vec<_>>()
+            };
+            if b.shape().table != want
+                || counts(b) != counts(&heads_up)
+                || b.shape().game != heads_up.shape().game
+            {
+                return Err(BucketError::Size(format!(
+                    "the bucketing of {} live seats is of {:?} with {:?} buckets; it must be of \
+                     {want:?} with the heads-up {:?}",
+                    i + 2,
+                    b.shape().table,
+                    counts(b),
+                    counts(&heads_up)
+                )));
+            }
+        }
+        Ok(MultiwayBuckets {
+            view: MultiwayView::Table,
+            heads_up,
+            by_live,
+        })
+    }
+
+    /// The bucket count of `street`.
+    pub fn buckets(&self, street: usize) -> u32 {
+        self.heads_up.buckets(street)
+    }
+
+    /// The bucketing of a view with `live` seats in.
+    pub fn for_live(&self, live: usize) -> &Bucketing {
+        match self.view {
+            MultiwayView::BestOpponent => &self.heads_up,
+            MultiwayView::Table => &self.by_live[live - 2],
+        }
+    }
+}
 
 /// A deal and its facts for one N-seat game: sized once, refilled for every deal.
 #[derive(Clone, Debug)]
@@ -53,8 +190,12 @@ pub struct MultiwayFacts {
     first: Vec<u8>,
     /// Per street, set of seats and seat: the opponent of its view.
     opponent: Vec<u8>,
-    /// Per street, seat and opponent: the bucket (`u32::MAX`: not yet).
-    bucket: Vec<u32>,
+    /// Per street, seat and opponent: the last bucket asked and the key of its view (the live
+    /// seats and the folded seats' up cards; `u32::MAX`: none yet). Other views' buckets are in
+    /// `more_buckets`.
+    bucket: Vec<(u128, u32)>,
+    /// The buckets of views other than the last asked, by key: a short list, searched in order.
+    more_buckets: Vec<(u128, u32)>,
     /// Per set of seats and seat: its share of the pot at their showdown.
     share: Vec<f32>,
     /// The deck in its order, and a copy shuffled for a deal: every deal starts from the deck's
@@ -119,7 +260,8 @@ impl MultiwayFacts {
             ups: [[Card::from_id(0); MAX_CARDS]; MAX_DEAL_SEATS],
             first: vec![UNKNOWN; streets * sets],
             opponent: vec![UNKNOWN; streets * sets * seats],
-            bucket: vec![u32::MAX; streets * seats * seats],
+            bucket: vec![(0, u32::MAX); streets * seats * seats],
+            more_buckets: Vec::new(),
             share: vec![0.0; sets * seats],
             order: deck.clone(),
             deck,
@@ -164,7 +306,8 @@ impl MultiwayFacts {
         }
         self.first.fill(UNKNOWN);
         self.opponent.fill(UNKNOWN);
-        self.bucket.fill(u32::MAX);
+        self.bucket.fill((0, u32::MAX));
+        self.more_buckets.clear();
         let showdown = def.variant.showdown();
         let mut committed = [0u64; MAX_DEAL_SEATS];
         let mut hands = [None; MAX_DEAL_SEATS];
@@ -270,27 +413,98 @@ impl MultiwayFacts {
         self.opponent[i]
     }
 
-    /// The bucket of `seat`'s cards against `opponent`'s up cards on `street`, in `bucketing`
-    /// (the game's heads-up bucketing).
+    /// `seat`'s view on `street` against `opponent`, the seats of `set` in and each seat
+    /// showing the first `shown[s]` of its up cards (a folded seat, what it was dealt before it
+    /// folded): with [`MultiwayView::Table`] the other live seats' up cards (in seat order)
+    /// and the folded seats' as dead cards; with [`MultiwayView::BestOpponent`] neither.
+    pub fn table_view(
+        &self,
+        view: MultiwayView,
+        street: usize,
+        (seat, opponent): (u8, u8),
+        set: u16,
+        shown: &[u8; MAX_DEAL_SEATS],
+    ) -> TableView {
+        let cards = |c: &[Card]| c.iter().copied().collect::<CardSet>();
+        let mut t = TableView::heads_up(CardView {
+            street,
+            down: cards(self.down_cards(seat as usize, street)),
+            up: cards(self.up_cards(seat as usize, street)),
+            opp_up: cards(self.up_cards(opponent as usize, street)),
+        });
+        if view == MultiwayView::Table {
+            for s in (0..self.seats).filter(|&s| s != seat as usize && s != opponent as usize) {
+                let up = cards(&self.ups[s][..shown[s] as usize]);
+                if set >> s & 1 == 1 {
+                    t.others[t.live as usize] = up;
+                    t.live += 1;
+                } else {
+                    t.dead = t.dead.union(up);
+                }
+            }
+        }
+        t
+    }
+
+    /// The up cards each seat shows on `street` when the seats of `set` are in it: the street's
+    /// count for them, `before`'s (what they showed when they folded) for the others.
+    pub fn shown(
+        &self,
+        street: usize,
+        set: u16,
+        before: &[u8; MAX_DEAL_SEATS],
+    ) -> [u8; MAX_DEAL_SEATS] {
+        let mut shown = *before;
+        for (s, n) in shown.iter_mut().enumerate().take(self.seats) {
+            if set >> s & 1 == 1 {
+                *n = self.held[street].1;
+            }
+        }
+        shown
+    }
+
+    /// The bucket of `seat`'s view on `street` against `opponent` in `buckets`, the seats of
+    /// `set` in, the others showing `shown` up cards ([`MultiwayFacts::table_view`]).
     pub fn bucket(
         &mut self,
-        bucketing: &Bucketing,
+        buckets: &MultiwayBuckets,
         street: usize,
-        seat: u8,
-        opponent: u8,
+        (seat, opponent): (u8, u8),
+        set: u16,
+        shown: &[u8; MAX_DEAL_SEATS],
     ) -> Result<u32, DealError> {
         let i = (street * self.seats + seat as usize) * self.seats + opponent as usize;
-        if self.bucket[i] == u32::MAX {
-            let set = |cards: &[Card]| cards.iter().copied().collect::<CardSet>();
-            let view = CardView {
-                street,
-                down: set(self.down_cards(seat as usize, street)),
-                up: set(self.up_cards(seat as usize, street)),
-                opp_up: set(self.up_cards(opponent as usize, street)),
-            };
-            self.bucket[i] = bucketing.bucket(&view)?;
+        // The view is its street, seat and opponent (`i`), the live seats and the folded
+        // seats' up cards: a card mask has 52 bits.
+        let key = match buckets.view {
+            MultiwayView::BestOpponent => i as u128,
+            MultiwayView::Table => {
+                let mut dead = 0u64;
+                for s in (0..self.seats).filter(|&s| set >> s & 1 == 0) {
+                    for &c in &self.ups[s][..shown[s] as usize] {
+                        dead |= 1 << c.id();
+                    }
+                }
+                i as u128 | (set as u128) << 16 | (dead as u128) << 32
+            }
+        };
+        let (last_key, last) = self.bucket[i];
+        if last != u32::MAX && last_key == key {
+            return Ok(last);
         }
-        Ok(self.bucket[i])
+        let found = self.more_buckets.iter().find(|&&(k, _)| k == key);
+        let b = match found {
+            Some(&(_, b)) => b,
+            None => {
+                let t = self.table_view(buckets.view, street, (seat, opponent), set, shown);
+                let live = set.count_ones() as usize;
+                let b = buckets.for_live(live).bucket_table(&t)?;
+                self.more_buckets.push((key, b));
+                b
+            }
+        };
+        self.bucket[i] = (key, b);
+        Ok(b)
     }
 
     /// The streets of the game.

@@ -1,9 +1,9 @@
 //! The on-disk cache of built card abstractions: one file per (game, size), named
-//! `<game>-<size>.bkt`, holding `Bucketing::encode`'s versioned, checksummed bytes. Written to a
+//! `<game>-<size>.bkt` (an N-seat view's, `<game>-<size>-<L>live<F>folded.bkt`), holding `Bucketing::encode`'s versioned, checksummed bytes. Written to a
 //! temporary name and renamed, so a reader never sees half a file; a damaged, foreign or stale
 //! file is refused with the reason and rebuilt.
 
-use abstraction::bucketing::{Bucketing, Progress, Size};
+use abstraction::bucketing::{Bucketing, Progress, Size, Table};
 use abstraction::rules::GameDef;
 use anyhow::Context;
 use std::io::Write;
@@ -11,7 +11,16 @@ use std::path::{Path, PathBuf};
 
 /// Where the cache of a game and size lives in `dir`.
 pub fn path(dir: &Path, def: &GameDef, size: &Size) -> PathBuf {
-    dir.join(format!("{}-{}.bkt", def.variant.name(), size.name))
+    table_path(dir, def, Table::default(), size)
+}
+
+/// Where the cache of an N-seat view's bucketing of a game and size lives in `dir`.
+pub fn table_path(dir: &Path, def: &GameDef, table: Table, size: &Size) -> PathBuf {
+    let mut name = format!("{}-{}", def.variant.name(), size.name);
+    if table != Table::default() {
+        name += &format!("-{}live{}folded", table.live, table.folded);
+    }
+    dir.join(name + ".bkt")
 }
 
 /// How [`load_or_build`] got the abstraction.
@@ -34,23 +43,47 @@ pub fn load_or_build(
     force: bool,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> anyhow::Result<(Bucketing, PathBuf, Origin)> {
-    let file = path(dir, def, size);
+    load_or_build_table(def, Table::default(), size, dir, force, progress)
+}
+
+/// [`load_or_build`] of the bucketing of an N-seat view of `def` with `table`'s other seats
+/// ([`Bucketing::build_table`]).
+pub fn load_or_build_table(
+    def: &GameDef,
+    table: Table,
+    size: &Size,
+    dir: &Path,
+    force: bool,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> anyhow::Result<(Bucketing, PathBuf, Origin)> {
+    let file = table_path(dir, def, table, size);
     let mut origin = Origin::Built;
     if !force && file.exists() {
-        match read(&file, def, size) {
+        match read_table(&file, def, table, size) {
             Ok(b) => return Ok((b, file, Origin::Cached)),
             Err(e) => origin = Origin::Rebuilt(format!("{e:#}")),
         }
     }
-    let b = Bucketing::build(def, size, progress)?;
+    let b = Bucketing::build_table(def, table, size, progress)?;
     write_atomic(&file, &b.encode())?;
     Ok((b, file, origin))
 }
 
 /// Reads a cache file, refusing it unless it holds `def` built at exactly `size`.
 pub fn read(file: &Path, def: &GameDef, size: &Size) -> anyhow::Result<Bucketing> {
+    read_table(file, def, Table::default(), size)
+}
+
+/// [`read`] of an N-seat view's bucketing with `table`'s other seats.
+pub fn read_table(
+    file: &Path,
+    def: &GameDef,
+    table: Table,
+    size: &Size,
+) -> anyhow::Result<Bucketing> {
     let bytes = crate::input::read(file, crate::input::BUCKETS)?;
-    let b = Bucketing::decode(&bytes, def).with_context(|| file.display().to_string())?;
+    let b =
+        Bucketing::decode_table(&bytes, def, table).with_context(|| file.display().to_string())?;
     if b.size() != size {
         anyhow::bail!(
             "{} was built with other settings ({:?}) than the size asked for ({:?})",

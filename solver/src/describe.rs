@@ -16,7 +16,7 @@
 //! deals ([`sampled`]), the same for every node of the street.
 
 use crate::bot::third_street::{high_class, razz_class, HIGH_CLASSES, RAZZ_CLASSES};
-use abstraction::bucketing::{Bucketing, CardView};
+use abstraction::bucketing::{Bucketing, CardView, TableView};
 use abstraction::cards::{Card, CardSet, Rank};
 use abstraction::eval::{eval_high, Category};
 use abstraction::rules::Showdown;
@@ -406,10 +406,10 @@ pub const SAMPLES: usize = 4096;
 /// what the bucket holds on no particular board. About 0.3 s a street on one core.
 pub fn sampled(b: &Bucketing, street: usize) -> Result<Vec<Description>> {
     let classes = Classes::of(b, street);
-    let views = b.sample_views(street, SAMPLES, 0x5eed ^ street as u64);
+    let views = b.sample_table_views(street, SAMPLES, 0x5eed ^ street as u64);
     let found: Vec<(u32, usize)> = views
         .par_iter()
-        .map(|v| Ok((b.bucket(v)?, classes.classify(v.down, v.up))))
+        .map(|t| Ok((b.bucket_table(t)?, classes.classify(t.view.down, t.view.up))))
         .collect::<Result<_>>()?;
     let mut per_bucket = vec![Vec::new(); b.buckets(street) as usize];
     for (bucket, class) in found {
@@ -429,25 +429,42 @@ pub fn holdings(
     up: CardSet,
     opp_up: CardSet,
 ) -> Result<Vec<Vec<CardSet>>> {
+    let view = CardView {
+        street,
+        down: CardSet::EMPTY,
+        up,
+        opp_up,
+    };
+    holdings_table(b, &TableView::heads_up(view))
+}
+
+/// [`holdings`] of an N-seat view `table` (its down cards ignored) in its bucketing: no card
+/// seen at the table is a holding, and each holding is looked up with the table's cards.
+pub fn holdings_table(b: &Bucketing, table: &TableView) -> Result<Vec<Vec<CardSet>>> {
+    let (street, up, opp_up) = (table.view.street, table.view.up, table.view.opp_up);
     let downs = b.shape().downs[street] as usize;
+    let seen = table.known().minus(table.view.down);
     let deck: Vec<Card> = b
         .shape()
         .deck
         .iter()
-        .filter(|c| !up.contains(*c) && !opp_up.contains(*c))
+        .filter(|c| !seen.contains(*c))
         .collect();
     let mut out = vec![Vec::new(); b.buckets(street) as usize];
     // The combinations of `downs` cards, as increasing indices into `deck`.
     let mut idx: Vec<usize> = (0..downs).collect();
     while downs > 0 && idx[downs - 1] < deck.len() {
         let down: CardSet = idx.iter().map(|&i| deck[i]).collect();
-        let view = CardView {
-            street,
-            down,
-            up,
-            opp_up,
+        let view = TableView {
+            view: CardView {
+                street,
+                down,
+                up,
+                opp_up,
+            },
+            ..*table
         };
-        let bucket = b.bucket(&view)?;
+        let bucket = b.bucket_table(&view)?;
         if let Some(v) = out.get_mut(bucket as usize) {
             v.push(down);
         }

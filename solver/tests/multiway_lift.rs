@@ -1,12 +1,14 @@
 //! The sampling multiway solver measured exactly (docs/multiway.md, "The sampling solver
 //! measured exactly"): on `doorstud`, the walkable three-seat stud game it plays unchanged, its
 //! average strategy lifted onto the whole game tree has a NashConv that falls with traversals
-//! and stays above the exact solver's; the lift plays what the strategy file's player plays.
+//! and stays above the exact solver's, lower with the table view than against one opponent;
+//! the lift plays what the strategy file's player plays.
 
 mod common;
 
 use abstraction::bucketing::{Bucketing, Size};
 use abstraction::history_tree::HistoryTree;
+use abstraction::multiway_deal::{MultiwayBuckets, MultiwayView};
 use abstraction::rules::GameDef;
 use abstraction::tree::Budget;
 use common::{ok, stud};
@@ -21,25 +23,32 @@ use std::sync::Arc;
 
 const BATCH: usize = 192;
 
-#[test]
-fn the_lifted_nash_conv_falls_with_traversals_and_stays_above_the_exact_solvers() {
+/// The doorstud solve seen as `view`, lifted: the NashConv at 2,000, 20,000 and 200,000
+/// traversals, after checking the lift against the strategy file's player; the lift's views
+/// and buckets per street; and the tree.
+fn lifted(view: MultiwayView) -> (Vec<f64>, Lift, HistoryTree) {
     let def = GameDef::preset("doorstud").unwrap();
     let tree = HistoryTree::build(&def, Budget::nodes(1 << 24)).unwrap();
     let heads_up = def.clone().with_seats(2, def.starting_stacks[0]);
     let size = Size::parse("256", 2).unwrap();
-    let bucketing = Arc::new(Bucketing::build(&heads_up, &size, &|_| {}).unwrap());
+    let bucketing = Bucketing::build(&heads_up, &size, &|_| {}).unwrap();
+    let buckets = match view {
+        MultiwayView::BestOpponent => MultiwayBuckets::best_opponent(bucketing),
+        MultiwayView::Table => {
+            let by_live = (2..=3)
+                .map(|live| {
+                    let table = MultiwayBuckets::table_of(3, live);
+                    Bucketing::build_table(&heads_up, table, &size, &|_| {}).unwrap()
+                })
+                .collect();
+            MultiwayBuckets::table(bucketing, by_live, 3).unwrap()
+        }
+    };
     let abstract_game = betting(&def, 1 << 20).unwrap();
+    let buckets = Arc::new(buckets);
     let mut s =
-        SampledSolver::new(&def, abstract_game, bucketing, Algorithm::Linear, BATCH, 7).unwrap();
-    let lift = Lift::new(&tree, &def, &s.betting, &s.bucketing, &s.rows).unwrap();
-    // Every view of the game (door cards; then a down card, the door and the opponent's door,
-    // under suit renaming) is met; the features tell apart all but suits and equal rollouts.
-    assert_eq!(lift.views, vec![28, 168]);
-    assert!(
-        lift.buckets[0] >= 16 && lift.buckets[1] >= 50,
-        "{:?}",
-        lift.buckets
-    );
+        SampledSolver::new(&def, abstract_game, buckets, Algorithm::Linear, BATCH, 7).unwrap();
+    let lift = Lift::new(&tree, &def, &s.betting, &s.buckets, &s.rows).unwrap();
     let mut sampled = Vec::new();
     for traversals in [2_000u64, 20_000, 200_000] {
         while s.iterations * (BATCH as u64) < traversals {
@@ -48,15 +57,17 @@ fn the_lifted_nash_conv_falls_with_traversals_and_stays_above_the_exact_solvers(
         let policy = lift.policy(&tree, &s.average_strategy());
         sampled.push(nash_conv(&tree, &policy).total());
     }
-    assert!(
-        sampled[0] > sampled[1] && sampled[1] > sampled[2],
-        "{sampled:?}"
-    );
 
     // The lift plays what the file's player plays, decision by decision.
-    let file = std::env::temp_dir().join(format!("stud-mw-lift-{}.strat", std::process::id()));
-    write_strategy(&file, &s, &Problem::sampled(&def, &s.bucketing)).unwrap();
-    let player = MultiwayPlayer::new(MultiwayFile::open(&file).unwrap(), "lifted");
+    let file = std::env::temp_dir().join(format!(
+        "stud-mw-lift-{}-{}.strat",
+        view.name(),
+        std::process::id()
+    ));
+    write_strategy(&file, &s, &Problem::sampled(&def, &s.buckets)).unwrap();
+    let read = MultiwayFile::open(&file).unwrap();
+    assert_eq!(read.buckets.view, view);
+    let player = MultiwayPlayer::new(read, "lifted");
     std::fs::remove_file(&file).unwrap();
     let policy = lift.policy(&tree, &s.average_strategy());
     let checked = check_player(&tree, &def, &policy, &player, 300, 3).unwrap();
@@ -64,6 +75,24 @@ fn the_lifted_nash_conv_falls_with_traversals_and_stays_above_the_exact_solvers(
     assert!(
         checked.decisions > 1000 && checked.max_difference < 1e-4,
         "{checked:?}"
+    );
+    (sampled, lift, tree)
+}
+
+#[test]
+fn the_lifted_nash_conv_falls_with_traversals_stays_above_the_exact_solvers_and_the_table_views() {
+    let (sampled, lift, tree) = lifted(MultiwayView::BestOpponent);
+    // Every view of the game (door cards; then a down card, the door and the opponent's door,
+    // under suit renaming) is met; the features tell apart all but suits and equal rollouts.
+    assert_eq!(lift.views, vec![28, 168]);
+    assert!(
+        lift.buckets[0] >= 16 && lift.buckets[1] >= 50,
+        "{:?}",
+        lift.buckets
+    );
+    assert!(
+        sampled[0] > sampled[1] && sampled[1] > sampled[2],
+        "{sampled:?}"
     );
 
     // The exact solver, a few iterations in, is far below every sampled point: the abstraction
@@ -76,6 +105,21 @@ fn the_lifted_nash_conv_falls_with_traversals_and_stays_above_the_exact_solvers(
     assert!(
         sampled.iter().all(|&nc| nc > 2.0 * e),
         "{sampled:?}, exact {e}"
+    );
+
+    // The table view falls below the view against one opponent.
+    let (table, lift, _) = lifted(MultiwayView::Table);
+    // The table view tells apart the third seat's door card (and whether it folded): more
+    // views on each street, in more buckets.
+    assert!(
+        lift.views[0] > 28 && lift.views[1] > 168,
+        "{:?}",
+        lift.views
+    );
+    assert!(table[0] > table[1] && table[1] > table[2], "{table:?}");
+    assert!(
+        table[2] < sampled[2] - 0.05,
+        "table {table:?}, best opponent {sampled:?}"
     );
 }
 

@@ -2,7 +2,7 @@
 //! state for every feature, so each is mapped to one canonical representative before features
 //! are computed, sampled or cached.
 
-use super::view::CardView;
+use super::view::{CardView, TableView, MAX_OTHERS};
 use crate::cards::CardSet;
 
 /// The bits of the clubs (suit 0) in a card mask: ids are `rank * 4 + suit`.
@@ -56,12 +56,39 @@ pub fn deck_perms(deck: CardSet) -> Vec<[u8; 4]> {
 /// (down, up, opponent's up) masks are smallest in that order. Isomorphic views give the same
 /// representative.
 pub fn canonical(v: &CardView, perms: &[[u8; 4]]) -> CardView {
-    let key = |w: &CardView| (w.down.0, w.up.0, w.opp_up.0);
+    canonical_table(&TableView::heads_up(*v), perms).view
+}
+
+/// The canonical representative of an N-seat view under `perms`: every set renamed, the other
+/// live opponents (who are interchangeable) in increasing order of their masks, then the image
+/// whose (down, up, opponent's up, others' up, dead) masks are smallest in that order. A
+/// heads-up view's is [`canonical`]'s.
+pub fn canonical_table(t: &TableView, perms: &[[u8; 4]]) -> TableView {
+    let key = |w: &TableView| {
+        let mut k = [0u64; 4 + MAX_OTHERS];
+        k[..3].copy_from_slice(&[w.view.down.0, w.view.up.0, w.view.opp_up.0]);
+        for (x, o) in k[3..].iter_mut().zip(w.others()) {
+            *x = o.0;
+        }
+        k[3 + w.live as usize] = w.dead.0;
+        k
+    };
     perms
         .iter()
-        .map(|p| permute_view(v, p))
+        .map(|p| {
+            let mut w = TableView {
+                view: permute_view(&t.view, p),
+                dead: permute(t.dead, p),
+                ..*t
+            };
+            for o in &mut w.others[..t.live as usize] {
+                *o = permute(*o, p);
+            }
+            w.others[..t.live as usize].sort_unstable_by_key(|o| o.0);
+            w
+        })
         .min_by_key(key)
-        .unwrap_or(*v)
+        .unwrap_or(*t)
 }
 
 /// Renames the suits of `v`: suit `s` becomes `perm[s]`.

@@ -4,7 +4,7 @@
 //! Decoding checks everything and refuses damaged, foreign or other-version bytes by name.
 
 use super::features::{FeatureParams, Layout};
-use super::view::Shape;
+use super::view::{Shape, Table};
 use super::{canon, BucketError, Bucketing, Size, StreetBuckets};
 use crate::rules::GameDef;
 use ndarray::Array2;
@@ -119,6 +119,20 @@ impl Bucketing {
     /// Reads bytes written by [`Bucketing::encode`] for the game `def`. Refuses, naming why,
     /// bytes that are damaged (checksum), of another format version, or of another game.
     pub fn decode(bytes: &[u8], def: &GameDef) -> Result<Bucketing, BucketError> {
+        Bucketing::decode_shape(bytes, Shape::of(def)?)
+    }
+
+    /// Reads bytes written by [`Bucketing::encode`] of an N-seat view's bucketing of `def`
+    /// ([`Bucketing::build_table`] with `table`); refuses others as [`Bucketing::decode`] does.
+    pub fn decode_table(
+        bytes: &[u8],
+        def: &GameDef,
+        table: Table,
+    ) -> Result<Bucketing, BucketError> {
+        Bucketing::decode_shape(bytes, Shape::of_table(def, table)?)
+    }
+
+    fn decode_shape(bytes: &[u8], shape: Shape) -> Result<Bucketing, BucketError> {
         let bad = |why: String| Err(BucketError::Decode(why));
         if bytes.len() < MAGIC.len() + 12 || &bytes[..8] != MAGIC {
             return bad("it does not start with the bucketing magic word".into());
@@ -135,7 +149,6 @@ impl Bucketing {
             return bad("the checksum does not match: the file is damaged".into());
         }
         let payload = &body[12..];
-        let shape = Shape::of(def)?;
         let mut r = Reader {
             bytes: payload,
             at: 0,

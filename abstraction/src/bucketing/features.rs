@@ -9,7 +9,7 @@
 //! Draws enumerate every outcome when there are few enough, else sample a fixed number from a
 //! generator seeded by the canonical cards, so the same view always gets the same features.
 
-use super::view::{CardView, Shape};
+use super::view::{Shape, TableView, MAX_OTHERS};
 use crate::cards::{Card, CardSet};
 use crate::eval::{eval_low8, eval_razz, showing_high, HighStrength, LowStrength, PartialHand};
 use crate::rules::Showdown;
@@ -68,17 +68,22 @@ impl Layout {
     }
 }
 
-/// Writes the features of `v` (which should be canonical, see `canon`; `shape.check(v)` must
-/// hold) into `out` (of length `Layout::dim`).
-pub fn features(shape: &Shape, params: &FeatureParams, v: &CardView, out: &mut [f32]) {
+/// Writes the features of `t` (which should be canonical, see `canon`; `shape.check_table(t)`
+/// must hold) into `out` (of length `Layout::dim`). In an N-seat view the rollouts deal around
+/// every card seen (the folded seats' are dead), deal every live opponent's cards, and my
+/// share of the pot is against all of them; the board classes are of my board and the
+/// measured opponent's. A heads-up view gets the features it always had.
+pub fn features(shape: &Shape, params: &FeatureParams, t: &TableView, out: &mut [f32]) {
     let layout = Layout::new(shape.showdown, params);
     debug_assert_eq!(out.len(), layout.dim());
-    let mut rng = ChaCha8Rng::seed_from_u64(view_seed(params.seed, v));
+    let v = &t.view;
+    let mut rng = ChaCha8Rng::seed_from_u64(view_seed(params.seed, t));
+    let r = (shape, params, &layout, t);
     let (hist, extras, ehs, outcomes) = match shape.showdown {
-        Showdown::High => rollout(&High, shape, params, &layout, v, &mut rng),
-        Showdown::Razz => rollout(&Razz, shape, params, &layout, v, &mut rng),
-        Showdown::HiLo8 => rollout(&HiLo::new(), shape, params, &layout, v, &mut rng),
-        Showdown::Showing => rollout(&Showing, shape, params, &layout, v, &mut rng),
+        Showdown::High => rollout(&High, r, &mut rng),
+        Showdown::Razz => rollout(&Razz, r, &mut rng),
+        Showdown::HiLo8 => rollout(&HiLo::new(), r, &mut rng),
+        Showdown::Showing => rollout(&Showing, r, &mut rng),
     };
     let n = outcomes as f32;
     let b = layout.bins;
@@ -100,20 +105,26 @@ pub fn features(shape: &Shape, params: &FeatureParams, v: &CardView, out: &mut [
     }
 }
 
-/// The rollout of `v` with one showdown: (histogram, extras, sum of HS, outer outcomes).
+/// What a rollout is of: the game, the knobs, the layout and the view.
+type Of<'a> = (&'a Shape, &'a FeatureParams, &'a Layout, &'a TableView);
+
+/// The rollout of a view with one showdown: (histogram, extras, sum of HS, outer outcomes).
 fn rollout<S: Scorer>(
     sc: &S,
-    shape: &Shape,
-    params: &FeatureParams,
-    layout: &Layout,
-    v: &CardView,
+    (shape, params, layout, t): Of,
     rng: &mut ChaCha8Rng,
 ) -> ([u32; MAX_BINS], [f64; 2], f64, u32) {
+    if t.live > 0 {
+        let mut r = TableRollout::new(sc, shape, layout, t);
+        r.run(params, rng);
+        return (r.hist, r.extras, r.ehs, r.outcomes);
+    }
+    let v = &t.view;
     let mut r = Rollout {
         sc,
         mine_now: v.down.union(v.up),
         opp_now: v.opp_up,
-        unseen: shape.deck.minus(v.known()),
+        unseen: shape.deck.minus(t.known()),
         k_opp_down: shape.final_counts().0 as usize,
         inner_budget: 1,
         inner_total: 0,
@@ -127,11 +138,19 @@ fn rollout<S: Scorer>(
     (r.hist, r.extras, r.ehs, r.outcomes)
 }
 
-/// The seed of a view's draws: its cards and street mixed with the parameter seed.
-fn view_seed(seed: u64, v: &CardView) -> u64 {
+/// The seed of a view's draws: its cards and street mixed with the parameter seed, and the
+/// other seats' cards when there are any (so a heads-up view draws as it always has).
+fn view_seed(seed: u64, t: &TableView) -> u64 {
+    let v = &t.view;
     let mut h = splitmix(seed ^ v.street as u64);
     for m in [v.down.0, v.up.0, v.opp_up.0] {
         h = splitmix(h ^ m);
+    }
+    for o in t.others() {
+        h = splitmix(h ^ o.0);
+    }
+    if !t.dead.is_empty() {
+        h = splitmix(h ^ t.dead.0);
     }
     h
 }
@@ -152,6 +171,8 @@ trait Scorer {
     fn strength(&self, h: PartialHand) -> Self::S;
     /// My share of the pot (0 to 1) when my strength is `me` and the opponent's `opp`.
     fn share(&self, me: Self::S, opp: Self::S) -> f64;
+    /// My share of the pot (0 to 1) against every opponent's strength in `opps`.
+    fn share_many(&self, me: Self::S, opps: &[Self::S]) -> f64;
     /// Adds the extra features of my final hand to `acc`.
     fn extras(&self, _mine: CardSet, _acc: &mut [f64; 2]) {}
 }
@@ -166,6 +187,21 @@ fn contest<T: Ord>(me: T, opp: T) -> f64 {
     }
 }
 
+/// My share of a pot among me and `opps` (higher is better): 0 if one beats me, else an even
+/// split with those who tie.
+#[inline]
+fn split<T: Ord>(me: T, opps: impl Iterator<Item = T>) -> f64 {
+    let mut tied = 1.0;
+    for o in opps {
+        match o.cmp(&me) {
+            std::cmp::Ordering::Greater => return 0.0,
+            std::cmp::Ordering::Equal => tied += 1.0,
+            std::cmp::Ordering::Less => {}
+        }
+    }
+    1.0 / tied
+}
+
 struct High;
 impl Scorer for High {
     type S = HighStrength;
@@ -176,6 +212,10 @@ impl Scorer for High {
     #[inline]
     fn share(&self, me: HighStrength, opp: HighStrength) -> f64 {
         contest(me, opp)
+    }
+    #[inline]
+    fn share_many(&self, me: HighStrength, opps: &[HighStrength]) -> f64 {
+        split(me, opps.iter().copied())
     }
 }
 
@@ -189,6 +229,10 @@ impl Scorer for Razz {
     #[inline]
     fn share(&self, me: LowStrength, opp: LowStrength) -> f64 {
         contest(me, opp)
+    }
+    #[inline]
+    fn share_many(&self, me: LowStrength, opps: &[LowStrength]) -> f64 {
+        split(me, opps.iter().copied())
     }
 }
 
@@ -234,6 +278,15 @@ impl Scorer for HiLo {
             (None, Some(_)) => 0.5 * high,
         }
     }
+    fn share_many(&self, me: Self::S, opps: &[Self::S]) -> f64 {
+        let high = split(me.0, opps.iter().map(|o| o.0));
+        let lows = opps.iter().filter_map(|o| o.1);
+        match me.1 {
+            Some(low) => 0.5 * high + 0.5 * split(low, lows),
+            None if opps.iter().all(|o| o.1.is_none()) => high,
+            None => 0.5 * high,
+        }
+    }
     fn extras(&self, mine: CardSet, acc: &mut [f64; 2]) {
         if let Some(low) = eval_low8(mine) {
             acc[0] += 1.0;
@@ -259,6 +312,10 @@ impl Scorer for Showing {
     #[inline]
     fn share(&self, me: u32, opp: u32) -> f64 {
         contest(me, opp)
+    }
+    #[inline]
+    fn share_many(&self, me: u32, opps: &[u32]) -> f64 {
+        split(me, opps.iter().copied())
     }
 }
 
@@ -419,6 +476,174 @@ impl<S: Scorer> Rollout<'_, S> {
     }
 }
 
+/// Calls `f` with every way to deal `sizes[i]` cards of `cards` to each group `i` (each group a
+/// set: the order within it does not matter), the groups so far in `got`.
+fn for_each_deal(
+    cards: CardSet,
+    sizes: &[usize],
+    got: &mut [CardSet],
+    f: &mut impl FnMut(&[CardSet]),
+) {
+    let depth = got.len() - sizes.len();
+    let Some((&k, rest)) = sizes.split_first() else {
+        f(got);
+        return;
+    };
+    let mut ids_buf = [0u8; 52];
+    let n = ids(cards, &mut ids_buf);
+    for_each_subset(&ids_buf[..n], k, &mut |g| {
+        got[depth] = g;
+        for_each_deal(cards.minus(g), rest, got, f);
+    });
+}
+
+/// The number of ways [`for_each_deal`] deals `sizes` from `n` cards (saturating).
+fn deals(n: usize, sizes: &[usize]) -> u64 {
+    let mut left = n;
+    let mut total: u64 = 1;
+    for &k in sizes {
+        total = total.saturating_mul(binom(left, k));
+        left = left.saturating_sub(k);
+    }
+    total
+}
+
+/// Deals `sizes[i]` random cards of `pool` to each group, into `out`.
+fn draw_deal(pool: &mut [u8], sizes: &[usize], out: &mut [CardSet], rng: &mut ChaCha8Rng) {
+    let total: usize = sizes.iter().sum();
+    let drawn = draw(pool, total, rng);
+    let mut at = 0;
+    for (o, &k) in out.iter_mut().zip(sizes) {
+        *o = set_of(&drawn[at..at + k]);
+        at += k;
+    }
+}
+
+/// The rollout of an N-seat view with other live opponents (as [`Rollout`], the outer draws my
+/// cards to come and every live opponent's up cards to come, the inner draws their down cards;
+/// the HS of an outer outcome is my mean pot share against all of them).
+struct TableRollout<'a, S> {
+    sc: &'a S,
+    mine_now: CardSet,
+    /// The live opponents' up cards now: the measured one first.
+    opp_now: [CardSet; 1 + MAX_OTHERS],
+    opps: usize,
+    unseen: CardSet,
+    /// Cards dealt per group by the outer draws (me, then each opponent's up cards) and by the
+    /// inner draws (each opponent's down cards).
+    outer_sizes: [usize; 2 + MAX_OTHERS],
+    inner_sizes: [usize; 1 + MAX_OTHERS],
+    inner_budget: u64,
+    inner_total: u64,
+    hist: [u32; MAX_BINS],
+    bins: usize,
+    extras: [f64; 2],
+    ehs: f64,
+    outcomes: u32,
+}
+
+impl<'a, S: Scorer> TableRollout<'a, S> {
+    fn new(sc: &'a S, shape: &Shape, layout: &Layout, t: &TableView) -> TableRollout<'a, S> {
+        let v = &t.view;
+        let (fd, fu) = shape.final_counts();
+        let opps = 1 + t.live as usize;
+        let mut opp_now = [CardSet::EMPTY; 1 + MAX_OTHERS];
+        opp_now[0] = v.opp_up;
+        opp_now[1..opps].copy_from_slice(t.others());
+        let mine_now = v.down.union(v.up);
+        let mut outer_sizes = [0; 2 + MAX_OTHERS];
+        outer_sizes[0] = (fd + fu) as usize - mine_now.len() as usize;
+        outer_sizes[1..=opps].fill(fu as usize - v.opp_up.len() as usize);
+        let mut inner_sizes = [0; 1 + MAX_OTHERS];
+        inner_sizes[..opps].fill(fd as usize);
+        TableRollout {
+            sc,
+            mine_now,
+            opp_now,
+            opps,
+            unseen: shape.deck.minus(t.known()),
+            outer_sizes,
+            inner_sizes,
+            inner_budget: 1,
+            inner_total: 0,
+            hist: [0; MAX_BINS],
+            bins: layout.bins,
+            extras: [0.0; 2],
+            ehs: 0.0,
+            outcomes: 0,
+        }
+    }
+
+    fn run(&mut self, p: &FeatureParams, rng: &mut ChaCha8Rng) {
+        let outer_sizes = self.outer_sizes;
+        let sizes = &outer_sizes[..1 + self.opps];
+        let n = self.unseen.len() as usize;
+        let budget = p.outer.max(1) as u64;
+        let total = deals(n, sizes);
+        let outer = total.min(budget);
+        self.inner_budget = (budget * p.inner.max(1) as u64 / outer).max(1);
+        let dealt: usize = sizes.iter().sum();
+        self.inner_total = deals(n - dealt, &self.inner_sizes[..self.opps]);
+        let mut got = [CardSet::EMPTY; 2 + MAX_OTHERS];
+        if total <= budget {
+            let unseen = self.unseen;
+            for_each_deal(unseen, sizes, &mut got[..sizes.len()], &mut |g| {
+                self.outcome(g, rng)
+            });
+        } else {
+            let mut pool = [0u8; 52];
+            let m = ids(self.unseen, &mut pool);
+            for _ in 0..budget {
+                draw_deal(&mut pool[..m], sizes, &mut got, rng);
+                self.outcome(&got[..sizes.len()], rng);
+            }
+        }
+    }
+
+    /// Scores one outer outcome: `g[0]` my new cards, `g[1 + i]` opponent `i`'s new up cards.
+    fn outcome(&mut self, g: &[CardSet], rng: &mut ChaCha8Rng) {
+        let sc = self.sc;
+        let opps = self.opps;
+        let my_final = self.mine_now.union(g[0]);
+        let s = sc.strength(PartialHand::of(my_final));
+        sc.extras(my_final, &mut self.extras);
+        let mut base = [CardSet::EMPTY; 1 + MAX_OTHERS];
+        let mut rest = self.unseen;
+        for (i, b) in base[..opps].iter_mut().enumerate() {
+            *b = self.opp_now[i].union(g[1 + i]);
+        }
+        for &c in g {
+            rest = rest.minus(c);
+        }
+        let inner_sizes = self.inner_sizes;
+        let sizes = &inner_sizes[..opps];
+        let (mut sum, mut count) = (0.0f64, 0u64);
+        let mut score = |hidden: &[CardSet]| {
+            let mut st = [s; 1 + MAX_OTHERS];
+            for i in 0..opps {
+                st[i] = sc.strength(PartialHand::of(base[i].union(hidden[i])));
+            }
+            sum += sc.share_many(s, &st[..opps]);
+            count += 1;
+        };
+        let mut hidden = [CardSet::EMPTY; 1 + MAX_OTHERS];
+        if self.inner_total <= self.inner_budget {
+            for_each_deal(rest, sizes, &mut hidden[..opps], &mut |h| score(h));
+        } else {
+            let mut pool = [0u8; 52];
+            let m = ids(rest, &mut pool);
+            for _ in 0..self.inner_budget {
+                draw_deal(&mut pool[..m], sizes, &mut hidden, rng);
+                score(&hidden[..opps]);
+            }
+        }
+        let hs = sum / count as f64;
+        self.hist[((hs * self.bins as f64) as usize).min(self.bins - 1)] += 1;
+        self.ehs += hs;
+        self.outcomes += 1;
+    }
+}
+
 /// Six classes of a visible board, each in 0..=1: the most cards of one rank, the highest and
 /// lowest rank (ace low in razz), the distinct low ranks (ace to eight), the most cards of one
 /// suit, and the most distinct ranks within a straight's span of five.
@@ -476,6 +701,22 @@ mod tests {
                 sc.strength(PartialHand::of(b)),
             );
             assert_eq!(sc.share(a, b) + sc.share(b, a), 1.0);
+            // Against one opponent the table's share is the duel's.
+            assert_eq!(sc.share_many(a, &[b]), sc.share(a, b));
+        }
+        // At a table of three the shares of the pot add up to it too.
+        for _ in 0..20_000 {
+            let all = draw(&mut deck, 3 * cards, &mut rng);
+            let h: Vec<S::S> = (0..3)
+                .map(|i| sc.strength(PartialHand::of(set_of(&all[i * cards..(i + 1) * cards]))))
+                .collect();
+            let total: f64 = (0..3)
+                .map(|i| {
+                    let others: Vec<S::S> = (0..3).filter(|&j| j != i).map(|j| h[j]).collect();
+                    sc.share_many(h[i], &others)
+                })
+                .sum();
+            assert!((total - 1.0).abs() < 1e-12, "{total}");
         }
         // A hand against itself (the same strength) splits the pot.
         let same = sc.strength(PartialHand::of(set_of(&deck[..cards])));

@@ -23,7 +23,7 @@ mod table;
 pub mod view;
 
 pub use size::{Size, SIZES};
-pub use view::{CardView, Shape};
+pub use view::{CardView, Shape, Table, TableView, MAX_OTHERS};
 
 use crate::card_abstraction::{CardAbstraction, SeatCards};
 use crate::cards::CardSet;
@@ -112,7 +112,27 @@ impl Bucketing {
         size: &Size,
         progress: &(dyn Fn(Progress) + Sync),
     ) -> Result<Bucketing, BucketError> {
-        let shape = Shape::of(def)?;
+        Bucketing::build_shape(Shape::of(def)?, size, progress)
+    }
+
+    /// Builds the abstraction of an N-seat view of `def` ([`Shape::of_table`]) at `size`: its
+    /// clusters are of training views with `table`'s other seats (the other live opponents'
+    /// and the folded seats' up cards drawn with the rest), so that they are of the features
+    /// such views have. With no other seat it is [`Bucketing::build`]'s.
+    pub fn build_table(
+        def: &GameDef,
+        table: Table,
+        size: &Size,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<Bucketing, BucketError> {
+        Bucketing::build_shape(Shape::of_table(def, table)?, size, progress)
+    }
+
+    fn build_shape(
+        shape: Shape,
+        size: &Size,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<Bucketing, BucketError> {
         if size.buckets.len() != shape.streets() || size.buckets.contains(&0) {
             return Err(BucketError::Size(format!(
                 "{} gives {:?} buckets; {} needs at least one on each of {} streets",
@@ -201,20 +221,31 @@ impl Bucketing {
     /// The bucket of a view, in `0..self.buckets(view.street)`; refuses a view that cannot
     /// happen in the game.
     pub fn bucket(&self, v: &CardView) -> Result<u32, BucketError> {
-        self.shape.check(v)?;
-        let c = canon::canonical(v, &self.perms);
-        if let Some(b) = self.first.as_ref().and_then(|t| t.get(&c)) {
+        self.bucket_table(&TableView::heads_up(*v))
+    }
+
+    /// The bucket of an N-seat view, in a bucketing built for its other seats
+    /// ([`Bucketing::build_table`]): its features' nearest centroid. Refuses a view that
+    /// cannot happen or has other live opponents than the bucketing.
+    pub fn bucket_table(&self, t: &TableView) -> Result<u32, BucketError> {
+        self.shape.check_table(t)?;
+        let c = canon::canonical_table(t, &self.perms);
+        if let Some(b) = self.first.as_ref().and_then(|f| f.get(&c)) {
             return Ok(b);
         }
         Ok(self.nearest(&c))
     }
 
     /// The bucket of a canonical view: its features' nearest centroid.
-    fn nearest(&self, c: &CardView) -> u32 {
+    fn nearest(&self, c: &TableView) -> u32 {
         let dim = self.layout.dim();
         let mut f = [0f32; features::MAX_DIM];
         features::features(&self.shape, &self.size.features, c, &mut f[..dim]);
-        kmeans::nearest(self.streets[c.street].centroids.view(), (&f[..dim]).into()).0
+        kmeans::nearest(
+            self.streets[c.view.street].centroids.view(),
+            (&f[..dim]).into(),
+        )
+        .0
     }
 
     /// Computes the bucket of every canonical first-street view once (in parallel), so that
@@ -230,8 +261,9 @@ impl Bucketing {
 
     /// The feature vector of a view (of its canonical form; see [`features::Layout`]).
     pub fn features(&self, v: &CardView) -> Result<Vec<f32>, BucketError> {
-        self.shape.check(v)?;
-        let c = canon::canonical(v, &self.perms);
+        let t = TableView::heads_up(*v);
+        self.shape.check_table(&t)?;
+        let c = canon::canonical_table(&t, &self.perms);
         let mut f = vec![0f32; self.layout.dim()];
         features::features(&self.shape, &self.size.features, &c, &mut f);
         Ok(f)
@@ -258,6 +290,13 @@ impl Bucketing {
     /// `n` uniformly random canonical views of `street` drawn from `seed` (the build's training
     /// sample is such a draw), for benchmarks and tests.
     pub fn sample_views(&self, street: usize, n: usize, seed: u64) -> Vec<CardView> {
+        let views = self.sample_table_views(street, n, seed);
+        views.into_iter().map(|t| t.view).collect()
+    }
+
+    /// [`Bucketing::sample_views`] with the other seats of the bucketing's shape (as its build
+    /// draws them).
+    pub fn sample_table_views(&self, street: usize, n: usize, seed: u64) -> Vec<TableView> {
         random_views(&self.shape, &self.perms, street, n, seed)
     }
 
@@ -307,29 +346,37 @@ fn mix(seed: u64, a: u64, b: u64) -> u64 {
     features::splitmix(features::splitmix(seed ^ a) ^ b)
 }
 
-/// `n` views of a street: uniformly random deals of my cards and the opponent's up cards,
-/// canonicalised, drawn from a generator seeded by `seed`.
+/// `n` views of a street: uniformly random deals of my cards, the opponent's up cards and the
+/// shape's other seats' up cards (every folded seat's as the street's), canonicalised, drawn
+/// from a generator seeded by `seed`.
 fn random_views(
     shape: &Shape,
     perms: &[[u8; 4]],
     street: usize,
     n: usize,
     seed: u64,
-) -> Vec<CardView> {
+) -> Vec<TableView> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut deck: Vec<_> = shape.deck.iter().collect();
     let (d, u) = (shape.downs[street] as usize, shape.ups[street] as usize);
+    let (live, folded) = (shape.table.live as usize, shape.table.folded as usize);
     (0..n)
         .map(|_| {
-            let (cards, _) = crate::draw::partial_shuffle(&mut deck, &mut rng, d + 2 * u);
+            let k = d + (2 + live + folded) * u;
+            let (cards, _) = crate::draw::partial_shuffle(&mut deck, &mut rng, k);
             let set = |s: &[crate::cards::Card]| s.iter().copied().collect::<CardSet>();
-            let v = CardView {
+            let mut t = TableView::heads_up(CardView {
                 street,
                 down: set(&cards[..d]),
                 up: set(&cards[d..d + u]),
-                opp_up: set(&cards[d + u..]),
-            };
-            canon::canonical(&v, perms)
+                opp_up: set(&cards[d + u..d + 2 * u]),
+            });
+            t.live = live as u8;
+            for (i, o) in t.others[..live].iter_mut().enumerate() {
+                *o = set(&cards[d + (2 + i) * u..d + (3 + i) * u]);
+            }
+            t.dead = set(&cards[d + (2 + live) * u..k]);
+            canon::canonical_table(&t, perms)
         })
         .collect()
 }

@@ -51,7 +51,12 @@ impl FirstStreet {
             .collect();
         let mut keyed: Vec<((u64, u64, u64), u32)> = views
             .par_iter()
-            .map(|v| ((v.down.0, v.up.0, v.opp_up.0), b.nearest(v)))
+            .map(|v| {
+                (
+                    (v.down.0, v.up.0, v.opp_up.0),
+                    b.nearest(&super::TableView::heads_up(*v)),
+                )
+            })
             .collect();
         keyed.sort_unstable();
         FirstStreet {
@@ -60,8 +65,12 @@ impl FirstStreet {
         }
     }
 
-    /// The bucket of a canonical first-street view.
-    pub(super) fn get(&self, v: &CardView) -> Option<u32> {
+    /// The bucket of a canonical first-street view (none of an N-seat view with other seats).
+    pub(super) fn get(&self, t: &super::TableView) -> Option<u32> {
+        let v = &t.view;
+        if v.street != 0 || t.live > 0 || !t.dead.is_empty() {
+            return None;
+        }
         let key = (v.down.0, v.up.0, v.opp_up.0);
         self.keys.binary_search(&key).ok().map(|i| self.buckets[i])
     }

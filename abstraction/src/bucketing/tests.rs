@@ -47,7 +47,7 @@ fn features_with(game: &str, v: &CardView, outer: u32, inner: u32) -> Vec<f32> {
         seed: 1,
     };
     let mut f = vec![0.0; Layout::new(shape.showdown, &p).dim()];
-    features::features(&shape, &p, v, &mut f);
+    features::features(&shape, &p, &TableView::heads_up(*v), &mut f);
     f
 }
 
@@ -344,4 +344,148 @@ fn the_first_street_table_gives_the_computed_buckets() {
             assert_eq!(table.bucket(&w).unwrap(), plain.bucket(&v).unwrap());
         }
     }
+}
+
+/// The features of an N-seat view `t` of `game` with other seats `table`, a budget of
+/// `outer * inner` draws.
+fn table_features(game: &str, table: Table, t: &TableView, outer: u32, inner: u32) -> Vec<f32> {
+    let shape = Shape::of_table(&def(game), table).unwrap();
+    shape.check_table(t).unwrap();
+    let p = FeatureParams {
+        outer,
+        inner,
+        bins: 8,
+        board_weight: 0.05,
+        seed: 1,
+    };
+    let mut f = vec![0.0; Layout::new(shape.showdown, &p).dim()];
+    features::features(&shape, &p, t, &mut f);
+    f
+}
+
+#[test]
+fn a_table_views_last_street_ehs_matches_brute_force_against_both_opponents() {
+    // Five-card stud's last street at a table of four: two live opponents each hide one card
+    // (41 × 40 deals, all enumerated), a folded seat's up cards are dead.
+    let mut t = TableView::heads_up(view(3, "Qs", "Qd 8c 8h 3s", "Ah 9d 9s 4c"));
+    t.others[0] = set("Kh Kd 7s 2d");
+    t.live = 1;
+    t.dead = set("Qc Jh");
+    let table = Table { live: 1, folded: 1 };
+    let mine = eval_high(t.view.down.union(t.view.up));
+    let rest: Vec<Card> = Shape::of(&def("5stud"))
+        .unwrap()
+        .deck
+        .minus(t.known())
+        .iter()
+        .collect();
+    let (mut sum, mut n) = (0.0, 0.0);
+    for &a in &rest {
+        for &b in rest.iter().filter(|&&b| b != a) {
+            let them = [
+                eval_high(t.view.opp_up.union(CardSet::single(a))),
+                eval_high(t.others[0].union(CardSet::single(b))),
+            ];
+            sum += if them.iter().any(|&x| x > mine) {
+                0.0
+            } else {
+                1.0 / (1.0 + them.iter().filter(|&&x| x == mine).count() as f64)
+            };
+            n += 1.0;
+        }
+    }
+    let f = table_features("5stud", table, &t, 1, 2_000);
+    assert!(
+        (f[7] as f64 - sum / n).abs() < 1e-6,
+        "{} vs {}",
+        f[7],
+        sum / n
+    );
+    // Against the measured opponent alone (the third seat's cards dead) the pot is won more.
+    let mut alone = t;
+    alone.live = 0;
+    alone.dead = t.dead.union(t.others[0]);
+    let f1 = table_features("5stud", Table { live: 0, folded: 2 }, &alone, 1, 2_000);
+    assert!(f1[7] > f[7], "{} vs {}", f1[7], f[7]);
+}
+
+#[test]
+fn a_table_view_with_no_other_seat_is_the_heads_up_view() {
+    let v = view(1, "Ah Kh", "Qh 2c", "7c 7d");
+    let heads_up = features_with("7stud", &v, 64, 16);
+    let f = table_features("7stud", Table::default(), &TableView::heads_up(v), 64, 16);
+    assert_eq!(heads_up, f);
+    // The fingerprint, and so every heads-up cache file and checksum, is unchanged.
+    let plain = Shape::of(&def("7stud")).unwrap();
+    assert_eq!(
+        Shape::of_table(&def("7stud"), Table::default()).unwrap(),
+        plain
+    );
+    let other = Shape::of_table(&def("7stud"), Table { live: 1, folded: 0 }).unwrap();
+    assert_ne!(other.fingerprint(), plain.fingerprint());
+}
+
+#[test]
+fn table_views_are_canonical_whatever_the_order_of_the_other_opponents() {
+    let g = def("7stud");
+    let mut size = Size::preset("tiny", 5).unwrap();
+    size.train = 200;
+    let b = Bucketing::build_table(&g, Table { live: 2, folded: 1 }, &size, &|_| {}).unwrap();
+    let mut t = TableView::heads_up(view(1, "Ah Kh", "Qh 2c", "7c 7d"));
+    t.others[..2].copy_from_slice(&[set("9s Ts"), set("3d 4d")]);
+    t.live = 2;
+    t.dead = set("Jc 5h");
+    let mut swapped = t;
+    swapped.others.swap(0, 1);
+    let renamed = TableView {
+        view: permute_view(&t.view, &[1, 0, 3, 2]),
+        others: {
+            let mut o = t.others;
+            for x in &mut o[..2] {
+                *x = permute_view(
+                    &CardView {
+                        opp_up: *x,
+                        ..t.view
+                    },
+                    &[1, 0, 3, 2],
+                )
+                .opp_up;
+            }
+            o
+        },
+        dead: permute_view(
+            &CardView {
+                opp_up: t.dead,
+                ..t.view
+            },
+            &[1, 0, 3, 2],
+        )
+        .opp_up,
+        ..t
+    };
+    let bucket = b.bucket_table(&t).unwrap();
+    assert_eq!(b.bucket_table(&swapped).unwrap(), bucket);
+    assert_eq!(b.bucket_table(&renamed).unwrap(), bucket);
+    assert_eq!(
+        canon::canonical_table(&t, &canon::deck_perms(CardSet::FULL)),
+        canon::canonical_table(&swapped, &canon::deck_perms(CardSet::FULL))
+    );
+    // Views it cannot be of are refused by name.
+    let e = |t: &TableView| b.bucket_table(t).unwrap_err().to_string();
+    let mut one = t;
+    one.live = 1;
+    assert!(e(&one).contains("other live opponents"), "{}", e(&one));
+    let mut twice = t;
+    twice.dead = set("Ah 5h");
+    assert!(e(&twice).contains("dead cards"), "{}", e(&twice));
+    assert!(
+        b.bucket(&t.view).is_err(),
+        "a heads-up view in a table's bucketing"
+    );
+    // Encoded and read back as the table's; refused as the heads-up game's.
+    let bytes = b.encode();
+    let back = Bucketing::decode_table(&bytes, &g, Table { live: 2, folded: 1 }).unwrap();
+    assert_eq!(back.checksum(), b.checksum());
+    assert!(Bucketing::decode(&bytes, &g).is_err());
+    assert!(Bucketing::decode_table(&bytes, &g, Table { live: 1, folded: 1 }).is_err());
 }

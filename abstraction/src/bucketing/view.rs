@@ -97,6 +97,64 @@ pub struct Shape {
     pub downs: Vec<u8>,
     /// Up cards held by a player on each street (cumulative).
     pub ups: Vec<u8>,
+    /// The seats beside the player and its opponent, for an N-seat view ([`TableView`]);
+    /// none heads-up.
+    pub table: Table,
+}
+
+/// The seats of an N-seat view beside the player and the opponent it is measured against.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Table {
+    /// Other live opponents: their up cards are seen, their down cards dealt in the rollouts,
+    /// and the player's share of the pot is against all of them.
+    pub live: u8,
+    /// Folded seats: their up cards are dead (out of the rollouts' deck). A training view
+    /// gives each the street's up cards; a looked-up view has what each showed.
+    pub folded: u8,
+}
+
+/// The most live opponents of an N-seat view beside the one it is measured against.
+pub const MAX_OTHERS: usize = 6;
+
+/// What one player of an N-seat table knows of the cards: its [`CardView`] against the live
+/// opponent it is measured against (the best showing), the up cards of the other live
+/// opponents, and the up cards of the folded seats (dead cards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableView {
+    /// The view against the measured opponent.
+    pub view: CardView,
+    /// The other live opponents' up cards: the first `live` entries.
+    pub others: [CardSet; MAX_OTHERS],
+    /// How many other live opponents.
+    pub live: u8,
+    /// The folded seats' up cards.
+    pub dead: CardSet,
+}
+
+impl TableView {
+    /// The view of a heads-up player: no other seat.
+    pub fn heads_up(view: CardView) -> TableView {
+        TableView {
+            view,
+            others: [CardSet::EMPTY; MAX_OTHERS],
+            live: 0,
+            dead: CardSet::EMPTY,
+        }
+    }
+
+    /// The other live opponents' up cards.
+    pub fn others(&self) -> &[CardSet] {
+        &self.others[..self.live as usize]
+    }
+
+    /// Every card the player sees.
+    pub fn known(&self) -> CardSet {
+        let others = self
+            .others()
+            .iter()
+            .fold(CardSet::EMPTY, |a, &o| a.union(o));
+        self.view.known().union(others).union(self.dead)
+    }
 }
 
 impl Shape {
@@ -152,7 +210,34 @@ impl Shape {
             deck,
             downs,
             ups,
+            table: Table::default(),
         })
+    }
+
+    /// The shape of an N-seat view of the stud game `def` (played at any number of seats):
+    /// the heads-up shape of its variant with `table`'s other seats, refused unless the deck
+    /// deals every live seat's hand and the folded seats' up cards.
+    pub fn of_table(def: &GameDef, table: Table) -> Result<Shape, BucketError> {
+        let mut shape = Shape::of(&def.clone().with_seats(2, def.starting_stacks[0]))?;
+        if table.live as usize > MAX_OTHERS {
+            return Err(BucketError::Game(format!(
+                "{} other live opponents: at most {MAX_OTHERS}",
+                table.live
+            )));
+        }
+        let (d, u) = shape.final_counts();
+        let cards = (2 + table.live as u32) * (d + u) as u32 + table.folded as u32 * u as u32;
+        if cards > shape.deck.len() {
+            return Err(BucketError::Game(format!(
+                "{}: {} live seats and {} folded need {cards} cards, the deck has {}",
+                shape.game,
+                2 + table.live,
+                table.folded,
+                shape.deck.len()
+            )));
+        }
+        shape.table = table;
+        Ok(shape)
     }
 
     /// The number of streets.
@@ -207,18 +292,70 @@ impl Shape {
         Ok(())
     }
 
+    /// [`Shape::check`] of an N-seat view: its other live opponents as many as the shape's,
+    /// each showing the street's up cards, and no card of the table twice or outside the deck.
+    pub fn check_table(&self, t: &TableView) -> Result<(), BucketError> {
+        self.check(&t.view)?;
+        let bad = |why: String| Err(BucketError::View(why));
+        if t.live != self.table.live {
+            return bad(format!(
+                "{} other live opponents; this bucketing is of {}",
+                t.live, self.table.live
+            ));
+        }
+        let u = self.ups[t.view.street] as u32;
+        let mut seen = t.view.known();
+        for (i, &o) in t.others().iter().enumerate() {
+            if o.len() != u {
+                return bad(format!(
+                    "live opponent {} shows {o}: {} cards, street {} has {u}",
+                    i + 2,
+                    o.len(),
+                    t.view.street
+                ));
+            }
+            if !o.intersection(seen).is_empty() {
+                return bad(format!("{} appear more than once", o.intersection(seen)));
+            }
+            seen = seen.union(o);
+        }
+        if !t.dead.intersection(seen).is_empty() || !t.dead.minus(self.deck).is_empty() {
+            return bad(format!(
+                "dead cards {}: {} seen elsewhere, {} not in the {} deck",
+                t.dead,
+                t.dead.intersection(seen),
+                t.dead.minus(self.deck),
+                self.game
+            ));
+        }
+        if t.dead.len() > self.table.folded as u32 * u {
+            return bad(format!(
+                "{} dead cards: {} folded seats show at most {}",
+                t.dead.len(),
+                self.table.folded,
+                self.table.folded as u32 * u
+            ));
+        }
+        Ok(())
+    }
+
     /// A stable fingerprint of the shape, recorded in cache files so that a file built for
     /// another game is recognised.
     pub fn fingerprint(&self) -> String {
         let streets: Vec<String> = (0..self.streets())
             .map(|s| format!("{}d{}u", self.downs[s], self.ups[s]))
             .collect();
-        format!(
+        let mut f = format!(
             "{} {:?} deck={:013x} {}",
             self.game,
             self.showdown,
             self.deck.0,
             streets.join(",")
-        )
+        );
+        // Heads-up shapes keep the fingerprint they always had.
+        if self.table != Table::default() {
+            f += &format!(" table={}live,{}folded", self.table.live, self.table.folded);
+        }
+        f
     }
 }

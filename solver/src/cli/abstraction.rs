@@ -1,7 +1,7 @@
 //! `stud abstraction`: builds (or reads from its cache) the card abstraction of a stud game at a
 //! size, and shows the bucket of a hand.
 
-use abstraction::bucketing::{Bucketing, CardView, Phase, Size, SIZES};
+use abstraction::bucketing::{Bucketing, CardView, Phase, Size, Table, SIZES};
 use abstraction::cards::{parse_distinct_cards, CardSet};
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context};
@@ -133,6 +133,18 @@ pub fn load_or_build(
     force: bool,
     quiet: bool,
 ) -> anyhow::Result<(Bucketing, PathBuf, Origin, f64)> {
+    load_or_build_table(def, Table::default(), size, dir, force, quiet)
+}
+
+/// [`load_or_build`] of an N-seat view's bucketing with `table`'s other seats.
+pub fn load_or_build_table(
+    def: &GameDef,
+    table: Table,
+    size: &Size,
+    dir: &std::path::Path,
+    force: bool,
+    quiet: bool,
+) -> anyhow::Result<(Bucketing, PathBuf, Origin, f64)> {
     let bar = if quiet {
         ProgressBar::hidden()
     } else {
@@ -158,7 +170,7 @@ pub fn load_or_build(
         bar.set_length(p.total as u64);
         bar.set_position(p.done as u64);
     };
-    let out = bucket_cache::load_or_build(def, size, dir, force, &progress);
+    let out = bucket_cache::load_or_build_table(def, table, size, dir, force, &progress);
     bar.finish_and_clear();
     let (b, path, origin) = out?;
     Ok((b, path, origin, start.elapsed().as_secs_f64()))

@@ -7,6 +7,7 @@
 use abstraction::bucketing::{Size, SIZES};
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::history_tree::HistoryTree;
+use abstraction::multiway_deal::MultiwayView;
 use abstraction::tree::Budget;
 use anyhow::{ensure, Context, Result};
 use solver::cfr::Algorithm;
@@ -58,12 +59,16 @@ pub struct Args {
     /// The sampled solver's other seats' tremble (as `stud solve --tremble`; default 0).
     #[arg(long, default_value_t = 0.0)]
     pub tremble: f32,
+    /// The sampled solver's view of the other seats' up cards (as `stud solve --view`:
+    /// best-opponent or table).
+    #[arg(long, default_value = "best-opponent", value_parser = super::solve::parse_view)]
+    pub view: MultiwayView,
     /// The exact solver's member of the CFR family.
     #[arg(long, default_value = "cfr+", value_parser = Algorithm::parse)]
     pub exact_algorithm: Algorithm,
     /// Iterations of the exact solver on the abstract games (the information sets merged as
-    /// the abstraction merges them: the betting abstraction alone, with the view against one
-    /// opponent, with its buckets), to show where the sampled solver's NashConv floors; 0
+    /// the abstraction merges them: the betting abstraction alone, with the seat's view told
+    /// apart exactly, with its buckets), to show where the sampled solver's NashConv floors; 0
     /// leaves them out.
     #[arg(long, default_value_t = 1000)]
     pub floor_iterations: u64,
@@ -144,23 +149,22 @@ pub fn run(args: Args) -> Result<()> {
     ));
     let size = Size::parse(&args.abstraction, def.streets.len())
         .with_context(|| format!("--abstraction {} ({SIZES})", args.abstraction))?;
-    let heads_up = def.clone().with_seats(2, def.starting_stacks[0]);
-    let (bucketing, ..) = super::abstraction::load_or_build(
-        &heads_up,
+    let buckets = super::solve_sampled::load_buckets(
+        &def,
         &size,
+        args.view,
         &args.abstraction_dir,
-        false,
         quiet,
     )
     .with_context(|| {
         format!("{game}: the sampling solver buckets stud cards (down and up, no community card)")
     })?;
     let abstract_game = betting(&def, 50_000_000).with_context(|| ADVICE.to_string())?;
-    let problem = Problem::sampled(&def, &bucketing);
+    let problem = Problem::sampled(&def, &buckets);
     let mut sampled = SampledSolver::new(
         &def,
         abstract_game,
-        Arc::new(bucketing),
+        Arc::new(buckets),
         args.algorithm,
         batch,
         args.random.seed,
@@ -170,13 +174,13 @@ pub fn run(args: Args) -> Result<()> {
         &tree,
         &def,
         &sampled.betting,
-        &sampled.bucketing,
+        &sampled.buckets,
         &sampled.rows,
     )?;
     say(format!(
         "card abstraction {}: per street, {:?} distinct views (under suit renaming) in {:?} \
          buckets",
-        sampled.bucketing.name(),
+        sampled.buckets.heads_up.name(),
         lift.views,
         lift.buckets
     ));
@@ -233,7 +237,12 @@ pub fn run(args: Args) -> Result<()> {
         for (what, key) in [
             ("betting abstraction, cards exact", &lift.betting_key),
             (
-                "betting abstraction, view against the best showing opponent",
+                match args.view {
+                    MultiwayView::BestOpponent => {
+                        "betting abstraction, view against the best showing opponent"
+                    }
+                    MultiwayView::Table => "betting abstraction, the table view exact",
+                },
                 &lift.view_key,
             ),
             (

@@ -141,7 +141,7 @@ fn info_multiway(args: &Args) -> Result<()> {
     let f = multiway::MultiwayFile::open(&args.file)?;
     let h = &f.header;
     let streets: Vec<u32> = (0..h.game.streets.len())
-        .map(|s| f.bucketing.buckets(s))
+        .map(|s| f.buckets.buckets(s))
         .collect();
     let decisions: Vec<usize> = f.betting.street_sizes().iter().map(|s| s.0).collect();
     if args.output.json {
@@ -185,8 +185,8 @@ fn info_multiway(args: &Args) -> Result<()> {
     );
     println!(
         "bucketing:        embedded, size {} ({streets:?} buckets per street), checksum {:016x}",
-        f.bucketing.size().name,
-        f.bucketing.checksum()
+        f.buckets.heads_up.size().name,
+        f.buckets.heads_up.checksum()
     );
     println!("checksums:        ok (every byte of the file)");
     Ok(())

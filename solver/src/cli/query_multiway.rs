@@ -92,9 +92,8 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
             if let Some(c) = h.down.iter().find(|c| table.contains(**c)) {
                 bail!("--hand {c}: that card is already dealt face up in the spot");
             }
-            let view = MultiwayFile::view(&state, seat, down)?;
-            let b = f.bucketing.bucket(&view).context("--hand")?;
-            let about = describe::of_hand(&f.bucketing, street, b, down, up);
+            let b = f.bucket(&state, seat, down).context("--hand")?;
+            let about = describe::of_hand(f.bucketing_at(&state), street, b, down, up);
             vec![row(
                 &f,
                 &spot,
@@ -105,14 +104,14 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
             )?]
         }
         None => {
-            let view = MultiwayFile::view(&state, seat, CardSet::EMPTY)?;
-            let mut held = describe::holdings(&f.bucketing, street, up, view.opp_up)?;
+            let view = f.view(&state, seat, CardSet::EMPTY)?;
+            let mut held = describe::holdings_table(f.bucketing_at(&state), &view)?;
             // Every up card on the table is out of the seat's down cards, not only the
             // opponent's its view is bucketed against.
             for hs in &mut held {
                 hs.retain(|h| h.intersection(table).is_empty());
             }
-            let about = describe::at_spot(&f.bucketing, street, up, &held);
+            let about = describe::at_spot(f.bucketing_at(&state), street, up, &held);
             let mut rows = Vec::with_capacity(held.len());
             for (b, hs) in held.iter().enumerate() {
                 let holds = Some((hs.len(), examples(hs)));
@@ -293,9 +292,9 @@ fn first_decision(f: &MultiwayFile, args: &Args) -> Result<()> {
         node: f.betting.trees[tree as usize].root,
         pot_class: 0,
     };
-    let about = describe::sampled(&f.bucketing, 0)?;
+    let about = describe::sampled(f.buckets.for_live(def.seats as usize), 0)?;
     let mut rows = Vec::new();
-    for b in 0..f.bucketing.buckets(0) {
+    for b in 0..f.buckets.buckets(0) {
         rows.push(row(
             f,
             &spot,

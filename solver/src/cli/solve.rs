@@ -171,6 +171,23 @@ pub struct DealFlags {
     /// docs/multiway.md, "Trembling", measures 0.1).
     #[arg(long)]
     pub tremble: Option<f32>,
+    /// Three or more seats: how a seat's bucket sees the up cards of the seats other than
+    /// the best showing live opponent it is bucketed against: best-opponent (not at all) or
+    /// dead-cards (out of the deck its equity is rolled out with; docs/multiway.md, "The
+    /// card view", measures both).
+    #[arg(long, value_parser = parse_view)]
+    pub view: Option<abstraction::multiway_deal::MultiwayView>,
+}
+
+/// A multiway view by name (`--view`).
+pub(super) fn parse_view(s: &str) -> Result<abstraction::multiway_deal::MultiwayView, String> {
+    abstraction::multiway_deal::MultiwayView::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = abstraction::multiway_deal::MultiwayView::ALL
+            .iter()
+            .map(|v| v.0)
+            .collect();
+        format!("{s:?} is not a view: use one of {}", names.join(", "))
+    })
 }
 
 impl DealFlags {
@@ -181,6 +198,7 @@ impl DealFlags {
             (self.recall.is_some(), "--recall"),
             (self.checkpoint_every.is_some(), "--checkpoint-every"),
             (self.tremble.is_some(), "--tremble"),
+            (self.view.is_some(), "--view"),
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))

@@ -166,6 +166,13 @@ pub(super) fn check_flags(args: &Args, def: &GameDef, walkable: bool) -> Result<
             args.game.name()
         );
     }
+    if args.deal.view.is_some() {
+        bail!(
+            "--view: {} is heads-up; a seat's view of the other seats' cards is the sampling \
+             solver's of three or more seats",
+            args.game.name()
+        );
+    }
     Size::parse(spec, def.streets.len()).with_context(|| format!("--abstraction {spec} ({SIZES})"))
 }
 

@@ -1,12 +1,13 @@
 //! `stud solve` for real stud at three to eight seats: external-sampling MCCFR
 //! (`solver::multiway::sampled`) on the N-seat betting abstraction with the game's heads-up
-//! bucketing, with the resource estimate first, progress, checkpoints and `--resume`.
+//! bucketing (and with `--view table` one per number of live seats), with the resource
+//! estimate first, progress, checkpoints and `--resume`.
 
 use super::solve::{outputs, Args, Bar};
 use super::solve_real::{timed_plan, Watch};
 use abstraction::bucketing::{Size, SIZES};
 use abstraction::card_abstraction::CardAbstraction;
-use abstraction::multiway_deal::MultiwayFacts;
+use abstraction::multiway_deal::{MultiwayBuckets, MultiwayFacts, MultiwayView};
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
 use solver::cfr::Algorithm;
@@ -52,25 +53,18 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
     };
     let start = Instant::now();
     let pool = args.pool.start()?;
-    let heads_up = def.clone().with_seats(2, def.starting_stacks[0]);
-    let (mut bucketing, file, ..) =
-        super::abstraction::load_or_build(&heads_up, &size, &args.abstraction_dir, false, quiet)
-            .with_context(|| {
-                format!(
-                    "--abstraction {}: {} at {seats} seats goes with it to the sampling solver, \
-                     which buckets stud views (down and up cards); a walkable game without it is \
-                     solved exactly",
-                    args.abstraction.as_deref().unwrap_or("default"),
-                    args.game.name()
-                )
-            })?;
-    let table = pool.install(|| bucketing.precompute_first_street());
-    say(format!(
-        "card abstraction {} from {} (the heads-up table's, first street tabulated: {table} \
-         views), a seat's cards against the best showing live opponent",
-        bucketing.name(),
-        file.display()
-    ));
+    let view = args.deal.view.unwrap_or_default();
+    let buckets = pool
+        .install(|| load_buckets(def, &size, view, &args.abstraction_dir, quiet))
+        .with_context(|| {
+            format!(
+                "--abstraction {}: {} at {seats} seats goes with it to the sampling solver, \
+                 which buckets stud views (down and up cards); a walkable game without it is \
+                 solved exactly",
+                args.abstraction.as_deref().unwrap_or("default"),
+                args.game.name()
+            )
+        })?;
     let memory = available_memory();
     let resident = status_bytes("VmRSS").unwrap_or(0);
     let max_nodes = memory.map_or(MAX_NODES, |m| (m / 512).min(MAX_NODES));
@@ -80,7 +74,7 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
             args.game.name()
         )
     })?;
-    let est = estimate(&tree, &bucketing, batch, resident);
+    let est = estimate(&tree, &buckets, batch, resident);
     let sizes = tree.street_sizes();
     say(format!(
         "{} ({seats} seats): betting abstraction of {} nodes (decisions per street {:?}), {} \
@@ -93,11 +87,11 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
         est.describe()
     ));
     est.check_fits(memory, ADVICE)?;
-    let problem = Problem::sampled(def, &bucketing);
+    let problem = Problem::sampled(def, &buckets);
     let mut solver = SampledSolver::new(
         def,
         tree,
-        Arc::new(bucketing),
+        Arc::new(buckets),
         args.algorithm.unwrap_or(DEFAULT_ALGORITHM),
         batch,
         args.random.seed,
@@ -142,6 +136,55 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
         &out,
     );
     Ok(())
+}
+
+/// The card abstraction of a sampled solve of `def` at `size` seen as `view`, from the cache
+/// in `dir` (built there when missing, with a progress bar unless `quiet`): the heads-up
+/// bucketing, its first street tabulated, and with [`MultiwayView::Table`] the bucketing of
+/// each number of live seats. Says what it read on standard error unless `quiet`.
+pub(super) fn load_buckets(
+    def: &GameDef,
+    size: &Size,
+    view: MultiwayView,
+    dir: &std::path::Path,
+    quiet: bool,
+) -> Result<MultiwayBuckets> {
+    let heads_up = def.clone().with_seats(2, def.starting_stacks[0]);
+    let (mut bucketing, file, ..) =
+        super::abstraction::load_or_build(&heads_up, size, dir, false, quiet)?;
+    let views = bucketing.precompute_first_street();
+    let say = |s: String| {
+        if !quiet {
+            eprintln!("{s}");
+        }
+    };
+    say(format!(
+        "card abstraction {} from {} (the heads-up table's, first street tabulated: {views} \
+         views), a seat's cards {}",
+        bucketing.name(),
+        file.display(),
+        view.describe()
+    ));
+    if view == MultiwayView::BestOpponent {
+        return Ok(MultiwayBuckets::best_opponent(bucketing));
+    }
+    let seats = def.seats as usize;
+    let mut by_live = Vec::with_capacity(seats - 1);
+    for live in 2..=seats {
+        let table = MultiwayBuckets::table_of(seats, live);
+        let (mut b, file, ..) =
+            super::abstraction::load_or_build_table(&heads_up, table, size, dir, false, quiet)?;
+        if table.live == 0 && table.folded == 0 {
+            b.precompute_first_street();
+        }
+        say(format!(
+            "  {live} live seats: {} from {}",
+            b.name(),
+            file.display()
+        ));
+        by_live.push(b);
+    }
+    Ok(MultiwayBuckets::table(bucketing, by_live, seats)?)
 }
 
 /// Refuses the flags of the other back ends; returns the bucketing's size.
@@ -201,6 +244,7 @@ fn report(
                 "seats": solver.def.seats,
                 "solver": format!("external-sampling MCCFR {}", solver.algorithm.name()),
                 "tremble": solver.tremble,
+                "view": solver.buckets.view.name(),
                 "abstraction": problem.card_abstraction,
                 "batch": solver.batch,
                 "seed": solver.seed,

@@ -7,7 +7,8 @@
 //! traversal of [`super::sampled`] finds it: the street trees of [`MultiwayBetting`] followed
 //! action by action (a street's tree by the seats that began it, its pot class by the chips
 //! that entered it), the roles by [`MultiwayFacts`]' first actor, the bucket of the seat's view
-//! against the best showing live opponent by [`MultiwayFacts::bucket`]. The other seats' down
+//! against the best showing live opponent (the other up cards seen as the solve's
+//! [`MultiwayView`]) by [`MultiwayFacts::bucket`]. The other seats' down
 //! cards, which the seat has not seen, are filled with cards no event shows: no fact of the
 //! seat's view reads them. [`check_player`] then plays hands through the rules engine and asks
 //! [`MultiwayPlayer`](crate::strategy_file::multiway::MultiwayPlayer) (or any player) at every
@@ -15,12 +16,12 @@
 
 use super::sampled::Rows;
 use crate::bot::{Bet, Player};
-use abstraction::bucketing::{canon, Bucketing, CardView};
+use abstraction::bucketing::{canon, TableView};
 use abstraction::cards::{Card, CardSet};
 use abstraction::draw::below;
 use abstraction::history_tree::{Event, HistoryKind, HistoryTree, Infoset, Move, Seen};
 use abstraction::multiway_betting::{pot_class, MultiwayBetting, MwKind};
-use abstraction::multiway_deal::{MultiwayFacts, MAX_DEAL_SEATS};
+use abstraction::multiway_deal::{MultiwayBuckets, MultiwayFacts, MAX_DEAL_SEATS};
 use abstraction::rules::game_def::Deal;
 use abstraction::rules::{GameDef, Next, State};
 use abstraction::tree::Edge;
@@ -46,8 +47,8 @@ pub struct Lift {
     /// pot class, nodes by role): the betting abstraction's own share of the loss.
     pub betting_key: Vec<u32>,
     /// Per information set: the same with the seat's view against the best showing live
-    /// opponent told apart exactly (under suit renaming), not bucketed: the one-opponent
-    /// view's share, beside the bucketing's.
+    /// opponent (and its dead cards, if the view has them) told apart exactly (under suit
+    /// renaming), not bucketed: the view's share, beside the bucketing's.
     pub view_key: Vec<u32>,
     /// Per street: the distinct views (under suit renaming) the tree's information sets show.
     pub views: Vec<usize>,
@@ -57,15 +58,15 @@ pub struct Lift {
 
 impl Lift {
     /// The row of every information set of `tree` (the whole game tree of `def`) in the
-    /// sampled abstraction of `def`: `betting`, the heads-up `bucketing` of the same variant,
-    /// `layout` (their slot layout). Fails, naming the information set, where the abstraction
+    /// sampled abstraction of `def`: `betting`, `buckets` (its card abstraction), `layout`
+    /// (their slot layout). Fails, naming the information set, where the abstraction
     /// has no such decision (a community card, an action the street tree lacks, another seat
     /// to act, other actions).
     pub fn new(
         tree: &HistoryTree,
         def: &GameDef,
         betting: &MultiwayBetting,
-        bucketing: &Bucketing,
+        buckets: &MultiwayBuckets,
         layout: &Rows,
     ) -> Result<Lift> {
         ensure!(
@@ -75,7 +76,7 @@ impl Lift {
         let mut at = Locate {
             def,
             betting,
-            bucketing,
+            buckets,
             layout,
             facts: MultiwayFacts::new(def)?,
             down_at: def
@@ -88,7 +89,7 @@ impl Lift {
             deck: def.deck.cards(),
         };
         let perms = canon::deck_perms(def.deck.cards());
-        let mut seen_views: Vec<HashMap<CardView, u32>> = vec![HashMap::new(); betting.streets];
+        let mut seen_views: Vec<HashMap<TableView, u32>> = vec![HashMap::new(); betting.streets];
         let mut rows = Vec::with_capacity(tree.infosets.len());
         let mut abstract_ids = HashMap::new();
         let mut betting_ids = HashMap::new();
@@ -99,8 +100,8 @@ impl Lift {
             let found = at
                 .row(set, seen, tree)
                 .with_context(|| format!("the information set {}", seen.describe()))?;
-            let view = canon::canonical(&found.view, &perms);
-            seen_views[view.street].insert(view, found.bucket);
+            let view = canon::canonical_table(&found.view, &perms);
+            seen_views[view.view.street].insert(view, found.bucket);
             let next = view_ids.len() as u32;
             view_key.push(*view_ids.entry((found.decision, view)).or_insert(next));
             rows.push(found.slot as u32);
@@ -153,7 +154,7 @@ impl Lift {
 struct Locate<'a> {
     def: &'a GameDef,
     betting: &'a MultiwayBetting,
-    bucketing: &'a Bucketing,
+    buckets: &'a MultiwayBuckets,
     layout: &'a Rows,
     facts: MultiwayFacts,
     /// Which of a seat's cards (in the order dealt) are face down.
@@ -168,7 +169,7 @@ struct Found {
     /// The bucket of the seat's view.
     bucket: u32,
     /// The seat's view.
-    view: CardView,
+    view: TableView,
     /// The decision without the cards: street tree, pot class, node.
     decision: (u32, u8, u32),
 }
@@ -190,10 +191,14 @@ impl Locate<'_> {
         let mut street = 0;
         let mut live_set: u16 = (1 << seats) - 1;
         let mut committed = [0u32; MAX_DEAL_SEATS];
+        let mut shown = [0u8; MAX_DEAL_SEATS];
         let mut at: Option<Entered> = None;
         for e in seen.events() {
             let (actor, kind) = match e {
-                Event::Up { .. } => continue,
+                Event::Up { seat, .. } => {
+                    shown[seat as usize] += 1;
+                    continue;
+                }
                 Event::Community(_) => bail!("a community card: not in the sampled game"),
                 Event::Act { seat, kind } => (seat, kind),
             };
@@ -256,17 +261,12 @@ impl Locate<'_> {
         );
         let live = seats_of(&s.order, n.live);
         let opponent = self.facts.opponent(street, live, seat);
-        let bucket = self.facts.bucket(self.bucketing, street, seat, opponent)?;
+        let bucket = (self.facts).bucket(self.buckets, street, (seat, opponent), live, &shown)?;
         let slot = self
             .layout
             .slot(self.betting, s.tree, s.class, bucket, n.index);
-        let cards = |c: &[Card]| c.iter().copied().collect::<CardSet>();
-        let view = CardView {
-            street,
-            down: cards(self.facts.down_cards(seat as usize, street)),
-            up: cards(self.facts.up_cards(seat as usize, street)),
-            opp_up: cards(self.facts.up_cards(opponent as usize, street)),
-        };
+        let view =
+            (self.facts).table_view(self.buckets.view, street, (seat, opponent), live, &shown);
         Ok(Found {
             slot,
             bucket,

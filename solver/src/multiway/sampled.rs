@@ -1,7 +1,8 @@
 //! External-sampling MCCFR for real stud at three to eight seats (as Pluribus): the betting
 //! abstraction of `abstraction::multiway_betting` (a tree per street, entered by the live seats
 //! and a pot class), the card abstraction of `abstraction::multiway_deal` (the heads-up
-//! bucketing of a seat's cards against the best showing live opponent).
+//! bucketing of a seat's cards against the best showing live opponent, the other seats' up
+//! cards seen as its `MultiwayView` says).
 //!
 //! # One iteration
 //! A batch of traversals, traversal `i` with traverser seat `i mod N` on its own deal: chance
@@ -39,10 +40,9 @@
 //! dispatches nothing dynamically.
 
 use crate::cfr::Algorithm;
-use abstraction::bucketing::Bucketing;
 use abstraction::deal::DealError;
 use abstraction::multiway_betting::{pot_class, pot_classes, MultiwayBetting, MwKind};
-use abstraction::multiway_deal::{MultiwayFacts, MAX_DEAL_SEATS};
+use abstraction::multiway_deal::{MultiwayBuckets, MultiwayFacts, MAX_DEAL_SEATS};
 use abstraction::rules::GameDef;
 use anyhow::{bail, Result};
 use rand::{Rng, SeedableRng};
@@ -131,8 +131,8 @@ pub struct SampledSolver {
     pub def: Arc<GameDef>,
     /// The betting abstraction.
     pub betting: MultiwayBetting,
-    /// The heads-up bucketing of the game.
-    pub bucketing: Arc<Bucketing>,
+    /// The card abstraction: the heads-up bucketing of the game, and the table view's.
+    pub buckets: Arc<MultiwayBuckets>,
     /// The slot layout.
     pub rows: Rows,
     /// Accumulated regret per slot.
@@ -156,22 +156,31 @@ pub struct SampledSolver {
 }
 
 impl SampledSolver {
-    /// A fresh solver (regrets and averages zero) of `def` on `betting` with `bucketing` (built
-    /// for the heads-up game of the same variant), `batch` traversals per iteration.
+    /// A fresh solver (regrets and averages zero) of `def` on `betting` with `buckets` (built
+    /// for `def`'s variant and seats), `batch` traversals per iteration.
     pub fn new(
         def: &GameDef,
         betting: MultiwayBetting,
-        bucketing: Arc<Bucketing>,
+        buckets: Arc<MultiwayBuckets>,
         algorithm: Algorithm,
         batch: usize,
         seed: u64,
     ) -> Result<SampledSolver> {
         let streets = def.streets.len();
-        let buckets: Vec<u32> = (0..streets).map(|s| bucketing.buckets(s)).collect();
-        if buckets.contains(&0) {
+        let counts: Vec<u32> = (0..streets).map(|s| buckets.buckets(s)).collect();
+        if counts.contains(&0) {
             bail!(
-                "the bucketing has {buckets:?} buckets per street; {} has {streets} streets",
+                "the bucketing has {counts:?} buckets per street; {} has {streets} streets",
                 def.variant
+            );
+        }
+        if buckets.view == abstraction::multiway_deal::MultiwayView::Table
+            && buckets.by_live.len() + 1 != def.seats as usize
+        {
+            bail!(
+                "{} bucketings of live seats for {} seats",
+                buckets.by_live.len(),
+                def.seats
             );
         }
         if batch < def.seats as usize {
@@ -183,7 +192,7 @@ impl SampledSolver {
         if betting.max_actions > MAX_ACTIONS {
             bail!("{} actions at a decision", betting.max_actions);
         }
-        let rows = Rows::new(&betting, &buckets);
+        let rows = Rows::new(&betting, &counts);
         if rows.slots > u32::MAX as usize {
             bail!("{} infoset-actions: more than 2^32", rows.slots);
         }
@@ -201,7 +210,7 @@ impl SampledSolver {
             average: vec![0.0; rows.slots],
             began: vec![0.0; rows.slots],
             betting,
-            bucketing,
+            buckets,
             rows,
             iterations: 0,
             batch,
@@ -254,7 +263,7 @@ impl SampledSolver {
         let ctx = Ctx {
             def: &self.def,
             betting: &self.betting,
-            bucketing: &self.bucketing,
+            buckets: &self.buckets,
             rows: &self.rows,
             regrets: &self.began,
             tremble: self.tremble,
@@ -279,7 +288,12 @@ impl SampledSolver {
                         average: &mut w.average,
                         traverser: (i % seats) as u8,
                     };
-                    walk.street(0, (1u16 << seats) - 1, [0; MAX_DEAL_SEATS])?;
+                    walk.street(
+                        0,
+                        (1u16 << seats) - 1,
+                        [0; MAX_DEAL_SEATS],
+                        &[0; MAX_DEAL_SEATS],
+                    )?;
                     Ok(())
                 })?;
             for w in work.iter() {
@@ -383,20 +397,21 @@ fn mix(seed: u64, x: u64) -> u64 {
 struct Ctx<'a> {
     def: &'a GameDef,
     betting: &'a MultiwayBetting,
-    bucketing: &'a Bucketing,
+    buckets: &'a MultiwayBuckets,
     rows: &'a Rows,
     regrets: &'a [f32],
     tremble: f32,
 }
 
 /// Where a traversal is on a street: its tree, the pot class it was entered with, the seat of
-/// each role and each seat's chips in when it began.
+/// each role, each seat's chips in when it began and the up cards each seat shows.
 struct Street {
     street: usize,
     tree: u32,
     class: u8,
     order: [u8; MAX_DEAL_SEATS],
     committed: [u32; MAX_DEAL_SEATS],
+    shown: [u8; MAX_DEAL_SEATS],
 }
 
 impl Street {
@@ -425,12 +440,13 @@ struct Traversal<'a, 'b> {
 
 impl Traversal<'_, '_> {
     /// The traverser's value of the street `street` entered by the seats of `set` with
-    /// `committed` chips in.
+    /// `committed` chips in, the seats out showing the up cards of `shown`.
     fn street(
         &mut self,
         street: usize,
         set: u16,
         committed: [u32; MAX_DEAL_SEATS],
+        shown: &[u8; MAX_DEAL_SEATS],
     ) -> Result<f32, DealError> {
         let (order, live) = self.facts.order(street, set);
         let Some(tree) = self.ctx.betting.tree(street, live as u32) else {
@@ -446,6 +462,7 @@ impl Traversal<'_, '_> {
             class: pot_class(self.ctx.def, street, pot + self.ante_pot()),
             order,
             committed,
+            shown: self.facts.shown(street, set, shown),
         };
         let root = self.ctx.betting.trees[tree as usize].root;
         self.node(root, &s)
@@ -463,9 +480,9 @@ impl Traversal<'_, '_> {
             let seat = s.order[n.role as usize];
             let set = s.seats(n.live);
             let opponent = self.facts.opponent(s.street, set, seat);
-            let bucket = self
-                .facts
-                .bucket(self.ctx.bucketing, s.street, seat, opponent)?;
+            let bucket =
+                self.facts
+                    .bucket(self.ctx.buckets, s.street, (seat, opponent), set, &s.shown)?;
             let slot = self.ctx.rows.slot(b, s.tree, s.class, bucket, n.index);
             let k = n.num_children as usize;
             let mut sigma = [0f32; MAX_ACTIONS];
@@ -507,7 +524,7 @@ impl Traversal<'_, '_> {
         match n.kind {
             MwKind::Fold => Ok(if set >> me & 1 == 1 { pot } else { 0.0 } - mine),
             MwKind::Showdown => Ok(self.facts.share(set, me) * pot - mine),
-            _ => self.street(s.street + 1, set, committed),
+            _ => self.street(s.street + 1, set, committed, &s.shown),
         }
     }
 }

@@ -8,9 +8,9 @@ use crate::checkpoint;
 use crate::memory::Estimate;
 use crate::multiway::sampled::{SampledSolver, BYTES_PER_SLOT, CHUNK, UPDATES_PER_TRAVERSAL};
 use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::bucketing::Bucketing;
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::multiway_betting::{MultiwayBetting, POT_CLASSES};
+use abstraction::multiway_deal::MultiwayBuckets;
 use abstraction::rules::GameDef;
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
@@ -29,15 +29,19 @@ pub fn betting(def: &GameDef, max_nodes: usize) -> Result<MultiwayBetting> {
     )?)
 }
 
-/// What a sampled solve of `betting` with `bucketing` and `batch` traversals per iteration
-/// holds beyond the `resident` bytes measured before (the bucketing among them).
+/// What a sampled solve of `betting` with `buckets` and `batch` traversals per iteration
+/// holds beyond the `resident` bytes measured before (the bucketings among them).
 pub fn estimate(
     betting: &MultiwayBetting,
-    bucketing: &Bucketing,
+    buckets: &MultiwayBuckets,
     batch: usize,
     resident: usize,
 ) -> Estimate {
-    let buckets: Vec<u32> = (0..betting.streets).map(|s| bucketing.buckets(s)).collect();
+    let bucketing_bytes = std::iter::once(&buckets.heads_up)
+        .chain(&buckets.by_live)
+        .map(|b| b.encode().len())
+        .sum();
+    let buckets: Vec<u32> = (0..betting.streets).map(|s| buckets.buckets(s)).collect();
     let rows = crate::multiway::sampled::Rows::new(betting, &buckets);
     let seats = betting.seats as usize;
     // Per traversal of a chunk: its updates (8 bytes each, two buffers) and the deal's memos.
@@ -48,7 +52,7 @@ pub fn estimate(
         slots: rows.slots,
         bytes_per_slot: BYTES_PER_SLOT,
         resident_bytes: resident,
-        bucketing_bytes: bucketing.encode().len(),
+        bucketing_bytes,
         tree_bytes: betting.nodes.len() * (12 + 16) + betting.stakes.len() * 4,
         solver_bytes: rows.slots * BYTES_PER_SLOT,
         scratch_bytes: held * (2 * 8 * UPDATES_PER_TRAVERSAL + memo),
@@ -58,13 +62,18 @@ pub fn estimate(
 }
 
 impl Problem {
-    /// The problem of a sampled multiway solve of `def` with `bucketing`.
-    pub fn sampled(def: &GameDef, bucketing: &Bucketing) -> Problem {
+    /// The problem of a sampled multiway solve of `def` with `buckets` (the name carries the
+    /// view, and with the table view every bucketing's checksum).
+    pub fn sampled(def: &GameDef, buckets: &MultiwayBuckets) -> Problem {
+        let mut names = buckets.heads_up.name();
+        for b in &buckets.by_live {
+            names += &format!(" {:016x}", b.checksum());
+        }
         Problem {
             game: def.clone(),
             card_abstraction: format!(
-                "{} against the best showing live opponent, {POT_CLASSES} pot classes",
-                bucketing.name()
+                "{names} {}, {POT_CLASSES} pot classes",
+                buckets.view.describe()
             ),
             betting: BettingAbstraction::for_game(def),
         }

@@ -11,7 +11,10 @@
 //!                         per street tree, per pot class, per bucket, per decision, per action
 //! section 1   bucketing   the heads-up bucketing's own encoding (`Bucketing::encode`, with its
 //!                         checksum), the card abstraction the rows were solved with
+//! section 2.. by live     with the table view only (`MultiwayView::Table`): for 2 to N live
+//!                         seats, the bucketing of that many (`Bucketing::build_table`)
 //! ```
+//! A file of two sections is of the view against the best showing opponent alone.
 //! The betting abstraction is not stored: it is rebuilt from the game in the header by the rules
 //! engine (`MultiwayBetting::build`, deterministic) and must give the header's node and slot
 //! counts, else the file is refused.
@@ -19,7 +22,8 @@
 //! # Playing it
 //! One lookup per decision: the node by [`MultiwayBetting::locate`] (the street's tree by the
 //! seats that began it, the node by the street's betting, the pot class by the pot that entered
-//! it), the bucket by the seat's view against the best showing live opponent, the row played
+//! it), the bucket by the seat's view (against the best showing live opponent, or the whole
+//! table's, as the file's [`MultiwayView`]), the row played
 //! through the player's [`Purification`] (`FILE:mixed|threshold=T|pure`, as a heads-up file),
 //! and each abstract action's real action by [`MultiwayBetting::real_action`].
 
@@ -31,9 +35,10 @@ use crate::purify::Purification;
 use crate::session::Problem;
 use crate::strategy_file::MAX_ACTIONS;
 use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::bucketing::{Bucketing, CardView};
+use abstraction::bucketing::{Bucketing, CardView, TableView};
 use abstraction::cards::CardSet;
 use abstraction::multiway_betting::{MultiwayBetting, MwKind, Spot, POT_CLASSES};
+use abstraction::multiway_deal::{MultiwayBuckets, MultiwayView};
 use abstraction::rules::order::best_showing;
 use abstraction::rules::{Action, GameDef, State};
 use anyhow::{bail, Context, Result};
@@ -92,13 +97,14 @@ pub fn write(path: &Path, solver: &SampledSolver, problem: &Problem) -> Result<(
         nodes: solver.betting.nodes.len() as u64,
         slots: rows.len() as u64,
     };
-    let bucketing = solver.bucketing.encode();
-    container::write(
-        path,
-        MAGIC,
-        header,
-        &[bytemuck::cast_slice(&rows), &bucketing],
-    )
+    let b = &solver.buckets;
+    let encoded: Vec<Vec<u8>> = std::iter::once(&b.heads_up)
+        .chain(&b.by_live)
+        .map(Bucketing::encode)
+        .collect();
+    let mut sections: Vec<&[u8]> = vec![bytemuck::cast_slice(&rows)];
+    sections.extend(encoded.iter().map(Vec::as_slice));
+    container::write(path, MAGIC, header, &sections)
 }
 
 /// Whether `bytes` begin as a multiway strategy file.
@@ -123,8 +129,8 @@ pub struct MultiwayFile {
     pub header: MultiwayFileHeader,
     /// The betting abstraction, rebuilt from the game.
     pub betting: MultiwayBetting,
-    /// The bucketing embedded.
-    pub bucketing: Bucketing,
+    /// The bucketings embedded, and how the rows see the table.
+    pub buckets: MultiwayBuckets,
     /// The slot layout.
     pub rows: Rows,
     /// The rows: a probability × 65535 per slot.
@@ -144,8 +150,14 @@ impl MultiwayFile {
     pub fn from_bytes(bytes: &[u8]) -> Result<MultiwayFile> {
         let c: Container<MultiwayFileHeader> = Container::open(bytes, MAGIC, WHAT)?;
         c.verify(bytes)?;
-        if c.sections.len() != 2 {
-            bail!("{} sections in a {WHAT}: it has 2", c.sections.len());
+        let seats = c.header.game.seats as usize;
+        let tables = c.sections.len().saturating_sub(2);
+        if c.sections.len() != 2 && tables + 1 != seats {
+            bail!(
+                "{} sections in a {WHAT} of {seats} seats: it has 2, or {} with the table view",
+                c.sections.len(),
+                seats + 1
+            );
         }
         let h = c.header.clone();
         if h.pot_classes != POT_CLASSES {
@@ -156,9 +168,21 @@ impl MultiwayFile {
         }
         let heads_up = h.game.clone().with_seats(2, h.game.starting_stacks[0]);
         let bucketing = Bucketing::decode(c.section(bytes, 1)?, &heads_up)?;
+        let buckets = if tables == 0 {
+            MultiwayBuckets::best_opponent(bucketing)
+        } else {
+            let by_live = (2..=seats)
+                .map(|live| {
+                    let table = MultiwayBuckets::table_of(seats, live);
+                    let b = Bucketing::decode_table(c.section(bytes, live)?, &heads_up, table);
+                    b.with_context(|| format!("the bucketing of {live} live seats"))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            MultiwayBuckets::table(bucketing, by_live, seats)?
+        };
         let betting = MultiwayBetting::build(&h.game, h.betting, MAX_NODES)?;
-        let buckets: Vec<u32> = (0..betting.streets).map(|s| bucketing.buckets(s)).collect();
-        let rows = Rows::new(&betting, &buckets);
+        let counts: Vec<u32> = (0..betting.streets).map(|s| buckets.buckets(s)).collect();
+        let rows = Rows::new(&betting, &counts);
         if betting.nodes.len() as u64 != h.nodes || rows.slots as u64 != h.slots {
             bail!(
                 "the game's betting abstraction has {} nodes and {} slots, the file {} and {}: \
@@ -180,7 +204,7 @@ impl MultiwayFile {
         Ok(MultiwayFile {
             header: h,
             betting,
-            bucketing,
+            buckets,
             rows,
             probs,
             bytes: bytes.len(),
@@ -210,16 +234,41 @@ impl MultiwayFile {
     }
 
     /// `seat`'s view at `state` with the down cards `down`: its cards against the up cards of
-    /// its [`MultiwayFile::opponent`].
-    pub fn view(state: &State, seat: u8, down: CardSet) -> Result<CardView> {
+    /// its [`MultiwayFile::opponent`], and with the table view the other live seats' up cards
+    /// (in seat order) and the folded seats' (dead), as the solver's `MultiwayFacts::table_view`.
+    pub fn view(&self, state: &State, seat: u8, down: CardSet) -> Result<TableView> {
         let opponent = MultiwayFile::opponent(state, seat)?;
         let set = |cards: &[abstraction::cards::Card]| cards.iter().copied().collect();
-        Ok(CardView {
+        let mut t = TableView::heads_up(CardView {
             street: state.street(),
             down,
             up: set(state.up_cards(seat)),
             opp_up: set(state.up_cards(opponent)),
-        })
+        });
+        if self.buckets.view == MultiwayView::Table {
+            let live = state.live();
+            for s in (0..state.def().seats).filter(|&s| s != seat && s != opponent) {
+                let up: CardSet = set(state.up_cards(s));
+                if live >> s & 1 == 1 {
+                    t.others[t.live as usize] = up;
+                    t.live += 1;
+                } else {
+                    t.dead = t.dead.union(up);
+                }
+            }
+        }
+        Ok(t)
+    }
+
+    /// The bucketing of `seat`'s view at `state`.
+    pub fn bucketing_at(&self, state: &State) -> &Bucketing {
+        self.buckets.for_live(state.live().count_ones() as usize)
+    }
+
+    /// The bucket of `seat`'s view at `state` with the down cards `down`.
+    pub fn bucket(&self, state: &State, seat: u8, down: CardSet) -> Result<u32> {
+        let t = self.view(state, seat, down)?;
+        Ok(self.bucketing_at(state).bucket_table(&t)?)
     }
 
     /// The first slot of the row of `bucket` at decision `spot` (whose node is a decision).
@@ -262,9 +311,7 @@ impl MultiwayFile {
         for c in state.down_cards(seat) {
             down.insert(c.context("the seat's own down card is unknown")?);
         }
-        let bucket = self
-            .bucketing
-            .bucket(&MultiwayFile::view(state, seat, down)?)?;
+        let bucket = self.bucket(state, seat, down)?;
         Ok(Some((spot, bucket)))
     }
 }

@@ -1,20 +1,46 @@
 use super::*;
 use crate::session::{self, Problem};
 use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::bucketing::Size;
+use abstraction::bucketing::{Bucketing, Size};
 use abstraction::multiway_betting::POT_CLASSES;
+use abstraction::multiway_deal::MultiwayView;
 use abstraction::rules::Variant;
 use std::sync::OnceLock;
 
-/// A 7stud bucketing of 4 buckets per street with a small training sample (a second to build).
-pub(crate) fn bucketing() -> Arc<Bucketing> {
-    static B: OnceLock<Arc<Bucketing>> = OnceLock::new();
+/// The size of the tests' bucketings: 4 buckets per street with a small training sample (a
+/// second to build).
+fn test_size() -> Size {
+    let mut size = Size::preset("tiny", 5).unwrap();
+    size.buckets = vec![4; 5];
+    size.train = 300;
+    size
+}
+
+/// A 7stud bucketing of [`test_size`], seen against the best showing opponent.
+pub(crate) fn bucketing() -> Arc<MultiwayBuckets> {
+    static B: OnceLock<Arc<MultiwayBuckets>> = OnceLock::new();
     B.get_or_init(|| {
         let def = GameDef::stud(Variant::SevenStud);
-        let mut size = Size::preset("tiny", 5).unwrap();
-        size.buckets = vec![4; 5];
-        size.train = 300;
-        Arc::new(Bucketing::build(&def, &size, &|_| {}).unwrap())
+        let b = Bucketing::build(&def, &test_size(), &|_| {}).unwrap();
+        Arc::new(MultiwayBuckets::best_opponent(b))
+    })
+    .clone()
+}
+
+/// The three-seat table view of [`bucketing`]: a bucketing of [`test_size`] per number of live
+/// seats.
+pub(crate) fn table_buckets() -> Arc<MultiwayBuckets> {
+    static B: OnceLock<Arc<MultiwayBuckets>> = OnceLock::new();
+    B.get_or_init(|| {
+        let def = GameDef::stud(Variant::SevenStud);
+        let by_live = (2..=3)
+            .map(|live| {
+                let table = MultiwayBuckets::table_of(3, live);
+                Bucketing::build_table(&def, table, &test_size(), &|_| {}).unwrap()
+            })
+            .collect();
+        let heads_up = bucketing().heads_up.clone();
+        Arc::new(MultiwayBuckets::table(heads_up, by_live, 3).unwrap())
     })
     .clone()
 }
@@ -25,10 +51,20 @@ pub(crate) fn game() -> GameDef {
 }
 
 pub(crate) fn solver(algorithm: Algorithm, batch: usize, seed: u64) -> SampledSolver {
+    solver_with(bucketing(), algorithm, batch, seed)
+}
+
+/// [`solver`] with the card abstraction `buckets`.
+pub(crate) fn solver_with(
+    buckets: Arc<MultiwayBuckets>,
+    algorithm: Algorithm,
+    batch: usize,
+    seed: u64,
+) -> SampledSolver {
     let def = game();
     let betting =
         MultiwayBetting::build(&def, BettingAbstraction::for_game(&def), usize::MAX).unwrap();
-    SampledSolver::new(&def, betting, bucketing(), algorithm, batch, seed).unwrap()
+    SampledSolver::new(&def, betting, buckets, algorithm, batch, seed).unwrap()
 }
 
 fn bits(v: &[f32]) -> Vec<u32> {
@@ -36,11 +72,20 @@ fn bits(v: &[f32]) -> Vec<u32> {
 }
 
 fn run_on(threads: usize, algorithm: Algorithm, iterations: u64) -> SampledSolver {
+    run_with(bucketing(), threads, algorithm, iterations)
+}
+
+fn run_with(
+    buckets: Arc<MultiwayBuckets>,
+    threads: usize,
+    algorithm: Algorithm,
+    iterations: u64,
+) -> SampledSolver {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap();
-    let mut s = solver(algorithm, 12, 5);
+    let mut s = solver_with(buckets, algorithm, 12, 5);
     pool.install(|| {
         for _ in 0..iterations {
             s.iterate().unwrap();
@@ -71,6 +116,30 @@ fn the_same_bits_on_any_number_of_threads() {
     let mut first = solver(Algorithm::Linear, 12, 5);
     first.iterate().unwrap();
     assert!(bits(&first.regrets) != bits(&other.regrets));
+}
+
+#[test]
+fn the_table_view_gives_the_same_bits_on_any_number_of_threads_and_other_rows() {
+    let table = table_buckets();
+    assert_eq!(table.view, MultiwayView::Table);
+    let one = run_with(table.clone(), 1, Algorithm::Linear, 4);
+    let three = run_with(table, 3, Algorithm::Linear, 4);
+    assert!(bits(&one.regrets) == bits(&three.regrets));
+    assert!(bits(&one.average) == bits(&three.average));
+    // The same deals and betting, the buckets of other views.
+    let plain = run_on(1, Algorithm::Linear, 4);
+    assert!(bits(&one.regrets) != bits(&plain.regrets));
+    // Its name says how it sees the table, so a checkpoint of the other view is refused.
+    let (t, p) = (
+        Problem::sampled(&game(), &one.buckets),
+        Problem::sampled(&game(), &plain.buckets),
+    );
+    assert!(
+        t.card_abstraction.contains("every live opponent"),
+        "{}",
+        t.card_abstraction
+    );
+    assert_ne!(t.card_abstraction, p.card_abstraction);
 }
 
 #[test]

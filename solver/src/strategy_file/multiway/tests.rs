@@ -1,24 +1,37 @@
 use super::*;
 use crate::bot::choose;
 use crate::cfr::Algorithm;
-use crate::multiway::sampled::tests::{game, solver};
+use crate::multiway::sampled::tests::{game, solver, solver_with, table_buckets};
 use abstraction::rules::Next;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 #[test]
 fn a_short_solve_plays_hundreds_of_hands_through_the_engine() {
-    let dir = std::env::temp_dir().join(format!("stud-mw-file-{}", std::process::id()));
+    plays_hundreds_of_hands(solver(Algorithm::Linear, 30, 2), "best");
+}
+
+#[test]
+fn a_table_view_solve_plays_hundreds_of_hands_through_the_engine() {
+    let s = solver_with(table_buckets(), Algorithm::Linear, 30, 2);
+    plays_hundreds_of_hands(s, "table");
+}
+
+/// Solves `s` for 5 iterations, writes it, reads it back and plays 300 three-handed hands
+/// with it through the rules engine: every row on legal actions.
+fn plays_hundreds_of_hands(mut s: SampledSolver, name: &str) {
+    let dir = std::env::temp_dir().join(format!("stud-mw-file-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("s.strat");
-    let mut s = solver(Algorithm::Linear, 30, 2);
     for _ in 0..5 {
         s.iterate().unwrap();
     }
     let def = game();
-    let problem = Problem::sampled(&def, &s.bucketing);
+    let problem = Problem::sampled(&def, &s.buckets);
     write(&path, &s, &problem).unwrap();
     let file = MultiwayFile::open(&path).unwrap();
+    assert_eq!(file.buckets.view, s.buckets.view);
+    assert_eq!(file.buckets.by_live.len(), s.buckets.by_live.len());
     assert_eq!(file.header.iterations, 5);
     assert_eq!(file.rows.slots, s.rows.slots);
     // The rows are the average strategy as solved, to a 65535th.
@@ -68,7 +81,7 @@ fn a_damaged_file_is_refused() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("s.strat");
     let s = solver(Algorithm::Linear, 3, 2);
-    write(&path, &s, &Problem::sampled(&game(), &s.bucketing)).unwrap();
+    write(&path, &s, &Problem::sampled(&game(), &s.buckets)).unwrap();
     let mut bytes = std::fs::read(&path).unwrap();
     assert!(is_multiway(&bytes));
     assert!(MultiwayFile::from_bytes(&bytes).is_ok());
@@ -116,7 +129,7 @@ fn a_spec_says_how_the_rows_are_played_and_names_the_player() {
         s.iterate().unwrap();
     }
     let def = game();
-    write(&path, &s, &Problem::sampled(&def, &s.bucketing)).unwrap();
+    write(&path, &s, &Problem::sampled(&def, &s.buckets)).unwrap();
     let f = path.to_str().unwrap();
     let load = |spec: &str| crate::bot::load(spec, &def);
     let plain = load(f).unwrap();
