@@ -213,7 +213,68 @@ fn played(def: &GameDef, spot: &str, seat: u8, hand: &str) -> (State, Vec<Bet>) 
 #[test]
 fn a_three_seat_query_is_the_players_own_row() {
     let (file, _) = solve("query.strat", &["--iterations", "3", "--threads", "2"]);
-    let f = file.to_str().unwrap();
+    query_is_the_players_own_row(file.to_str().unwrap());
+}
+
+/// The table view: its own bucketings, solved, written, read back, asked and played alike; a
+/// checkpoint of it resumes only as itself, and a heads-up game refuses it.
+#[test]
+fn a_table_view_solve_is_queried_as_it_plays_and_resumes_only_as_itself() {
+    let (file, v) = solve("table.strat", &["--iterations", "3", "--view", "table"]);
+    assert_eq!(v["view"], "table", "{v}");
+    assert!(
+        v["abstraction"]
+            .as_str()
+            .unwrap()
+            .contains("every live opponent"),
+        "{v}"
+    );
+    let info = ok(&stud(&["info", file.to_str().unwrap()], ""));
+    assert!(info.contains("every live opponent"), "{info}");
+    for folded in ["0live1folded", "1live0folded"] {
+        assert!(dir()
+            .join(format!("abstractions/7stud-tiny-{folded}.bkt"))
+            .exists());
+    }
+    query_is_the_players_own_row(file.to_str().unwrap());
+    let e = err(&stud(
+        &[
+            "solve",
+            "--game",
+            "7stud-3p",
+            "--abstraction",
+            "tiny",
+            "--abstraction-dir",
+            dir().join("abstractions").to_str().unwrap(),
+            "--batch",
+            "12",
+            "--iterations",
+            "4",
+            "--resume",
+            "--out",
+            file.to_str().unwrap(),
+        ],
+        "",
+    ));
+    assert!(e.contains("abstraction"), "{e}");
+    let e = err(&stud(
+        &[
+            "solve",
+            "--game",
+            "7stud",
+            "--view",
+            "table",
+            "--iterations",
+            "1",
+        ],
+        "",
+    ));
+    assert!(e.contains("--view") && e.contains("heads-up"), "{e}");
+}
+
+/// At a three-seat spot on 3rd and 4th street (a seat folded), `stud query` on the file `f`
+/// gives the row its `MultiwayPlayer` plays.
+fn query_is_the_players_own_row(f: &str) {
     let player = MultiwayPlayer::open(f)
         .unwrap()
         .with_purification(Purification::Mixed);

@@ -79,7 +79,13 @@ pub fn features(shape: &Shape, params: &FeatureParams, t: &TableView, out: &mut 
     let v = &t.view;
     let mut rng = ChaCha8Rng::seed_from_u64(view_seed(params.seed, t));
     let r = (shape, params, &layout, t);
-    let (hist, extras, ehs, outcomes) = match shape.showdown {
+    let Tally {
+        hist,
+        extras,
+        ehs,
+        outcomes,
+        ..
+    } = match shape.showdown {
         Showdown::High => rollout(&High, r, &mut rng),
         Showdown::Razz => rollout(&Razz, r, &mut rng),
         Showdown::HiLo8 => rollout(&HiLo::new(), r, &mut rng),
@@ -108,16 +114,43 @@ pub fn features(shape: &Shape, params: &FeatureParams, t: &TableView, out: &mut 
 /// What a rollout is of: the game, the knobs, the layout and the view.
 type Of<'a> = (&'a Shape, &'a FeatureParams, &'a Layout, &'a TableView);
 
-/// The rollout of a view with one showdown: (histogram, extras, sum of HS, outer outcomes).
-fn rollout<S: Scorer>(
-    sc: &S,
-    (shape, params, layout, t): Of,
-    rng: &mut ChaCha8Rng,
-) -> ([u32; MAX_BINS], [f64; 2], f64, u32) {
+/// What a rollout has accumulated over its outer outcomes.
+struct Tally {
+    /// Outer outcomes per bin of HS.
+    hist: [u32; MAX_BINS],
+    bins: usize,
+    /// The showdown's extra features of my final hands, summed.
+    extras: [f64; 2],
+    /// The sum of HS.
+    ehs: f64,
+    outcomes: u32,
+}
+
+impl Tally {
+    fn new(layout: &Layout) -> Tally {
+        Tally {
+            hist: [0; MAX_BINS],
+            bins: layout.bins,
+            extras: [0.0; 2],
+            ehs: 0.0,
+            outcomes: 0,
+        }
+    }
+
+    /// Counts an outer outcome whose HS is `hs`.
+    fn add(&mut self, hs: f64) {
+        self.hist[((hs * self.bins as f64) as usize).min(self.bins - 1)] += 1;
+        self.ehs += hs;
+        self.outcomes += 1;
+    }
+}
+
+/// The rollout of a view with one showdown.
+fn rollout<S: Scorer>(sc: &S, (shape, params, layout, t): Of, rng: &mut ChaCha8Rng) -> Tally {
     if t.live > 0 {
         let mut r = TableRollout::new(sc, shape, layout, t);
         r.run(params, rng);
-        return (r.hist, r.extras, r.ehs, r.outcomes);
+        return r.tally;
     }
     let v = &t.view;
     let mut r = Rollout {
@@ -128,14 +161,10 @@ fn rollout<S: Scorer>(
         k_opp_down: shape.final_counts().0 as usize,
         inner_budget: 1,
         inner_total: 0,
-        hist: [0; MAX_BINS],
-        bins: layout.bins,
-        extras: [0.0; 2],
-        ehs: 0.0,
-        outcomes: 0,
+        tally: Tally::new(layout),
     };
     r.run(shape, params, rng);
-    (r.hist, r.extras, r.ehs, r.outcomes)
+    r.tally
 }
 
 /// The seed of a view's draws: its cards and street mixed with the parameter seed, and the
@@ -338,11 +367,7 @@ struct Rollout<'a, S> {
     /// Inner draws per outer outcome, and how many inner outcomes there are.
     inner_budget: u64,
     inner_total: u64,
-    hist: [u32; MAX_BINS],
-    bins: usize,
-    extras: [f64; 2],
-    ehs: f64,
-    outcomes: u32,
+    tally: Tally,
 }
 
 /// The cards of `set` as ids, into `buf`; returns how many.
@@ -447,7 +472,7 @@ impl<S: Scorer> Rollout<'_, S> {
         let sc = self.sc;
         let my_final = self.mine_now.union(mine);
         let s = sc.strength(PartialHand::of(my_final));
-        sc.extras(my_final, &mut self.extras);
+        sc.extras(my_final, &mut self.tally.extras);
         let opp_now = self.opp_now.union(opp_new);
         let mut rest = [0u8; 52];
         let m = ids(self.unseen.minus(mine).minus(opp_new), &mut rest);
@@ -470,9 +495,7 @@ impl<S: Scorer> Rollout<'_, S> {
             }
         }
         let hs = sum / count as f64;
-        self.hist[((hs * self.bins as f64) as usize).min(self.bins - 1)] += 1;
-        self.ehs += hs;
-        self.outcomes += 1;
+        self.tally.add(hs);
     }
 }
 
@@ -535,11 +558,7 @@ struct TableRollout<'a, S> {
     inner_sizes: [usize; 1 + MAX_OTHERS],
     inner_budget: u64,
     inner_total: u64,
-    hist: [u32; MAX_BINS],
-    bins: usize,
-    extras: [f64; 2],
-    ehs: f64,
-    outcomes: u32,
+    tally: Tally,
 }
 
 impl<'a, S: Scorer> TableRollout<'a, S> {
@@ -566,11 +585,7 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
             inner_sizes,
             inner_budget: 1,
             inner_total: 0,
-            hist: [0; MAX_BINS],
-            bins: layout.bins,
-            extras: [0.0; 2],
-            ehs: 0.0,
-            outcomes: 0,
+            tally: Tally::new(layout),
         }
     }
 
@@ -606,7 +621,7 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
         let opps = self.opps;
         let my_final = self.mine_now.union(g[0]);
         let s = sc.strength(PartialHand::of(my_final));
-        sc.extras(my_final, &mut self.extras);
+        sc.extras(my_final, &mut self.tally.extras);
         let mut base = [CardSet::EMPTY; 1 + MAX_OTHERS];
         let mut rest = self.unseen;
         for (i, b) in base[..opps].iter_mut().enumerate() {
@@ -638,9 +653,7 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
             }
         }
         let hs = sum / count as f64;
-        self.hist[((hs * self.bins as f64) as usize).min(self.bins - 1)] += 1;
-        self.ehs += hs;
-        self.outcomes += 1;
+        self.tally.add(hs);
     }
 }
 

@@ -37,18 +37,8 @@ fn tiny_7stud() -> &'static Bucketing {
 
 /// The features of `v` with a rollout budget of `outer * inner` draws.
 fn features_with(game: &str, v: &CardView, outer: u32, inner: u32) -> Vec<f32> {
-    let shape = Shape::of(&def(game)).unwrap();
-    shape.check(v).unwrap();
-    let p = FeatureParams {
-        outer,
-        inner,
-        bins: 8,
-        board_weight: 0.05,
-        seed: 1,
-    };
-    let mut f = vec![0.0; Layout::new(shape.showdown, &p).dim()];
-    features::features(&shape, &p, &TableView::heads_up(*v), &mut f);
-    f
+    let t = TableView::heads_up(*v);
+    table_features(game, Table::default(), &t, outer, inner)
 }
 
 fn ehs(game: &str, v: &CardView, outer: u32, inner: u32) -> f32 {
@@ -410,12 +400,9 @@ fn a_table_views_last_street_ehs_matches_brute_force_against_both_opponents() {
 }
 
 #[test]
-fn a_table_view_with_no_other_seat_is_the_heads_up_view() {
-    let v = view(1, "Ah Kh", "Qh 2c", "7c 7d");
-    let heads_up = features_with("7stud", &v, 64, 16);
-    let f = table_features("7stud", Table::default(), &TableView::heads_up(v), 64, 16);
-    assert_eq!(heads_up, f);
-    // The fingerprint, and so every heads-up cache file and checksum, is unchanged.
+fn a_table_of_no_other_seat_is_the_heads_up_shape() {
+    // The fingerprint, and so every heads-up cache file and checksum, is unchanged (the
+    // features of heads-up views are those of a table of no other seat: `features_with`).
     let plain = Shape::of(&def("7stud")).unwrap();
     assert_eq!(
         Shape::of_table(&def("7stud"), Table::default()).unwrap(),

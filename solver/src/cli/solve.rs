@@ -29,7 +29,8 @@ use std::time::{Duration, Instant};
                   stud solve --game ministud --sample 3 --seed 7 --time 60s --every 100\n  \
                   stud solve --game yardstud --solver deal --abstraction 8 --iterations 400\n  \
                   stud solve --game kuhn-3p --iterations 1000 --out kuhn3.json   # three players\n  \
-                  stud solve --game 7stud-3p --abstraction tiny --time 5m   # real stud three-handed\n\n\
+                  stud solve --game 7stud-3p --abstraction tiny --time 5m   # real stud three-handed\n  \
+                  stud solve --game 7stud-3p --abstraction tiny --view table --time 5m   # seeing every seat's up cards\n\n\
                   Exploitability is NashConv / 2 in chips per game (and milli-big-bets: 1 mbb = \
                   0.001 big bets).\n\
                   With a bucketing abstraction the abstract game is solved and the strategy is \
@@ -53,8 +54,9 @@ use std::time::{Duration, Instant};
                   deviating alone,\nsummed) is measured every --every iterations and stops \
                   --target-exploitability; the strategy is written as a JSON policy. Real stud at \
                   three to eight seats (7stud-3p, razz-4p, ...) is solved by external-sampling \
-                  MCCFR\non an N-seat betting abstraction with the heads-up bucketing (--batch \
-                  traversals per iteration, --checkpoint-every); its NashConv is not computable."
+                  MCCFR\non an N-seat betting abstraction with the heads-up bucketing (--view table: \
+                  a bucketing per number of live seats of views of every seat's up cards; --batch \
+                  traversals per iteration,\n--checkpoint-every); its NashConv is not computable."
 )]
 pub struct Args {
     /// `--game`.
