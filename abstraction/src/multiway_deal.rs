@@ -39,12 +39,11 @@ const UNKNOWN: u8 = u8::MAX;
 const SHOWDOWN_CHIPS: u64 = 1680;
 
 /// How a seat's cards are seen for its bucket in an N-seat deal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MultiwayView {
     /// The heads-up bucketing's view of the seat's cards against the best showing live
     /// opponent's up cards; the other seats' cards are not seen (the rollouts deal them as if
     /// they were still in the deck).
-    #[default]
     BestOpponent,
     /// A [`TableView`]: the same opponent, every other live opponent's up cards (their hands
     /// dealt in the rollouts, the pot shared against all) and the folded seats' up cards

@@ -212,15 +212,26 @@ fn played(def: &GameDef, spot: &str, seat: u8, hand: &str) -> (State, Vec<Bet>) 
 /// every bucket's rows hold the hand's bucket's.
 #[test]
 fn a_three_seat_query_is_the_players_own_row() {
-    let (file, _) = solve("query.strat", &["--iterations", "3", "--threads", "2"]);
+    let (file, v) = solve(
+        "query.strat",
+        &[
+            "--iterations",
+            "3",
+            "--threads",
+            "2",
+            "--view",
+            "best-opponent",
+        ],
+    );
+    assert_eq!(v["view"], "best-opponent", "{v}");
     query_is_the_players_own_row(file.to_str().unwrap());
 }
 
-/// The table view: its own bucketings, solved, written, read back, asked and played alike; a
-/// checkpoint of it resumes only as itself, and a heads-up game refuses it.
+/// The table view (the default): its own bucketings, solved, written, read back, asked and
+/// played alike; a checkpoint of it resumes only as itself, and a heads-up game refuses it.
 #[test]
 fn a_table_view_solve_is_queried_as_it_plays_and_resumes_only_as_itself() {
-    let (file, v) = solve("table.strat", &["--iterations", "3", "--view", "table"]);
+    let (file, v) = solve("table.strat", &["--iterations", "3"]);
     assert_eq!(v["view"], "table", "{v}");
     assert!(
         v["abstraction"]
@@ -250,6 +261,8 @@ fn a_table_view_solve_is_queried_as_it_plays_and_resumes_only_as_itself() {
             "12",
             "--iterations",
             "4",
+            "--view",
+            "best-opponent",
             "--resume",
             "--out",
             file.to_str().unwrap(),

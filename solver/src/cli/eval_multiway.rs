@@ -60,8 +60,8 @@ pub struct Args {
     #[arg(long, default_value_t = 0.0)]
     pub tremble: f32,
     /// The sampled solver's view of the other seats' up cards (as `stud solve --view`:
-    /// best-opponent or table).
-    #[arg(long, default_value = "best-opponent", value_parser = super::solve::parse_view)]
+    /// table or best-opponent).
+    #[arg(long, default_value = "table", value_parser = super::solve::parse_view)]
     pub view: MultiwayView,
     /// The exact solver's member of the CFR family.
     #[arg(long, default_value = "cfr+", value_parser = Algorithm::parse)]

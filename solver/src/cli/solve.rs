@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
                   stud solve --game yardstud --solver deal --abstraction 8 --iterations 400\n  \
                   stud solve --game kuhn-3p --iterations 1000 --out kuhn3.json   # three players\n  \
                   stud solve --game 7stud-3p --abstraction tiny --time 5m   # real stud three-handed\n  \
-                  stud solve --game 7stud-3p --abstraction tiny --view table --time 5m   # seeing every seat's up cards\n\n\
+                  stud solve --game 7stud-3p --abstraction tiny --view best-opponent --time 5m   # the first files' view\n\n\
                   Exploitability is NashConv / 2 in chips per game (and milli-big-bets: 1 mbb = \
                   0.001 big bets).\n\
                   With a bucketing abstraction the abstract game is solved and the strategy is \
@@ -54,8 +54,8 @@ use std::time::{Duration, Instant};
                   deviating alone,\nsummed) is measured every --every iterations and stops \
                   --target-exploitability; the strategy is written as a JSON policy. Real stud at \
                   three to eight seats (7stud-3p, razz-4p, ...) is solved by external-sampling \
-                  MCCFR\non an N-seat betting abstraction with the heads-up bucketing (--view table: \
-                  a bucketing per number of live seats of views of every seat's up cards; --batch \
+                  MCCFR\non an N-seat betting abstraction with the heads-up bucketing (by default a \
+                  bucketing per number of live seats of views of every seat's up cards, --view; --batch \
                   traversals per iteration,\n--checkpoint-every); its NashConv is not computable."
 )]
 pub struct Args {
@@ -173,10 +173,11 @@ pub struct DealFlags {
     /// docs/multiway.md, "Trembling", measures 0.1).
     #[arg(long)]
     pub tremble: Option<f32>,
-    /// Three or more seats: how a seat's bucket sees the up cards of the seats other than
-    /// the best showing live opponent it is bucketed against: best-opponent (not at all) or
-    /// dead-cards (out of the deck its equity is rolled out with; docs/multiway.md, "The
-    /// card view", measures both).
+    /// Three or more seats: how a seat's bucket sees the other seats' up cards: table (the
+    /// default: every live opponent's, the folded seats' as dead cards, a bucketing per number
+    /// of live seats) or best-opponent (only the best showing live opponent's, the first
+    /// multiway files' view; docs/multiway.md, "The card abstraction of an N-seat view",
+    /// measures both).
     #[arg(long, value_parser = parse_view)]
     pub view: Option<abstraction::multiway_deal::MultiwayView>,
 }
