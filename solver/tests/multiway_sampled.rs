@@ -231,7 +231,7 @@ fn a_three_seat_query_is_the_players_own_row() {
 /// played alike; a checkpoint of it resumes only as itself, and a heads-up game refuses it.
 #[test]
 fn a_table_view_solve_is_queried_as_it_plays_and_resumes_only_as_itself() {
-    let (file, v) = solve("table.strat", &["--iterations", "3"]);
+    let (file, v) = solve("table-view.strat", &["--iterations", "3"]);
     assert_eq!(v["view"], "table", "{v}");
     assert!(
         v["abstraction"]

@@ -356,7 +356,7 @@ fn table_features(game: &str, table: Table, t: &TableView, outer: u32, inner: u3
 #[test]
 fn a_table_views_last_street_ehs_matches_brute_force_against_both_opponents() {
     // Five-card stud's last street at a table of four: two live opponents each hide one card
-    // (41 × 40 deals, all enumerated), a folded seat's up cards are dead.
+    // (37 × 36 deals, all enumerated), a folded seat's up cards are dead.
     let mut t = TableView::heads_up(view(3, "Qs", "Qd 8c 8h 3s", "Ah 9d 9s 4c"));
     t.others[0] = set("Kh Kd 7s 2d");
     t.live = 1;
