@@ -89,6 +89,9 @@ fn the_shipped_three_handed_strategy_answers_every_street_and_plays_a_table() {
     assert_eq!(info["kind"], "multiway", "{info}");
     assert_eq!(info["seats"], 3, "{info}");
     assert_eq!(info["game"]["variant"], "7stud", "{info}");
+    // The table view: a bucketing per number of live seats.
+    let cards = info["card_abstraction"].as_str().unwrap();
+    assert!(cards.contains("against every live opponent"), "{info}");
     for (street, spot) in SPOTS_3P.iter().enumerate() {
         let hand = if street == 4 { "As Ad 7d" } else { "As Ad" };
         let v = stud_json(&["query", p, spot, "--hand", hand, "--json"]);
