@@ -466,3 +466,39 @@ fn abstract_solve_query_and_ladder() {
     assert!(e.contains("7stud is not walkable"), "{e}");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// A solve whose standard error is not a terminal (here a pipe; a log in use) cannot draw its
+/// bar, so it prints its progress as lines: the first at once, then one a minute.
+#[test]
+fn a_solve_into_a_log_prints_its_progress_as_lines() {
+    let d = dir("log");
+    let out = d.join("kuhn.strat");
+    let o = stud(&[
+        "solve",
+        "--game",
+        "kuhn",
+        "--iterations",
+        "300",
+        "--out",
+        s(&out),
+    ]);
+    assert!(o.status.success());
+    let err = String::from_utf8(o.stderr).unwrap();
+    let progress: Vec<&str> = err.lines().filter(|l| l.starts_with("[00:00:")).collect();
+    assert_eq!(progress.len(), 1, "{err}");
+    assert!(progress[0].contains(" iterations, "), "{err}");
+    // With --json the output is for a program: no progress at all.
+    let o = stud(&[
+        "solve",
+        "--game",
+        "kuhn",
+        "--iterations",
+        "300",
+        "--json",
+        "--out",
+        s(&out),
+    ]);
+    assert!(!String::from_utf8(o.stderr)
+        .unwrap()
+        .contains(" iterations, "));
+}

@@ -297,10 +297,18 @@ pub(super) fn outputs_of(
 /// The progress bar of a solve session on standard error: of the iterations to run when
 /// `--iterations` is given, else of the seconds of `--time`, else a spinner; its message says
 /// the iterations, their pace, the time left and what the solver adds. Hidden for `--json`.
+/// Where standard error is not a terminal (a solve run in the background into a log), no bar
+/// can be drawn, so the same message is printed as a line once every [`LOG_EVERY`].
 pub(super) struct Bar {
     bar: indicatif::ProgressBar,
     by_iterations: bool,
+    /// When the progress goes to a log rather than a bar: when the last line was printed
+    /// (none yet: the first progress is printed at once).
+    logged: Option<std::cell::Cell<Option<std::time::Instant>>>,
 }
+
+/// How often a solve's progress is printed as a line into a log.
+const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl Bar {
     /// The bar of `plan`, hidden when `quiet`.
@@ -315,9 +323,12 @@ impl Bar {
             indicatif::ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {msg}")
                 .expect("a valid template"),
         );
+        use std::io::IsTerminal;
+        let to_log = !quiet && !std::io::stderr().is_terminal();
         Bar {
             bar,
             by_iterations: plan.iterations.is_some() || plan.time.is_none(),
+            logged: to_log.then(|| std::cell::Cell::new(None)),
         }
     }
 
@@ -331,8 +342,14 @@ impl Bar {
         let left = p.left.map_or(String::new(), |l| {
             format!(", {} left", indicatif::HumanDuration(l))
         });
-        self.bar
-            .set_message(format!("{} iterations, {pace}{left}{note}", p.iterations));
+        let message = format!("{} iterations, {pace}{left}{note}", p.iterations);
+        if let Some(last) = &self.logged {
+            if last.get().is_none_or(|t| t.elapsed() >= LOG_EVERY) {
+                eprintln!("[{}] {message}", indicatif::FormattedDuration(p.elapsed));
+                last.set(Some(std::time::Instant::now()));
+            }
+        }
+        self.bar.set_message(message);
     }
 
     /// Clears the bar once the session is over.
