@@ -12,7 +12,7 @@
 //! cards as the sweep goes, so a terminal still costs O(n).
 
 use abstraction::cards::CardSet;
-use abstraction::tree::{Node, NodeKind, Tree};
+use abstraction::tree::{Node, NodeKind, Tree, NONE};
 
 /// Writes into `out[h]` the counterfactual value for `player` holding hand `h` at terminal
 /// `node`, when the opponent reaches it with `reach_opp` (chance already folded into the tree's
@@ -137,30 +137,131 @@ pub const MAX_HOLDING_CARDS: usize = 3;
 /// visit (the solver's terminals visit every hand some 34 times an iteration).
 pub struct HoldingIds {
     rows: Vec<[u16; 6]>,
+    /// Where each card set is several hands ([`Tree::twins`]): the sets, which the terminals
+    /// value once each.
+    sets: Option<Sets>,
+}
+
+/// The card sets of a tree whose every set of cards is three hands (a subgame re-solved from
+/// sixth street: a seat's seventh-street hand is its sixth-street pair and the card after, so
+/// {a, b, c} is reached from the pairs ab, ac and bc). At a terminal a hand's value depends
+/// only on its cards and on the opponent's reach summed per set (twins have one strength), so
+/// the terminals sweep the sets, a third as many, and give each hand its set's value.
+struct Sets {
+    /// Per set: its three hands, the sets numbered in the order of their first hands (so that
+    /// set `s`'s hands are `s` or later).
+    hands: Vec<[u32; 3]>,
+    /// Per set: its card-sum indices (as [`HoldingIds`] lays them out).
+    rows: Vec<[u16; 6]>,
+    /// Per showdown table of the tree (`Board::showdown`): the sets' strength and ascending
+    /// order by it, seat 0's then seat 1's (`2 × sets` entries each).
+    showdowns: Vec<(u32, Vec<u32>, Vec<u32>)>,
 }
 
 impl HoldingIds {
     /// The indices of `tree`'s holdings (none for a tree of one-card hands).
     pub fn new(tree: &Tree) -> HoldingIds {
-        let rows = tree
-            .holdings
-            .iter()
-            .map(|h| {
-                let mut c = [0u16; MAX_HOLDING_CARDS];
-                for (o, card) in c.iter_mut().zip(h.iter()) {
-                    *o = card.id() as u16;
+        let rows: Vec<[u16; 6]> = tree.holdings.iter().map(|&h| row_of_set(h)).collect();
+        let sets = Sets::new(tree, &rows);
+        HoldingIds { rows, sets }
+    }
+}
+
+/// The [`HoldingIds`] row of a hand of up to three cards.
+fn row_of_set(h: CardSet) -> [u16; 6] {
+    let mut c = [0u16; MAX_HOLDING_CARDS];
+    for (o, card) in c.iter_mut().zip(h.iter()) {
+        *o = card.id() as u16;
+    }
+    [
+        c[0],
+        c[1],
+        c[2],
+        c[0] << 6 | c[1],
+        c[0] << 6 | c[2],
+        c[1] << 6 | c[2],
+    ]
+}
+
+impl Sets {
+    /// The sets of `tree` (whose hands have card-sum indices `rows`), if its sets are three
+    /// hands each.
+    fn new(tree: &Tree, rows: &[[u16; 6]]) -> Option<Sets> {
+        let twins = &tree.twins;
+        if twins.is_empty() || twins.len() != tree.holdings.len() {
+            return None;
+        }
+        let n = twins.len();
+        let mut of = vec![NONE; n];
+        let mut hands = Vec::with_capacity(n / 3);
+        for h in 0..n {
+            if of[h] == NONE {
+                let [a, b] = twins[h];
+                let set = hands.len() as u32;
+                for x in [h, a as usize, b as usize] {
+                    of[x] = set;
                 }
-                [
-                    c[0],
-                    c[1],
-                    c[2],
-                    c[0] << 6 | c[1],
-                    c[0] << 6 | c[2],
-                    c[1] << 6 | c[2],
-                ]
+                hands.push([h as u32, a, b]);
+            }
+        }
+        let rows = hands.iter().map(|t| rows[t[0] as usize]).collect();
+        let mut offsets: Vec<u32> = (tree.nodes.iter())
+            .filter(|node| node.kind == NodeKind::Showdown)
+            .map(|node| tree.boards[node.board as usize].showdown)
+            .collect();
+        offsets.sort_unstable();
+        offsets.dedup();
+        let m = hands.len();
+        let showdowns = offsets
+            .into_iter()
+            .map(|at| {
+                let mut strength = Vec::with_capacity(2 * m);
+                let mut order = Vec::with_capacity(2 * m);
+                for seat in 0..2 {
+                    let base = at as usize + seat * n;
+                    let mine = &tree.strength[base..base + n];
+                    let of_set: Vec<u32> = hands.iter().map(|t| mine[t[0] as usize]).collect();
+                    let mut sorted: Vec<u32> = (0..m as u32).collect();
+                    sorted.sort_by_key(|&x| (of_set[x as usize], x));
+                    strength.extend(of_set);
+                    order.extend(sorted);
+                }
+                (at, strength, order)
             })
             .collect();
-        HoldingIds { rows }
+        Some(Sets {
+            hands,
+            rows,
+            showdowns,
+        })
+    }
+
+    /// The showdown tables of the sets at a showdown of `Board::showdown` offset `at`.
+    fn tables(&self, at: u32) -> (&[u32], &[u32]) {
+        let i = self
+            .showdowns
+            .binary_search_by_key(&at, |s| s.0)
+            .expect("a showdown table per showdown board");
+        (&self.showdowns[i].1, &self.showdowns[i].2)
+    }
+
+    /// The opponent's reach summed per set, into `out[..sets]`.
+    fn gather(&self, reach: &[f64], out: &mut [f64]) {
+        for (o, t) in out.iter_mut().zip(&self.hands) {
+            *o = reach[t[0] as usize] + reach[t[1] as usize] + reach[t[2] as usize];
+        }
+    }
+
+    /// Each hand's value from its set's, `values[..sets]` in place: set `s`'s hands are `s`
+    /// or later (sets are numbered by their first hands), so walking the sets from the last,
+    /// each set's value is read before any hand's is written over it.
+    fn scatter(&self, values: &mut [f64]) {
+        for (s, t) in self.hands.iter().enumerate().rev() {
+            let v = values[s];
+            for &h in t {
+                values[h as usize] = v;
+            }
+        }
     }
 }
 
@@ -273,37 +374,111 @@ fn holding_values(
     reach_opp: &[f64],
     out: &mut [f64],
 ) {
-    match tree.holdings.first().map_or(0, |h| h.len()) {
-        2 => holding_values_of::<2>(tree, &ids.rows, node, player, reach_opp, out),
-        3 => holding_values_of::<3>(tree, &ids.rows, node, player, reach_opp, out),
-        k => unreachable!("holdings of {k} cards (the subgame builder allows 2 to 3)"),
+    let value = tree.values[node.value_index() as usize];
+    if let Some(sets) = &ids.sets {
+        let m = sets.hands.len();
+        let (values, rest) = out.split_at_mut(m);
+        let reach = &mut rest[..m];
+        sets.gather(reach_opp, reach);
+        match node.kind {
+            NodeKind::Fold => {
+                fold_of::<3>(&sets.rows, &[], fold_value(value, player), reach, values)
+            }
+            _ => showdown_of::<3>(
+                &set_hands(tree, sets, node),
+                value,
+                player,
+                reach,
+                values,
+                None,
+            ),
+        }
+        sets.scatter(out);
+        return;
+    }
+    let k = tree.holdings.first().map_or(0, |h| h.len());
+    let n = reach_opp.len();
+    match (node.kind, k) {
+        (NodeKind::Fold, 2) => fold_of::<2>(
+            &ids.rows[..n],
+            &tree.twins,
+            fold_value(value, player),
+            reach_opp,
+            out,
+        ),
+        (NodeKind::Fold, 3) => fold_of::<3>(
+            &ids.rows[..n],
+            &tree.twins,
+            fold_value(value, player),
+            reach_opp,
+            out,
+        ),
+        (_, 2) => showdown_of::<2>(
+            &tree_hands(tree, ids, node),
+            value,
+            player,
+            reach_opp,
+            out,
+            None,
+        ),
+        (_, 3) => showdown_of::<3>(
+            &tree_hands(tree, ids, node),
+            value,
+            player,
+            reach_opp,
+            out,
+            None,
+        ),
+        (_, k) => unreachable!("holdings of {k} cards (the subgame builder allows 2 to 3)"),
     }
 }
 
-/// [`holding_values`] for hands of `K` cards (`rows`: their [`HoldingIds`]): a fold in one
-/// pass over the hands after the sums, a showdown in one sweep by strength and a last pass for
-/// the disjoint totals.
-fn holding_values_of<const K: usize>(
-    tree: &Tree,
+/// The hands a showdown sweeps, with what it reads of them: their card-sum indices, their
+/// strength and order at the showdown's board (seat 0's then seat 1's), and their twins.
+struct Hands<'a> {
+    rows: &'a [[u16; 6]],
+    strength: &'a [u32],
+    order: &'a [u32],
+    twins: &'a [[u32; 2]],
+}
+
+/// The tree's own hands at showdown `node`.
+fn tree_hands<'a>(tree: &'a Tree, ids: &'a HoldingIds, node: &Node) -> Hands<'a> {
+    let n = tree.num_hands();
+    let off = tree.boards[node.board as usize].showdown as usize;
+    Hands {
+        rows: &ids.rows[..n],
+        strength: &tree.strength[off..off + 2 * n],
+        order: &tree.order[off..off + 2 * n],
+        twins: &tree.twins,
+    }
+}
+
+/// The card sets of `sets` at showdown `node` (no twins: each set is one entry).
+fn set_hands<'a>(tree: &Tree, sets: &'a Sets, node: &Node) -> Hands<'a> {
+    let (strength, order) = sets.tables(tree.boards[node.board as usize].showdown);
+    Hands {
+        rows: &sets.rows,
+        strength,
+        order,
+        twins: &[],
+    }
+}
+
+/// A fold for hands of `K` cards (`rows`: their [`HoldingIds`], `twins` as [`Tree::twins`]):
+/// `v` per unit of disjoint opponent reach, in one pass over the hands after the sums.
+fn fold_of<const K: usize>(
     rows: &[[u16; 6]],
-    node: &Node,
-    player: u8,
+    twins: &[[u32; 2]],
+    v: f64,
     reach_opp: &[f64],
     out: &mut [f64],
 ) {
-    let value = tree.values[node.value_index() as usize];
-    let n = reach_opp.len();
-    let rows = &rows[..n];
-    if node.kind == NodeKind::Fold {
-        let mut sums = CardSums::new();
-        sums.add_rows::<K>(rows, reach_opp);
-        let v = fold_value(value, player);
-        for (i, (o, row)) in out.iter_mut().zip(rows).enumerate() {
-            *o = v * sums.disjoint::<K>(row, same_set(&tree.twins, reach_opp, i));
-        }
-        return;
+    let mut sums = CardSums::new();
+    sums.add_rows::<K>(rows, reach_opp);
+    for (i, (o, row)) in out.iter_mut().zip(rows).enumerate() {
+        *o = v * sums.disjoint::<K>(row, same_set(twins, reach_opp, i));
     }
-    showdown_of::<K>(tree, rows, node, player, reach_opp, out, None)
 }
 
 /// What `player` gets per unit of disjoint opponent reach at a fold of seat 0's net payoff
@@ -332,28 +507,42 @@ pub fn fold_and_showdown(
     out_showdown: &mut [f64],
 ) {
     let [fold, showdown] = ends;
-    let fold_out = (
-        fold_value(tree.values[fold.value_index() as usize], player),
-        &mut *out_fold,
-    );
+    let v = fold_value(tree.values[fold.value_index() as usize], player);
+    let stake = tree.values[showdown.value_index() as usize];
+    if let Some(sets) = &ids.sets {
+        let m = sets.hands.len();
+        let (values, rest) = out_showdown.split_at_mut(m);
+        let reach = &mut rest[..m];
+        sets.gather(reach_opp, reach);
+        let hands = set_hands(tree, sets, showdown);
+        showdown_of::<3>(
+            &hands,
+            stake,
+            player,
+            reach,
+            values,
+            Some((v, &mut out_fold[..m])),
+        );
+        sets.scatter(out_showdown);
+        sets.scatter(out_fold);
+        return;
+    }
     match tree.holdings.first().map_or(0, |h| h.len()) {
         2 => showdown_of::<2>(
-            tree,
-            &ids.rows,
-            showdown,
+            &tree_hands(tree, ids, showdown),
+            stake,
             player,
             reach_opp,
             out_showdown,
-            Some(fold_out),
+            Some((v, out_fold)),
         ),
         3 => showdown_of::<3>(
-            tree,
-            &ids.rows,
-            showdown,
+            &tree_hands(tree, ids, showdown),
+            stake,
             player,
             reach_opp,
             out_showdown,
-            Some(fold_out),
+            Some((v, out_fold)),
         ),
         _ => {
             terminal_values(tree, ids, fold, player, reach_opp, out_fold);
@@ -362,29 +551,27 @@ pub fn fold_and_showdown(
     }
 }
 
-/// The showdown `node` for hands of `K` cards, and the fold beside it when `fold` gives its
-/// value per unit of disjoint reach and its output.
+/// A showdown of stake `value` over `hands` of `K` cards, and the fold beside it when `fold`
+/// gives its value per unit of disjoint reach and its output.
 fn showdown_of<const K: usize>(
-    tree: &Tree,
-    rows: &[[u16; 6]],
-    node: &Node,
+    hands: &Hands,
+    value: f64,
     player: u8,
     reach_opp: &[f64],
     out: &mut [f64],
     fold: Option<(f64, &mut [f64])>,
 ) {
-    let value = tree.values[node.value_index() as usize];
     let n = reach_opp.len();
-    let rows = &rows[..n];
+    let rows = &hands.rows[..n];
+    let twins = hands.twins;
     let mut sums = CardSums::new();
     // Showdown: won − lost = below + (below or tied) − all, each over the disjoint hands. The
     // sweep adds every opponent hand once, so the sums after it are those of all of them.
-    let off = tree.boards[node.board as usize].showdown as usize;
     let (me, opp) = if player == 0 { (0, n) } else { (n, 0) };
-    let my_strength = &tree.strength[off + me..off + me + n];
-    let my_order = &tree.order[off + me..off + me + n];
-    let opp_strength = &tree.strength[off + opp..off + opp + n];
-    let opp_order = &tree.order[off + opp..off + opp + n];
+    let my_strength = &hands.strength[me..me + n];
+    let my_order = &hands.order[me..me + n];
+    let opp_strength = &hands.strength[opp..opp + n];
+    let opp_order = &hands.order[opp..opp + n];
     let (mut i, mut j) = (0, 0);
     while i < n {
         let s = my_strength[my_order[i] as usize];
@@ -420,7 +607,7 @@ fn showdown_of<const K: usize>(
                 let counted = so < s || (!below && so == s);
                 // A twin holds `h`'s cards, so it has `h`'s strength: counted alike.
                 let same = if counted {
-                    same_set(&tree.twins, reach_opp, h)
+                    same_set(twins, reach_opp, h)
                 } else {
                     0.0
                 };
@@ -444,13 +631,13 @@ fn showdown_of<const K: usize>(
     match fold {
         None => {
             for (i, (o, row)) in out.iter_mut().zip(rows).enumerate() {
-                *o = value * (*o - sums.disjoint::<K>(row, same_set(&tree.twins, reach_opp, i)));
+                *o = value * (*o - sums.disjoint::<K>(row, same_set(twins, reach_opp, i)));
             }
         }
         Some((v, fold)) => {
             let fold = &mut fold[..n];
             for (i, ((o, f), row)) in out.iter_mut().zip(fold).zip(rows).enumerate() {
-                let d = sums.disjoint::<K>(row, same_set(&tree.twins, reach_opp, i));
+                let d = sums.disjoint::<K>(row, same_set(twins, reach_opp, i));
                 *o = value * (*o - d);
                 *f = v * d;
             }

@@ -194,6 +194,37 @@ fn check_terminals_pair_by_pair(sub: &Subgame, samples: Option<usize>) {
         }
     }
     assert!(checked[0] > 0 && checked[1] > 0, "{checked:?}");
+    // A fold beside a call valued together gives what each gives alone.
+    let (mut fold, mut call) = (vec![0.0; n], vec![0.0; n]);
+    let mut pairs = 0;
+    for p in 0..t.nodes.len() {
+        let c = t.children(p);
+        for (f, s) in c.clone().zip(c.skip(1)) {
+            let (f, s) = (&t.nodes[f], &t.nodes[s]);
+            if f.kind != NodeKind::Fold || s.kind != NodeKind::Showdown {
+                continue;
+            }
+            for player in 0..2u8 {
+                crate::terminal::fold_and_showdown(
+                    t,
+                    &ids,
+                    [f, s],
+                    player,
+                    &reach,
+                    &mut fold,
+                    &mut call,
+                );
+                for (node, got) in [(f, &fold), (s, &call)] {
+                    terminal_values(t, &ids, node, player, &reach, &mut out);
+                    for (a, b) in got.iter().zip(&out) {
+                        assert!((a - b).abs() <= 1e-9 * b.abs().max(1e-3), "{a} {b}");
+                    }
+                }
+            }
+            pairs += 1;
+        }
+    }
+    assert!(pairs > 0);
 }
 
 #[test]
