@@ -838,6 +838,8 @@ fn a_sixth_street_re_solve_converges_with_the_same_bits_on_one_thread_and_two() 
         .unwrap();
     let sub = Subgame::at(&blueprint, &st, &bets, Options::default()).unwrap();
     assert_eq!((sub.roots.len(), sub.tree.num_hands()), (946, 39_732));
+    // Its terminals sweep card sets, not hands: sampled hands against the sum pair by pair.
+    check_terminals_pair_by_pair(&sub, Some(6));
     let solve = |threads, iterations| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
