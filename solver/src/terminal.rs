@@ -140,6 +140,82 @@ pub struct HoldingIds {
     /// Where each card set is several hands ([`Tree::twins`]): the sets, which the terminals
     /// value once each.
     sets: Option<Sets>,
+    /// The hands' showdown tables laid out for the sweep (none where the sets are swept).
+    showdowns: Showdowns,
+}
+
+/// One seat's side of a showdown table, in the order of its hands' strength: what the sweep
+/// reads hand after hand (the strength, the other seat's strength of the same cards, the
+/// card-sum indices) laid out in that order rather than read through it, so that only the
+/// reach and the values are gathered. The same reads in the same order: the same bits.
+struct Side {
+    /// The hands (or sets) by ascending strength.
+    order: Vec<u32>,
+    /// Their strength, in that order.
+    strength: Vec<u32>,
+    /// The other seat's strength of each, in that order.
+    other: Vec<u32>,
+    /// Their card-sum indices, in that order.
+    rows: Vec<[u16; 6]>,
+}
+
+/// Both seats' [`Side`]s per showdown table of a tree (`Board::showdown`).
+struct Showdowns {
+    at: Vec<u32>,
+    sides: Vec<[Side; 2]>,
+}
+
+impl Showdowns {
+    /// No tables (one-card hands, or the sets' own).
+    fn none() -> Showdowns {
+        Showdowns {
+            at: Vec::new(),
+            sides: Vec::new(),
+        }
+    }
+
+    /// The tables of `tree`'s showdowns for units (hands, or sets) of card-sum indices `rows`:
+    /// `strength(at, seat)` each unit's strength at table `at` for `seat`, `order(at, seat,
+    /// strength)` the units by ascending strength.
+    fn new(
+        tree: &Tree,
+        rows: &[[u16; 6]],
+        strength: impl Fn(u32, usize) -> Vec<u32>,
+        order: impl Fn(u32, usize, &[u32]) -> Vec<u32>,
+    ) -> Showdowns {
+        let mut at: Vec<u32> = (tree.nodes.iter())
+            .filter(|node| node.kind == NodeKind::Showdown)
+            .map(|node| tree.boards[node.board as usize].showdown)
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        let sides = at
+            .iter()
+            .map(|&a| {
+                let by_seat = [strength(a, 0), strength(a, 1)];
+                [0, 1].map(|seat| {
+                    let order = order(a, seat, &by_seat[seat]);
+                    let pick = |v: &[u32]| order.iter().map(|&u| v[u as usize]).collect();
+                    Side {
+                        strength: pick(&by_seat[seat]),
+                        other: pick(&by_seat[1 - seat]),
+                        rows: order.iter().map(|&u| rows[u as usize]).collect(),
+                        order,
+                    }
+                })
+            })
+            .collect();
+        Showdowns { at, sides }
+    }
+
+    /// The sides of table `at`.
+    fn of(&self, at: u32) -> &[Side; 2] {
+        let i = self
+            .at
+            .binary_search(&at)
+            .expect("a showdown table per showdown board");
+        &self.sides[i]
+    }
 }
 
 /// The card sets of a tree whose every set of cards is three hands (a subgame re-solved from
@@ -153,9 +229,8 @@ struct Sets {
     hands: Vec<[u32; 3]>,
     /// Per set: its card-sum indices (as [`HoldingIds`] lays them out).
     rows: Vec<[u16; 6]>,
-    /// Per showdown table of the tree (`Board::showdown`): the sets' strength and ascending
-    /// order by it, seat 0's then seat 1's (`2 × sets` entries each).
-    showdowns: Vec<(u32, Vec<u32>, Vec<u32>)>,
+    /// The sets' showdown tables (their order by strength: by strength, then set).
+    showdowns: Showdowns,
 }
 
 impl HoldingIds {
@@ -163,7 +238,27 @@ impl HoldingIds {
     pub fn new(tree: &Tree) -> HoldingIds {
         let rows: Vec<[u16; 6]> = tree.holdings.iter().map(|&h| row_of_set(h)).collect();
         let sets = Sets::new(tree, &rows);
-        HoldingIds { rows, sets }
+        let n = rows.len();
+        let table = |at: u32, seat: usize, of: &[u32]| {
+            let base = at as usize + seat * n;
+            of[base..base + n].to_vec()
+        };
+        let showdowns = match sets {
+            Some(_) => Showdowns::none(),
+            None if n == 0 => Showdowns::none(),
+            // The tree's own order (its ties as the tree has them: the same sums, the same bits).
+            None => Showdowns::new(
+                tree,
+                &rows,
+                |at, seat| table(at, seat, &tree.strength),
+                |at, seat, _| table(at, seat, &tree.order),
+            ),
+        };
+        HoldingIds {
+            rows,
+            sets,
+            showdowns,
+        }
     }
 }
 
@@ -204,45 +299,25 @@ impl Sets {
                 hands.push([h as u32, a, b]);
             }
         }
-        let rows = hands.iter().map(|t| rows[t[0] as usize]).collect();
-        let mut offsets: Vec<u32> = (tree.nodes.iter())
-            .filter(|node| node.kind == NodeKind::Showdown)
-            .map(|node| tree.boards[node.board as usize].showdown)
-            .collect();
-        offsets.sort_unstable();
-        offsets.dedup();
-        let m = hands.len();
-        let showdowns = offsets
-            .into_iter()
-            .map(|at| {
-                let mut strength = Vec::with_capacity(2 * m);
-                let mut order = Vec::with_capacity(2 * m);
-                for seat in 0..2 {
-                    let base = at as usize + seat * n;
-                    let mine = &tree.strength[base..base + n];
-                    let of_set: Vec<u32> = hands.iter().map(|t| mine[t[0] as usize]).collect();
-                    let mut sorted: Vec<u32> = (0..m as u32).collect();
-                    sorted.sort_by_key(|&x| (of_set[x as usize], x));
-                    strength.extend(of_set);
-                    order.extend(sorted);
-                }
-                (at, strength, order)
-            })
-            .collect();
+        let rows: Vec<[u16; 6]> = hands.iter().map(|t| rows[t[0] as usize]).collect();
+        let strength = |at: u32, seat: usize| {
+            let base = at as usize + seat * n;
+            hands
+                .iter()
+                .map(|t| tree.strength[base + t[0] as usize])
+                .collect()
+        };
+        let order = |_: u32, _: usize, strength: &[u32]| {
+            let mut sorted: Vec<u32> = (0..strength.len() as u32).collect();
+            sorted.sort_by_key(|&x| (strength[x as usize], x));
+            sorted
+        };
+        let showdowns = Showdowns::new(tree, &rows, strength, order);
         Some(Sets {
             hands,
             rows,
             showdowns,
         })
-    }
-
-    /// The showdown tables of the sets at a showdown of `Board::showdown` offset `at`.
-    fn tables(&self, at: u32) -> (&[u32], &[u32]) {
-        let i = self
-            .showdowns
-            .binary_search_by_key(&at, |s| s.0)
-            .expect("a showdown table per showdown board");
-        (&self.showdowns[i].1, &self.showdowns[i].2)
     }
 
     /// The opponent's reach summed per set, into `out[..sets]`.
@@ -433,34 +508,28 @@ fn holding_values(
     }
 }
 
-/// The hands a showdown sweeps, with what it reads of them: their card-sum indices, their
-/// strength and order at the showdown's board (seat 0's then seat 1's), and their twins.
+/// The hands a showdown sweeps, with what it reads of them: their card-sum indices, both
+/// seats' sides of the showdown's table, and their twins.
 struct Hands<'a> {
     rows: &'a [[u16; 6]],
-    strength: &'a [u32],
-    order: &'a [u32],
+    sides: &'a [Side; 2],
     twins: &'a [[u32; 2]],
 }
 
 /// The tree's own hands at showdown `node`.
 fn tree_hands<'a>(tree: &'a Tree, ids: &'a HoldingIds, node: &Node) -> Hands<'a> {
-    let n = tree.num_hands();
-    let off = tree.boards[node.board as usize].showdown as usize;
     Hands {
-        rows: &ids.rows[..n],
-        strength: &tree.strength[off..off + 2 * n],
-        order: &tree.order[off..off + 2 * n],
+        rows: &ids.rows,
+        sides: ids.showdowns.of(tree.boards[node.board as usize].showdown),
         twins: &tree.twins,
     }
 }
 
 /// The card sets of `sets` at showdown `node` (no twins: each set is one entry).
 fn set_hands<'a>(tree: &Tree, sets: &'a Sets, node: &Node) -> Hands<'a> {
-    let (strength, order) = sets.tables(tree.boards[node.board as usize].showdown);
     Hands {
         rows: &sets.rows,
-        strength,
-        order,
+        sides: sets.showdowns.of(tree.boards[node.board as usize].showdown),
         twins: &[],
     }
 }
@@ -567,16 +636,19 @@ fn showdown_of<const K: usize>(
     let mut sums = CardSums::new();
     // Showdown: won − lost = below + (below or tied) − all, each over the disjoint hands. The
     // sweep adds every opponent hand once, so the sums after it are those of all of them.
-    let (me, opp) = if player == 0 { (0, n) } else { (n, 0) };
-    let my_strength = &hands.strength[me..me + n];
-    let my_order = &hands.order[me..me + n];
-    let opp_strength = &hands.strength[opp..opp + n];
-    let opp_order = &hands.order[opp..opp + n];
+    let (mine, theirs) = (
+        &hands.sides[player as usize],
+        &hands.sides[1 - player as usize],
+    );
+    let (my_strength, my_order) = (&mine.strength[..n], &mine.order[..n]);
+    let (my_rows, my_other) = (&mine.rows[..n], &mine.other[..n]);
+    let (opp_strength, opp_order, opp_rows) =
+        (&theirs.strength[..n], &theirs.order[..n], &theirs.rows[..n]);
     let (mut i, mut j) = (0, 0);
     while i < n {
-        let s = my_strength[my_order[i] as usize];
+        let s = my_strength[i];
         let group = i;
-        while i < n && my_strength[my_order[i] as usize] == s {
+        while i < n && my_strength[i] == s {
             i += 1;
         }
         // Twice over the hands of strength `s`: the opponent's hands below it, then those tied
@@ -584,14 +656,13 @@ fn showdown_of<const K: usize>(
         for below in [true, false] {
             let from = j;
             while j < n {
-                let o = opp_order[j] as usize;
-                let so = opp_strength[o];
+                let so = opp_strength[j];
                 if so > s || (below && so == s) {
                     break;
                 }
-                let r = reach_opp[o];
+                let r = reach_opp[opp_order[j] as usize];
                 if r != 0.0 {
-                    sums.add::<K>(&rows[o], r);
+                    sums.add::<K>(&opp_rows[j], r);
                 }
                 j += 1;
             }
@@ -601,9 +672,9 @@ fn showdown_of<const K: usize>(
                 }
                 break;
             }
-            for &h in &my_order[group..i] {
-                let h = h as usize;
-                let so = opp_strength[h];
+            for x in group..i {
+                let h = my_order[x] as usize;
+                let so = my_other[x];
                 let counted = so < s || (!below && so == s);
                 // A twin holds `h`'s cards, so it has `h`'s strength: counted alike.
                 let same = if counted {
@@ -611,7 +682,7 @@ fn showdown_of<const K: usize>(
                 } else {
                     0.0
                 };
-                let d = sums.disjoint::<K>(&rows[h], same);
+                let d = sums.disjoint::<K>(&my_rows[x], same);
                 if below {
                     out[h] = d;
                 } else {
@@ -621,10 +692,9 @@ fn showdown_of<const K: usize>(
         }
     }
     while j < n {
-        let o = opp_order[j] as usize;
-        let r = reach_opp[o];
+        let r = reach_opp[opp_order[j] as usize];
         if r != 0.0 {
-            sums.add::<K>(&rows[o], r);
+            sums.add::<K>(&opp_rows[j], r);
         }
         j += 1;
     }
