@@ -425,24 +425,19 @@ impl MultiwayFacts {
         shown: &[u8; MAX_DEAL_SEATS],
     ) -> TableView {
         let cards = |c: &[Card]| c.iter().copied().collect::<CardSet>();
-        let mut t = TableView::heads_up(CardView {
+        let duel = CardView {
             street,
             down: cards(self.down_cards(seat as usize, street)),
             up: cards(self.up_cards(seat as usize, street)),
             opp_up: cards(self.up_cards(opponent as usize, street)),
-        });
-        if view == MultiwayView::Table {
-            for s in (0..self.seats).filter(|&s| s != seat as usize && s != opponent as usize) {
-                let up = cards(&self.ups[s][..shown[s] as usize]);
-                if set >> s & 1 == 1 {
-                    t.others[t.live as usize] = up;
-                    t.live += 1;
-                } else {
-                    t.dead = t.dead.union(up);
-                }
-            }
+        };
+        if view != MultiwayView::Table {
+            return TableView::heads_up(duel);
         }
-        t
+        let others = (0..self.seats)
+            .filter(|&s| s != seat as usize && s != opponent as usize)
+            .map(|s| (cards(&self.ups[s][..shown[s] as usize]), set >> s & 1 == 1));
+        TableView::at_table(duel, others)
     }
 
     /// The up cards each seat shows on `street` when the seats of `set` are in it: the street's

@@ -471,39 +471,17 @@ fn holding_values(
         sets.scatter(out);
         return;
     }
-    let k = tree.holdings.first().map_or(0, |h| h.len());
-    let n = reach_opp.len();
-    match (node.kind, k) {
-        (NodeKind::Fold, 2) => fold_of::<2>(
-            &ids.rows[..n],
-            &tree.twins,
-            fold_value(value, player),
-            reach_opp,
-            out,
-        ),
-        (NodeKind::Fold, 3) => fold_of::<3>(
-            &ids.rows[..n],
-            &tree.twins,
-            fold_value(value, player),
-            reach_opp,
-            out,
-        ),
-        (_, 2) => showdown_of::<2>(
-            &tree_hands(tree, ids, node),
-            value,
-            player,
-            reach_opp,
-            out,
-            None,
-        ),
-        (_, 3) => showdown_of::<3>(
-            &tree_hands(tree, ids, node),
-            value,
-            player,
-            reach_opp,
-            out,
-            None,
-        ),
+    let (rows, twins, fold) = (
+        &ids.rows[..reach_opp.len()],
+        &tree.twins,
+        fold_value(value, player),
+    );
+    let hands = || tree_hands(tree, ids, node);
+    match (node.kind, tree.holdings.first().map_or(0, |h| h.len())) {
+        (NodeKind::Fold, 2) => fold_of::<2>(rows, twins, fold, reach_opp, out),
+        (NodeKind::Fold, 3) => fold_of::<3>(rows, twins, fold, reach_opp, out),
+        (_, 2) => showdown_of::<2>(&hands(), value, player, reach_opp, out, None),
+        (_, 3) => showdown_of::<3>(&hands(), value, player, reach_opp, out, None),
         (_, k) => unreachable!("holdings of {k} cards (the subgame builder allows 2 to 3)"),
     }
 }
@@ -596,23 +574,11 @@ pub fn fold_and_showdown(
         sets.scatter(out_fold);
         return;
     }
+    let hands = || tree_hands(tree, ids, showdown);
+    let fold_out = Some((v, &mut *out_fold));
     match tree.holdings.first().map_or(0, |h| h.len()) {
-        2 => showdown_of::<2>(
-            &tree_hands(tree, ids, showdown),
-            stake,
-            player,
-            reach_opp,
-            out_showdown,
-            Some((v, out_fold)),
-        ),
-        3 => showdown_of::<3>(
-            &tree_hands(tree, ids, showdown),
-            stake,
-            player,
-            reach_opp,
-            out_showdown,
-            Some((v, out_fold)),
-        ),
+        2 => showdown_of::<2>(&hands(), stake, player, reach_opp, out_showdown, fold_out),
+        3 => showdown_of::<3>(&hands(), stake, player, reach_opp, out_showdown, fold_out),
         _ => {
             terminal_values(tree, ids, fold, player, reach_opp, out_fold);
             terminal_values(tree, ids, showdown, player, reach_opp, out_showdown);

@@ -142,6 +142,27 @@ impl TableView {
         }
     }
 
+    /// The view of a player at a table: `view` against the best showing live opponent, and
+    /// each other seat's up cards, `true` if that seat is live (a folded seat's cards are dead).
+    ///
+    /// # Panics
+    /// With more than [`MAX_OTHERS`] other live seats.
+    pub fn at_table(
+        view: CardView,
+        others: impl IntoIterator<Item = (CardSet, bool)>,
+    ) -> TableView {
+        let mut t = TableView::heads_up(view);
+        for (up, live) in others {
+            if live {
+                t.others[t.live as usize] = up;
+                t.live += 1;
+            } else {
+                t.dead = t.dead.union(up);
+            }
+        }
+        t
+    }
+
     /// The other live opponents' up cards.
     pub fn others(&self) -> &[CardSet] {
         &self.others[..self.live as usize]

@@ -239,25 +239,20 @@ impl MultiwayFile {
     pub fn view(&self, state: &State, seat: u8, down: CardSet) -> Result<TableView> {
         let opponent = MultiwayFile::opponent(state, seat)?;
         let set = |cards: &[abstraction::cards::Card]| cards.iter().copied().collect();
-        let mut t = TableView::heads_up(CardView {
+        let view = CardView {
             street: state.street(),
             down,
             up: set(state.up_cards(seat)),
             opp_up: set(state.up_cards(opponent)),
-        });
-        if self.buckets.view == MultiwayView::Table {
-            let live = state.live();
-            for s in (0..state.def().seats).filter(|&s| s != seat && s != opponent) {
-                let up: CardSet = set(state.up_cards(s));
-                if live >> s & 1 == 1 {
-                    t.others[t.live as usize] = up;
-                    t.live += 1;
-                } else {
-                    t.dead = t.dead.union(up);
-                }
-            }
+        };
+        if self.buckets.view != MultiwayView::Table {
+            return Ok(TableView::heads_up(view));
         }
-        Ok(t)
+        let live = state.live();
+        let others = (0..state.def().seats)
+            .filter(|&s| s != seat && s != opponent)
+            .map(|s| (set(state.up_cards(s)), live >> s & 1 == 1));
+        Ok(TableView::at_table(view, others))
     }
 
     /// The bucketing of `seat`'s view at `state`.
