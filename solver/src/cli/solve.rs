@@ -7,7 +7,7 @@ use solver::checkpoint;
 use solver::ladder::{measure, Measure};
 use solver::memory::{available_memory, status_bytes, Estimate};
 use solver::session::{
-    self, build_tree, Abstractions, Every, Flow, Observer, Plan, Problem, Progress, ADVICE,
+    self, build_tree, Abstractions, Every, Flow, Observer, Plan, Problem, Progress, Ran, ADVICE,
 };
 use solver::strategy_file;
 use std::path::{Path, PathBuf};
@@ -342,7 +342,8 @@ impl Bar {
         let left = p.left.map_or(String::new(), |l| {
             format!(", {} left", indicatif::HumanDuration(l))
         });
-        let message = format!("{} iterations, {pace}{left}{note}", p.iterations);
+        let plural = if p.iterations == 1 { "" } else { "s" };
+        let message = format!("{} iteration{plural}, {pace}{left}{note}", p.iterations);
         if let Some(last) = &self.logged {
             if last.get().is_none_or(|t| t.elapsed() >= LOG_EVERY) {
                 eprintln!("[{}] {message}", indicatif::FormattedDuration(p.elapsed));
@@ -375,10 +376,57 @@ pub(super) fn measured_plan(args: &Args, ckpt: &Path) -> Plan {
     }
 }
 
+/// Makes SIGINT (Ctrl-C) and SIGTERM end a solve after its iteration in progress
+/// ([`session::interrupt`]): the strategy so far and the checkpoint are written, so that nothing
+/// since the last periodic checkpoint is lost. A second signal ends the process at once.
+fn stop_on_signals() {
+    #[cfg(unix)]
+    {
+        extern "C" fn on_signal(signal: libc::c_int) {
+            const SAID: &[u8] = b"\nstopping after this iteration to write the strategy and the \
+                                  checkpoint (again to quit at once)\n";
+            session::interrupt();
+            // SAFETY: write(2) and signal(2) are async-signal-safe; SAID outlives the call.
+            unsafe {
+                libc::write(2, SAID.as_ptr().cast(), SAID.len());
+                libc::signal(signal, libc::SIG_DFL);
+            }
+        }
+        let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        // SAFETY: the handler only stores an atomic, writes to standard error and restores the
+        // default disposition, all async-signal-safe.
+        unsafe {
+            libc::signal(libc::SIGINT, handler);
+            libc::signal(libc::SIGTERM, handler);
+        }
+    }
+}
+
+/// Whether a solve that `ran` keeps its checkpoint: asked to (`--keep-checkpoint`), or
+/// interrupted, so that `--resume` goes on from where it stopped.
+pub(super) fn keeps_checkpoint(args: &Args, ran: &Ran) -> bool {
+    args.keep_checkpoint || ran.interrupted
+}
+
+/// After an interrupted solve's results are written: the error that says so, where they are
+/// and how to go on (the exit status tells a script that the solve did not finish).
+pub(super) fn finish(ran: &Ran, iterations: u64, ckpt: &Path, out: &Path) -> Result<()> {
+    if ran.interrupted {
+        bail!(
+            "interrupted after {iterations} iterations: the strategy so far is in {} and the \
+             solve is kept in {}; run the same command with --resume to go on",
+            out.display(),
+            ckpt.display()
+        );
+    }
+    Ok(())
+}
+
 /// Runs `stud solve`: for three or more seats the sampled multiway solver (the real games, or
 /// `--abstraction`) or the exact one, the walked solver for a walkable heads-up game, else (or
 /// with `--solver deal`) the deal-sampled one.
 pub fn run(args: Args) -> Result<()> {
+    stop_on_signals();
     let def = args.game.load()?;
     let walkable = abstraction::tree::Tree::check_supported(&def);
     #[cfg(feature = "mpi")]
@@ -460,7 +508,7 @@ fn walked(args: &Args, def: &GameDef) -> Result<()> {
     let kept = checkpoint::write_results(
         &ckpt,
         &out,
-        args.keep_checkpoint,
+        keeps_checkpoint(args, &ran),
         || session::save(&ckpt, &solver, &problem),
         || {
             let e = Some(m.real_game);
@@ -478,7 +526,7 @@ fn walked(args: &Args, def: &GameDef) -> Result<()> {
         lossless,
     };
     report(args, &solver, &abs, &end);
-    Ok(())
+    finish(&ran, solver.iterations, &ckpt, &out)
 }
 
 /// The card abstraction (built or read from `--abstraction-dir` for a bucketing), the public

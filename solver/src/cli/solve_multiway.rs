@@ -55,7 +55,7 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
     let kept = checkpoint::write_results(
         &ckpt,
         &out,
-        args.keep_checkpoint,
+        super::solve::keeps_checkpoint(args, &ran),
         || session::save(&ckpt, &solver, &problem),
         || write_policy(&out, &solver, def, &nc),
     )?;
@@ -67,11 +67,10 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
         &est,
         (secs, ran.iterating.as_secs_f64()),
     );
-    if args.output.json {
-        return Ok(());
+    if !args.output.json {
+        println!("policy: {}\ncheckpoint: {kept}", out.display());
     }
-    println!("policy: {}\ncheckpoint: {kept}", out.display());
-    Ok(())
+    super::solve::finish(&ran, solver.iterations, &ckpt, &out)
 }
 
 /// The flags of the other back ends, refused by name: nothing is silently ignored.

@@ -106,7 +106,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     let kept = solver::checkpoint::write_results(
         &ckpt,
         &out,
-        args.keep_checkpoint,
+        super::solve::keeps_checkpoint(args, &ran),
         || session::save(&ckpt, &solver, &problem),
         || write_strategy(&out, &solver, def, &bucketing, WIDTH, exact.clone().ok()),
     )?;
@@ -123,7 +123,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
         walkable,
     };
     report(args, &solver, &problem, &end);
-    Ok(())
+    super::solve::finish(&ran, solver.iterations, &ckpt, &out)
 }
 
 /// Refuses the flags of the walked solver and an abstraction the deal-sampled one cannot use;

@@ -123,7 +123,7 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
     let kept = solver::checkpoint::write_results(
         &ckpt,
         &out,
-        args.keep_checkpoint,
+        super::solve::keeps_checkpoint(args, &ran),
         || session::save(&ckpt, &solver, &problem),
         || write_strategy(&out, &solver, &problem),
     )?;
@@ -140,7 +140,7 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
         (pool.current_num_threads(), file_bytes, &kept),
         &out,
     );
-    Ok(())
+    super::solve::finish(&ran, solver.iterations, &ckpt, &out)
 }
 
 /// The card abstraction of a sampled solve of `def` at `size` seen as `view`, from the cache

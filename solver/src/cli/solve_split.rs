@@ -185,7 +185,7 @@ fn solve(args: &Args, def: &GameDef, mpi: &mut Mpi) -> Result<()> {
     let kept = solver::checkpoint::write_results(
         &ckpt,
         &out,
-        args.keep_checkpoint,
+        super::solve::keeps_checkpoint(args, &ran),
         || solver::checkpoint::save(&ckpt, header, [&part.regrets, &part.average]),
         || match (&full, walkable) {
             (Some(full), _) => {
@@ -211,8 +211,9 @@ fn solve(args: &Args, def: &GameDef, mpi: &mut Mpi) -> Result<()> {
             }
         },
     )?;
+    let done = super::solve::finish(&ran, part.iterations, &ckpt, &out);
     if !lead {
-        return Ok(());
+        return done;
     }
     let secs = start.elapsed().as_secs_f64();
     let iter_secs = ran.iterating.as_secs_f64().max(1e-9);
@@ -259,7 +260,7 @@ fn solve(args: &Args, def: &GameDef, mpi: &mut Mpi) -> Result<()> {
                 "checkpoint": kept,
             })
         );
-        return Ok(());
+        return done;
     }
     println!(
         "{} deal-sampled {} ({}) over {ranks} ranks: {} iterations of {batch} deals in \
@@ -286,7 +287,7 @@ fn solve(args: &Args, def: &GameDef, mpi: &mut Mpi) -> Result<()> {
         out.display(),
         mib(file_bytes as usize),
     );
-    Ok(())
+    done
 }
 
 /// Every rank's traffic, rank order (a collective: every rank calls it).

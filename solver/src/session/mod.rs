@@ -26,7 +26,24 @@ use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::rules::GameDef;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// Set when the process is asked to stop ([`interrupt`]): the session loop then ends after the
+/// iteration in progress, as if a stop condition held, so that its caller writes the
+/// checkpoint and the strategy so far instead of losing what came after the last checkpoint.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Asks every session of this process to stop after its iteration in progress. Only an atomic
+/// store: safe to call from a signal handler (the command line's SIGINT and SIGTERM).
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Whether [`interrupt`] was called.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
 
 /// A solver, as the session loop sees it.
 pub trait Session {
@@ -155,9 +172,13 @@ pub struct Ran {
     pub iterations: u64,
     /// Time spent in iterations alone (not in checkpoints or observers).
     pub iterating: Duration,
+    /// Whether it stopped because the process was asked to ([`interrupt`]) rather than by its
+    /// plan: its caller keeps the checkpoint, so that `--resume` goes on from there.
+    pub interrupted: bool,
 }
 
-/// Iterates `solver` until a stop condition of `plan` holds or `observer` stops it, writing a
+/// Iterates `solver` until a stop condition of `plan` holds, `observer` stops it or the
+/// process is interrupted ([`interrupt`]), writing a
 /// checkpoint as often as `plan` says. A checkpoint that fails stops the session with an error
 /// saying what is left ([`periodic_failed`]): a disk that is full now would fail the final
 /// write too. The final results are the caller's to write ([`checkpoint::write_results`]).
@@ -173,7 +194,8 @@ pub fn run<S: Session>(
     let mut last_checkpoint = start;
     loop {
         let done_iterations = plan.iterations.is_some_and(|n| solver.iterations() >= n);
-        if solver.agree(done_iterations || plan.time.is_some_and(|t| start.elapsed() >= t))? {
+        let out_of_time = plan.time.is_some_and(|t| start.elapsed() >= t);
+        if solver.agree(done_iterations || out_of_time || interrupted())? {
             break;
         }
         let t = Instant::now();
@@ -197,6 +219,7 @@ pub fn run<S: Session>(
     Ok(Ran {
         iterations: solver.iterations() - first,
         iterating,
+        interrupted: interrupted(),
     })
 }
 
