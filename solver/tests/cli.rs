@@ -339,9 +339,9 @@ fn killed_solve_resumes_to_the_same_file() {
 
 /// Ctrl-C (SIGINT) in the middle of a long solve, long before its first periodic checkpoint:
 /// the solve stops after the iteration in progress, writes the strategy so far and keeps the
-/// checkpoint, fails saying so, and `--resume` goes on from there rather than from scratch.
-/// The walked solver (leduc) and the deal-sampled one (ministud, `--solver deal`) share the
-/// session loop that does it.
+/// checkpoint, fails saying so, and `--resume` goes on from there rather than from scratch;
+/// `stud info` reads the checkpoint, and refuses it damaged. The walked solver (leduc) and the
+/// deal-sampled one (ministud, `--solver deal`) share the session loop that does it.
 #[test]
 fn an_interrupted_solve_writes_its_work_and_resumes() {
     use std::io::BufRead;
@@ -398,10 +398,25 @@ fn an_interrupted_solve_writes_its_work_and_resumes() {
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("{game}: {rest}"));
         assert!(done > 0 && rest.contains("--resume"), "{game}: {rest}");
+        let ckpt = out.with_extension("ckpt");
+        assert!(out.exists() && ckpt.exists(), "{game}");
+        // `stud info` reads the checkpoint, and refuses it damaged.
+        let info: serde_json::Value =
+            serde_json::from_str(&ok(&["info", s(&ckpt), "--json"])).unwrap();
+        assert_eq!(info["header"]["iterations"], done, "{info}");
+        assert_eq!(info["verified"], true, "{info}");
+        let text = ok(&["info", s(&ckpt)]);
         assert!(
-            out.exists() && out.with_extension("ckpt").exists(),
-            "{game}"
+            text.contains(&format!("iterations:       {done}\n")),
+            "{text}"
         );
+        let mut bytes = std::fs::read(&ckpt).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        let damaged = d.join("damaged.ckpt");
+        std::fs::write(&damaged, bytes).unwrap();
+        let e = fails(&["info", s(&damaged)]);
+        assert!(e.contains("damaged"), "{e}");
         // Resumed to a few iterations more: it starts from the interrupted count.
         let more = (done + 3).to_string();
         let mut resume = args(&more);
@@ -409,10 +424,7 @@ fn an_interrupted_solve_writes_its_work_and_resumes() {
         let json = ok(&resume.iter().map(String::as_str).collect::<Vec<_>>());
         let last: serde_json::Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
         assert_eq!(last["iterations"], done + 3, "{game}: {json}");
-        assert!(
-            !out.with_extension("ckpt").exists(),
-            "{game}: finished, not kept"
-        );
+        assert!(!ckpt.exists(), "{game}: finished, not kept");
     }
     std::fs::remove_dir_all(&d).ok();
 }

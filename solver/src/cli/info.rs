@@ -1,4 +1,4 @@
-//! `stud info`: print a strategy file's header.
+//! `stud info`: print a strategy file's header, or a checkpoint's.
 
 use abstraction::recall::Recall;
 use anyhow::Result;
@@ -9,13 +9,16 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  stud info strategies/7stud-hu.strat\n  \
                         stud info strategies/7stud-hu.strat --json\n  \
-                        stud info solves/7stud-3p.strat\n\n\
-                        The last is a multiway file (three seats, from stud solve --game 7stud-3p \
-                        --abstraction tiny --time 90s --out solves/7stud-3p.strat).\n\n\
+                        stud info solves/7stud-3p.strat\n  \
+                        stud info solves/7stud-hu.ckpt\n\n\
+                        The third is a multiway file (three seats, from stud solve --game 7stud-3p \
+                        --abstraction tiny --time 90s --out solves/7stud-3p.strat); the fourth a \
+                        checkpoint, which a solve keeps with --keep-checkpoint or when it is \
+                        interrupted (Ctrl-C).\n\n\
                         Every byte of the file is checked against its checksum before anything is \
                         printed: a damaged file is refused.")]
 pub struct Args {
-    /// The strategy file.
+    /// The strategy file, or a solve's checkpoint (`.ckpt`).
     pub file: PathBuf,
     /// Accepted for scripts written before every command verified the checksums on opening;
     /// changes nothing.
@@ -28,6 +31,9 @@ pub struct Args {
 
 /// Runs `stud info`.
 pub fn run(args: Args) -> Result<()> {
+    if let Some(c) = solver::session::checkpoint_info(&args.file)? {
+        return info_checkpoint(&args, &c);
+    }
     if multiway::is_multiway_file(&args.file) {
         return info_multiway(&args);
     }
@@ -189,5 +195,55 @@ fn info_multiway(args: &Args) -> Result<()> {
         f.buckets.heads_up.checksum()
     );
     println!("checksums:        ok (every byte of the file)");
+    Ok(())
+}
+
+/// `stud info` of a checkpoint: its kind and header, every byte verified.
+fn info_checkpoint(args: &Args, c: &solver::session::CheckpointInfo) -> Result<()> {
+    if args.output.json {
+        let mut v = serde_json::json!({
+            "file": args.file.display().to_string(),
+            "kind": c.what,
+            "format_version": c.version,
+            "verified": true,
+        });
+        v["header"] = c.header.clone();
+        println!("{v}");
+        return Ok(());
+    }
+    println!("file:             {}", args.file.display());
+    println!(
+        "kind:             {} (resume with stud solve --resume)",
+        c.what
+    );
+    println!("format version:   {}", c.version);
+    println!("iterations:       {}", c.iterations);
+    println!("infoset-actions:  {}", c.slots);
+    if let Some(fields) = c.header.as_object() {
+        for (k, v) in fields {
+            if matches!(k.as_str(), "iterations" | "slots") {
+                continue;
+            }
+            let v = match v {
+                serde_json::Value::String(s) => s.clone(),
+                // A fraction stored as f32 (the tremble) in the digits it was given with.
+                serde_json::Value::Number(x) if x.is_f64() => {
+                    let x = format!("{:.6}", x.as_f64().unwrap_or(0.0));
+                    x.trim_end_matches('0').trim_end_matches('.').to_string()
+                }
+                v if k == "game" => format!(
+                    "{} ({} seats, ante {}, bets {}/{})",
+                    v["variant"].as_str().unwrap_or("?"),
+                    v["seats"],
+                    v["ante"],
+                    v["small_bet"],
+                    v["big_bet"]
+                ),
+                v => v.to_string(),
+            };
+            println!("{:<18}{v}", format!("{}:", k.replace('_', " ")));
+        }
+    }
+    println!("verified:         every byte matches its checksum");
     Ok(())
 }

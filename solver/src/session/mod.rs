@@ -81,6 +81,67 @@ pub struct Problem {
     pub betting: BettingAbstraction,
 }
 
+/// What `stud info` shows of a checkpoint: which solve wrote it and its header.
+#[derive(Clone, Debug)]
+pub struct CheckpointInfo {
+    /// The kind of checkpoint, in words ("deal checkpoint").
+    pub what: &'static str,
+    /// The container's format version.
+    pub version: u32,
+    /// Iterations completed.
+    pub iterations: u64,
+    /// Slots per array (regrets, averages).
+    pub slots: u64,
+    /// The header as JSON (the game as an object).
+    pub header: serde_json::Value,
+}
+
+/// The header of the checkpoint at `path`, of whichever solver wrote it, once every byte is
+/// checked against the checksums; `None` if the file does not start as a checkpoint.
+pub fn checkpoint_info(path: &Path) -> Result<Option<CheckpointInfo>> {
+    fn open<H: checkpoint::Header>(path: &Path) -> Result<CheckpointInfo> {
+        let f = crate::container::ContainerFile::<H>::open(
+            path,
+            crate::input::CHECKPOINT,
+            H::MAGIC,
+            H::WHAT,
+        )?;
+        let h = &f.container.header;
+        let mut header = serde_json::to_value(h)?;
+        // The game is stored as JSON text inside the header: shown as the object it is.
+        if let Some(game) = header["game"]
+            .as_str()
+            .and_then(|g| serde_json::from_str(g).ok())
+        {
+            header["game"] = game;
+        }
+        Ok(CheckpointInfo {
+            what: H::WHAT,
+            version: f.container.version,
+            iterations: h.iterations(),
+            slots: h.slots(),
+            header,
+        })
+    }
+    let mut magic = [0u8; 8];
+    {
+        use std::io::Read;
+        let mut file = crate::input::open(path, crate::input::CHECKPOINT)?;
+        if file.read_exact(&mut magic).is_err() {
+            return Ok(None);
+        }
+    }
+    use checkpoint::Header;
+    Ok(Some(match &magic {
+        m if m == walked::CheckpointHeader::MAGIC => open::<walked::CheckpointHeader>(path)?,
+        m if m == deal::DealCheckpointHeader::MAGIC => open::<deal::DealCheckpointHeader>(path)?,
+        m if m == split::PartCheckpointHeader::MAGIC => open::<split::PartCheckpointHeader>(path)?,
+        m if m == multiway::MultiwayHeader::MAGIC => open::<multiway::MultiwayHeader>(path)?,
+        m if m == sampled::SampledHeader::MAGIC => open::<sampled::SampledHeader>(path)?,
+        _ => return Ok(None),
+    }))
+}
+
 /// Writes `solver`'s state on `problem` to the checkpoint `path`, atomically.
 pub fn save<S: Session>(path: &Path, solver: &S, problem: &Problem) -> Result<()> {
     checkpoint::save(path, solver.header(problem), solver.arrays())
