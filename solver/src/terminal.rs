@@ -159,6 +159,21 @@ struct Side {
     rows: Vec<[u16; 6]>,
 }
 
+/// The showdown tables (`Board::showdown`) of `tree`'s showdowns, ascending, each once.
+fn showdown_tables(tree: &Tree) -> Vec<u32> {
+    let mut at: Vec<u32> = (tree.nodes.iter())
+        .filter(|node| node.kind == NodeKind::Showdown)
+        .map(|node| tree.boards[node.board as usize].showdown)
+        .collect();
+    at.sort_unstable();
+    at.dedup();
+    at
+}
+
+/// Bytes of a [`Side`] of `units` hands or sets: order, strength and the other seat's strength
+/// (`u32` each), and the card-sum indices.
+const SIDE_BYTES_PER_UNIT: usize = 3 * 4 + 12;
+
 /// Both seats' [`Side`]s per showdown table of a tree (`Board::showdown`).
 struct Showdowns {
     at: Vec<u32>,
@@ -183,12 +198,7 @@ impl Showdowns {
         strength: impl Fn(u32, usize) -> Vec<u32>,
         order: impl Fn(u32, usize, &[u32]) -> Vec<u32>,
     ) -> Showdowns {
-        let mut at: Vec<u32> = (tree.nodes.iter())
-            .filter(|node| node.kind == NodeKind::Showdown)
-            .map(|node| tree.boards[node.board as usize].showdown)
-            .collect();
-        at.sort_unstable();
-        at.dedup();
+        let at = showdown_tables(tree);
         let sides = at
             .iter()
             .map(|&a| {
@@ -234,25 +244,63 @@ struct Sets {
 }
 
 impl HoldingIds {
+    /// The bytes [`HoldingIds::new`] allocates for `tree`, worked out without building it (a
+    /// solver's memory estimate counts them): each hand's card-sum indices, and per showdown
+    /// table both seats' [`Side`]s of the hands, or of the sets where the sets are swept
+    /// (with the sets' hands and indices).
+    pub fn bytes(tree: &Tree) -> usize {
+        let n = tree.holdings.len();
+        let tables = if n == 0 {
+            0
+        } else {
+            showdown_tables(tree).len()
+        };
+        let sides = |units: usize| tables * 2 * units * SIDE_BYTES_PER_UNIT;
+        let in_sets = !tree.twins.is_empty() && tree.twins.len() == n;
+        n * 12
+            + match in_sets {
+                true => n / 3 * (12 + 12) + sides(n / 3),
+                false => sides(n),
+            }
+    }
+
+    /// The bytes this holds, as [`HoldingIds::bytes`] estimates them.
+    #[cfg(test)]
+    pub(crate) fn held_bytes(&self) -> usize {
+        let side =
+            |s: &Side| 4 * (s.order.len() + s.strength.len() + s.other.len()) + 12 * s.rows.len();
+        let showdowns = |w: &Showdowns| w.sides.iter().flatten().map(side).sum::<usize>();
+        12 * self.rows.len()
+            + showdowns(&self.showdowns)
+            + self.sets.as_ref().map_or(0, |x| {
+                12 * x.hands.len() + 12 * x.rows.len() + showdowns(&x.showdowns)
+            })
+    }
+
     /// The indices of `tree`'s holdings (none for a tree of one-card hands).
     pub fn new(tree: &Tree) -> HoldingIds {
-        let rows: Vec<[u16; 6]> = tree.holdings.iter().map(|&h| row_of_set(h)).collect();
+        // Two or three cards a hand (the subgame builder's); none in a tree of one-card hands.
+        let row = match tree.holdings.first().map_or(0, |h| h.len()) {
+            2 => row_of::<2>,
+            _ => row_of::<3>,
+        };
+        let rows: Vec<[u16; 6]> = tree.holdings.iter().map(|&h| row(h)).collect();
         let sets = Sets::new(tree, &rows);
         let n = rows.len();
         let table = |at: u32, seat: usize, of: &[u32]| {
             let base = at as usize + seat * n;
             of[base..base + n].to_vec()
         };
-        let showdowns = match sets {
-            Some(_) => Showdowns::none(),
-            None if n == 0 => Showdowns::none(),
+        let showdowns = if sets.is_some() || n == 0 {
+            Showdowns::none()
+        } else {
             // The tree's own order (its ties as the tree has them: the same sums, the same bits).
-            None => Showdowns::new(
+            Showdowns::new(
                 tree,
                 &rows,
                 |at, seat| table(at, seat, &tree.strength),
                 |at, seat, _| table(at, seat, &tree.order),
-            ),
+            )
         };
         HoldingIds {
             rows,
@@ -260,22 +308,6 @@ impl HoldingIds {
             showdowns,
         }
     }
-}
-
-/// The [`HoldingIds`] row of a hand of up to three cards.
-fn row_of_set(h: CardSet) -> [u16; 6] {
-    let mut c = [0u16; MAX_HOLDING_CARDS];
-    for (o, card) in c.iter_mut().zip(h.iter()) {
-        *o = card.id() as u16;
-    }
-    [
-        c[0],
-        c[1],
-        c[2],
-        c[0] << 6 | c[1],
-        c[0] << 6 | c[2],
-        c[1] << 6 | c[2],
-    ]
 }
 
 impl Sets {
@@ -320,11 +352,17 @@ impl Sets {
         })
     }
 
-    /// The opponent's reach summed per set, into `out[..sets]`.
-    fn gather(&self, reach: &[f64], out: &mut [f64]) {
-        for (o, t) in out.iter_mut().zip(&self.hands) {
+    /// The opponent's `reach` summed per set into `out[sets..2 × sets]`, returned with
+    /// `out[..sets]`, where the sets' values go before [`Sets::scatter`] gives each hand its
+    /// set's (a hand's row of values is the only memory a terminal writes).
+    fn gather<'a>(&self, reach: &[f64], out: &'a mut [f64]) -> (&'a mut [f64], &'a [f64]) {
+        let m = self.hands.len();
+        let (values, rest) = out.split_at_mut(m);
+        let summed = &mut rest[..m];
+        for (o, t) in summed.iter_mut().zip(&self.hands) {
             *o = reach[t[0] as usize] + reach[t[1] as usize] + reach[t[2] as usize];
         }
+        (values, summed)
     }
 
     /// Each hand's value from its set's, `values[..sets]` in place: set `s`'s hands are `s`
@@ -451,10 +489,7 @@ fn holding_values(
 ) {
     let value = tree.values[node.value_index() as usize];
     if let Some(sets) = &ids.sets {
-        let m = sets.hands.len();
-        let (values, rest) = out.split_at_mut(m);
-        let reach = &mut rest[..m];
-        sets.gather(reach_opp, reach);
+        let (values, reach) = sets.gather(reach_opp, out);
         match node.kind {
             NodeKind::Fold => {
                 fold_of::<3>(&sets.rows, &[], fold_value(value, player), reach, values)
@@ -557,19 +592,10 @@ pub fn fold_and_showdown(
     let v = fold_value(tree.values[fold.value_index() as usize], player);
     let stake = tree.values[showdown.value_index() as usize];
     if let Some(sets) = &ids.sets {
-        let m = sets.hands.len();
-        let (values, rest) = out_showdown.split_at_mut(m);
-        let reach = &mut rest[..m];
-        sets.gather(reach_opp, reach);
+        let (values, reach) = sets.gather(reach_opp, out_showdown);
+        let fold_out = Some((v, &mut out_fold[..values.len()]));
         let hands = set_hands(tree, sets, showdown);
-        showdown_of::<3>(
-            &hands,
-            stake,
-            player,
-            reach,
-            values,
-            Some((v, &mut out_fold[..m])),
-        );
+        showdown_of::<3>(&hands, stake, player, reach, values, fold_out);
         sets.scatter(out_showdown);
         sets.scatter(out_fold);
         return;

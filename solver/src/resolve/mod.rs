@@ -543,7 +543,9 @@ impl Subgame {
     /// walks' scratch and the three best responses' (which run after it is freed).
     pub fn estimate(&self) -> crate::memory::Estimate {
         let t = &self.tree;
-        let solver_bytes = t.num_slots * crate::cfr::BYTES_PER_SLOT;
+        // The regrets and averages, and the showdown tables the solver's terminals sweep.
+        let solver_bytes =
+            t.num_slots * crate::cfr::BYTES_PER_SLOT + crate::terminal::HoldingIds::bytes(t);
         crate::memory::Estimate {
             infosets: t.num_infosets,
             slots: t.num_slots,

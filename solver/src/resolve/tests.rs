@@ -151,6 +151,8 @@ fn check_terminals_pair_by_pair(sub: &Subgame, samples: Option<usize>) {
     let mut out = vec![0.0; n];
     let mut checked = [0; 2];
     let ids = HoldingIds::new(t);
+    // What the memory estimate counts of them is what they hold.
+    assert_eq!(ids.held_bytes(), HoldingIds::bytes(t));
     for node in t.nodes.iter().filter(|x| x.kind != NodeKind::Action) {
         for player in 0..2u8 {
             terminal_values(t, &ids, node, player, &reach, &mut out);
