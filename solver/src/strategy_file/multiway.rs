@@ -122,8 +122,26 @@ pub fn is_multiway_file(path: &Path) -> bool {
         && is_multiway(&magic)
 }
 
+/// The bytes of an opened multiway file: mapped from disk (read in place, as the heads-up
+/// files are: opening reads no more than the checksums do, and the processes that open one
+/// file share its pages), or given whole ([`MultiwayFile::from_bytes`]).
+enum FileBytes {
+    Mapped(memmap2::Mmap),
+    Given(Vec<u8>),
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Mapped(m) => m,
+            FileBytes::Given(v) => v,
+        }
+    }
+}
+
 /// An opened multiway strategy file: its header, the rebuilt betting abstraction, the
-/// bucketing and the rows.
+/// bucketing and the rows (read in place).
 pub struct MultiwayFile {
     /// The header.
     pub header: MultiwayFileHeader,
@@ -133,21 +151,32 @@ pub struct MultiwayFile {
     pub buckets: MultiwayBuckets,
     /// The slot layout.
     pub rows: Rows,
-    /// The rows: a probability × 65535 per slot.
-    pub probs: Vec<u16>,
+    /// The file's bytes.
+    data: FileBytes,
+    /// Where the rows lie in them: a probability × 65535 per slot, `u16` little-endian.
+    rows_at: std::ops::Range<usize>,
     /// The file's size in bytes.
     pub bytes: usize,
 }
 
 impl MultiwayFile {
-    /// Reads and checks the file at `path` (every checksum), rebuilds its betting abstraction.
+    /// Maps and checks the file at `path` (every checksum), rebuilds its betting abstraction.
     pub fn open(path: &Path) -> Result<MultiwayFile> {
-        let bytes = input::read(path, input::STRATEGY)?;
-        MultiwayFile::from_bytes(&bytes).with_context(|| format!("{}", path.display()))
+        let file = input::open(path, input::STRATEGY)?;
+        // SAFETY: the map is read-only; a concurrent writer would replace the file by rename
+        // (never write into it), which leaves this mapping intact.
+        let map = unsafe { memmap2::Mmap::map(&file) }
+            .with_context(|| format!("mapping {}", path.display()))?;
+        MultiwayFile::parse(FileBytes::Mapped(map)).with_context(|| format!("{}", path.display()))
     }
 
     /// [`MultiwayFile::open`] of the bytes of a file.
     pub fn from_bytes(bytes: &[u8]) -> Result<MultiwayFile> {
+        MultiwayFile::parse(FileBytes::Given(bytes.to_vec()))
+    }
+
+    fn parse(data: FileBytes) -> Result<MultiwayFile> {
+        let bytes = &*data;
         let c: Container<MultiwayFileHeader> = Container::open(bytes, MAGIC, WHAT)?;
         c.verify(bytes)?;
         let seats = c.header.game.seats as usize;
@@ -197,18 +226,24 @@ impl MultiwayFile {
         if raw.len() != rows.slots * 2 {
             bail!("{} bytes of rows for {} slots", raw.len(), rows.slots);
         }
-        let probs = raw
-            .chunks_exact(2)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]))
-            .collect();
+        let start = raw.as_ptr() as usize - bytes.as_ptr() as usize;
+        let rows_at = start..start + raw.len();
         Ok(MultiwayFile {
             header: h,
             betting,
             buckets,
             rows,
-            probs,
             bytes: bytes.len(),
+            rows_at,
+            data,
         })
+    }
+
+    /// The stored probability × 65535 of every slot, in slot order.
+    pub fn probabilities(&self) -> impl ExactSizeIterator<Item = u16> + '_ {
+        self.data[self.rows_at.clone()]
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
     }
 
     /// Where the decision at `state` after `bets` (the hand's betting so far) is in the
@@ -283,13 +318,12 @@ impl MultiwayFile {
     ) -> Result<usize> {
         let k = self.betting.nodes[spot.node as usize].num_children as usize;
         let slot = self.slot(spot, bucket);
-        let stored = self
-            .probs
-            .get(slot..slot + k)
+        let stored = self.data[self.rows_at.clone()]
+            .get(2 * slot..2 * (slot + k))
             .filter(|_| k <= MAX_ACTIONS)
             .context("a decision outside the file's rows")?;
-        for (o, &q) in out.iter_mut().zip(stored) {
-            *o = q as f64 / 65535.0;
+        for (o, q) in out.iter_mut().zip(stored.chunks_exact(2)) {
+            *o = u16::from_le_bytes([q[0], q[1]]) as f64 / 65535.0;
         }
         Ok(k)
     }

@@ -36,7 +36,8 @@ fn plays_hundreds_of_hands(mut s: SampledSolver, name: &str) {
     assert_eq!(file.rows.slots, s.rows.slots);
     // The rows are the average strategy as solved, to a 65535th.
     let avg = s.average_strategy();
-    for (&q, &p) in file.probs.iter().zip(&avg) {
+    assert_eq!(file.probabilities().len(), avg.len());
+    for (q, &p) in file.probabilities().zip(&avg) {
         assert!((q as f32 / 65535.0 - p).abs() <= 1.0 / 65535.0);
     }
     let player = MultiwayPlayer::new(file, "mw");
