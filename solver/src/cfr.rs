@@ -705,14 +705,35 @@ fn match_hands<const K: usize>(table: &[u32], rows: &[f64], strat: &mut [f64]) {
 /// read in turn.
 #[inline(always)]
 fn match_own<const K: usize>(n: usize, rows: &[f64], strat: &mut [f64]) {
+    // Eight hands at a time, as `match_hands`: their rows read into one array per action, so
+    // that the divisions and the stores into each action's row are vector operations (a hand
+    // at a time, the compiler stored each probability alone: 45% of the walk's samples).
+    const L: usize = 8;
     let rows = &rows[..n * K];
     let mut actions = strat[..n * K].chunks_exact_mut(n);
     let out: [&mut [f64]; K] = std::array::from_fn(|_| actions.next().expect("K rows"));
-    for (h, row) in rows.chunks_exact(K).enumerate() {
+    let mut chunks = rows.chunks_exact(L * K);
+    for (c, chunk) in (&mut chunks).enumerate() {
+        let pos: [[f64; L]; K] =
+            std::array::from_fn(|a| std::array::from_fn(|l| chunk[l * K + a].max(0.0)));
+        let sum: [f64; L] = std::array::from_fn(|l| (1..K).fold(pos[0][l], |s, a| s + pos[a][l]));
+        for (a, p) in pos.iter().enumerate() {
+            let o = &mut out[a][c * L..c * L + L];
+            for l in 0..L {
+                o[l] = if sum[l] > 0.0 {
+                    p[l] / sum[l]
+                } else {
+                    1.0 / K as f64
+                };
+            }
+        }
+    }
+    let done = n - chunks.remainder().len() / K;
+    for (i, row) in chunks.remainder().chunks_exact(K).enumerate() {
         let pos: [f64; K] = std::array::from_fn(|a| row[a].max(0.0));
         let sum = (1..K).fold(pos[0], |s, a| s + pos[a]);
         for a in 0..K {
-            out[a][h] = if sum > 0.0 {
+            out[a][done + i] = if sum > 0.0 {
                 pos[a] / sum
             } else {
                 1.0 / K as f64
