@@ -378,18 +378,25 @@ pub(super) fn measured_plan(args: &Args, ckpt: &Path) -> Plan {
 
 /// Makes SIGINT (Ctrl-C) and SIGTERM end a solve after its iteration in progress
 /// ([`session::interrupt`]): the strategy so far and the checkpoint are written, so that nothing
-/// since the last periodic checkpoint is lost. A second signal ends the process at once.
+/// since the last periodic checkpoint is lost. A second signal ends the process at once, as
+/// does one that comes before the iterations begin (nothing to save yet).
 fn stop_on_signals() {
     #[cfg(unix)]
     {
         extern "C" fn on_signal(signal: libc::c_int) {
             const SAID: &[u8] = b"\nstopping after this iteration to write the strategy and the \
                                   checkpoint (again to quit at once)\n";
-            session::interrupt();
-            // SAFETY: write(2) and signal(2) are async-signal-safe; SAID outlives the call.
+            // SAFETY: write(2), signal(2) and raise(3) are async-signal-safe; SAID outlives
+            // the call.
             unsafe {
-                libc::write(2, SAID.as_ptr().cast(), SAID.len());
                 libc::signal(signal, libc::SIG_DFL);
+                if !session::solving() {
+                    // Nothing solved yet (a bucketing or a tree being built): quit now.
+                    libc::raise(signal);
+                    return;
+                }
+                session::interrupt();
+                libc::write(2, SAID.as_ptr().cast(), SAID.len());
             }
         }
         let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;

@@ -45,6 +45,15 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
+/// Set while a session loop runs ([`run`]): before it (building a bucketing, a tree) there is
+/// nothing to save, so a signal handler may end the process at once.
+static SOLVING: AtomicBool = AtomicBool::new(false);
+
+/// Whether a session loop is running, so that an interrupt would save its work.
+pub fn solving() -> bool {
+    SOLVING.load(Ordering::SeqCst)
+}
+
 /// A solver, as the session loop sees it.
 pub trait Session {
     /// The element of its regrets and averages (`f64` or `f32`), as stored in its checkpoints.
@@ -252,6 +261,36 @@ pub fn run<S: Session>(
     let start = Instant::now();
     let first = solver.iterations();
     let mut iterating = Duration::ZERO;
+    SOLVING.store(true, Ordering::SeqCst);
+    let ran = iterate(
+        solver,
+        problem,
+        plan,
+        observer,
+        start,
+        first,
+        &mut iterating,
+    );
+    SOLVING.store(false, Ordering::SeqCst);
+    ran?;
+    Ok(Ran {
+        iterations: solver.iterations() - first,
+        iterating,
+        interrupted: interrupted(),
+    })
+}
+
+/// The loop of [`run`], from `start` and `first` iterations: the time in iterations added to
+/// `iterating`.
+fn iterate<S: Session>(
+    solver: &mut S,
+    problem: &Problem,
+    plan: &Plan,
+    observer: &mut impl Observer<S>,
+    start: Instant,
+    first: u64,
+    iterating: &mut Duration,
+) -> Result<()> {
     let mut last_checkpoint = start;
     loop {
         let done_iterations = plan.iterations.is_some_and(|n| solver.iterations() >= n);
@@ -261,8 +300,8 @@ pub fn run<S: Session>(
         }
         let t = Instant::now();
         solver.iterate()?;
-        iterating += t.elapsed();
-        let progress = progress(plan, solver.iterations(), first, start, iterating);
+        *iterating += t.elapsed();
+        let progress = progress(plan, solver.iterations(), first, start, *iterating);
         observer.iterated(solver, &progress);
         let due = match plan.every {
             Every::Iterations(n) => solver.iterations() % n.max(1) == 0,
@@ -277,11 +316,7 @@ pub fn run<S: Session>(
             }
         }
     }
-    Ok(Ran {
-        iterations: solver.iterations() - first,
-        iterating,
-        interrupted: interrupted(),
-    })
+    Ok(())
 }
 
 /// Where a session of `plan` stands at `iterations`, having started at `first` at `start`.
