@@ -165,6 +165,7 @@ fn three_seat_file() -> PathBuf {
             "2",
             "--batch",
             "12",
+            "--keep-checkpoint",
             "--out",
             out.to_str().unwrap(),
         ],
@@ -177,7 +178,7 @@ fn three_seat_file() -> PathBuf {
 fn the_help_examples_run() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let multiway = three_seat_file();
-    for (command, at_least) in [("query", 6), ("info", 3)] {
+    for (command, at_least) in [("query", 6), ("info", 4)] {
         let help = ok(&stud(&[command, "--help"], ""));
         let mut ran = 0;
         let prefix = format!("stud {command} ");
@@ -197,6 +198,11 @@ fn the_help_examples_run() {
                         .unwrap()
                         .to_string(),
                     (None, "solves/7stud-3p.strat") => multiway.to_str().unwrap().to_string(),
+                    (None, "solves/7stud-3p.ckpt") => multiway
+                        .with_extension("ckpt")
+                        .to_str()
+                        .unwrap()
+                        .to_string(),
                     _ => a,
                 })
                 .collect();
