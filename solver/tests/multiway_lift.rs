@@ -142,6 +142,8 @@ fn eval_multiway_prints_the_table_and_checks_the_lift() {
             "tiny",
             "--abstraction-dir",
             abst.to_str().unwrap(),
+            "--play",
+            "pure",
             "--json",
         ],
         "",
@@ -153,6 +155,13 @@ fn eval_multiway_prints_the_table_and_checks_the_lift() {
     for r in rows {
         assert!(r["sampled_nash_conv"].as_f64().unwrap() > 0.0, "{r}");
         assert!(r["exact_iterations"].as_u64().unwrap() >= 1, "{r}");
+        // The purified profile is measured, not the mixed one again.
+        let played = r["played"].as_array().unwrap();
+        assert_eq!(played.len(), 1, "{r}");
+        assert_eq!(played[0]["play"], "pure", "{r}");
+        let pure = played[0]["nash_conv"].as_f64().unwrap();
+        let mixed = r["sampled_nash_conv"].as_f64().unwrap();
+        assert!(pure > 0.0 && (pure - mixed).abs() > 1e-6, "{r}");
     }
     assert_eq!(v["floors"].as_array().unwrap().len(), 5);
     assert!(v["checked_decisions"].as_u64().unwrap() > 0);

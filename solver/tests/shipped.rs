@@ -1,4 +1,5 @@
-//! The shipped strategies (`strategies/*-hu.strat` and the three-handed `7stud-3p.strat`): each
+//! The shipped strategies (`strategies/*-hu.strat`, the three- and four-handed `7stud-3p.strat`
+//! and `7stud-4p.strat`): each
 //! is there, within the size a shipped file may take, opens, is checksummed intact, and answers a
 //! spot on every street of its game through the built binary.
 
@@ -82,44 +83,68 @@ const SPOTS_3P: [&str; 5] = [
     "3c 8d Kh pb cc cc 9h Ts 2c x x x Jd 4h 5s x x x 6h 7c 8s x x x",
 ];
 
-#[test]
-fn the_shipped_three_handed_strategy_answers_every_street_and_plays_a_table() {
-    let (p, info) = verified("7stud-3p.strat", 64);
+/// The same four-handed.
+const SPOTS_4P: [&str; 5] = [
+    "3c 8d Kh 4s pb",
+    "3c 8d Kh 4s pb cc cc cc 9h Ts 2c 6d",
+    "3c 8d Kh 4s pb cc cc cc 9h Ts 2c 6d x x x x Jd 4h 5s 3d",
+    "3c 8d Kh 4s pb cc cc cc 9h Ts 2c 6d x x x x Jd 4h 5s 3d x x x x 6h 7c 8s 9d",
+    "3c 8d Kh 4s pb cc cc cc 9h Ts 2c 6d x x x x Jd 4h 5s 3d x x x x 6h 7c 8s 9d x x x x",
+];
+
+/// A shipped multiway file of `seats` seats answers a spot on every street (`spots`: its rows
+/// as stored) and, played as its README says (`play`: a spec suffix), plays a zero-sum table
+/// against heuristic bots.
+fn multiway_file_answers_and_plays(file: &str, seats: u64, spots: &[&str], play: &str) {
+    let (p, info) = verified(file, 64);
     let p = p.as_str();
-    assert_eq!(info["kind"], "multiway", "{info}");
-    assert_eq!(info["seats"], 3, "{info}");
-    assert_eq!(info["game"]["variant"], "7stud", "{info}");
+    assert_eq!(info["kind"], "multiway", "{file}: {info}");
+    assert_eq!(info["seats"], seats, "{file}: {info}");
+    assert_eq!(info["game"]["variant"], "7stud", "{file}: {info}");
     // The table view: a bucketing per number of live seats.
     let cards = info["card_abstraction"].as_str().unwrap();
-    assert!(cards.contains("against every live opponent"), "{info}");
-    for (street, spot) in SPOTS_3P.iter().enumerate() {
+    assert!(
+        cards.contains("against every live opponent"),
+        "{file}: {info}"
+    );
+    for (street, spot) in spots.iter().enumerate() {
         let hand = if street == 4 { "As Ad 7d" } else { "As Ad" };
         let v = stud_json(&["query", p, spot, "--hand", hand, "--json"]);
-        assert_eq!(v["street"], street, "{spot}: {v}");
-        assert_eq!(v["live"].as_array().unwrap().len(), 3, "{spot}: {v}");
+        assert_eq!(v["street"], street, "{file} {spot}: {v}");
+        assert_eq!(
+            v["live"].as_array().unwrap().len() as u64,
+            seats,
+            "{spot}: {v}"
+        );
         let row = v["hands"][0]["probabilities"].as_array().unwrap();
         assert_eq!(row.len(), v["actions"].as_array().unwrap().len());
         let sum: f64 = row.iter().map(|x| x.as_f64().unwrap()).sum();
-        assert!((sum - 1.0).abs() < 1e-9, "{spot}: {v}");
+        assert!((sum - 1.0).abs() < 1e-9, "{file} {spot}: {v}");
     }
-    // Its game is read from the file: a table of it against two heuristic bots, zero-sum.
-    let m = stud_json(&[
-        "match",
-        p,
-        "heuristic",
-        "heuristic",
-        "--hands",
-        "20",
-        "--json",
-    ]);
-    assert_eq!(m["seats"], 3, "{m}");
+    // Its game is read from the file: a table of it against heuristic bots, zero-sum.
+    let played = format!("{p}{play}");
+    let mut args = vec!["match", played.as_str()];
+    args.extend(std::iter::repeat_n("heuristic", seats as usize - 1));
+    args.extend(["--hands", "20", "--json"]);
+    let m = stud_json(&args);
+    assert_eq!(m["seats"], seats, "{file}: {m}");
     let chips: i64 = m["by_player"]
         .as_array()
         .unwrap()
         .iter()
         .map(|r| r["chips"].as_i64().unwrap())
         .sum();
-    assert_eq!(chips, 0, "{m}");
+    assert_eq!(chips, 0, "{file}: {m}");
+}
+
+#[test]
+fn the_shipped_three_handed_strategy_answers_every_street_and_plays_a_table() {
+    multiway_file_answers_and_plays("7stud-3p.strat", 3, &SPOTS_3P, "");
+}
+
+#[test]
+fn the_shipped_four_handed_strategy_played_pure_answers_every_street_and_plays_a_table() {
+    multiway_file_answers_and_plays("7stud-4p.strat", 4, &SPOTS_4P, ":pure");
 }
 
 #[test]

@@ -15,6 +15,7 @@ use solver::memory::{available_memory, cpu_seconds, status_bytes};
 use solver::multiway::lift::{check_player, merge, unmerge, Lift};
 use solver::multiway::sampled::SampledSolver;
 use solver::multiway::{nash_conv, Solver};
+use solver::purify::Purification;
 use solver::session::multiway::estimate;
 use solver::session::sampled::{betting, write_strategy, ADVICE};
 use solver::session::Problem;
@@ -26,7 +27,8 @@ use std::sync::Arc;
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  \
 stud eval multiway --traversals 10000 100000 1000000 --abstraction-dir /work/exp/abst\n  \
-stud eval multiway --game doorstud --abstraction 4 --traversals 100000 --json\n\n\
+stud eval multiway --game doorstud --abstraction 4 --traversals 100000 --json\n  \
+stud eval multiway --tremble 0.1 --traversals 100000 1000000 --play threshold=0.15 pure\n\n\
 Solves the game with the sampling solver of real multiway stud (external-sampling MCCFR on the \
 N-seat betting abstraction, a seat's cards bucketed against the best showing live opponent), \
 lifts its average strategy after each number of traversals onto the whole game tree (each \
@@ -75,6 +77,11 @@ pub struct Args {
     /// Random hands on which the lift is compared with the strategy file's player.
     #[arg(long, default_value_t = 2_000)]
     pub check_hands: usize,
+    /// Ways of playing the lifted strategy measured beside it as solved (each row of the
+    /// profile rewritten as a player in `stud match FILE:PLAY` plays it): `threshold=T` or
+    /// `pure`.
+    #[arg(long, num_args = 1.., value_name = "PLAY")]
+    pub play: Vec<Purification>,
     /// `--seed`.
     #[command(flatten)]
     pub random: super::args::Random,
@@ -102,6 +109,8 @@ struct Row {
     traversals: u64,
     sampled_cpu: f64,
     sampled: f64,
+    /// The NashConv of the sampled strategy played each way of `--play`, in its order.
+    played: Vec<f64>,
     exact_iterations: u64,
     exact_cpu: f64,
     exact: f64,
@@ -202,10 +211,17 @@ pub fn run(args: Args) -> Result<()> {
             "sampled: {} traversals, {cpu:.1} CPU s, NashConv {nc:.5}",
             sampled.iterations * batch as u64
         ));
+        let played: Vec<f64> = (args.play.iter())
+            .map(|&play| nash_conv(&tree, &played(&tree, &policy, play)).total())
+            .collect();
+        for (play, nc) in args.play.iter().zip(&played) {
+            say(format!("  played {play}: NashConv {nc:.5}"));
+        }
         rows.push(Row {
             traversals: sampled.iterations * batch as u64,
             sampled_cpu: cpu,
             sampled: nc,
+            played,
             exact_iterations: 0,
             exact_cpu: 0.0,
             exact: 0.0,
@@ -305,6 +321,16 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
+/// `policy` as a player plays it who rewrites each information set's row by `play`.
+fn played(tree: &HistoryTree, policy: &[f64], play: Purification) -> Vec<f64> {
+    let mut out = policy.to_vec();
+    for set in &tree.infosets {
+        let s = set.first_slot as usize;
+        play.apply(&mut out[s..s + set.actions as usize]);
+    }
+    out
+}
+
 /// The tables, or one JSON object.
 fn print(
     args: &Args,
@@ -328,6 +354,10 @@ fn print(
                     "traversals": r.traversals,
                     "sampled_cpu_seconds": r.sampled_cpu,
                     "sampled_nash_conv": r.sampled,
+                    "played": args.play.iter().zip(&r.played).map(|(p, nc)| serde_json::json!({
+                        "play": p.to_string(),
+                        "nash_conv": nc,
+                    })).collect::<Vec<_>>(),
                     "exact_iterations": r.exact_iterations,
                     "exact_cpu_seconds": r.exact_cpu,
                     "exact_nash_conv": r.exact,
@@ -357,14 +387,23 @@ fn print(
         );
         return;
     }
+    let plays: String = args
+        .play
+        .iter()
+        .map(|p| format!(" sampled, {p} |"))
+        .collect();
     println!(
-        "| traversals | sampled CPU s | sampled NashConv | exact {} iterations | exact CPU s | exact NashConv |",
+        "| traversals | sampled CPU s | sampled NashConv |{plays} exact {} iterations | exact CPU s | exact NashConv |",
         args.exact_algorithm.name()
     );
-    println!("|---|---|---|---|---|---|");
+    println!(
+        "|---|---|---|{}---|---|---|",
+        "---|".repeat(args.play.len())
+    );
     for r in rows {
+        let played: String = r.played.iter().map(|nc| format!(" {nc:.5} |")).collect();
         println!(
-            "| {} | {:.1} | {:.5} | {} | {:.1} | {:.5} |",
+            "| {} | {:.1} | {:.5} |{played} {} | {:.1} | {:.5} |",
             r.traversals, r.sampled_cpu, r.sampled, r.exact_iterations, r.exact_cpu, r.exact
         );
     }
