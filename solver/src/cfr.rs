@@ -29,6 +29,43 @@ use crate::terminal::{fold_and_showdown, terminal_values, HoldingIds};
 use abstraction::tree::{Node, NodeKind, Tree, NONE};
 use serde::{Deserialize, Serialize};
 
+/// The number type of a solver's regret and average tables. The walk computes in `f64` and
+/// stores in `T`: `f64` for the walked games (their figures equal OpenSpiel's to about 1e-15),
+/// `f32` for a re-solved subgame, whose tables (344,344 slots on seventh street, 9.3 million
+/// on sixth) are streamed twice an iteration, so that half the bytes is half the traffic.
+pub trait Real: Copy + Send + Sync + 'static {
+    /// Zero.
+    const ZERO: Self;
+    /// The value, widened to `f64`.
+    fn to_f64(self) -> f64;
+    /// `x`, rounded to this type.
+    fn from_f64(x: f64) -> Self;
+}
+
+impl Real for f64 {
+    const ZERO: f64 = 0.0;
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self
+    }
+    #[inline(always)]
+    fn from_f64(x: f64) -> f64 {
+        x
+    }
+}
+
+impl Real for f32 {
+    const ZERO: f32 = 0.0;
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    #[inline(always)]
+    fn from_f64(x: f64) -> f32 {
+        x as f32
+    }
+}
+
 /// Which member of the CFR family to run.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Algorithm {
@@ -278,9 +315,9 @@ impl<'a, T> Tables<'a, T> {
     }
 }
 
-/// A solver: the tree, the accumulated regrets and average strategy (one `f64` per slot each),
-/// and preallocated scratch.
-pub struct Solver {
+/// A solver: the tree, the accumulated regrets and average strategy (one `T` per slot each:
+/// [`Real`]), and preallocated scratch.
+pub struct Solver<T: Real = f64> {
     /// The game tree.
     pub tree: Tree,
     /// The algorithm.
@@ -288,9 +325,9 @@ pub struct Solver {
     /// Iterations completed.
     pub iterations: u64,
     /// Accumulated regret per slot.
-    pub regrets: Vec<f64>,
+    pub regrets: Vec<T>,
     /// Accumulated average-strategy mass per slot.
-    pub average: Vec<f64>,
+    pub average: Vec<T>,
     main: Task,
     tasks: Vec<Task>,
     /// One task per action of the root when the root's children are walked in parallel (a tree
@@ -375,8 +412,15 @@ fn forks(tree: &Tree) -> bool {
 }
 
 impl Solver {
-    /// A fresh solver on `tree` (regrets and average zero).
+    /// A fresh solver on `tree` (regrets and average zero), its tables in `f64`.
     pub fn new(tree: Tree, algorithm: Algorithm) -> Solver {
+        Solver::with_tables(tree, algorithm)
+    }
+}
+
+impl<T: Real> Solver<T> {
+    /// A fresh solver on `tree` whose regret and average tables are `T`s.
+    pub fn with_tables(tree: Tree, algorithm: Algorithm) -> Solver<T> {
         let par = top_level_chance(&tree);
         let tasks = par.last().map_or(0, |p| {
             p.1 as usize + tree.nodes[p.0 as usize].num_children as usize
@@ -387,8 +431,8 @@ impl Solver {
             0
         };
         Solver {
-            regrets: vec![0.0; tree.num_slots],
-            average: vec![0.0; tree.num_slots],
+            regrets: vec![T::ZERO; tree.num_slots],
+            average: vec![T::ZERO; tree.num_slots],
             main: Task::new(&tree),
             tasks: (0..tasks).map(|_| Task::new(&tree)).collect(),
             fork: (0..fork).map(|_| Task::new(&tree)).collect(),
@@ -630,14 +674,14 @@ struct Pool<'a> {
 /// `strat[a * n + h]` (uniform for the hands that collide with the board: they are never reached).
 /// `own`: hand `h` owns row `h` ([`own_rows`]), so that the rows are read in turn, not through
 /// the bucket table.
-fn regret_matching(tree: &Tree, node: &Node, own: bool, rows: &[f64], strat: &mut [f64]) {
+fn regret_matching<T: Real>(tree: &Tree, node: &Node, own: bool, rows: &[T], strat: &mut [f64]) {
     let k = node.num_children as usize;
     let table = tree.bucket_table(node.board, node.seat);
     match k {
-        2 if own => match_own::<2>(table.len(), rows, strat),
-        3 if own => match_own::<3>(table.len(), rows, strat),
-        2 => match_hands::<2>(table, rows, strat),
-        3 => match_hands::<3>(table, rows, strat),
+        2 if own => match_own::<T, 2>(table.len(), rows, strat),
+        3 if own => match_own::<T, 3>(table.len(), rows, strat),
+        2 => match_hands::<T, 2>(table, rows, strat),
+        3 => match_hands::<T, 3>(table, rows, strat),
         _ => {
             for (h, &b) in table.iter().enumerate() {
                 match_hand(table.len(), h, b, rows, strat, k);
@@ -648,19 +692,19 @@ fn regret_matching(tree: &Tree, node: &Node, own: bool, rows: &[f64], strat: &mu
 
 /// Regret matching of hand `h` (bucket `b`) of `n`: its row of `rows` into `strat[a * n + h]`.
 #[inline(always)]
-fn match_hand(n: usize, h: usize, b: u32, rows: &[f64], strat: &mut [f64], k: usize) {
-    let row: &[f64] = if b == NONE {
+fn match_hand<T: Real>(n: usize, h: usize, b: u32, rows: &[T], strat: &mut [f64], k: usize) {
+    let row: &[T] = if b == NONE {
         &[]
     } else {
         &rows[b as usize * k..b as usize * k + k]
     };
-    let sum: f64 = row.iter().map(|&r| r.max(0.0)).sum();
+    let sum: f64 = row.iter().map(|&r| r.to_f64().max(0.0)).sum();
     for a in 0..k {
         // A true division (not a multiply by 1 / sum): a lone positive regret must give
         // exactly 1.0, or the node's value is off by an ulp and the regrets (clamped at 0)
         // drift onto another trajectory; OpenSpiel divides too.
         strat[a * n + h] = if sum > 0.0 {
-            row[a].max(0.0) / sum
+            row[a].to_f64().max(0.0) / sum
         } else {
             1.0 / k as f64
         };
@@ -671,7 +715,7 @@ fn match_hand(n: usize, h: usize, b: u32, rows: &[f64], strat: &mut [f64], k: us
 /// that the divisions and the stores into each action's row of `strat` are vector operations
 /// (a hand of no bucket has no positive regret, hence the uniform row).
 #[inline(always)]
-fn match_hands<const K: usize>(table: &[u32], rows: &[f64], strat: &mut [f64]) {
+fn match_hands<T: Real, const K: usize>(table: &[u32], rows: &[T], strat: &mut [f64]) {
     const L: usize = 8;
     let n = table.len();
     let mut chunks = table.chunks_exact(L);
@@ -679,7 +723,7 @@ fn match_hands<const K: usize>(table: &[u32], rows: &[f64], strat: &mut [f64]) {
         let pos: [[f64; L]; K] = std::array::from_fn(|a| {
             std::array::from_fn(|l| match bs[l] {
                 NONE => 0.0,
-                b => rows[b as usize * K + a].max(0.0),
+                b => rows[b as usize * K + a].to_f64().max(0.0),
             })
         });
         // The sum in the order of `match_hand`'s (whose start, -0.0, adds nothing).
@@ -704,7 +748,7 @@ fn match_hands<const K: usize>(table: &[u32], rows: &[f64], strat: &mut [f64]) {
 /// [`match_hands`] where hand `h` owns row `h` of `rows` (`n` hands): the same bits, the rows
 /// read in turn.
 #[inline(always)]
-fn match_own<const K: usize>(n: usize, rows: &[f64], strat: &mut [f64]) {
+fn match_own<T: Real, const K: usize>(n: usize, rows: &[T], strat: &mut [f64]) {
     // Eight hands at a time, as `match_hands`: their rows read into one array per action, so
     // that the divisions and the stores into each action's row are vector operations (a hand
     // at a time, the compiler stored each probability alone: 45% of the walk's samples).
@@ -715,7 +759,7 @@ fn match_own<const K: usize>(n: usize, rows: &[f64], strat: &mut [f64]) {
     let mut chunks = rows.chunks_exact(L * K);
     for (c, chunk) in (&mut chunks).enumerate() {
         let pos: [[f64; L]; K] =
-            std::array::from_fn(|a| std::array::from_fn(|l| chunk[l * K + a].max(0.0)));
+            std::array::from_fn(|a| std::array::from_fn(|l| chunk[l * K + a].to_f64().max(0.0)));
         let sum: [f64; L] = std::array::from_fn(|l| (1..K).fold(pos[0][l], |s, a| s + pos[a][l]));
         for (a, p) in pos.iter().enumerate() {
             let o = &mut out[a][c * L..c * L + L];
@@ -730,7 +774,7 @@ fn match_own<const K: usize>(n: usize, rows: &[f64], strat: &mut [f64]) {
     }
     let done = n - chunks.remainder().len() / K;
     for (i, row) in chunks.remainder().chunks_exact(K).enumerate() {
-        let pos: [f64; K] = std::array::from_fn(|a| row[a].max(0.0));
+        let pos: [f64; K] = std::array::from_fn(|a| row[a].to_f64().max(0.0));
         let sum = (1..K).fold(pos[0], |s, a| s + pos[a]);
         for a in 0..K {
             out[a][done + i] = if sum > 0.0 {
@@ -756,13 +800,13 @@ struct Reach<'a> {
 
 /// Walks node `i` for the traverser `ctx.trav`: its counterfactual value per hand into `out`.
 /// `pool` holds the tasks of the top-level chance nodes' children (the root's walk only).
-fn walk(
+fn walk<T: Real>(
     ctx: &Ctx,
     i: usize,
     reach: Reach,
     out: &mut [f64],
     scratch: &mut [f64],
-    tables: Tables,
+    tables: Tables<T>,
     pool: Option<&mut Pool>,
 ) {
     let node = &ctx.tree.nodes[i];
@@ -780,13 +824,13 @@ fn walk(
 
 /// A chance node walked in this thread: each child (or this pass's sample of them, scaled up)
 /// with both reaches masked to the hands that do not hold its card, the values summed.
-fn chance(
+fn chance<T: Real>(
     ctx: &Ctx,
     i: usize,
     reach: Reach,
     out: &mut [f64],
     scratch: &mut [f64],
-    mut tables: Tables,
+    mut tables: Tables<T>,
 ) {
     let tree = ctx.tree;
     let n = reach.me.len();
@@ -853,13 +897,13 @@ impl<'s> ActionFrame<'s> {
 
 /// An action node, in phases: the current strategy by regret matching, the descent into each
 /// action, the node's value, and at the traverser's own nodes the update of its rows.
-fn action(
+fn action<T: Real>(
     ctx: &Ctx,
     i: usize,
     reach: Reach,
     out: &mut [f64],
     scratch: &mut [f64],
-    mut tables: Tables,
+    mut tables: Tables<T>,
     pool: Option<&mut Pool>,
 ) {
     let tree = ctx.tree;
@@ -900,12 +944,12 @@ fn action(
 
 /// Walks each action of node `i`, the actor's reach scaled by its probability, into
 /// `frame.values`.
-fn descend(
+fn descend<T: Real>(
     ctx: &Ctx,
     i: usize,
     reach: Reach,
     frame: &mut ActionFrame,
-    mut tables: Tables,
+    mut tables: Tables<T>,
     mut pool: Option<&mut Pool>,
 ) {
     let n = reach.me.len();
@@ -1000,7 +1044,7 @@ fn child_reach<'a>(mine: bool, reach: Reach<'a>, child: &'a [f64]) -> Reach<'a> 
 /// `rayon::join`), each on its own subtree's slots with its own task's scratch, into its own
 /// row of `values` (rows `a0 ..` of the node's `strategy`): what [`descend`] computes in turn.
 #[allow(clippy::too_many_arguments)]
-fn fork(
+fn fork<T: Real>(
     ctx: &Ctx,
     i: usize,
     a0: usize,
@@ -1008,7 +1052,7 @@ fn fork(
     strategy: &[f64],
     values: &mut [f64],
     tasks: &mut [Task],
-    tables: Tables,
+    tables: Tables<T>,
 ) {
     let n = reach.me.len();
     let first = ctx.tree.children(i).start;
@@ -1065,14 +1109,14 @@ fn expected_value_of<const K: usize>(out: &mut [f64], strategy: &[f64], values: 
 }
 
 /// Adds this pass's regrets and strategy to the traverser's slots of one action node.
-fn update(
+fn update<T: Real>(
     ctx: &Ctx,
     node: &Node,
     value: &[f64],
     frame: &ActionFrame,
     reach_me: &[f64],
-    reg: &mut [f64],
-    avg: &mut [f64],
+    reg: &mut [T],
+    avg: &mut [T],
 ) {
     let sched = ctx.sched;
     let k = node.num_children as usize;
@@ -1089,26 +1133,29 @@ fn update(
     if ctx.own_rows[node.board as usize][node.seat as usize] && table.len() * k == reg.len() {
         // Hand h owns row h: each slot is discounted, added to and clamped in one pass.
         match k {
-            2 => return rows.fused::<2>(&sched, reg, avg),
-            3 => return rows.fused::<3>(&sched, reg, avg),
+            2 => return rows.fused::<T, 2>(&sched, reg, avg),
+            3 => return rows.fused::<T, 3>(&sched, reg, avg),
             _ => {}
         }
     }
     if sched.discounts() {
         for r in reg.iter_mut() {
-            *r *= if *r > 0.0 {
-                sched.positive
-            } else {
-                sched.negative
-            };
+            let x = r.to_f64();
+            *r = T::from_f64(
+                x * if x > 0.0 {
+                    sched.positive
+                } else {
+                    sched.negative
+                },
+            );
         }
         for s in avg.iter_mut() {
-            *s *= sched.old_average;
+            *s = T::from_f64(s.to_f64() * sched.old_average);
         }
     }
     match k {
-        2 => rows.add::<2>(reg, avg),
-        3 => rows.add::<3>(reg, avg),
+        2 => rows.add::<T, 2>(reg, avg),
+        3 => rows.add::<T, 3>(reg, avg),
         _ => {
             for (h, &b) in table.iter().enumerate() {
                 rows.add_hand(h, b, reg, avg, k);
@@ -1117,7 +1164,7 @@ fn update(
     }
     if sched.clamp {
         for r in reg.iter_mut() {
-            *r = r.max(0.0);
+            *r = T::from_f64(r.to_f64().max(0.0));
         }
     }
 }
@@ -1141,7 +1188,7 @@ struct Accumulate<'a> {
 impl Accumulate<'_> {
     /// Adds hand `h`'s regrets and strategy to the row of its bucket `b`.
     #[inline(always)]
-    fn add_hand(&self, h: usize, b: u32, reg: &mut [f64], avg: &mut [f64], k: usize) {
+    fn add_hand<T: Real>(&self, h: usize, b: u32, reg: &mut [T], avg: &mut [T], k: usize) {
         if b == NONE {
             // A hand holding a public card: its values are not counterfactual values of any
             // bucket (a fold pays it as if the opponent could hold anything).
@@ -1151,14 +1198,15 @@ impl Accumulate<'_> {
         let row = b as usize * k;
         let w = self.weight * self.reach_me[h];
         for a in 0..k {
-            reg[row + a] += self.cfv[a * n + h] - self.value[h];
-            avg[row + a] += w * self.strat[a * n + h];
+            let r = reg[row + a].to_f64() + (self.cfv[a * n + h] - self.value[h]);
+            reg[row + a] = T::from_f64(r);
+            avg[row + a] = T::from_f64(avg[row + a].to_f64() + w * self.strat[a * n + h]);
         }
     }
 
     /// Every hand for `K` actions (the loop unrolled over the actions).
     #[inline(always)]
-    fn add<const K: usize>(&self, reg: &mut [f64], avg: &mut [f64]) {
+    fn add<T: Real, const K: usize>(&self, reg: &mut [T], avg: &mut [T]) {
         for (h, &b) in self.table.iter().enumerate() {
             self.add_hand(h, b, reg, avg, K);
         }
@@ -1168,7 +1216,7 @@ impl Accumulate<'_> {
     /// re-solved subgame's identity tables): each slot's discount, sum and clamp in one pass
     /// over the rows instead of three, the same operations in the same order, so the same bits.
     #[inline(always)]
-    fn fused<const K: usize>(&self, sched: &Schedule, reg: &mut [f64], avg: &mut [f64]) {
+    fn fused<T: Real, const K: usize>(&self, sched: &Schedule, reg: &mut [T], avg: &mut [T]) {
         let n = self.table.len();
         let (reg, avg) = (&mut reg[..n * K], &mut avg[..n * K]);
         let cfv: [&[f64]; K] = std::array::from_fn(|a| &self.cfv[a * n..a * n + n]);
@@ -1182,8 +1230,8 @@ impl Accumulate<'_> {
         {
             let w = self.weight * reach_me[h];
             for a in 0..K {
-                let mut x = r[a];
-                let mut y = s[a];
+                let mut x = r[a].to_f64();
+                let mut y = s[a].to_f64();
                 if discounts {
                     x *= if x > 0.0 {
                         sched.positive
@@ -1196,8 +1244,8 @@ impl Accumulate<'_> {
                 if sched.clamp {
                     x = x.max(0.0);
                 }
-                r[a] = x;
-                s[a] = y + w * strat[a][h];
+                r[a] = T::from_f64(x);
+                s[a] = T::from_f64(y + w * strat[a][h]);
             }
         }
     }
@@ -1205,12 +1253,12 @@ impl Accumulate<'_> {
 
 /// The top-level chance node `i`: its children run as parallel tasks on disjoint slot ranges,
 /// and their values are summed in child order.
-fn parallel_chance(
+fn parallel_chance<T: Real>(
     ctx: &Ctx,
     i: usize,
     reach: Reach,
     out: &mut [f64],
-    tables: Tables,
+    tables: Tables<T>,
     pool: &mut Pool,
 ) {
     let tree = ctx.tree;
@@ -1232,7 +1280,13 @@ fn parallel_chance(
 }
 
 /// Runs children `first ..` (one per task) by halves with `rayon::join`.
-fn run_children(ctx: &Ctx, first: usize, reach: Reach, tasks: &mut [Task], tables: Tables) {
+fn run_children<T: Real>(
+    ctx: &Ctx,
+    first: usize,
+    reach: Reach,
+    tasks: &mut [Task],
+    tables: Tables<T>,
+) {
     if tasks.len() == 1 {
         let t = &mut tasks[0];
         let h = dealt_hand(ctx.tree, first);

@@ -78,6 +78,14 @@ pub use player::{resolve_spec, ResolvingPlayer, DEFAULT_PLAYER_ITERATIONS};
 /// exploitability after 30 iterations in 22.
 pub const RESOLVE_ALGORITHM: Algorithm = Algorithm::DCFR;
 
+/// The number type of a re-solve's regret and average tables: `f32`, half the bytes the walk
+/// streams twice an iteration (docs/resolve.md, "The tables in f32"); the walk's vectors and
+/// values stay `f64`.
+pub type TableReal = f32;
+
+/// Bytes a re-solve needs per slot: a regret and an average, [`TableReal`] each.
+pub const BYTES_PER_SLOT: usize = 2 * std::mem::size_of::<TableReal>();
+
 /// How a subgame is built and solved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Options {
@@ -171,7 +179,7 @@ pub struct Subgame {
 /// the strategy (`match`, `play`) does not wait for them.
 pub struct Resolved {
     /// The solver after the solve.
-    pub solver: Solver,
+    pub solver: Solver<TableReal>,
     /// The report's figures of cost, its figures of quality still zero.
     cost: Report,
     /// The safe re-solve's alternative values, for the report's `opponent_gain`.
@@ -485,7 +493,7 @@ impl Subgame {
             crate::memory::available_memory(),
             "re-solve the last street alone (`:resolve`), or free memory",
         )?;
-        let mut solver = Solver::new(self.tree.clone(), RESOLVE_ALGORITHM);
+        let mut solver = Solver::<TableReal>::with_tables(self.tree.clone(), RESOLVE_ALGORITHM);
         solver
             .set_ranges(self.ranges.clone())
             .map_err(anyhow::Error::msg)?;
@@ -539,17 +547,16 @@ impl Subgame {
     }
 
     /// What [`Subgame::solve`] allocates, before it does: a copy of the tree, the regrets and
-    /// averages (16 bytes a slot: 137 MB from a sixth-street root), and the larger of the
+    /// averages (8 bytes a slot: 69 MB from a sixth-street root), and the larger of the
     /// walks' scratch and the three best responses' (which run after it is freed).
     pub fn estimate(&self) -> crate::memory::Estimate {
         let t = &self.tree;
         // The regrets and averages, and the showdown tables the solver's terminals sweep.
-        let solver_bytes =
-            t.num_slots * crate::cfr::BYTES_PER_SLOT + crate::terminal::HoldingIds::bytes(t);
+        let solver_bytes = t.num_slots * BYTES_PER_SLOT + crate::terminal::HoldingIds::bytes(t);
         crate::memory::Estimate {
             infosets: t.num_infosets,
             slots: t.num_slots,
-            bytes_per_slot: crate::cfr::BYTES_PER_SLOT,
+            bytes_per_slot: BYTES_PER_SLOT,
             resident_bytes: 0,
             bucketing_bytes: 0,
             tree_bytes: t.bytes(),
@@ -567,15 +574,13 @@ impl Resolved {
     /// (the later ones answer at once).
     pub fn report(&self, sub: &Subgame) -> Report {
         *self.measured.get_or_init(|| {
-            let (exploitability, value_0) = sub.exploitability(&self.solver.average);
+            let average = self.average();
+            let (exploitability, value_0) = sub.exploitability(&average);
             Report {
                 exploitability,
                 exploitability_mbb: exploitability / sub.tree.big_bet as f64 * 1000.0,
                 value_0,
-                opponent_gain: self
-                    .safety
-                    .as_ref()
-                    .map(|s| sub.opponent_gain(&self.solver.average, s)),
+                opponent_gain: self.safety.as_ref().map(|s| sub.opponent_gain(&average, s)),
                 ..self.cost
             }
         })
@@ -590,8 +595,16 @@ impl Resolved {
         // The hand's row: its own on the last street, its root hand's before it.
         let b = t.bucket_table(n.board, n.seat)[h] as usize;
         let at = n.first_slot() as usize + b * k;
-        let mut row = self.solver.average[at..at + k].to_vec();
+        let mut row: Vec<f64> = (self.solver.average[at..at + k].iter())
+            .map(|&x| f64::from(x))
+            .collect();
         crate::policy::normalize(&mut row);
         row
+    }
+
+    /// The average-strategy sums of every slot, widened to `f64` (what the best responses and
+    /// a lifted strategy read).
+    pub fn average(&self) -> Vec<f64> {
+        self.solver.average.iter().map(|&x| f64::from(x)).collect()
     }
 }

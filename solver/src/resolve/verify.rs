@@ -160,7 +160,7 @@ fn resolve_root(
             .collect::<Result<_>>()?,
     };
     // The re-solved strategy: each decision's rows from the solve of the seat acting there.
-    let mut average = solves[0].1.solver.average.clone();
+    let mut average = solves[0].1.average();
     let n = sub.tree.num_hands();
     for node in &sub.tree.nodes {
         if node.kind != NodeKind::Action {
@@ -172,7 +172,12 @@ fn resolve_root(
             .context("a seat without its re-solve")?;
         let slots =
             node.first_slot() as usize..node.first_slot() as usize + n * node.num_children as usize;
-        average[slots.clone()].copy_from_slice(&r.solver.average[slots]);
+        for (a, &x) in average[slots.clone()]
+            .iter_mut()
+            .zip(&r.solver.average[slots])
+        {
+            *a = f64::from(x);
+        }
     }
     let mut rows = Vec::with_capacity(pairs.len() * 3);
     for &(at, sub_at, k) in &pairs {
