@@ -212,7 +212,7 @@ pub fn run(args: Args) -> Result<()> {
             sampled.iterations * batch as u64
         ));
         let played: Vec<f64> = (args.play.iter())
-            .map(|&play| nash_conv(&tree, &played(&tree, &policy, play)).total())
+            .map(|&play| nash_conv(&tree, &played_as(&tree, &policy, play)).total())
             .collect();
         for (play, nc) in args.play.iter().zip(&played) {
             say(format!("  played {play}: NashConv {nc:.5}"));
@@ -322,7 +322,7 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// `policy` as a player plays it who rewrites each information set's row by `play`.
-fn played(tree: &HistoryTree, policy: &[f64], play: Purification) -> Vec<f64> {
+fn played_as(tree: &HistoryTree, policy: &[f64], play: Purification) -> Vec<f64> {
     let mut out = policy.to_vec();
     for set in &tree.infosets {
         let s = set.first_slot as usize;
