@@ -1,12 +1,13 @@
-//! One seventh-street re-solve with no blueprint lookups, for counting its instructions
+//! One seventh-street (or sixth-street) re-solve with no blueprint lookups, for counting its instructions
 //! (`valgrind --tool=callgrind`) and checking its bits: a hand of seven-card stud dealt from a
 //! seed and checked and called by both seats to the last street's first decision, the subgame
 //! built with [`AlwaysCall`] as the blueprint (its ranges: every holding alike, so that the
 //! replay looks no bucket up), solved for N DCFR iterations (the walk of the player's
 //! re-solve) and measured by the report's best responses.
 //!
-//! `cargo run --release -p solver --example resolve_count -- [ITERATIONS] [SEED] [REPORT]`
-//! (defaults: 30, 1, `yes`). Prints the report (REPORT `no`: only its cost, what a player in a
+//! `cargo run --release -p solver --example resolve_count -- [ITERATIONS] [SEED] [REPORT]
+//! [STREETS]` (defaults: 30, 1, `yes`, 1). STREETS 2 re-solves the last two streets from sixth
+//! street's first decision (the seventh card private chance, as `FILE:resolve2`). Prints the report (REPORT `no`: only its cost, what a player in a
 //! match waits for, without the best responses) and an FNV-1a checksum of the regrets' and
 //! averages' bits, which a change meant to be exact must leave as it was.
 
@@ -23,17 +24,22 @@ fn main() -> Result<()> {
     let iterations: u64 = args.first().map_or(Ok(30), |s| s.parse())?;
     let seed: u64 = args.get(1).map_or(Ok(1), |s| s.parse())?;
     let report = args.get(2).is_none_or(|s| s == "yes");
+    let streets: usize = args.get(3).map_or(Ok(1), |s| s.parse())?;
+    anyhow::ensure!(
+        (1..=2).contains(&streets),
+        "STREETS is 1 (seventh street) or 2 (sixth and seventh), not {streets}"
+    );
     let def = GameDef::preset("7stud")?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut st = State::new(&def)?;
     let mut bets = Vec::new();
-    let last = def.streets.len() - 1;
+    let root = def.streets.len() - streets;
     loop {
         match st.next() {
             Next::Deal { .. } => {
                 st.deal_random(&mut rng)?;
             }
-            Next::Act { .. } if st.street() == last => break,
+            Next::Act { .. } if st.street() == root => break,
             Next::Act { .. } => {
                 let legal = st.legal_actions();
                 let a = legal[passive(&legal)];
@@ -43,7 +49,7 @@ fn main() -> Result<()> {
             Next::Over => anyhow::bail!("seed {seed}: the hand ended before the last street"),
         }
     }
-    let sub = Subgame::at(&AlwaysCall, &st, &bets, Options::default())?;
+    let sub = Subgame::at_street(&AlwaysCall, &st, &bets, root, Options::default())?;
     let solved = sub
         .solve(Budget::Iterations(iterations), None)
         .context("the re-solve")?;

@@ -29,21 +29,42 @@ use crate::terminal::{fold_and_showdown, terminal_values, HoldingIds};
 use abstraction::tree::{Node, NodeKind, Tree, NONE};
 use serde::{Deserialize, Serialize};
 
-/// The number type of a solver's regret and average tables. The walk computes in `f64` and
-/// stores in `T`: `f64` for the walked games (their figures equal OpenSpiel's to about 1e-15),
-/// `f32` for a re-solved subgame, whose tables (344,344 slots on seventh street, 9.3 million
-/// on sixth) are streamed twice an iteration, so that half the bytes is half the traffic.
-pub trait Real: Copy + Send + Sync + 'static {
+/// The number type of a solver: its regret and average tables and the vectors its walk carries
+/// (reaches, strategies, values, the terminals' card sums). `f64` for the walked games (their
+/// figures equal OpenSpiel's to about 1e-15), `f32` for a re-solved subgame, whose tables
+/// (344,344 slots on seventh street, 9.3 million on sixth) and vectors (13,244 or 39,732 hands)
+/// are streamed over and over each iteration, so that half the bytes is half the traffic and
+/// twice the lanes of a vector instruction.
+pub trait Real:
+    Copy
+    + Send
+    + Sync
+    + 'static
+    + PartialOrd
+    + std::fmt::Debug
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::AddAssign
+    + std::ops::SubAssign
+    + std::ops::MulAssign
+{
     /// Zero.
     const ZERO: Self;
+    /// One.
+    const ONE: Self;
     /// The value, widened to `f64`.
     fn to_f64(self) -> f64;
     /// `x`, rounded to this type.
     fn from_f64(x: f64) -> Self;
+    /// The larger of `self` and `other` (as `f64::max`).
+    fn max(self, other: Self) -> Self;
 }
 
 impl Real for f64 {
     const ZERO: f64 = 0.0;
+    const ONE: f64 = 1.0;
     #[inline(always)]
     fn to_f64(self) -> f64 {
         self
@@ -52,10 +73,15 @@ impl Real for f64 {
     fn from_f64(x: f64) -> f64 {
         x
     }
+    #[inline(always)]
+    fn max(self, other: f64) -> f64 {
+        f64::max(self, other)
+    }
 }
 
 impl Real for f32 {
     const ZERO: f32 = 0.0;
+    const ONE: f32 = 1.0;
     #[inline(always)]
     fn to_f64(self) -> f64 {
         self as f64
@@ -63,6 +89,10 @@ impl Real for f32 {
     #[inline(always)]
     fn from_f64(x: f64) -> f32 {
         x as f32
+    }
+    #[inline(always)]
+    fn max(self, other: f32) -> f32 {
+        f32::max(self, other)
     }
 }
 
@@ -189,16 +219,16 @@ impl Schedule {
 
 /// The per-thread working memory of one walk: scratch vectors for every depth.
 #[derive(Clone, Debug)]
-struct Task {
-    scratch: Vec<f64>,
-    out: Vec<f64>,
-    reach_me: Vec<f64>,
-    reach_opp: Vec<f64>,
+struct Task<T> {
+    scratch: Vec<T>,
+    out: Vec<T>,
+    reach_me: Vec<T>,
+    reach_opp: Vec<T>,
 }
 
-impl Task {
+impl<T: Real> Task<T> {
     /// A task of no memory ([`Solver::release_scratch`]).
-    fn empty() -> Task {
+    fn empty() -> Task<T> {
         Task {
             scratch: Vec::new(),
             out: Vec::new(),
@@ -207,13 +237,13 @@ impl Task {
         }
     }
 
-    fn new(tree: &Tree) -> Task {
+    fn new(tree: &Tree) -> Task<T> {
         let n = tree.num_hands();
         Task {
-            scratch: vec![0.0; scratch_len(tree)],
-            out: vec![0.0; n],
-            reach_me: vec![0.0; n],
-            reach_opp: vec![0.0; n],
+            scratch: vec![T::ZERO; scratch_len(tree)],
+            out: vec![T::ZERO; n],
+            reach_me: vec![T::ZERO; n],
+            reach_opp: vec![T::ZERO; n],
         }
     }
 }
@@ -328,11 +358,11 @@ pub struct Solver<T: Real = f64> {
     pub regrets: Vec<T>,
     /// Accumulated average-strategy mass per slot.
     pub average: Vec<T>,
-    main: Task,
-    tasks: Vec<Task>,
+    main: Task<T>,
+    tasks: Vec<Task<T>>,
     /// One task per action of the root when the root's children are walked in parallel (a tree
     /// with no chance node and at least [`FORK_MIN_HANDS`] hands); empty otherwise.
-    fork: Vec<Task>,
+    fork: Vec<Task<T>>,
     /// The top-level chance nodes (no chance node above them) with the index of the first task
     /// of their children, in node order.
     par: Vec<(u32, u32)>,
@@ -376,9 +406,9 @@ impl Gadget {
     }
 
     /// Adds this iteration's regrets from the seat's counterfactual values in the subgame.
-    fn update(&mut self, values: &[f64]) {
+    fn update<T: Real>(&mut self, values: &[T]) {
         for (h, r) in self.regrets.iter_mut().enumerate() {
-            let (alt, sub, f) = (self.alternative[h], values[h], self.follow[h]);
+            let (alt, sub, f) = (self.alternative[h], values[h].to_f64(), self.follow[h]);
             let v = f * sub + (1.0 - f) * alt;
             r[0] = (r[0] + alt - v).max(0.0);
             r[1] = (r[1] + sub - v).max(0.0);
@@ -412,14 +442,14 @@ fn forks(tree: &Tree) -> bool {
 }
 
 impl Solver {
-    /// A fresh solver on `tree` (regrets and average zero), its tables in `f64`.
+    /// A fresh solver on `tree` (regrets and average zero), its tables and walk in `f64`.
     pub fn new(tree: Tree, algorithm: Algorithm) -> Solver {
         Solver::with_tables(tree, algorithm)
     }
 }
 
 impl<T: Real> Solver<T> {
-    /// A fresh solver on `tree` whose regret and average tables are `T`s.
+    /// A fresh solver on `tree` whose regret and average tables and walk are `T`s.
     pub fn with_tables(tree: Tree, algorithm: Algorithm) -> Solver<T> {
         let par = top_level_chance(&tree);
         let tasks = par.last().map_or(0, |p| {
@@ -557,12 +587,12 @@ impl<T: Real> Solver<T> {
             } = &mut self.main;
             match &self.ranges {
                 Some(r) => {
-                    reach_me.copy_from_slice(&r[trav as usize]);
-                    reach_opp.copy_from_slice(&r[1 - trav as usize]);
+                    round_into(reach_me, &r[trav as usize]);
+                    round_into(reach_opp, &r[1 - trav as usize]);
                 }
                 None => {
-                    reach_me.fill(1.0);
-                    reach_opp.fill(1.0);
+                    reach_me.fill(T::ONE);
+                    reach_opp.fill(T::ONE);
                 }
             }
             if let Some(g) = self.gadget.as_deref_mut() {
@@ -572,7 +602,7 @@ impl<T: Real> Solver<T> {
                 } else {
                     &mut *reach_opp
                 };
-                gadget_reach[..n].copy_from_slice(&g.follow);
+                round_into(&mut gadget_reach[..n], &g.follow);
             }
             let mut pool = Pool {
                 tasks: &mut self.tasks,
@@ -633,9 +663,9 @@ fn top_level_chance(tree: &Tree) -> Vec<(u32, u32)> {
     par
 }
 
-/// The bytes of scratch a solver on `tree` allocates (one task per top-level chance child, one
+/// The bytes of scratch a solver of number type `T` on `tree` allocates (one task per top-level chance child, one
 /// per action of a root walked in parallel, and one for the main thread).
-pub fn scratch_bytes(tree: &Tree) -> usize {
+pub fn scratch_bytes<T: Real>(tree: &Tree) -> usize {
     let fork = if forks(tree) {
         tree.nodes[0].num_children as usize
     } else {
@@ -647,7 +677,7 @@ pub fn scratch_bytes(tree: &Tree) -> usize {
             .iter()
             .map(|p| tree.nodes[p.0 as usize].num_children as usize)
             .sum::<usize>();
-    tasks * (scratch_len(tree) + 3 * tree.num_hands()) * 8
+    tasks * (scratch_len(tree) + 3 * tree.num_hands()) * std::mem::size_of::<T>()
 }
 
 struct Ctx<'a> {
@@ -665,16 +695,16 @@ struct Ctx<'a> {
 
 /// The tasks of the top-level chance children, numbered as in `Ctx::par`, and those of the
 /// root's actions when they are walked in parallel (empty otherwise).
-struct Pool<'a> {
-    tasks: &'a mut [Task],
-    fork: &'a mut [Task],
+struct Pool<'a, T> {
+    tasks: &'a mut [Task<T>],
+    fork: &'a mut [Task<T>],
 }
 
 /// Regret matching: the current strategy of every hand at action node `node`, written as
 /// `strat[a * n + h]` (uniform for the hands that collide with the board: they are never reached).
 /// `own`: hand `h` owns row `h` ([`own_rows`]), so that the rows are read in turn, not through
 /// the bucket table.
-fn regret_matching<T: Real>(tree: &Tree, node: &Node, own: bool, rows: &[T], strat: &mut [f64]) {
+fn regret_matching<T: Real>(tree: &Tree, node: &Node, own: bool, rows: &[T], strat: &mut [T]) {
     let k = node.num_children as usize;
     let table = tree.bucket_table(node.board, node.seat);
     match k {
@@ -692,21 +722,22 @@ fn regret_matching<T: Real>(tree: &Tree, node: &Node, own: bool, rows: &[T], str
 
 /// Regret matching of hand `h` (bucket `b`) of `n`: its row of `rows` into `strat[a * n + h]`.
 #[inline(always)]
-fn match_hand<T: Real>(n: usize, h: usize, b: u32, rows: &[T], strat: &mut [f64], k: usize) {
+fn match_hand<T: Real>(n: usize, h: usize, b: u32, rows: &[T], strat: &mut [T], k: usize) {
     let row: &[T] = if b == NONE {
         &[]
     } else {
         &rows[b as usize * k..b as usize * k + k]
     };
-    let sum: f64 = row.iter().map(|&r| r.to_f64().max(0.0)).sum();
+    // The sum from -0.0, as `Iterator::sum` of floats starts.
+    let sum = (row.iter()).fold(T::from_f64(-0.0), |s, &r| s + r.max(T::ZERO));
     for a in 0..k {
         // A true division (not a multiply by 1 / sum): a lone positive regret must give
         // exactly 1.0, or the node's value is off by an ulp and the regrets (clamped at 0)
         // drift onto another trajectory; OpenSpiel divides too.
-        strat[a * n + h] = if sum > 0.0 {
-            row[a].to_f64().max(0.0) / sum
+        strat[a * n + h] = if sum > T::ZERO {
+            row[a].max(T::ZERO) / sum
         } else {
-            1.0 / k as f64
+            T::from_f64(1.0 / k as f64)
         };
     }
 }
@@ -715,26 +746,26 @@ fn match_hand<T: Real>(n: usize, h: usize, b: u32, rows: &[T], strat: &mut [f64]
 /// that the divisions and the stores into each action's row of `strat` are vector operations
 /// (a hand of no bucket has no positive regret, hence the uniform row).
 #[inline(always)]
-fn match_hands<T: Real, const K: usize>(table: &[u32], rows: &[T], strat: &mut [f64]) {
+fn match_hands<T: Real, const K: usize>(table: &[u32], rows: &[T], strat: &mut [T]) {
     const L: usize = 8;
     let n = table.len();
     let mut chunks = table.chunks_exact(L);
     for (c, bs) in (&mut chunks).enumerate() {
-        let pos: [[f64; L]; K] = std::array::from_fn(|a| {
+        let pos: [[T; L]; K] = std::array::from_fn(|a| {
             std::array::from_fn(|l| match bs[l] {
-                NONE => 0.0,
-                b => rows[b as usize * K + a].to_f64().max(0.0),
+                NONE => T::ZERO,
+                b => rows[b as usize * K + a].max(T::ZERO),
             })
         });
         // The sum in the order of `match_hand`'s (whose start, -0.0, adds nothing).
-        let sum: [f64; L] = std::array::from_fn(|l| (1..K).fold(pos[0][l], |s, a| s + pos[a][l]));
+        let sum: [T; L] = std::array::from_fn(|l| (1..K).fold(pos[0][l], |s, a| s + pos[a][l]));
         for (a, p) in pos.iter().enumerate() {
             let out = &mut strat[a * n + c * L..a * n + c * L + L];
             for l in 0..L {
-                out[l] = if sum[l] > 0.0 {
+                out[l] = if sum[l] > T::ZERO {
                     p[l] / sum[l]
                 } else {
-                    1.0 / K as f64
+                    T::from_f64(1.0 / K as f64)
                 };
             }
         }
@@ -748,39 +779,39 @@ fn match_hands<T: Real, const K: usize>(table: &[u32], rows: &[T], strat: &mut [
 /// [`match_hands`] where hand `h` owns row `h` of `rows` (`n` hands): the same bits, the rows
 /// read in turn.
 #[inline(always)]
-fn match_own<T: Real, const K: usize>(n: usize, rows: &[T], strat: &mut [f64]) {
+fn match_own<T: Real, const K: usize>(n: usize, rows: &[T], strat: &mut [T]) {
     // Eight hands at a time, as `match_hands`: their rows read into one array per action, so
     // that the divisions and the stores into each action's row are vector operations (a hand
     // at a time, the compiler stored each probability alone: 45% of the walk's samples).
     const L: usize = 8;
     let rows = &rows[..n * K];
     let mut actions = strat[..n * K].chunks_exact_mut(n);
-    let out: [&mut [f64]; K] = std::array::from_fn(|_| actions.next().expect("K rows"));
+    let out: [&mut [T]; K] = std::array::from_fn(|_| actions.next().expect("K rows"));
     let mut chunks = rows.chunks_exact(L * K);
     for (c, chunk) in (&mut chunks).enumerate() {
-        let pos: [[f64; L]; K] =
-            std::array::from_fn(|a| std::array::from_fn(|l| chunk[l * K + a].to_f64().max(0.0)));
-        let sum: [f64; L] = std::array::from_fn(|l| (1..K).fold(pos[0][l], |s, a| s + pos[a][l]));
+        let pos: [[T; L]; K] =
+            std::array::from_fn(|a| std::array::from_fn(|l| chunk[l * K + a].max(T::ZERO)));
+        let sum: [T; L] = std::array::from_fn(|l| (1..K).fold(pos[0][l], |s, a| s + pos[a][l]));
         for (a, p) in pos.iter().enumerate() {
             let o = &mut out[a][c * L..c * L + L];
             for l in 0..L {
-                o[l] = if sum[l] > 0.0 {
+                o[l] = if sum[l] > T::ZERO {
                     p[l] / sum[l]
                 } else {
-                    1.0 / K as f64
+                    T::from_f64(1.0 / K as f64)
                 };
             }
         }
     }
     let done = n - chunks.remainder().len() / K;
     for (i, row) in chunks.remainder().chunks_exact(K).enumerate() {
-        let pos: [f64; K] = std::array::from_fn(|a| row[a].to_f64().max(0.0));
+        let pos: [T; K] = std::array::from_fn(|a| row[a].max(T::ZERO));
         let sum = (1..K).fold(pos[0], |s, a| s + pos[a]);
         for a in 0..K {
-            out[a][done + i] = if sum > 0.0 {
+            out[a][done + i] = if sum > T::ZERO {
                 pos[a] / sum
             } else {
-                1.0 / K as f64
+                T::from_f64(1.0 / K as f64)
             };
         }
     }
@@ -793,9 +824,9 @@ pub(crate) fn node_slots(tree: &Tree, node: &Node) -> usize {
 
 /// The reach probabilities entering a node, per hand: the traverser's and the opponent's.
 #[derive(Clone, Copy)]
-struct Reach<'a> {
-    me: &'a [f64],
-    opp: &'a [f64],
+struct Reach<'a, T> {
+    me: &'a [T],
+    opp: &'a [T],
 }
 
 /// Walks node `i` for the traverser `ctx.trav`: its counterfactual value per hand into `out`.
@@ -803,11 +834,11 @@ struct Reach<'a> {
 fn walk<T: Real>(
     ctx: &Ctx,
     i: usize,
-    reach: Reach,
-    out: &mut [f64],
-    scratch: &mut [f64],
+    reach: Reach<T>,
+    out: &mut [T],
+    scratch: &mut [T],
     tables: Tables<T>,
-    pool: Option<&mut Pool>,
+    pool: Option<&mut Pool<T>>,
 ) {
     let node = &ctx.tree.nodes[i];
     match node.kind {
@@ -827,9 +858,9 @@ fn walk<T: Real>(
 fn chance<T: Real>(
     ctx: &Ctx,
     i: usize,
-    reach: Reach,
-    out: &mut [f64],
-    scratch: &mut [f64],
+    reach: Reach<T>,
+    out: &mut [T],
+    scratch: &mut [T],
     mut tables: Tables<T>,
 ) {
     let tree = ctx.tree;
@@ -838,7 +869,7 @@ fn chance<T: Real>(
     let (rm, level) = level.split_at_mut(n);
     let (ro, level) = level.split_at_mut(n);
     let co = &mut level[..n];
-    out.fill(0.0);
+    out.fill(T::ZERO);
     let children = tree.children(i);
     let mut batch = [0u8; 256];
     let (picked, scale) = match ctx.sample {
@@ -846,14 +877,14 @@ fn chance<T: Real>(
             let k = children.len();
             (
                 draw(&mut batch, k, b, mix(key, i as u64)),
-                k as f64 / b as f64,
+                T::from_f64(k as f64 / b as f64),
             )
         }
         _ => {
             for (j, x) in batch.iter_mut().enumerate().take(children.len()) {
                 *x = j as u8;
             }
-            (&batch[..children.len()], 1.0)
+            (&batch[..children.len()], T::ONE)
         }
     };
     for &j in picked {
@@ -868,21 +899,21 @@ fn chance<T: Real>(
 }
 
 /// An action node's working memory, carved from its depth's share of the scratch.
-struct ActionFrame<'s> {
+struct ActionFrame<'s, T> {
     /// `strategy[a * n + h]`: the actor's current probability of action `a` with hand `h`.
-    strategy: &'s mut [f64],
+    strategy: &'s mut [T],
     /// The actor's reach below the action being walked.
-    child_reach: &'s mut [f64],
+    child_reach: &'s mut [T],
     /// `values[a * n + h]`: the traverser's value of hand `h` below action `a`.
-    values: &'s mut [f64],
+    values: &'s mut [T],
     /// The scratch of the levels below.
-    below: &'s mut [f64],
+    below: &'s mut [T],
 }
 
-impl<'s> ActionFrame<'s> {
+impl<'s, T> ActionFrame<'s, T> {
     /// The frame of a node of `k` actions over `n` hands at the head of `scratch`, whose first
     /// `level` entries are this depth's.
-    fn carve(scratch: &'s mut [f64], level: usize, k: usize, n: usize) -> ActionFrame<'s> {
+    fn carve(scratch: &'s mut [T], level: usize, k: usize, n: usize) -> ActionFrame<'s, T> {
         let (own, below) = scratch.split_at_mut(level);
         let (strategy, own) = own.split_at_mut(k * n);
         let (child_reach, own) = own.split_at_mut(n);
@@ -900,11 +931,11 @@ impl<'s> ActionFrame<'s> {
 fn action<T: Real>(
     ctx: &Ctx,
     i: usize,
-    reach: Reach,
-    out: &mut [f64],
-    scratch: &mut [f64],
+    reach: Reach<T>,
+    out: &mut [T],
+    scratch: &mut [T],
     mut tables: Tables<T>,
-    pool: Option<&mut Pool>,
+    pool: Option<&mut Pool<T>>,
 ) {
     let tree = ctx.tree;
     let node = &tree.nodes[i];
@@ -947,10 +978,10 @@ fn action<T: Real>(
 fn descend<T: Real>(
     ctx: &Ctx,
     i: usize,
-    reach: Reach,
-    frame: &mut ActionFrame,
+    reach: Reach<T>,
+    frame: &mut ActionFrame<T>,
     mut tables: Tables<T>,
-    mut pool: Option<&mut Pool>,
+    mut pool: Option<&mut Pool<T>>,
 ) {
     let n = reach.me.len();
     let mine = ctx.tree.nodes[i].seat == ctx.trav;
@@ -1018,7 +1049,7 @@ fn descend<T: Real>(
 }
 
 /// `child[h] = base[h] × strategy[h]`: the actor's reach below one action.
-fn scale_reach(base: &[f64], strategy: &[f64], child: &mut [f64]) {
+fn scale_reach<T: Real>(base: &[T], strategy: &[T], child: &mut [T]) {
     for ((c, &b), &s) in child.iter_mut().zip(base).zip(strategy) {
         *c = b * s;
     }
@@ -1026,7 +1057,7 @@ fn scale_reach(base: &[f64], strategy: &[f64], child: &mut [f64]) {
 
 /// The reaches below an action of the traverser (`mine`) or of the opponent, the actor's being
 /// `child`.
-fn child_reach<'a>(mine: bool, reach: Reach<'a>, child: &'a [f64]) -> Reach<'a> {
+fn child_reach<'a, T>(mine: bool, reach: Reach<'a, T>, child: &'a [T]) -> Reach<'a, T> {
     if mine {
         Reach {
             me: child,
@@ -1048,10 +1079,10 @@ fn fork<T: Real>(
     ctx: &Ctx,
     i: usize,
     a0: usize,
-    reach: Reach,
-    strategy: &[f64],
-    values: &mut [f64],
-    tasks: &mut [Task],
+    reach: Reach<T>,
+    strategy: &[T],
+    values: &mut [T],
+    tasks: &mut [Task<T>],
     tables: Tables<T>,
 ) {
     let n = reach.me.len();
@@ -1075,14 +1106,14 @@ fn fork<T: Real>(
 }
 
 /// The traverser's value at its own node: `out[h] = Σ_a strategy[a * n + h] · values[a * n + h]`.
-fn expected_value(out: &mut [f64], strategy: &[f64], values: &[f64], k: usize) {
+fn expected_value<T: Real>(out: &mut [T], strategy: &[T], values: &[T], k: usize) {
     match k {
-        2 => expected_value_of::<2>(out, strategy, values),
-        3 => expected_value_of::<3>(out, strategy, values),
+        2 => expected_value_of::<T, 2>(out, strategy, values),
+        3 => expected_value_of::<T, 3>(out, strategy, values),
         _ => {
             let n = out.len();
             for h in 0..n {
-                let mut v = 0.0;
+                let mut v = T::ZERO;
                 for a in 0..k {
                     v += strategy[a * n + h] * values[a * n + h];
                 }
@@ -1095,12 +1126,12 @@ fn expected_value(out: &mut [f64], strategy: &[f64], values: &[f64], k: usize) {
 /// [`expected_value`] for `K` actions: the same sums, in the same order, hand after hand
 /// along each action's rows (which the compiler vectorizes over the hands).
 #[inline(always)]
-fn expected_value_of<const K: usize>(out: &mut [f64], strategy: &[f64], values: &[f64]) {
+fn expected_value_of<T: Real, const K: usize>(out: &mut [T], strategy: &[T], values: &[T]) {
     let n = out.len();
-    let s: [&[f64]; K] = std::array::from_fn(|a| &strategy[a * n..a * n + n]);
-    let v: [&[f64]; K] = std::array::from_fn(|a| &values[a * n..a * n + n]);
+    let s: [&[T]; K] = std::array::from_fn(|a| &strategy[a * n..a * n + n]);
+    let v: [&[T]; K] = std::array::from_fn(|a| &values[a * n..a * n + n]);
     for (h, o) in out.iter_mut().enumerate() {
-        let mut x = 0.0;
+        let mut x = T::ZERO;
         for a in 0..K {
             x += s[a][h] * v[a][h];
         }
@@ -1112,9 +1143,9 @@ fn expected_value_of<const K: usize>(out: &mut [f64], strategy: &[f64], values: 
 fn update<T: Real>(
     ctx: &Ctx,
     node: &Node,
-    value: &[f64],
-    frame: &ActionFrame,
-    reach_me: &[f64],
+    value: &[T],
+    frame: &ActionFrame<T>,
+    reach_me: &[T],
     reg: &mut [T],
     avg: &mut [T],
 ) {
@@ -1128,34 +1159,30 @@ fn update<T: Real>(
         cfv,
         strat,
         reach_me,
-        weight: sched.new_average,
+        weight: T::from_f64(sched.new_average),
     };
     if ctx.own_rows[node.board as usize][node.seat as usize] && table.len() * k == reg.len() {
         // Hand h owns row h: each slot is discounted, added to and clamped in one pass.
         match k {
-            2 => return rows.fused::<T, 2>(&sched, reg, avg),
-            3 => return rows.fused::<T, 3>(&sched, reg, avg),
+            2 => return rows.fused::<2>(&sched, reg, avg),
+            3 => return rows.fused::<3>(&sched, reg, avg),
             _ => {}
         }
     }
     if sched.discounts() {
+        let (positive, negative) = (T::from_f64(sched.positive), T::from_f64(sched.negative));
         for r in reg.iter_mut() {
-            let x = r.to_f64();
-            *r = T::from_f64(
-                x * if x > 0.0 {
-                    sched.positive
-                } else {
-                    sched.negative
-                },
-            );
+            let x = *r;
+            *r = x * if x > T::ZERO { positive } else { negative };
         }
+        let old_average = T::from_f64(sched.old_average);
         for s in avg.iter_mut() {
-            *s = T::from_f64(s.to_f64() * sched.old_average);
+            *s *= old_average;
         }
     }
     match k {
-        2 => rows.add::<T, 2>(reg, avg),
-        3 => rows.add::<T, 3>(reg, avg),
+        2 => rows.add::<2>(reg, avg),
+        3 => rows.add::<3>(reg, avg),
         _ => {
             for (h, &b) in table.iter().enumerate() {
                 rows.add_hand(h, b, reg, avg, k);
@@ -1164,31 +1191,31 @@ fn update<T: Real>(
     }
     if sched.clamp {
         for r in reg.iter_mut() {
-            *r = T::from_f64(r.to_f64().max(0.0));
+            *r = r.max(T::ZERO);
         }
     }
 }
 
 /// What one pass adds to the traverser's rows of one action node, hand by hand.
-struct Accumulate<'a> {
+struct Accumulate<'a, T> {
     /// The bucket of each hand ([`NONE`]: a hand holding a public card).
     table: &'a [u32],
     /// The node's value per hand.
-    value: &'a [f64],
+    value: &'a [T],
     /// `cfv[a * n + h]`: the value of hand `h` below action `a`.
-    cfv: &'a [f64],
+    cfv: &'a [T],
     /// `strat[a * n + h]`: the strategy played.
-    strat: &'a [f64],
+    strat: &'a [T],
     /// The traverser's reach per hand.
-    reach_me: &'a [f64],
+    reach_me: &'a [T],
     /// The weight of this iteration's strategy in the average.
-    weight: f64,
+    weight: T,
 }
 
-impl Accumulate<'_> {
+impl<T: Real> Accumulate<'_, T> {
     /// Adds hand `h`'s regrets and strategy to the row of its bucket `b`.
     #[inline(always)]
-    fn add_hand<T: Real>(&self, h: usize, b: u32, reg: &mut [T], avg: &mut [T], k: usize) {
+    fn add_hand(&self, h: usize, b: u32, reg: &mut [T], avg: &mut [T], k: usize) {
         if b == NONE {
             // A hand holding a public card: its values are not counterfactual values of any
             // bucket (a fold pays it as if the opponent could hold anything).
@@ -1198,15 +1225,14 @@ impl Accumulate<'_> {
         let row = b as usize * k;
         let w = self.weight * self.reach_me[h];
         for a in 0..k {
-            let r = reg[row + a].to_f64() + (self.cfv[a * n + h] - self.value[h]);
-            reg[row + a] = T::from_f64(r);
-            avg[row + a] = T::from_f64(avg[row + a].to_f64() + w * self.strat[a * n + h]);
+            reg[row + a] += self.cfv[a * n + h] - self.value[h];
+            avg[row + a] += w * self.strat[a * n + h];
         }
     }
 
     /// Every hand for `K` actions (the loop unrolled over the actions).
     #[inline(always)]
-    fn add<T: Real, const K: usize>(&self, reg: &mut [T], avg: &mut [T]) {
+    fn add<const K: usize>(&self, reg: &mut [T], avg: &mut [T]) {
         for (h, &b) in self.table.iter().enumerate() {
             self.add_hand(h, b, reg, avg, K);
         }
@@ -1216,12 +1242,17 @@ impl Accumulate<'_> {
     /// re-solved subgame's identity tables): each slot's discount, sum and clamp in one pass
     /// over the rows instead of three, the same operations in the same order, so the same bits.
     #[inline(always)]
-    fn fused<T: Real, const K: usize>(&self, sched: &Schedule, reg: &mut [T], avg: &mut [T]) {
+    fn fused<const K: usize>(&self, sched: &Schedule, reg: &mut [T], avg: &mut [T]) {
         let n = self.table.len();
         let (reg, avg) = (&mut reg[..n * K], &mut avg[..n * K]);
-        let cfv: [&[f64]; K] = std::array::from_fn(|a| &self.cfv[a * n..a * n + n]);
-        let strat: [&[f64]; K] = std::array::from_fn(|a| &self.strat[a * n..a * n + n]);
+        let cfv: [&[T]; K] = std::array::from_fn(|a| &self.cfv[a * n..a * n + n]);
+        let strat: [&[T]; K] = std::array::from_fn(|a| &self.strat[a * n..a * n + n]);
         let discounts = sched.discounts();
+        let (positive, negative, old_average) = (
+            T::from_f64(sched.positive),
+            T::from_f64(sched.negative),
+            T::from_f64(sched.old_average),
+        );
         let (value, reach_me) = (&self.value[..n], &self.reach_me[..n]);
         for (h, (r, s)) in reg
             .chunks_exact_mut(K)
@@ -1230,22 +1261,17 @@ impl Accumulate<'_> {
         {
             let w = self.weight * reach_me[h];
             for a in 0..K {
-                let mut x = r[a].to_f64();
-                let mut y = s[a].to_f64();
+                let (mut x, mut y) = (r[a], s[a]);
                 if discounts {
-                    x *= if x > 0.0 {
-                        sched.positive
-                    } else {
-                        sched.negative
-                    };
-                    y *= sched.old_average;
+                    x *= if x > T::ZERO { positive } else { negative };
+                    y *= old_average;
                 }
                 x += cfv[a][h] - value[h];
                 if sched.clamp {
-                    x = x.max(0.0);
+                    x = x.max(T::ZERO);
                 }
-                r[a] = T::from_f64(x);
-                s[a] = T::from_f64(y + w * strat[a][h]);
+                r[a] = x;
+                s[a] = y + w * strat[a][h];
             }
         }
     }
@@ -1256,10 +1282,10 @@ impl Accumulate<'_> {
 fn parallel_chance<T: Real>(
     ctx: &Ctx,
     i: usize,
-    reach: Reach,
-    out: &mut [f64],
+    reach: Reach<T>,
+    out: &mut [T],
     tables: Tables<T>,
-    pool: &mut Pool,
+    pool: &mut Pool<T>,
 ) {
     let tree = ctx.tree;
     let at = ctx
@@ -1273,7 +1299,7 @@ fn parallel_chance<T: Real>(
     let (_, tables) = tables.split(tree.slot_range[children.start][0] as usize);
     let tasks = &mut pool.tasks[first_task..first_task + k];
     run_children(ctx, children.start, reach, tasks, tables);
-    out.fill(0.0);
+    out.fill(T::ZERO);
     for (t, c) in tasks.iter().zip(children) {
         add_masked(out, &t.out, dealt_hand(tree, c));
     }
@@ -1283,8 +1309,8 @@ fn parallel_chance<T: Real>(
 fn run_children<T: Real>(
     ctx: &Ctx,
     first: usize,
-    reach: Reach,
-    tasks: &mut [Task],
+    reach: Reach<T>,
+    tasks: &mut [Task<T>],
     tables: Tables<T>,
 ) {
     if tasks.len() == 1 {
@@ -1310,7 +1336,7 @@ fn run_children<T: Real>(
 
 /// At the other player's decision the traverser's values are the sum over the actions:
 /// `out[h] = Σ_a cfv[a * n + h]` for the `k` actions' rows of `n = out.len()` hands.
-pub(crate) fn sum_action_values(out: &mut [f64], cfv: &[f64], k: usize) {
+pub(crate) fn sum_action_values<T: Real>(out: &mut [T], cfv: &[T], k: usize) {
     let n = out.len();
     out.copy_from_slice(&cfv[..n]);
     for a in 1..k {
@@ -1329,26 +1355,34 @@ pub(crate) fn dealt_hand(tree: &Tree, c: usize) -> u32 {
 }
 
 /// `dst = src` with hand `h` (the one holding the dealt card) impossible.
-pub(crate) fn mask(src: &[f64], h: u32, dst: &mut [f64]) {
+pub(crate) fn mask<T: Real>(src: &[T], h: u32, dst: &mut [T]) {
     dst.copy_from_slice(src);
     if h != NONE {
-        dst[h as usize] = 0.0;
+        dst[h as usize] = T::ZERO;
     }
 }
 
 /// `out += v`, except for hand `h` (which cannot hold the dealt card).
-pub(crate) fn add_masked(out: &mut [f64], v: &[f64], h: u32) {
-    add_masked_scaled(out, v, h, 1.0)
+pub(crate) fn add_masked<T: Real>(out: &mut [T], v: &[T], h: u32) {
+    add_masked_scaled(out, v, h, T::ONE)
 }
 
 /// `out += scale × v`, except for hand `h` (`scale` 1 is exact: the same bits as a plain sum).
-fn add_masked_scaled(out: &mut [f64], v: &[f64], h: u32, scale: f64) {
+fn add_masked_scaled<T: Real>(out: &mut [T], v: &[T], h: u32, scale: T) {
     let keep = out.get(h as usize).copied();
     for (o, &x) in out.iter_mut().zip(v) {
         *o += scale * x;
     }
     if let Some(k) = keep {
         out[h as usize] = k;
+    }
+}
+
+/// `dst[h] = src[h]`, rounded to the walk's number type: a seat's reach at the root (a range,
+/// or the gadget's probability of following), kept in `f64`.
+fn round_into<T: Real>(dst: &mut [T], src: &[f64]) {
+    for (d, &x) in dst.iter_mut().zip(src) {
+        *d = T::from_f64(x);
     }
 }
 

@@ -11,6 +11,7 @@
 //! hands: a subgame re-solved from sixth street). Those sums are kept per card and per pair of
 //! cards as the sweep goes, so a terminal still costs O(n).
 
+use crate::cfr::Real;
 use abstraction::cards::CardSet;
 use abstraction::tree::{Node, NodeKind, Tree, NONE};
 
@@ -18,22 +19,22 @@ use abstraction::tree::{Node, NodeKind, Tree, NONE};
 /// `node`, when the opponent reaches it with `reach_opp` (chance already folded into the tree's
 /// terminal values).
 /// `ids` is [`HoldingIds::new`] of `tree` (empty for one-card hands).
-pub fn terminal_values(
+pub fn terminal_values<T: Real>(
     tree: &Tree,
     ids: &HoldingIds,
     node: &Node,
     player: u8,
-    reach_opp: &[f64],
-    out: &mut [f64],
+    reach_opp: &[T],
+    out: &mut [T],
 ) {
     if !tree.holdings.is_empty() {
         return holding_values(tree, ids, node, player, reach_opp, out);
     }
-    let value = tree.values[node.value_index() as usize];
-    let total: f64 = reach_opp.iter().sum();
+    let value = T::from_f64(tree.values[node.value_index() as usize]);
+    let total = sum(reach_opp);
     match node.kind {
         NodeKind::Fold => {
-            let v = if player == 0 { value } else { -value };
+            let v = fold_value(value, player);
             for (o, &r) in out.iter_mut().zip(reach_opp) {
                 *o = v * (total - r);
             }
@@ -43,15 +44,20 @@ pub fn terminal_values(
     }
 }
 
+/// `Σ x`, from -0.0 in order (as `Iterator::sum` of floats).
+fn sum<T: Real>(x: &[T]) -> T {
+    x.iter().fold(T::from_f64(-0.0), |s, &r| s + r)
+}
+
 /// The sorted sweep: for each hand, the opponent reach below and above its strength.
-fn showdown(
+fn showdown<T: Real>(
     tree: &Tree,
     node: &Node,
     player: u8,
-    stake: f64,
-    total: f64,
-    reach_opp: &[f64],
-    out: &mut [f64],
+    stake: T,
+    total: T,
+    reach_opp: &[T],
+    out: &mut [T],
 ) {
     let n = reach_opp.len();
     let off = tree.boards[node.board as usize].showdown as usize;
@@ -62,7 +68,7 @@ fn showdown(
     let opp_order = &tree.order[off + opp..off + opp + n];
     // `below`: opponent reach with strength < s; `tied`: with strength == s.
     let mut j = 0;
-    let mut below = 0.0;
+    let mut below = T::ZERO;
     let mut i = 0;
     while i < n {
         let s = my_strength[my_order[i] as usize];
@@ -71,7 +77,7 @@ fn showdown(
             j += 1;
         }
         let mut k = j;
-        let mut tied = 0.0;
+        let mut tied = T::ZERO;
         while k < n && opp_strength[opp_order[k] as usize] == s {
             tied += reach_opp[opp_order[k] as usize];
             k += 1;
@@ -95,12 +101,12 @@ fn showdown(
 
 /// Writes into `out[h]` the opponent's reach summed over its hands that share no card with hand
 /// `h`: with reach a range, the weight of the pairs of hands that can be dealt together.
-pub fn disjoint_reach(tree: &Tree, reach_opp: &[f64], out: &mut [f64]) {
+pub fn disjoint_reach<T: Real>(tree: &Tree, reach_opp: &[T], out: &mut [T]) {
     match tree.holdings.first().map_or(0, |h| h.len()) {
-        2 => disjoint_reach_of::<2>(tree, reach_opp, out),
-        3 => disjoint_reach_of::<3>(tree, reach_opp, out),
+        2 => disjoint_reach_of::<T, 2>(tree, reach_opp, out),
+        3 => disjoint_reach_of::<T, 3>(tree, reach_opp, out),
         _ => {
-            let total: f64 = reach_opp.iter().sum();
+            let total = sum(reach_opp);
             for (o, &r) in out.iter_mut().zip(reach_opp) {
                 *o = total - r;
             }
@@ -108,7 +114,7 @@ pub fn disjoint_reach(tree: &Tree, reach_opp: &[f64], out: &mut [f64]) {
     }
 }
 
-fn disjoint_reach_of<const K: usize>(tree: &Tree, reach_opp: &[f64], out: &mut [f64]) {
+fn disjoint_reach_of<T: Real, const K: usize>(tree: &Tree, reach_opp: &[T], out: &mut [T]) {
     let hands = &tree.holdings;
     let mut sums = CardSums::new();
     sums.add_all::<K>(hands, reach_opp);
@@ -120,7 +126,7 @@ fn disjoint_reach_of<const K: usize>(tree: &Tree, reach_opp: &[f64], out: &mut [
 /// The reach on the hands holding exactly hand `h`'s cards: `h`'s own, plus its twins' where
 /// one set is several hands ([`Tree::twins`]); what inclusion and exclusion strikes last.
 #[inline(always)]
-fn same_set(twins: &[[u32; 2]], reach: &[f64], h: usize) -> f64 {
+fn same_set<T: Real>(twins: &[[u32; 2]], reach: &[T], h: usize) -> T {
     match twins.get(h) {
         None => reach[h],
         Some(&[a, b]) => reach[h] + reach[a as usize] + reach[b as usize],
@@ -355,7 +361,7 @@ impl Sets {
     /// The opponent's `reach` summed per set into `out[sets..2 × sets]`, returned with
     /// `out[..sets]`, where the sets' values go before [`Sets::scatter`] gives each hand its
     /// set's (a hand's row of values is the only memory a terminal writes).
-    fn gather<'a>(&self, reach: &[f64], out: &'a mut [f64]) -> (&'a mut [f64], &'a [f64]) {
+    fn gather<'a, T: Real>(&self, reach: &[T], out: &'a mut [T]) -> (&'a mut [T], &'a [T]) {
         let m = self.hands.len();
         let (values, rest) = out.split_at_mut(m);
         let summed = &mut rest[..m];
@@ -368,7 +374,7 @@ impl Sets {
     /// Each hand's value from its set's, `values[..sets]` in place: set `s`'s hands are `s`
     /// or later (sets are numbered by their first hands), so walking the sets from the last,
     /// each set's value is read before any hand's is written over it.
-    fn scatter(&self, values: &mut [f64]) {
+    fn scatter<T: Real>(&self, values: &mut [T]) {
         for (s, t) in self.hands.iter().enumerate().rev() {
             let v = values[s];
             for &h in t {
@@ -379,12 +385,12 @@ impl Sets {
 }
 
 /// The opponent's reach summed over its hands: in all, on each card and on each pair of cards.
-/// Lives on the stack of a terminal (33 KB), so that nothing is allocated while solving. Card
+/// Lives on the stack of a terminal (33 KB in `f64`), so that nothing is allocated while solving. Card
 /// ids index it below 64 (a pair as `a * 64 + b`), so that no access needs a bounds check.
-struct CardSums {
-    all: f64,
-    one: [f64; 64],
-    two: [f64; 64 * 64],
+struct CardSums<T> {
+    all: T,
+    one: [T; 64],
+    two: [T; 64 * 64],
 }
 
 /// A hand's `K` card ids, lowest first (every hand of a tree's holdings has the same number).
@@ -399,28 +405,28 @@ fn ids<const K: usize>(set: CardSet) -> [usize; K] {
     out
 }
 
-impl CardSums {
-    fn new() -> CardSums {
+impl<T: Real> CardSums<T> {
+    fn new() -> CardSums<T> {
         CardSums {
-            all: 0.0,
-            one: [0.0; 64],
-            two: [0.0; 64 * 64],
+            all: T::ZERO,
+            one: [T::ZERO; 64],
+            two: [T::ZERO; 64 * 64],
         }
     }
 
     /// Adds `reach` over `hands` (the hands of no reach skipped: deep in the tree most are).
-    fn add_all<const K: usize>(&mut self, hands: &[CardSet], reach: &[f64]) {
+    fn add_all<const K: usize>(&mut self, hands: &[CardSet], reach: &[T]) {
         for (&h, &r) in hands.iter().zip(reach) {
-            if r != 0.0 {
+            if r != T::ZERO {
                 self.add::<K>(&row_of::<K>(h), r);
             }
         }
     }
 
     /// [`CardSums::add_all`] with the hands' indices of [`HoldingIds`].
-    fn add_rows<const K: usize>(&mut self, rows: &[[u16; 6]], reach: &[f64]) {
+    fn add_rows<const K: usize>(&mut self, rows: &[[u16; 6]], reach: &[T]) {
         for (row, &r) in rows.iter().zip(reach) {
-            if r != 0.0 {
+            if r != T::ZERO {
                 self.add::<K>(row, r);
             }
         }
@@ -428,7 +434,7 @@ impl CardSums {
 
     /// Adds `r` on the hand of indices `row` (as [`HoldingIds`] lays them out).
     #[inline(always)]
-    fn add<const K: usize>(&mut self, row: &[u16; 6], r: f64) {
+    fn add<const K: usize>(&mut self, row: &[u16; 6], r: T) {
         let one = |i: usize| row[i] as usize & 63;
         let two = |i: usize| row[i] as usize & 4095;
         self.all += r;
@@ -449,7 +455,7 @@ impl CardSums {
     /// three cards only: with fewer, the last sum is already that hand's). The terms in the
     /// order of the cards, each card's pairs after it.
     #[inline(always)]
-    fn disjoint<const K: usize>(&self, row: &[u16; 6], same: f64) -> f64 {
+    fn disjoint<const K: usize>(&self, row: &[u16; 6], same: T) -> T {
         let one = |i: usize| self.one[row[i] as usize & 63];
         let two = |i: usize| self.two[row[i] as usize & 4095];
         let mut v = self.all;
@@ -479,22 +485,22 @@ fn row_of<const K: usize>(set: CardSet) -> [u16; 6] {
 }
 
 /// [`terminal_values`] for hands of several cards (see the module documentation).
-fn holding_values(
+fn holding_values<T: Real>(
     tree: &Tree,
     ids: &HoldingIds,
     node: &Node,
     player: u8,
-    reach_opp: &[f64],
-    out: &mut [f64],
+    reach_opp: &[T],
+    out: &mut [T],
 ) {
-    let value = tree.values[node.value_index() as usize];
+    let value = T::from_f64(tree.values[node.value_index() as usize]);
     if let Some(sets) = &ids.sets {
         let (values, reach) = sets.gather(reach_opp, out);
         match node.kind {
             NodeKind::Fold => {
-                fold_of::<3>(&sets.rows, &[], fold_value(value, player), reach, values)
+                fold_of::<T, 3>(&sets.rows, &[], fold_value(value, player), reach, values)
             }
-            _ => showdown_of::<3>(
+            _ => showdown_of::<T, 3>(
                 &set_hands(tree, sets, node),
                 value,
                 player,
@@ -513,10 +519,10 @@ fn holding_values(
     );
     let hands = || tree_hands(tree, ids, node);
     match (node.kind, tree.holdings.first().map_or(0, |h| h.len())) {
-        (NodeKind::Fold, 2) => fold_of::<2>(rows, twins, fold, reach_opp, out),
-        (NodeKind::Fold, 3) => fold_of::<3>(rows, twins, fold, reach_opp, out),
-        (_, 2) => showdown_of::<2>(&hands(), value, player, reach_opp, out, None),
-        (_, 3) => showdown_of::<3>(&hands(), value, player, reach_opp, out, None),
+        (NodeKind::Fold, 2) => fold_of::<T, 2>(rows, twins, fold, reach_opp, out),
+        (NodeKind::Fold, 3) => fold_of::<T, 3>(rows, twins, fold, reach_opp, out),
+        (_, 2) => showdown_of::<T, 2>(&hands(), value, player, reach_opp, out, None),
+        (_, 3) => showdown_of::<T, 3>(&hands(), value, player, reach_opp, out, None),
         (_, k) => unreachable!("holdings of {k} cards (the subgame builder allows 2 to 3)"),
     }
 }
@@ -549,12 +555,12 @@ fn set_hands<'a>(tree: &Tree, sets: &'a Sets, node: &Node) -> Hands<'a> {
 
 /// A fold for hands of `K` cards (`rows`: their [`HoldingIds`], `twins` as [`Tree::twins`]):
 /// `v` per unit of disjoint opponent reach, in one pass over the hands after the sums.
-fn fold_of<const K: usize>(
+fn fold_of<T: Real, const K: usize>(
     rows: &[[u16; 6]],
     twins: &[[u32; 2]],
-    v: f64,
-    reach_opp: &[f64],
-    out: &mut [f64],
+    v: T,
+    reach_opp: &[T],
+    out: &mut [T],
 ) {
     let mut sums = CardSums::new();
     sums.add_rows::<K>(rows, reach_opp);
@@ -565,11 +571,11 @@ fn fold_of<const K: usize>(
 
 /// What `player` gets per unit of disjoint opponent reach at a fold of seat 0's net payoff
 /// `value`.
-fn fold_value(value: f64, player: u8) -> f64 {
+fn fold_value<T: Real>(value: T, player: u8) -> T {
     if player == 0 {
         value
     } else {
-        -value
+        T::ZERO - value
     }
 }
 
@@ -579,23 +585,26 @@ fn fold_value(value: f64, player: u8) -> f64 {
 /// the fold's disjoint sums are the showdown's last pass's, so the fold costs no sums of its
 /// own (the same values to rounding: the sums are added in order of strength rather than of
 /// hands); with one-card hands, each as [`terminal_values`] gives it.
-pub fn fold_and_showdown(
+pub fn fold_and_showdown<T: Real>(
     tree: &Tree,
     ids: &HoldingIds,
     ends: [&Node; 2],
     player: u8,
-    reach_opp: &[f64],
-    out_fold: &mut [f64],
-    out_showdown: &mut [f64],
+    reach_opp: &[T],
+    out_fold: &mut [T],
+    out_showdown: &mut [T],
 ) {
     let [fold, showdown] = ends;
-    let v = fold_value(tree.values[fold.value_index() as usize], player);
-    let stake = tree.values[showdown.value_index() as usize];
+    let v = fold_value(
+        T::from_f64(tree.values[fold.value_index() as usize]),
+        player,
+    );
+    let stake = T::from_f64(tree.values[showdown.value_index() as usize]);
     if let Some(sets) = &ids.sets {
         let (values, reach) = sets.gather(reach_opp, out_showdown);
         let fold_out = Some((v, &mut out_fold[..values.len()]));
         let hands = set_hands(tree, sets, showdown);
-        showdown_of::<3>(&hands, stake, player, reach, values, fold_out);
+        showdown_of::<T, 3>(&hands, stake, player, reach, values, fold_out);
         sets.scatter(out_showdown);
         sets.scatter(out_fold);
         return;
@@ -603,8 +612,8 @@ pub fn fold_and_showdown(
     let hands = || tree_hands(tree, ids, showdown);
     let fold_out = Some((v, &mut *out_fold));
     match tree.holdings.first().map_or(0, |h| h.len()) {
-        2 => showdown_of::<2>(&hands(), stake, player, reach_opp, out_showdown, fold_out),
-        3 => showdown_of::<3>(&hands(), stake, player, reach_opp, out_showdown, fold_out),
+        2 => showdown_of::<T, 2>(&hands(), stake, player, reach_opp, out_showdown, fold_out),
+        3 => showdown_of::<T, 3>(&hands(), stake, player, reach_opp, out_showdown, fold_out),
         _ => {
             terminal_values(tree, ids, fold, player, reach_opp, out_fold);
             terminal_values(tree, ids, showdown, player, reach_opp, out_showdown);
@@ -614,13 +623,13 @@ pub fn fold_and_showdown(
 
 /// A showdown of stake `value` over `hands` of `K` cards, and the fold beside it when `fold`
 /// gives its value per unit of disjoint reach and its output.
-fn showdown_of<const K: usize>(
+fn showdown_of<T: Real, const K: usize>(
     hands: &Hands,
-    value: f64,
+    value: T,
     player: u8,
-    reach_opp: &[f64],
-    out: &mut [f64],
-    fold: Option<(f64, &mut [f64])>,
+    reach_opp: &[T],
+    out: &mut [T],
+    fold: Option<(T, &mut [T])>,
 ) {
     let n = reach_opp.len();
     let rows = &hands.rows[..n];
@@ -653,14 +662,14 @@ fn showdown_of<const K: usize>(
                     break;
                 }
                 let r = reach_opp[opp_order[j] as usize];
-                if r != 0.0 {
+                if r != T::ZERO {
                     sums.add::<K>(&opp_rows[j], r);
                 }
                 j += 1;
             }
             if !below && j == from {
                 for &h in &my_order[group..i] {
-                    out[h as usize] *= 2.0;
+                    out[h as usize] *= T::from_f64(2.0);
                 }
                 break;
             }
@@ -672,7 +681,7 @@ fn showdown_of<const K: usize>(
                 let same = if counted {
                     same_set(twins, reach_opp, h)
                 } else {
-                    0.0
+                    T::ZERO
                 };
                 let d = sums.disjoint::<K>(&my_rows[x], same);
                 if below {
@@ -685,7 +694,7 @@ fn showdown_of<const K: usize>(
     }
     while j < n {
         let r = reach_opp[opp_order[j] as usize];
-        if r != 0.0 {
+        if r != T::ZERO {
             sums.add::<K>(&opp_rows[j], r);
         }
         j += 1;

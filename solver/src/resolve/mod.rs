@@ -78,9 +78,10 @@ pub use player::{resolve_spec, ResolvingPlayer, DEFAULT_PLAYER_ITERATIONS};
 /// exploitability after 30 iterations in 22.
 pub const RESOLVE_ALGORITHM: Algorithm = Algorithm::DCFR;
 
-/// The number type of a re-solve's regret and average tables: `f32`, half the bytes the walk
-/// streams twice an iteration (docs/resolve.md, "The tables in f32"); the walk's vectors and
-/// values stay `f64`.
+/// The number type of a re-solve's solver: its regret and average tables and its walk's
+/// vectors (reaches, strategies, values, card sums) are `f32`, half the bytes the walk streams
+/// (docs/resolve.md, "The tables in f32" and "The walk in f32"). The ranges, the gadget and the
+/// report's best responses stay `f64`.
 pub type TableReal = f32;
 
 /// Bytes a re-solve needs per slot: a regret and an average, [`TableReal`] each.
@@ -561,7 +562,7 @@ impl Subgame {
             bucketing_bytes: 0,
             tree_bytes: t.bytes(),
             solver_bytes,
-            scratch_bytes: crate::cfr::scratch_bytes(t)
+            scratch_bytes: crate::cfr::scratch_bytes::<TableReal>(t)
                 .max(3 * crate::best_response::scratch_bytes(t)),
             write_bytes: 0,
         }

@@ -121,7 +121,7 @@ pub fn estimate(tree: &Tree, cards: &Cards, resident: usize) -> Estimate {
         },
         tree_bytes: tree.bytes(),
         solver_bytes: tree.num_slots * BYTES_PER_SLOT,
-        scratch_bytes: crate::cfr::scratch_bytes(tree),
+        scratch_bytes: crate::cfr::scratch_bytes::<f64>(tree),
         write_bytes: strategy_file::write_bytes(
             TreeKind::Public,
             tree.nodes.len(),
