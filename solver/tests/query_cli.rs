@@ -319,3 +319,81 @@ fn ranges_are_printed_by_hand_class_and_refused_where_undefined() {
     assert!(e.contains("--ranges reads a real game's strategy"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--play` (and `FILE:PLAY`, as `stud match` reads a player) prints each row as a player plays
+/// it: the stored rows thresholded or purified, the JSON saying how; refused beside the
+/// answers that read the rows as stored.
+#[test]
+fn rows_are_printed_as_played_when_asked() {
+    let probs = |v: &Value| -> Vec<Vec<f64>> {
+        v["hands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                let p = h["probabilities"].as_array().unwrap();
+                p.iter().map(|x| x.as_f64().unwrap()).collect()
+            })
+            .collect()
+    };
+    let file = shipped("7stud-hu.strat");
+    let spot = "3c 8d pb cc | Qs 2h x b";
+    let stored = query_json(&[&file, spot]);
+    assert_eq!(stored["play"], "mixed");
+    let pure = query_json(&[&file, spot, "--play", "pure"]);
+    assert_eq!(pure["play"], "pure");
+    let suffixed = query_json(&[&format!("{file}:pure"), spot]);
+    assert_eq!(suffixed, pure, "FILE:pure and --play pure answer alike");
+    let thresholded = query_json(&[&file, spot, "--play", "threshold=0.3"]);
+    assert_eq!(thresholded["play"], "threshold=0.3");
+    let (stored, pure, thresholded) = (probs(&stored), probs(&pure), probs(&thresholded));
+    assert!(stored.len() > 10, "every bucket's row");
+    let mut mixed_rows = 0;
+    for ((s, p), t) in stored.iter().zip(&pure).zip(&thresholded) {
+        let max = s.iter().copied().fold(0.0, f64::max);
+        let best = s.iter().position(|&x| x == max).unwrap();
+        let ties = s.iter().filter(|&&x| x == max).count();
+        if ties == 1 {
+            let want: Vec<f64> = (0..s.len()).map(|a| f64::from(a == best)).collect();
+            assert_eq!(p, &want, "pure plays the likeliest action of {s:?}");
+        }
+        let kept: f64 = s.iter().filter(|&&x| x >= 0.3).sum();
+        for (a, (&x, &y)) in s.iter().zip(t).enumerate() {
+            let want = if x >= 0.3 { x / kept } else { 0.0 };
+            assert!((y - want).abs() < 1e-9, "action {a} of {s:?} at 0.3: {t:?}");
+        }
+        mixed_rows += usize::from(s.iter().filter(|&&x| x > 0.0).count() > 1);
+    }
+    assert!(
+        mixed_rows > 0,
+        "no stored row mixes: the test shows nothing"
+    );
+    // A multiway file, as its shipped README says to play it.
+    let four = shipped("7stud-4p.strat");
+    let q = query_json(&[&format!("{four}:pure"), "3c 8d Kh 2s pb", "--hand", "As Ad"]);
+    let row = &probs(&q)[0];
+    assert_eq!(q["play"], "pure");
+    assert_eq!(row.iter().filter(|&&x| x == 1.0).count(), 1, "{q}");
+    let text = ok(&stud(
+        &["query", &four, "3c 8d Kh 2s pb", "--play", "pure"],
+        "",
+    ));
+    assert!(text.contains("played pure: each row as"), "{text}");
+    assert!(
+        text.contains("every other live opponent's up cards"),
+        "{text}"
+    );
+    // Refused where the rows are read as stored, or the way given twice.
+    let e = err(&stud(
+        &["query", &format!("{file}:pure"), spot, "--ranges"],
+        "",
+    ));
+    assert!(e.contains("read the rows as stored"), "{e}");
+    let e = err(&stud(
+        &["query", &format!("{file}:pure"), spot, "--play", "pure"],
+        "",
+    ));
+    assert!(e.contains("given twice"), "{e}");
+    let e = err(&stud(&["query", &file, spot, "--play", "threshold=2"], ""));
+    assert!(e.contains("between 0 and 1"), "{e}");
+}

@@ -67,6 +67,8 @@ use std::path::PathBuf;
     stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x b\" --hand AsKd --json\n  \
     stud query strategies/razz-hu.strat \"Kc 3d\" --hand \"As 2d\"\n  \
     stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x b\" --ranges\n  \
+    stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x b\" --play threshold=0.15\n  \
+    stud query strategies/7stud-4p.strat:pure \"3c 8d Kh 2s pb\" --hand \"As Ad\"\n  \
     stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x x | 4d 5h x x | 9c Jd x x\" \
 --hand \"As Kd 2s\" --resolve --iterations 50\n\n\
     A multiway file (three or more seats; this one from stud solve --game 7stud-3p --abstraction \
@@ -114,6 +116,63 @@ pub struct Args {
     /// `stud explore` shows).
     #[arg(long, conflicts_with_all = ["hand", "resolve"])]
     pub ranges: bool,
+    /// Print each row as a player plays it: `mixed` (the rows as stored, the default),
+    /// `threshold=T` (actions below T dropped, the rest scaled to sum 1) or `pure` (only the
+    /// most likely action), as `stud match FILE:PLAY` plays the file (docs/solver.md, "Playing
+    /// the average strategy"). `FILE:PLAY` says the same.
+    #[arg(long, value_name = "PLAY", conflicts_with_all = ["ranges", "resolve"])]
+    pub play: Option<Purification>,
+}
+
+/// `args` with a `FILE:PLAY` suffix (as `stud match` and `serve` read a player) moved to
+/// `--play`: where no file has the name as given and what follows its last `:` is a way of
+/// playing (`mixed`, `threshold=T`, `pure`).
+fn split_play(mut args: Args) -> Result<Args> {
+    if args.file.exists() {
+        return Ok(args);
+    }
+    let Some(given) = args.file.to_str().map(str::to_owned) else {
+        return Ok(args);
+    };
+    let Some((file, play)) = given.rsplit_once(':') else {
+        return Ok(args);
+    };
+    let Ok(play) = play.parse::<Purification>() else {
+        return Ok(args);
+    };
+    if args.play.is_some() {
+        bail!("{given}: the way of playing is given twice (FILE:PLAY and --play): give one");
+    }
+    if args.ranges || args.resolve {
+        bail!(
+            "{given}: --ranges and --resolve read the rows as stored; drop `:{play}` (or use \
+             --play without them)"
+        );
+    }
+    args.file = PathBuf::from(file);
+    args.play = Some(play);
+    Ok(args)
+}
+
+/// Rewrites each row of the answer as `play` plays it (`None`: as stored).
+pub(super) fn play_rows(rows: &mut [Row], play: Option<Purification>) {
+    if let Some(p) = play {
+        for r in rows {
+            p.apply(&mut r.probs);
+        }
+    }
+}
+
+/// The answer's JSON `play`: how its rows are played (`mixed`: as stored).
+pub(super) fn play_json(play: Option<Purification>) -> String {
+    play.unwrap_or(Purification::Mixed).to_string()
+}
+
+/// The text answer's line saying how its rows are played, where they are not as stored.
+pub(super) fn print_play(play: Option<Purification>) {
+    if let Some(p) = play.filter(|&p| p != Purification::Mixed) {
+        println!("played {p}: each row as `stud match FILE:{p}` plays it (the file stores the average as solved)");
+    }
 }
 
 /// A step of a spot.
@@ -680,7 +739,7 @@ fn run_betting(
     }
     // The holdings of each bucket, when every bucket's row is asked (`--ranges` reuses them).
     let mut held = None;
-    let rows = match &holding {
+    let mut rows = match &holding {
         Some(h) => vec![hand_row(f, &d, &state, seat, h)?],
         None => {
             let (rows, hs) = bucket_rows(f, &d, &state, seat)?;
@@ -688,6 +747,7 @@ fn run_betting(
             rows
         }
     };
+    play_rows(&mut rows, args.play);
     let kids = f.children(d.node)?;
     let codes: Vec<String> = kids.iter().map(|k| describe(k.1)).collect();
     let names: Vec<String> = kids
@@ -706,10 +766,12 @@ fn run_betting(
     };
     if args.output.json {
         let mut v = decision_json(&at, false, &codes, &names, &rows);
+        v["play"] = play_json(args.play).into();
         add_extras(&mut v, extras);
         return Ok(Some(v));
     }
     println!("{whose}");
+    print_play(args.play);
     print_rows(&names, rows, seat, holding.is_none());
     print_extras(&names, extras.as_ref());
     Ok(None)
@@ -1065,6 +1127,7 @@ fn describe_words(e: Edge) -> String {
 
 /// Runs `stud query`.
 pub fn run(args: Args) -> Result<()> {
+    let args = split_play(args)?;
     let steps = parse_spot(&args.spot)?;
     if multiway::is_multiway_file(&args.file) {
         return super::query_multiway::run(&args, &steps);
@@ -1270,6 +1333,7 @@ fn run_public(f: &PublicFile, args: &Args, steps: &[Step]) -> Result<()> {
             about: None,
         });
     }
+    play_rows(&mut rows, args.play);
     let street_name = def.street_name(n.street as usize);
     if args.output.json {
         let v = serde_json::json!({
@@ -1278,11 +1342,13 @@ fn run_public(f: &PublicFile, args: &Args, steps: &[Step]) -> Result<()> {
             "street_name": street_name,
             "actions": codes,
             "action_names": names,
+            "play": play_json(args.play),
             "hands": rows_json(&rows),
         });
         println!("{v}");
     } else {
         println!("p{} to act on {street_name}", n.seat + 1);
+        print_play(args.play);
         print_table(&names, &rows);
     }
     Ok(())

@@ -5,9 +5,10 @@
 //! PHH codes or the short forms, a seat prefix (`p3 cbr 4`) checked against the seat it names.
 //! It is replayed on the rules engine for the file's game, down cards unknown. The answer is
 //! the row the file's player reads there: the decision located in the betting abstraction and
-//! the bucket of the seat's view against its best showing live opponent, both by the player's
+//! the bucket of the seat's view against its best showing live opponent (and, in a file of the
+//! table view, the other live opponents' and the folded seats' up cards), both by the player's
 //! own code ([`MultiwayFile::locate`], [`MultiwayFile::view`]), the row as stored (mixed, as a
-//! heads-up query prints it). `--hand` gives the down cards of the seat to act; without it,
+//! heads-up query prints it) unless `--play` says how to play it. `--hand` gives the down cards of the seat to act; without it,
 //! every bucket's row, with the holdings of the seat in it (none of the up cards on the table).
 
 use super::action_words;
@@ -17,6 +18,7 @@ use super::query::{
 };
 use abstraction::cards::CardSet;
 use abstraction::multiway_betting::{MwKind, Spot};
+use abstraction::multiway_deal::MultiwayView;
 use abstraction::rules::{Action, State};
 use anyhow::{bail, Context, Result};
 use solver::describe::{self, Description};
@@ -66,6 +68,7 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
         seat,
         role: node.role,
         against,
+        view: f.buckets.view,
         spot,
     };
     if node.kind != MwKind::Action {
@@ -86,7 +89,7 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
         );
         return Ok(());
     }
-    let rows = match &holding {
+    let mut rows = match &holding {
         Some(h) => {
             let down: CardSet = h.down.iter().copied().collect();
             if let Some(c) = h.down.iter().find(|c| table.contains(**c)) {
@@ -137,11 +140,15 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
         codes.push(code(real));
         names.push(action_words(&state, real));
     }
+    super::query::play_rows(&mut rows, args.play);
     if args.output.json {
-        println!("{}", at.json(false, &codes, &names, &rows));
+        let mut v = at.json(false, &codes, &names, &rows);
+        v["play"] = super::query::play_json(args.play).into();
+        println!("{v}");
         return Ok(());
     }
     at.print();
+    super::query::print_play(args.play);
     super::query::print_rows(&names, rows, seat, holding.is_none());
     Ok(())
 }
@@ -188,6 +195,8 @@ struct At<'a> {
     role: u8,
     /// The live opponent its view is bucketed against.
     against: u8,
+    /// Whether the view sees the other live opponents' and the folded seats' up cards too.
+    view: MultiwayView,
     spot: Spot,
 }
 
@@ -257,13 +266,23 @@ impl At<'_> {
             "showing: {}",
             (0..def.seats).map(seat).collect::<Vec<_>>().join(", ")
         );
-        println!(
-            "measured against p{} ({}), the best showing live opponent: each bucket is of \
-             p{}'s cards against that hand",
+        let against = format!(
+            "p{} ({}), the best showing live opponent",
             self.against + 1,
             cards_text(shown(st, self.against)),
-            self.seat + 1
         );
+        match self.view {
+            MultiwayView::BestOpponent => println!(
+                "measured against {against}: each bucket is of p{}'s cards against that hand",
+                self.seat + 1
+            ),
+            MultiwayView::Table => println!(
+                "measured against {against}, beside every other live opponent's up cards and \
+                 the folded seats' as dead cards: each bucket is of p{}'s cards against that \
+                 table",
+                self.seat + 1
+            ),
+        }
     }
 }
 
@@ -309,9 +328,11 @@ fn first_decision(f: &MultiwayFile, args: &Args) -> Result<()> {
         .children(spot.node as usize)
         .map(|c| first_words(def, f.betting.edges[c]))
         .collect();
+    super::query::play_rows(&mut rows, args.play);
     let street_name = def.street_name(0);
     if args.output.json {
         let v = serde_json::json!({
+            "play": super::query::play_json(args.play),
             "seats": def.seats,
             "seat": None::<u8>,
             "role": 0,
@@ -335,6 +356,7 @@ fn first_decision(f: &MultiwayFile, args: &Args) -> Result<()> {
          for what each bucket holds)",
         def.seats
     );
+    super::query::print_play(args.play);
     print_table(&names, &rows);
     Ok(())
 }
