@@ -132,6 +132,43 @@ impl Width {
         (cum.min(1.0) * self.scale()).round() as u32
     }
 
+    /// Writes the normalized row `row` of `k` probabilities as a file stores it: `k - 1` values
+    /// (the last is the scale minus the others) by cumulative rounding, so that the values sum
+    /// to exactly the scale; [`Width::bytes`] each, little-endian, into `out`.
+    pub(crate) fn encode_row(self, row: &[f64], out: &mut [u8]) {
+        let bytes = self.bytes() as usize;
+        let (mut cum, mut prev) = (0.0, 0u32);
+        for (a, &x) in row[..row.len() - 1].iter().enumerate() {
+            cum += x;
+            let upto = self.cumulative(cum);
+            let v = (upto - prev) as u16;
+            prev = upto;
+            out[a * bytes..(a + 1) * bytes].copy_from_slice(&v.to_le_bytes()[..bytes]);
+        }
+    }
+
+    /// Reads the row [`Width::encode_row`] wrote from `stored` (its `k - 1` values) into the
+    /// `k` probabilities of `out`; `None` where the values sum past the scale (a damaged row).
+    pub(crate) fn decode_row(self, stored: &[u8], out: &mut [f64]) -> Option<()> {
+        let k = out.len();
+        let mut sum = 0.0;
+        for (a, o) in out[..k - 1].iter_mut().enumerate() {
+            *o = match self {
+                Width::U16 => u16::from_le_bytes([stored[2 * a], stored[2 * a + 1]]) as f64,
+                Width::U8 => stored[a] as f64,
+            };
+            sum += *o;
+        }
+        if sum > self.scale() {
+            return None;
+        }
+        out[k - 1] = self.scale() - sum;
+        for o in out.iter_mut() {
+            *o /= self.scale();
+        }
+        Some(())
+    }
+
     /// Whether `row`, as [`StrategyFile::row_into`] reads it, is what the file stores for a row
     /// without mass: the uniform row, written for an information set the solve never reached
     /// (or reached with no weight). A reached row can be exactly as uniform only by chance.
@@ -502,16 +539,8 @@ fn quantize<N: Decision>(
             buf.fill(0.0);
             row(i as u32, node, b, buf)?;
             crate::policy::normalize(buf);
-            let at = offsets[i] as usize + b as usize * (k - 1);
-            let (mut cum, mut prev) = (0.0, 0u32);
-            for (a, &x) in buf[..k - 1].iter().enumerate() {
-                cum += x;
-                let upto = width.cumulative(cum);
-                let v = (upto - prev) as u16;
-                prev = upto;
-                let o = (at + a) * bytes;
-                q[o..o + bytes].copy_from_slice(&v.to_le_bytes()[..bytes]);
-            }
+            let at = (offsets[i] as usize + b as usize * (k - 1)) * bytes;
+            width.encode_row(buf, &mut q[at..at + (k - 1) * bytes]);
         }
     }
     Ok(Quantized {
@@ -903,36 +932,15 @@ impl<K: Kind> TreeFile<K> {
                 out.len()
             );
         }
-        let start = n.first_row() as usize + key as usize * (k - 1);
-        let out = &mut out[..k];
-        let beyond = || format!("damaged: node {i}'s strategy lies beyond the file");
         let width = self.header().width;
-        let mut sum = 0.0;
-        match width {
-            Width::U16 => {
-                let row = self.section::<u16>(4, "strategy")?;
-                let row = row.get(start..start + k - 1).with_context(beyond)?;
-                for (o, &x) in out.iter_mut().zip(row) {
-                    *o = x as f64;
-                    sum += *o;
-                }
-            }
-            Width::U8 => {
-                let row = self.section::<u8>(4, "strategy")?;
-                let row = row.get(start..start + k - 1).with_context(beyond)?;
-                for (o, &x) in out.iter_mut().zip(row) {
-                    *o = x as f64;
-                    sum += *o;
-                }
-            }
-        }
-        if sum > width.scale() {
-            bail!("damaged: node {i}'s row sums past 1");
-        }
-        out[k - 1] = width.scale() - sum;
-        for o in out.iter_mut() {
-            *o /= width.scale();
-        }
+        let bytes = width.bytes() as usize;
+        let start = (n.first_row() as usize + key as usize * (k - 1)) * bytes;
+        let stored = self.section::<u8>(4, "strategy")?;
+        let stored = (stored.get(start..start + (k - 1) * bytes))
+            .with_context(|| format!("damaged: node {i}'s strategy lies beyond the file"))?;
+        width
+            .decode_row(stored, &mut out[..k])
+            .with_context(|| format!("damaged: node {i}'s row sums past 1"))?;
         Ok(k)
     }
 }

@@ -71,9 +71,9 @@ fn lifted(view: MultiwayView) -> (Vec<f64>, Lift, HistoryTree) {
     std::fs::remove_file(&file).unwrap();
     let policy = lift.policy(&tree, &s.average_strategy());
     let checked = check_player(&tree, &def, &policy, &player, 300, 3).unwrap();
-    // Rows are stored to 1/65535.
+    // Rows are stored to a byte a probability (cumulative rounding: within 1/255).
     assert!(
-        checked.decisions > 1000 && checked.max_difference < 1e-4,
+        checked.decisions > 1000 && checked.max_difference <= 1.0 / 255.0 + 1e-6,
         "{checked:?}"
     );
     (sampled, lift, tree)
@@ -165,6 +165,6 @@ fn eval_multiway_prints_the_table_and_checks_the_lift() {
     }
     assert_eq!(v["floors"].as_array().unwrap().len(), 5);
     assert!(v["checked_decisions"].as_u64().unwrap() > 0);
-    assert!(v["checked_max_difference"].as_f64().unwrap() < 1e-4);
+    assert!(v["checked_max_difference"].as_f64().unwrap() <= 1.0 / 255.0 + 1e-6);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -244,7 +244,7 @@ pub fn run(args: Args) -> Result<()> {
     )?;
     say(format!(
         "lift checked against the strategy file's player: {} decisions of {} hands, largest \
-         difference of a probability {:.2e} (the file's rows are rounded to 1/65535)",
+         difference of a probability {:.2e} (the file's rows are rounded to 1/255)",
         checked.decisions, checked.hands, checked.max_difference
     ));
     drop(sampled);

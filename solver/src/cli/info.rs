@@ -183,11 +183,19 @@ fn info_multiway(args: &Args) -> Result<()> {
         h.iterations, h.batch, h.seed
     );
     println!("exploitability:   not computable (NashConv needs the whole game tree)");
+    let (width, stored) = f.stored();
     println!(
-        "probabilities:    {} infosets, {} infoset-actions, 2 bytes each ({} bytes)",
+        "probabilities:    {} infosets, {} infoset-actions, {stored} stored, {width} byte{} each \
+         ({} bytes{})",
         f.rows.infosets,
         h.slots,
-        2 * h.slots
+        if width == 1 { "" } else { "s" },
+        width * stored,
+        if width == 1 {
+            "; the last action of each row is implied"
+        } else {
+            ""
+        }
     );
     println!(
         "bucketing:        embedded, size {} ({streets:?} buckets per street), checksum {:016x}",

@@ -56,10 +56,14 @@ pub fn estimate(
         tree_bytes: betting.nodes.len() * (12 + 16) + betting.stakes.len() * 4,
         solver_bytes: rows.slots * BYTES_PER_SLOT,
         scratch_bytes: held * (2 * 8 * UPDATES_PER_TRAVERSAL + memo),
-        // The normalised average (`f32`) and its rows quantized to `u16`, both held while the
-        // file is written (the rows were once left out: a four-handed `small` solve peaked 9%
-        // over its estimate, by about the file's size), and the bucketings encoded again.
-        write_bytes: rows.slots * (4 + 2) + bucketing_bytes,
+        // The normalised average (`f32`) and its rows quantized (a byte per stored probability,
+        // `k - 1` a row, with the layout's offset per node), both held while the file is
+        // written (the rows were once left out: a four-handed `small` solve peaked 9% over its
+        // estimate, by about the file's size), and the bucketings encoded again.
+        write_bytes: rows.slots * 4
+            + (rows.slots - rows.infosets)
+            + betting.nodes.len() * 4
+            + bucketing_bytes,
     }
 }
 

@@ -6,9 +6,14 @@
 //! aligned sections, FNV-1a 64 of the header, of each section and of the whole file), with the
 //! magic `STUDMWSF`, the header [`MultiwayFileHeader`] and two sections:
 //! ```text
-//! section 0   rows        u16 LE per slot: the average strategy's probability × 65535,
-//!                         rounded; slot order as the solver's (`multiway::sampled::Rows`):
-//!                         per street tree, per pot class, per bucket, per decision, per action
+//! section 0   rows        u8 per stored probability: each decision's row of `k` actions as
+//!                         `k - 1` probabilities × 255 by cumulative rounding, the last the
+//!                         scale minus the others (as a heads-up file's `u8` rows:
+//!                         `Width::encode_row`); in the solver's order (`multiway::sampled::
+//!                         Rows`): per street tree, per pot class, per bucket, per decision.
+//!                         Files written before 2026-12-02 hold a `u16` LE per slot instead
+//!                         (probability × 65535, rounded; told apart by the section's length,
+//!                         2 bytes a slot) and are read as they are.
 //! section 1   bucketing   the heads-up bucketing's own encoding (`Bucketing::encode`, with its
 //!                         checksum), the card abstraction the rows were solved with
 //! section 2.. by live     with the table view only (`MultiwayView::Table`): for 2 to N live
@@ -33,11 +38,11 @@ use crate::input;
 use crate::multiway::sampled::{Rows, SampledSolver};
 use crate::purify::Purification;
 use crate::session::Problem;
-use crate::strategy_file::MAX_ACTIONS;
+use crate::strategy_file::{Width, MAX_ACTIONS};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::bucketing::{Bucketing, CardView, TableView};
 use abstraction::cards::CardSet;
-use abstraction::multiway_betting::{MultiwayBetting, MwKind, Spot, POT_CLASSES};
+use abstraction::multiway_betting::{pot_classes, MultiwayBetting, MwKind, Spot, POT_CLASSES};
 use abstraction::multiway_deal::{MultiwayBuckets, MultiwayView};
 use abstraction::rules::order::best_showing;
 use abstraction::rules::{Action, GameDef, State};
@@ -78,13 +83,97 @@ pub struct MultiwayFileHeader {
     pub slots: u64,
 }
 
+/// Where each decision's row lies in a file's rows section: `k - 1` bytes per row of `k`
+/// actions ([`Width::U8`]), in the order of the solver's slots (`Rows`), one fewer a row.
+pub struct Stored {
+    /// Per street tree: the first byte of its rows, the bytes of one row of all its decisions
+    /// (one pot class and bucket), and its street's buckets.
+    trees: Vec<(usize, usize, usize)>,
+    /// Per node, where its row starts within its tree's row (decisions only).
+    offset: Vec<u32>,
+    /// Bytes in all.
+    pub bytes: usize,
+}
+
+impl Stored {
+    /// The layout of `betting`'s rows with the buckets per street of `rows`.
+    pub fn new(betting: &MultiwayBetting, rows: &Rows) -> Stored {
+        let mut offset = vec![0u32; betting.nodes.len()];
+        let (mut trees, mut bytes) = (Vec::with_capacity(betting.trees.len()), 0);
+        for t in &betting.trees {
+            // A node's slots start at its `index` in the tree's row; its bytes at that index
+            // less one for every decision before it.
+            let mut decisions: Vec<u32> = (t.root..t.end)
+                .filter(|&i| betting.nodes[i as usize].kind == MwKind::Action)
+                .collect();
+            decisions.sort_by_key(|&i| betting.nodes[i as usize].index);
+            for (before, &i) in decisions.iter().enumerate() {
+                offset[i as usize] = betting.nodes[i as usize].index - before as u32;
+            }
+            let s = t.street as usize;
+            let (per_row, buckets) = (
+                (t.actions - t.action_nodes) as usize,
+                rows.buckets[s] as usize,
+            );
+            trees.push((bytes, per_row, buckets));
+            bytes += pot_classes(s) as usize * buckets * per_row;
+        }
+        Stored {
+            trees,
+            offset,
+            bytes,
+        }
+    }
+
+    /// The first byte of the row of `bucket` at decision `spot`.
+    fn at(&self, spot: &Spot, bucket: u32) -> usize {
+        let (base, per_row, buckets) = self.trees[spot.tree as usize];
+        let row = spot.pot_class as usize * buckets + bucket as usize;
+        base + row * per_row + self.offset[spot.node as usize] as usize
+    }
+}
+
+/// The rows section of `solver`'s average strategy: every decision's row as [`Stored`] lays
+/// it out, encoded as [`Width::U8`] (normalized first: a row of no mass is uniform).
+fn encode_rows(solver: &SampledSolver) -> Vec<u8> {
+    let average = solver.average_strategy();
+    let (betting, rows) = (&solver.betting, &solver.rows);
+    let stored = Stored::new(betting, rows);
+    let mut out = vec![0u8; stored.bytes];
+    let mut buf = [0.0; MAX_ACTIONS];
+    for (ti, t) in betting.trees.iter().enumerate() {
+        let s = t.street as usize;
+        for i in t.root..t.end {
+            let n = betting.nodes[i as usize];
+            if n.kind != MwKind::Action {
+                continue;
+            }
+            let k = n.num_children as usize;
+            for class in 0..pot_classes(s) as u8 {
+                for bucket in 0..rows.buckets[s] {
+                    let slot = rows.slot(betting, ti as u32, class, bucket, n.index);
+                    let row = &mut buf[..k];
+                    for (b, &p) in row.iter_mut().zip(&average[slot..slot + k]) {
+                        *b = p as f64;
+                    }
+                    crate::policy::normalize(row);
+                    let spot = Spot {
+                        tree: ti as u32,
+                        node: i,
+                        pot_class: class,
+                    };
+                    let at = stored.at(&spot, bucket);
+                    Width::U8.encode_row(row, &mut out[at..at + k - 1]);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Writes `solver`'s average strategy on `problem` to `path`, atomically.
 pub fn write(path: &Path, solver: &SampledSolver, problem: &Problem) -> Result<()> {
-    let rows: Vec<u16> = solver
-        .average_strategy()
-        .iter()
-        .map(|&p| (p.clamp(0.0, 1.0) * 65535.0).round() as u16)
-        .collect();
+    let rows = encode_rows(solver);
     let header = MultiwayFileHeader {
         game: problem.game.clone(),
         card_abstraction: problem.card_abstraction.clone(),
@@ -95,14 +184,14 @@ pub fn write(path: &Path, solver: &SampledSolver, problem: &Problem) -> Result<(
         batch: solver.batch as u64,
         seed: solver.seed,
         nodes: solver.betting.nodes.len() as u64,
-        slots: rows.len() as u64,
+        slots: solver.rows.slots as u64,
     };
     let b = &solver.buckets;
     let encoded: Vec<Vec<u8>> = std::iter::once(&b.heads_up)
         .chain(&b.by_live)
         .map(Bucketing::encode)
         .collect();
-    let mut sections: Vec<&[u8]> = vec![bytemuck::cast_slice(&rows)];
+    let mut sections: Vec<&[u8]> = vec![&rows];
     sections.extend(encoded.iter().map(Vec::as_slice));
     container::write(path, MAGIC, header, &sections)
 }
@@ -140,6 +229,14 @@ impl std::ops::Deref for FileBytes {
     }
 }
 
+/// How a file's rows section stores the rows.
+enum RowEncoding {
+    /// `k - 1` bytes a row, as [`Stored`] lays them out ([`Width::U8`]).
+    Cumulative(Stored),
+    /// A `u16` LE per slot, probability × 65535 (files written before 2026-12-02).
+    PerSlot,
+}
+
 /// An opened multiway strategy file: its header, the rebuilt betting abstraction, the
 /// bucketing and the rows (read in place).
 pub struct MultiwayFile {
@@ -153,8 +250,10 @@ pub struct MultiwayFile {
     pub rows: Rows,
     /// The file's bytes.
     data: FileBytes,
-    /// Where the rows lie in them: a probability × 65535 per slot, `u16` little-endian.
+    /// Where the rows lie in them.
     rows_at: std::ops::Range<usize>,
+    /// How they are stored.
+    encoding: RowEncoding,
     /// The file's size in bytes.
     pub bytes: usize,
 }
@@ -223,9 +322,22 @@ impl MultiwayFile {
             );
         }
         let raw = c.section(bytes, 0)?;
-        if raw.len() != rows.slots * 2 {
-            bail!("{} bytes of rows for {} slots", raw.len(), rows.slots);
-        }
+        let stored = Stored::new(&betting, &rows);
+        let encoding = if raw.len() == stored.bytes {
+            RowEncoding::Cumulative(stored)
+        } else if raw.len() == rows.slots * 2 {
+            RowEncoding::PerSlot
+        } else {
+            bail!(
+                "{} bytes of rows: {} slots in {} rows take {} (or {} as files before 2026-12-02 \
+                 stored them)",
+                raw.len(),
+                rows.slots,
+                rows.infosets,
+                stored.bytes,
+                rows.slots * 2
+            );
+        };
         let start = raw.as_ptr() as usize - bytes.as_ptr() as usize;
         let rows_at = start..start + raw.len();
         Ok(MultiwayFile {
@@ -235,15 +347,18 @@ impl MultiwayFile {
             rows,
             bytes: bytes.len(),
             rows_at,
+            encoding,
             data,
         })
     }
 
-    /// The stored probability × 65535 of every slot, in slot order.
-    pub fn probabilities(&self) -> impl ExactSizeIterator<Item = u16> + '_ {
-        self.data[self.rows_at.clone()]
-            .chunks_exact(2)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+    /// Bytes per stored probability, and how many are stored: `k - 1` a row, or (files before
+    /// 2026-12-02) one per slot.
+    pub fn stored(&self) -> (usize, usize) {
+        match &self.encoding {
+            RowEncoding::Cumulative(s) => (1, s.bytes),
+            RowEncoding::PerSlot => (2, self.rows.slots),
+        }
     }
 
     /// Where the decision at `state` after `bets` (the hand's betting so far) is in the
@@ -317,13 +432,24 @@ impl MultiwayFile {
         out: &mut [f64; MAX_ACTIONS],
     ) -> Result<usize> {
         let k = self.betting.nodes[spot.node as usize].num_children as usize;
-        let slot = self.slot(spot, bucket);
-        let stored = self.data[self.rows_at.clone()]
-            .get(2 * slot..2 * (slot + k))
-            .filter(|_| k <= MAX_ACTIONS)
-            .context("a decision outside the file's rows")?;
-        for (o, q) in out.iter_mut().zip(stored.chunks_exact(2)) {
-            *o = u16::from_le_bytes([q[0], q[1]]) as f64 / 65535.0;
+        let rows = &self.data[self.rows_at.clone()];
+        let outside = "a decision outside the file's rows";
+        if k == 0 || k > MAX_ACTIONS {
+            bail!(outside);
+        }
+        match &self.encoding {
+            RowEncoding::Cumulative(s) => {
+                let at = s.at(spot, bucket);
+                let stored = rows.get(at..at + k - 1).context(outside)?;
+                (Width::U8.decode_row(stored, &mut out[..k])).context("a row summing past 1")?;
+            }
+            RowEncoding::PerSlot => {
+                let slot = self.slot(spot, bucket);
+                let stored = rows.get(2 * slot..2 * (slot + k)).context(outside)?;
+                for (o, q) in out.iter_mut().zip(stored.chunks_exact(2)) {
+                    *o = u16::from_le_bytes([q[0], q[1]]) as f64 / 65535.0;
+                }
+            }
         }
         Ok(k)
     }

@@ -34,12 +34,40 @@ fn plays_hundreds_of_hands(mut s: SampledSolver, name: &str) {
     assert_eq!(file.buckets.by_live.len(), s.buckets.by_live.len());
     assert_eq!(file.header.iterations, 5);
     assert_eq!(file.rows.slots, s.rows.slots);
-    // The rows are the average strategy as solved, to a 65535th.
+    // The rows are the average strategy as solved, to a 255th (cumulative rounding: each
+    // probability within one step, the row summing to 1), k - 1 bytes a row.
     let avg = s.average_strategy();
-    assert_eq!(file.probabilities().len(), avg.len());
-    for (q, &p) in file.probabilities().zip(&avg) {
-        assert!((q as f32 / 65535.0 - p).abs() <= 1.0 / 65535.0);
+    assert_eq!(file.stored(), (1, s.rows.slots - s.rows.infosets));
+    let mut out = [0.0; MAX_ACTIONS];
+    let mut rows = 0;
+    for (ti, t) in s.betting.trees.iter().enumerate() {
+        let street = t.street as usize;
+        for node in t.root..t.end {
+            let n = s.betting.nodes[node as usize];
+            if n.kind != MwKind::Action {
+                continue;
+            }
+            for pot_class in 0..abstraction::multiway_betting::pot_classes(street) as u8 {
+                for bucket in 0..s.rows.buckets[street] {
+                    let spot = Spot {
+                        tree: ti as u32,
+                        node,
+                        pot_class,
+                    };
+                    let k = file.row_into(&spot, bucket, &mut out).unwrap();
+                    let slot = s
+                        .rows
+                        .slot(&s.betting, spot.tree, pot_class, bucket, n.index);
+                    for (a, (&q, &p)) in out[..k].iter().zip(&avg[slot..slot + k]).enumerate() {
+                        assert!((q - p as f64).abs() <= 1.0 / 255.0 + 1e-6, "{spot:?} {a}");
+                    }
+                    assert!((out[..k].iter().sum::<f64>() - 1.0).abs() < 1e-12);
+                    rows += 1;
+                }
+            }
+        }
     }
+    assert_eq!(rows, s.rows.infosets, "every row read back once");
     let player = MultiwayPlayer::new(file, "mw");
     let mut rng = ChaCha8Rng::seed_from_u64(4);
     let (mut decisions, mut fallbacks, mut showdowns) = (0, 0, 0);
