@@ -1,15 +1,16 @@
-//! One seventh-street (or sixth-street) re-solve with no blueprint lookups, for counting its instructions
-//! (`valgrind --tool=callgrind`) and checking its bits: a hand of seven-card stud dealt from a
-//! seed and checked and called by both seats to the last street's first decision, the subgame
-//! built with [`AlwaysCall`] as the blueprint (its ranges: every holding alike, so that the
-//! replay looks no bucket up), solved for N DCFR iterations (the walk of the player's
+//! One seventh-street (or sixth-street) re-solve with no blueprint lookups, for counting its
+//! instructions (`valgrind --tool=callgrind`) and checking its bits: a hand of seven-card stud
+//! dealt from a seed and checked and called by both seats to the root street's first decision,
+//! the subgame built with [`AlwaysCall`] as the blueprint (its ranges: every holding alike, so
+//! that the replay looks no bucket up), solved for N DCFR iterations (the walk of the player's
 //! re-solve) and measured by the report's best responses.
 //!
 //! `cargo run --release -p solver --example resolve_count -- [ITERATIONS] [SEED] [REPORT]
 //! [STREETS]` (defaults: 30, 1, `yes`, 1). STREETS 2 re-solves the last two streets from sixth
-//! street's first decision (the seventh card private chance, as `FILE:resolve2`). Prints the report (REPORT `no`: only its cost, what a player in a
-//! match waits for, without the best responses) and an FNV-1a checksum of the regrets' and
-//! averages' bits, which a change meant to be exact must leave as it was.
+//! street's first decision (the seventh card private chance, as `FILE:resolve2`). Prints the
+//! report (REPORT `no`: only its cost, what a player in a match waits for, without the best
+//! responses) and an FNV-1a checksum of the regrets' and averages' bits, which a change meant
+//! to be exact must leave as it was.
 
 use abstraction::fnv::fnv1a;
 use abstraction::rules::{GameDef, Next, State};

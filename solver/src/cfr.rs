@@ -49,6 +49,8 @@ pub trait Real:
     + std::ops::AddAssign
     + std::ops::SubAssign
     + std::ops::MulAssign
+    + std::ops::Neg<Output = Self>
+    + std::iter::Sum
 {
     /// Zero.
     const ZERO: Self;
@@ -663,8 +665,8 @@ fn top_level_chance(tree: &Tree) -> Vec<(u32, u32)> {
     par
 }
 
-/// The bytes of scratch a solver of number type `T` on `tree` allocates (one task per top-level chance child, one
-/// per action of a root walked in parallel, and one for the main thread).
+/// The bytes of scratch a solver of number type `T` on `tree` allocates (one task per top-level
+/// chance child, one per action of a root walked in parallel, and one for the main thread).
 pub fn scratch_bytes<T: Real>(tree: &Tree) -> usize {
     let fork = if forks(tree) {
         tree.nodes[0].num_children as usize
@@ -728,8 +730,7 @@ fn match_hand<T: Real>(n: usize, h: usize, b: u32, rows: &[T], strat: &mut [T], 
     } else {
         &rows[b as usize * k..b as usize * k + k]
     };
-    // The sum from -0.0, as `Iterator::sum` of floats starts.
-    let sum = (row.iter()).fold(T::from_f64(-0.0), |s, &r| s + r.max(T::ZERO));
+    let sum: T = row.iter().map(|&r| r.max(T::ZERO)).sum();
     for a in 0..k {
         // A true division (not a multiply by 1 / sum): a lone positive regret must give
         // exactly 1.0, or the node's value is off by an ulp and the regrets (clamped at 0)

@@ -31,7 +31,7 @@ pub fn terminal_values<T: Real>(
         return holding_values(tree, ids, node, player, reach_opp, out);
     }
     let value = T::from_f64(tree.values[node.value_index() as usize]);
-    let total = sum(reach_opp);
+    let total: T = reach_opp.iter().copied().sum();
     match node.kind {
         NodeKind::Fold => {
             let v = fold_value(value, player);
@@ -42,11 +42,6 @@ pub fn terminal_values<T: Real>(
         NodeKind::Showdown => showdown(tree, node, player, value, total, reach_opp, out),
         NodeKind::Action | NodeKind::Chance => unreachable!("not a terminal"),
     }
-}
-
-/// `Σ x`, from -0.0 in order (as `Iterator::sum` of floats).
-fn sum<T: Real>(x: &[T]) -> T {
-    x.iter().fold(T::from_f64(-0.0), |s, &r| s + r)
 }
 
 /// The sorted sweep: for each hand, the opponent reach below and above its strength.
@@ -106,7 +101,7 @@ pub fn disjoint_reach<T: Real>(tree: &Tree, reach_opp: &[T], out: &mut [T]) {
         2 => disjoint_reach_of::<T, 2>(tree, reach_opp, out),
         3 => disjoint_reach_of::<T, 3>(tree, reach_opp, out),
         _ => {
-            let total = sum(reach_opp);
+            let total: T = reach_opp.iter().copied().sum();
             for (o, &r) in out.iter_mut().zip(reach_opp) {
                 *o = total - r;
             }
@@ -385,8 +380,9 @@ impl Sets {
 }
 
 /// The opponent's reach summed over its hands: in all, on each card and on each pair of cards.
-/// Lives on the stack of a terminal (33 KB in `f64`), so that nothing is allocated while solving. Card
-/// ids index it below 64 (a pair as `a * 64 + b`), so that no access needs a bounds check.
+/// Lives on the stack of a terminal (33 KB in `f64`), so that nothing is allocated while
+/// solving. Card ids index it below 64 (a pair as `a * 64 + b`), so that no access needs a
+/// bounds check.
 struct CardSums<T> {
     all: T,
     one: [T; 64],
@@ -575,7 +571,7 @@ fn fold_value<T: Real>(value: T, player: u8) -> T {
     if player == 0 {
         value
     } else {
-        T::ZERO - value
+        -value
     }
 }
 

@@ -8,7 +8,8 @@
 //! the bucket of the seat's view against its best showing live opponent (and, in a file of the
 //! table view, the other live opponents' and the folded seats' up cards), both by the player's
 //! own code ([`MultiwayFile::locate`], [`MultiwayFile::view`]), the row as stored (mixed, as a
-//! heads-up query prints it) unless `--play` says how to play it. `--hand` gives the down cards of the seat to act; without it,
+//! heads-up query prints it) unless `--play` says how to play it. `--hand` gives the down
+//! cards of the seat to act; without it,
 //! every bucket's row, with the holdings of the seat in it (none of the up cards on the table).
 
 use super::action_words;

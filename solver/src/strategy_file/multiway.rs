@@ -85,19 +85,19 @@ pub struct MultiwayFileHeader {
 
 /// Where each decision's row lies in a file's rows section: `k - 1` bytes per row of `k`
 /// actions ([`Width::U8`]), in the order of the solver's slots (`Rows`), one fewer a row.
-pub struct Stored {
+struct Stored {
     /// Per street tree: the first byte of its rows, the bytes of one row of all its decisions
     /// (one pot class and bucket), and its street's buckets.
     trees: Vec<(usize, usize, usize)>,
     /// Per node, where its row starts within its tree's row (decisions only).
     offset: Vec<u32>,
     /// Bytes in all.
-    pub bytes: usize,
+    bytes: usize,
 }
 
 impl Stored {
     /// The layout of `betting`'s rows with the buckets per street of `rows`.
-    pub fn new(betting: &MultiwayBetting, rows: &Rows) -> Stored {
+    fn new(betting: &MultiwayBetting, rows: &Rows) -> Stored {
         let mut offset = vec![0u32; betting.nodes.len()];
         let (mut trees, mut bytes) = (Vec::with_capacity(betting.trees.len()), 0);
         for t in &betting.trees {
