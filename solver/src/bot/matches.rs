@@ -182,6 +182,11 @@ pub struct MatchResult {
     pub fallbacks_a: u64,
     /// Player B's decisions answered by the fallback.
     pub fallbacks_b: u64,
+    /// The share of hands that reached a showdown (two or more seats live at the end), where
+    /// the hands were counted: how often a player calls down rather than folds (the strength
+    /// issue's measure of folding to aggression).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub showdown_share: Option<f64>,
 }
 
 /// How to play a match.
@@ -281,6 +286,7 @@ pub fn play_match_with(
     Ok(MatchResult {
         fallbacks_a: t.fallbacks[0],
         fallbacks_b: t.fallbacks[1],
+        showdown_share: Some(t.showdown_share()),
         ..summarize(&t.nets(0), cfg.def.big_bet)?
     })
 }
@@ -295,9 +301,17 @@ pub struct TableDeals {
     pub per_deal: Vec<[i64; MAX_SEATS]>,
     /// Each player's decisions answered by the fallback ([`Answer::Fallback`]).
     pub fallbacks: [u64; MAX_SEATS],
+    /// Hands, over every deal and seating, that ended with two or more seats live: a showdown.
+    pub showdowns: u64,
 }
 
 impl TableDeals {
+    /// The share of the hands played that reached a showdown.
+    pub fn showdown_share(&self) -> f64 {
+        let hands = (self.per_deal.len() * self.seats) as f64;
+        self.showdowns as f64 / hands.max(1.0)
+    }
+
     /// Player `p`'s net chips, deal by deal.
     pub fn nets(&self, p: usize) -> Vec<i64> {
         self.pooled_nets(&[p])
@@ -352,12 +366,13 @@ pub fn play_table(
     if let Some(dir) = &cfg.phh_out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    type Played = ([i64; MAX_SEATS], [u64; MAX_SEATS]);
+    // Per deal: each player's net, its fallbacks, and the seatings that reached a showdown.
+    type Played = ([i64; MAX_SEATS], [u64; MAX_SEATS], u64);
     let deals: Vec<Played> = (0..cfg.deals)
         .into_par_iter()
         .map(|i| -> anyhow::Result<Played> {
             let cards = DealCards::random(def, &mut table_stream(cfg.seed, i, 0, def.seats));
-            let (mut net, mut fell) = ([0; MAX_SEATS], [0; MAX_SEATS]);
+            let (mut net, mut fell, mut showdowns) = ([0; MAX_SEATS], [0; MAX_SEATS], 0);
             let mut seats: [&dyn Player; MAX_SEATS] = [players[0]; MAX_SEATS];
             for r in 0..n {
                 // Player p in seat (p + r) mod n.
@@ -367,6 +382,7 @@ pub fn play_table(
                 let mut rec = cfg.phh_out.as_ref().and_then(|_| Recorder::new(def));
                 let mut rng = table_stream(cfg.seed, i, 1 + r as u64, def.seats);
                 let (state, f) = play_hand(def, &seats[..n], &cards, &mut rng, rec.as_mut())?;
+                showdowns += u64::from(state.live().count_ones() >= 2);
                 let payoffs = state
                     .payoffs()
                     .context("a finished hand has no payoffs (a rules engine bug)")?;
@@ -391,17 +407,18 @@ pub fn play_table(
                 }
             }
             done();
-            Ok((net, fell))
+            Ok((net, fell, showdowns))
         })
         .collect::<anyhow::Result<_>>()?;
     let mut fallbacks = [0; MAX_SEATS];
-    for (_, f) in &deals {
+    for (_, f, _) in &deals {
         for (total, x) in fallbacks.iter_mut().zip(f) {
             *total += x;
         }
     }
     Ok(TableDeals {
         seats: n,
+        showdowns: deals.iter().map(|d| d.2).sum(),
         per_deal: deals.into_iter().map(|d| d.0).collect(),
         fallbacks,
     })
@@ -463,5 +480,6 @@ pub fn summarize(pairs: &[i64], big_bet: u64) -> anyhow::Result<MatchResult> {
         ci95: r.ci95,
         fallbacks_a: 0,
         fallbacks_b: 0,
+        showdown_share: None,
     })
 }

@@ -286,17 +286,31 @@ fn written_hands_replay_to_the_chips_the_match_counted() {
     let mut cfg = config("7stud", 20, 2);
     cfg.phh_out = Some(dir.clone());
     let r = play_match(a.as_ref(), b.as_ref(), &cfg).unwrap();
-    let mut total = 0;
+    let (mut total, mut showdowns) = (0, 0);
     for i in 0..20 {
         for (side, seat) in [('a', 0), ('b', 1)] {
             let text = std::fs::read_to_string(dir.join(format!("{i}{side}.phh"))).unwrap();
             let h = HandHistory::parse(&text).unwrap();
             let payoffs = replay(&h, Profile::CardRoom).unwrap().payoffs.unwrap();
             total += payoffs[seat];
+            // Heads-up, a hand without a fold is a showdown.
+            showdowns += u32::from(!text.contains(" f'"));
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(total, r.chips_a);
+    assert!(
+        0 < showdowns && showdowns < 40,
+        "random folds some hands: {showdowns}"
+    );
+    assert_eq!(r.showdown_share, Some(f64::from(showdowns) / 40.0));
+}
+
+#[test]
+fn two_players_who_never_fold_reach_every_showdown() {
+    let call = AlwaysCall;
+    let r = play_match(&call, &call, &config("7stud", 10, 3)).unwrap();
+    assert_eq!(r.showdown_share, Some(1.0));
 }
 
 #[test]

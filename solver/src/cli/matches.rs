@@ -101,9 +101,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         v["hands_per_second"] = per_sec.into();
         println!("{v}");
     } else {
+        let showdown = r
+            .showdown_share
+            .map(|s| format!(", {:.1}% of hands to showdown", 100.0 * s))
+            .unwrap_or_default();
         println!(
             "{} vs {} at {}: {:+.1} ± {:.1} mbb/hand for {} (95% CI), {} deals = {} hands, \
-             {} chips, {per_sec:.0} hands/s",
+             {} chips{showdown}, {per_sec:.0} hands/s",
             args_a,
             args_b,
             cfg.def.variant,
@@ -187,6 +191,7 @@ fn table(
             "seed": args.random.seed,
             "deals": t.per_deal.len(),
             "hands": hands,
+            "showdown_share": t.showdown_share(),
             "players": players,
             "by_player": by_spec,
             "seconds": secs,
@@ -196,12 +201,13 @@ fn table(
         return Ok(());
     }
     println!(
-        "{} at {} seats: {} deals, each played at {} seatings = {hands} hands, {per_sec:.0} \
-         hands/s; mbb/hand per hand played, 95% CI over deals",
+        "{} at {} seats: {} deals, each played at {} seatings = {hands} hands, {:.1}% of them \
+         to showdown, {per_sec:.0} hands/s; mbb/hand per hand played, 95% CI over deals",
         cfg.def.variant,
         specs.len(),
         t.per_deal.len(),
         specs.len(),
+        100.0 * t.showdown_share(),
     );
     let width = specs.iter().map(|s| s.len()).max().unwrap_or(0).max(6);
     for (p, r) in each.iter().enumerate() {
