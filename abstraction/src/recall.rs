@@ -27,19 +27,30 @@ pub enum Recall {
     Buckets,
     /// Both.
     Both,
+    /// Whether the player acted first on the street before only: its own actions of that
+    /// street, at twice the rows (`2` keys per bucket past the first street) rather than
+    /// `order`'s `2^s`, so that a seven-card file with it fits a shipped file.
+    Last,
 }
 
 impl Recall {
     /// Every recall, in the order of [`Recall::name`]'s list.
-    pub const ALL: [Recall; 4] = [Recall::None, Recall::Order, Recall::Buckets, Recall::Both];
+    pub const ALL: [Recall; 5] = [
+        Recall::None,
+        Recall::Order,
+        Recall::Buckets,
+        Recall::Both,
+        Recall::Last,
+    ];
 
-    /// The short name (`none`, `order`, `buckets`, `both`).
+    /// The short name (`none`, `order`, `buckets`, `both`, `last`).
     pub fn name(self) -> &'static str {
         match self {
             Recall::None => "none",
             Recall::Order => "order",
             Recall::Buckets => "buckets",
             Recall::Both => "both",
+            Recall::Last => "last",
         }
     }
 
@@ -48,7 +59,7 @@ impl Recall {
         Recall::ALL
             .into_iter()
             .find(|r| r.name() == s)
-            .ok_or_else(|| format!("unknown recall '{s}': none, order, buckets or both"))
+            .ok_or_else(|| format!("unknown recall '{s}': none, order, buckets, both or last"))
     }
 
     fn order(self) -> bool {
@@ -57,6 +68,10 @@ impl Recall {
 
     fn buckets(self) -> bool {
         matches!(self, Recall::Buckets | Recall::Both)
+    }
+
+    fn last(self) -> bool {
+        self == Recall::Last
     }
 
     /// The keys per street, given the card abstraction's buckets per street.
@@ -69,6 +84,9 @@ impl Recall {
                 }
                 if self.order() {
                     n <<= s;
+                }
+                if self.last() && s > 0 {
+                    n <<= 1;
                 }
                 n
             })
@@ -93,6 +111,9 @@ impl Recall {
             for s in 0..street {
                 k = 2 * k + first(s) as u32;
             }
+        }
+        if self.last() && street > 0 {
+            k = 2 * k + first(street - 1) as u32;
         }
         k
     }
@@ -155,12 +176,28 @@ impl Recall {
         self.buckets()
     }
 
+    /// The order of play a key of `street` recalls: each recalled earlier street and whether the
+    /// player acted first there (street 0 first; empty for `none` and `buckets`), the inverse of
+    /// what [`Recall::key`] combined.
+    pub fn order_of_key(self, street: usize, key: u32) -> Vec<(usize, bool)> {
+        match self {
+            _ if self.order() => (0..street)
+                .map(|s| (s, (key >> (street - 1 - s)) & 1 == 1))
+                .collect(),
+            Recall::Last if street > 0 => vec![(street - 1, key & 1 == 1)],
+            _ => Vec::new(),
+        }
+    }
+
     /// The card abstraction's bucket on the key's street (what [`Recall::key`] combined it with
     /// dropped), for describing a key in a player's words.
     pub fn bucket_of_key(self, buckets: &[u32], street: usize, key: u32) -> u32 {
         let mut k = key;
         if self.order() {
             k >>= street;
+        }
+        if self.last() && street > 0 {
+            k >>= 1;
         }
         if self.buckets() && street > 0 {
             k /= buckets[street - 1];
@@ -204,11 +241,20 @@ mod tests {
                         }
                         let k = recall.key(&counts, street, |s| b[s], |s| f[s]);
                         prop_assert!(k < keys[street]);
+                        let recalled: Vec<(usize, bool)> = match recall {
+                            r if r.order() => (0..street).map(|j| (j, f[j])).collect(),
+                            Recall::Last if street > 0 => vec![(street - 1, f[street - 1])],
+                            _ => Vec::new(),
+                        };
+                        prop_assert_eq!(recall.order_of_key(street, k), recalled);
                         prop_assert_eq!(recall.bucket_of_key(&counts, street, k), b[street]);
                         // What the key recalls: this street's bucket, and per recall the rest.
                         let prev = if street > 0 && recall.buckets() { b[street - 1] } else { 0 };
-                        let order: Vec<bool> =
-                            if recall.order() { f[..street].to_vec() } else { Vec::new() };
+                        let order: Vec<bool> = match recall {
+                            r if r.order() => f[..street].to_vec(),
+                            Recall::Last if street > 0 => vec![f[street - 1]],
+                            _ => Vec::new(),
+                        };
                         seen.insert((k, b[street], prev, order));
                     }
                     let distinct_keys: std::collections::HashSet<u32> =
@@ -226,5 +272,6 @@ mod tests {
         assert_eq!(Recall::Order.keys(&c), vec![3, 10, 28]);
         assert_eq!(Recall::Buckets.keys(&c), vec![3, 15, 35]);
         assert_eq!(Recall::Both.keys(&c), vec![3, 30, 140]);
+        assert_eq!(Recall::Last.keys(&c), vec![3, 10, 14]);
     }
 }

@@ -12,7 +12,7 @@
 //! | 3 | num_buckets | `u32` per street     | streets of the game       |
 //! | 4 | strategy    | [`Width`]: `u16` = probability × 65535 or `u8` = × 255, cumulative rounding; `k - 1` per row of `k` actions (the last is the scale minus the others), rows from the node's `first_row` | `header.stored` |
 //! | 5 | bucketing   | bytes of `Bucketing::encode` | betting-tree files; empty otherwise |
-//! | 6 | recall      | the [`Recall`]'s name in ASCII (`none`, `order`, `buckets`, `both`): a row of street `s` is a key of `Recall::keys` | betting-tree files (version 5); empty otherwise |
+//! | 6 | recall      | the [`Recall`]'s name in ASCII (`none`, `order`, `buckets`, `both`, `last`): a row of street `s` is a key of `Recall::keys` | betting-tree files (version 5); empty otherwise |
 //!
 //! Two kinds of tree ([`TreeKind`] in the header; opened, the [`StrategyFile`] enum of a
 //! [`PublicFile`] or a [`BettingFile`], each kind's own lookups on it alone):

@@ -254,3 +254,91 @@ fn the_help_examples_run() {
     assert!(dir.join("5stud.csv").is_file());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A file whose rows recall the order of play (`--recall last`) is exported a row per key:
+/// each bucket once per order recalled, labelled with it, and the rows of the spot's own order
+/// are the ones `stud query` answers there; a file that recalls buckets is refused.
+#[test]
+fn a_file_recalling_the_order_of_play_is_exported_a_row_per_key() {
+    let dir = std::env::temp_dir().join(format!("stud-export-recall-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let abst = dir.join("abstractions");
+    let file = |recall: &str| {
+        dir.join(format!("{recall}.strat"))
+            .to_str()
+            .unwrap()
+            .to_string()
+    };
+    for recall in ["last", "buckets"] {
+        ok(&stud(
+            &[
+                "solve",
+                "--game",
+                "5stud",
+                "--abstraction",
+                "tiny",
+                "--abstraction-dir",
+                abst.to_str().unwrap(),
+                "--recall",
+                recall,
+                "--iterations",
+                "20",
+                "--batch",
+                "64",
+                "--threads",
+                "1",
+                "--out",
+                &file(recall),
+            ],
+            "",
+        ));
+    }
+    let refused = err(&stud(&["export", &file("buckets")], ""));
+    assert!(refused.contains("previous street's bucket"), "{refused}");
+
+    let last = file("last");
+    let out = ok(&stud(&["export", &last, "--format", "json"], ""));
+    let mut lines = out.lines();
+    let head: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let names: Vec<String> = head["streets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["street_name"].as_str().unwrap().to_string())
+        .collect();
+    let nodes: Vec<Value> = lines.map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mut asked = 0;
+    for (i, node) in nodes.iter().enumerate() {
+        let street = node["street"].as_u64().unwrap() as usize;
+        let rows = node["rows"].as_array().unwrap();
+        // tiny: 8 buckets a street; past the first street each twice, the street before's
+        // order recalled.
+        assert_eq!(rows.len(), if street == 0 { 8 } else { 16 }, "{node}");
+        for (k, r) in rows.iter().enumerate() {
+            assert_eq!(r["bucket"], (if street == 0 { k } else { k / 2 }), "{r}");
+            match street {
+                0 => assert!(r.get("acted_first").is_none(), "{r}"),
+                s => assert_eq!(r["acted_first"][&names[s - 1]], k % 2 == 1, "{r}"),
+            }
+        }
+        if street == 0 || i % 401 != 0 {
+            continue;
+        }
+        // The query at the node's spot answers one order's rows, bucket by bucket.
+        let spot = node["spot"].as_str().unwrap();
+        let q: Value =
+            serde_json::from_str(&ok(&stud(&["query", &last, spot, "--json"], ""))).unwrap();
+        assert_eq!(q["node"], node["node"], "{spot}");
+        let hands = q["hands"].as_array().unwrap();
+        let matches = |order: usize| {
+            hands
+                .iter()
+                .enumerate()
+                .all(|(b, h)| h["probabilities"] == rows[2 * b + order]["stored"])
+        };
+        assert!(matches(0) || matches(1), "{spot}");
+        asked += 1;
+    }
+    assert!(asked > 3, "{asked}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -22,11 +22,15 @@
 //! [{"street", "street_name", "buckets": [{"bucket", "description", "ehs", "classes",
 //! "holdings", "low_chance"?}]}]}`. Then one line per decision: `{"node", "street",
 //! "street_name", "role" (0: first to act on the street), "path", "spot", "pot", "to_call",
-//! "actions", "action_names", "rows": [{"bucket", "stored", "played", "unreached"}]}`.
+//! "actions", "action_names", "rows": [{"bucket", "stored", "played", "unreached",
+//! "acted_first"?}]}`. A file whose rows recall the order of play (`--recall order` or `last`)
+//! has a row per key: each bucket once per order recalled, `acted_first` naming each recalled
+//! street and whether the player acted first there; one that recalls buckets is refused.
 //!
 //! # CSV (`--format csv`)
 //! One row per (node, bucket): `node, street, street_name, role, path, spot, pot, to_call,
-//! bucket, ehs, hand_classes, unreached`, then for each action slot `i` (as many as the widest
+//! bucket, acted_first (the recalled order in words, empty without it), ehs, hand_classes,
+//! unreached`, then for each action slot `i` (as many as the widest
 //! node has) `action_i, code_i, stored_i, played_i`, empty past a node's own actions.
 
 use super::action_words;
@@ -218,6 +222,7 @@ impl Writer<'_> {
                     "pot",
                     "to_call",
                     "bucket",
+                    "acted_first",
                     "ehs",
                     "hand_classes",
                     "unreached",
@@ -252,24 +257,39 @@ impl Writer<'_> {
         let codes: Vec<String> = actions.iter().map(|&a| code(a)).collect();
         let purify = default_purification(TreeKind::Betting);
         let width = f.header().width;
-        let buckets = f.bucketing().buckets(street);
+        let recall = f.recall();
+        let counts: Vec<u32> = (0..=street).map(|s| f.bucketing().buckets(s)).collect();
+        let keys = recall.keys(&counts)[street];
         let spot = at.spot.trim();
         let path = at.path_text(f);
         let mut row = [0.0; MAX_ACTIONS];
         let mut rows = Vec::new();
-        for b in 0..buckets {
-            let k = f.row_into(node, b, &mut row)?;
+        // A row per key: per bucket, and with a recall of the order of play, per order recalled.
+        for key in 0..keys {
+            let b = recall.bucket_of_key(&counts, street, key);
+            let order = recall.order_of_key(street, key);
+            let k = f.row_into(node, key, &mut row)?;
             let stored = row[..k].to_vec();
             let mut played = stored.clone();
             purify.apply(&mut played);
             let unreached = width.is_unreached(&stored);
             match self.format {
-                Format::Json => rows.push(serde_json::json!({
-                    "bucket": b,
-                    "stored": stored,
-                    "played": played,
-                    "unreached": unreached,
-                })),
+                Format::Json => {
+                    let mut r = serde_json::json!({
+                        "bucket": b,
+                        "stored": stored,
+                        "played": played,
+                        "unreached": unreached,
+                    });
+                    if !order.is_empty() {
+                        r["acted_first"] = order
+                            .iter()
+                            .map(|&(s, first)| (def.street_name(s), first.into()))
+                            .collect::<serde_json::Map<_, _>>()
+                            .into();
+                    }
+                    rows.push(r)
+                }
                 Format::Csv => {
                     let d = self.about.get(street).and_then(|a| a.get(b as usize));
                     let mut c = vec![
@@ -282,6 +302,7 @@ impl Writer<'_> {
                         state.pot().to_string(),
                         to_call.to_string(),
                         b.to_string(),
+                        cell(&acted_first_text(def, &order)),
                         d.map_or(String::new(), |d| d.ehs.to_string()),
                         cell(&d.map_or(String::new(), Description::text)),
                         unreached.to_string(),
@@ -374,12 +395,13 @@ pub fn run(args: Args) -> Result<()> {
             args.file.display()
         );
     };
-    if f.recall() != abstraction::recall::Recall::None {
-        // Its rows are keys of a bucket and earlier streets: one row per bucket, as the export
-        // writes them, would mislabel them.
+    if f.recall().recalls_buckets() {
+        // Its rows are keys of a bucket and earlier streets' buckets: the row of a bucket
+        // depends on the hands held before, which one row per key cannot label.
         bail!(
-            "{}: its rows recall earlier streets ({}); the export writes one row per bucket, for \
-             files without recall (ask `stud query --hand` for a hand's row)",
+            "{}: its rows recall the previous street's bucket ({}); the export writes rows by \
+             bucket and order of play, for files without it (ask `stud query --hand` for a \
+             hand's row)",
             args.file.display(),
             f.recall().name()
         );
@@ -445,4 +467,17 @@ pub fn run(args: Args) -> Result<()> {
         }
         (Err(e), None, _) => Err(e),
     }
+}
+
+/// The order of play a row recalls, in words: `3rd street: first; 4th street: second` (empty
+/// for a file without recall of the order).
+fn acted_first_text(def: &abstraction::rules::GameDef, order: &[(usize, bool)]) -> String {
+    order
+        .iter()
+        .map(|&(s, first)| {
+            let role = if first { "first" } else { "second" };
+            format!("{}: {role}", def.street_name(s))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }

@@ -102,7 +102,8 @@ pub struct Knobs {
     pub schedule: Vec<solver::cfr::Algorithm>,
     /// Deal: what a row recalls of earlier streets beside the street's bucket, one or more of
     /// none, order (whether the player acted first on each earlier street: its own earlier
-    /// actions), buckets (the previous street's bucket), both (default none, as `stud solve`).
+    /// actions), buckets (the previous street's bucket), both, last (whether it acted first on
+    /// the street before only) (default none, as `stud solve`).
     #[arg(long, num_args = 1.., value_parser = Recall::parse)]
     pub recall: Vec<Recall>,
 }

@@ -160,8 +160,9 @@ pub struct DealFlags {
     pub batch: Option<usize>,
     /// Real games: what a row recalls of earlier streets beside the street's bucket: none,
     /// order (whether the player acted first on each earlier street: its own earlier actions;
-    /// 2^s rows per bucket on street s), buckets (the previous street's bucket), both (default
-    /// none; docs/ladder.md measures each).
+    /// 2^s rows per bucket on street s), buckets (the previous street's bucket), both, last
+    /// (whether it acted first on the street before only: 2 rows per bucket past the first
+    /// street) (default none; docs/ladder.md measures each).
     #[arg(long, value_parser = abstraction::recall::Recall::parse)]
     pub recall: Option<abstraction::recall::Recall>,
     /// Real games: write a checkpoint this often (90s, 10m; a bare number is seconds), and at
