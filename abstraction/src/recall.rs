@@ -246,15 +246,11 @@ mod tests {
                             Recall::Last if street > 0 => vec![(street - 1, f[street - 1])],
                             _ => Vec::new(),
                         };
-                        prop_assert_eq!(recall.order_of_key(street, k), recalled);
+                        prop_assert_eq!(&recall.order_of_key(street, k), &recalled);
                         prop_assert_eq!(recall.bucket_of_key(&counts, street, k), b[street]);
                         // What the key recalls: this street's bucket, and per recall the rest.
                         let prev = if street > 0 && recall.buckets() { b[street - 1] } else { 0 };
-                        let order: Vec<bool> = match recall {
-                            r if r.order() => f[..street].to_vec(),
-                            Recall::Last if street > 0 => vec![f[street - 1]],
-                            _ => Vec::new(),
-                        };
+                        let order: Vec<bool> = recalled.iter().map(|&(_, first)| first).collect();
                         seen.insert((k, b[street], prev, order));
                     }
                     let distinct_keys: std::collections::HashSet<u32> =
