@@ -233,7 +233,8 @@ fn one_hot(legal: &[Action], probs: &mut [f64], pick: impl Fn(&Action) -> bool) 
 /// The player a command line names: a built-in bot (`random`, `call`, `raise`, `heuristic`) or
 /// a strategy file (heads-up or multiway) solved for `def`, optionally followed by how its rows are played
 /// (`FILE:mixed`, `FILE:pure`, `FILE:threshold=T`; see [`strategy_spec`]), then optionally by
-/// `:resolve` (`:resolve=N` iterations, `:resolve=Nms`; `:resolve-safe…` the safe re-solve):
+/// `:resolve` (`:resolve=N` iterations, `:resolve=Nms`; `:resolve-safe…` the safe re-solve;
+/// `,floor=F` after any of them, the ranges' floor):
 /// its last street re-solved at play time ([`crate::resolve::ResolvingPlayer`]).
 pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
     Ok(match spec {

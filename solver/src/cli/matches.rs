@@ -34,7 +34,7 @@ pub struct Args {
     /// The players, one per seat: bot names or strategy files (FILE:mixed, FILE:pure,
     /// FILE:threshold=T say how its rows are played; default threshold=0.15 for the real games;
     /// a final :resolve, :resolve=N or :resolve=Nms re-solves its last street at play time, N
-    /// iterations or ms). Heads-up: A then B.
+    /// iterations or ms, and `,floor=F` after it sets the ranges' floor). Heads-up: A then B.
     #[arg(required = true, num_args = 2.., value_name = "PLAYER")]
     pub players: Vec<String>,
     /// `--game`.

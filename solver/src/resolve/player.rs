@@ -2,7 +2,7 @@
 //! FILE:resolve ...`, `FILE:resolve2 ...`.
 
 use super::classes::{warm, Cached, ClassCache};
-use super::{Budget, Method, Options, Report, Resolved, Subgame};
+use super::{Budget, Method, Options, Report, Resolved, Subgame, DEFAULT_FLOOR};
 use crate::bot::{normalize_or_fall_back, Answer, Bet, Player, StrategyPlayer};
 use abstraction::cards::CardSet;
 use abstraction::rules::{Action, State};
@@ -55,8 +55,9 @@ struct Key {
 /// Splits a player spec ending in `:resolve`, `:resolve=N` (N iterations) or `:resolve=Nms`
 /// (N milliseconds), or the same with `resolve-safe` (the safe re-solve, [`Method::Safe`]) or
 /// `resolve2` (the last two streets re-solved from the first decision of the street before the
-/// last, unsafely: [`Options::two_streets`]), into the blueprint's spec, the budget and the
-/// options; `None` for any other spec.
+/// last, unsafely: [`Options::two_streets`]), each optionally followed by `,floor=F` (the
+/// ranges' [`Options::floor`]), into the blueprint's spec, the budget and the options; `None`
+/// for any other spec.
 pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)>> {
     let (rest, how) = spec.rsplit_once(':')?;
     let after = how.strip_prefix("resolve")?;
@@ -74,10 +75,18 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
         Some(a) => (Method::Safe, a),
         None => (Method::Unsafe, after),
     };
+    let (after, floor) = match after.split_once(',') {
+        None => (after, Ok(DEFAULT_FLOOR)),
+        Some((budget, option)) => (budget, parse_floor(how, option)),
+    };
+    let floor = match floor {
+        Ok(f) => f,
+        Err(e) => return Some(Err(e)),
+    };
     let options = Options {
         method,
         two_streets,
-        ..Default::default()
+        floor,
     };
     let budget = match after {
         "" => Ok(Budget::Iterations(DEFAULT_PLAYER_ITERATIONS)),
@@ -100,6 +109,20 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
     Some(budget.map(|b| (rest, b, options)))
 }
 
+/// The `floor=F` option of a `:resolve` spec `how`: a probability.
+fn parse_floor(how: &str, option: &str) -> anyhow::Result<f64> {
+    option
+        .strip_prefix("floor=")
+        .and_then(|f| f.parse::<f64>().ok())
+        .filter(|f| (0.0..=1.0).contains(f))
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "`{how}`: after the budget, write `,floor=F` with F between 0 and 1 (the \
+                 ranges' floor), not `{option}`"
+            )
+        })
+}
+
 impl ResolvingPlayer {
     /// The blueprint `blueprint`, its last street re-solved within `budget`.
     pub fn new(blueprint: StrategyPlayer, budget: Budget, options: Options) -> ResolvingPlayer {
@@ -107,11 +130,16 @@ impl ResolvingPlayer {
             Budget::Iterations(n) => format!("{n}"),
             Budget::Millis(ms) => format!("{ms}ms"),
         };
+        let floor = if options.floor == DEFAULT_FLOOR {
+            String::new()
+        } else {
+            format!(",floor={}", options.floor)
+        };
         ResolvingPlayer {
             name: match (options.method, options.two_streets) {
-                (Method::Unsafe, false) => format!("{}:resolve={how}", blueprint.name()),
-                (Method::Unsafe, true) => format!("{}:resolve2={how}", blueprint.name()),
-                (Method::Safe, _) => format!("{}:resolve-safe={how}", blueprint.name()),
+                (Method::Unsafe, false) => format!("{}:resolve={how}{floor}", blueprint.name()),
+                (Method::Unsafe, true) => format!("{}:resolve2={how}{floor}", blueprint.name()),
+                (Method::Safe, _) => format!("{}:resolve-safe={how}{floor}", blueprint.name()),
             },
             blueprint,
             budget,

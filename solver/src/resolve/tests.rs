@@ -572,6 +572,28 @@ fn resolve_specs_name_iterations_or_milliseconds() {
         parse("f.strat:resolve-safe=40"),
         Some(Ok(("f.strat", Budget::Iterations(40), opts(Method::Safe))))
     );
+    let floored = |method, floor| Options {
+        method,
+        floor,
+        ..Default::default()
+    };
+    assert_eq!(
+        parse("f.strat:resolve,floor=0.2"),
+        Some(Ok(("f.strat", default, floored(Method::Unsafe, 0.2))))
+    );
+    assert_eq!(
+        parse("f.strat:resolve-safe=40,floor=0"),
+        Some(Ok((
+            "f.strat",
+            Budget::Iterations(40),
+            floored(Method::Safe, 0.0)
+        )))
+    );
+    for bad in ["floor=1.5", "floor=-0.1", "floor=", "flor=0.2", "0.2"] {
+        let spec = format!("f.strat:resolve=30,{bad}");
+        let e = resolve_spec(&spec).unwrap().unwrap_err().to_string();
+        assert!(e.contains("floor=F") && e.contains(bad), "{e}");
+    }
     assert!(parse("f.strat:resolve=0").unwrap().is_err());
     assert!(parse("f.strat:resolve-safe=0").unwrap().is_err());
     assert!(parse("f.strat:resolve=soon").unwrap().is_err());
@@ -585,6 +607,12 @@ fn resolve_specs_name_iterations_or_milliseconds() {
         .unwrap();
     assert!(e.to_string().contains("without `:resolve`"), "{e}");
     assert!(crate::bot::load(&format!("{path}:threshold=0.1:resolve=5"), &def).is_ok());
+    // A floor other than the default is in the name, which reads back as the same player.
+    let floored = crate::bot::load(&format!("{path}:resolve,floor=0.2"), &def).unwrap();
+    assert_eq!(floored.name(), format!("{path}:resolve=30,floor=0.2"));
+    let spec = format!("{path}:resolve,floor=0.2");
+    let (_, _, options) = resolve_spec(&spec).unwrap().unwrap();
+    assert_eq!(resolve_spec(floored.name()).unwrap().unwrap().2, options);
     assert_eq!(parse("f.strat:resolved"), None);
 }
 
