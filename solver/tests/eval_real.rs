@@ -202,3 +202,50 @@ fn exact_lbr_is_the_same_through_the_buckets_or_the_policy_and_on_any_thread_cou
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `scripts/eval-strategy` of a re-solving player plays the four matches and says that LBR,
+/// which `stud eval lbr` refuses for it, was not run (rather than failing after the matches).
+#[test]
+fn eval_strategy_measures_a_re_solving_player_against_the_bots() {
+    let stud = env!("CARGO_BIN_EXE_stud");
+    let dir = std::env::temp_dir().join(format!("stud-eval-resolve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("eval.json");
+    let strat = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../strategies/5stud-hu.strat:resolve=5"
+    );
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/eval-strategy");
+    let out = Command::new("bash")
+        .arg(script)
+        .args([strat, "5stud", "--deals", "4", "--out"])
+        .arg(&json)
+        .env("STUD", stud)
+        .output()
+        .unwrap();
+    let (table, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("LBR: not run"), "{err}");
+    assert!(!table.contains("LBR"), "{table}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let names: Vec<&str> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["vs random", "vs call", "vs raise", "vs heuristic"],
+        "{v}"
+    );
+    assert!(v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["hands"] == 8));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
