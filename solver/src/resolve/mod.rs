@@ -27,8 +27,8 @@
 //!   extends each holding every way, and the ordered holdings are summed into card sets.
 //! - **Unreachable holdings.** A thresholded blueprint gives probability 0 to many actions, and
 //!   an opponent may take an action the blueprint never takes with any holding. So each action
-//!   weighs a holding by at least [`Options::floor`] (default 0.01: a holding that would not have
-//!   taken the action is kept, a hundred times less likely than one that always would). With a
+//!   weighs a holding by at least [`Options::floor`] (default 0.3: a holding that would not have
+//!   taken the action is kept, 0.3 times as likely as one that always would). With a
 //!   floor of 0 the replay is Bayes' rule exactly; a range whose every holding is unreachable is
 //!   then uniform (see [`crate::bot::range`]).
 //! - **Betting.** The rules engine's legal actions from the root, cut at the game's cap
