@@ -28,6 +28,10 @@ fn curve(def: &GameDef, alg: Algorithm, points: &[u64]) -> Vec<f64> {
         .collect()
 }
 
+/// OpenSpiel's figures are matched to the last digits (the same sums in the same order); the
+/// issue asks for 1%.
+const EXACT: f64 = 1e-12;
+
 fn assert_close(got: &[f64], want: &[f64], rel: f64) {
     for (g, w) in got.iter().zip(want) {
         assert!((g - w).abs() <= rel * w.abs(), "got {got:?}, want {want:?}");
@@ -59,7 +63,7 @@ fn three_player_kuhn_cfr_plus_matches_openspiel() {
             0.002954993635341685,
             3.202847659847241e-05,
         ],
-        0.01,
+        EXACT,
     );
 }
 
@@ -78,7 +82,7 @@ fn three_player_kuhn_cfr_matches_openspiel() {
             0.03701562416744547,
             0.003922335433862945,
         ],
-        0.01,
+        EXACT,
     );
 }
 
@@ -106,18 +110,29 @@ fn three_player_leduc_cfr_matches_openspiel() {
     assert_close(
         &got,
         &[3.456262530644194, 0.47012326788242154, 0.0670185910186319],
-        0.01,
+        EXACT,
     );
 }
 
 #[test]
 fn three_player_leduc_cfr_plus_matches_openspiel() {
+    // Regret matching+ turns a regret's last bit at zero into another strategy, so this curve
+    // stays OpenSpiel's only if every sum is rounded as OpenSpiel rounds it (the
+    // counterfactual reach multiplied seat by seat, chance last): it is, to the last digit.
     let got = curve(
         &GameDef::leduc_for(3).unwrap(),
         Algorithm::CfrPlus,
-        &[10, 100],
+        &[10, 100, 1000],
     );
-    assert_close(&got, &[2.0231416869505563, 0.08572364272541796], 0.01);
+    assert_close(
+        &got,
+        &[
+            2.0231416869505563,
+            0.08572364272541796,
+            0.005661576079310504,
+        ],
+        EXACT,
+    );
 }
 
 #[test]

@@ -8,8 +8,9 @@
 //! seat playing its current strategy, the seat's counterfactual regrets and its reach-weighted
 //! strategy are added history by history, regrets are clamped for CFR+, and the seat's current
 //! strategy is regret-matched before the next seat's pass. The sums run in OpenSpiel's order
-//! (children in action order, histories in the walk's order), so the curves are OpenSpiel's to
-//! rounding (`solver/tests/multiway.rs`).
+//! (children in action order, histories in the walk's order, the counterfactual reach seat by
+//! seat with chance last), so the curves are OpenSpiel's to the last digit
+//! (`solver/tests/multiway.rs`).
 //!
 //! With more than two players CFR guarantees no equilibrium: the average strategy's regret
 //! vanishes (a coarse correlated equilibrium), and [`nash_conv`] measures how far each player
@@ -22,7 +23,7 @@ pub mod sampled;
 pub use best_response::{nash_conv, NashConv};
 
 use crate::cfr::{Algorithm, Schedule};
-use abstraction::history_tree::{HistoryKind, HistoryTree, MAX_ACTIONS};
+use abstraction::history_tree::{HistoryKind, HistoryTree, MAX_ACTIONS, MAX_SEATS};
 
 /// Bytes the solver holds per slot: the regret, the average mass and the current strategy.
 pub const BYTES_PER_SLOT: usize = 24;
@@ -87,7 +88,7 @@ impl Solver {
                 regrets: &mut self.regrets,
                 average: &mut self.average,
             };
-            pass.walk(0, 1.0, 1.0);
+            pass.walk(0, &[1.0; MAX_SEATS + 1]);
             self.finish(seat, &sched);
         }
     }
@@ -165,40 +166,57 @@ struct Pass<'a> {
     average: &'a mut [f64],
 }
 
+/// The probability that each seat's own actions reach a history, then chance's (at index
+/// `seats`): OpenSpiel's reach vector, so that a counterfactual reach is the same product.
+type Reach = [f64; MAX_SEATS + 1];
+
 impl Pass<'_> {
-    /// The value of history `i` to the passing seat, given its own reach `own` and everyone
-    /// else's (chance included) `others`; adds its regrets and average mass on the way up.
-    fn walk(&mut self, i: usize, own: f64, others: f64) -> f64 {
+    /// The value of history `i` to the passing seat, given every seat's reach and chance's;
+    /// adds its regrets and average mass on the way up.
+    fn walk(&mut self, i: usize, reach: &Reach) -> f64 {
         let node = self.tree.nodes[i];
+        let seat = self.seat as usize;
+        let chance = self.tree.seats;
+        let others_zero = || (0..=chance).any(|s| s != seat && reach[s] == 0.0);
         match node.kind {
-            HistoryKind::Terminal => self.tree.payoffs_of(&node)[self.seat as usize],
-            // Nothing below can change: no seat reaches it (OpenSpiel prunes here too).
-            _ if own == 0.0 && others == 0.0 => 0.0,
+            HistoryKind::Terminal => self.tree.payoffs_of(&node)[seat],
+            // Nothing below can change: the seat's regrets there are weighed by the others'
+            // reach and its average by its own (OpenSpiel prunes where every seat's is 0).
+            _ if reach[seat] == 0.0 && others_zero() => 0.0,
             HistoryKind::Chance => {
                 let p = 1.0 / node.num_children as f64;
-                node.children()
-                    .map(|c| p * self.walk(c, own, others * p))
-                    .sum()
+                let mut below = *reach;
+                below[chance] = reach[chance] * p;
+                node.children().map(|c| p * self.walk(c, &below)).sum()
             }
             HistoryKind::Action => {
                 let set = self.tree.infosets[node.index as usize];
                 let slot = set.first_slot as usize;
                 let k = node.num_children as usize;
-                if node.seat != self.seat {
-                    let mut v = 0.0;
-                    for (a, c) in node.children().enumerate() {
-                        let p = self.current[slot + a];
-                        v += p * self.walk(c, own, others * p);
-                    }
-                    return v;
-                }
+                let actor = node.seat as usize;
+                let mut below = *reach;
                 let mut values = [0.0f64; MAX_ACTIONS];
                 let mut v = 0.0;
                 for (a, c) in node.children().enumerate() {
                     let p = self.current[slot + a];
-                    values[a] = self.walk(c, own * p, others);
+                    below[actor] = reach[actor] * p;
+                    values[a] = self.walk(c, &below);
                     v += p * values[a];
                 }
+                if actor != seat {
+                    return v;
+                }
+                // The counterfactual reach as OpenSpiel multiplies it: every other seat's
+                // reach in seat order, then chance's. A running product along the path is the
+                // same number rounded otherwise, and regret matching+ turns a regret's last
+                // bit at zero into another strategy (docs/multiway.md).
+                let mut others = 1.0;
+                for (s, r) in reach[..=chance].iter().enumerate() {
+                    if s != seat {
+                        others *= r;
+                    }
+                }
+                let own = reach[seat];
                 for (a, value) in values[..k].iter().enumerate() {
                     self.regrets[slot + a] += others * (value - v);
                     self.average[slot + a] += self.weight * own * self.current[slot + a];
