@@ -329,3 +329,51 @@ fn the_default_floor_makes_re_solving_a_coarse_blueprint_less_exploitable() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--floor` reaches the ranges: the JSON says which floor, and ranges that ignore the betting
+/// (floor 1) give the subgame another value than ranges that trust it (0.01); a floor that is
+/// not a probability is refused by name.
+#[test]
+fn query_resolve_takes_the_ranges_floor() {
+    let with = |floor: &str| -> Value {
+        let out = ok(&stud(
+            &[
+                "query",
+                &shipped("7stud-hu.strat"),
+                SEVENTH,
+                "--hand",
+                "As Kd 2s",
+                "--resolve",
+                "--iterations",
+                "5",
+                "--floor",
+                floor,
+                "--json",
+            ],
+            "",
+        ));
+        serde_json::from_str(&out).unwrap()
+    };
+    let (trusting, blind) = (with("0.01"), with("1"));
+    assert_eq!(trusting["floor"], 0.01, "{trusting}");
+    assert_eq!(blind["floor"], 1.0, "{blind}");
+    let value = |v: &Value| v["subgame"]["value_0"].as_f64().unwrap();
+    assert!(
+        (value(&trusting) - value(&blind)).abs() > 1e-3,
+        "{trusting} {blind}"
+    );
+    let e = err(&stud(
+        &[
+            "query",
+            &shipped("7stud-hu.strat"),
+            SEVENTH,
+            "--hand",
+            "As Kd 2s",
+            "--resolve",
+            "--floor",
+            "1.5",
+        ],
+        "",
+    ));
+    assert!(e.contains("--floor") && e.contains("1.5"), "{e}");
+}

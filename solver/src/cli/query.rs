@@ -110,6 +110,10 @@ pub struct Args {
     /// with its blueprint counterfactual values (docs/resolve.md).
     #[arg(long, requires = "resolve")]
     pub safe: bool,
+    /// With --resolve: the least probability by which an action taken weighs a holding in the
+    /// ranges (0: Bayes' rule exactly; the default was measured, docs/resolve.md "The floor").
+    #[arg(long, requires = "resolve", default_value_t = solver::resolve::DEFAULT_FLOOR)]
+    pub floor: f64,
     /// Also print the strategy of the player to act by hand class, and each seat's range
     /// reaching the spot: the probability of the betting so far by hand class and by bucket,
     /// by Bayes' rule on the rows as stored (a real game's file, the up cards given; what

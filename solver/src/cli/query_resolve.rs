@@ -53,7 +53,14 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         (it, None) => Budget::Iterations(it.unwrap_or(DEFAULT_ITERATIONS)),
     };
     // From the first decision of the spot's street: the last, or the one before it.
-    let sub = Subgame::at(&player, &state, &bets, Options::default())?;
+    if !(0.0..=1.0).contains(&args.floor) {
+        bail!("--floor must be between 0 and 1, not {}", args.floor);
+    }
+    let options = Options {
+        floor: args.floor,
+        ..Default::default()
+    };
+    let sub = Subgame::at(&player, &state, &bets, options)?;
     let hand = sub.hand_index(&holding.down).with_context(|| {
         format!(
             "--hand {}: {} down cards none of which shows in the spot are needed here",
@@ -102,6 +109,7 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
             "resolved": re,
             "budget": budget,
             "method": if args.safe { "safe" } else { "unsafe" },
+            "floor": args.floor,
             "subgame": r,
         });
         println!("{out}");
@@ -126,7 +134,7 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
     };
     println!(
         "subgame: {} hands a seat ({} at its root), {} nodes ({} decisions), {} infoset-actions \
-         ({:.0} MiB); ranges {:.0} ms; {} DCFR iterations in {:.0} ms; {quality}",
+         ({:.0} MiB); ranges {:.0} ms (floor {}); {} DCFR iterations in {:.0} ms; {quality}",
         r.hands,
         r.root_hands,
         r.nodes,
@@ -134,6 +142,7 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         r.infoset_actions,
         r.memory_bytes as f64 / (1 << 20) as f64,
         r.range_millis,
+        args.floor,
         r.iterations,
         r.solve_millis,
     );
