@@ -299,6 +299,8 @@ fn the_default_floor_makes_re_solving_a_coarse_blueprint_less_exploitable() {
             "400",
             "--seed",
             "1",
+            "--abstraction-dir",
+            dir.to_str().unwrap(),
             "--out",
             strat,
         ],
