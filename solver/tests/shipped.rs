@@ -57,7 +57,7 @@ fn stud_json(args: &[&str]) -> Value {
 #[test]
 fn every_shipped_strategy_fits_opens_and_answers_every_street() {
     for (game, file, hands, streets) in SHIPPED {
-        let (p, info) = verified(file, 32);
+        let (p, info) = verified(file, 64);
         let p = p.as_str();
         assert_eq!(info["game"]["variant"], game, "{file}: {info}");
         for (street, spot) in SPOTS.iter().take(streets).enumerate() {
