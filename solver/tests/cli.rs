@@ -524,7 +524,10 @@ fn abstract_solve_query_and_ladder() {
         "--floor",
         "2",
     ]);
-    assert!(e.contains("--floor must be between 0 and 1"), "{e}");
+    assert!(
+        e.contains("--floor") && e.contains("a probability from 0 to 1, not `2`"),
+        "{e}"
+    );
     let e = fails(&[
         "solve",
         "--game",

@@ -19,22 +19,22 @@ fn shipped(file: &str) -> String {
 /// Seventh street of seven-card stud, checked through: seat 0 (showing 3c Qs 4d 9c) to act.
 const SEVENTH: &str = "3c 8d pb cc | Qs 2h x x | 4d 5h x x | 9c Jd x x";
 
-fn resolve_json(file: &str, spot: &str, hand: &str, iterations: &str) -> Value {
-    let out = ok(&stud(
-        &[
-            "query",
-            &shipped(file),
-            spot,
-            "--hand",
-            hand,
-            "--resolve",
-            "--iterations",
-            iterations,
-            "--json",
-        ],
-        "",
-    ));
-    serde_json::from_str(&out).expect("one JSON object")
+/// `stud query FILE SPOT --hand HAND --resolve --iterations N --json`, then `more`.
+fn resolve_json(file: &str, spot: &str, hand: &str, iterations: &str, more: &[&str]) -> Value {
+    let file = shipped(file);
+    let mut args = vec![
+        "query",
+        &file,
+        spot,
+        "--hand",
+        hand,
+        "--resolve",
+        "--iterations",
+        iterations,
+        "--json",
+    ];
+    args.extend_from_slice(more);
+    serde_json::from_str(&ok(&stud(&args, ""))).expect("one JSON object")
 }
 
 /// A sixth-street spot re-solves the last two streets: 946 pairs a seat at the root, 39,732
@@ -42,7 +42,7 @@ fn resolve_json(file: &str, spot: &str, hand: &str, iterations: &str) -> Value {
 #[test]
 fn a_sixth_street_spot_is_re_solved_to_the_end_of_the_hand() {
     let sixth = "3c 8d pb cc | Qs 2h x x | 4d 5h x x | 9c Jd";
-    let v = resolve_json("7stud-hu.strat", sixth, "As Kd", "2");
+    let v = resolve_json("7stud-hu.strat", sixth, "As Kd", "2", &[]);
     assert_eq!(v["street_name"], "6th street", "{v}");
     let sub = &v["subgame"];
     assert_eq!(sub["root_hands"], 946, "{v}");
@@ -75,7 +75,7 @@ fn the_last_street_is_re_solved_beside_the_blueprint() {
             44,
         ),
     ] {
-        let v = resolve_json(file, spot, hand, "5");
+        let v = resolve_json(file, spot, hand, "5", &[]);
         let (blue, re) = (
             probabilities(&v["blueprint"]),
             probabilities(&v["resolved"]),
@@ -337,24 +337,14 @@ fn the_default_floor_makes_re_solving_a_coarse_blueprint_less_exploitable() {
 /// not a probability is refused by name.
 #[test]
 fn query_resolve_takes_the_ranges_floor() {
-    let with = |floor: &str| -> Value {
-        let out = ok(&stud(
-            &[
-                "query",
-                &shipped("7stud-hu.strat"),
-                SEVENTH,
-                "--hand",
-                "As Kd 2s",
-                "--resolve",
-                "--iterations",
-                "5",
-                "--floor",
-                floor,
-                "--json",
-            ],
-            "",
-        ));
-        serde_json::from_str(&out).unwrap()
+    let with = |floor: &str| {
+        resolve_json(
+            "7stud-hu.strat",
+            SEVENTH,
+            "As Kd 2s",
+            "5",
+            &["--floor", floor],
+        )
     };
     let (trusting, blind) = (with("0.01"), with("1"));
     assert_eq!(trusting["floor"], 0.01, "{trusting}");

@@ -34,7 +34,7 @@ pub struct Args {
     pub budget_ms: Option<u64>,
     /// The least probability by which an action taken weighs a holding in the ranges (0:
     /// Bayes' rule exactly; see docs/resolve.md).
-    #[arg(long, default_value_t = DEFAULT_FLOOR)]
+    #[arg(long, default_value_t = DEFAULT_FLOOR, value_parser = solver::resolve::parse_floor)]
     pub floor: f64,
     /// Re-solve safely: each seat's subgame solved through the re-solving gadget, the
     /// opponent bounded by its blueprint counterfactual values (twice the re-solves).
@@ -51,9 +51,6 @@ pub struct Args {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let def = game_for(args.game.given(), &[&args.strategy], "ministud")?;
-    if !(0.0..=1.0).contains(&args.floor) {
-        bail!("--floor must be between 0 and 1, not {}", args.floor);
-    }
     let budget = match args.budget_ms {
         Some(ms) => Budget::Millis(ms),
         None if args.iterations == 0 => bail!("--iterations must be at least 1"),

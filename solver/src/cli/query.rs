@@ -112,7 +112,8 @@ pub struct Args {
     pub safe: bool,
     /// With --resolve: the least probability by which an action taken weighs a holding in the
     /// ranges (0: Bayes' rule exactly; the default was measured, docs/resolve.md "The floor").
-    #[arg(long, requires = "resolve", default_value_t = solver::resolve::DEFAULT_FLOOR)]
+    #[arg(long, requires = "resolve", default_value_t = solver::resolve::DEFAULT_FLOOR,
+          value_parser = solver::resolve::parse_floor)]
     pub floor: f64,
     /// Also print the strategy of the player to act by hand class, and each seat's range
     /// reaching the spot: the probability of the betting so far by hand class and by bucket,

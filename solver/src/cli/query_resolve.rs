@@ -53,9 +53,6 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         (it, None) => Budget::Iterations(it.unwrap_or(DEFAULT_ITERATIONS)),
     };
     // From the first decision of the spot's street: the last, or the one before it.
-    if !(0.0..=1.0).contains(&args.floor) {
-        bail!("--floor must be between 0 and 1, not {}", args.floor);
-    }
     let options = Options {
         floor: args.floor,
         ..Default::default()

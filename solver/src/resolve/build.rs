@@ -19,6 +19,15 @@ use std::time::Instant;
 /// trusted the blueprint's reading of off-blueprint play, and folded to always-raise).
 pub const DEFAULT_FLOOR: f64 = 0.3;
 
+/// Reads a floor of the ranges, a probability from 0 to 1: the one reading of `--floor` (as a
+/// command-line value parser) and of a player spec's `,floor=F`.
+pub fn parse_floor(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|f| (0.0..=1.0).contains(f))
+        .ok_or_else(|| format!("the ranges' floor is a probability from 0 to 1, not `{text}`"))
+}
+
 /// The most down cards a holding may have: the terminals' card removal stops at three.
 const MAX_CARDS: usize = crate::terminal::MAX_HOLDING_CARDS;
 

@@ -70,7 +70,7 @@ use serde::Serialize;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-pub use build::DEFAULT_FLOOR;
+pub use build::{parse_floor, DEFAULT_FLOOR};
 pub use player::{resolve_spec, ResolvingPlayer, DEFAULT_PLAYER_ITERATIONS};
 
 /// The re-solve's CFR: DCFR with the paper's parameters (1.5, 0, 2), chosen by measurement

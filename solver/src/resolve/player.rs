@@ -76,12 +76,11 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
         None => (Method::Unsafe, after),
     };
     let (after, floor) = match after.split_once(',') {
-        None => (after, Ok(DEFAULT_FLOOR)),
-        Some((budget, option)) => (budget, parse_floor(how, option)),
-    };
-    let floor = match floor {
-        Ok(f) => f,
-        Err(e) => return Some(Err(e)),
+        None => (after, DEFAULT_FLOOR),
+        Some((budget, option)) => match floor_option(how, option) {
+            Ok(floor) => (budget, floor),
+            Err(e) => return Some(Err(e)),
+        },
     };
     let options = Options {
         method,
@@ -109,12 +108,11 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
     Some(budget.map(|b| (rest, b, options)))
 }
 
-/// The `floor=F` option of a `:resolve` spec `how`: a probability.
-fn parse_floor(how: &str, option: &str) -> anyhow::Result<f64> {
+/// The `floor=F` option of a `:resolve` spec `how` ([`super::parse_floor`]).
+fn floor_option(how: &str, option: &str) -> anyhow::Result<f64> {
     option
         .strip_prefix("floor=")
-        .and_then(|f| f.parse::<f64>().ok())
-        .filter(|f| (0.0..=1.0).contains(f))
+        .and_then(|f| super::parse_floor(f).ok())
         .ok_or_else(|| {
             anyhow::anyhow!(
                 "`{how}`: after the budget, write `,floor=F` with F between 0 and 1 (the \
