@@ -309,9 +309,10 @@ pub fn strategy_spec(spec: &str) -> anyhow::Result<(&str, Option<Purification>)>
     if exists(spec) {
         return Ok((spec, None));
     }
-    // `FILE...:resolve`: the file and purification before it (the game is the file's).
-    if let Some(Ok((blueprint, _, _))) = crate::resolve::resolve_spec(spec) {
-        return strategy_spec(blueprint);
+    // `FILE...:resolve`: the file and purification before it (the game is the file's); a bad
+    // budget or floor is refused for what it is, not as a way to play the file.
+    if let Some(parsed) = crate::resolve::resolve_spec(spec) {
+        return strategy_spec(parsed?.0);
     }
     match spec.rsplit_once(':') {
         Some((path, rule)) if exists(path) => Ok((path, Some(rule.parse()?))),

@@ -607,6 +607,16 @@ fn resolve_specs_name_iterations_or_milliseconds() {
         .unwrap();
     assert!(e.to_string().contains("without `:resolve`"), "{e}");
     assert!(crate::bot::load(&format!("{path}:threshold=0.1:resolve=5"), &def).is_ok());
+    // A bad budget or floor is refused for what it is wherever the spec is read (a command
+    // guesses the game from the file's spec before it loads the player).
+    for (bad, says) in [
+        ("resolve=soon", "resolve=N"),
+        ("resolve,floor=2", "floor=F"),
+    ] {
+        let spec = format!("{path}:{bad}");
+        let e = crate::bot::strategy_spec(&spec).unwrap_err().to_string();
+        assert!(e.contains(bad) && e.contains(says), "{e}");
+    }
     // A floor other than the default is in the name, which reads back as the same player.
     let floored = crate::bot::load(&format!("{path}:resolve,floor=0.2"), &def).unwrap();
     assert_eq!(floored.name(), format!("{path}:resolve=30,floor=0.2"));
