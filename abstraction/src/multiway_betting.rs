@@ -24,6 +24,14 @@
 //! still live, and whether the hand goes on, ends by folds or goes to showdown: a solver adds
 //! the chips itself and never calls the engine.
 //!
+//! # Recall within a street
+//! [`WithinStreet::History`] (the default) gives every history of a street its own decision.
+//! [`WithinStreet::Position`] keeps the tree but lets every history that reaches the same
+//! betting position ([`RoundPosition`]: who acts, who still must, each seat's chips in on the
+//! street, the bets made) share one row: an information set then knows where the bets stand,
+//! not who made them. The rows shrink by 1.8 (three seats) to 9.9 (eight) times
+//! (docs/multiway.md); the tree, and so the cost of a traversal, stays the same.
+//!
 //! # Translating real betting
 //! [`MultiwayBetting::locate`] finds a real decision (a rules-engine state and the current
 //! street's actions) in its street's tree with the translation of [`BettingNodes`], the one
@@ -35,8 +43,10 @@ use crate::betting_tree::{BettingKind, BettingNodes, NodeShape};
 use crate::cards::Card;
 use crate::rules::game_def::{Deal, GameDef};
 use crate::rules::pots::MAX_SEATS;
-use crate::rules::state::{Action, Next, State};
+use crate::rules::state::{Action, Next, RoundPosition, State};
 use crate::tree::{Edge, TreeError};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// Pot classes of a street after the first (the first street is entered with the antes only).
 pub const POT_CLASSES: u8 = 8;
@@ -58,6 +68,38 @@ pub fn pot_classes(street: usize) -> u32 {
         1
     } else {
         POT_CLASSES as u32
+    }
+}
+
+/// What a decision of a street recalls of the street's betting before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum WithinStreet {
+    /// Every action of the street, in order: each history is its own decision.
+    #[default]
+    History,
+    /// Where the betting stands only: the histories that reach one [`RoundPosition`] share a
+    /// row.
+    Position,
+}
+
+impl WithinStreet {
+    /// Every choice, by name.
+    pub const ALL: [(&'static str, WithinStreet); 2] = [
+        ("history", WithinStreet::History),
+        ("position", WithinStreet::Position),
+    ];
+
+    /// The choice named `name` (`history` or `position`).
+    pub fn parse(name: &str) -> Option<WithinStreet> {
+        Self::ALL.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
+    }
+
+    /// Its name, as [`WithinStreet::parse`] reads it.
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, v)| *v == self)
+            .map_or("", |(n, _)| n)
     }
 }
 
@@ -88,8 +130,9 @@ pub struct MwNode {
     pub num_children: u8,
     /// Index of the first child (in [`MultiwayBetting::nodes`]).
     pub first_child: u32,
-    /// Action: the offset of its first action in a row of its tree. Terminals: where its
-    /// stakes start in [`MultiwayBetting::stakes`] (one per role of the street).
+    /// Action: the offset of its first action in a row of its tree (shared by the decisions of
+    /// one betting position under [`WithinStreet::Position`]). Terminals: where its stakes start
+    /// in [`MultiwayBetting::stakes`] (one per role of the street).
     pub index: u32,
 }
 
@@ -104,7 +147,8 @@ pub struct StreetTree {
     pub root: u32,
     /// Its nodes: `root..end`.
     pub end: u32,
-    /// Decision nodes.
+    /// Decisions with a row of their own (every decision node, or under
+    /// [`WithinStreet::Position`] every betting position).
     pub action_nodes: u32,
     /// Their actions summed: the length of a row (one pot class and bucket).
     pub actions: u32,
@@ -119,6 +163,8 @@ pub struct MultiwayBetting {
     pub streets: usize,
     /// The raise cap.
     pub betting: BettingAbstraction,
+    /// What a decision recalls of its street's betting.
+    pub within_street: WithinStreet,
     /// Every tree's nodes.
     pub nodes: Vec<MwNode>,
     /// The action that led to each node ([`Edge::Root`] at a root), with the engine's amounts.
@@ -137,11 +183,12 @@ pub struct MultiwayBetting {
 const NO_TREE: u32 = u32::MAX;
 
 impl MultiwayBetting {
-    /// Builds every street's trees of `def` (3 to 8 seats, or 2) under `betting`, refusing
-    /// beyond `max_nodes` nodes in all.
+    /// Builds every street's trees of `def` (3 to 8 seats, or 2) under `betting`, the rows
+    /// recalling `within_street`, refusing beyond `max_nodes` nodes in all.
     pub fn build(
         def: &GameDef,
         betting: BettingAbstraction,
+        within_street: WithinStreet,
         max_nodes: usize,
     ) -> Result<MultiwayBetting, TreeError> {
         def.validate()?;
@@ -170,6 +217,7 @@ impl MultiwayBetting {
             seats: n,
             streets: def.streets.len(),
             betting,
+            within_street,
             nodes: Vec::new(),
             edges: Vec::new(),
             stakes: Vec::new(),
@@ -198,6 +246,7 @@ impl MultiwayBetting {
                     action_nodes: 0,
                     max_nodes,
                     most: 0,
+                    positions: HashMap::new(),
                 };
                 for s in 0..n {
                     walk.start[s as usize] = state.committed(s);
@@ -462,6 +511,9 @@ struct Walk<'a> {
     max_nodes: usize,
     /// The most one seat put in on the street.
     most: u64,
+    /// Under [`WithinStreet::Position`], the row offset of each betting position met (with the
+    /// abstraction's count of bets, which the position's count matches but is kept exact).
+    positions: HashMap<(RoundPosition, u8), u32>,
 }
 
 impl Walk<'_> {
@@ -498,16 +550,31 @@ impl Walk<'_> {
                     )));
                 }
                 let first = self.b.alloc(k);
+                let index = match self.b.within_street {
+                    WithinStreet::History => None,
+                    WithinStreet::Position => {
+                        let key = (state.round_position(), bets);
+                        let next = self.actions;
+                        Some(*self.positions.entry(key).or_insert(next))
+                    }
+                };
+                // A position met before keeps its row (the same legal actions: the same state).
+                let index = match index {
+                    Some(i) if i != self.actions => i,
+                    _ => {
+                        self.actions += k as u32;
+                        self.action_nodes += 1;
+                        self.actions - k as u32
+                    }
+                };
                 self.b.nodes[id] = MwNode {
                     kind: MwKind::Action,
                     role: self.role_of(seat),
                     live,
                     num_children: k as u8,
                     first_child: first as u32,
-                    index: self.actions,
+                    index,
                 };
-                self.actions += k as u32;
-                self.action_nodes += 1;
                 self.b.max_actions = self.b.max_actions.max(k);
                 for (i, &a) in legal.iter().enumerate() {
                     let mut s = state.clone();

@@ -8,6 +8,7 @@ mod common;
 
 use abstraction::bucketing::{Bucketing, Size};
 use abstraction::history_tree::HistoryTree;
+use abstraction::multiway_betting::WithinStreet;
 use abstraction::multiway_deal::{MultiwayBuckets, MultiwayView};
 use abstraction::rules::GameDef;
 use abstraction::tree::Budget;
@@ -44,7 +45,7 @@ fn lifted(view: MultiwayView) -> (Vec<f64>, Lift, HistoryTree) {
             MultiwayBuckets::table(bucketing, by_live, 3).unwrap()
         }
     };
-    let abstract_game = betting(&def, 1 << 20).unwrap();
+    let abstract_game = betting(&def, WithinStreet::History, 1 << 20).unwrap();
     let buckets = Arc::new(buckets);
     let mut s =
         SampledSolver::new(&def, abstract_game, buckets, Algorithm::Linear, BATCH, 7).unwrap();
@@ -64,7 +65,12 @@ fn lifted(view: MultiwayView) -> (Vec<f64>, Lift, HistoryTree) {
         view.name(),
         std::process::id()
     ));
-    write_strategy(&file, &s, &Problem::sampled(&def, &s.buckets)).unwrap();
+    write_strategy(
+        &file,
+        &s,
+        &Problem::sampled(&def, &s.buckets, WithinStreet::History),
+    )
+    .unwrap();
     let read = MultiwayFile::open(&file).unwrap();
     assert_eq!(read.buckets.view, view);
     let player = MultiwayPlayer::new(read, "lifted");

@@ -285,6 +285,74 @@ fn a_table_view_solve_is_queried_as_it_plays_and_resumes_only_as_itself() {
     assert!(e.contains("--view") && e.contains("heads-up"), "{e}");
 }
 
+/// Recalling betting positions within a street: fewer rows (the 1.8 of three seats), recorded
+/// in the file (read back by `stud info` and played and queried as it solves), a checkpoint
+/// resumed only as itself, and heads-up refused.
+#[test]
+fn a_solve_recalling_betting_positions_shares_rows_and_resumes_only_as_itself() {
+    let (history, h) = solve("history.strat", &["--iterations", "2"]);
+    let (file, v) = solve(
+        "position.strat",
+        &["--iterations", "3", "--within-street", "position"],
+    );
+    assert_eq!(h["within_street"], "history", "{h}");
+    assert_eq!(v["within_street"], "position", "{v}");
+    let (rows, all) = (
+        v["infoset_actions"].as_u64().unwrap(),
+        h["infoset_actions"].as_u64().unwrap(),
+    );
+    assert!(
+        rows * 17 < all * 10 && rows * 19 > all * 10,
+        "{rows} of {all}"
+    );
+    for (f, within) in [(&history, "history"), (&file, "position")] {
+        let info = ok(&stud(&["info", f.to_str().unwrap(), "--json"], ""));
+        let info: Value = serde_json::from_str(&info).unwrap();
+        assert_eq!(info["within_street"], within, "{info}");
+    }
+    query_is_the_players_own_row(file.to_str().unwrap());
+    let resume = |within: &str| {
+        stud(
+            &[
+                "solve",
+                "--game",
+                "7stud-3p",
+                "--abstraction",
+                "tiny",
+                "--abstraction-dir",
+                dir().join("abstractions").to_str().unwrap(),
+                "--batch",
+                "12",
+                "--iterations",
+                "4",
+                "--within-street",
+                within,
+                "--resume",
+                "--keep-checkpoint",
+                "--out",
+                file.to_str().unwrap(),
+            ],
+            "",
+        )
+    };
+    let e = err(&resume("history"));
+    assert!(e.contains("abstraction"), "{e}");
+    ok(&resume("position"));
+    let e = err(&stud(
+        &["solve", "--game", "razz", "--within-street", "position"],
+        "",
+    ));
+    assert!(
+        e.contains("--within-street") && e.contains("heads-up"),
+        "{e}"
+    );
+    let e = err(&stud(
+        &["solve", "--game", "7stud-3p", "--within-street", "some"],
+        "",
+    ));
+    assert!(e.contains("history, position"), "{e}");
+}
+
 /// At a three-seat spot on 3rd and 4th street (a seat folded), `stud query` on the file `f`
 /// gives the row its `MultiwayPlayer` plays.
 fn query_is_the_players_own_row(f: &str) {

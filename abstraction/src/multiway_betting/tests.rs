@@ -8,7 +8,13 @@ fn game(v: Variant, seats: u8) -> GameDef {
 }
 
 fn build(def: &GameDef) -> MultiwayBetting {
-    MultiwayBetting::build(def, BettingAbstraction::for_game(def), usize::MAX).unwrap()
+    MultiwayBetting::build(
+        def,
+        BettingAbstraction::for_game(def),
+        WithinStreet::History,
+        usize::MAX,
+    )
+    .unwrap()
 }
 
 /// An independent count of one betting round of `live` players capped at `cap` bets, opened
@@ -207,21 +213,142 @@ fn pot_classes_double() {
 fn bad_input_is_refused_with_the_reason() {
     let mut def = game(Variant::SevenStud, 3);
     def.starting_stacks = vec![100; 3];
-    let e = MultiwayBetting::build(&def, BettingAbstraction::for_game(&def), usize::MAX)
-        .unwrap_err()
-        .to_string();
+    let e = MultiwayBetting::build(
+        &def,
+        BettingAbstraction::for_game(&def),
+        WithinStreet::History,
+        usize::MAX,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("no all-ins"), "{e}");
     let def = game(Variant::SevenStud, 6);
-    let e = MultiwayBetting::build(&def, BettingAbstraction::for_game(&def), 100_000)
-        .unwrap_err()
-        .to_string();
+    let e = MultiwayBetting::build(
+        &def,
+        BettingAbstraction::for_game(&def),
+        WithinStreet::History,
+        100_000,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("more than"), "{e}");
     let e = MultiwayBetting::build(
         &GameDef::tristud(),
         BettingAbstraction { max_bets: 1 },
+        WithinStreet::History,
         1000,
     )
     .unwrap_err()
     .to_string();
     assert!(e.contains("community"), "{e}");
+}
+
+/// An independent count of the betting positions of one round of `live` players capped at
+/// `cap` bets (no bring-in): a position is the player to act, who folded, who still must act,
+/// the bets made and how many of them each player has matched. (distinct positions, their
+/// actions summed.)
+fn position_model(live: usize, cap: u8) -> (u32, u32) {
+    type Key = (u16, u16, usize, u8, [u8; 8]);
+    fn rec(live: usize, cap: u8, seen: &mut std::collections::HashSet<Key>, key: Key) -> u32 {
+        let (folded, need, to_act, bets, put) = key;
+        let facing = put[to_act] < bets;
+        let raise = bets < cap;
+        let k = 1 + facing as u32 + raise as u32;
+        if !seen.insert(key) {
+            return 0;
+        }
+        let all = (1u16 << live) - 1;
+        let mut actions = k;
+        let mut go = |folded: u16, need: u16, bets: u8, put: [u8; 8]| {
+            let need = need & !(1 << to_act) & !folded;
+            if (all & !folded).count_ones() == 1 {
+                return;
+            }
+            if let Some(next) = (1..=live)
+                .map(|k| (to_act + k) % live)
+                .find(|&s| need >> s & 1 == 1)
+            {
+                actions += rec(live, cap, seen, (folded, need, next, bets, put));
+            }
+        };
+        if facing {
+            go(folded | 1 << to_act, need, bets, put);
+        }
+        let mut called = put;
+        called[to_act] = bets;
+        go(folded, need, bets, called);
+        if raise {
+            let mut raised = put;
+            raised[to_act] = bets + 1;
+            go(folded, all & !folded & !(1 << to_act), bets + 1, raised);
+        }
+        actions
+    }
+    let mut seen = std::collections::HashSet::new();
+    let actions = rec(live, cap, &mut seen, (0, (1 << live) - 1, 0, 0, [0; 8]));
+    (seen.len() as u32, actions)
+}
+
+#[test]
+fn recalling_positions_shares_rows_as_an_independent_count_of_positions() {
+    for seats in [3u8, 4] {
+        let def = game(Variant::SevenStud, seats);
+        let history = build(&def);
+        let position = MultiwayBetting::build(
+            &def,
+            BettingAbstraction::for_game(&def),
+            WithinStreet::Position,
+            usize::MAX,
+        )
+        .unwrap();
+        // The same tree: only the rows are shared.
+        assert_eq!(position.nodes.len(), history.nodes.len());
+        assert_eq!(position.edges, history.edges);
+        for street in 1..5 {
+            for live in 2..=seats {
+                let t = position.trees[position.tree(street, live as u32).unwrap() as usize];
+                assert_eq!(
+                    (t.action_nodes, t.actions),
+                    position_model(live as usize, def.max_bets),
+                    "{seats} seats, street {street}, {live} live"
+                );
+                // Decisions sharing a row have one actor and the same actions, and the rows
+                // tile the tree's row.
+                let mut rows: std::collections::HashMap<u32, usize> = Default::default();
+                for i in t.root..t.end {
+                    let n = position.nodes[i as usize];
+                    if n.kind != MwKind::Action {
+                        continue;
+                    }
+                    let first = *rows.entry(n.index).or_insert(i as usize);
+                    let m = position.nodes[first];
+                    assert_eq!((m.role, m.num_children), (n.role, n.num_children));
+                    assert_eq!(
+                        position.edges[position.children(first)],
+                        position.edges[position.children(i as usize)]
+                    );
+                }
+                let mut starts: Vec<(u32, u8)> = rows
+                    .iter()
+                    .map(|(&index, &i)| (index, position.nodes[i].num_children))
+                    .collect();
+                starts.sort_unstable();
+                let mut next = 0;
+                for (index, k) in starts {
+                    assert_eq!(index, next, "rows tile the tree's row");
+                    next += k as u32;
+                }
+                assert_eq!(next, t.actions);
+            }
+        }
+    }
+    // docs/multiway.md's table (one later street summed over 2..N live seats, counted there by
+    // scripts/multiway-merged-count.py): 3 seats 94 / 245, 4 seats 698 / 1,761.
+    let sum = |n: usize| {
+        (2..=n)
+            .map(|l| position_model(l, 4))
+            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    };
+    assert_eq!(sum(3), (94, 245));
+    assert_eq!(sum(4), (698, 1761));
 }

@@ -175,6 +175,26 @@ enum Phase {
     Over,
 }
 
+/// Where a betting round stands: who acts, who folded, who still must act, what each seat has
+/// put in on the round, the bet levels and counts. Two states of one hand's street with equal
+/// positions have the same betting to come, whatever order of actions reached them, as long as
+/// no seat is all in: the one rule left out, that a seat which acted since the last full bet
+/// may not raise an incomplete one, only an all-in for less makes ([`State::round_position`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RoundPosition {
+    street: usize,
+    to_act: u8,
+    folded: u16,
+    need: u16,
+    level: u64,
+    full_level: u64,
+    count: u8,
+    round_bet: [u64; MAX_SEATS],
+    open_pair: bool,
+    big_made: bool,
+    bring_in_pending: bool,
+}
+
 /// One hand of a fixed-limit game in progress. Cheap to clone: the definition is shared, every
 /// other field is inline.
 #[derive(Clone, Debug)]
@@ -349,6 +369,23 @@ impl State {
     /// The seat to act, if a betting decision is pending.
     pub fn to_act(&self) -> Option<u8> {
         (self.phase == Phase::Act).then_some(self.to_act)
+    }
+
+    /// Where the current betting round stands, without the order of actions that reached it.
+    pub fn round_position(&self) -> RoundPosition {
+        RoundPosition {
+            street: self.street,
+            to_act: self.to_act,
+            folded: self.folded,
+            need: self.need,
+            level: self.level,
+            full_level: self.full_level,
+            count: self.count,
+            round_bet: self.round_bet,
+            open_pair: self.open_pair,
+            big_made: self.big_made,
+            bring_in_pending: self.bring_in_pending,
+        }
     }
 
     /// The seat's face-up cards, in the order dealt (none for a seat not at the table).

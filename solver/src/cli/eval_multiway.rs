@@ -7,6 +7,7 @@
 use abstraction::bucketing::{Size, SIZES};
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::history_tree::HistoryTree;
+use abstraction::multiway_betting::WithinStreet;
 use abstraction::multiway_deal::MultiwayView;
 use abstraction::tree::Budget;
 use anyhow::{ensure, Context, Result};
@@ -65,6 +66,10 @@ pub struct Args {
     /// table or best-opponent).
     #[arg(long, default_value = "table", value_parser = super::solve::parse_view)]
     pub view: MultiwayView,
+    /// What the sampled game's decisions recall of their street's betting (as `stud solve
+    /// --within-street`: history or position).
+    #[arg(long, default_value = "history", value_parser = super::solve::parse_within_street)]
+    pub within_street: WithinStreet,
     /// The exact solver's member of the CFR family.
     #[arg(long, default_value = "cfr+", value_parser = Algorithm::parse)]
     pub exact_algorithm: Algorithm,
@@ -168,8 +173,9 @@ pub fn run(args: Args) -> Result<()> {
     .with_context(|| {
         format!("{game}: the sampling solver buckets stud cards (down and up, no community card)")
     })?;
-    let abstract_game = betting(&def, 50_000_000).with_context(|| ADVICE.to_string())?;
-    let problem = Problem::sampled(&def, &buckets);
+    let abstract_game =
+        betting(&def, args.within_street, 50_000_000).with_context(|| ADVICE.to_string())?;
+    let problem = Problem::sampled(&def, &buckets, args.within_street);
     let mut sampled = SampledSolver::new(
         &def,
         abstract_game,

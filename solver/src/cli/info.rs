@@ -1,5 +1,6 @@
 //! `stud info`: print a strategy file's header, or a checkpoint's.
 
+use abstraction::multiway_betting::WithinStreet;
 use abstraction::recall::Recall;
 use anyhow::Result;
 use solver::strategy_file::{multiway, StrategyFile, TreeKind};
@@ -158,6 +159,7 @@ fn info_multiway(args: &Args) -> Result<()> {
         v["seats"] = h.game.seats.into();
         v["buckets"] = serde_json::to_value(&streets)?;
         v["decisions_per_street"] = serde_json::to_value(&decisions)?;
+        v["within_street"] = f.betting.within_street.name().into();
         v["infosets"] = f.rows.infosets.into();
         v["file_bytes"] = f.bytes.into();
         v["verified"] = true.into();
@@ -170,9 +172,14 @@ fn info_multiway(args: &Args) -> Result<()> {
         h.game.variant, h.game.seats, h.game.ante, h.game.small_bet, h.game.big_bet
     );
     println!("card abstraction: {}", h.card_abstraction);
+    let within = match f.betting.within_street {
+        WithinStreet::History => "every action of the street recalled",
+        WithinStreet::Position => "a street's betting recalled by position only",
+    };
     println!(
         "betting:          {}; a tree per street and live seats, entered by {} pot classes \
-         (earlier streets' actions forgotten): {} nodes, decisions per street {decisions:?}",
+         (earlier streets' actions forgotten), {within}: {} nodes, decisions per street \
+         {decisions:?}",
         h.betting.describe(),
         h.pot_classes,
         h.nodes

@@ -181,6 +181,28 @@ pub struct DealFlags {
     /// measures both).
     #[arg(long, value_parser = parse_view)]
     pub view: Option<abstraction::multiway_deal::MultiwayView>,
+    /// Three or more seats: what a decision recalls of its street's betting: history (the
+    /// default: every order of actions its own decision) or position (the orders that reach the
+    /// same betting position share a row: 1.8 to 9.9 times fewer rows for 3 to 8 seats;
+    /// docs/multiway.md, "Recall within a street", measures it).
+    #[arg(long, value_parser = parse_within_street)]
+    pub within_street: Option<abstraction::multiway_betting::WithinStreet>,
+}
+
+/// What a multiway decision recalls of its street by name (`--within-street`).
+pub(super) fn parse_within_street(
+    s: &str,
+) -> Result<abstraction::multiway_betting::WithinStreet, String> {
+    abstraction::multiway_betting::WithinStreet::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = abstraction::multiway_betting::WithinStreet::ALL
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
+        format!(
+            "{s:?} is not a recall within a street: use one of {}",
+            names.join(", ")
+        )
+    })
 }
 
 /// A multiway view by name (`--view`).
@@ -203,6 +225,7 @@ impl DealFlags {
             (self.checkpoint_every.is_some(), "--checkpoint-every"),
             (self.tremble.is_some(), "--tremble"),
             (self.view.is_some(), "--view"),
+            (self.within_street.is_some(), "--within-street"),
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))

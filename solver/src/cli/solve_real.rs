@@ -173,6 +173,13 @@ pub(super) fn check_flags(args: &Args, def: &GameDef, walkable: bool) -> Result<
             args.game.name()
         );
     }
+    if args.deal.within_street.is_some() {
+        bail!(
+            "--within-street: {} is heads-up; what a decision recalls of its street's betting \
+             is the sampling solver's choice for three or more seats",
+            args.game.name()
+        );
+    }
     Size::parse(spec, def.streets.len()).with_context(|| format!("--abstraction {spec} ({SIZES})"))
 }
 

@@ -73,7 +73,8 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
     let memory = available_memory();
     let resident = status_bytes("VmRSS").unwrap_or(0);
     let max_nodes = memory.map_or(MAX_NODES, |m| (m / 512).min(MAX_NODES));
-    let tree = betting(def, max_nodes).with_context(|| {
+    let within_street = args.deal.within_street.unwrap_or_default();
+    let tree = betting(def, within_street, max_nodes).with_context(|| {
         format!(
             "the betting abstraction of {} ({seats} seats; {ADVICE})",
             args.game.name()
@@ -92,7 +93,7 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
         est.describe()
     ));
     est.check_fits(memory, ADVICE)?;
-    let problem = Problem::sampled(def, &buckets);
+    let problem = Problem::sampled(def, &buckets, within_street);
     let mut solver = SampledSolver::new(
         def,
         tree,
@@ -250,6 +251,7 @@ fn report(
                 "solver": format!("external-sampling MCCFR {}", solver.algorithm.name()),
                 "tremble": solver.tremble,
                 "view": solver.buckets.view.name(),
+                "within_street": solver.betting.within_street.name(),
                 "abstraction": problem.card_abstraction,
                 "batch": solver.batch,
                 "seed": solver.seed,

@@ -170,7 +170,8 @@ struct Found {
     bucket: u32,
     /// The seat's view.
     view: TableView,
-    /// The decision without the cards: street tree, pot class, node.
+    /// The decision without the cards: street tree, pot class, its row's offset (the node, or
+    /// its betting position under `WithinStreet::Position`).
     decision: (u32, u8, u32),
 }
 
@@ -271,7 +272,7 @@ impl Locate<'_> {
             slot,
             bucket,
             view,
-            decision: (s.tree, s.class, s.node),
+            decision: (s.tree, s.class, n.index),
         })
     }
 

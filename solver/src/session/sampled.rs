@@ -9,7 +9,7 @@ use crate::memory::Estimate;
 use crate::multiway::sampled::{SampledSolver, BYTES_PER_SLOT, CHUNK, UPDATES_PER_TRAVERSAL};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::card_abstraction::CardAbstraction;
-use abstraction::multiway_betting::{MultiwayBetting, POT_CLASSES};
+use abstraction::multiway_betting::{MultiwayBetting, WithinStreet, POT_CLASSES};
 use abstraction::multiway_deal::MultiwayBuckets;
 use abstraction::rules::GameDef;
 use anyhow::Result;
@@ -19,12 +19,18 @@ use std::path::Path;
 /// How to make a sampled multiway solve smaller, for the refusals.
 pub const ADVICE: &str = "use fewer seats, a smaller --abstraction or a smaller --batch";
 
-/// The multiway betting abstraction of `def` under its own raise cap, refusing a tree of more
-/// than `max_nodes` nodes (the memory estimate comes after it).
-pub fn betting(def: &GameDef, max_nodes: usize) -> Result<MultiwayBetting> {
+/// The multiway betting abstraction of `def` under its own raise cap, its rows recalling
+/// `within_street`, refusing a tree of more than `max_nodes` nodes (the memory estimate comes
+/// after it).
+pub fn betting(
+    def: &GameDef,
+    within_street: WithinStreet,
+    max_nodes: usize,
+) -> Result<MultiwayBetting> {
     Ok(MultiwayBetting::build(
         def,
         BettingAbstraction::for_game(def),
+        within_street,
         max_nodes,
     )?)
 }
@@ -68,17 +74,26 @@ pub fn estimate(
 }
 
 impl Problem {
-    /// The problem of a sampled multiway solve of `def` with `buckets` (the name carries the
-    /// view, and with the table view every bucketing's checksum).
-    pub fn sampled(def: &GameDef, buckets: &MultiwayBuckets) -> Problem {
+    /// The problem of a sampled multiway solve of `def` with `buckets` and rows recalling
+    /// `within_street` (the name carries the view, with the table view every bucketing's
+    /// checksum, and a recall of betting positions only: a checkpoint resumes the same rows).
+    pub fn sampled(
+        def: &GameDef,
+        buckets: &MultiwayBuckets,
+        within_street: WithinStreet,
+    ) -> Problem {
         let mut names = buckets.heads_up.name();
         for b in &buckets.by_live {
             names += &format!(" {:016x}", b.checksum());
         }
+        let within = match within_street {
+            WithinStreet::History => String::new(),
+            WithinStreet::Position => ", recalling betting positions within a street".into(),
+        };
         Problem {
             game: def.clone(),
             card_abstraction: format!(
-                "{names} {}, {POT_CLASSES} pot classes",
+                "{names} {}, {POT_CLASSES} pot classes{within}",
                 buckets.view.describe()
             ),
             betting: BettingAbstraction::for_game(def),

@@ -18,8 +18,12 @@
 //!                         checksum), the card abstraction the rows were solved with
 //! section 2.. by live     with the table view only (`MultiwayView::Table`): for 2 to N live
 //!                         seats, the bucketing of that many (`Bucketing::build_table`)
+//! last        within      what a decision recalls of its street's betting, its name in ASCII
+//!                         (`history`, `position`: `WithinStreet`); files written before
+//!                         2026-12-03 lack it and are `history`
 //! ```
-//! A file of two sections is of the view against the best showing opponent alone.
+//! A file of two sections (three with the last) is of the view against the best showing
+//! opponent alone; with the table view it has N + 1 (N + 2).
 //! The betting abstraction is not stored: it is rebuilt from the game in the header by the rules
 //! engine (`MultiwayBetting::build`, deterministic) and must give the header's node and slot
 //! counts, else the file is refused.
@@ -42,7 +46,9 @@ use crate::strategy_file::{Width, MAX_ACTIONS};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::bucketing::{Bucketing, CardView, TableView};
 use abstraction::cards::CardSet;
-use abstraction::multiway_betting::{pot_classes, MultiwayBetting, MwKind, Spot, POT_CLASSES};
+use abstraction::multiway_betting::{
+    pot_classes, MultiwayBetting, MwKind, Spot, WithinStreet, POT_CLASSES,
+};
 use abstraction::multiway_deal::{MultiwayBuckets, MultiwayView};
 use abstraction::rules::order::best_showing;
 use abstraction::rules::{Action, GameDef, State};
@@ -102,13 +108,18 @@ impl Stored {
         let (mut trees, mut bytes) = (Vec::with_capacity(betting.trees.len()), 0);
         for t in &betting.trees {
             // A node's slots start at its `index` in the tree's row; its bytes at that index
-            // less one for every decision before it.
+            // less one for every row before it (decisions of one betting position share a row).
             let mut decisions: Vec<u32> = (t.root..t.end)
                 .filter(|&i| betting.nodes[i as usize].kind == MwKind::Action)
                 .collect();
             decisions.sort_by_key(|&i| betting.nodes[i as usize].index);
-            for (before, &i) in decisions.iter().enumerate() {
-                offset[i as usize] = betting.nodes[i as usize].index - before as u32;
+            let mut before = 0u32;
+            for (j, &i) in decisions.iter().enumerate() {
+                let index = betting.nodes[i as usize].index;
+                if j > 0 && betting.nodes[decisions[j - 1] as usize].index != index {
+                    before += 1;
+                }
+                offset[i as usize] = index - before;
             }
             let s = t.street as usize;
             let (per_row, buckets) = (
@@ -193,7 +204,22 @@ pub fn write(path: &Path, solver: &SampledSolver, problem: &Problem) -> Result<(
         .collect();
     let mut sections: Vec<&[u8]> = vec![&rows];
     sections.extend(encoded.iter().map(Vec::as_slice));
+    sections.push(solver.betting.within_street.name().as_bytes());
     container::write(path, MAGIC, header, &sections)
+}
+
+/// The within-street recall named by a file's last section.
+fn read_within_street(name: &[u8]) -> Result<WithinStreet> {
+    std::str::from_utf8(name)
+        .ok()
+        .and_then(WithinStreet::parse)
+        .with_context(|| {
+            format!(
+                "damaged: the last section names {:?}, not a recall within a street (history or \
+                 position)",
+                String::from_utf8_lossy(&name[..name.len().min(40)])
+            )
+        })
 }
 
 /// Whether `bytes` begin as a multiway strategy file.
@@ -279,14 +305,20 @@ impl MultiwayFile {
         let c: Container<MultiwayFileHeader> = Container::open(bytes, MAGIC, WHAT)?;
         c.verify(bytes)?;
         let seats = c.header.game.seats as usize;
-        let tables = c.sections.len().saturating_sub(2);
-        if c.sections.len() != 2 && tables + 1 != seats {
+        // The within-street section is last where it is: 3 or N + 2 sections (a file of
+        // three seats or more, so never the 2 or N + 1 of the files before it).
+        let n = c.sections.len();
+        let (cards, within_street) = if n == 2 || n == seats + 1 {
+            (n, WithinStreet::History)
+        } else if n == 3 || n == seats + 2 {
+            (n - 1, read_within_street(c.section(bytes, n - 1)?)?)
+        } else {
             bail!(
-                "{} sections in a {WHAT} of {seats} seats: it has 2, or {} with the table view",
-                c.sections.len(),
-                seats + 1
-            );
-        }
+                "{n} sections in a {WHAT} of {seats} seats: it has 3, or {} with the table view",
+                seats + 2
+            )
+        };
+        let tables = cards - 2;
         let h = c.header.clone();
         if h.pot_classes != POT_CLASSES {
             bail!(
@@ -308,7 +340,7 @@ impl MultiwayFile {
                 .collect::<Result<Vec<_>>>()?;
             MultiwayBuckets::table(bucketing, by_live, seats)?
         };
-        let betting = MultiwayBetting::build(&h.game, h.betting, MAX_NODES)?;
+        let betting = MultiwayBetting::build(&h.game, h.betting, within_street, MAX_NODES)?;
         let counts: Vec<u32> = (0..betting.streets).map(|s| buckets.buckets(s)).collect();
         let rows = Rows::new(&betting, &counts);
         if betting.nodes.len() as u64 != h.nodes || rows.slots as u64 != h.slots {

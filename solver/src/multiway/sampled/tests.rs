@@ -2,7 +2,7 @@ use super::*;
 use crate::session::{self, Problem};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::bucketing::{Bucketing, Size};
-use abstraction::multiway_betting::POT_CLASSES;
+use abstraction::multiway_betting::{WithinStreet, POT_CLASSES};
 use abstraction::multiway_deal::MultiwayView;
 use abstraction::rules::Variant;
 use std::sync::OnceLock;
@@ -61,9 +61,21 @@ pub(crate) fn solver_with(
     batch: usize,
     seed: u64,
 ) -> SampledSolver {
+    solver_recalling(WithinStreet::History, buckets, algorithm, batch, seed)
+}
+
+/// [`solver_with`] whose rows recall `within` of a street's betting.
+pub(crate) fn solver_recalling(
+    within: WithinStreet,
+    buckets: Arc<MultiwayBuckets>,
+    algorithm: Algorithm,
+    batch: usize,
+    seed: u64,
+) -> SampledSolver {
     let def = game();
     let betting =
-        MultiwayBetting::build(&def, BettingAbstraction::for_game(&def), usize::MAX).unwrap();
+        MultiwayBetting::build(&def, BettingAbstraction::for_game(&def), within, usize::MAX)
+            .unwrap();
     SampledSolver::new(&def, betting, buckets, algorithm, batch, seed).unwrap()
 }
 
@@ -131,8 +143,8 @@ fn the_table_view_gives_the_same_bits_on_any_number_of_threads_and_other_rows() 
     assert!(bits(&one.regrets) != bits(&plain.regrets));
     // Its name says how it sees the table, so a checkpoint of the other view is refused.
     let (t, p) = (
-        Problem::sampled(&game(), &one.buckets),
-        Problem::sampled(&game(), &plain.buckets),
+        Problem::sampled(&game(), &one.buckets, WithinStreet::History),
+        Problem::sampled(&game(), &plain.buckets, WithinStreet::History),
     );
     assert!(
         t.card_abstraction.contains("every live opponent"),
@@ -148,7 +160,7 @@ fn a_resumed_solve_is_bit_identical_to_an_uninterrupted_one() {
     std::fs::create_dir_all(&dir).unwrap();
     let ckpt = dir.join("s.ckpt");
     let def = game();
-    let problem = Problem::sampled(&def, &bucketing());
+    let problem = Problem::sampled(&def, &bucketing(), WithinStreet::History);
     let mut straight = solver(Algorithm::Linear, 9, 3);
     for _ in 0..6 {
         straight.iterate().unwrap();
@@ -274,7 +286,7 @@ fn trembling_others_train_other_rows_with_the_same_bits_on_any_thread_count_and_
     let dir = std::env::temp_dir().join(format!("stud-sampled-tremble-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let ckpt = dir.join("t.ckpt");
-    let problem = Problem::sampled(&game(), &bucketing());
+    let problem = Problem::sampled(&game(), &bucketing(), WithinStreet::History);
     let half = trembled(1, 3);
     session::save(&ckpt, &half, &problem).unwrap();
     let mut resumed = solver(Algorithm::Linear, 12, 5);
