@@ -16,6 +16,7 @@ pub mod fnv;
 pub mod history_tree;
 pub mod multiway_betting;
 pub mod multiway_deal;
+pub mod named;
 pub mod phh;
 pub mod recall;
 pub mod rules;

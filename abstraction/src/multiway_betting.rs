@@ -41,6 +41,7 @@
 use crate::betting_abstraction::BettingAbstraction;
 use crate::betting_tree::{BettingKind, BettingNodes, NodeShape};
 use crate::cards::Card;
+use crate::named::Named;
 use crate::rules::game_def::{Deal, GameDef};
 use crate::rules::pots::MAX_SEATS;
 use crate::rules::state::{Action, Next, RoundPosition, State};
@@ -82,25 +83,12 @@ pub enum WithinStreet {
     Position,
 }
 
-impl WithinStreet {
-    /// Every choice, by name.
-    pub const ALL: [(&'static str, WithinStreet); 2] = [
+impl Named for WithinStreet {
+    const ALL: &'static [(&'static str, WithinStreet)] = &[
         ("history", WithinStreet::History),
         ("position", WithinStreet::Position),
     ];
-
-    /// The choice named `name` (`history` or `position`).
-    pub fn parse(name: &str) -> Option<WithinStreet> {
-        Self::ALL.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
-    }
-
-    /// Its name, as [`WithinStreet::parse`] reads it.
-    pub fn name(self) -> &'static str {
-        Self::ALL
-            .iter()
-            .find(|(_, v)| *v == self)
-            .map_or("", |(n, _)| n)
-    }
+    const WHAT: &'static str = "a recall within a street";
 }
 
 /// What a node of a street tree is.

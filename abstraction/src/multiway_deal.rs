@@ -24,6 +24,7 @@ use rand::Rng;
 use crate::bucketing::{BucketError, Bucketing, CardView, Table, TableView};
 use crate::cards::{Card, CardSet};
 use crate::deal::DealError;
+use crate::named::Named;
 use crate::rules::game_def::{Deal, FirstRound, GameDef, LaterRounds};
 use crate::rules::order::{best_showing, bring_in_opener};
 use crate::rules::state::showdown_winnings;
@@ -51,26 +52,15 @@ pub enum MultiwayView {
     Table,
 }
 
-impl MultiwayView {
-    /// Every view, by name.
-    pub const ALL: [(&'static str, MultiwayView); 2] = [
+impl Named for MultiwayView {
+    const ALL: &'static [(&'static str, MultiwayView)] = &[
         ("best-opponent", MultiwayView::BestOpponent),
         ("table", MultiwayView::Table),
     ];
+    const WHAT: &'static str = "a view";
+}
 
-    /// The view named `name` (`best-opponent` or `table`).
-    pub fn parse(name: &str) -> Option<MultiwayView> {
-        Self::ALL.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
-    }
-
-    /// Its name, as [`MultiwayView::parse`] reads it.
-    pub fn name(self) -> &'static str {
-        Self::ALL
-            .iter()
-            .find(|(_, v)| *v == self)
-            .map_or("", |(n, _)| n)
-    }
-
+impl MultiwayView {
     /// The view in words, as a card abstraction's name carries it (strategy files and
     /// checkpoints).
     pub fn describe(self) -> &'static str {

@@ -10,6 +10,7 @@ use abstraction::bucketing::{Bucketing, Size};
 use abstraction::history_tree::HistoryTree;
 use abstraction::multiway_betting::WithinStreet;
 use abstraction::multiway_deal::{MultiwayBuckets, MultiwayView};
+use abstraction::named::Named;
 use abstraction::rules::GameDef;
 use abstraction::tree::Budget;
 use common::{ok, stud};

@@ -9,6 +9,7 @@ use abstraction::card_abstraction::CardAbstraction;
 use abstraction::history_tree::HistoryTree;
 use abstraction::multiway_betting::WithinStreet;
 use abstraction::multiway_deal::MultiwayView;
+use abstraction::named::Named;
 use abstraction::tree::Budget;
 use anyhow::{ensure, Context, Result};
 use solver::cfr::Algorithm;
@@ -64,11 +65,11 @@ pub struct Args {
     pub tremble: f32,
     /// The sampled solver's view of the other seats' up cards (as `stud solve --view`:
     /// table or best-opponent).
-    #[arg(long, default_value = "table", value_parser = super::solve::parse_view)]
+    #[arg(long, default_value = "table", value_parser = MultiwayView::parse_or_list)]
     pub view: MultiwayView,
     /// What the sampled game's decisions recall of their street's betting (as `stud solve
     /// --within-street`: history or position).
-    #[arg(long, default_value = "history", value_parser = super::solve::parse_within_street)]
+    #[arg(long, default_value = "history", value_parser = WithinStreet::parse_or_list)]
     pub within_street: WithinStreet,
     /// The exact solver's member of the CFR family.
     #[arg(long, default_value = "cfr+", value_parser = Algorithm::parse)]

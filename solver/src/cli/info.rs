@@ -1,6 +1,7 @@
 //! `stud info`: print a strategy file's header, or a checkpoint's.
 
 use abstraction::multiway_betting::WithinStreet;
+use abstraction::named::Named;
 use abstraction::recall::Recall;
 use anyhow::Result;
 use solver::strategy_file::{multiway, StrategyFile, TreeKind};

@@ -1,5 +1,8 @@
 //! `stud solve`: solve a game with the CFR family, with checkpoints and resume.
 
+use abstraction::multiway_betting::WithinStreet;
+use abstraction::multiway_deal::MultiwayView;
+use abstraction::named::Named;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
 use solver::cfr::{Algorithm, Sampling, Solver};
@@ -179,41 +182,14 @@ pub struct DealFlags {
     /// of live seats) or best-opponent (only the best showing live opponent's, the first
     /// multiway files' view; docs/multiway.md, "The card abstraction of an N-seat view",
     /// measures both).
-    #[arg(long, value_parser = parse_view)]
-    pub view: Option<abstraction::multiway_deal::MultiwayView>,
+    #[arg(long, value_parser = MultiwayView::parse_or_list)]
+    pub view: Option<MultiwayView>,
     /// Three or more seats: what a decision recalls of its street's betting: history (the
     /// default: every order of actions its own decision) or position (the orders that reach the
     /// same betting position share a row: 1.8 to 9.9 times fewer rows for 3 to 8 seats;
     /// docs/multiway.md, "Recall within a street", measures it).
-    #[arg(long, value_parser = parse_within_street)]
-    pub within_street: Option<abstraction::multiway_betting::WithinStreet>,
-}
-
-/// What a multiway decision recalls of its street by name (`--within-street`).
-pub(super) fn parse_within_street(
-    s: &str,
-) -> Result<abstraction::multiway_betting::WithinStreet, String> {
-    abstraction::multiway_betting::WithinStreet::parse(s).ok_or_else(|| {
-        let names: Vec<&str> = abstraction::multiway_betting::WithinStreet::ALL
-            .iter()
-            .map(|(n, _)| *n)
-            .collect();
-        format!(
-            "{s:?} is not a recall within a street: use one of {}",
-            names.join(", ")
-        )
-    })
-}
-
-/// A multiway view by name (`--view`).
-pub(super) fn parse_view(s: &str) -> Result<abstraction::multiway_deal::MultiwayView, String> {
-    abstraction::multiway_deal::MultiwayView::parse(s).ok_or_else(|| {
-        let names: Vec<&str> = abstraction::multiway_deal::MultiwayView::ALL
-            .iter()
-            .map(|v| v.0)
-            .collect();
-        format!("{s:?} is not a view: use one of {}", names.join(", "))
-    })
+    #[arg(long, value_parser = WithinStreet::parse_or_list)]
+    pub within_street: Option<WithinStreet>,
 }
 
 impl DealFlags {

@@ -8,6 +8,7 @@ use super::solve_real::{timed_plan, Watch};
 use abstraction::bucketing::{Size, SIZES};
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::multiway_deal::{MultiwayBuckets, MultiwayFacts, MultiwayView};
+use abstraction::named::Named;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
 use solver::cfr::Algorithm;

@@ -50,6 +50,7 @@ use abstraction::multiway_betting::{
     pot_classes, MultiwayBetting, MwKind, Spot, WithinStreet, POT_CLASSES,
 };
 use abstraction::multiway_deal::{MultiwayBuckets, MultiwayView};
+use abstraction::named::Named;
 use abstraction::rules::order::best_showing;
 use abstraction::rules::{Action, GameDef, State};
 use anyhow::{bail, Context, Result};
