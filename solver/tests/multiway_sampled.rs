@@ -23,6 +23,15 @@ fn dir() -> PathBuf {
 /// Solves 7stud-3p at the `tiny` size into `name`; the final JSON line.
 fn solve(name: &str, extra: &[&str]) -> (PathBuf, Value) {
     let out = dir().join(name);
+    let mut args = vec!["--json", "--keep-checkpoint"];
+    args.extend(extra);
+    let stdout = ok(&solve_into(&out, &args));
+    let last = stdout.lines().last().unwrap().to_string();
+    (out, serde_json::from_str(&last).unwrap())
+}
+
+/// `stud solve` of 7stud-3p at the `tiny` size, batches of 12, into `out`, with `extra`.
+fn solve_into(out: &std::path::Path, extra: &[&str]) -> std::process::Output {
     let abst = dir().join("abstractions");
     let mut args = vec![
         "solve",
@@ -34,15 +43,11 @@ fn solve(name: &str, extra: &[&str]) -> (PathBuf, Value) {
         abst.to_str().unwrap(),
         "--batch",
         "12",
-        "--json",
-        "--keep-checkpoint",
         "--out",
         out.to_str().unwrap(),
     ];
     args.extend(extra);
-    let stdout = ok(&stud(&args, ""));
-    let last = stdout.lines().last().unwrap().to_string();
-    (out, serde_json::from_str(&last).unwrap())
+    stud(&args, "")
 }
 
 #[test]
@@ -248,26 +253,9 @@ fn a_table_view_solve_is_queried_as_it_plays_and_resumes_only_as_itself() {
             .exists());
     }
     query_is_the_players_own_row(file.to_str().unwrap());
-    let e = err(&stud(
-        &[
-            "solve",
-            "--game",
-            "7stud-3p",
-            "--abstraction",
-            "tiny",
-            "--abstraction-dir",
-            dir().join("abstractions").to_str().unwrap(),
-            "--batch",
-            "12",
-            "--iterations",
-            "4",
-            "--view",
-            "best-opponent",
-            "--resume",
-            "--out",
-            file.to_str().unwrap(),
-        ],
-        "",
+    let e = err(&solve_into(
+        &file,
+        &["--iterations", "4", "--view", "best-opponent", "--resume"],
     ));
     assert!(e.contains("abstraction"), "{e}");
     let e = err(&stud(
@@ -312,27 +300,10 @@ fn a_solve_recalling_betting_positions_shares_rows_and_resumes_only_as_itself() 
     }
     query_is_the_players_own_row(file.to_str().unwrap());
     let resume = |within: &str| {
-        stud(
-            &[
-                "solve",
-                "--game",
-                "7stud-3p",
-                "--abstraction",
-                "tiny",
-                "--abstraction-dir",
-                dir().join("abstractions").to_str().unwrap(),
-                "--batch",
-                "12",
-                "--iterations",
-                "4",
-                "--within-street",
-                within,
-                "--resume",
-                "--keep-checkpoint",
-                "--out",
-                file.to_str().unwrap(),
-            ],
-            "",
+        let args = ["--iterations", "4", "--within-street", within];
+        solve_into(
+            &file,
+            &[&args[..], &["--resume", "--keep-checkpoint"]].concat(),
         )
     };
     let e = err(&resume("history"));
