@@ -33,7 +33,8 @@ use std::time::{Duration, Instant};
                   stud solve --game yardstud --solver deal --abstraction 8 --iterations 400\n  \
                   stud solve --game kuhn-3p --iterations 1000 --out kuhn3.json   # three players\n  \
                   stud solve --game 7stud-3p --abstraction tiny --time 5m   # real stud three-handed\n  \
-                  stud solve --game 7stud-3p --abstraction tiny --view best-opponent --time 5m   # the first files' view\n\n\
+                  stud solve --game 7stud-3p --abstraction tiny --view best-opponent --time 5m   # the first files' view\n  \
+                  stud solve --game 7stud-5p --abstraction tiny --within-street position --time 5m   # rows by betting position\n\n\
                   Exploitability is NashConv / 2 in chips per game (and milli-big-bets: 1 mbb = \
                   0.001 big bets).\n\
                   With a bucketing abstraction the abstract game is solved and the strategy is \
