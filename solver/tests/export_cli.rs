@@ -94,12 +94,24 @@ fn the_export_holds_every_node_as_query_answers_it() {
     ids.dedup();
     assert_eq!(ids.len(), n);
     assert!(n > 5_000, "{n} decisions");
+    // The shipped five-card file recalls whether the player acted first on the street before
+    // (`--recall last`): past the first street, a row per bucket and order, the order named.
+    let names: Vec<&str> = streets
+        .iter()
+        .map(|s| s["street_name"].as_str().unwrap())
+        .collect();
     for node in &nodes {
         let rows = node["rows"].as_array().unwrap();
-        assert_eq!(
-            rows.len(),
-            buckets_of[node["street"].as_u64().unwrap() as usize]
-        );
+        let street = node["street"].as_u64().unwrap() as usize;
+        let orders = if street == 0 { 1 } else { 2 };
+        assert_eq!(rows.len(), buckets_of[street] * orders);
+        if street > 0 {
+            for pair in rows.chunks(2) {
+                assert_eq!(pair[0]["bucket"], pair[1]["bucket"]);
+                let first = |r: &Value| r["acted_first"][names[street - 1]].as_bool().unwrap();
+                assert_eq!((first(&pair[0]), first(&pair[1])), (false, true));
+            }
+        }
         for r in rows {
             let played: f64 = r["played"]
                 .as_array()
@@ -131,8 +143,24 @@ fn the_export_holds_every_node_as_query_answers_it() {
         assert_eq!(q["actions"], node["actions"], "{spot}");
         assert_eq!(q["action_names"], node["action_names"], "{spot}");
         assert_eq!(q["street"], node["street"], "{spot}");
+        // Past the first street the spot fixes whether the player acted first on the street
+        // before: the query answers the export's rows of that order, one a bucket.
         let rows = node["rows"].as_array().unwrap();
         let hands = q["hands"].as_array().unwrap();
+        let street = node["street"].as_u64().unwrap() as usize;
+        let rows: Vec<&Value> = if street == 0 {
+            rows.iter().collect()
+        } else {
+            let order = |r: &Value| r["acted_first"][names[street - 1]].as_bool().unwrap();
+            let of = |o: bool| -> Vec<&Value> { rows.iter().filter(|r| order(r) == o).collect() };
+            let answers = |rows: &Vec<&Value>| {
+                (hands.iter().zip(rows)).all(|(h, r)| h["probabilities"] == r["stored"])
+            };
+            [of(false), of(true)]
+                .into_iter()
+                .find(answers)
+                .unwrap_or_else(|| panic!("{spot}: the rows of neither order"))
+        };
         assert_eq!(hands.len(), rows.len(), "{spot}");
         for (h, r) in hands.iter().zip(rows) {
             assert_eq!(h["bucket"], r["bucket"], "{spot}");
