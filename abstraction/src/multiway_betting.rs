@@ -538,23 +538,18 @@ impl Walk<'_> {
                     )));
                 }
                 let first = self.b.alloc(k);
-                let index = match self.b.within_street {
-                    WithinStreet::History => None,
-                    WithinStreet::Position => {
-                        let key = (state.round_position(), bets);
-                        let next = self.actions;
-                        Some(*self.positions.entry(key).or_insert(next))
-                    }
-                };
                 // A position met before keeps its row (the same legal actions: the same state).
-                let index = match index {
-                    Some(i) if i != self.actions => i,
-                    _ => {
-                        self.actions += k as u32;
-                        self.action_nodes += 1;
-                        self.actions - k as u32
-                    }
+                let fresh = self.actions;
+                let index = match self.b.within_street {
+                    WithinStreet::History => fresh,
+                    WithinStreet::Position => *(self.positions)
+                        .entry((state.round_position(), bets))
+                        .or_insert(fresh),
                 };
+                if index == fresh {
+                    self.actions += k as u32;
+                    self.action_nodes += 1;
+                }
                 self.b.nodes[id] = MwNode {
                     kind: MwKind::Action,
                     role: self.role_of(seat),
