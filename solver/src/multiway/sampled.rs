@@ -5,17 +5,21 @@
 //! cards seen as its `MultiwayView` says).
 //!
 //! # One iteration
-//! A batch of traversals, traversal `i` with traverser seat `i mod N` on its own deal: chance
-//! (the deal) and the other seats' actions are sampled from their current strategies, every
-//! action of the traverser is walked, and the traverser's sampled counterfactual regrets are
-//! collected; every other seat's node on the way adds its current strategy to its average
-//! (stochastically weighted averaging). Within a batch every traversal reads the regrets as they
-//! were when the batch began (a copy taken then), and collects its updates in its own buffer;
-//! the buffers are added in traversal order, a few traversals at a time ([`CHUNK`]), so that a
-//! batch holds a chunk's buffers, not the whole batch's (each buffer keeps room for the longest
-//! traversal it has held: tens of thousands of updates where the mean is one or two thousand).
-//! So the result depends on the seed and the batch only, never on the number of threads or the
-//! chunk: the same bits on any number (tested).
+//! A batch of traversals, traversal `i` with traverser seat `i mod N` on deal `i div N`: each
+//! deal is walked once for every seat. Chance (the deal) and the other seats' actions are
+//! sampled from their current strategies, every action of the traverser is walked, and the
+//! traverser's sampled counterfactual regrets are collected; every other seat's node on the way
+//! adds its current strategy to its average (stochastically weighted averaging). Each traversal
+//! is an unbiased sample of its traverser's regrets whether or not the deal is shared; sharing
+//! it shares the deal's memoised buckets, whose Monte Carlo features are most of a traversal's
+//! cost (three quarters of it five-handed, measured with `perf`), between its N traversals.
+//! Within a batch every traversal reads the regrets as they were when the batch began (a copy
+//! taken then), and collects its updates in its deal's buffer; the buffers are added in
+//! traversal order, a few deals at a time ([`chunk_deals`]), so that a batch holds a chunk's
+//! buffers, not the whole batch's (each buffer keeps room for the longest deal it has held:
+//! tens of thousands of updates where the mean is a few thousand). So the result depends on the
+//! seed and the batch only, never on the number of threads or the chunk: the same bits on any
+//! number (tested).
 //!
 //! # Trembling
 //! With `tremble` ε > 0 ([`SampledSolver::set_tremble`]) the other seats' actions are drawn
@@ -53,10 +57,16 @@ use std::sync::Arc;
 /// Bytes the solver holds per slot: an `f32` regret, an `f32` average mass and the `f32` regret
 /// as the batch began, which the batch's traversals read.
 pub const BYTES_PER_SLOT: usize = 12;
-/// Traversals whose updates are held at once: each collects them in a buffer, added to the
-/// rows in traversal order before the next chunk runs. Enough to keep two threads busy; the
-/// result does not depend on it.
+/// Traversals whose updates are held at once, about: a deal's collect them in a buffer, added
+/// to the rows in traversal order before the next chunk of deals runs. Enough to keep two
+/// threads busy; the result does not depend on it.
 pub const CHUNK: usize = 32;
+
+/// The deals of a chunk ([`CHUNK`] traversals rounded up to whole deals of `seats` traversals
+/// each), at most a batch of `batch` traversals' deals.
+pub fn chunk_deals(batch: usize, seats: usize) -> usize {
+    CHUNK.div_ceil(seats).min(batch.div_ceil(seats))
+}
 /// The updates each of a traversal's two buffers is counted at in the memory estimate. Measured
 /// on 7stud-3p `small` (300,000 to 400,000 traversals, regret and average buffers): a plain solve
 /// collects 314 and 616 on average, at most 7,874 and 20,770; a trembled one (0.1) 587 and
@@ -116,7 +126,7 @@ impl Rows {
     }
 }
 
-/// One traversal's working memory, kept from batch to batch.
+/// One deal's working memory (its traversals'), kept from batch to batch.
 struct Work {
     facts: MultiwayFacts,
     /// (slot, sampled regret) of the traverser.
@@ -197,7 +207,7 @@ impl SampledSolver {
             bail!("{} infoset-actions: more than 2^32", rows.slots);
         }
         let facts = MultiwayFacts::new(def)?;
-        let work = (0..batch.min(CHUNK))
+        let work = (0..chunk_deals(batch, def.seats as usize))
             .map(|_| Work {
                 facts: facts.clone(),
                 regret: Vec::new(),
@@ -269,31 +279,35 @@ impl SampledSolver {
             tremble: self.tremble,
         };
         let (seed, weight) = (self.seed, sched.new_average as f32);
-        let chunk = self.work.len();
-        for first in (0..self.batch).step_by(chunk) {
-            let work = &mut self.work[..chunk.min(self.batch - first)];
+        let (batch, chunk) = (self.batch, self.work.len());
+        let deals = batch.div_ceil(seats);
+        for first in (0..deals).step_by(chunk) {
+            let work = &mut self.work[..chunk.min(deals - first)];
             work.par_iter_mut()
                 .enumerate()
                 .try_for_each(|(j, w)| -> Result<(), DealError> {
-                    let i = first + j;
-                    let mut rng = ChaCha8Rng::seed_from_u64(mix(mix(seed, t), i as u64));
+                    let deal = first + j;
+                    let mut rng = ChaCha8Rng::seed_from_u64(mix(mix(seed, t), deal as u64));
                     w.facts.sample(ctx.def, &mut rng);
                     w.regret.clear();
                     w.average.clear();
-                    let mut walk = Traversal {
-                        ctx: &ctx,
-                        facts: &mut w.facts,
-                        rng: &mut rng,
-                        regret: &mut w.regret,
-                        average: &mut w.average,
-                        traverser: (i % seats) as u8,
-                    };
-                    walk.street(
-                        0,
-                        (1u16 << seats) - 1,
-                        [0; MAX_DEAL_SEATS],
-                        &[0; MAX_DEAL_SEATS],
-                    )?;
+                    // The last deal of a batch that is not whole deals has fewer traversals.
+                    for traverser in 0..seats.min(batch - deal * seats) {
+                        let mut walk = Traversal {
+                            ctx: &ctx,
+                            facts: &mut w.facts,
+                            rng: &mut rng,
+                            regret: &mut w.regret,
+                            average: &mut w.average,
+                            traverser: traverser as u8,
+                        };
+                        walk.street(
+                            0,
+                            (1u16 << seats) - 1,
+                            [0; MAX_DEAL_SEATS],
+                            &[0; MAX_DEAL_SEATS],
+                        )?;
+                    }
                     Ok(())
                 })?;
             for w in work.iter() {

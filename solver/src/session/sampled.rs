@@ -6,7 +6,7 @@ use super::{Problem, Session};
 use crate::cfr::Algorithm;
 use crate::checkpoint;
 use crate::memory::Estimate;
-use crate::multiway::sampled::{SampledSolver, BYTES_PER_SLOT, CHUNK, UPDATES_PER_TRAVERSAL};
+use crate::multiway::sampled::{chunk_deals, SampledSolver, BYTES_PER_SLOT, UPDATES_PER_TRAVERSAL};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::multiway_betting::{MultiwayBetting, WithinStreet, POT_CLASSES};
@@ -50,9 +50,9 @@ pub fn estimate(
     let buckets: Vec<u32> = (0..betting.streets).map(|s| buckets.buckets(s)).collect();
     let rows = crate::multiway::sampled::Rows::new(betting, &buckets);
     let seats = betting.seats as usize;
-    // Per traversal of a chunk: its updates (8 bytes each, two buffers) and the deal's memos.
+    // Per deal of a chunk: its traversals' updates (8 bytes each, two buffers) and its memos.
     let memo = (1 << seats) * betting.streets * (seats + 1) + betting.streets * seats * seats * 4;
-    let held = batch.min(CHUNK);
+    let held = chunk_deals(batch, seats);
     Estimate {
         infosets: rows.infosets,
         slots: rows.slots,
@@ -61,7 +61,7 @@ pub fn estimate(
         bucketing_bytes,
         tree_bytes: betting.nodes.len() * (12 + 16) + betting.stakes.len() * 4,
         solver_bytes: rows.slots * BYTES_PER_SLOT,
-        scratch_bytes: held * (2 * 8 * UPDATES_PER_TRAVERSAL + memo),
+        scratch_bytes: held * (seats * 2 * 8 * UPDATES_PER_TRAVERSAL + memo),
         // The normalised average (`f32`) and its rows quantized (a byte per stored probability,
         // `k - 1` a row, with the layout's offset per node), both held while the file is
         // written (the rows were once left out: a four-handed `small` solve peaked 9% over its

@@ -131,6 +131,30 @@ fn the_same_bits_on_any_number_of_threads() {
 }
 
 #[test]
+fn a_batch_of_part_of_a_deal_walks_it_for_its_first_seats_with_the_same_bits_on_any_threads() {
+    // 13 traversals of three seats: four deals walked for every seat, a fifth for seat 0.
+    let run = |threads: usize, batch: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut s = solver(Algorithm::Linear, batch, 5);
+        pool.install(|| s.iterate().unwrap());
+        s
+    };
+    let (one, two) = (run(1, 13), run(2, 13));
+    assert!(bits(&one.regrets) == bits(&two.regrets));
+    assert!(bits(&one.average) == bits(&two.average));
+    let whole = run(1, 12);
+    assert!(
+        bits(&one.regrets) != bits(&whole.regrets),
+        "the 13th traversal counts"
+    );
+    assert_eq!(chunk_deals(13, 3), 5);
+    assert_eq!(chunk_deals(320, 5), 7);
+}
+
+#[test]
 fn the_table_view_gives_the_same_bits_on_any_number_of_threads_and_other_rows() {
     let table = table_buckets();
     assert_eq!(table.view, MultiwayView::Table);
