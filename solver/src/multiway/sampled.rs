@@ -21,6 +21,13 @@
 //! seed and the batch only, never on the number of threads or the chunk: the same bits on any
 //! number (tested).
 //!
+//! # After the traverser folds
+//! The rest of the hand cannot change the traverser's value, so the walk follows every later
+//! decision's first action to the end without a bucket, a draw or an average (as Pluribus's
+//! traversal does). The other seats' averages at those decisions are added by the traversals
+//! of the seats still in instead: each traversal's regrets are as before, and it costs a
+//! fraction (measured in docs/multiway.md).
+//!
 //! # Trembling
 //! With `tremble` ε > 0 ([`SampledSolver::set_tremble`]) the other seats' actions are drawn
 //! from `(1 − ε) σ + ε / k` instead of `σ`, and the values are not reweighted: every seat's
@@ -493,6 +500,12 @@ impl Traversal<'_, '_> {
         if n.kind == MwKind::Action {
             let seat = s.order[n.role as usize];
             let set = s.seats(n.live);
+            if set >> self.traverser & 1 == 0 {
+                // The traverser has folded: the rest of the hand cannot change its value, so
+                // its first action stands for all (as Pluribus's traversal does), with no
+                // bucket to compute, no action to draw and no average to add.
+                return self.node(n.first_child, s);
+            }
             let opponent = self.facts.opponent(s.street, set, seat);
             let bucket =
                 self.facts
