@@ -85,6 +85,28 @@ fn a_three_seat_solve_resumes_and_threads_to_the_same_bytes() {
     assert!(text.contains("external-sampling MCCFR"), "{text}");
 }
 
+/// `--json` prints a line per checkpoint counting traversals, not deals: each deal is walked
+/// once per seat.
+#[test]
+fn a_three_seat_solves_checkpoint_lines_count_traversals() {
+    let out = dir().join("timed.strat");
+    let args = ["--json", "--time", "3s", "--checkpoint-every", "1"];
+    let stdout = ok(&solve_into(&out, &args));
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (last, checkpoints) = lines.split_last().unwrap();
+    assert!(!checkpoints.is_empty(), "{stdout}");
+    for c in checkpoints {
+        let iterations = c["iterations"].as_u64().unwrap();
+        assert_eq!(c["traversals"], iterations * 12, "{c}");
+        assert!(c["traversals_per_second"].as_f64().unwrap() > 0.0, "{c}");
+        assert!(c.get("deals").is_none(), "{c}");
+    }
+    assert!(last["traversals"].as_u64().unwrap() > 0, "{last}");
+}
+
 /// The file plays at a table wherever a player is named (`bot::load`): a match against two
 /// heuristic copies, its game read from the file, zero-sum over the rotated seats.
 #[test]

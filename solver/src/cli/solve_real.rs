@@ -85,6 +85,7 @@ pub fn run(args: &Args, def: &GameDef) -> Result<()> {
     let mut watch = Watch {
         bar: Bar::new(quiet, &plan),
         json: quiet,
+        unit: "deals",
         batch,
         start,
         checkpoint: &ckpt,
@@ -271,11 +272,14 @@ pub(super) fn measure_lifted(solver: &DealSolver, def: &GameDef) -> Result<Explo
     deal_exploitability(solver, &public).map_err(|e| format!("not measured: {e:#}"))
 }
 
-/// What watches a deal-sampled solve: the bar (batches, deals/s, time left), and a JSON line
-/// per checkpoint for `--json`.
+/// What watches a sampled solve: the bar (batches, deals/s or traversals/s, time left), and a
+/// JSON line per checkpoint for `--json`.
 pub(super) struct Watch<'a> {
     pub(super) bar: Bar,
     pub(super) json: bool,
+    /// What an iteration samples `batch` of: "deals", or "traversals" for the multiway solver,
+    /// which walks each deal once per seat.
+    pub(super) unit: &'static str,
     pub(super) batch: usize,
     /// When the command started (the JSON lines' seconds count the bucketing too).
     pub(super) start: Instant,
@@ -283,31 +287,30 @@ pub(super) struct Watch<'a> {
 }
 
 impl Watch<'_> {
-    /// Deals per second of iterating.
-    fn deals_per_second(&self, p: &Progress) -> f64 {
+    /// Units (deals or traversals) per second of iterating.
+    fn per_second(&self, p: &Progress) -> f64 {
         p.rate() * self.batch as f64
     }
 }
 
 impl<S> Observer<S> for Watch<'_> {
     fn iterated(&mut self, _: &S, p: &Progress) {
-        let note = format!(", {} deals", p.iterations * self.batch as u64);
-        let pace = format!("{:.0} deals/s", self.deals_per_second(p));
+        let unit = self.unit;
+        let note = format!(", {} {unit}", p.iterations * self.batch as u64);
+        let pace = format!("{:.0} {unit}/s", self.per_second(p));
         self.bar.show(p, &pace, &note);
     }
 
     fn checkpointed(&mut self, _: &S, p: &Progress) -> Result<Flow> {
         if self.json {
-            println!(
-                "{}",
-                serde_json::json!({
-                    "iterations": p.iterations,
-                    "deals": p.iterations * self.batch as u64,
-                    "seconds": self.start.elapsed().as_secs_f64(),
-                    "deals_per_second": self.deals_per_second(p),
-                    "checkpoint": self.checkpoint.display().to_string(),
-                })
-            );
+            let mut line = serde_json::json!({
+                "iterations": p.iterations,
+                "seconds": self.start.elapsed().as_secs_f64(),
+                "checkpoint": self.checkpoint.display().to_string(),
+            });
+            line[self.unit] = (p.iterations * self.batch as u64).into();
+            line[format!("{}_per_second", self.unit)] = self.per_second(p).into();
+            println!("{line}");
         }
         Ok(Flow::Continue)
     }

@@ -116,6 +116,7 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
     let mut watch = Watch {
         bar: Bar::new(quiet, &plan),
         json: quiet,
+        unit: "traversals",
         batch,
         start,
         checkpoint: &ckpt,

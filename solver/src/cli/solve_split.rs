@@ -133,6 +133,7 @@ fn solve(args: &Args, def: &GameDef, mpi: &mut Mpi) -> Result<()> {
     let mut watch = Watch {
         bar: Bar::new(quiet, &plan),
         json: args.output.json && lead,
+        unit: "deals",
         batch,
         start,
         checkpoint: &ckpt,
