@@ -346,6 +346,41 @@ fn a_solve_recalling_betting_positions_shares_rows_and_resumes_only_as_itself() 
     assert!(e.contains("history, position"), "{e}");
 }
 
+/// `--strategy current` writes the current strategy instead of the average; only the file
+/// depends on it, so a resume may choose either, and choosing the average again gives the
+/// same bytes.
+#[test]
+fn a_solve_plays_its_current_strategy_when_asked_and_a_resume_may_choose_again() {
+    let (file, v) = solve("played.strat", &["--iterations", "3"]);
+    assert_eq!(v["strategy"], "average", "{v}");
+    let average = std::fs::read(&file).unwrap();
+    let (_, v) = solve(
+        "played.strat",
+        &["--iterations", "3", "--resume", "--strategy", "current"],
+    );
+    assert_eq!(v["strategy"], "current", "{v}");
+    assert_eq!(v["iterations"], 3, "{v}");
+    let current = std::fs::read(&file).unwrap();
+    assert!(current != average, "the current strategy is another");
+    let info = ok(&stud(&["info", file.to_str().unwrap()], ""));
+    assert!(info.contains("its current strategy played"), "{info}");
+    solve("played.strat", &["--iterations", "3", "--resume"]);
+    assert!(
+        std::fs::read(&file).unwrap() == average,
+        "the average again"
+    );
+    let e = err(&stud(
+        &["solve", "--game", "razz", "--strategy", "current"],
+        "",
+    ));
+    assert!(e.contains("--strategy") && e.contains("heads-up"), "{e}");
+    let e = err(&stud(
+        &["solve", "--game", "7stud-3p", "--strategy", "last"],
+        "",
+    ));
+    assert!(e.contains("average, current"), "{e}");
+}
+
 /// At a three-seat spot on 3rd and 4th street (a seat folded), `stud query` on the file `f`
 /// gives the row its `MultiwayPlayer` plays.
 fn query_is_the_players_own_row(f: &str) {

@@ -15,7 +15,7 @@ use anyhow::{ensure, Context, Result};
 use solver::cfr::Algorithm;
 use solver::memory::{available_memory, cpu_seconds, status_bytes};
 use solver::multiway::lift::{check_player, merge, unmerge, Lift};
-use solver::multiway::sampled::SampledSolver;
+use solver::multiway::sampled::{Played, SampledSolver};
 use solver::multiway::{nash_conv, Solver};
 use solver::purify::Purification;
 use solver::session::multiway::estimate;
@@ -71,6 +71,9 @@ pub struct Args {
     /// --within-street`: history or position).
     #[arg(long, default_value = "history", value_parser = WithinStreet::parse_or_list)]
     pub within_street: WithinStreet,
+    /// The sampled solver's strategy measured (as `stud solve --strategy`: average or current).
+    #[arg(long, default_value = "average", value_parser = Played::parse_or_list)]
+    pub strategy: Played,
     /// The exact solver's member of the CFR family.
     #[arg(long, default_value = "cfr+", value_parser = Algorithm::parse)]
     pub exact_algorithm: Algorithm,
@@ -186,6 +189,7 @@ pub fn run(args: Args) -> Result<()> {
         args.random.seed,
     )?;
     sampled.set_tremble(args.tremble)?;
+    sampled.played = args.strategy;
     let lift = Lift::new(
         &tree,
         &def,
@@ -212,7 +216,7 @@ pub fn run(args: Args) -> Result<()> {
             Ok(())
         })?;
         cpu += cpu_seconds()? - start;
-        let policy = lift.policy(&tree, &sampled.average_strategy());
+        let policy = lift.policy(&tree, &sampled.played_strategy());
         let nc = nash_conv(&tree, &policy).total();
         say(format!(
             "sampled: {} traversals, {cpu:.1} CPU s, NashConv {nc:.5}",
@@ -240,7 +244,7 @@ pub fn run(args: Args) -> Result<()> {
     write_strategy(&file, &sampled, &problem)?;
     let player = MultiwayFile::open(&file).map(|f| MultiwayPlayer::new(f, "sampled"));
     std::fs::remove_file(&file).ok();
-    let policy = lift.policy(&tree, &sampled.average_strategy());
+    let policy = lift.policy(&tree, &sampled.played_strategy());
     let checked = check_player(
         &tree,
         &def,
@@ -377,6 +381,7 @@ fn print(
                 "game": game,
                 "abstraction": args.abstraction,
                 "algorithm": args.algorithm.name(),
+                "strategy": args.strategy.name(),
                 "exact_algorithm": args.exact_algorithm.name(),
                 "seed": args.random.seed,
                 "views": lift.views,

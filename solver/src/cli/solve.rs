@@ -9,6 +9,7 @@ use solver::cfr::{Algorithm, Sampling, Solver};
 use solver::checkpoint;
 use solver::ladder::{measure, Measure};
 use solver::memory::{available_memory, status_bytes, Estimate};
+use solver::multiway::sampled::Played;
 use solver::session::{
     self, build_tree, Abstractions, Every, Flow, Observer, Plan, Problem, Progress, Ran, ADVICE,
 };
@@ -191,6 +192,12 @@ pub struct DealFlags {
     /// docs/multiway.md, "Recall within a street", measures it).
     #[arg(long, value_parser = WithinStreet::parse_or_list)]
     pub within_street: Option<WithinStreet>,
+    /// Three or more seats: the strategy the file plays: average (the default) or current
+    /// (regret matching of the last regrets, as Pluribus's blueprint past the first round;
+    /// docs/multiway.md, "The current strategy", measures both). Only the file depends on it:
+    /// a --resume may choose again.
+    #[arg(long, value_parser = Played::parse_or_list)]
+    pub strategy: Option<Played>,
 }
 
 impl DealFlags {
@@ -203,6 +210,7 @@ impl DealFlags {
             (self.tremble.is_some(), "--tremble"),
             (self.view.is_some(), "--view"),
             (self.within_street.is_some(), "--within-street"),
+            (self.strategy.is_some(), "--strategy"),
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))

@@ -174,6 +174,13 @@ pub(super) fn check_flags(args: &Args, def: &GameDef, walkable: bool) -> Result<
             args.game.name()
         );
     }
+    if args.deal.strategy.is_some() {
+        bail!(
+            "--strategy: {} is heads-up; its file plays the average strategy, which CFR's \
+             guarantees are about (the choice is the sampling solver's of three or more seats)",
+            args.game.name()
+        );
+    }
     if args.deal.within_street.is_some() {
         bail!(
             "--within-street: {} is heads-up; what a decision recalls of its street's betting \

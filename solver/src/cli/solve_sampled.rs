@@ -104,6 +104,7 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
         args.random.seed,
     )?;
     solver.set_tremble(args.deal.tremble.unwrap_or(0.0))?;
+    solver.played = args.deal.strategy.unwrap_or_default();
     if args.resume {
         session::resume(&ckpt, &mut solver, &problem)?;
         say(format!(
@@ -254,6 +255,7 @@ fn report(
                 "tremble": solver.tremble,
                 "view": solver.buckets.view.name(),
                 "within_street": solver.betting.within_street.name(),
+                "strategy": solver.played.name(),
                 "abstraction": problem.card_abstraction,
                 "batch": solver.batch,
                 "seed": solver.seed,

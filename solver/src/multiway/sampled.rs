@@ -83,6 +83,24 @@ pub const UPDATES_PER_TRAVERSAL: usize = 32_768;
 /// The most actions of a decision.
 const MAX_ACTIONS: usize = 8;
 
+/// Which strategy of a solve its file plays and stores.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Played {
+    /// The average strategy (the default): what CFR's guarantees are about.
+    #[default]
+    Average,
+    /// The current strategy: regret matching of the regrets at the end, a row with no
+    /// positive regret playing its average. Pluribus's blueprint plays it past the first
+    /// betting round; docs/multiway.md measures it at the tables.
+    Current,
+}
+
+impl abstraction::named::Named for Played {
+    const ALL: &'static [(&'static str, Played)] =
+        &[("average", Played::Average), ("current", Played::Current)];
+    const WHAT: &'static str = "a strategy to play";
+}
+
 /// The slot layout of a [`MultiwayBetting`] under a bucketing: where each tree's rows start.
 #[derive(Clone, Debug)]
 pub struct Rows {
@@ -168,6 +186,8 @@ pub struct SampledSolver {
     pub algorithm: Algorithm,
     /// The other seats' tremble ε (0: plain external sampling; see the module documentation).
     pub tremble: f32,
+    /// The strategy its file plays (not part of the solve: a resume may choose another).
+    pub played: Played,
     /// The working memory of a chunk's traversals.
     work: Vec<Work>,
 }
@@ -234,6 +254,7 @@ impl SampledSolver {
             seed,
             algorithm,
             tremble: 0.0,
+            played: Played::Average,
             work,
         })
     }
@@ -253,6 +274,9 @@ impl SampledSolver {
         let mut name = format!("external-sampling MCCFR, {}", self.algorithm.name());
         if self.tremble > 0.0 {
             name += &format!(", tremble {}", self.tremble);
+        }
+        if self.played == Played::Current {
+            name += ", its current strategy played";
         }
         name
     }
@@ -343,6 +367,19 @@ impl SampledSolver {
     /// sampling rarely reaches a decision behind a capped pot of three, and a uniform row
     /// there folds a third of every hand.
     pub fn average_strategy(&self) -> Vec<f32> {
+        self.strategy(Played::Average)
+    }
+
+    /// The strategy [`SampledSolver::played`] says, per row: as
+    /// [`SampledSolver::average_strategy`], a row no traversal reached taking the nearest
+    /// reached pot class's; with [`Played::Current`] a reached row is regret matching of its
+    /// regrets, or its average where no regret is positive (regret matching would play
+    /// uniformly there, with no regret to say so).
+    pub fn played_strategy(&self) -> Vec<f32> {
+        self.strategy(self.played)
+    }
+
+    fn strategy(&self, played: Played) -> Vec<f32> {
         let mut out = self.average.clone();
         for (ti, t) in self.betting.trees.iter().enumerate() {
             let s = t.street as usize;
@@ -360,6 +397,11 @@ impl SampledSolver {
                     for class in 0..classes {
                         let from = nearest_reached(class, classes, reached).unwrap_or(class);
                         let (a, b) = (at(class), at(from));
+                        let regrets = &self.regrets[b..b + k];
+                        if played == Played::Current && mass(regrets) > 0.0 {
+                            regret_match(regrets, &mut out[a..a + k]);
+                            continue;
+                        }
                         out.copy_within(b..b + k, a);
                         normalize(&mut out[a..a + k]);
                     }

@@ -145,10 +145,11 @@ impl Stored {
     }
 }
 
-/// The rows section of `solver`'s average strategy: every decision's row as [`Stored`] lays
-/// it out, encoded as [`Width::U8`] (normalized first: a row of no mass is uniform).
+/// The rows section of the strategy `solver` plays ([`SampledSolver::played_strategy`]):
+/// every decision's row as [`Stored`] lays it out, encoded as [`Width::U8`] (normalized first:
+/// a row of no mass is uniform).
 fn encode_rows(solver: &SampledSolver) -> Vec<u8> {
-    let average = solver.average_strategy();
+    let played = solver.played_strategy();
     let (betting, rows) = (&solver.betting, &solver.rows);
     let stored = Stored::new(betting, rows);
     let mut out = vec![0u8; stored.bytes];
@@ -165,7 +166,7 @@ fn encode_rows(solver: &SampledSolver) -> Vec<u8> {
                 for bucket in 0..rows.buckets[s] {
                     let slot = rows.slot(betting, ti as u32, class, bucket, n.index);
                     let row = &mut buf[..k];
-                    for (b, &p) in row.iter_mut().zip(&average[slot..slot + k]) {
+                    for (b, &p) in row.iter_mut().zip(&played[slot..slot + k]) {
                         *b = p as f64;
                     }
                     crate::policy::normalize(row);
@@ -183,7 +184,7 @@ fn encode_rows(solver: &SampledSolver) -> Vec<u8> {
     out
 }
 
-/// Writes `solver`'s average strategy on `problem` to `path`, atomically.
+/// Writes the strategy `solver` plays on `problem` to `path`, atomically.
 pub fn write(path: &Path, solver: &SampledSolver, problem: &Problem) -> Result<()> {
     let rows = encode_rows(solver);
     let header = MultiwayFileHeader {

@@ -393,3 +393,48 @@ fn a_row_no_traversal_reached_plays_the_nearest_reached_pot_class() {
     // A bucket no class reached is uniform.
     assert_eq!(row(none), vec![1.0 / k as f32; k]);
 }
+
+/// The current strategy is regret matching of a reached row's regrets, and its average where
+/// no regret is positive.
+#[test]
+fn the_current_strategy_matches_regrets_and_falls_back_to_the_average() {
+    let mut s = solver(Algorithm::Linear, 24, 3);
+    for _ in 0..6 {
+        s.iterate().unwrap();
+    }
+    let average = s.average_strategy();
+    assert_eq!(s.played_strategy(), average, "average is the default");
+    s.played = Played::Current;
+    let current = s.played_strategy();
+    let (mut matched, mut kept) = (0, 0);
+    for (ti, t) in s.betting.trees.iter().enumerate() {
+        let street = t.street as usize;
+        for n in s.betting.nodes[t.root as usize..t.end as usize]
+            .iter()
+            .filter(|n| n.kind == MwKind::Action)
+        {
+            let k = n.num_children as usize;
+            for class in 0..pot_classes(street) as u8 {
+                for bucket in 0..s.rows.buckets[street] {
+                    let at = s.rows.slot(&s.betting, ti as u32, class, bucket, n.index);
+                    let row = &current[at..at + k];
+                    assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-5, "{row:?}");
+                    let (regrets, mass_here) =
+                        (&s.regrets[at..at + k], mass(&s.average[at..at + k]));
+                    if mass_here > 0.0 && mass(regrets) > 0.0 {
+                        let mut want = [0f32; MAX_ACTIONS];
+                        regret_match(regrets, &mut want[..k]);
+                        assert_eq!(row, &want[..k]);
+                        matched += 1;
+                    } else if mass_here > 0.0 {
+                        assert_eq!(row, &average[at..at + k], "no positive regret");
+                        kept += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(matched > 0 && kept > 0, "{matched} matched, {kept} kept");
+    assert_ne!(current, average);
+    assert!(s.describe().ends_with("its current strategy played"));
+}
