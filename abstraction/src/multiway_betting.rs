@@ -26,11 +26,14 @@
 //!
 //! # Recall within a street
 //! [`WithinStreet::History`] (the default) gives every history of a street its own decision.
-//! [`WithinStreet::Position`] keeps the tree but lets every history that reaches the same
-//! betting position ([`RoundPosition`]: who acts, who still must, each seat's chips in on the
-//! street, the bets made) share one row: an information set then knows where the bets stand,
-//! not who made them. The rows shrink by 1.8 (three seats) to 9.9 (eight) times
-//! (docs/multiway.md); the tree, and so the cost of a traversal, stays the same.
+//! [`WithinStreet::Position`] merges every history that reaches the same betting position
+//! ([`RoundPosition`]: who acts, who folded, who still must, each seat's chips in on the street,
+//! the bets made) into one node: an information set then knows where the bets stand, not who
+//! made them. The same position is the same state of the street (the same actor, actions,
+//! terminals and stakes), so the node's children are shared too and the street's betting is a
+//! DAG: each position's children once, 1 + its row's length nodes a tree. The rows and the
+//! nodes shrink by 1.8 (three seats) to 9.9 (eight) times (docs/multiway.md), which is what
+//! lets eight seats be built; a traversal still walks histories, so its cost stays the same.
 //!
 //! # Translating real betting
 //! [`MultiwayBetting::locate`] finds a real decision (a rules-engine state and the current
@@ -47,7 +50,7 @@ use crate::rules::pots::MAX_SEATS;
 use crate::rules::state::{Action, Next, RoundPosition, State};
 use crate::tree::{Edge, TreeError};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::hash_map::{Entry, HashMap};
 
 /// Pot classes of a street after the first (the first street is entered with the antes only).
 pub const POT_CLASSES: u8 = 8;
@@ -79,7 +82,7 @@ pub enum WithinStreet {
     #[default]
     History,
     /// Where the betting stands only: the histories that reach one [`RoundPosition`] share a
-    /// row.
+    /// node (its row and everything after it: the street's betting is a DAG).
     Position,
 }
 
@@ -105,7 +108,8 @@ pub enum MwKind {
     Showdown = 3,
 }
 
-/// One node of a street tree (12 bytes).
+/// One node of a street tree (12 bytes). Under [`WithinStreet::Position`] the decisions of one
+/// betting position are copies of one node: one row, the same children.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MwNode {
     /// What the node is.
@@ -133,7 +137,8 @@ pub struct StreetTree {
     pub live: u8,
     /// Its root node.
     pub root: u32,
-    /// Its nodes: `root..end`.
+    /// Its nodes: `root..end` (a node of a DAG may be the copy of another, see
+    /// [`WithinStreet::Position`]).
     pub end: u32,
     /// Decisions with a row of their own (every decision node, or under
     /// [`WithinStreet::Position`] every betting position).
@@ -265,6 +270,11 @@ impl MultiwayBetting {
                 betting.max_bets
             )));
         }
+        // The vectors grew by doubling: give the slack back before the solver allocates (the
+        // memory estimate counts the nodes, not the capacity).
+        b.nodes.shrink_to_fit();
+        b.edges.shrink_to_fit();
+        b.stakes.shrink_to_fit();
         Ok(b)
     }
 
@@ -499,7 +509,7 @@ struct Walk<'a> {
     max_nodes: usize,
     /// The most one seat put in on the street.
     most: u64,
-    /// Under [`WithinStreet::Position`], the row offset of each betting position met (with the
+    /// Under [`WithinStreet::Position`], the node of each betting position met (with the
     /// abstraction's count of bets, which the position's count matches but is kept exact).
     positions: HashMap<(RoundPosition, u8), u32>,
 }
@@ -537,19 +547,24 @@ impl Walk<'_> {
                         self.street + 1
                     )));
                 }
-                let first = self.b.alloc(k);
-                // A position met before keeps its row (the same legal actions: the same state).
-                let fresh = self.actions;
-                let index = match self.b.within_street {
-                    WithinStreet::History => fresh,
-                    WithinStreet::Position => *(self.positions)
-                        .entry((state.round_position(), bets))
-                        .or_insert(fresh),
-                };
-                if index == fresh {
-                    self.actions += k as u32;
-                    self.action_nodes += 1;
+                if self.b.within_street == WithinStreet::Position {
+                    // A position met before is the same state of the street: the same actor,
+                    // actions and everything after, so the node is that decision's (its row
+                    // and its children: the street's betting is a DAG).
+                    match self.positions.entry((state.round_position(), bets)) {
+                        Entry::Occupied(first) => {
+                            self.b.nodes[id] = self.b.nodes[*first.get() as usize];
+                            return Ok(());
+                        }
+                        Entry::Vacant(v) => {
+                            v.insert(id as u32);
+                        }
+                    }
                 }
+                let first = self.b.alloc(k);
+                let index = self.actions;
+                self.actions += k as u32;
+                self.action_nodes += 1;
                 self.b.nodes[id] = MwNode {
                     kind: MwKind::Action,
                     role: self.role_of(seat),

@@ -103,8 +103,7 @@ fn later_street_trees_match_an_independent_count() {
 /// seat to act (by its role in the street's order of play) with the engine's actions, and at
 /// the end of every street that the terminal reached holds the chips each seat put in on it
 /// and the seats still in.
-fn real_hands_follow_the_trees(def: &GameDef, hands: usize, seed: u64) {
-    let b = build(def);
+fn real_hands_follow_the_trees(def: &GameDef, b: &MultiwayBetting, hands: usize, seed: u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for hand in 0..hands {
         let mut st = State::new(def).unwrap();
@@ -188,11 +187,28 @@ fn real_hands_follow_the_trees(def: &GameDef, hands: usize, seed: u64) {
 
 #[test]
 fn real_hands_of_every_stud_game_follow_the_trees() {
-    real_hands_follow_the_trees(&game(Variant::SevenStud, 3), 300, 1);
-    real_hands_follow_the_trees(&game(Variant::SevenStud, 4), 200, 2);
-    real_hands_follow_the_trees(&game(Variant::Razz, 3), 200, 3);
-    real_hands_follow_the_trees(&game(Variant::StudHiLo, 5), 100, 4);
-    real_hands_follow_the_trees(&game(Variant::FiveStud, 3), 200, 5);
+    let hands = |v: Variant, seats: u8, hands: usize, seed: u64| {
+        let def = game(v, seats);
+        real_hands_follow_the_trees(&def, &build(&def), hands, seed);
+    };
+    hands(Variant::SevenStud, 3, 300, 1);
+    hands(Variant::SevenStud, 4, 200, 2);
+    hands(Variant::Razz, 3, 200, 3);
+    hands(Variant::StudHiLo, 5, 100, 4);
+    hands(Variant::FiveStud, 3, 200, 5);
+}
+
+#[test]
+fn real_hands_follow_the_merged_positions_up_to_eight_seats() {
+    for (v, seats, seed) in [
+        (Variant::SevenStud, 3, 6),
+        (Variant::Razz, 5, 7),
+        (Variant::SevenStud, 7, 8),
+        (Variant::FiveStud, 8, 9),
+    ] {
+        let def = game(v, seats);
+        real_hands_follow_the_trees(&def, &positions(&def), 200, seed);
+    }
 }
 
 #[test]
@@ -289,22 +305,65 @@ fn position_model(live: usize, cap: u8) -> (u32, u32) {
     (seen.len() as u32, actions)
 }
 
+/// Walks node `d` of `dag` and node `t` of `tree` together: the same kinds, actors, live roles,
+/// actions and stakes on every path below them.
+fn same_paths(dag: &MultiwayBetting, d: usize, tree: &MultiwayBetting, t: usize, live: u8) {
+    let (a, b) = (dag.nodes[d], tree.nodes[t]);
+    assert_eq!(
+        (a.kind, a.role, a.live, a.num_children),
+        (b.kind, b.role, b.live, b.num_children)
+    );
+    if a.kind == MwKind::Action {
+        for (c, e) in dag.children(d).zip(tree.children(t)) {
+            assert_eq!(dag.edges[c], tree.edges[e]);
+            same_paths(dag, c, tree, e, live);
+        }
+    } else {
+        assert_eq!(dag.stakes_of(&a, live), tree.stakes_of(&b, live));
+    }
+}
+
+fn positions(def: &GameDef) -> MultiwayBetting {
+    MultiwayBetting::build(
+        def,
+        BettingAbstraction::for_game(def),
+        WithinStreet::Position,
+        usize::MAX,
+    )
+    .unwrap()
+}
+
+#[test]
+fn recalling_positions_is_the_tree_with_its_positions_merged() {
+    for seats in [3u8, 4, 5] {
+        let def = game(Variant::SevenStud, seats);
+        let (history, position) = (build(&def), positions(&def));
+        assert!(position.nodes.len() < history.nodes.len());
+        for (p, h) in position.trees.iter().zip(&history.trees) {
+            assert_eq!((p.street, p.live), (h.street, h.live));
+            same_paths(
+                &position,
+                p.root as usize,
+                &history,
+                h.root as usize,
+                p.live,
+            );
+        }
+    }
+}
+
 #[test]
 fn recalling_positions_shares_rows_as_an_independent_count_of_positions() {
-    for seats in [3u8, 4] {
-        let def = game(Variant::SevenStud, seats);
-        let history = build(&def);
-        let position = MultiwayBetting::build(
-            &def,
-            BettingAbstraction::for_game(&def),
-            WithinStreet::Position,
-            usize::MAX,
-        )
-        .unwrap();
-        // The same tree: only the rows are shared.
-        assert_eq!(position.nodes.len(), history.nodes.len());
-        assert_eq!(position.edges, history.edges);
-        for street in 1..5 {
+    // Seven-card stud to seven seats (eight would need 56 cards), five-card stud at eight.
+    for seats in 3u8..=8 {
+        let variant = if seats < 8 {
+            Variant::SevenStud
+        } else {
+            Variant::FiveStud
+        };
+        let def = game(variant, seats);
+        let position = positions(&def);
+        for street in 1..def.streets.len() {
             for live in 2..=seats {
                 let t = position.trees[position.tree(street, live as u32).unwrap() as usize];
                 assert_eq!(
@@ -312,6 +371,8 @@ fn recalling_positions_shares_rows_as_an_independent_count_of_positions() {
                     position_model(live as usize, def.max_bets),
                     "{seats} seats, street {street}, {live} live"
                 );
+                // A DAG: each position's children once under the root.
+                assert_eq!(t.end - t.root, 1 + t.actions);
                 // Decisions sharing a row have one actor and the same actions, and the rows
                 // tile the tree's row.
                 let mut rows: std::collections::HashMap<u32, usize> = Default::default();
@@ -343,7 +404,7 @@ fn recalling_positions_shares_rows_as_an_independent_count_of_positions() {
         }
     }
     // docs/multiway.md's table (one later street summed over 2..N live seats, counted there by
-    // scripts/multiway-merged-count.py): 3 seats 94 / 245, 4 seats 698 / 1,761.
+    // scripts/multiway-merged-count.py).
     let sum = |n: usize| {
         (2..=n)
             .map(|l| position_model(l, 4))
@@ -351,4 +412,8 @@ fn recalling_positions_shares_rows_as_an_independent_count_of_positions() {
     };
     assert_eq!(sum(3), (94, 245));
     assert_eq!(sum(4), (698, 1761));
+    assert_eq!(sum(5), (4623, 11221));
+    assert_eq!(sum(6), (28521, 66799));
+    assert_eq!(sum(7), (167863, 381379));
+    assert_eq!(sum(8), (956535, 2119515));
 }
