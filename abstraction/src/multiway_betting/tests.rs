@@ -7,14 +7,18 @@ fn game(v: Variant, seats: u8) -> GameDef {
     GameDef::stud(v).with_seats(seats, 200)
 }
 
-fn build(def: &GameDef) -> MultiwayBetting {
+fn betting(def: &GameDef, within_street: WithinStreet) -> MultiwayBetting {
     MultiwayBetting::build(
         def,
         BettingAbstraction::for_game(def),
-        WithinStreet::History,
+        within_street,
         usize::MAX,
     )
     .unwrap()
+}
+
+fn build(def: &GameDef) -> MultiwayBetting {
+    betting(def, WithinStreet::History)
 }
 
 /// An independent count of one betting round of `live` players capped at `cap` bets, opened
@@ -324,13 +328,7 @@ fn same_paths(dag: &MultiwayBetting, d: usize, tree: &MultiwayBetting, t: usize,
 }
 
 fn positions(def: &GameDef) -> MultiwayBetting {
-    MultiwayBetting::build(
-        def,
-        BettingAbstraction::for_game(def),
-        WithinStreet::Position,
-        usize::MAX,
-    )
-    .unwrap()
+    betting(def, WithinStreet::Position)
 }
 
 #[test]
