@@ -270,11 +270,6 @@ impl MultiwayBetting {
                 betting.max_bets
             )));
         }
-        // The vectors grew by doubling: give the slack back before the solver allocates (the
-        // memory estimate counts the nodes, not the capacity).
-        b.nodes.shrink_to_fit();
-        b.edges.shrink_to_fit();
-        b.stakes.shrink_to_fit();
         Ok(b)
     }
 
@@ -535,18 +530,6 @@ impl Walk<'_> {
         let live = self.live_roles(&state);
         match state.next() {
             Next::Act { seat } if state.street() == self.street => {
-                let legal: Vec<Action> = state
-                    .legal_actions()
-                    .into_iter()
-                    .filter(|&a| self.b.betting.keeps(a, bets))
-                    .collect();
-                let k = legal.len();
-                if k == 0 || k > u8::MAX as usize {
-                    return Err(TreeError::Unsupported(format!(
-                        "{k} actions on street {} after the betting abstraction",
-                        self.street + 1
-                    )));
-                }
                 if self.b.within_street == WithinStreet::Position {
                     // A position met before is the same state of the street: the same actor,
                     // actions and everything after, so the node is that decision's (its row
@@ -560,6 +543,18 @@ impl Walk<'_> {
                             v.insert(id as u32);
                         }
                     }
+                }
+                let legal: Vec<Action> = state
+                    .legal_actions()
+                    .into_iter()
+                    .filter(|&a| self.b.betting.keeps(a, bets))
+                    .collect();
+                let k = legal.len();
+                if k == 0 || k > u8::MAX as usize {
+                    return Err(TreeError::Unsupported(format!(
+                        "{k} actions on street {} after the betting abstraction",
+                        self.street + 1
+                    )));
                 }
                 let first = self.b.alloc(k);
                 let index = self.actions;
