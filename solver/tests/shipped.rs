@@ -121,6 +121,25 @@ fn multiway_file_answers_and_plays(file: &str, seats: u64, spots: &[&str], play:
         let sum: f64 = row.iter().map(|x| x.as_f64().unwrap()).sum();
         assert!((sum - 1.0).abs() < 1e-9, "{file} {spot}: {v}");
     }
+    // Served without --game, for the table it records: p1's door, the lowest, brings in.
+    let doors = ["3c", "8d", "Kh", "4s", "7h", "9c", "Td", "Js"];
+    let deals: Vec<String> = (0..seats as usize)
+        .map(|i| {
+            let hole = if i == 0 { "AsAd" } else { "????" };
+            format!("\"d dh p{} {hole}{}\"", i + 1, doors[i])
+        })
+        .collect();
+    let request = format!("{{\"id\":1,\"actions\":[{}]}}\n", deals.join(","));
+    let served = ok(&stud(&["serve", &format!("{p}{play}")], &request));
+    let v: Value = serde_json::from_str(served.lines().next().unwrap()).unwrap();
+    assert_eq!(v["seat"], 0, "{file}: {v}");
+    let sum: f64 = v["probs"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{file}: {v}"))
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .sum();
+    assert!((sum - 1.0).abs() < 1e-9, "{file}: {v}");
     // Its game is read from the file: a table of it against heuristic bots, zero-sum.
     let played = format!("{p}{play}");
     let mut args = vec!["match", played.as_str()];

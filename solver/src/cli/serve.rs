@@ -88,7 +88,13 @@ fn seconds(s: &str) -> Result<Duration, String> {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let profile = Profile::from(args.rules);
-    let def = GameDef::preset(args.game.name())?.with_profile(profile);
+    // Without --game a strategy file is served for the game it records, as every other
+    // command plays it (a multiway file's table among them).
+    let def = match args.game.given() {
+        Some(game) => GameDef::preset(game)?,
+        None => super::game_for(None, &[&args.player], super::args::DEFAULT_GAME)?,
+    }
+    .with_profile(profile);
     if HandHistory::for_game(&def).is_none() {
         bail!(
             "the protocol speaks PHH, which cannot record {}: serve a stud game",
