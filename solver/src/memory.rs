@@ -102,8 +102,9 @@ pub struct Estimate {
     /// The card abstraction in memory (part of `resident_bytes`, shown apart).
     pub bucketing_bytes: usize,
     /// The tree, where it is built after `resident_bytes` is measured (the walked public tree:
-    /// its arrays as allocated); 0 where the tree is small and already resident (the betting
-    /// tree).
+    /// its arrays as allocated); 0 where the tree is already resident when `resident_bytes` is
+    /// measured (the heads-up betting tree, and the multiway betting, which is built first:
+    /// its building leaves memory in the allocator that counting its arrays would miss).
     pub tree_bytes: usize,
     /// Regrets and averages: `slots × bytes_per_slot`.
     pub solver_bytes: usize,

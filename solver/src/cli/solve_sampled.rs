@@ -72,7 +72,6 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
             )
         })?;
     let memory = available_memory();
-    let resident = status_bytes("VmRSS").unwrap_or(0);
     let max_nodes = memory.map_or(MAX_NODES, |m| (m / 512).min(MAX_NODES));
     let within_street = args.deal.within_street.unwrap_or_default();
     let tree = betting(def, within_street, max_nodes).with_context(|| {
@@ -81,6 +80,9 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
             args.game.name()
         )
     })?;
+    // Measured after the betting is built: the tree, and what its building's position maps
+    // leave in the allocator (7stud-7p `tiny`: 176 MiB resident against 95 counted).
+    let resident = status_bytes("VmRSS").unwrap_or(0);
     let est = estimate(&tree, &buckets, batch, resident);
     let sizes = tree.street_sizes();
     say(format!(
@@ -93,7 +95,7 @@ pub(super) fn run(args: &Args, def: &GameDef) -> Result<()> {
         est.slots,
         est.describe()
     ));
-    est.check_fits(memory, ADVICE)?;
+    est.check_fits(available_memory(), ADVICE)?;
     let problem = Problem::sampled(def, &buckets, within_street);
     let mut solver = SampledSolver::new(
         def,

@@ -59,7 +59,8 @@ pub fn estimate(
         bytes_per_slot: BYTES_PER_SLOT,
         resident_bytes: resident,
         bucketing_bytes,
-        tree_bytes: betting.nodes.len() * (12 + 16) + betting.stakes.len() * 4,
+        // Built before `resident` is measured, so part of it.
+        tree_bytes: 0,
         solver_bytes: rows.slots * BYTES_PER_SLOT,
         scratch_bytes: held * (seats * 2 * 8 * UPDATES_PER_TRAVERSAL + memo),
         // The normalised average (`f32`) and its rows quantized (a byte per stored probability,
