@@ -131,15 +131,8 @@ fn multiway_file_answers_and_plays(file: &str, seats: u64, spots: &[&str], play:
         .collect();
     let request = format!("{{\"id\":1,\"actions\":[{}]}}\n", deals.join(","));
     let served = ok(&stud(&["serve", &format!("{p}{play}")], &request));
-    let v: Value = serde_json::from_str(served.lines().next().unwrap()).unwrap();
+    let v = served_reply(file, &served);
     assert_eq!(v["seat"], 0, "{file}: {v}");
-    let sum: f64 = v["probs"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{file}: {v}"))
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .sum();
-    assert!((sum - 1.0).abs() < 1e-9, "{file}: {v}");
     // Its game is read from the file: a table of it against heuristic bots, zero-sum.
     let played = format!("{p}{play}");
     let mut args = vec!["match", played.as_str()];
@@ -223,13 +216,20 @@ fn a_pokerkit_dealer_is_served_by_every_shipped_strategy() {
             &["serve", p, "--game", game, "--rules", "pokerkit"],
             &format!("{req}\n"),
         ));
-        let v: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
-        let sum: f64 = v["probs"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{file}: {v}"))
-            .iter()
-            .map(|x| x.as_f64().unwrap())
-            .sum();
-        assert!((sum - 1.0).abs() < 1e-9, "{file}: {v}");
+        served_reply(file, &out);
     }
+}
+
+/// The first reply `stud serve` gave for `file`, checked to be a decision whose probabilities
+/// sum to 1.
+fn served_reply(file: &str, out: &str) -> Value {
+    let v: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let sum: f64 = v["probs"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{file}: {v}"))
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .sum();
+    assert!((sum - 1.0).abs() < 1e-9, "{file}: {v}");
+    v
 }
