@@ -1,5 +1,5 @@
-//! The shipped strategies (`strategies/*-hu.strat`, the three- and four-handed `7stud-3p.strat`
-//! and `7stud-4p.strat`): each
+//! The shipped strategies (`strategies/*-hu.strat`, the three-, four- and five-handed
+//! `7stud-3p.strat`, `7stud-4p.strat` and `7stud-5p.strat`): each
 //! is there, within the size a shipped file may take, opens, is checksummed intact, and answers a
 //! spot on every street of its game through the built binary.
 
@@ -92,6 +92,15 @@ const SPOTS_4P: [&str; 5] = [
     "3c 8d Kh 4s pb cc cc cc 9h Ts 2c 6d x x x x Jd 4h 5s 3d x x x x 6h 7c 8s 9d x x x x",
 ];
 
+/// The same five-handed.
+const SPOTS_5P: [&str; 5] = [
+    "3c 8d Kh 4s 7h pb",
+    "3c 8d Kh 4s 7h pb cc cc cc cc 9h Ts 2c 6d Qc",
+    "3c 8d Kh 4s 7h pb cc cc cc cc 9h Ts 2c 6d Qc x x x x x Jd 4h 5s 3d Kc",
+    "3c 8d Kh 4s 7h pb cc cc cc cc 9h Ts 2c 6d Qc x x x x x Jd 4h 5s 3d Kc x x x x x 6h 7c 8s 9d 2h",
+    "3c 8d Kh 4s 7h pb cc cc cc cc 9h Ts 2c 6d Qc x x x x x Jd 4h 5s 3d Kc x x x x x 6h 7c 8s 9d 2h x x x x x",
+];
+
 /// A shipped multiway file of `seats` seats answers a spot on every street (`spots`: its rows
 /// as stored) and, played as its README says (`play`: a spec suffix), plays a zero-sum table
 /// against heuristic bots.
@@ -157,6 +166,11 @@ fn the_shipped_three_handed_strategy_answers_every_street_and_plays_a_table() {
 #[test]
 fn the_shipped_four_handed_strategy_played_pure_answers_every_street_and_plays_a_table() {
     multiway_file_answers_and_plays("7stud-4p.strat", 4, &SPOTS_4P, ":pure");
+}
+
+#[test]
+fn the_shipped_five_handed_strategy_played_pure_answers_every_street_and_plays_a_table() {
+    multiway_file_answers_and_plays("7stud-5p.strat", 5, &SPOTS_5P, ":pure");
 }
 
 #[test]
