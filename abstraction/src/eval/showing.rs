@@ -56,7 +56,7 @@ pub fn showing_low(up: &[Card]) -> u32 {
 /// High games: the lowest card, by rank then suit (clubs < diamonds < hearts < spades), so the
 /// 2c (51) brings in before the 2d (50). Razz: the highest card with the ace low, the higher suit
 /// bringing in on a tie, so the Ks (51) before the Kc (48) and the Ac (0) is the best door card.
-/// The razz suit rule is PokerKit's: in the razz hands of `shared/testdata/pokerkit/fr` every tie
+/// The razz suit rule is PokerKit's: in the razz hands of `testdata/pokerkit/fr` every tie
 /// of door ranks (7h/7c, Ks/Kc, Jh/Jc, Kd/Kc) put the bring-in on the higher suit.
 pub fn bring_in_weight(door: Card, razz: bool) -> u8 {
     if razz {

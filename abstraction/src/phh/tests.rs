@@ -117,19 +117,11 @@ hand = 'a-1'
 /// Every hand PokerKit wrote reads, and writes back to text that reads to the same hand.
 #[test]
 fn reads_and_rewrites_every_pokerkit_hand() {
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata/pokerkit");
-    // As in tests/pokerkit.rs: CI sets STUD_REQUIRE_TESTDATA, so there the data must be there.
-    assert!(
-        dir.exists() || std::env::var_os("STUD_REQUIRE_TESTDATA").is_none(),
-        "STUD_REQUIRE_TESTDATA is set but there is no PokerKit test data at {}",
-        dir.display()
-    );
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/pokerkit");
     let mut n = 0;
     for sub in ["f7s", "f7s8", "fr", "f7s_shortstack"] {
-        let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
-            continue;
-        };
+        let entries = std::fs::read_dir(dir.join(sub))
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.join(sub).display()));
         for e in entries {
             let path = e.unwrap().path();
             if path.extension().and_then(|x| x.to_str()) != Some("phh") {
@@ -142,10 +134,8 @@ fn reads_and_rewrites_every_pokerkit_hand() {
             n += 1;
         }
     }
-    // The test data sits beside the checkout; when it is there, all 240 hands must read.
-    if dir.exists() {
-        assert_eq!(n, 240);
-    }
+    // The hands are in the repository: all 240 must read.
+    assert_eq!(n, 240);
 }
 
 fn error_of(text: &str) -> PhhError {

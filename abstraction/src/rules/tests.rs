@@ -637,7 +637,7 @@ fn games_the_evaluators_cannot_score_are_refused() {
 
 #[test]
 fn pokerkit_short_stack_hands_replay_to_pokerkits_results() {
-    // shared/testdata/pokerkit/f7s_shortstack/0 and 21, transcribed: a raise all in for less
+    // testdata/pokerkit/f7s_shortstack/0 and 21, transcribed: a raise all in for less
     // then a fold; a short all-in raise (22) that PokerKit reopens, the next raise going a full
     // bet above it (32), then the cards run out.
     let pk = |stacks: &[u64]| {
