@@ -5,6 +5,7 @@
 //! feature is on, so MPI must be there.
 #![cfg(feature = "mpi")]
 
+#[path = "it/common.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! `stud abstraction` through the built binary: build, cache, bucket, JSON and errors.
 
-mod common;
+use crate::common;
 
 use common::text;
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //! abstraction, then `info`, `query` (a spot on every street), `match`, `serve` and `play` on the
 //! strategy file it wrote; `--resume` ending byte-identical; the refusals.
 
-mod common;
+use crate::common;
 
 use common::{err, ok, stud};
 use serde_json::Value;

@@ -1,6 +1,6 @@
 //! `stud serve`, `stud play` and `stud match` through the built binary.
 
-mod common;
+use crate::common;
 
 use abstraction::phh::{replay, HandHistory};
 use abstraction::rules::Profile;
@@ -321,10 +321,10 @@ fn match_reports_json_and_is_reproducible() {
 }
 
 /// A `tiny` 7stud strategy whose rows put all their weight on a raise at spots where the real
-/// opponent is all in (testdata/repro/README.md in `../shared`, beside the checkout).
+/// opponent is all in (testdata/repro/README.md).
 const NO_LEGAL_WEIGHT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/testdata/repro/7stud-tiny-no-legal-weight.strat"
+    "/../testdata/repro/7stud-tiny-no-legal-weight.strat"
 );
 
 #[test]

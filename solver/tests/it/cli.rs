@@ -1,7 +1,7 @@
 //! The `stud solve`, `info` and `query` commands, run as a user would: including a solve killed
 //! mid-run and resumed, which must end with the same file as an uninterrupted one.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,5 +1,5 @@
 //! What the command-line tests share: running the built `stud` binary and reading its output.
-// Each test crate includes this module and uses a subset of it.
+// The integration tests (tests/it) and tests/mpi.rs include this module; mpi.rs uses a subset.
 #![allow(dead_code)]
 
 use std::io::Write;

@@ -1,6 +1,6 @@
 //! `stud completions` and `stud man`: made from the command line's definition, every command in.
 
-mod common;
+use crate::common;
 
 use common::{err, ok, stud};
 

@@ -4,7 +4,7 @@
 //! and each seat's range reaching the node. Chromium is required: without it the test fails,
 //! naming the package.
 
-mod common;
+use crate::common;
 
 use common::{ok, stud};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! `stud export` on a shipped strategy: the whole tree streamed as JSON Lines and CSV, each
 //! node's rows the ones `stud query --json` answers at the node's spot.
 
-mod common;
+use crate::common;
 
 use common::{err, ok, stud};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Strategy files and checkpoints: round trips, refusal of damaged files, bit-identical resume,
 //! and the same result whatever the number of threads.
 
-mod common;
+use crate::common;
 
 use abstraction::rules::GameDef;
 use solver::best_response::exploitability;

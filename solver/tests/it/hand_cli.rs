@@ -1,6 +1,6 @@
 //! `stud hand` through the built binary: arguments, standard input, JSON, errors and exit codes.
 
-mod common;
+use crate::common;
 
 use common::{stud, stud_bytes, text};
 

@@ -4,7 +4,7 @@
 //! and `pyspiel.CFRPlusSolver` on `kuhn_poker(players=3)` and `leduc_poker(players=3)`
 //! (open_spiel 2.0.2 from PyPI), printed by scripts/openspiel-multiway.py.
 
-mod common;
+use crate::common;
 
 use abstraction::history_tree::HistoryTree;
 use abstraction::rules::GameDef;

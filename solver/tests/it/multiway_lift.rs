@@ -4,7 +4,7 @@
 //! and stays above the exact solver's, lower with the table view than against one opponent;
 //! the lift plays what the strategy file's player plays.
 
-mod common;
+use crate::common;
 
 use abstraction::bucketing::{Bucketing, Size};
 use abstraction::history_tree::HistoryTree;

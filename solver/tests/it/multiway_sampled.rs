@@ -3,7 +3,7 @@
 //! match` plays and `stud query` answers with its player's own rows, ends byte-identical when
 //! resumed or run on another number of threads, and refuses what it cannot solve.
 
-mod common;
+use crate::common;
 
 use abstraction::cards::Card;
 use abstraction::rules::{Action, Deal, GameDef, Next, State};

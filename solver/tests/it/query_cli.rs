@@ -1,7 +1,7 @@
 //! `stud query` on the shipped strategies, as a stud player reads it: streets by name, the
 //! empty spot, the hand notations, actions in words, rounded and marked rows, the cap.
 
-mod common;
+use crate::common;
 
 use common::{err, ok, stud};
 use serde_json::Value;

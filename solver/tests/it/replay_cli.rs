@@ -1,7 +1,7 @@
 //! `stud replay` and `stud simulate` end to end: a good file replays, a bad one exits non-zero
 //! with the line, and simulated hands replay.
 
-mod common;
+use crate::common;
 
 use common::text;
 

@@ -1,7 +1,7 @@
 //! `stud query --resolve` on the shipped strategies: the last street re-solved, the re-solved
 //! policy beside the blueprint's, the subgame's report; spots it cannot re-solve refused.
 
-mod common;
+use crate::common;
 
 use common::{err, ok, stud};
 use serde_json::Value;

@@ -3,7 +3,7 @@
 //! is there, within the size a shipped file may take, opens, is checksummed intact, and answers a
 //! spot on every street of its game through the built binary.
 
-mod common;
+use crate::common;
 
 use common::{ok, stud};
 use serde_json::Value;

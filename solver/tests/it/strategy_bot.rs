@@ -1,7 +1,7 @@
 //! A solved strategy file as a player: it finds the same spots `stud query` does, beats the
 //! baseline bots, and refuses a game it was not solved for.
 
-mod common;
+use crate::common;
 
 use abstraction::cards::Card;
 use abstraction::rules::{Action, GameDef, State};

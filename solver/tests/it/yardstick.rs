@@ -4,7 +4,7 @@
 //! games' pipeline (bucketing, betting tree, `DealSolver`, strategy file) runs on it through the
 //! command line, and its strategy is measured in the real game by the exact best response.
 
-mod common;
+use crate::common;
 
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::betting_tree::BettingTree;
