@@ -1,7 +1,7 @@
 //! `stud`: the one binary of the project. Each subcommand lives in [`cli`], over the `solver`
 //! library.
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 mod cli;
@@ -86,10 +86,27 @@ fn fail_writes_past_the_file_size_limit() {
     }
 }
 
+/// The command line, a negative number taken as the value it is wherever a flag takes one: `--hands
+/// -5` is refused as an invalid count instead of being mistaken for a flag named `-5`.
+fn command() -> clap::Command {
+    fn negatives_are_values(c: clap::Command) -> clap::Command {
+        c.mut_args(|a| {
+            let takes_value = a.get_action().takes_values();
+            a.allow_negative_numbers(takes_value)
+        })
+        .mut_subcommands(negatives_are_values)
+    }
+    negatives_are_values(Cli::command())
+}
+
 fn main() -> ExitCode {
     exit_quietly_on_broken_pipe();
     fail_writes_past_the_file_size_limit();
-    match Cli::parse().command {
+    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    match cli.command {
         // `hand` reports each bad line itself and still evaluates the rest.
         Command::Hand(a) => cli::hand::run(&a),
         Command::Abstraction(a) => report(cli::abstraction::run(&a)),
@@ -105,7 +122,7 @@ fn main() -> ExitCode {
         Command::Query(a) => report(cli::query::run(a)),
         Command::Export(a) => report(cli::export::run(a)),
         Command::Explore(a) => report(cli::explore::run(a)),
-        Command::Completions(a) => report(cli::completions::completions(&a, Cli::command())),
-        Command::Man(a) => report(cli::completions::man(&a, Cli::command())),
+        Command::Completions(a) => report(cli::completions::completions(&a, command())),
+        Command::Man(a) => report(cli::completions::man(&a, command())),
     }
 }

@@ -545,10 +545,12 @@ fn grid_chart<R: AsRef<str>>(
                 x += width;
             }
             let top_share = cell.iter().copied().fold(0.0, f64::max);
+            // White figures on a dark halo (drawn first): readable on every action's colour.
             let _ = write!(
                 s,
                 "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"11\" \
-                 fill=\"#fff\" stroke=\"#000\" stroke-width=\"0.3\">{:.0}%</text></g>",
+                 font-weight=\"bold\" fill=\"#fff\" stroke=\"#000\" stroke-width=\"2.5\" \
+                 paint-order=\"stroke\">{:.0}%</text></g>",
                 x0 + (cw - 4.0) / 2.0,
                 y + ch * 0.68,
                 100.0 * top_share

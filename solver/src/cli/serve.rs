@@ -12,7 +12,7 @@ use solver::resolve::{resolve_spec, Budget, Options, ResolvingPlayer, DEFAULT_PL
 use std::io::BufWriter;
 #[cfg(unix)]
 use std::io::Write;
-use std::net::SocketAddr;
+use std::net::{SocketAddr, ToSocketAddrs};
 #[cfg(unix)]
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -21,7 +21,7 @@ use std::time::Duration;
 /// Serve a bot or strategy over a JSON line protocol, on stdin/stdout or TCP.
 #[derive(clap::Args)]
 #[command(after_help = "Example:\n  \
-echo '{\"id\":1,\"seat\":1,\"actions\":[\"d dh p1 ????7h\",\"d dh p2 AsKs2c\",\"p2 pb\"]}' | stud serve heuristic\n  \
+echo '{\"id\":1,\"seat\":1,\"actions\":[\"d dh p1 ????7h\",\"d dh p2 AsKs2c\",\"p2 pb\",\"p1 cc\"]}' | stud serve heuristic\n  \
 stud serve heuristic --game razz --listen 127.0.0.1:9000 --seed 7\n  \
 stud serve heuristic --game 7stud-3p\n\n\
 One request per line, one reply per line: see docs/protocol.md. At a table of N seats \
@@ -47,8 +47,9 @@ pub struct Args {
     /// `--game`.
     #[command(flatten)]
     pub game: super::args::Game,
-    /// Listen on this loopback address and port instead of stdin/stdout.
-    #[arg(long)]
+    /// Listen on this loopback address and port instead of stdin/stdout: by number
+    /// (127.0.0.1:9000, [::1]:9000) or by name (localhost:9000).
+    #[arg(long, value_parser = loopback)]
     pub listen: Option<SocketAddr>,
     /// `--seed`.
     #[command(flatten)]
@@ -146,10 +147,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let stdout = BufWriter::new(std::io::stdout().lock());
         return Ok(server.serve(stdin, stdout, &mut rng(0))?);
     };
-    if !addr.ip().is_loopback() {
-        bail!("--listen {addr}: the server listens on loopback only (127.0.0.1 or ::1)");
-    }
     listen(server, addr, &args, rng)
+}
+
+/// `--listen`: the first loopback address `text` names, by number or by host name.
+fn loopback(text: &str) -> Result<SocketAddr, String> {
+    let mut addrs = text.to_socket_addrs().map_err(|e| {
+        format!("{e}: give an address and port such as 127.0.0.1:9000 or localhost:9000")
+    })?;
+    addrs.find(|a| a.ip().is_loopback()).ok_or_else(|| {
+        "the server listens on loopback only (127.0.0.1, ::1 or localhost)".to_string()
+    })
 }
 
 /// Serves TCP clients on `addr` until the process ends.

@@ -226,6 +226,38 @@ fn serve_over_tcp_keeps_serving_when_a_client_leaves_mid_line() {
 }
 
 #[test]
+fn serve_help_first_example_is_answered_with_an_action() {
+    let help = text(&stud(&["serve", "--help"], "").stdout);
+    let line = help
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("echo '"))
+        .unwrap_or_else(|| panic!("no echo example in\n{help}"));
+    let request = line["echo '".len()..].split("' | ").next().unwrap();
+    let out = stud(&["serve", "heuristic"], &format!("{request}\n"));
+    let reply: Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert!(reply.get("error").is_none(), "{reply}");
+    assert!(reply["action"].is_string(), "{reply}");
+}
+
+#[test]
+fn serve_listens_on_a_loopback_host_name() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
+        .args(["serve", "random", "--listen", "localhost:0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let addr: std::net::SocketAddr = first.trim().strip_prefix("listening on ").unwrap().parse().unwrap();
+    assert!(addr.ip().is_loopback(), "{first}");
+}
+
+#[test]
 fn serve_refuses_a_non_loopback_address_and_an_unknown_player() {
     let out = stud(&["serve", "heuristic", "--listen", "0.0.0.0:0"], "");
     assert!(!out.status.success());

@@ -595,3 +595,15 @@ fn a_solve_into_a_log_prints_its_progress_as_lines() {
     ]);
     assert!(!String::from_utf8(o.stderr).unwrap().contains(" iteration"));
 }
+
+#[test]
+fn a_negative_count_is_refused_as_a_bad_value_not_taken_for_a_flag() {
+    for args in [
+        &["match", "heuristic", "call", "--hands", "-5"][..],
+        &["solve", "--game", "kuhn", "--iterations", "-1"],
+    ] {
+        let err = fails(args);
+        assert!(err.contains("invalid value '-"), "{args:?}: {err}");
+        assert!(!err.contains("to pass '-"), "{args:?}: {err}");
+    }
+}
