@@ -143,12 +143,18 @@ pub fn read_text(path: &Path, kind: Kind) -> Result<String> {
 /// A game given by name, as every `--game` takes it: a preset name, or the path of a TOML game
 /// file (read as a [`GAME`]).
 pub fn load_game(arg: &str) -> Result<GameDef> {
-    let path = Path::new(arg);
-    if path.extension().is_some_and(|e| e == "toml") || path.is_file() {
-        let text = read_text(path, GAME)?;
+    if is_game_file(arg) {
+        let text = read_text(Path::new(arg), GAME)?;
         return GameDef::from_toml(&text).with_context(|| format!("game file {arg}"));
     }
     Ok(GameDef::preset(arg)?)
+}
+
+/// Whether `--game ARG` names a game file (a `.toml` path, or any file that exists) rather than a
+/// preset.
+pub fn is_game_file(arg: &str) -> bool {
+    let path = Path::new(arg);
+    path.extension().is_some_and(|e| e == "toml") || path.is_file()
 }
 
 /// A limit in the unit people read it in.

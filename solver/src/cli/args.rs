@@ -16,8 +16,20 @@ pub struct Game {
     /// The game: a preset (kuhn, leduc, ministud, yardstud, 7stud, stud8, razz, 5stud; for
     /// three to eight players kuhn-3p .. kuhn-8p, leduc-3p .. leduc-8p, tristud, doorstud and 7stud-3p,
     /// stud8-3p, razz-3p, 5stud-3p .. -8p, which only `stud solve` plays yet) or a TOML game file. Default: the game a strategy file records where one is given, else 7stud.
-    #[arg(id = "game", long = "game", value_name = "GAME")]
+    #[arg(id = "game", long = "game", value_name = "GAME", value_parser = game_name)]
     given: Option<String>,
+}
+
+/// `--game`: a preset in its one spelling (`Razz` is `razz`, so that the files a solve names
+/// after it and every report spell it alike), refused at once if there is no such preset; a game
+/// file's path as given.
+fn game_name(text: &str) -> Result<String> {
+    if solver::input::is_game_file(text) {
+        return Ok(text.to_string());
+    }
+    let preset = text.to_ascii_lowercase();
+    GameDef::preset(&preset)?;
+    Ok(preset)
 }
 
 impl Game {
@@ -124,6 +136,10 @@ mod tests {
         assert_eq!((p.random.seed, p.pool.threads), (0, None));
         let p = Plain::try_parse_from(["x", "--game", "razz", "--seed", "7"]).unwrap();
         assert_eq!((p.game.name(), p.random.seed), ("razz", 7));
+        let p = Plain::try_parse_from(["x", "--game", "Razz-3P"]).unwrap();
+        assert_eq!(p.game.name(), "razz-3p");
+        let e = Plain::try_parse_from(["x", "--game", "rasz"]).unwrap_err();
+        assert!(e.to_string().contains("rasz"), "{e}");
         let d = WithDefault::try_parse_from(["x", "--json"]).unwrap();
         assert_eq!((d.game.given(), d.output.json), (Some("ministud"), true));
         let e = Plain::try_parse_from(["x", "--threads", "0"]).unwrap();

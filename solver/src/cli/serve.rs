@@ -12,9 +12,9 @@ use solver::resolve::{resolve_spec, Budget, Options, ResolvingPlayer, DEFAULT_PL
 use std::io::BufWriter;
 #[cfg(unix)]
 use std::io::Write;
-use std::net::{SocketAddr, ToSocketAddrs};
 #[cfg(unix)]
 use std::net::TcpListener;
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -253,7 +253,12 @@ fn serve_listens_on_a_loopback_host_name() {
         .unwrap();
     child.kill().unwrap();
     child.wait().unwrap();
-    let addr: std::net::SocketAddr = first.trim().strip_prefix("listening on ").unwrap().parse().unwrap();
+    let addr: std::net::SocketAddr = first
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(addr.ip().is_loopback(), "{first}");
 }
 

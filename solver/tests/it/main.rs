@@ -1,13 +1,13 @@
 //! The `solver` crate's integration tests, one binary: each module is what was a test crate of
 //! its own (linking one binary instead of thirty-three is most of the release test build).
 
-mod common;
 mod abstraction_cli;
 mod best_response;
 mod betting_cli;
 mod betting_files;
 mod bot_cli;
 mod cli;
+mod common;
 mod completions_cli;
 mod deal_cfr;
 mod eval_real;
