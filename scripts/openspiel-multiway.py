@@ -6,7 +6,7 @@ Usage: scripts/openspiel-multiway.py GAME SOLVER ITERATIONS...
   GAME: an OpenSpiel game string, e.g. 'kuhn_poker(players=3)' or 'leduc_poker(players=3)'
   SOLVER: CFRSolver or CFRPlusSolver
 Needs open_spiel from PyPI (pip install open_spiel; 2.0.2 made the figures of
-solver/tests/multiway.rs). Prints one JSON object per checkpoint.
+solver/tests/it/multiway.rs). Prints one JSON object per checkpoint.
 """
 import json
 import sys

@@ -4,7 +4,7 @@
 //!
 //! CI runs a short pass as part of the normal test command (`STUD_FUZZ_CASES` unset: 256 cases
 //! per property, a few seconds). A longer run sets the case count:
-//! `STUD_FUZZ_CASES=100000 cargo test --release -p abstraction --test fuzz` (see docs/phh.md).
+//! `STUD_FUZZ_CASES=100000 cargo test --release -p abstraction --test it fuzz::` (see docs/phh.md).
 //! cargo-fuzz would need a nightly toolchain, which this project does not use.
 
 use abstraction::phh::{replay, HandHistory};

@@ -4,7 +4,7 @@
 //!
 //! `HANDS` hands per preset and seat count run in CI (a few seconds in release). The full run of
 //! the brief, 100,000 per preset and seat count, is behind an environment variable:
-//! `PHH_ROUNDTRIP_HANDS=100000 cargo test --release -p abstraction --test phh_roundtrip`.
+//! `PHH_ROUNDTRIP_HANDS=100000 cargo test --release -p abstraction --test it phh_roundtrip::`.
 
 use abstraction::phh::{random_hand, replay, with_random_stacks, HandHistory};
 use abstraction::rules::{GameDef, Profile};

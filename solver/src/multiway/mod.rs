@@ -10,7 +10,7 @@
 //! strategy is regret-matched before the next seat's pass. The sums run in OpenSpiel's order
 //! (children in action order, histories in the walk's order, the counterfactual reach seat by
 //! seat with chance last), so the curves are OpenSpiel's to the last digit
-//! (`solver/tests/multiway.rs`).
+//! (`solver/tests/it/multiway.rs`).
 //!
 //! With more than two players CFR guarantees no equilibrium: the average strategy's regret
 //! vanishes (a coarse correlated equilibrium), and [`nash_conv`] measures how far each player

@@ -58,7 +58,7 @@ fn real_exploitability_falls_with_iterations() {
 }
 
 /// The table of docs/ladder.md:
-/// `cargo test --release -p solver --test deal_cfr -- --ignored --nocapture`
+/// `cargo test --release -p solver --test it deal_cfr:: -- --ignored --nocapture`
 #[test]
 #[ignore = "a minute of CPU; prints the ladder of docs/ladder.md"]
 fn ladder_of_the_deal_sampled_solver() {

@@ -188,7 +188,7 @@ fn a_header_edited_with_its_checksum_recomputed_is_refused() {
 #[test]
 fn version_3_files_still_open_and_answer() {
     // A Kuhn strategy written by the build before format 4 (kept as test data: the shipped
-    // strategies are version 3 too, and tests/shipped.rs checks them through the binary).
+    // strategies are version 3 too, and tests/it/shipped.rs checks them through the binary).
     let v3 = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kuhn-v3.strat");
     let f = public(&v3);
     assert_eq!(f.format_version(), 3);

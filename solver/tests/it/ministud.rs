@@ -81,7 +81,7 @@ fn ministud_small_deck_is_solved_below_a_tenth_of_a_percent_of_the_ante() {
 }
 
 #[test]
-#[ignore = "minutes of CPU: cargo test --release -p solver --test ministud -- --ignored"]
+#[ignore = "minutes of CPU: cargo test --release -p solver --test it ministud:: -- --ignored"]
 fn ministud_preset_is_solved() {
     let def = GameDef::ministud();
     assert_solved_below_a_tenth_of_a_percent_of_the_ante(&def, 500);

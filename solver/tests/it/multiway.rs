@@ -40,7 +40,7 @@ fn assert_close(got: &[f64], want: &[f64], rel: f64) {
 
 #[test]
 fn heads_up_kuhn_matches_the_heads_up_solver() {
-    // The heads-up figures of tests/reference_games.rs (OpenSpiel's CFR+ exploitability,
+    // The heads-up figures of tests/it/reference_games.rs (OpenSpiel's CFR+ exploitability,
     // NashConv / 2), reached here by the other code path.
     let got = curve(&GameDef::kuhn(), Algorithm::CfrPlus, &[10, 100, 1000]);
     let half: Vec<f64> = got.iter().map(|g| g / 2.0).collect();

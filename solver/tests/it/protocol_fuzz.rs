@@ -5,7 +5,7 @@
 //! repeats a bounded part of the input; and nothing panics.
 //!
 //! CI runs proptest's default 256 cases per property (a few seconds). A longer run:
-//! `PROPTEST_CASES=100000 cargo test --release -p solver --test protocol_fuzz`.
+//! `PROPTEST_CASES=100000 cargo test --release -p solver --test it protocol_fuzz::`.
 
 use abstraction::rules::{GameDef, Profile};
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! `stud serve --listen` under hostile load, through the built binary: thousands of idle
 //! connections, idle and slow clients, a full server, a process out of file descriptors. Each
 //! test checks that the others are still served, and the figures it measures (thread count, CPU
-//! time, latency) are printed (`cargo test --release -p solver --test serve_tcp -- --nocapture`).
+//! time, latency) are printed (`cargo test --release -p solver --test it serve_tcp:: -- --nocapture`).
 //! Linux only: the server's threads and CPU time are read from `/proc`.
 
 use serde_json::Value;

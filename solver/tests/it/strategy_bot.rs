@@ -277,9 +277,8 @@ fn assert_legend_drawn(svg: &str) {
 
 /// Renders `page` in headless Chromium and checks the screenshot is not blank.
 fn assert_renders(page: &std::path::Path, dir: &std::path::Path) {
-    // The picture itself. CI installs Chromium and sets STUD_REQUIRE_CHROMIUM, so there a
-    // missing browser fails the test; elsewhere only its absence skips the check, never a failure
-    // of the browser itself. A blank page compresses to a tiny PNG.
+    // The picture itself: a blank page compresses to a tiny PNG. Chromium is required, as for
+    // the explore page's test: without it the test fails, naming the package.
     let shot = dir.join("shot.png");
     let profile = dir.join("chromium-profile");
     let chromium = Command::new("chromium")
@@ -297,25 +296,16 @@ fn assert_renders(page: &std::path::Path, dir: &std::path::Path) {
         .arg(format!("--screenshot={}", shot.display()))
         .arg(format!("file://{}", page.display()))
         .output();
-    match chromium {
-        Ok(o) => {
-            assert!(
-                o.status.success(),
-                "chromium failed: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            let png = std::fs::read(&shot).unwrap();
-            assert!(png.len() > 8_000, "a blank screenshot: {} bytes", png.len());
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            assert!(
-                std::env::var_os("STUD_REQUIRE_CHROMIUM").is_none(),
-                "STUD_REQUIRE_CHROMIUM is set but chromium is not installed"
-            );
-            eprintln!("chromium is not installed: the screenshot check is skipped");
-        }
-        Err(e) => panic!("cannot run chromium: {e}"),
-    }
+    let o = chromium.unwrap_or_else(|e| {
+        panic!("chromium is needed to test the page (Debian: apt-get install chromium): {e}")
+    });
+    assert!(
+        o.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let png = std::fs::read(&shot).unwrap();
+    assert!(png.len() > 8_000, "a blank screenshot: {} bytes", png.len());
 }
 
 #[test]
