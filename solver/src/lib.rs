@@ -13,6 +13,7 @@ pub mod container;
 pub mod deal_cfr;
 pub mod describe;
 pub mod input;
+pub mod kernel;
 pub mod ladder;
 pub mod memory;
 #[cfg(feature = "mpi")]

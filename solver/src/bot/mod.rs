@@ -98,7 +98,7 @@ pub enum Answer {
 /// Normalizes `probs` (weights over `legal`) to sum to 1; if they have no weight at all, puts it
 /// all on the check or call instead and answers [`Answer::Fallback`].
 pub(crate) fn normalize_or_fall_back(legal: &[Action], probs: &mut [f64]) -> Answer {
-    if crate::policy::normalize(probs) {
+    if crate::kernel::normalize(probs) {
         return Answer::Own;
     }
     probs.fill(0.0);

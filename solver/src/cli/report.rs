@@ -442,7 +442,7 @@ fn first_round_chart(f: &PublicFile) -> anyhow::Result<String> {
         .iter()
         .map(|c| {
             let mut c = *c;
-            solver::policy::normalize(&mut c).then_some(c)
+            solver::kernel::normalize(&mut c).then_some(c)
         })
         .collect();
     Ok(grid_chart(

@@ -169,7 +169,7 @@ fn encode_rows(solver: &SampledSolver) -> Vec<u8> {
                     for (b, &p) in row.iter_mut().zip(&played[slot..slot + k]) {
                         *b = p as f64;
                     }
-                    crate::policy::normalize(row);
+                    crate::kernel::normalize(row);
                     let spot = Spot {
                         tree: ti as u32,
                         node: i,
