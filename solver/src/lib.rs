@@ -4,6 +4,7 @@
 //! the library with `default-features = false` builds without clap and indicatif.
 #![warn(missing_docs)]
 
+pub mod action;
 pub mod best_response;
 pub mod bot;
 pub mod bucket_cache;

@@ -17,7 +17,7 @@
 //! abstract node lacks, a raise past the cap or a second bet size, get no weight; an abstract
 //! raise where no raise is legal, a seat all in, goes to the call).
 
-use crate::bot::Bet;
+use crate::action::Bet;
 use crate::strategy_file::{BettingFile, PublicFile, StrategyFile, MAX_ACTIONS};
 use abstraction::betting_tree::{BettingKind, BettingNodes};
 use abstraction::rules::{Action, Deal, State};

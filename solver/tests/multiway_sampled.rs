@@ -9,9 +9,9 @@ use abstraction::cards::Card;
 use abstraction::rules::{Action, Deal, GameDef, Next, State};
 use common::{err, ok, stud};
 use serde_json::Value;
+use solver::bot::MultiwayPlayer;
 use solver::bot::{Bet, Player};
 use solver::purify::Purification;
-use solver::strategy_file::multiway::MultiwayPlayer;
 use std::path::PathBuf;
 
 fn dir() -> PathBuf {

@@ -8,6 +8,7 @@
 mod heuristic;
 mod lbr;
 pub mod matches;
+mod multiway;
 pub mod protocol;
 pub(crate) mod range;
 mod strategy;
@@ -15,21 +16,17 @@ mod strategy;
 pub mod tcp;
 pub mod third_street;
 
+pub use crate::action::Bet;
 pub use crate::policy::public_events;
 pub use heuristic::Heuristic;
 pub use lbr::{Candidates, Lbr, LbrDeals};
+pub use multiway::MultiwayPlayer;
 pub use strategy::StrategyPlayer;
 
 use crate::purify::Purification;
-use crate::strategy_file::multiway::MultiwayPlayer;
 use crate::strategy_file::TreeKind;
 use abstraction::rules::{Action, GameDef, State};
 use rand::{Rng, RngExt};
-
-/// A betting action of the hand so far, with its street (0 = the first betting round). A player
-/// gets the list of them with the state: the state holds the cards and chips, not the order of
-/// the betting, which a strategy file needs to find its node.
-pub type Bet = (usize, Action);
 
 /// The names of the built-in bots, as the command line takes them.
 pub const BOT_NAMES: [&str; 4] = ["random", "call", "raise", "heuristic"];

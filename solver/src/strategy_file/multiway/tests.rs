@@ -1,5 +1,5 @@
 use super::*;
-use crate::bot::choose;
+use crate::bot::{choose, Answer, MultiwayPlayer, Player};
 use crate::cfr::Algorithm;
 use crate::multiway::sampled::tests::{game, solver, solver_recalling, solver_with, table_buckets};
 use abstraction::rules::Next;
