@@ -20,6 +20,7 @@ pub mod memory;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod multiway;
+pub mod players;
 pub mod policy;
 pub mod purify;
 pub mod ranges;

@@ -3,7 +3,8 @@
 
 use super::game_for;
 use solver::bot::matches::{play_match_with, play_table, MatchConfig, WinRate};
-use solver::bot::{load, Player};
+use solver::bot::Player;
+use solver::players::load;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;

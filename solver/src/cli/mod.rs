@@ -54,7 +54,7 @@ pub fn game_for(game: Option<&str>, players: &[&str], default: &str) -> Result<G
         if solver::bot::BOT_NAMES.contains(&spec) {
             continue;
         }
-        let (p, _) = solver::bot::strategy_spec(spec)?;
+        let (p, _) = solver::players::strategy_spec(spec)?;
         let path = std::path::Path::new(p);
         let g = if solver::strategy_file::multiway::is_multiway_file(path) {
             solver::strategy_file::multiway::MultiwayFile::open(path)?

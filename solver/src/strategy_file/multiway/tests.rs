@@ -178,7 +178,7 @@ fn a_spec_says_how_the_rows_are_played_and_names_the_player() {
     )
     .unwrap();
     let f = path.to_str().unwrap();
-    let load = |spec: &str| crate::bot::load(spec, &def);
+    let load = |spec: &str| crate::players::load(spec, &def);
     let plain = load(f).unwrap();
     let mixed = load(&format!("{f}:mixed")).unwrap();
     let threshold = load(&format!("{f}:threshold=0.15")).unwrap();
