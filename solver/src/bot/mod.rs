@@ -19,8 +19,9 @@ pub mod third_street;
 pub use crate::action::Bet;
 pub use crate::policy::public_events;
 pub use heuristic::Heuristic;
-pub use lbr::{Candidates, Lbr, LbrDeals};
+pub use lbr::{Lbr, LbrDeals};
 pub use multiway::MultiwayPlayer;
+pub use range::Candidates;
 pub use strategy::StrategyPlayer;
 
 use crate::purify::Purification;
