@@ -14,8 +14,6 @@ pub mod ladder;
 pub mod matches;
 pub mod play;
 pub mod query;
-mod query_multiway;
-mod query_resolve;
 pub mod replay;
 pub mod report;
 pub mod serve;

@@ -2,8 +2,9 @@
 //! last two from a spot on the street before the last (sixth street in seven-card stud; see
 //! `solver::resolve`), the re-solved policy of the hand beside the strategy's.
 
-use super::action_words;
-use super::query::{cards_text, parse_holding, replay_betting, Args, Replayed, Step};
+use super::spot::{cards_text, parse_holding, replay_betting, Replayed, Step};
+use super::Args;
+use crate::cli::action_words;
 use abstraction::cards::CardSet;
 use anyhow::{bail, Context, Result};
 use solver::bot::{Player, StrategyPlayer};
