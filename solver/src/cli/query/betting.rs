@@ -77,11 +77,7 @@ pub(super) fn run_betting(
     player: Option<&StrategyPlayer>,
 ) -> Result<Option<serde_json::Value>> {
     let def = &f.header().game;
-    let player = match (args.ranges, player) {
-        (true, None) => bail!("--ranges reads a real game's strategy (a betting-tree file)"),
-        (true, p) => p,
-        (false, _) => None,
-    };
+    let player = ranges_player(args, player)?;
     let holding = args.hand.as_deref().map(parse_holding).transpose()?;
     let Replayed { state, bets, empty } = replay_betting(def, steps)?;
     let street = state.street();
@@ -115,13 +111,7 @@ pub(super) fn run_betting(
     let up: CardSet = state.up_cards(seat).iter().copied().collect();
     let opp_up: CardSet = state.up_cards(1 - seat).iter().copied().collect();
     check_hand_up(args.hand.as_deref(), holding.as_ref(), up, seat)?;
-    let whose = format!(
-        "p{} to act on {street_name} ({} to act on this street; showing {}, the opponent {})",
-        seat + 1,
-        if role == 0 { "first" } else { "second" },
-        cards_text(up),
-        cards_text(opp_up)
-    );
+    let whose = whose_turn(seat, role, &street_name, up, opp_up);
     if d.capped {
         // Past the cap the abstract game has called: the strategy checks or calls, as its
         // player does in play (see `solver::policy`). An answer, not an error.
@@ -152,26 +142,15 @@ pub(super) fn run_betting(
         return Ok(None);
     }
     // The holdings of each bucket, when every bucket's row is asked (`--ranges` reuses them).
-    let mut held = None;
-    let mut rows = match &holding {
-        Some(h) => vec![hand_row(f, &d, &state, seat, h)?],
+    let (mut rows, held) = match &holding {
+        Some(h) => (vec![hand_row(f, &d, &state, seat, h)?], None),
         None => {
             let (rows, hs) = bucket_rows(f, &d, &state, seat)?;
-            held = Some(hs);
-            rows
+            (rows, Some(hs))
         }
     };
     play_rows(&mut rows, args.play);
-    let kids = f.children(d.node)?;
-    let codes: Vec<String> = kids.iter().map(|k| describe(k.1)).collect();
-    let names: Vec<String> = kids
-        .iter()
-        .zip(d.actions())
-        .map(|(kid, a)| match a {
-            Some(a) => action_words(&state, *a),
-            None => describe_words(kid.1),
-        })
-        .collect();
+    let (codes, names) = actions_at(f, &d, &state)?;
     let extras = match (player, &held) {
         (Some(p), Some(held)) => Some(extras(p, &state, &bets, held, names.len(), |b| {
             rows.get(b).map(|r| r.probs.clone())
@@ -189,6 +168,51 @@ pub(super) fn run_betting(
     print_rows(&names, rows, seat, holding.is_none());
     print_extras(&names, extras.as_ref());
     Ok(None)
+}
+
+/// The player whose ranges `--ranges` shows: `player` (`None` without `--ranges`), refused
+/// when there is none.
+fn ranges_player<'a>(
+    args: &Args,
+    player: Option<&'a StrategyPlayer>,
+) -> Result<Option<&'a StrategyPlayer>> {
+    Ok(match (args.ranges, player) {
+        (true, None) => bail!("--ranges reads a real game's strategy (a betting-tree file)"),
+        (true, p) => p,
+        (false, _) => None,
+    })
+}
+
+/// The text answer's line of who acts: the seat, first or second on the street, and the up
+/// cards.
+fn whose_turn(seat: u8, role: u8, street_name: &str, up: CardSet, opp_up: CardSet) -> String {
+    format!(
+        "p{} to act on {street_name} ({} to act on this street; showing {}, the opponent {})",
+        seat + 1,
+        if role == 0 { "first" } else { "second" },
+        cards_text(up),
+        cards_text(opp_up)
+    )
+}
+
+/// The actions of decision `d` at `state`: their PHH codes, and their words (the real action
+/// each plays, or the abstract edge's where it plays none).
+fn actions_at(
+    f: &BettingFile,
+    d: &policy::Decision,
+    state: &State,
+) -> Result<(Vec<String>, Vec<String>)> {
+    let kids = f.children(d.node)?;
+    let codes: Vec<String> = kids.iter().map(|k| describe(k.1)).collect();
+    let names: Vec<String> = kids
+        .iter()
+        .zip(d.actions())
+        .map(|(kid, a)| match a {
+            Some(a) => action_words(state, *a),
+            None => describe_words(kid.1),
+        })
+        .collect();
+    Ok((codes, names))
 }
 
 /// What `--ranges` adds: the strategy by hand class (`row(bucket)`: the bucket's row, `actions`

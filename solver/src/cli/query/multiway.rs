@@ -16,8 +16,8 @@ use super::rows::{
     called_row, examples, play_json, play_rows, print_play, print_table, rows_json, Row,
 };
 use super::spot::{
-    cards_text, check_hand_up, first_words, hand_label, parse_holding, replay_betting, Replayed,
-    Step,
+    cards_text, check_hand_up, first_words, hand_label, parse_holding, replay_betting, Holding,
+    Replayed, Step,
 };
 use super::Args;
 use crate::cli::action_words;
@@ -94,47 +94,7 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
         );
         return Ok(());
     }
-    let mut rows = match &holding {
-        Some(h) => {
-            let down: CardSet = h.down.iter().copied().collect();
-            if let Some(c) = h.down.iter().find(|c| table.contains(**c)) {
-                bail!("--hand {c}: that card is already dealt face up in the spot");
-            }
-            let b = f.bucket(&state, seat, down).context("--hand")?;
-            let about = describe::of_hand(f.bucketing_at(&state), street, b, down, up);
-            vec![row(
-                &f,
-                &spot,
-                b,
-                Some(hand_label(down, up)),
-                None,
-                Some(about),
-            )?]
-        }
-        None => {
-            let view = f.view(&state, seat, CardSet::EMPTY)?;
-            let mut held = describe::holdings_table(f.bucketing_at(&state), &view)?;
-            // Every up card on the table is out of the seat's down cards, not only the
-            // opponent's its view is bucketed against.
-            for hs in &mut held {
-                hs.retain(|h| h.intersection(table).is_empty());
-            }
-            let about = describe::at_spot(f.bucketing_at(&state), street, up, &held);
-            let mut rows = Vec::with_capacity(held.len());
-            for (b, hs) in held.iter().enumerate() {
-                let holds = Some((hs.len(), examples(hs)));
-                rows.push(row(
-                    &f,
-                    &spot,
-                    b as u32,
-                    None,
-                    holds,
-                    about.get(b).cloned(),
-                )?);
-            }
-            rows
-        }
-    };
+    let mut rows = rows_at(&f, &state, seat, &spot, holding.as_ref(), table)?;
     let mut codes = Vec::with_capacity(node.num_children as usize);
     let mut names = Vec::with_capacity(node.num_children as usize);
     for c in 0..node.num_children as usize {
@@ -156,6 +116,54 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
     print_play(args.play);
     super::rows::print_rows(&names, rows, seat, holding.is_none());
     Ok(())
+}
+
+/// The rows of `seat`'s decision `spot` at `state`: `holding`'s, or every bucket's with the
+/// seat's holdings in it (none of the up cards on the `table`).
+fn rows_at(
+    f: &MultiwayFile,
+    state: &State,
+    seat: u8,
+    spot: &Spot,
+    holding: Option<&Holding>,
+    table: CardSet,
+) -> Result<Vec<Row>> {
+    let street = state.street();
+    let up = shown(state, seat);
+    Ok(match holding {
+        Some(h) => {
+            let down: CardSet = h.down.iter().copied().collect();
+            if let Some(c) = h.down.iter().find(|c| table.contains(**c)) {
+                bail!("--hand {c}: that card is already dealt face up in the spot");
+            }
+            let b = f.bucket(state, seat, down).context("--hand")?;
+            let about = describe::of_hand(f.bucketing_at(state), street, b, down, up);
+            vec![row(
+                f,
+                spot,
+                b,
+                Some(hand_label(down, up)),
+                None,
+                Some(about),
+            )?]
+        }
+        None => {
+            let view = f.view(state, seat, CardSet::EMPTY)?;
+            let mut held = describe::holdings_table(f.bucketing_at(state), &view)?;
+            // Every up card on the table is out of the seat's down cards, not only the
+            // opponent's its view is bucketed against.
+            for hs in &mut held {
+                hs.retain(|h| h.intersection(table).is_empty());
+            }
+            let about = describe::at_spot(f.bucketing_at(state), street, up, &held);
+            let mut rows = Vec::with_capacity(held.len());
+            for (b, hs) in held.iter().enumerate() {
+                let holds = Some((hs.len(), examples(hs)));
+                rows.push(row(f, spot, b as u32, None, holds, about.get(b).cloned())?);
+            }
+            rows
+        }
+    })
 }
 
 /// The up cards `seat` shows at `state`.

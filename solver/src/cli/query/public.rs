@@ -7,7 +7,7 @@ use super::Args;
 use crate::cli::action_words;
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::state::Action;
-use abstraction::rules::{Deal, Next, State};
+use abstraction::rules::{Deal, GameDef, Next, State};
 use abstraction::tree::{Edge, NodeKind};
 use anyhow::{bail, Context, Result};
 use solver::strategy_file::PublicFile;
@@ -26,6 +26,57 @@ fn settle(state: &mut State) -> Result<()> {
 /// `stud query` on a public-tree file: the spot walked along the file's tree (and on the rules
 /// engine beside it, for the actions in words), the rows of every private card or `--hand`'s.
 pub(super) fn run_public(f: &PublicFile, args: &Args, steps: &[Step]) -> Result<()> {
+    let def = &f.header().game;
+    let (node, state, public) = walk_spot(f, steps)?;
+    let n = f.node(node)?;
+    let hands = hands_asked(def, args.hand.as_deref(), public)?;
+    let kids = f.children(node)?;
+    let codes: Vec<String> = kids.iter().map(|k| describe(k.1)).collect();
+    let names: Vec<String> = kids
+        .iter()
+        .map(|k| match k.1 {
+            Edge::Action(a) => action_words(&state, a),
+            e => describe_words(e),
+        })
+        .collect();
+    let width = f.header().width;
+    let mut rows = Vec::new();
+    for (i, c) in hands {
+        let probs = f.probabilities(node, i)?;
+        rows.push(Row {
+            hand: Some(c.to_string()),
+            bucket: None,
+            unreached: width.is_unreached(&probs),
+            probs,
+            holds: None,
+            about: None,
+        });
+    }
+    play_rows(&mut rows, args.play);
+    let street_name = def.street_name(n.street as usize);
+    if args.output.json {
+        let v = serde_json::json!({
+            "seat": n.seat,
+            "street": n.street,
+            "street_name": street_name,
+            "actions": codes,
+            "action_names": names,
+            "play": play_json(args.play),
+            "hands": rows_json(&rows),
+        });
+        println!("{v}");
+    } else {
+        println!("p{} to act on {street_name}", n.seat + 1);
+        print_play(args.play);
+        print_table(&names, &rows);
+    }
+    Ok(())
+}
+
+/// Walks the spot along the file's tree, and on the rules engine beside it (the actions in
+/// words): the decision it ends at, the state there and the public cards dealt. Fails where a
+/// step is not in the abstract game, or where the spot does not end at a decision.
+fn walk_spot(f: &PublicFile, steps: &[Step]) -> Result<(u32, State, CardSet)> {
     let def = &f.header().game;
     let mut state = State::new(def)?;
     let mut node = 0u32;
@@ -106,8 +157,14 @@ pub(super) fn run_public(f: &PublicFile, args: &Args, steps: &[Step]) -> Result<
                 .join(" ")
         );
     }
+    Ok((node, state, public))
+}
+
+/// The private cards whose rows are asked (index in the deck, card): `hand`'s, or every card
+/// not dealt face up (`public`).
+fn hands_asked(def: &GameDef, hand: Option<&str>, public: CardSet) -> Result<Vec<(u32, Card)>> {
     let deck: Vec<Card> = def.deck.cards().iter().collect();
-    let hands: Vec<(u32, Card)> = match &args.hand {
+    Ok(match hand {
         Some(h) => {
             let held = parse_holding(h)?;
             let [c] = held.down[..] else {
@@ -131,46 +188,5 @@ pub(super) fn run_public(f: &PublicFile, args: &Args, steps: &[Step]) -> Result<
             .filter(|(_, c)| !public.contains(**c))
             .map(|(i, &c)| (i as u32, c))
             .collect(),
-    };
-    let kids = f.children(node)?;
-    let codes: Vec<String> = kids.iter().map(|k| describe(k.1)).collect();
-    let names: Vec<String> = kids
-        .iter()
-        .map(|k| match k.1 {
-            Edge::Action(a) => action_words(&state, a),
-            e => describe_words(e),
-        })
-        .collect();
-    let width = f.header().width;
-    let mut rows = Vec::new();
-    for (i, c) in hands {
-        let probs = f.probabilities(node, i)?;
-        rows.push(Row {
-            hand: Some(c.to_string()),
-            bucket: None,
-            unreached: width.is_unreached(&probs),
-            probs,
-            holds: None,
-            about: None,
-        });
-    }
-    play_rows(&mut rows, args.play);
-    let street_name = def.street_name(n.street as usize);
-    if args.output.json {
-        let v = serde_json::json!({
-            "seat": n.seat,
-            "street": n.street,
-            "street_name": street_name,
-            "actions": codes,
-            "action_names": names,
-            "play": play_json(args.play),
-            "hands": rows_json(&rows),
-        });
-        println!("{v}");
-    } else {
-        println!("p{} to act on {street_name}", n.seat + 1);
-        print_play(args.play);
-        print_table(&names, &rows);
-    }
-    Ok(())
+    })
 }
