@@ -2,10 +2,11 @@
 //!
 //! The tree asks the abstraction for a bucket per (board, seat, private hand) once, at build time,
 //! and stores the answers as flat tables; the solver only reads those tables. [`Lossless`] gives
-//! every hand its own bucket; the stud bucketing ([`crate::bucketing::Bucketing`]) implements the
-//! same trait and maps many hands to one bucket.
+//! every hand its own bucket; the stud bucketing ([`Bucketing`]) implements the same trait (here,
+//! since the trait is the tree's interface above the bucketing) and maps many hands to one
+//! bucket.
 
-use crate::bucketing::{BucketError, CardView};
+use crate::bucketing::{BucketError, Bucketing, CardView};
 use crate::cards::CardSet;
 
 /// What one player sees of the cards at a decision: the tree asks the abstraction about it. The
@@ -56,5 +57,25 @@ impl CardAbstraction for Lossless {
 
     fn bucket(&self, cards: &SeatCards) -> Result<u32, BucketError> {
         Ok(cards.hand_index)
+    }
+}
+
+impl CardAbstraction for Bucketing {
+    fn name(&self) -> String {
+        format!("buckets:{}:{:016x}", self.size().name, self.checksum())
+    }
+
+    fn num_buckets(&self, street: usize, _hands: usize) -> u32 {
+        self.buckets(street)
+    }
+
+    fn bucket(&self, c: &SeatCards) -> Result<u32, BucketError> {
+        if !c.community.is_empty() {
+            return Err(BucketError::View(format!(
+                "community cards {}: the stud bucketing has none",
+                c.community
+            )));
+        }
+        Bucketing::bucket(self, &c.view)
     }
 }

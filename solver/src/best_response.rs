@@ -148,7 +148,7 @@ pub fn average_strategy(tree: &Tree, node: &Node, rows: &[f64], strat: &mut [f64
         } else {
             row.copy_from_slice(&rows[b as usize * k..b as usize * k + k]);
         }
-        crate::policy::normalize(&mut row);
+        crate::kernel::normalize(&mut row);
         for (a, &p) in row.iter().enumerate() {
             strat[a * n + h] = p;
         }

@@ -446,7 +446,7 @@ pub(crate) fn row_into(row: &[f32], out: &mut [f64]) {
     for (o, &x) in out.iter_mut().zip(row) {
         *o = x as f64;
     }
-    crate::policy::normalize(out);
+    crate::kernel::normalize(out);
 }
 
 /// Lays out a batch's `facts` (in deal order) for the walk: per street and deal, the seat of

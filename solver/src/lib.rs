@@ -4,6 +4,7 @@
 //! the library with `default-features = false` builds without clap and indicatif.
 #![warn(missing_docs)]
 
+pub mod action;
 pub mod best_response;
 pub mod bot;
 pub mod bucket_cache;
@@ -13,11 +14,13 @@ pub mod container;
 pub mod deal_cfr;
 pub mod describe;
 pub mod input;
+pub mod kernel;
 pub mod ladder;
 pub mod memory;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod multiway;
+pub mod players;
 pub mod policy;
 pub mod purify;
 pub mod ranges;

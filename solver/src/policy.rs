@@ -16,10 +16,8 @@
 //! Each child of the node plays a real legal action or none (`real_action`: legal actions the
 //! abstract node lacks, a raise past the cap or a second bet size, get no weight; an abstract
 //! raise where no raise is legal, a seat all in, goes to the call).
-//!
-//! [`normalize`] is the one normalisation of a row of weights into probabilities.
 
-use crate::bot::Bet;
+use crate::action::Bet;
 use crate::strategy_file::{BettingFile, PublicFile, StrategyFile, MAX_ACTIONS};
 use abstraction::betting_tree::{BettingKind, BettingNodes};
 use abstraction::rules::{Action, Deal, State};
@@ -173,21 +171,6 @@ impl Decision {
             }
         }
     }
-}
-
-/// Makes `row`, weights none of which is negative, a probability distribution in place: each
-/// weight over the row's sum, or uniform where the row has no weight (a row never reached).
-/// Returns whether it had weight. The one normalisation of a row: average strategies, rows
-/// played after purification, policies over the legal actions.
-pub fn normalize(row: &mut [f64]) -> bool {
-    let sum: f64 = row.iter().sum();
-    if sum > 0.0 {
-        row.iter_mut().for_each(|p| *p /= sum);
-        return true;
-    }
-    let uniform = 1.0 / row.len() as f64;
-    row.fill(uniform);
-    false
 }
 
 /// Walks a public-tree file from the root along the public events of the hand and returns the

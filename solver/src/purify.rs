@@ -47,7 +47,7 @@ impl Purification {
                 *p = 0.0;
             }
         }
-        crate::policy::normalize(row);
+        crate::kernel::normalize(row);
     }
 }
 

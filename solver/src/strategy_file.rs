@@ -538,7 +538,7 @@ fn quantize<N: Decision>(
         for b in 0..num_buckets[street] {
             buf.fill(0.0);
             row(i as u32, node, b, buf)?;
-            crate::policy::normalize(buf);
+            crate::kernel::normalize(buf);
             let at = (offsets[i] as usize + b as usize * (k - 1)) * bytes;
             width.encode_row(buf, &mut q[at..at + (k - 1) * bytes]);
         }

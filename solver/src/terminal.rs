@@ -11,7 +11,7 @@
 //! hands: a subgame re-solved from sixth street). Those sums are kept per card and per pair of
 //! cards as the sweep goes, so a terminal still costs O(n).
 
-use crate::cfr::Real;
+use crate::kernel::Real;
 use abstraction::cards::CardSet;
 use abstraction::tree::{Node, NodeKind, Tree, NONE};
 

@@ -10,9 +10,11 @@
 //! lookup computes exactly the features the build did. [`Bucketing::encode`] gives the bytes to
 //! cache, with a checksum that identifies the abstraction.
 //!
-//! [`Bucketing`] is a [`CardAbstraction`]: the solver's tree asks it for the bucket of each
-//! (board, seat, private hand), seen as the [`CardView`] of its [`SeatCards`]; its name
-//! carries the size and [`Bucketing::checksum`].
+//! [`Bucketing`] is a [`CardAbstraction`](crate::card_abstraction::CardAbstraction) (the impl
+//! is there, above the bucketing): the solver's tree asks it for the bucket of each (board,
+//! seat, private hand), seen as the [`CardView`] of its
+//! [`SeatCards`](crate::card_abstraction::SeatCards); its name carries the size and
+//! [`Bucketing::checksum`].
 
 pub mod canon;
 mod codec;
@@ -25,7 +27,6 @@ pub mod view;
 pub use size::{Size, SIZES};
 pub use view::{CardView, Shape, Table, TableView, MAX_OTHERS};
 
-use crate::card_abstraction::{CardAbstraction, SeatCards};
 use crate::cards::CardSet;
 use crate::rules::GameDef;
 use features::Layout;
@@ -318,26 +319,6 @@ impl Bucketing {
     /// The clustering of each street, with its quality figures.
     pub fn streets(&self) -> &[StreetBuckets] {
         &self.streets
-    }
-}
-
-impl CardAbstraction for Bucketing {
-    fn name(&self) -> String {
-        format!("buckets:{}:{:016x}", self.size.name, self.checksum)
-    }
-
-    fn num_buckets(&self, street: usize, _hands: usize) -> u32 {
-        self.buckets(street)
-    }
-
-    fn bucket(&self, c: &SeatCards) -> Result<u32, BucketError> {
-        if !c.community.is_empty() {
-            return Err(BucketError::View(format!(
-                "community cards {}: the stud bucketing has none",
-                c.community
-            )));
-        }
-        Bucketing::bucket(self, &c.view)
     }
 }
 

@@ -27,48 +27,13 @@
 
 use super::heuristic::equity;
 use super::matches::{play_hand, stream, summarize, DealCards, MatchResult};
-use super::range::{HiddenRange, MAX_DOWN};
+use super::range::{Candidates, HiddenRange, MAX_DOWN};
 use super::{Answer, Bet, Player};
 use abstraction::cards::CardSet;
 use abstraction::rules::{Action, Deal, GameDef, Next, State};
 use anyhow::{bail, ensure, Context};
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
-
-/// Which holdings of the opponent's hidden down cards LBR weighs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Candidates {
-    /// Every holding consistent with the cards LBR has seen: the exact range.
-    All,
-    /// At most this many: all of them when there are no more, else a uniform sample.
-    Sample(usize),
-}
-
-impl std::str::FromStr for Candidates {
-    type Err = String;
-
-    /// `all` or a positive number.
-    fn from_str(s: &str) -> Result<Candidates, String> {
-        match s {
-            "all" => Ok(Candidates::All),
-            _ => match s.parse::<usize>() {
-                Ok(m) if m > 0 => Ok(Candidates::Sample(m)),
-                _ => Err(format!(
-                    "`{s}`: `all` or a positive number of candidate hands"
-                )),
-            },
-        }
-    }
-}
-
-impl std::fmt::Display for Candidates {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            Candidates::All => f.write_str("all"),
-            Candidates::Sample(m) => write!(f, "{m}"),
-        }
-    }
-}
 
 /// At each of its decisions, LBR takes the opponent's range over its hidden cards (see the
 /// module) and picks the action of best expected value assuming the rest of the hand is checked

@@ -1,6 +1,6 @@
 //! Players: anything that, given the real state of a hand and its seat, gives probabilities over
 //! the legal actions. The baseline bots live here; a strategy file plugs in as one more
-//! [`Player`] (see [`load`]). Matches, the bot server and `stud play` only see this trait.
+//! [`Player`] (see [`crate::players::load`]). Matches, the bot server and `stud play` only see this trait.
 //!
 //! A player reads the [`State`] and nothing else, and only what its seat may see: its own cards
 //! and everyone's up cards. Legal actions and payoffs are the rules engine's.
@@ -8,6 +8,7 @@
 mod heuristic;
 mod lbr;
 pub mod matches;
+mod multiway;
 pub mod protocol;
 pub(crate) mod range;
 mod strategy;
@@ -15,21 +16,18 @@ mod strategy;
 pub mod tcp;
 pub mod third_street;
 
+pub use crate::action::Bet;
 pub use crate::policy::public_events;
 pub use heuristic::Heuristic;
-pub use lbr::{Candidates, Lbr, LbrDeals};
+pub use lbr::{Lbr, LbrDeals};
+pub use multiway::MultiwayPlayer;
+pub use range::Candidates;
 pub use strategy::StrategyPlayer;
 
 use crate::purify::Purification;
-use crate::strategy_file::multiway::MultiwayPlayer;
 use crate::strategy_file::TreeKind;
-use abstraction::rules::{Action, GameDef, State};
+use abstraction::rules::{Action, State};
 use rand::{Rng, RngExt};
-
-/// A betting action of the hand so far, with its street (0 = the first betting round). A player
-/// gets the list of them with the state: the state holds the cards and chips, not the order of
-/// the betting, which a strategy file needs to find its node.
-pub type Bet = (usize, Action);
 
 /// The names of the built-in bots, as the command line takes them.
 pub const BOT_NAMES: [&str; 4] = ["random", "call", "raise", "heuristic"];
@@ -98,7 +96,7 @@ pub enum Answer {
 /// Normalizes `probs` (weights over `legal`) to sum to 1; if they have no weight at all, puts it
 /// all on the check or call instead and answers [`Answer::Fallback`].
 pub(crate) fn normalize_or_fall_back(legal: &[Action], probs: &mut [f64]) -> Answer {
-    if crate::policy::normalize(probs) {
+    if crate::kernel::normalize(probs) {
         return Answer::Own;
     }
     probs.fill(0.0);
@@ -228,99 +226,6 @@ pub fn passive(legal: &[Action]) -> usize {
 fn one_hot(legal: &[Action], probs: &mut [f64], pick: impl Fn(&Action) -> bool) {
     probs.fill(0.0);
     probs[legal.iter().position(pick).unwrap_or(0)] = 1.0;
-}
-
-/// The player a command line names: a built-in bot (`random`, `call`, `raise`, `heuristic`) or
-/// a strategy file (heads-up or multiway) solved for `def`, optionally followed by how its rows are played
-/// (`FILE:mixed`, `FILE:pure`, `FILE:threshold=T`; see [`strategy_spec`]), then optionally by
-/// `:resolve` (`:resolve=N` iterations, `:resolve=Nms`; `:resolve-safe…` the safe re-solve;
-/// `,floor=F` after any of them, the ranges' floor):
-/// its last street re-solved at play time ([`crate::resolve::ResolvingPlayer`]).
-pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
-    Ok(match spec {
-        "random" => Box::new(Uniform),
-        "call" => Box::new(AlwaysCall),
-        "raise" => Box::new(AlwaysRaise),
-        "heuristic" => Box::new(Heuristic::default()),
-        _ if is_multiway_spec(spec) => Box::new(open_multiway(spec, def)?),
-        _ if std::path::Path::new(spec).exists() => Box::new(open_strategy(spec, def)?),
-        _ => match crate::resolve::resolve_spec(spec) {
-            Some(parsed) => {
-                let (blueprint, budget, options) = parsed?;
-                Box::new(crate::resolve::ResolvingPlayer::new(
-                    open_strategy(blueprint, def)?,
-                    budget,
-                    options,
-                ))
-            }
-            None => Box::new(open_strategy(spec, def)?),
-        },
-    })
-}
-
-/// The strategy player `spec` names (a strategy file, optionally `:mixed`, `:pure` or
-/// `:threshold=T`), solved for `def`.
-pub fn open_strategy(spec: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer> {
-    if !std::path::Path::new(spec).exists() && crate::resolve::resolve_spec(spec).is_some() {
-        anyhow::bail!(
-            "`{spec}`: a re-solving player plays in match, serve and play; give the strategy \
-             file here without `:resolve`"
-        );
-    }
-    let (path, purification) = strategy_spec(spec)?;
-    let player = StrategyPlayer::open(path, def)?;
-    Ok(match purification {
-        Some(p) => player.with_purification(p),
-        None => player,
-    })
-}
-
-/// Whether `spec` names a multiway strategy file, played as written after it or not.
-fn is_multiway_spec(spec: &str) -> bool {
-    strategy_spec(spec).is_ok_and(|(path, _)| {
-        crate::strategy_file::multiway::is_multiway_file(std::path::Path::new(path))
-    })
-}
-
-/// The player of a multiway strategy file `spec` names (the file, optionally `:mixed`,
-/// `:pure` or `:threshold=T`, read by [`strategy_spec`] as a heads-up file's spec is), solved
-/// for `def`.
-pub fn open_multiway(spec: &str, def: &GameDef) -> anyhow::Result<MultiwayPlayer> {
-    if !std::path::Path::new(spec).exists() && crate::resolve::resolve_spec(spec).is_some() {
-        anyhow::bail!(
-            "`{spec}`: re-solving is heads-up; a multiway strategy file plays without `:resolve`"
-        );
-    }
-    let (path, purification) = strategy_spec(spec)?;
-    let player = MultiwayPlayer::open(path)?;
-    if player.game() != def {
-        anyhow::bail!("{path} was solved for another game than the one played");
-    }
-    Ok(match purification {
-        Some(p) => player.with_purification(p),
-        None => player,
-    })
-}
-
-/// Splits a strategy spec into its file and the purification written after the last `:`, if
-/// any: a path that exists is taken whole (a file name may hold a colon).
-pub fn strategy_spec(spec: &str) -> anyhow::Result<(&str, Option<Purification>)> {
-    let exists = |p: &str| std::path::Path::new(p).exists();
-    if exists(spec) {
-        return Ok((spec, None));
-    }
-    // `FILE...:resolve`: the file and purification before it (the game is the file's); a bad
-    // budget or floor is refused for what it is, not as a way to play the file.
-    if let Some(parsed) = crate::resolve::resolve_spec(spec) {
-        return strategy_spec(parsed?.0);
-    }
-    match spec.rsplit_once(':') {
-        Some((path, rule)) if exists(path) => Ok((path, Some(rule.parse()?))),
-        _ => anyhow::bail!(
-            "`{spec}` is neither a bot ({}) nor a strategy file",
-            BOT_NAMES.join(", ")
-        ),
-    }
 }
 
 /// How a strategy file is played when its spec does not say. A public tree's strategy is the

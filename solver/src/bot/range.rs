@@ -14,7 +14,6 @@
 //! file's bucket) is asked each holding's class once a street and its policy once per class at
 //! each decision; other players are asked for each holding.
 
-use super::lbr::Candidates;
 use super::{Bet, Player};
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::{Action, Deal, Next, State};
@@ -26,6 +25,42 @@ use rayon::prelude::*;
 pub(crate) use crate::strategy_file::MAX_ACTIONS;
 /// The most down cards a seat holds (the rules engine's limit per seat).
 pub(crate) const MAX_DOWN: usize = 8;
+
+/// Which holdings of a seat's hidden down cards its range weighs (LBR's opponent's: a choice;
+/// a re-solve's: all).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Candidates {
+    /// Every holding consistent with the cards seen: the exact range.
+    All,
+    /// At most this many: all of them when there are no more, else a uniform sample.
+    Sample(usize),
+}
+
+impl std::str::FromStr for Candidates {
+    type Err = String;
+
+    /// `all` or a positive number.
+    fn from_str(s: &str) -> Result<Candidates, String> {
+        match s {
+            "all" => Ok(Candidates::All),
+            _ => match s.parse::<usize>() {
+                Ok(m) if m > 0 => Ok(Candidates::Sample(m)),
+                _ => Err(format!(
+                    "`{s}`: `all` or a positive number of candidate hands"
+                )),
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for Candidates {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Candidates::All => f.write_str("all"),
+            Candidates::Sample(m) => write!(f, "{m}"),
+        }
+    }
+}
 
 /// One holding of the seat's hidden down cards, and what was worked out about it.
 #[derive(Clone, Copy)]

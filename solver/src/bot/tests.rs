@@ -1,5 +1,6 @@
 use super::matches::{play_match, play_table, summarize, MatchConfig};
 use super::*;
+use crate::players::load;
 use abstraction::cards::parse_cards;
 use abstraction::phh::{random_action, replay, HandHistory};
 use abstraction::rules::{Action, GameDef, Next, Profile, State};

@@ -6,7 +6,8 @@
 use super::game_for;
 use abstraction::rules::GameDef;
 use anyhow::{ensure, Context};
-use solver::bot::{load, open_strategy, Candidates, Lbr, Player, BOT_NAMES};
+use solver::bot::{Candidates, Lbr, Player, BOT_NAMES};
+use solver::players::{load, open_strategy};
 use solver::purify::Purification;
 use std::sync::Arc;
 use std::time::Instant;

@@ -12,6 +12,7 @@ use abstraction::multiway_deal::MultiwayView;
 use abstraction::named::Named;
 use abstraction::tree::Budget;
 use anyhow::{ensure, Context, Result};
+use solver::bot::MultiwayPlayer;
 use solver::cfr::Algorithm;
 use solver::memory::{available_memory, cpu_seconds, status_bytes};
 use solver::multiway::lift::{check_player, merge, unmerge, Lift};
@@ -21,7 +22,7 @@ use solver::purify::Purification;
 use solver::session::multiway::estimate;
 use solver::session::sampled::{betting, write_strategy, ADVICE};
 use solver::session::Problem;
-use solver::strategy_file::multiway::{MultiwayFile, MultiwayPlayer};
+use solver::strategy_file::multiway::MultiwayFile;
 use std::path::PathBuf;
 use std::sync::Arc;
 

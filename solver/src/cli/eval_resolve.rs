@@ -3,7 +3,7 @@
 
 use super::game_for;
 use anyhow::{bail, Context};
-use solver::bot::load;
+use solver::players::load;
 use solver::resolve::{verify, Budget, Method, Options, DEFAULT_FLOOR, DEFAULT_PLAYER_ITERATIONS};
 
 /// Arguments of `stud eval resolve`.

@@ -4,7 +4,7 @@ use abstraction::multiway_betting::WithinStreet;
 use abstraction::named::Named;
 use abstraction::recall::Recall;
 use anyhow::Result;
-use solver::strategy_file::{multiway, StrategyFile, TreeKind};
+use solver::strategy_file::{multiway, BettingFile, StrategyFile, TreeKind};
 use std::path::PathBuf;
 
 /// Arguments of `stud info`.
@@ -93,36 +93,7 @@ pub fn run(args: Args) -> Result<()> {
         h.width.bytes() * h.stored
     );
     if let Some(betting) = f.betting() {
-        let b = betting.bucketing();
-        let streets = (0..h.game.streets.len())
-            .map(|s| b.buckets(s).to_string())
-            .collect::<Vec<_>>()
-            .join(", ");
-        println!(
-            "bucketing:        embedded, size {} ({streets} buckets per street), checksum {:016x}",
-            b.size().name,
-            b.checksum()
-        );
-        println!(
-            "recall:           {}",
-            match betting.recall() {
-                Recall::None => "none (a row is the street's bucket)".to_string(),
-                r => format!(
-                    "{} (a row is a key of the street's bucket and earlier streets': {} per \
-                     street)",
-                    r.name(),
-                    r.keys(
-                        &(0..h.game.streets.len())
-                            .map(|s| b.buckets(s))
-                            .collect::<Vec<_>>()
-                    )
-                    .iter()
-                    .map(|k| k.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-                ),
-            }
-        );
+        print_bucketing(betting, h.game.streets.len());
     }
     if let Some(d) = &h.sampling {
         println!(
@@ -141,6 +112,37 @@ pub fn run(args: Args) -> Result<()> {
         }
     );
     Ok(())
+}
+
+/// `stud info`'s lines of the bucketing a betting-tree file embeds (a game of `streets`
+/// streets) and of what its rows recall.
+fn print_bucketing(betting: &BettingFile, streets: usize) {
+    let b = betting.bucketing();
+    let counts = (0..streets)
+        .map(|s| b.buckets(s).to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    println!(
+        "bucketing:        embedded, size {} ({counts} buckets per street), checksum {:016x}",
+        b.size().name,
+        b.checksum()
+    );
+    println!(
+        "recall:           {}",
+        match betting.recall() {
+            Recall::None => "none (a row is the street's bucket)".to_string(),
+            r => format!(
+                "{} (a row is a key of the street's bucket and earlier streets': {} per \
+                 street)",
+                r.name(),
+                r.keys(&(0..streets).map(|s| b.buckets(s)).collect::<Vec<_>>())
+                    .iter()
+                    .map(|k| k.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    );
 }
 
 /// `stud info` of a multiway strategy file (three to eight seats, `STUDMWSF`).

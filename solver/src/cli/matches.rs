@@ -3,7 +3,8 @@
 
 use super::game_for;
 use solver::bot::matches::{play_match_with, play_table, MatchConfig, WinRate};
-use solver::bot::{load, Player};
+use solver::bot::Player;
+use solver::players::load;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -149,14 +150,7 @@ fn table(
     let each = (0..specs.len())
         .map(|p| t.win_rate(&[p], big_bet))
         .collect::<anyhow::Result<Vec<WinRate>>>()?;
-    // Distinct specs in the order they first appear, with the players that are their copies.
-    let mut distinct: Vec<(&str, Vec<usize>)> = Vec::new();
-    for (p, &spec) in specs.iter().enumerate() {
-        match distinct.iter_mut().find(|(s, _)| *s == spec) {
-            Some((_, copies)) => copies.push(p),
-            None => distinct.push((spec, vec![p])),
-        }
-    }
+    let distinct = distinct_specs(specs);
     let pooled = distinct
         .iter()
         .map(|(_, copies)| t.win_rate(copies, big_bet))
@@ -235,8 +229,28 @@ fn table(
             );
         }
     }
+    print_fallbacks(specs, &t.fallbacks);
+    Ok(())
+}
+
+/// The distinct specs in the order they first appear, each with the players that are its
+/// copies.
+fn distinct_specs<'a>(specs: &[&'a str]) -> Vec<(&'a str, Vec<usize>)> {
+    let mut distinct: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (p, &spec) in specs.iter().enumerate() {
+        match distinct.iter_mut().find(|(s, _)| *s == spec) {
+            Some((_, copies)) => copies.push(p),
+            None => distinct.push((spec, vec![p])),
+        }
+    }
+    distinct
+}
+
+/// The text answer's line for each player that fell back (`fallbacks`: its decisions that
+/// did).
+fn print_fallbacks(specs: &[&str], fallbacks: &[u64]) {
     for (p, spec) in specs.iter().enumerate() {
-        let n = t.fallbacks[p];
+        let n = fallbacks[p];
         if n > 0 {
             println!(
                 "P{} {spec}: {n} decisions gave no weight to any legal action and checked or \
@@ -245,5 +259,4 @@ fn table(
             );
         }
     }
-    Ok(())
 }

@@ -14,8 +14,6 @@ pub mod ladder;
 pub mod matches;
 pub mod play;
 pub mod query;
-mod query_multiway;
-mod query_resolve;
 pub mod replay;
 pub mod report;
 pub mod serve;
@@ -54,7 +52,7 @@ pub fn game_for(game: Option<&str>, players: &[&str], default: &str) -> Result<G
         if solver::bot::BOT_NAMES.contains(&spec) {
             continue;
         }
-        let (p, _) = solver::bot::strategy_spec(spec)?;
+        let (p, _) = solver::players::strategy_spec(spec)?;
         let path = std::path::Path::new(p);
         let g = if solver::strategy_file::multiway::is_multiway_file(path) {
             solver::strategy_file::multiway::MultiwayFile::open(path)?

@@ -231,31 +231,7 @@ fn print_text(hand: &HandHistory, r: &Replay, profile: Profile, offset: usize) {
         };
         println!("bring-in: p{} ({how})", s + 1);
     }
-    let dealt: Vec<String> = hand
-        .actions
-        .iter()
-        .filter(|a| {
-            matches!(
-                a.action,
-                PhhAction::DealHole { .. } | PhhAction::DealBoard(_)
-            )
-        })
-        .map(|a| match &a.action {
-            PhhAction::DealHole { seat, cards } => format!(
-                "p{}: {}",
-                seat + 1,
-                cards
-                    .iter()
-                    .map(|c| c.map_or("??".into(), |c| c.to_string()))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ),
-            other => format!("board: {other}"),
-        })
-        .collect();
-    if !dealt.is_empty() {
-        println!("dealt: {}", dealt.join("; "));
-    }
+    print_dealt(hand);
     // The k-th decision is the k-th betting action of the file, replayed in order.
     let numbers: Vec<usize> = hand
         .actions
@@ -282,6 +258,42 @@ fn print_text(hand: &HandHistory, r: &Replay, profile: Profile, offset: usize) {
             dec.taken
         );
     }
+    print_result(r);
+    let stacks: Vec<String> = r.final_stacks.iter().map(u64::to_string).collect();
+    println!("final stacks: {}", stacks.join(", "));
+}
+
+/// The text answer's line of the cards the hand history deals, seat by seat and on the board.
+fn print_dealt(hand: &HandHistory) {
+    let dealt: Vec<String> = hand
+        .actions
+        .iter()
+        .filter(|a| {
+            matches!(
+                a.action,
+                PhhAction::DealHole { .. } | PhhAction::DealBoard(_)
+            )
+        })
+        .map(|a| match &a.action {
+            PhhAction::DealHole { seat, cards } => format!(
+                "p{}: {}",
+                seat + 1,
+                cards
+                    .iter()
+                    .map(|c| c.map_or("??".into(), |c| c.to_string()))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            other => format!("board: {other}"),
+        })
+        .collect();
+    if !dealt.is_empty() {
+        println!("dealt: {}", dealt.join("; "));
+    }
+}
+
+/// The text answer's pots, result (who won what, or why it is not known) and mucked hands.
+fn print_result(r: &Replay) {
     for (i, p) in r.pots.iter().enumerate() {
         let who: Vec<String> = (0..16)
             .filter(|s| p.eligible & (1 << s) != 0)
@@ -308,6 +320,4 @@ fn print_text(hand: &HandHistory, r: &Replay, profile: Profile, offset: usize) {
         let who: Vec<String> = r.mucked.iter().map(|s| format!("p{}", s + 1)).collect();
         println!("mucked: {}", who.join(" "));
     }
-    let stacks: Vec<String> = r.final_stacks.iter().map(u64::to_string).collect();
-    println!("final stacks: {}", stacks.join(", "));
 }

@@ -7,7 +7,8 @@ use abstraction::tree::{Edge, NodeKind};
 use anyhow::Context;
 use solver::bot::matches::{play_match_with, MatchConfig, MatchResult};
 use solver::bot::third_street::{third_street, ACTIONS};
-use solver::bot::{load, Candidates, Lbr, Player, BOT_NAMES};
+use solver::bot::{Candidates, Lbr, Player, BOT_NAMES};
+use solver::players::load;
 use solver::strategy_file::{PublicFile, StrategyFile};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -442,7 +443,7 @@ fn first_round_chart(f: &PublicFile) -> anyhow::Result<String> {
         .iter()
         .map(|c| {
             let mut c = *c;
-            solver::policy::normalize(&mut c).then_some(c)
+            solver::kernel::normalize(&mut c).then_some(c)
         })
         .collect();
     Ok(grid_chart(

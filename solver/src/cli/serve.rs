@@ -7,7 +7,8 @@ use anyhow::{bail, Context};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use solver::bot::protocol::{Served, Server};
-use solver::bot::{load, open_strategy, BOT_NAMES};
+use solver::bot::BOT_NAMES;
+use solver::players::{load, open_strategy};
 use solver::resolve::{resolve_spec, Budget, Options, ResolvingPlayer, DEFAULT_PLAYER_ITERATIONS};
 use std::io::BufWriter;
 #[cfg(unix)]

@@ -11,7 +11,7 @@
 //! [`MultiwayView`]) by [`MultiwayFacts::bucket`]. The other seats' down
 //! cards, which the seat has not seen, are filled with cards no event shows: no fact of the
 //! seat's view reads them. [`check_player`] then plays hands through the rules engine and asks
-//! [`MultiwayPlayer`](crate::strategy_file::multiway::MultiwayPlayer) (or any player) at every
+//! [`MultiwayPlayer`](crate::bot::MultiwayPlayer) (or any player) at every
 //! decision: the other lookup, by real states and `MultiwayBetting::locate`.
 
 use super::sampled::Rows;

@@ -98,7 +98,7 @@ impl Solver {
         let mut out = self.average.clone();
         for set in &self.tree.infosets {
             let s = set.first_slot as usize;
-            crate::policy::normalize(&mut out[s..s + set.actions as usize]);
+            crate::kernel::normalize(&mut out[s..s + set.actions as usize]);
         }
         out
     }

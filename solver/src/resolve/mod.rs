@@ -599,7 +599,7 @@ impl Resolved {
         let mut row: Vec<f64> = (self.solver.average[at..at + k].iter())
             .map(|&x| f64::from(x))
             .collect();
-        crate::policy::normalize(&mut row);
+        crate::kernel::normalize(&mut row);
         row
     }
 

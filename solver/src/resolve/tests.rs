@@ -602,11 +602,11 @@ fn resolve_specs_name_iterations_or_milliseconds() {
     // A command that opens the file alone (eval lbr) refuses rather than drop the re-solve.
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/5stud-hu.strat");
     let def = GameDef::preset("5stud").unwrap();
-    let e = crate::bot::open_strategy(&format!("{path}:resolve"), &def)
+    let e = crate::players::open_strategy(&format!("{path}:resolve"), &def)
         .err()
         .unwrap();
     assert!(e.to_string().contains("without `:resolve`"), "{e}");
-    assert!(crate::bot::load(&format!("{path}:threshold=0.1:resolve=5"), &def).is_ok());
+    assert!(crate::players::load(&format!("{path}:threshold=0.1:resolve=5"), &def).is_ok());
     // A bad budget or floor is refused for what it is wherever the spec is read (a command
     // guesses the game from the file's spec before it loads the player).
     for (bad, says) in [
@@ -614,11 +614,13 @@ fn resolve_specs_name_iterations_or_milliseconds() {
         ("resolve,floor=2", "floor=F"),
     ] {
         let spec = format!("{path}:{bad}");
-        let e = crate::bot::strategy_spec(&spec).unwrap_err().to_string();
+        let e = crate::players::strategy_spec(&spec)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(bad) && e.contains(says), "{e}");
     }
     // A floor other than the default is in the name, which reads back as the same player.
-    let floored = crate::bot::load(&format!("{path}:resolve,floor=0.2"), &def).unwrap();
+    let floored = crate::players::load(&format!("{path}:resolve,floor=0.2"), &def).unwrap();
     assert_eq!(floored.name(), format!("{path}:resolve=30,floor=0.2"));
     let spec = format!("{path}:resolve,floor=0.2");
     let (_, _, options) = resolve_spec(&spec).unwrap().unwrap();

@@ -182,7 +182,7 @@ fn resolve_root(
     let mut rows = Vec::with_capacity(pairs.len() * 3);
     for &(at, sub_at, k) in &pairs {
         let mut row = average[sub_at..sub_at + k].to_vec();
-        crate::policy::normalize(&mut row);
+        crate::kernel::normalize(&mut row);
         rows.extend(row.into_iter().enumerate().map(|(a, p)| (at + a, p)));
     }
     let resolved = match &solves[..] {

@@ -1,5 +1,5 @@
-//! The strategy file of a sampled multiway solve (three to eight seats of real stud), and the
-//! [`Player`] that plays it.
+//! The strategy file of a sampled multiway solve (three to eight seats of real stud), and its
+//! lookup of a real decision (the player that plays it is [`crate::bot::MultiwayPlayer`]).
 //!
 //! # Bytes
 //! The container of [`crate::container`] (format version 5: prefix, bincode header, 64-byte
@@ -32,15 +32,14 @@
 //! One lookup per decision: the node by [`MultiwayBetting::locate`] (the street's tree by the
 //! seats that began it, the node by the street's betting, the pot class by the pot that entered
 //! it), the bucket by the seat's view (against the best showing live opponent, or the whole
-//! table's, as the file's [`MultiwayView`]), the row played
-//! through the player's [`Purification`] (`FILE:mixed|threshold=T|pure`, as a heads-up file),
-//! and each abstract action's real action by [`MultiwayBetting::real_action`].
+//! table's, as the file's [`MultiwayView`]), the row played through the player's
+//! [`Purification`](crate::purify::Purification) (`FILE:mixed|threshold=T|pure`, as a heads-up
+//! file), and each abstract action's real action by [`MultiwayBetting::real_action`].
 
-use crate::bot::{normalize_or_fall_back, Answer, Bet, Player};
+use crate::action::Bet;
 use crate::container::{self, Container};
 use crate::input;
 use crate::multiway::sampled::{Rows, SampledSolver};
-use crate::purify::Purification;
 use crate::session::Problem;
 use crate::strategy_file::{Width, MAX_ACTIONS};
 use abstraction::betting_abstraction::BettingAbstraction;
@@ -169,7 +168,7 @@ fn encode_rows(solver: &SampledSolver) -> Vec<u8> {
                     for (b, &p) in row.iter_mut().zip(&played[slot..slot + k]) {
                         *b = p as f64;
                     }
-                    crate::policy::normalize(row);
+                    crate::kernel::normalize(row);
                     let spot = Spot {
                         tree: ti as u32,
                         node: i,
@@ -502,102 +501,6 @@ impl MultiwayFile {
         }
         let bucket = self.bucket(state, seat, down)?;
         Ok(Some((spot, bucket)))
-    }
-}
-
-/// A player of a multiway strategy file: each row played through its [`Purification`] (by
-/// default [`crate::bot::default_multiway_purification`]).
-pub struct MultiwayPlayer {
-    file: MultiwayFile,
-    /// The file's path.
-    path: String,
-    /// The name reports give: the path, and how the rows are played if that was set.
-    name: String,
-    /// What is done to a row before it is played.
-    purification: Purification,
-}
-
-impl MultiwayPlayer {
-    /// The player of the file at `path`, named by it.
-    pub fn open(path: &str) -> Result<MultiwayPlayer> {
-        Ok(MultiwayPlayer::new(
-            MultiwayFile::open(Path::new(path))?,
-            path,
-        ))
-    }
-
-    /// The game the file was solved for.
-    pub fn game(&self) -> &GameDef {
-        &self.file.header.game
-    }
-
-    /// The file.
-    pub fn file(&self) -> &MultiwayFile {
-        &self.file
-    }
-
-    /// The player of an opened file, read from `path` (its name); its rows played as a multiway
-    /// file's are by default.
-    pub fn new(file: MultiwayFile, path: &str) -> MultiwayPlayer {
-        MultiwayPlayer {
-            file,
-            path: path.to_string(),
-            name: path.to_string(),
-            purification: crate::bot::default_multiway_purification(),
-        }
-    }
-
-    /// Plays every row through `purification` instead of the default; the name says it
-    /// (`FILE:threshold=0.15`), as a heads-up strategy player's does.
-    pub fn with_purification(mut self, purification: Purification) -> MultiwayPlayer {
-        self.name = format!("{}:{purification}", self.path);
-        self.purification = purification;
-        self
-    }
-
-    /// What is done to a row before it is played.
-    pub fn purification(&self) -> Purification {
-        self.purification
-    }
-}
-
-impl Player for MultiwayPlayer {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn policy(
-        &self,
-        state: &State,
-        bets: &[Bet],
-        seat: u8,
-        legal: &[Action],
-        probs: &mut [f64],
-    ) -> Result<Answer> {
-        if state.def() != &self.file.header.game {
-            bail!("{}: the strategy is of another game", self.name);
-        }
-        probs.fill(0.0);
-        let Some((spot, bucket)) = self.file.row(state, bets, seat)? else {
-            // The abstract street closed: the abstract game has called. The strategy's own
-            // answer, as a heads-up strategy player's past its cap, not the fallback.
-            probs[crate::bot::passive(legal)] = 1.0;
-            return Ok(Answer::Own);
-        };
-        let mut row = [0.0; MAX_ACTIONS];
-        let k = self.file.row_into(&spot, bucket, &mut row)?;
-        self.purification.apply(&mut row[..k]);
-        for (c, &p) in row[..k].iter().enumerate() {
-            let real = self
-                .file
-                .betting
-                .real_action(spot.tree, spot.node, c, legal)
-                .with_context(|| format!("abstract action {c} has no real action"))?;
-            if let Some(i) = legal.iter().position(|&a| a == real) {
-                probs[i] += p;
-            }
-        }
-        Ok(normalize_or_fall_back(legal, probs))
     }
 }
 

@@ -14,13 +14,14 @@ use abstraction::named::Named;
 use abstraction::rules::GameDef;
 use abstraction::tree::Budget;
 use common::{ok, stud};
+use solver::bot::MultiwayPlayer;
 use solver::cfr::Algorithm;
 use solver::multiway::lift::{check_player, Lift};
 use solver::multiway::sampled::SampledSolver;
 use solver::multiway::{nash_conv, Solver};
 use solver::session::sampled::{betting, write_strategy};
 use solver::session::Problem;
-use solver::strategy_file::multiway::{MultiwayFile, MultiwayPlayer};
+use solver::strategy_file::multiway::MultiwayFile;
 use std::sync::Arc;
 
 const BATCH: usize = 192;

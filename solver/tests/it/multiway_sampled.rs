@@ -9,9 +9,9 @@ use abstraction::cards::Card;
 use abstraction::rules::{Action, Deal, GameDef, Next, State};
 use common::{err, ok, stud};
 use serde_json::Value;
+use solver::bot::MultiwayPlayer;
 use solver::bot::{Bet, Player};
 use solver::purify::Purification;
-use solver::strategy_file::multiway::MultiwayPlayer;
 use std::path::PathBuf;
 
 fn dir() -> PathBuf {
@@ -107,7 +107,7 @@ fn a_three_seat_solves_checkpoint_lines_count_traversals() {
     assert!(last["traversals"].as_u64().unwrap() > 0, "{last}");
 }
 
-/// The file plays at a table wherever a player is named (`bot::load`): a match against two
+/// The file plays at a table wherever a player is named (`players::load`): a match against two
 /// heuristic copies, its game read from the file, zero-sum over the rotated seats.
 #[test]
 fn a_three_seat_file_plays_a_match_at_its_table() {

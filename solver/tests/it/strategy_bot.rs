@@ -7,7 +7,7 @@ use abstraction::cards::Card;
 use abstraction::rules::{Action, GameDef, State};
 use common::text;
 use serde_json::Value;
-use solver::bot::load;
+use solver::players::load;
 use std::process::Command;
 
 /// Runs `stud`: whether it succeeded, its standard output and its standard error.

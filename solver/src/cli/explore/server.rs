@@ -7,7 +7,7 @@
 //! query` command of the node; a click on an action goes on. Its one question to the server is
 //! `GET /api/node?spot=SPOT`: the spot in `stud query`'s notation (cards and PHH codes),
 //! answered with where the hand is (a card due, a decision, the end) and, at a decision, `stud
-//! query --ranges --json`'s own answer ([`crate::cli::query::betting_json`]).
+//! query --ranges --json`'s own answer ([`crate::cli::query::betting::betting_json`]).
 //!
 //! # Bounds
 //! One thread answers one connection at a time (a local page asks one thing at a time): a
@@ -338,7 +338,7 @@ impl Explorer {
         let f = (self.player.file().betting()).context("a public-tree file")?;
         let def = &f.header().game;
         let seat = state.to_act().context("a decision with no one to act")?;
-        let q = crate::cli::query::betting_json(&self.player, spot, None, true)?;
+        let q = crate::cli::query::betting::betting_json(&self.player, spot, None, true)?;
         let level = (0..def.seats)
             .map(|s| state.round_bet(s))
             .max()

@@ -1,5 +1,5 @@
 use super::*;
-use crate::bot::choose;
+use crate::bot::{choose, Answer, MultiwayPlayer, Player};
 use crate::cfr::Algorithm;
 use crate::multiway::sampled::tests::{game, solver, solver_recalling, solver_with, table_buckets};
 use abstraction::rules::Next;
@@ -178,7 +178,7 @@ fn a_spec_says_how_the_rows_are_played_and_names_the_player() {
     )
     .unwrap();
     let f = path.to_str().unwrap();
-    let load = |spec: &str| crate::bot::load(spec, &def);
+    let load = |spec: &str| crate::players::load(spec, &def);
     let plain = load(f).unwrap();
     let mixed = load(&format!("{f}:mixed")).unwrap();
     let threshold = load(&format!("{f}:threshold=0.15")).unwrap();

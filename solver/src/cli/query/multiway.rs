@@ -12,11 +12,15 @@
 //! cards of the seat to act; without it,
 //! every bucket's row, with the holdings of the seat in it (none of the up cards on the table).
 
-use super::action_words;
-use super::query::{
-    called_row, cards_text, check_hand_up, examples, first_words, hand_label, parse_holding,
-    print_table, replay_betting, rows_json, Args, Replayed, Row, Step,
+use super::rows::{
+    called_row, examples, play_json, play_rows, print_play, print_table, rows_json, Row,
 };
+use super::spot::{
+    cards_text, check_hand_up, first_words, hand_label, parse_holding, replay_betting, Holding,
+    Replayed, Step,
+};
+use super::Args;
+use crate::cli::action_words;
 use abstraction::cards::CardSet;
 use abstraction::multiway_betting::{MwKind, Spot};
 use abstraction::multiway_deal::MultiwayView;
@@ -62,7 +66,7 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
     let against = MultiwayFile::opponent(&state, seat)?;
     let up = shown(&state, seat);
     let table = (0..def.seats).fold(CardSet::EMPTY, |t, s| t.union(shown(&state, s)));
-    check_hand_up(args, holding.as_ref(), up, seat)?;
+    check_hand_up(args.hand.as_deref(), holding.as_ref(), up, seat)?;
     let legal = state.legal_actions();
     let at = At {
         state: &state,
@@ -90,47 +94,7 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
         );
         return Ok(());
     }
-    let mut rows = match &holding {
-        Some(h) => {
-            let down: CardSet = h.down.iter().copied().collect();
-            if let Some(c) = h.down.iter().find(|c| table.contains(**c)) {
-                bail!("--hand {c}: that card is already dealt face up in the spot");
-            }
-            let b = f.bucket(&state, seat, down).context("--hand")?;
-            let about = describe::of_hand(f.bucketing_at(&state), street, b, down, up);
-            vec![row(
-                &f,
-                &spot,
-                b,
-                Some(hand_label(down, up)),
-                None,
-                Some(about),
-            )?]
-        }
-        None => {
-            let view = f.view(&state, seat, CardSet::EMPTY)?;
-            let mut held = describe::holdings_table(f.bucketing_at(&state), &view)?;
-            // Every up card on the table is out of the seat's down cards, not only the
-            // opponent's its view is bucketed against.
-            for hs in &mut held {
-                hs.retain(|h| h.intersection(table).is_empty());
-            }
-            let about = describe::at_spot(f.bucketing_at(&state), street, up, &held);
-            let mut rows = Vec::with_capacity(held.len());
-            for (b, hs) in held.iter().enumerate() {
-                let holds = Some((hs.len(), examples(hs)));
-                rows.push(row(
-                    &f,
-                    &spot,
-                    b as u32,
-                    None,
-                    holds,
-                    about.get(b).cloned(),
-                )?);
-            }
-            rows
-        }
-    };
+    let mut rows = rows_at(&f, &state, seat, &spot, holding.as_ref(), table)?;
     let mut codes = Vec::with_capacity(node.num_children as usize);
     let mut names = Vec::with_capacity(node.num_children as usize);
     for c in 0..node.num_children as usize {
@@ -141,17 +105,65 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
         codes.push(code(real));
         names.push(action_words(&state, real));
     }
-    super::query::play_rows(&mut rows, args.play);
+    play_rows(&mut rows, args.play);
     if args.output.json {
         let mut v = at.json(false, &codes, &names, &rows);
-        v["play"] = super::query::play_json(args.play).into();
+        v["play"] = play_json(args.play).into();
         println!("{v}");
         return Ok(());
     }
     at.print();
-    super::query::print_play(args.play);
-    super::query::print_rows(&names, rows, seat, holding.is_none());
+    print_play(args.play);
+    super::rows::print_rows(&names, rows, seat, holding.is_none());
     Ok(())
+}
+
+/// The rows of `seat`'s decision `spot` at `state`: `holding`'s, or every bucket's with the
+/// seat's holdings in it (none of the up cards on the `table`).
+fn rows_at(
+    f: &MultiwayFile,
+    state: &State,
+    seat: u8,
+    spot: &Spot,
+    holding: Option<&Holding>,
+    table: CardSet,
+) -> Result<Vec<Row>> {
+    let street = state.street();
+    let up = shown(state, seat);
+    Ok(match holding {
+        Some(h) => {
+            let down: CardSet = h.down.iter().copied().collect();
+            if let Some(c) = h.down.iter().find(|c| table.contains(**c)) {
+                bail!("--hand {c}: that card is already dealt face up in the spot");
+            }
+            let b = f.bucket(state, seat, down).context("--hand")?;
+            let about = describe::of_hand(f.bucketing_at(state), street, b, down, up);
+            vec![row(
+                f,
+                spot,
+                b,
+                Some(hand_label(down, up)),
+                None,
+                Some(about),
+            )?]
+        }
+        None => {
+            let view = f.view(state, seat, CardSet::EMPTY)?;
+            let mut held = describe::holdings_table(f.bucketing_at(state), &view)?;
+            // Every up card on the table is out of the seat's down cards, not only the
+            // opponent's its view is bucketed against.
+            for hs in &mut held {
+                hs.retain(|h| h.intersection(table).is_empty());
+            }
+            let about = describe::at_spot(f.bucketing_at(state), street, up, &held);
+            let mut rows = Vec::with_capacity(held.len());
+            for (b, hs) in held.iter().enumerate() {
+                let holds = Some((hs.len(), examples(hs)));
+                rows.push(row(f, spot, b as u32, None, holds, about.get(b).cloned())?);
+            }
+            rows
+        }
+    })
 }
 
 /// The up cards `seat` shows at `state`.
@@ -329,11 +341,11 @@ fn first_decision(f: &MultiwayFile, args: &Args) -> Result<()> {
         .children(spot.node as usize)
         .map(|c| first_words(def, f.betting.edges[c]))
         .collect();
-    super::query::play_rows(&mut rows, args.play);
+    play_rows(&mut rows, args.play);
     let street_name = def.street_name(0);
     if args.output.json {
         let v = serde_json::json!({
-            "play": super::query::play_json(args.play),
+            "play": play_json(args.play),
             "seats": def.seats,
             "seat": None::<u8>,
             "role": 0,
@@ -343,7 +355,7 @@ fn first_decision(f: &MultiwayFile, args: &Args) -> Result<()> {
             "node": spot.node,
             "capped": false,
             "actions": f.betting.children(spot.node as usize)
-                .map(|c| super::query::describe(f.betting.edges[c]))
+                .map(|c| super::spot::describe(f.betting.edges[c]))
                 .collect::<Vec<_>>(),
             "action_names": names,
             "hands": rows_json(&rows),
@@ -357,7 +369,7 @@ fn first_decision(f: &MultiwayFile, args: &Args) -> Result<()> {
          for what each bucket holds)",
         def.seats
     );
-    super::query::print_play(args.play);
+    print_play(args.play);
     print_table(&names, &rows);
     Ok(())
 }

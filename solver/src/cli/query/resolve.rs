@@ -2,13 +2,15 @@
 //! last two from a spot on the street before the last (sixth street in seven-card stud; see
 //! `solver::resolve`), the re-solved policy of the hand beside the strategy's.
 
-use super::action_words;
-use super::query::{cards_text, parse_holding, replay_betting, Args, Replayed, Step};
+use super::spot::{cards_text, parse_holding, replay_betting, Holding, Replayed, Step};
+use super::Args;
+use crate::cli::action_words;
 use abstraction::cards::CardSet;
+use abstraction::rules::{Action, State};
 use anyhow::{bail, Context, Result};
-use solver::bot::{Player, StrategyPlayer};
+use solver::bot::{Bet, Player, StrategyPlayer};
 use solver::purify::Purification;
-use solver::resolve::{Budget, Options, Subgame};
+use solver::resolve::{Budget, Options, Report, Subgame};
 use solver::strategy_file::StrategyFile;
 
 /// The iterations of a re-solve when neither `--iterations` nor `--budget-ms` is given.
@@ -32,18 +34,7 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         .to_act()
         .context("the spot is at no decision of the last street")?;
     let down: CardSet = holding.down.iter().copied().collect();
-    if let Some(up) = &holding.up {
-        let given: CardSet = up.iter().copied().collect();
-        let dealt: CardSet = state.up_cards(seat).iter().copied().collect();
-        if given != dealt {
-            bail!(
-                "--hand: its up cards ({}) are not the ones the spot dealt p{} ({})",
-                cards_text(given),
-                seat + 1,
-                cards_text(dealt)
-            );
-        }
-    }
+    check_up(&holding, &state, seat)?;
     let path = args.file.to_str().context("the file's path is not UTF-8")?;
     // The ranges come from the strategy as it plays; the column beside is its row as stored.
     let player = StrategyPlayer::open(path, &def)?;
@@ -76,13 +67,7 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
     let re = resolved.strategy(node, hand);
     let actions = sub.actions(node);
     state.show(seat, &holding.down).context("--hand")?;
-    let legal = state.legal_actions();
-    let mut probs = vec![0.0; legal.len()];
-    stored.policy(&state, &bets, seat, &legal, &mut probs)?;
-    let blue: Vec<f64> = actions
-        .iter()
-        .map(|a| legal.iter().position(|x| x == a).map_or(0.0, |i| probs[i]))
-        .collect();
+    let blue = blueprint_row(&stored, &state, &bets, seat, &actions)?;
     let names: Vec<String> = actions.iter().map(|&a| action_words(&state, a)).collect();
     let codes: Vec<String> = actions
         .iter()
@@ -117,6 +102,36 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         seat + 1,
         def.street_name(state.street())
     );
+    print_subgame(&r, args.floor);
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(6);
+    println!("{:width$}  blueprint  re-solved", "action");
+    for ((n, b), x) in names.iter().zip(&blue).zip(&re) {
+        println!("{n:width$}  {b:>9.3}  {x:>9.3}");
+    }
+    Ok(())
+}
+
+/// The blueprint's row as stored (`stored`) at `seat`'s decision in `state`, over the
+/// subgame's `actions` (an action the real spot does not allow: 0).
+fn blueprint_row(
+    stored: &StrategyPlayer,
+    state: &State,
+    bets: &[Bet],
+    seat: u8,
+    actions: &[Action],
+) -> Result<Vec<f64>> {
+    let legal = state.legal_actions();
+    let mut probs = vec![0.0; legal.len()];
+    stored.policy(state, bets, seat, &legal, &mut probs)?;
+    Ok(actions
+        .iter()
+        .map(|a| legal.iter().position(|x| x == a).map_or(0.0, |i| probs[i]))
+        .collect())
+}
+
+/// Prints the subgame's line of the text answer: its size, the time of its ranges and its
+/// solve, and how good the solve is (`floor`: the ranges').
+fn print_subgame(r: &Report, floor: f64) {
     // A safe solve's profile is the gadget game's: its own exploitability says nothing of the
     // seat's strategy, what an opponent hand can gain does.
     let quality = match r.opponent_gain {
@@ -139,14 +154,26 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         r.infoset_actions,
         r.memory_bytes as f64 / (1 << 20) as f64,
         r.range_millis,
-        args.floor,
+        floor,
         r.iterations,
         r.solve_millis,
     );
-    let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(6);
-    println!("{:width$}  blueprint  re-solved", "action");
-    for ((n, b), x) in names.iter().zip(&blue).zip(&re) {
-        println!("{n:width$}  {b:>9.3}  {x:>9.3}");
+}
+
+/// Refuses a `--hand` whose up cards (when it gives them) are not the ones the spot dealt
+/// `seat`.
+fn check_up(holding: &Holding, state: &State, seat: u8) -> Result<()> {
+    if let Some(up) = &holding.up {
+        let given: CardSet = up.iter().copied().collect();
+        let dealt: CardSet = state.up_cards(seat).iter().copied().collect();
+        if given != dealt {
+            bail!(
+                "--hand: its up cards ({}) are not the ones the spot dealt p{} ({})",
+                cards_text(given),
+                seat + 1,
+                cards_text(dealt)
+            );
+        }
     }
     Ok(())
 }

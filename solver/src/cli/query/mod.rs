@@ -1,0 +1,200 @@
+//! `stud query`: the strategy's action probabilities at a spot.
+//!
+//! # Spot notation
+//! A spot is the public history from the start of the hand: public cards and betting actions in
+//! the order they happen, separated by spaces (`|`, `/` and `,` are separators too, for
+//! readability). The private cards are not part of the spot: `--hand` names the cards of the
+//! player to act, else every hand (or bucket) is listed. An empty spot is the first decision.
+//! - A card: `As`, `Td`, `Qc`: the next public card (an up card, seat 0's before seat 1's, or a
+//!   community card).
+//! - PHH actions: `f`, `cc`, `pb`, `cbr N` (or `cbrN`): fold, check/call, post the bring-in,
+//!   complete/bet/raise to N chips this round. A PHH seat prefix (`p1`, `p2`) names the seat of
+//!   the card or action after it (a public tree's spot reads past it).
+//! - Words: `x`/`k`/`check`, `c`/`call`, `fold`, `bi`/`bring-in`, `b`/`r`/`bet`/`raise`/
+//!   `complete` (when one bet size is legal there).
+//!
+//! The real games (betting-tree files) read the same notation, replayed on the rules engine: the
+//! spot gives the up cards as they are dealt (on each street seat 0's, then seat 1's) and the
+//! betting; down cards are not in the spot. `--hand` gives the cards of the player to act: its
+//! down cards (`"As Kd"`, `AsKd`), or the stud notation with the down cards in brackets and the
+//! up cards after them (`"(As Kd) 8d"`: the up cards must be the ones the spot dealt that seat);
+//! the answer is the row of their bucket. Without `--hand`, the row of every bucket, each with
+//! how many holdings of the player to act fall in it and a few of them, looked up in the
+//! bucketing the file embeds. The empty spot gives every bucket's row at the first decision
+//! (up cards unknown). Each bucket is described as a stud player would (see
+//! [`solver::describe`]): its EHS, and the hand classes of the holdings in it, the commonest
+//! first with their share (`pair of aces or kings 62%, two pair 21%`; at the empty spot, of a
+//! fixed sample of the street's deals; with `--hand`, the hand's own class).
+//!
+//! Seven-card stud, third street then fourth: `3c 8d pb cc | Qs 2h x b` (seat 0 shows the 3c and
+//! brings in, seat 1 calls; on fourth street seat 0 shows the better hand, Q-3, and checks,
+//! seat 1 bets; seat 0 to act).
+//!
+//! Rows the solve never reached hold the uniform row the file stores for them, and are marked
+//! `unreached`. A spot past the strategy's raise cap is answered: the abstract game has called
+//! there, and so does the strategy.
+//!
+//! A multiway file (three to eight seats) reads the same notation for its N seats, the up cards
+//! p1's first on each street; a seat prefix (`p3 cc`) is checked against the seat it names on
+//! every real game. The answer is the row its player plays there: see `multiway.rs`.
+//!
+//! Examples: Leduc `cbr2 cc | Kd | cbr4` (seat 0 bets, seat 1 calls, the king of diamonds comes,
+//! seat 0 bets; seat 1 to act); ministud `Ah Kc pb c Qd As` (up cards Ah for seat 0 and Kc for
+//! seat 1, seat 1 brings in, seat 0 calls, fourth-street cards; the best showing hand to act).
+//!
+//! The answers by kind of file, each a module: [`public`], [`betting`], [`multiway`] and (with
+//! `--resolve`) [`resolve`], over the spot's parsing and replay ([`spot`]) and the answer's
+//! rows and tables ([`rows`]).
+
+pub mod betting;
+mod multiway;
+mod public;
+mod resolve;
+mod rows;
+mod spot;
+
+use anyhow::{bail, Context, Result};
+use solver::bot::StrategyPlayer;
+use solver::purify::Purification;
+use solver::strategy_file::StrategyFile;
+use spot::parse_spot;
+use std::path::PathBuf;
+
+/// Arguments of `stud query`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples (the shipped strategies):\n  \
+    stud query strategies/7stud-hu.strat\n  \
+    stud query strategies/7stud-hu.strat \"3c 8d pb\"\n  \
+    stud query strategies/7stud-hu.strat \"3c 8d pb\" --hand \"(As Kd) 8d\"\n  \
+    stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x b\" --hand AsKd --json\n  \
+    stud query strategies/razz-hu.strat \"Kc 3d\" --hand \"As 2d\"\n  \
+    stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x b\" --ranges\n  \
+    stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x b\" --play threshold=0.15\n  \
+    stud query strategies/7stud-4p.strat:pure \"3c 8d Kh 2s pb\" --hand \"As Ad\"\n  \
+    stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x x | 4d 5h x x | 9c Jd x x\" \
+--hand \"As Kd 2s\" --resolve --iterations 50\n\n\
+    A multiway file (three or more seats; this one from stud solve --game 7stud-3p --abstraction \
+    tiny --time 90s --out solves/7stud-3p.strat):\n  \
+    stud query solves/7stud-3p.strat \"3c 8d Kh pb\" --hand \"As Ad\"\n  \
+    stud query solves/7stud-3p.strat \"p1 3c p2 8d p3 Kh p1 pb p2 f p3 cc | 9h Ts\"\n\n\
+    Spot: public cards and actions in order: PHH f, cc, pb, cbr N, or the words x, check, \
+    c, call, fold, bi, b, bet, r, raise, complete. Streets are named as players say them (3rd \
+    to 7th street). Rows marked `unreached` are the uniform rows of spots the solve never \
+    reached. Each bucket of a real game is described by its EHS (its mean pot share) and the \
+    hand classes of the holdings in it, the commonest first. See the module docs in \
+    solver/src/cli/query/mod.rs.")]
+pub struct Args {
+    /// The strategy file.
+    pub file: PathBuf,
+    /// The spot: the public history (empty for the first decision).
+    #[arg(default_value = "")]
+    pub spot: String,
+    /// The cards of the player to act: down cards (`AsKd`, `"As Kd"`), or `"(As Kd) 8d"` with
+    /// the up cards after the bracketed down cards (default: every hand or bucket).
+    #[arg(long)]
+    pub hand: Option<String>,
+    /// `--json`.
+    #[command(flatten)]
+    pub output: super::args::Output,
+    /// Re-solve the last street (7th street; 5th in five-card stud), or from a 6th-street spot
+    /// the last two (the 7th card private chance), with the real cards, from the ranges the
+    /// strategy implies, and print the re-solved policy of `--hand` beside the strategy's (a
+    /// real-game file; see docs/resolve.md).
+    #[arg(long, requires = "hand")]
+    pub resolve: bool,
+    /// With --resolve: DCFR iterations of the re-solve (default 100; the same answer every run).
+    #[arg(long, requires = "resolve", conflicts_with = "budget_ms")]
+    pub iterations: Option<u64>,
+    /// With --resolve: re-solve for this many milliseconds instead of a number of iterations.
+    #[arg(long, requires = "resolve")]
+    pub budget_ms: Option<u64>,
+    /// With --resolve: re-solve safely, the opponent entering through the re-solving gadget
+    /// with its blueprint counterfactual values (docs/resolve.md).
+    #[arg(long, requires = "resolve")]
+    pub safe: bool,
+    /// With --resolve: the least probability by which an action taken weighs a holding in the
+    /// ranges (0: Bayes' rule exactly; the default was measured, docs/resolve.md "The floor").
+    #[arg(long, requires = "resolve", default_value_t = solver::resolve::DEFAULT_FLOOR,
+          value_parser = solver::resolve::parse_floor)]
+    pub floor: f64,
+    /// Also print the strategy of the player to act by hand class, and each seat's range
+    /// reaching the spot: the probability of the betting so far by hand class and by bucket,
+    /// by Bayes' rule on the rows as stored (a real game's file, the up cards given; what
+    /// `stud explore` shows).
+    #[arg(long, conflicts_with_all = ["hand", "resolve"])]
+    pub ranges: bool,
+    /// Print each row as a player plays it: `mixed` (the rows as stored, the default),
+    /// `threshold=T` (actions below T dropped, the rest scaled to sum 1) or `pure` (only the
+    /// most likely action), as `stud match FILE:PLAY` plays the file (docs/solver.md, "Playing
+    /// the average strategy"). `FILE:PLAY` says the same.
+    #[arg(long, value_name = "PLAY", conflicts_with_all = ["ranges", "resolve"])]
+    pub play: Option<Purification>,
+}
+
+/// `args` with a `FILE:PLAY` suffix (as `stud match` and `serve` read a player) moved to
+/// `--play`: where no file has the name as given and what follows its last `:` is a way of
+/// playing (`mixed`, `threshold=T`, `pure`).
+fn split_play(mut args: Args) -> Result<Args> {
+    if args.file.exists() {
+        return Ok(args);
+    }
+    let Some(given) = args.file.to_str().map(str::to_owned) else {
+        return Ok(args);
+    };
+    let Some((file, play)) = given.rsplit_once(':') else {
+        return Ok(args);
+    };
+    let Ok(play) = play.parse::<Purification>() else {
+        return Ok(args);
+    };
+    if args.play.is_some() {
+        bail!("{given}: the way of playing is given twice (FILE:PLAY and --play): give one");
+    }
+    if args.ranges || args.resolve {
+        bail!(
+            "{given}: --ranges and --resolve read the rows as stored; drop `:{play}` (or use \
+             --play without them)"
+        );
+    }
+    args.file = PathBuf::from(file);
+    args.play = Some(play);
+    Ok(args)
+}
+
+/// Runs `stud query`.
+pub fn run(args: Args) -> Result<()> {
+    let args = split_play(args)?;
+    let steps = parse_spot(&args.spot)?;
+    if solver::strategy_file::multiway::is_multiway_file(&args.file) {
+        return multiway::run(&args, &steps);
+    }
+    let f = StrategyFile::open(&args.file)?;
+    if args.resolve {
+        return resolve::run(&f, &args, &steps);
+    }
+    match &f {
+        StrategyFile::Betting(betting) => {
+            // --ranges replays the strategy as stored, through a player of the file.
+            let player = match args.ranges {
+                true => {
+                    let path = args.file.to_str().context("the file's path is not UTF-8")?;
+                    Some(
+                        StrategyPlayer::open(path, &f.header().game)?
+                            .with_purification(Purification::Mixed),
+                    )
+                }
+                false => None,
+            };
+            if let Some(v) = betting::run_betting(betting, &args, &steps, player.as_ref())? {
+                println!("{v}");
+            }
+            Ok(())
+        }
+        StrategyFile::Public(_) if args.ranges => bail!(
+            "--ranges reads a real game's strategy (a betting-tree file); {} is a public tree: \
+             every private hand has its own row already",
+            args.file.display()
+        ),
+        StrategyFile::Public(public) => public::run_public(public, &args, &steps),
+    }
+}
