@@ -22,7 +22,7 @@ use std::time::Duration;
 /// Serve a bot or strategy over a JSON line protocol, on stdin/stdout or TCP.
 #[derive(clap::Args)]
 #[command(after_help = "Example:\n  \
-echo '{\"id\":1,\"seat\":1,\"actions\":[\"d dh p1 ????7h\",\"d dh p2 AsKs2c\",\"p2 pb\",\"p1 cc\"]}' | stud serve heuristic\n  \
+echo '{\"id\":1,\"seat\":1,\"actions\":[\"d dh p1 ????7h\",\"d dh p2 AsKs2c\",\"p2 pb\",\"p1 cbr 5\"]}' | stud serve heuristic\n  \
 stud serve heuristic --game razz --listen 127.0.0.1:9000 --seed 7\n  \
 stud serve heuristic --game 7stud-3p\n\n\
 One request per line, one reply per line: see docs/protocol.md. At a table of N seats \
