@@ -15,11 +15,11 @@ use abstraction::rules::GameDef;
 use abstraction::tree::Budget;
 use common::{ok, stud};
 use solver::cfr::Algorithm;
+use solver::checkpoint::Problem;
 use solver::multiway::lift::{check_player, Lift};
 use solver::multiway::sampled::SampledSolver;
 use solver::multiway::{nash_conv, Solver};
 use solver::session::sampled::{betting, write_strategy};
-use solver::session::Problem;
 use solver::strategy_file::multiway::{MultiwayFile, MultiwayPlayer};
 use std::sync::Arc;
 
