@@ -9,9 +9,23 @@
 //! arrays ([`ContainerFile`]), so resuming needs no second copy of them in memory.
 
 use crate::container::{self, ContainerFile};
+use abstraction::betting_abstraction::BettingAbstraction;
+use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
 use serde::{de::DeserializeOwned, Serialize};
 use std::path::Path;
+
+/// What a solver solves beyond what it holds itself: the game and its abstractions, recorded in
+/// its checkpoints so that only the same problem resumes one.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// The game.
+    pub game: GameDef,
+    /// The card abstraction's name (for a bucketing: its size and checksum).
+    pub card_abstraction: String,
+    /// The betting abstraction.
+    pub betting: BettingAbstraction,
+}
 
 /// The header of one kind of checkpoint: what a checkpoint must match to be resumed.
 pub trait Header: Serialize + DeserializeOwned {

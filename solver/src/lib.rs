@@ -26,5 +26,6 @@ pub mod purify;
 pub mod ranges;
 pub mod resolve;
 pub mod session;
+pub mod solve;
 pub mod strategy_file;
 pub mod terminal;

@@ -1,13 +1,13 @@
 //! `stud abstraction`: builds (or reads from its cache) the card abstraction of a stud game at a
 //! size, and shows the bucket of a hand.
 
-use abstraction::bucketing::{Bucketing, CardView, Phase, Size, Table, SIZES};
+use super::solve_watch::Console;
+use abstraction::bucketing::{Bucketing, CardView, Size, Table, SIZES};
 use abstraction::cards::{parse_distinct_cards, CardSet};
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context};
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use solver::bucket_cache::{self, Origin};
+use solver::bucket_cache::Origin;
 use solver::session::Cards;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -103,25 +103,16 @@ fn load(c: &Common, force: bool) -> anyhow::Result<(Bucketing, PathBuf, Origin, 
     load_or_build(&def, &size, &c.dir, force, false)
 }
 
-/// The card abstraction of a solve named on the command line: `lossless`, or a bucketing size
-/// (see [`Size::parse`]) read from the cache in `dir` or built there (with a progress bar unless
-/// `quiet`). A game the solver's tree cannot walk is refused first.
+/// The card abstraction of a solve named on the command line
+/// ([`solver::solve::cards::walked_cards`]), a bucketing's build shown with a progress bar
+/// unless `quiet`.
 pub fn card_abstraction(
     def: &GameDef,
     spec: &str,
     dir: &std::path::Path,
     quiet: bool,
 ) -> anyhow::Result<Cards> {
-    // A game the solver cannot walk is refused before a bucketing is built for it.
-    abstraction::tree::Tree::check_supported(def)?;
-    if spec == "lossless" {
-        return Ok(Cards::Lossless);
-    }
-    let size = Size::parse(spec, def.streets.len())
-        .with_context(|| format!("--abstraction {spec} (lossless, {SIZES})"))?;
-    let (b, ..) = load_or_build(def, &size, dir, false, quiet)
-        .with_context(|| format!("the {spec} abstraction of {}", def.variant.name()))?;
-    Ok(Cards::Buckets(Box::new(b)))
+    solver::solve::cards::walked_cards(def, spec, dir, &Console::new(quiet, false))
 }
 
 /// The cached abstraction of `def` at `size` in `dir`, or a fresh build with a progress bar on
@@ -145,34 +136,10 @@ pub fn load_or_build_table(
     force: bool,
     quiet: bool,
 ) -> anyhow::Result<(Bucketing, PathBuf, Origin, f64)> {
-    let bar = if quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(1)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{msg:>28} [{bar:30}] {pos}/{len} {elapsed}")
-            .expect("a valid template")
-            .progress_chars("=> "),
-    );
     let start = Instant::now();
-    let progress = |p: abstraction::bucketing::Progress| {
-        let phase = match p.phase {
-            Phase::Features => "features",
-            Phase::Clustering => "k-means",
-        };
-        bar.set_message(format!(
-            "{} ({}/{}) {phase}",
-            def.street_name(p.street),
-            p.street + 1,
-            p.streets
-        ));
-        bar.set_length(p.total as u64);
-        bar.set_position(p.done as u64);
-    };
-    let out = bucket_cache::load_or_build_table(def, table, size, dir, force, &progress);
-    bar.finish_and_clear();
-    let (b, path, origin) = out?;
+    let console = Console::new(quiet, false);
+    let (b, path, origin) =
+        solver::solve::cards::load_or_build_table(def, table, size, dir, force, &console)?;
     Ok((b, path, origin, start.elapsed().as_secs_f64()))
 }
 

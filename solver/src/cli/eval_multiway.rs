@@ -14,6 +14,7 @@ use abstraction::tree::Budget;
 use anyhow::{ensure, Context, Result};
 use solver::bot::MultiwayPlayer;
 use solver::cfr::Algorithm;
+use solver::checkpoint::Problem;
 use solver::memory::{available_memory, cpu_seconds, status_bytes};
 use solver::multiway::lift::{check_player, merge, unmerge, Lift};
 use solver::multiway::sampled::{Played, SampledSolver};
@@ -21,7 +22,6 @@ use solver::multiway::{nash_conv, Solver};
 use solver::purify::Purification;
 use solver::session::multiway::estimate;
 use solver::session::sampled::{betting, write_strategy, ADVICE};
-use solver::session::Problem;
 use solver::strategy_file::multiway::MultiwayFile;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -141,7 +141,7 @@ pub fn run(args: Args) -> Result<()> {
     );
     let seats = def.seats as usize;
     let batch = (args.batch)
-        .unwrap_or(super::solve_sampled::DEFAULT_BATCH_PER_SEAT * seats)
+        .unwrap_or(solver::solve::sampled::DEFAULT_BATCH_PER_SEAT * seats)
         .max(seats);
     let quiet = args.output.json;
     let say = |s: String| {
@@ -168,12 +168,12 @@ pub fn run(args: Args) -> Result<()> {
     ));
     let size = Size::parse(&args.abstraction, def.streets.len())
         .with_context(|| format!("--abstraction {} ({SIZES})", args.abstraction))?;
-    let buckets = super::solve_sampled::load_buckets(
+    let buckets = solver::solve::cards::multiway_buckets(
         &def,
         &size,
         args.view,
         &args.abstraction_dir,
-        quiet,
+        &super::solve_watch::Console::new(quiet, false),
     )
     .with_context(|| {
         format!("{game}: the sampling solver buckets stud cards (down and up, no community card)")

@@ -112,9 +112,9 @@ impl Knobs {
     /// Every combination of the values given, with the deals of `seed`.
     pub fn grid(&self, seed: u64) -> Vec<DealKnobs> {
         let mut grid = vec![DealKnobs {
-            batch: super::solve_real::DEFAULT_BATCH,
+            batch: solver::solve::deal::DEFAULT_BATCH,
             alternating: false,
-            algorithm: super::solve_real::DEFAULT_ALGORITHM,
+            algorithm: solver::solve::deal::DEFAULT_ALGORITHM,
             recall: Recall::None,
             seed,
         }];

@@ -19,11 +19,10 @@ pub mod report;
 pub mod serve;
 pub mod simulate;
 pub mod solve;
-mod solve_multiway;
-mod solve_real;
-mod solve_sampled;
 #[cfg(feature = "mpi")]
 mod solve_split;
+mod solve_text;
+mod solve_watch;
 
 use ::abstraction::rules::{Action, FirstRound, GameDef, State};
 use anyhow::{bail, Result};

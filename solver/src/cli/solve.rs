@@ -1,21 +1,16 @@
 //! `stud solve`: solve a game with the CFR family, with checkpoints and resume.
 
+use super::solve_watch::Console;
 use abstraction::multiway_betting::WithinStreet;
 use abstraction::multiway_deal::MultiwayView;
 use abstraction::named::Named;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
-use solver::cfr::{Algorithm, Sampling, Solver};
-use solver::checkpoint;
-use solver::ladder::{measure, Measure};
-use solver::memory::{available_memory, status_bytes, Estimate};
+use solver::cfr::Algorithm;
 use solver::multiway::sampled::Played;
-use solver::session::{
-    self, build_tree, Abstractions, Every, Flow, Observer, Plan, Problem, Progress, Ran, ADVICE,
-};
-use solver::strategy_file;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use solver::solve::{self, Report, Request, Settings};
+use std::path::PathBuf;
+use std::time::Duration;
 
 /// Arguments of `stud solve`.
 #[derive(clap::Args, Debug)]
@@ -101,9 +96,15 @@ pub struct Args {
     /// The walked solver's own flags.
     #[command(flatten)]
     pub tree: TreeFlags,
-    /// The deal-sampled solver's own flags.
+    /// The sampling solvers' flags (deal-sampled and multiway sampled).
     #[command(flatten)]
-    pub deal: DealFlags,
+    pub sampling: SamplingFlags,
+    /// The heads-up deal-sampled solver's own flags.
+    #[command(flatten)]
+    pub heads_up: HeadsUpFlags,
+    /// The sampled multiway solver's own flags.
+    #[command(flatten)]
+    pub multiway: MultiwayFlags,
     /// Where to write the strategy (default solves/GAME.strat; solves/GAME-hu.strat for the
     /// real games: never over the shipped strategies/ files).
     #[arg(long)]
@@ -121,10 +122,15 @@ pub struct Args {
     pub output: super::args::Output,
 }
 
-/// The flags of the walked solver alone (the public tree): clap refuses them beside
-/// [`DealFlags`]. A flag for this back end only is one more field here.
+/// The flags of the solvers measured as they go (the walked one and the exact multiway one):
+/// clap refuses them beside the sampling solvers' ([`SamplingFlags`], [`HeadsUpFlags`],
+/// [`MultiwayFlags`]). A flag for these back ends only is one more field here.
 #[derive(clap::Args, Debug)]
-#[group(id = "tree_flags", multiple = true, conflicts_with = "deal_flags")]
+#[group(
+    id = "tree_flags",
+    multiple = true,
+    conflicts_with_all = ["sampling_flags", "heads_up_flags", "multiway_flags"]
+)]
 pub struct TreeFlags {
     /// Stop when the exploitability (chips per game; in the abstract game) is at most this,
     /// measured every --every iterations.
@@ -156,13 +162,41 @@ impl TreeFlags {
     }
 }
 
-/// The flags of the deal-sampled solver alone (the real games' betting tree).
+/// The flags of both sampling solvers (deal-sampled heads-up, external sampling multiway).
 #[derive(clap::Args, Debug)]
-#[group(id = "deal_flags", multiple = true)]
-pub struct DealFlags {
-    /// Real games: deals sampled per iteration.
+#[group(id = "sampling_flags", multiple = true)]
+pub struct SamplingFlags {
+    /// Real games: deals sampled per iteration (three or more seats: traversals, at least one
+    /// per seat).
     #[arg(long)]
     pub batch: Option<usize>,
+    /// Real games: write a checkpoint this often (90s, 10m; a bare number is seconds), and at
+    /// the end.
+    #[arg(long, value_parser = parse_duration)]
+    pub checkpoint_every: Option<Duration>,
+}
+
+impl SamplingFlags {
+    /// The first of these flags given, for the refusal when the game is walked.
+    pub fn given(&self) -> Option<&'static str> {
+        [
+            (self.batch.is_some(), "--batch"),
+            (self.checkpoint_every.is_some(), "--checkpoint-every"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
+}
+
+/// The flags of the heads-up deal-sampled solver alone: clap refuses them beside
+/// [`MultiwayFlags`].
+#[derive(clap::Args, Debug)]
+#[group(
+    id = "heads_up_flags",
+    multiple = true,
+    conflicts_with = "multiway_flags"
+)]
+pub struct HeadsUpFlags {
     /// Real games: what a row recalls of earlier streets beside the street's bucket: none,
     /// order (whether the player acted first on each earlier street: its own earlier actions;
     /// 2^s rows per bucket on street s), buckets (the previous street's bucket), both, last
@@ -170,10 +204,13 @@ pub struct DealFlags {
     /// street) (default none; docs/ladder.md measures each).
     #[arg(long, value_parser = abstraction::recall::Recall::parse)]
     pub recall: Option<abstraction::recall::Recall>,
-    /// Real games: write a checkpoint this often (90s, 10m; a bare number is seconds), and at
-    /// the end.
-    #[arg(long, value_parser = parse_duration)]
-    pub checkpoint_every: Option<Duration>,
+}
+
+/// The flags of the sampled multiway solver alone (three or more seats, where `--solver` has
+/// no choice to make): clap refuses them beside `--solver`.
+#[derive(clap::Args, Debug)]
+#[group(id = "multiway_flags", multiple = true, conflicts_with = "solver")]
+pub struct MultiwayFlags {
     /// Three or more seats: train against other seats who play a random action with this
     /// probability at each decision (0 to below 1; default 0, plain external sampling;
     /// docs/multiway.md, "Trembling", measures 0.1).
@@ -200,20 +237,46 @@ pub struct DealFlags {
     pub strategy: Option<Played>,
 }
 
-impl DealFlags {
-    /// The first of these flags given, for the refusal when the game is walked.
-    pub fn given(&self) -> Option<&'static str> {
+impl MultiwayFlags {
+    /// The first of these flags given, and what it chooses, for the refusal when the game goes
+    /// to another back end.
+    pub fn given(&self) -> Option<(&'static str, &'static str)> {
         [
-            (self.batch.is_some(), "--batch"),
-            (self.recall.is_some(), "--recall"),
-            (self.checkpoint_every.is_some(), "--checkpoint-every"),
-            (self.tremble.is_some(), "--tremble"),
-            (self.view.is_some(), "--view"),
-            (self.within_street.is_some(), "--within-street"),
-            (self.strategy.is_some(), "--strategy"),
+            (
+                self.tremble.is_some(),
+                "--tremble",
+                "the other seats' tremble",
+            ),
+            (
+                self.view.is_some(),
+                "--view",
+                "a seat's view of the other seats' cards",
+            ),
+            (
+                self.within_street.is_some(),
+                "--within-street",
+                "what a decision recalls of its street's betting",
+            ),
+            (
+                self.strategy.is_some(),
+                "--strategy",
+                "the strategy the file plays (a heads-up file plays the average, which CFR's \
+                 guarantees are about)",
+            ),
         ]
         .into_iter()
-        .find_map(|(given, flag)| given.then_some(flag))
+        .find_map(|(given, flag, what)| given.then_some((flag, what)))
+    }
+
+    /// Refuses these flags for `game`, a heads-up one.
+    fn refuse_heads_up(&self, game: &str) -> Result<()> {
+        if let Some((flag, what)) = self.given() {
+            bail!(
+                "{flag}: {game} is heads-up; {what} is the sampling solver's choice for three or \
+                 more seats"
+            );
+        }
+        Ok(())
     }
 }
 
@@ -249,228 +312,71 @@ fn parse_target(s: &str) -> Result<f64, String> {
     }
 }
 
-/// The stem of the default output name: the preset name or the game file's stem.
-fn game_stem(arg: &str) -> String {
-    Path::new(arg)
-        .file_stem()
-        .map_or_else(|| arg.to_string(), |s| s.to_string_lossy().into_owned())
-}
-
-/// Where a solve writes its strategy and its checkpoint: `--out`, else
-/// `solves/STEM{suffix}.{ext}` (a folder git ignores, so a newcomer's solve never overwrites a
-/// shipped file in `strategies/`), and the same with the extension `.ckpt`. The folder is
-/// created, and both files are checked to be writable there before any work
-/// ([`solver::container::check_writable`]): a long solve must not find out at its end that its
-/// output cannot be written. With `--resume`, the checkpoint must be there.
-pub(super) fn outputs(args: &Args, suffix: &str, ext: &str) -> Result<(PathBuf, PathBuf)> {
-    outputs_of(args, suffix, ext, None)
-}
-
-/// [`outputs`] of rank `rank` of `ranks` in a split solve: rank 0 alone checks the strategy
-/// file (they would race on its test file), each rank its own checkpoint
-/// ([`solver::session::split::rank_checkpoint`]).
-pub(super) fn outputs_of(
-    args: &Args,
-    suffix: &str,
-    ext: &str,
-    rank: Option<(usize, usize)>,
-) -> Result<(PathBuf, PathBuf)> {
-    let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from("solves").join(format!("{}{suffix}.{ext}", game_stem(args.game.name())))
-    });
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if dir.exists() && !dir.is_dir() {
-            bail!("--out: {} is not a folder", dir.display());
-        }
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("--out: creating {}", dir.display()))?;
-    }
-    let single = out.with_extension("ckpt");
-    let (ckpt, lead) = match rank {
-        None => (single, true),
-        Some((r, n)) => (
-            solver::session::split::rank_checkpoint(&single, r, n),
-            r == 0,
-        ),
-    };
-    let check: &[&PathBuf] = if lead { &[&out, &ckpt] } else { &[&ckpt] };
-    for path in check {
-        solver::container::check_writable(path).context("--out")?;
-    }
-    if args.resume && !ckpt.exists() {
-        bail!("--resume: no checkpoint at {}", ckpt.display());
-    }
-    Ok((out, ckpt))
-}
-
-/// The progress bar of a solve session on standard error: of the iterations to run when
-/// `--iterations` is given, else of the seconds of `--time`, else a spinner; its message says
-/// the iterations, their pace, the time left and what the solver adds. Hidden for `--json`.
-/// Where standard error is not a terminal (a solve run in the background into a log), no bar
-/// can be drawn, so the same message is printed as a line once every [`LOG_EVERY`].
-pub(super) struct Bar {
-    bar: indicatif::ProgressBar,
-    by_iterations: bool,
-    /// When the progress goes to a log rather than a bar: when the last line was printed
-    /// (none yet: the first progress is printed at once).
-    logged: Option<std::cell::Cell<Option<std::time::Instant>>>,
-}
-
-/// How often a solve's progress is printed as a line into a log.
-const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
-
-impl Bar {
-    /// The bar of `plan`, hidden when `quiet`.
-    pub(super) fn new(quiet: bool, plan: &Plan) -> Bar {
-        let len = plan.iterations.or(plan.time.map(|t| t.as_secs()));
-        let bar = match (quiet, len) {
-            (true, _) => indicatif::ProgressBar::hidden(),
-            (false, Some(n)) => indicatif::ProgressBar::new(n),
-            (false, None) => indicatif::ProgressBar::new_spinner(),
-        };
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {msg}")
-                .expect("a valid template"),
-        );
-        use std::io::IsTerminal;
-        let to_log = !quiet && !std::io::stderr().is_terminal();
-        Bar {
-            bar,
-            by_iterations: plan.iterations.is_some() || plan.time.is_none(),
-            logged: to_log.then(|| std::cell::Cell::new(None)),
-        }
-    }
-
-    /// Shows `p`, with `pace` (the iterations per second in the solver's own units) and `note`.
-    pub(super) fn show(&self, p: &Progress, pace: &str, note: &str) {
-        self.bar.set_position(if self.by_iterations {
-            p.iterations
-        } else {
-            p.elapsed.as_secs()
-        });
-        let left = p.left.map_or(String::new(), |l| {
-            format!(", {} left", indicatif::HumanDuration(l))
-        });
-        let plural = if p.iterations == 1 { "" } else { "s" };
-        let message = format!("{} iteration{plural}, {pace}{left}{note}", p.iterations);
-        if let Some(last) = &self.logged {
-            if last.get().is_none_or(|t| t.elapsed() >= LOG_EVERY) {
-                eprintln!("[{}] {message}", indicatif::FormattedDuration(p.elapsed));
-                last.set(Some(std::time::Instant::now()));
-            }
-        }
-        self.bar.set_message(message);
-    }
-
-    /// Clears the bar once the session is over.
-    pub(super) fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
-}
-
-/// The plan of a solve measured as it goes (walked or multiway): `--iterations` and `--time`,
-/// and a checkpoint with a measurement every `--every` iterations (by default a tenth of
-/// `--iterations`, else 100).
-pub(super) fn measured_plan(args: &Args, ckpt: &Path) -> Plan {
-    let every = args
-        .tree
-        .every
-        .unwrap_or_else(|| args.iterations.map_or(100, |n| (n / 10).max(1)))
-        .max(1);
-    Plan {
-        iterations: args.iterations,
-        time: args.time,
-        every: Every::Iterations(every),
-        checkpoint: ckpt.to_path_buf(),
-    }
-}
-
-/// Makes SIGINT (Ctrl-C) and SIGTERM end a solve after its iteration in progress
-/// ([`session::interrupt`]): the strategy so far and the checkpoint are written, so that nothing
-/// since the last periodic checkpoint is lost. A second signal ends the process at once, as
-/// does one that comes before the iterations begin (nothing to save yet).
-fn stop_on_signals() {
-    #[cfg(unix)]
-    {
-        extern "C" fn on_signal(signal: libc::c_int) {
-            const SAID: &[u8] = b"\nstopping after this iteration to write the strategy and the \
-                                  checkpoint (again to quit at once)\n";
-            // SAFETY: write(2), signal(2) and raise(3) are async-signal-safe; SAID outlives
-            // the call.
-            unsafe {
-                libc::signal(signal, libc::SIG_DFL);
-                if !session::solving() {
-                    // Nothing solved yet (a bucketing or a tree being built): quit now.
-                    libc::raise(signal);
-                    return;
-                }
-                session::interrupt();
-                libc::write(2, SAID.as_ptr().cast(), SAID.len());
-            }
-        }
-        let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-        // SAFETY: the handler only stores an atomic, writes to standard error and restores the
-        // default disposition, all async-signal-safe.
-        unsafe {
-            libc::signal(libc::SIGINT, handler);
-            libc::signal(libc::SIGTERM, handler);
-        }
-    }
-}
-
-/// Whether a solve that `ran` keeps its checkpoint: asked to (`--keep-checkpoint`), or
-/// interrupted, so that `--resume` goes on from where it stopped.
-pub(super) fn keeps_checkpoint(args: &Args, ran: &Ran) -> bool {
-    args.keep_checkpoint || ran.interrupted
-}
-
-/// After an interrupted solve's results are written: the error that says so, where they are
-/// and how to go on (the exit status tells a script that the solve did not finish).
-pub(super) fn finish(ran: &Ran, iterations: u64, ckpt: &Path, out: &Path) -> Result<()> {
-    if ran.interrupted {
-        bail!(
-            "interrupted after {iterations} iterations: the strategy so far is in {} and the \
-             solve is kept in {}; run the same command with --resume to go on",
-            out.display(),
-            ckpt.display()
-        );
-    }
-    Ok(())
-}
-
-/// Runs `stud solve`: for three or more seats the sampled multiway solver (the real games, or
-/// `--abstraction`) or the exact one, the walked solver for a walkable heads-up game, else (or
-/// with `--solver deal`) the deal-sampled one.
+/// Runs `stud solve`: the flags read into a [`Request`] for the back end the game goes to,
+/// [`solve::drive`] in the `--threads` pool, its report printed (one JSON object for `--json`).
 pub fn run(args: Args) -> Result<()> {
-    stop_on_signals();
+    super::solve_watch::stop_on_signals();
     let def = args.game.load()?;
-    let walkable = abstraction::tree::Tree::check_supported(&def);
     #[cfg(feature = "mpi")]
     if solver::mpi::launched() {
-        use solver::deal_cfr::split::Exchange;
         let mpi = solver::mpi::Mpi::init()?;
-        let deal = matches!(args.solver, Some(super::SolverKind::Deal))
-            || (args.solver.is_none() && walkable.is_err());
-        if mpi.ranks() > 1 {
-            if !deal || def.seats > 2 {
-                bail!(
-                    "{} ranks: only the deal-sampled solver is split over MPI ranks (--solver \
-                     deal, heads-up); run the walked and multiway solvers without mpirun",
-                    mpi.ranks()
-                );
-            }
-            return super::solve_split::run(&args, &def, mpi);
+        if solver::deal_cfr::split::Exchange::ranks(&mpi) > 1 {
+            return super::solve_split::run(&args, def, mpi);
         }
     }
+    let request = request(&args, def)?;
+    let pool = args.pool.start()?;
+    let json = args.output.json;
+    let mut console = Console::new(json, json);
+    let report = pool.install(|| solve::drive(&request, &mut console))?;
+    print(&report, json);
+    report.finished()
+}
+
+/// Prints the end of a solve: one JSON object for `json`, else a few lines.
+pub(super) fn print(report: &Report, json: bool) {
+    if json {
+        let mut line = serde_json::to_value(report).unwrap_or_default();
+        line["final"] = true.into();
+        println!("{line}");
+    } else {
+        super::solve_text::print(&report.results);
+    }
+}
+
+/// The request of `args` on `def`: the game's back end ([`settings`]) and what every back end
+/// shares.
+pub(super) fn request(args: &Args, def: GameDef) -> Result<Request> {
+    let settings = settings(args, &def)?;
+    Ok(Request {
+        game: def,
+        name: args.game.name().to_string(),
+        iterations: args.iterations,
+        time: args.time,
+        out: args.out.clone(),
+        keep_checkpoint: args.keep_checkpoint,
+        resume: args.resume,
+        seed: args.random.seed,
+        abstraction_dir: args.abstraction_dir.clone(),
+        settings,
+    })
+}
+
+/// The back end `def` goes to, with its flags: for three or more seats the sampled multiway
+/// solver (the real games, or `--abstraction`) or the exact one, the walked solver for a
+/// walkable heads-up game, else (or with `--solver deal`) the deal-sampled one. The flags of
+/// another back end are refused by name.
+fn settings(args: &Args, def: &GameDef) -> Result<Settings> {
+    let walkable = abstraction::tree::Tree::check_supported(def);
     if def.seats > 2 {
-        if super::solve_sampled::takes(&def, args.abstraction.as_deref()) {
-            return super::solve_sampled::run(&args, &def);
+        if solve::sampled::takes(def, args.abstraction.as_deref()) {
+            return Ok(Settings::Sampled(sampled_settings(args, def)?));
         }
-        return super::solve_multiway::run(&args, &def);
+        return Ok(Settings::Multiway(multiway_settings(args, def)?));
     }
     match args.solver {
-        Some(super::SolverKind::Deal) => return super::solve_real::run(&args, &def),
-        None if walkable.is_err() => return super::solve_real::run(&args, &def),
+        Some(super::SolverKind::Deal) => return Ok(Settings::Deal(deal_settings(args, def)?)),
+        None if walkable.is_err() => return Ok(Settings::Deal(deal_settings(args, def)?)),
         Some(super::SolverKind::Tree) => walkable.with_context(|| {
             format!(
                 "--solver tree: {} cannot be walked (use --solver deal, the default for it)",
@@ -479,227 +385,114 @@ pub fn run(args: Args) -> Result<()> {
         })?,
         None => {}
     }
-    walked(&args, &def)
-}
-
-/// Solves a walkable game on its public tree.
-fn walked(args: &Args, def: &GameDef) -> Result<()> {
-    if args.iterations.is_none() && args.time.is_none() && args.tree.target_exploitability.is_none()
-    {
-        bail!(
-            "{}: say when to stop, with --iterations, --time or --target-exploitability",
-            args.game.name()
-        );
-    }
-    if let Some(flag) = args.deal.given() {
+    args.multiway.refuse_heads_up(args.game.name())?;
+    let recall = args.heads_up.recall.map(|_| "--recall");
+    if let Some(flag) = args.sampling.given().or(recall) {
         bail!(
             "{flag} is for the real games (deal sampling); {} is walked: use --every",
             args.game.name()
         );
     }
-    let (out, ckpt) = outputs(args, "", "strat")?;
-    let pool = args.pool.start()?;
-    let (mut solver, abs, est) = pool.install(|| prepare(args, def))?;
-    let lossless = abs.cards.is_lossless();
-    let problem = Problem::walked(def, &abs);
-    if args.resume {
-        session::resume(&ckpt, &mut solver, &problem)?;
-    }
-    let plan = measured_plan(args, &ckpt);
-    let mut watch = Watch {
-        bar: Bar::new(args.output.json, &plan),
-        json: args.output.json,
-        lossless,
+    Ok(Settings::Walked(solve::walked::Settings {
+        algorithm: args.algorithm.unwrap_or(Algorithm::CfrPlus),
+        abstraction: args
+            .abstraction
+            .clone()
+            .unwrap_or_else(|| "lossless".into()),
         target: args.tree.target_exploitability,
-        last: None,
-        note: String::new(),
-    };
-    let start = Instant::now();
-    let ran = pool.install(|| session::run(&mut solver, &problem, &plan, &mut watch))?;
-    watch.bar.finish();
-    let m = match watch.last {
-        Some((n, m)) if n == solver.iterations => m,
-        _ => pool.install(|| measure(&solver, lossless)),
-    };
-    let kept = checkpoint::write_results(
-        &ckpt,
-        &out,
-        keeps_checkpoint(args, &ran),
-        || session::save(&ckpt, &solver, &problem),
-        || {
-            let e = Some(m.real_game);
-            strategy_file::write(&out, &solver, def, &abs.card_name(), abs.betting, e)
-        },
-    )?;
-    let end = End {
-        secs: start.elapsed().as_secs_f64(),
-        iterating: ran.iterating,
-        m,
-        threads: pool.current_num_threads(),
-        est,
-        kept,
-        out: &out,
-        lossless,
-    };
-    report(args, &solver, &abs, &end);
-    finish(&ran, solver.iterations, &ckpt, &out)
+        sample: args.tree.sample,
+        every: args.tree.every,
+    }))
 }
 
-/// The card abstraction (built or read from `--abstraction-dir` for a bucketing), the public
-/// tree, the estimate (printed, then checked against the memory available), then the solver,
-/// allocated, with its chance sampling.
-fn prepare(args: &Args, def: &GameDef) -> Result<(Solver, Abstractions, Estimate)> {
-    let abstraction = args.abstraction.as_deref().unwrap_or("lossless");
-    let cards = super::abstraction::card_abstraction(
-        def,
-        abstraction,
-        &args.abstraction_dir,
-        args.output.json,
-    )?;
-    let abs = Abstractions::with_cards(def, cards);
-    let memory = available_memory();
-    let (tree, est) = build_tree(def, &abs, memory)?;
-    if !args.output.json {
-        eprintln!(
-            "{}: {} nodes, {} infosets, {} infoset-actions\n{}",
-            args.game.name(),
-            tree.nodes.len(),
-            est.infosets,
-            est.slots,
-            est.describe()
+/// The deal-sampled back end's settings, the flags of the others refused.
+fn deal_settings(args: &Args, def: &GameDef) -> Result<solve::deal::Settings> {
+    let game = args.game.name();
+    if let Some(flag) = args.tree.given() {
+        bail!(
+            "{flag}: {game} is solved by deal-sampled CFR, {}; use --iterations or --time, and \
+             --checkpoint-every",
+            if abstraction::tree::Tree::check_supported(def).is_ok() {
+                "whose exploitability is measured once, at the end"
+            } else {
+                "whose exploitability is not computable here (use stud eval lbr)"
+            }
         );
     }
-    est.check_fits(memory, ADVICE)?;
-    let mut solver = Solver::new(tree, args.algorithm.unwrap_or(Algorithm::CfrPlus));
-    if let Some(batch) = args.tree.sample {
-        solver
-            .sample(Sampling {
-                batch,
-                seed: args.random.seed,
-            })
-            .map_err(|e| anyhow::anyhow!("--sample {batch}: {e}"))?;
-    }
-    Ok((solver, abs, est))
+    args.multiway.refuse_heads_up(game)?;
+    let d = solve::deal::Settings::default();
+    Ok(solve::deal::Settings {
+        algorithm: args.algorithm.unwrap_or(d.algorithm),
+        abstraction: args.abstraction.clone().unwrap_or(d.abstraction),
+        batch: args.sampling.batch.unwrap_or(d.batch),
+        recall: args.heads_up.recall.unwrap_or(d.recall),
+        checkpoint_every: args.sampling.checkpoint_every.unwrap_or(d.checkpoint_every),
+    })
 }
 
-/// What the end of a walked solve reports.
-struct End<'a> {
-    secs: f64,
-    iterating: Duration,
-    /// The exploitability at the end.
-    m: Measure,
-    threads: usize,
-    est: Estimate,
-    kept: String,
-    out: &'a Path,
-    lossless: bool,
-}
-
-/// Prints the end of a walked solve: one JSON object for `--json`, else a few lines.
-fn report(args: &Args, solver: &Solver, abs: &Abstractions, end: &End) {
-    let (m, est) = (&end.m, &end.est);
-    let e = m.real_game;
-    let algorithm = solver.algorithm.name();
-    if args.output.json {
-        println!(
-            "{}",
-            serde_json::json!({
-                "final": true,
-                "game": args.game.name(),
-                "algorithm": algorithm,
-                "abstraction": abs.card_name(),
-                "sample": args.tree.sample,
-                "iterations": solver.iterations,
-                "seconds": end.secs,
-                "iterate_seconds": end.iterating.as_secs_f64(),
-                "exploitability": e.chips,
-                "exploitability_mbb": e.mbb,
-                "abstract_exploitability": m.abstract_game.chips,
-                "abstract_exploitability_mbb": m.abstract_game.mbb,
-                "value_0": e.value_0,
-                "out": end.out.display().to_string(),
-                "checkpoint": end.kept,
-                "threads": end.threads,
-                "nodes": solver.tree.nodes.len(),
-                "infoset_actions": solver.tree.num_slots,
-                "estimate": est,
-                "estimate_bytes": est.peak(),
-                "peak_bytes": status_bytes("VmHWM"),
-            })
-        );
-        return;
-    }
-    let mib = |b: usize| b as f64 / (1 << 20) as f64;
-    println!(
-        "{} {algorithm} ({}): {} iterations in {:.1}s, exploitability {:.6} chips/game ({:.3} \
-         mbb/game), seat 0 value {:.6}\npeak memory {} (estimated {:.1} MiB)\nstrategy: \
-         {}\ncheckpoint: {}",
-        args.game.name(),
-        abs.card_name(),
-        solver.iterations,
-        end.secs,
-        e.chips,
-        e.mbb,
-        e.value_0,
-        status_bytes("VmHWM").map_or("unknown".into(), |p| format!("{:.1} MiB", mib(p))),
-        mib(est.peak()),
-        end.out.display(),
-        end.kept
-    );
-    if !end.lossless {
-        println!(
-            "in the abstract game: exploitability {:.6} chips/game ({:.3} mbb/game)",
-            m.abstract_game.chips, m.abstract_game.mbb
+/// The exact multiway back end's settings, the flags of the others refused.
+fn multiway_settings(args: &Args, def: &GameDef) -> Result<solve::multiway::Settings> {
+    let game = args.game.name();
+    if let Some(kind) = args.solver {
+        bail!(
+            "--solver {}: {game} has {} seats, which only the multiway solver plays (leave \
+             --solver out)",
+            format!("{kind:?}").to_lowercase(),
+            def.seats
         );
     }
-}
-
-/// What watches a walked solve: the bar, and at each checkpoint the exploitability measured
-/// (in the real game and, for a bucketing, in the abstract one), printed as a JSON line for
-/// `--json`, and checked against `--target-exploitability`.
-struct Watch {
-    bar: Bar,
-    json: bool,
-    lossless: bool,
-    target: Option<f64>,
-    /// The last measurement and the iterations it was made at: reused at the end if no
-    /// iteration ran since.
-    last: Option<(u64, Measure)>,
-    /// The bar's words for the last measurement.
-    note: String,
-}
-
-impl Observer<Solver> for Watch {
-    fn iterated(&mut self, _: &Solver, p: &Progress) {
-        self.bar
-            .show(p, &format!("{:.1} it/s", p.rate()), &self.note);
+    let recall = args.heads_up.recall.map(|_| "--recall");
+    if let Some(flag) = args.sampling.given().or(recall) {
+        bail!("{flag} is for the real games' deal-sampled solver, which is heads-up; {game} is walked whole");
     }
-
-    fn checkpointed(&mut self, solver: &Solver, p: &Progress) -> Result<Flow> {
-        let m = measure(solver, self.lossless);
-        let e = m.abstract_game;
-        if self.json {
-            println!(
-                "{}",
-                serde_json::json!({
-                    "iterations": solver.iterations,
-                    "seconds": p.elapsed.as_secs_f64(),
-                    "exploitability": m.real_game.chips,
-                    "exploitability_mbb": m.real_game.mbb,
-                    "abstract_exploitability": e.chips,
-                })
-            );
-        }
-        self.note = format!(
-            ", exploitability {:.6} ({:.3} mbb), abstract game {:.6}",
-            m.real_game.chips, m.real_game.mbb, e.chips
+    if let Some((flag, what)) = args.multiway.given() {
+        bail!(
+            "{flag}: {game} is solved exactly on its whole game tree; {what} is the sampling \
+             solver's choice (real stud, or any game with --abstraction)"
         );
-        self.last = Some((solver.iterations, m));
-        Ok(match self.target {
-            Some(x) if e.chips <= x => Flow::Stop,
-            _ => Flow::Continue,
-        })
     }
+    if args.tree.sample.is_some() {
+        bail!("--sample: the multiway solver walks every deal ({game} has no chance sampling yet)");
+    }
+    Ok(solve::multiway::Settings {
+        algorithm: args.algorithm.unwrap_or(Algorithm::CfrPlus),
+        target: args.tree.target_exploitability,
+        every: args.tree.every,
+    })
+}
+
+/// The sampled multiway back end's settings, the flags of the others refused.
+fn sampled_settings(args: &Args, def: &GameDef) -> Result<solve::sampled::Settings> {
+    let game = args.game.name();
+    if let Some(flag) = args.tree.given() {
+        bail!(
+            "{flag}: {game} ({} seats) is solved by external-sampling MCCFR, whose NashConv is \
+             not computable here; use --iterations or --time, and --checkpoint-every",
+            def.seats
+        );
+    }
+    if let Some(kind) = args.solver {
+        bail!(
+            "--solver {}: {game} has {} seats, which the multiway solvers play (leave --solver \
+             out)",
+            format!("{kind:?}").to_lowercase(),
+            def.seats
+        );
+    }
+    if args.heads_up.recall.is_some() {
+        bail!("--recall: the multiway abstraction forgets earlier streets (docs/multiway.md)");
+    }
+    let d = solve::sampled::Settings::for_seats(def.seats as usize);
+    Ok(solve::sampled::Settings {
+        algorithm: args.algorithm.unwrap_or(d.algorithm),
+        abstraction: args.abstraction.clone().unwrap_or(d.abstraction),
+        batch: args.sampling.batch.unwrap_or(d.batch),
+        checkpoint_every: args.sampling.checkpoint_every.unwrap_or(d.checkpoint_every),
+        tremble: args.multiway.tremble.unwrap_or(d.tremble),
+        view: args.multiway.view.unwrap_or(d.view),
+        within_street: args.multiway.within_street.unwrap_or(d.within_street),
+        strategy: args.multiway.strategy.unwrap_or(d.strategy),
+    })
 }
 
 #[cfg(test)]

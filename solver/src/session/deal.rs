@@ -2,9 +2,10 @@
 //! arrays are allocated ([`estimate`]), its checkpoints (`f32` regrets and averages under a
 //! [`DealCheckpointHeader`]), and its strategy file.
 
-use super::{Problem, Session};
+use super::Session;
 use crate::best_response::Exploitability;
 use crate::checkpoint;
+use crate::checkpoint::Problem;
 use crate::deal_cfr::{row_into, DealSolver};
 use crate::memory::{status_bytes, Estimate};
 use crate::strategy_file::{self, BettingSolve, DealSampling, TreeKind, Width};

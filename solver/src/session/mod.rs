@@ -21,9 +21,7 @@ pub mod walked;
 
 pub use walked::{build_tree, estimate, new_solver, Abstractions, Cards, ADVICE};
 
-use crate::checkpoint::{self, periodic_failed};
-use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::rules::GameDef;
+use crate::checkpoint::{self, periodic_failed, Problem};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -76,18 +74,6 @@ pub trait Session {
     fn agree(&mut self, mine: bool) -> Result<bool> {
         Ok(mine)
     }
-}
-
-/// What a solver solves beyond what it holds itself: the game and its abstractions, recorded in
-/// its checkpoints so that only the same problem resumes one.
-#[derive(Clone, Debug)]
-pub struct Problem {
-    /// The game.
-    pub game: GameDef,
-    /// The card abstraction's name (for a bucketing: its size and checksum).
-    pub card_abstraction: String,
-    /// The betting abstraction.
-    pub betting: BettingAbstraction,
 }
 
 /// What `stud info` shows of a checkpoint: which solve wrote it and its header.
@@ -351,6 +337,7 @@ fn progress(
 mod tests {
     use super::*;
     use crate::cfr::{Algorithm, Solver};
+    use abstraction::rules::GameDef;
 
     fn leduc() -> (Solver, Problem) {
         let def = GameDef::leduc();

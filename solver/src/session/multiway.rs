@@ -4,9 +4,10 @@
 //! [`MultiwayHeader`], and the average strategy is written as a JSON policy (one row per
 //! information set, in a player's words) with the NashConv it measured.
 
-use super::{Problem, Session};
+use super::Session;
 use crate::cfr::Algorithm;
 use crate::checkpoint;
+use crate::checkpoint::Problem;
 use crate::container::write_atomic;
 use crate::memory::{status_bytes, Estimate};
 use crate::multiway::{NashConv, Solver, BYTES_PER_SLOT};

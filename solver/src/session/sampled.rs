@@ -2,9 +2,10 @@
 //! before the big arrays are allocated ([`estimate`]), its checkpoints (`f32` regrets and
 //! averages under a [`SampledHeader`]), and its strategy file ([`write_strategy`]).
 
-use super::{Problem, Session};
+use super::Session;
 use crate::cfr::Algorithm;
 use crate::checkpoint;
+use crate::checkpoint::Problem;
 use crate::memory::Estimate;
 use crate::multiway::sampled::{chunk_deals, SampledSolver, BYTES_PER_SLOT, UPDATES_PER_TRAVERSAL};
 use abstraction::betting_abstraction::BettingAbstraction;

@@ -4,8 +4,9 @@
 //! estimates its own memory ([`estimate_part`]).
 
 use super::deal::{Averages, DealCheckpointHeader};
-use super::{Problem, Session};
+use super::Session;
 use crate::checkpoint;
+use crate::checkpoint::Problem;
 use crate::deal_cfr::split::{DealPart, Exchange, Gathered, Split};
 use crate::deal_cfr::DealSolver;
 use crate::memory::{status_bytes, Estimate};

@@ -3,9 +3,10 @@
 //! ([`crate::memory::Estimate`], the same estimate and refusal as the real games') before they
 //! are allocated; its checkpoints hold `f64` regrets and averages under a [`CheckpointHeader`].
 
-use super::{Problem, Session};
+use super::Session;
 use crate::cfr::{Algorithm, Sampling, Solver, BYTES_PER_SLOT};
 use crate::checkpoint;
+use crate::checkpoint::Problem;
 use crate::memory::{status_bytes, Estimate};
 use crate::strategy_file::{self, TreeKind, PUBLIC_WIDTH};
 use abstraction::betting_abstraction::BettingAbstraction;

@@ -37,10 +37,10 @@
 //! file), and each abstract action's real action by [`MultiwayBetting::real_action`].
 
 use crate::action::Bet;
+use crate::checkpoint::Problem;
 use crate::container::{self, Container};
 use crate::input;
 use crate::multiway::sampled::{Rows, SampledSolver};
-use crate::session::Problem;
 use crate::strategy_file::{Width, MAX_ACTIONS};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::bucketing::{Bucketing, CardView, TableView};

@@ -82,7 +82,8 @@ fn ladder_of_the_deal_sampled_solver() {
 /// checksum recomputed) is refused as damaged, by the checksum of the whole file.
 #[test]
 fn an_edited_deal_checkpoint_is_refused() {
-    use solver::session::{resume, save, Problem};
+    use solver::checkpoint::Problem;
+    use solver::session::{resume, save};
     let mut def = GameDef::ministud();
     def.deck.ranks = vec![Rank::KING, Rank::ACE];
     let size = Size::parse("4", def.streets.len()).unwrap();

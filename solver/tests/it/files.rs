@@ -7,8 +7,9 @@ use abstraction::rules::GameDef;
 use solver::best_response::exploitability;
 use solver::cfr::{Algorithm, Solver};
 use solver::checkpoint;
+use solver::checkpoint::Problem;
 use solver::container::{self, Container};
-use solver::session::{self, new_solver, Abstractions, Problem};
+use solver::session::{self, new_solver, Abstractions};
 use solver::strategy_file::{self, BettingFile, PublicFile, StrategyFile, StrategyHeader};
 use std::path::{Path, PathBuf};
 

@@ -16,11 +16,11 @@ use abstraction::tree::Budget;
 use common::{ok, stud};
 use solver::bot::MultiwayPlayer;
 use solver::cfr::Algorithm;
+use solver::checkpoint::Problem;
 use solver::multiway::lift::{check_player, Lift};
 use solver::multiway::sampled::SampledSolver;
 use solver::multiway::{nash_conv, Solver};
 use solver::session::sampled::{betting, write_strategy};
-use solver::session::Problem;
 use solver::strategy_file::multiway::MultiwayFile;
 use std::sync::Arc;
 

@@ -1,5 +1,6 @@
 use super::*;
-use crate::session::{self, Problem};
+use crate::checkpoint::Problem;
+use crate::session;
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::bucketing::{Bucketing, Size};
 use abstraction::multiway_betting::{WithinStreet, POT_CLASSES};

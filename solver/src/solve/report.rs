@@ -1,0 +1,336 @@
+//! What a solve reports at its end: the figures of its back end ([`Results`], serialised as
+//! the final JSON line of `stud solve --json`), and whether an interrupt stopped it.
+
+use crate::memory::Estimate;
+use anyhow::{bail, Result};
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// What [`super::drive`] returns.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// The back end's figures.
+    #[serde(flatten)]
+    pub results: Results,
+    /// Set when an interrupt stopped the solve before its plan did.
+    #[serde(skip)]
+    pub interrupted: Option<Interrupted>,
+}
+
+impl Report {
+    /// Ok for a solve that ran its plan; for an interrupted one, the error that says so, where
+    /// its results are and how to go on (so that an exit status tells a script).
+    pub fn finished(&self) -> Result<()> {
+        if let Some(i) = &self.interrupted {
+            bail!(
+                "interrupted after {} iterations: the strategy so far is in {} and the solve is \
+                 kept in {}; run the same command with --resume to go on",
+                i.iterations,
+                i.out.display(),
+                i.checkpoint.display()
+            );
+        }
+        Ok(())
+    }
+}
+
+/// An interrupted solve: where it stopped and what it kept.
+#[derive(Clone, Debug)]
+pub struct Interrupted {
+    /// Iterations completed.
+    pub iterations: u64,
+    /// The checkpoint kept.
+    pub checkpoint: PathBuf,
+    /// The strategy so far.
+    pub out: PathBuf,
+}
+
+/// The figures of one back end.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Results {
+    /// A walked solve's.
+    Walked(Walked),
+    /// A deal-sampled solve's.
+    Deal(Deal),
+    /// An exact multiway solve's.
+    Multiway(Multiway),
+    /// A sampled multiway solve's.
+    Sampled(Sampled),
+    /// A split solve's.
+    Split(Split),
+}
+
+/// The end of a walked solve.
+#[derive(Clone, Debug, Serialize)]
+pub struct Walked {
+    /// The game as named.
+    pub game: String,
+    /// The member of the CFR family.
+    pub algorithm: &'static str,
+    /// The card abstraction's name.
+    pub abstraction: String,
+    /// Public chance sampling: children walked per chance node.
+    pub sample: Option<usize>,
+    /// Iterations completed.
+    pub iterations: u64,
+    /// Seconds from the session's start to the results written.
+    pub seconds: f64,
+    /// Seconds in iterations alone.
+    pub iterate_seconds: f64,
+    /// Exploitability in the real game, chips per game.
+    pub exploitability: f64,
+    /// The same in milli-big-bets.
+    pub exploitability_mbb: f64,
+    /// Exploitability in the abstract game, chips per game.
+    pub abstract_exploitability: f64,
+    /// The same in milli-big-bets.
+    pub abstract_exploitability_mbb: f64,
+    /// Seat 0's value.
+    pub value_0: f64,
+    /// The strategy file.
+    pub out: String,
+    /// What became of the checkpoint.
+    pub checkpoint: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// Nodes of the public tree.
+    pub nodes: usize,
+    /// Slots of the tree.
+    pub infoset_actions: usize,
+    /// The memory estimate.
+    pub estimate: Estimate,
+    /// Its peak.
+    pub estimate_bytes: usize,
+    /// The process's peak resident memory.
+    pub peak_bytes: Option<usize>,
+    /// Whether the abstraction is lossless (the abstract game is the real one).
+    #[serde(skip)]
+    pub lossless: bool,
+}
+
+/// The end of a deal-sampled solve.
+#[derive(Clone, Debug, Serialize)]
+pub struct Deal {
+    /// The game as named.
+    pub game: String,
+    /// "deal-sampled" and the member of the CFR family.
+    pub solver: String,
+    /// The card abstraction's name (and recall).
+    pub abstraction: String,
+    /// Deals per iteration.
+    pub batch: usize,
+    /// The seed.
+    pub seed: u64,
+    /// Iterations completed.
+    pub iterations: u64,
+    /// Deals sampled.
+    pub deals: u64,
+    /// Seconds since the solve started (the bucketing included).
+    pub seconds: f64,
+    /// Seconds in iterations alone.
+    pub iterate_seconds: f64,
+    /// Deals per second of iterating.
+    pub deals_per_second: f64,
+    /// (Infoset, deal) updates per second at most.
+    pub updates_per_second: f64,
+    /// Deals per second of the bucket lookups alone, probed before.
+    pub probe_deals_per_second: f64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Nodes of the betting tree.
+    pub nodes: usize,
+    /// Its action nodes.
+    pub action_nodes: usize,
+    /// Information sets.
+    pub infosets: usize,
+    /// Slots.
+    pub infoset_actions: usize,
+    /// Bytes per slot.
+    pub bytes_per_slot: usize,
+    /// The memory estimate.
+    pub estimate: Estimate,
+    /// Its peak.
+    pub estimate_bytes: usize,
+    /// The process's peak resident memory.
+    pub peak_bytes: Option<usize>,
+    /// Exploitability (a walkable game's, lifted), chips per game.
+    pub exploitability: Option<f64>,
+    /// The same in milli-big-bets.
+    pub exploitability_mbb: Option<f64>,
+    /// How the exploitability was measured, or why it was not.
+    pub exploitability_note: String,
+    /// The strategy file.
+    pub out: String,
+    /// Its size.
+    pub file_bytes: u64,
+    /// What became of the checkpoint.
+    pub checkpoint: String,
+    /// Whether the game is walkable (its estimate comes before the lossless tree).
+    #[serde(skip)]
+    pub walkable: bool,
+}
+
+/// The end of an exact multiway solve.
+#[derive(Clone, Debug, Serialize)]
+pub struct Multiway {
+    /// The game as named.
+    pub game: String,
+    /// Seats.
+    pub seats: usize,
+    /// The member of the CFR family.
+    pub algorithm: &'static str,
+    /// Iterations completed.
+    pub iterations: u64,
+    /// Seconds from the session's start to the results written.
+    pub seconds: f64,
+    /// Seconds in iterations alone.
+    pub iterate_seconds: f64,
+    /// NashConv, chips per game.
+    pub nash_conv: f64,
+    /// The same in milli-big-bets.
+    pub nash_conv_mbb: f64,
+    /// Each seat's best-response value against the others.
+    pub best_response: Vec<f64>,
+    /// Each seat's value under the profile.
+    pub on_policy: Vec<f64>,
+    /// Histories of the game tree.
+    pub histories: usize,
+    /// Information sets.
+    pub infosets: usize,
+    /// Slots.
+    pub infoset_actions: usize,
+    /// The memory estimate's peak.
+    pub estimate_bytes: usize,
+    /// The process's peak resident memory.
+    pub peak_bytes: Option<usize>,
+    /// The policy file.
+    #[serde(skip)]
+    pub out: String,
+    /// What became of the checkpoint.
+    #[serde(skip)]
+    pub checkpoint: String,
+}
+
+/// The end of a sampled multiway solve.
+#[derive(Clone, Debug, Serialize)]
+pub struct Sampled {
+    /// The game as named.
+    pub game: String,
+    /// Seats.
+    pub seats: u8,
+    /// "external-sampling MCCFR" and the member of the CFR family.
+    pub solver: String,
+    /// The other seats' tremble.
+    pub tremble: f32,
+    /// The view's name.
+    pub view: &'static str,
+    /// The recall within a street's name.
+    pub within_street: &'static str,
+    /// The strategy the file plays.
+    pub strategy: &'static str,
+    /// The card abstraction's name.
+    pub abstraction: String,
+    /// Traversals per iteration.
+    pub batch: usize,
+    /// The seed.
+    pub seed: u64,
+    /// Iterations completed.
+    pub iterations: u64,
+    /// Traversals run.
+    pub traversals: u64,
+    /// Seconds since the solve started (the bucketings included).
+    pub seconds: f64,
+    /// Seconds in iterations alone.
+    pub iterate_seconds: f64,
+    /// Traversals per second of iterating.
+    pub traversals_per_second: f64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Nodes of the betting abstraction.
+    pub nodes: usize,
+    /// Information sets.
+    pub infosets: usize,
+    /// Slots.
+    pub infoset_actions: usize,
+    /// The memory estimate.
+    pub estimate: Estimate,
+    /// Its peak.
+    pub estimate_bytes: usize,
+    /// The process's peak resident memory.
+    pub peak_bytes: Option<usize>,
+    /// The strategy file.
+    pub out: String,
+    /// Its size.
+    pub file_bytes: u64,
+    /// What became of the checkpoint.
+    pub checkpoint: String,
+    /// The solver in words.
+    #[serde(skip)]
+    pub describe: String,
+}
+
+/// The end of a split solve, as rank 0 reports it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Split {
+    /// The game as named.
+    pub game: String,
+    /// "deal-sampled" and the member of the CFR family.
+    pub solver: String,
+    /// The card abstraction's name (and recall).
+    pub abstraction: String,
+    /// Deals per iteration.
+    pub batch: usize,
+    /// The seed.
+    pub seed: u64,
+    /// Iterations completed.
+    pub iterations: u64,
+    /// Deals sampled.
+    pub deals: u64,
+    /// Seconds since the solve started.
+    pub seconds: f64,
+    /// Seconds in iterations alone.
+    pub iterate_seconds: f64,
+    /// Deals per second of iterating.
+    pub deals_per_second: f64,
+    /// Ranks.
+    pub ranks: usize,
+    /// Worker threads of each rank.
+    pub threads_per_rank: usize,
+    /// The street at whose end the tree is cut.
+    pub split_street: usize,
+    /// Subtrees below the cut.
+    pub split_points: usize,
+    /// Slots in all.
+    pub slots: usize,
+    /// Slots of each rank.
+    pub slots_per_rank: Vec<usize>,
+    /// Rank 0's memory estimate.
+    pub estimate_rank0: Estimate,
+    /// One process's estimated peak.
+    pub estimate_one_process_bytes: usize,
+    /// Rank 0's peak resident memory.
+    pub peak_bytes_rank0: Option<usize>,
+    /// Rank 0's resident memory before the file was written.
+    pub resident_bytes_rank0_before_write: Option<usize>,
+    /// Bytes each rank received per batch.
+    pub received_bytes_per_batch: Vec<f64>,
+    /// Seconds each rank spent in collectives.
+    pub communication_seconds: Vec<f64>,
+    /// Exploitability (a walkable game's, lifted), chips per game.
+    pub exploitability: Option<f64>,
+    /// The same in milli-big-bets.
+    pub exploitability_mbb: Option<f64>,
+    /// The strategy file.
+    pub out: String,
+    /// Its size.
+    pub file_bytes: u64,
+    /// What became of the checkpoints.
+    pub checkpoint: String,
+    /// Why the exploitability is not there.
+    #[serde(skip)]
+    pub not_measured: Option<String>,
+    /// Whether this is rank 0's report (the others' report nothing).
+    #[serde(skip)]
+    pub lead: bool,
+}
