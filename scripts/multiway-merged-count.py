@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How much merging a street's betting histories by betting state would shrink the multiway
-betting abstraction (docs/multiway.md, "The betting abstraction"): one later street of
+betting abstraction (docs/notes/multiway.md, "The betting abstraction"): one later street of
 seven-card stud (no bring-in), summed over its trees of 2..N live seats, as a tree (what
 `abstraction/src/multiway_betting.rs` builds: its counts are the docs' table) and merged (a
 DAG: histories that reach the same actor, live roles, bets per role, bets made and roles still

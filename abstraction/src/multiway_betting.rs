@@ -7,7 +7,7 @@
 //! enters the street — the street, the number of live seats `L`, and a class of the pot
 //! ([`pot_class`]) — so an information set is (street tree node, pot class, bucket of the
 //! actor's cards). Within a street the recall is perfect. The trees' sizes per street for
-//! N = 2..8 are in docs/multiway.md.
+//! N = 2..8 are in docs/notes/multiway.md.
 //!
 //! # Roles
 //! A node's role is a position in the street's order of play: role 0 acts first on the street
@@ -32,7 +32,7 @@
 //! made them. The same position is the same state of the street (the same actor, actions,
 //! terminals and stakes), so the node's children are shared too and the street's betting is a
 //! DAG: each position's children once, 1 + its row's length nodes a tree. The rows and the
-//! nodes shrink by 1.8 (three seats) to 9.9 (eight) times (docs/multiway.md), which is what
+//! nodes shrink by 1.8 (three seats) to 9.9 (eight) times (docs/notes/multiway.md), which is what
 //! lets eight seats be built; a traversal still walks histories, so its cost stays the same.
 //!
 //! # Translating real betting

@@ -9,7 +9,7 @@
 //! (the other live opponents' and the folded seats') is the [`MultiwayView`]: left out of the
 //! view ([`MultiwayView::BestOpponent`], the first multiway files), or in it
 //! ([`MultiwayView::Table`]: a [`TableView`], bucketed by a bucketing of its own per number
-//! of live seats, [`MultiwayBuckets`]). docs/multiway.md measures both.
+//! of live seats, [`MultiwayBuckets`]). docs/notes/multiway.md measures both.
 //!
 //! # Cheap per deal
 //! Every seat is dealt all its cards up front (a partial shuffle of the deck); a seat that folds

@@ -1,5 +1,5 @@
 //! The size of a walkable stud game's lossless public tree, counted without building it: how
-//! docs/ladder.md chose the yardstick's deck and raise cap.
+//! docs/notes/ladder.md chose the yardstick's deck and raise cap.
 //!
 //! `cargo run --release -p solver --example tree_sizes -- GAME [RANKS SUITS CAP] [--build]`:
 //! GAME is a preset or a TOML game file (e.g. `yardstud`), optionally with another deck (`QKA

@@ -30,7 +30,7 @@
 //! section bounds (the file length must equal the end of the last section exactly, so a
 //! truncated file is refused). [`Container::verify`] reads everything: `file_fnv` from version 4 on
 //! (naming the damaged section when it can), the section checksums for version 3. Strategy files
-//! verify on opening (about 23 ms of CPU for 20 MB, see `docs/solver.md`).
+//! verify on opening (about 23 ms of CPU for 20 MB, see `docs/notes/solver.md`).
 
 use anyhow::{bail, Context, Result};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};

@@ -16,7 +16,7 @@
 //!   `t` too and never floors them; CFR+ floors the touched rows
 //!   at 0 after the batch (regret matching+), which under sampling noise keeps a bad action's
 //!   regret hovering near 0 — and the action mixed in — where plain regret matching lets it
-//!   fall away (docs/solver.md, "Schedules"). Both seats are updated in the
+//!   fall away (docs/notes/solver.md, "Schedules"). Both seats are updated in the
 //!   one walk (simultaneous updates); the strategy is fixed within the batch because a node's
 //!   rows are read before and written after its subtree, and by nobody else. With
 //!   [`DealSolver::alternating`] the batch is walked twice, seat 0's rows updated in the first

@@ -5,7 +5,7 @@
 //! equilibrium would be pure or nearly so. Dropping the small probabilities at play time
 //! ("thresholding", or all but the largest, "purification": Ganzfried and Sandholm, *Strategy
 //! purification and thresholding*, AAMAS 2012) made the strongest limit hold'em programs of
-//! their time stronger. Here it is measured, not assumed: see docs/solver.md ("Playing the
+//! their time stronger. Here it is measured, not assumed: see docs/notes/solver.md ("Playing the
 //! average strategy"). The file always stores the average as solved; this is applied when a
 //! player reads a row.
 

@@ -73,7 +73,7 @@ fn seven_stud_sizes_match_an_independent_count() {
         t.infosets(),
         sizes.iter().map(|s| s.action_nodes).sum::<usize>()
     );
-    // The figures quoted in docs/solver.md.
+    // The figures quoted in docs/notes/solver.md.
     let nodes: Vec<usize> = sizes.iter().map(|s| s.action_nodes).collect();
     assert_eq!(nodes, [10, 90, 810, 7290, 65610], "{sizes:?}");
 }
@@ -338,7 +338,7 @@ fn bad_input_is_refused_with_the_reason() {
 
 #[test]
 fn preset_sizes_quoted_in_the_docs() {
-    // docs/solver.md, "The deal-sampled solver": (infosets, slots) per game and size preset.
+    // docs/notes/solver.md, "The deal-sampled solver": (infosets, slots) per game and size preset.
     let want = [
         (Variant::SevenStud, "tiny", 590_480, 1_535_256),
         (Variant::SevenStud, "small", 2_624_000, 6_822_432),

@@ -1,6 +1,6 @@
 //! Many high hands at once. On x86-64 with AVX2 four hands go per step: rank counts by byte
 //! shuffles, the two base-5 halves by multiply-adds, suit counts by sums of absolute differences;
-//! the table loads are scalar, lane by lane (gathers were slower: docs/eval.md), and flushes
+//! the table loads are scalar, lane by lane (gathers were slower: docs/notes/eval.md), and flushes
 //! (about 3% of 7-card hands) fall back to the scalar path lane by lane. Elsewhere, or without
 //! AVX2, hands go one at a time.
 

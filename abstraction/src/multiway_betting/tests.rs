@@ -91,12 +91,12 @@ fn later_street_trees_match_an_independent_count() {
             None,
             "the first street starts full"
         );
-        // The first street opens with the bring-in or the completion (docs/multiway.md).
+        // The first street opens with the bring-in or the completion (docs/notes/multiway.md).
         let first = b.trees[b.tree(0, seats as u32).unwrap() as usize];
         let want = if seats == 3 { (176, 433) } else { (2356, 5409) };
         assert_eq!((first.action_nodes, first.actions), want, "{seats} seats");
     }
-    // The figures of docs/multiway.md: one later street of 2, 3 and 4 live seats.
+    // The figures of docs/notes/multiway.md: one later street of 2, 3 and 4 live seats.
     assert_eq!(round_model(2, 4), (10, 26));
     assert_eq!(round_model(3, 4), (171, 417));
     assert_eq!(round_model(4, 4), (2180, 4972));
@@ -401,7 +401,7 @@ fn recalling_positions_shares_rows_as_an_independent_count_of_positions() {
             }
         }
     }
-    // docs/multiway.md's table (one later street summed over 2..N live seats, counted there by
+    // docs/notes/multiway.md's table (one later street summed over 2..N live seats, counted there by
     // scripts/multiway-merged-count.py).
     let sum = |n: usize| {
         (2..=n)

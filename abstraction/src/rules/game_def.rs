@@ -612,7 +612,7 @@ impl GameDef {
     /// bring-in 1, bets 2 and 4; a down card and an up card with a round at the small bet, an up
     /// card with a round at the small bet, an up card with a round at the big bet; a bet and two
     /// raises at most; showdown ranks all four cards (trips > two pair > pair > high cards).
-    /// docs/ladder.md says why this deck and cap: the public tree grows with the sixth power of
+    /// docs/notes/ladder.md says why this deck and cap: the public tree grows with the sixth power of
     /// the deck and the cube of the betting per street.
     pub fn yardstud() -> GameDef {
         let street = |deal: Vec<Deal>, bet| StreetDef { deal, bet };

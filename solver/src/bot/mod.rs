@@ -233,7 +233,7 @@ fn one_hot(legal: &[Action], probs: &mut [f64], pick: impl Fn(&Action) -> bool) 
 /// drops the actions below 15%: on the yardstick that lowers the exact exploitability of the
 /// lifted strategy, and in seven-card stud it wins more against every bot and head to head
 /// against the mixed strategy; purifying further wins more against the bots but is far more
-/// exploitable. See docs/solver.md ("Playing the average strategy") for the figures.
+/// exploitable. See docs/notes/solver.md ("Playing the average strategy") for the figures.
 pub fn default_purification(tree: TreeKind) -> Purification {
     match tree {
         TreeKind::Public => Purification::Mixed,
@@ -247,7 +247,7 @@ pub fn default_purification(tree: TreeKind) -> Purification {
 /// intervals (heads-up it wins both), and purifying wins more against the bots and ties head
 /// to head; on the three-seat yardstick (`stud eval multiway --play`) both are more
 /// exploitable than the mixed strategy (thresholded 12% to 29%, pure 1.4 to 2.3 times).
-/// docs/multiway.md ("Playing a multiway file") has the figures.
+/// docs/notes/multiway.md ("Playing a multiway file") has the figures.
 pub fn default_multiway_purification() -> Purification {
     Purification::Mixed
 }

@@ -33,7 +33,7 @@ pub struct Args {
     #[arg(long)]
     pub budget_ms: Option<u64>,
     /// The least probability by which an action taken weighs a holding in the ranges (0:
-    /// Bayes' rule exactly; see docs/resolve.md).
+    /// Bayes' rule exactly; see docs/notes/resolve.md).
     #[arg(long, default_value_t = DEFAULT_FLOOR, value_parser = solver::resolve::parse_floor)]
     pub floor: f64,
     /// Re-solve safely: each seat's subgame solved through the re-solving gadget, the

@@ -41,16 +41,16 @@ use std::time::Duration;
                   to OUT with the extension .ckpt every --every iterations and at the end;\n\
                   --resume continues from it and ends bit-identical to an uninterrupted run.\n\n\
                   The real games (7stud, stud8, razz, 5stud: several down cards) are solved by \
-                  mini-batch deal-sampled CFR+ on the betting tree\n(docs/solver.md): the \
+                  mini-batch deal-sampled CFR+ on the betting tree\n(docs/notes/solver.md): the \
                   resources are estimated and checked before allocating, the bucketing is built \
                   or read from\n--abstraction-dir, progress shows batches, deals/s and the time \
                   left; their exploitability is not computable here (use\nstud eval lbr). Without \
                   --iterations or --time they stop after --time 28m. --solver deal runs that \
-                  solver on a walkable game too\n(the yardstick of docs/ladder.md): its strategy \
+                  solver on a walkable game too\n(the yardstick of docs/notes/ladder.md): its strategy \
                   is then lifted onto the lossless public tree and its exploitability measured \
                   exactly.\n\n\
                   A game of three to eight seats (kuhn-Np, leduc-Np, tristud) is solved exactly \
-                  on its whole game tree (docs/multiway.md): NashConv (what each seat gains by \
+                  on its whole game tree (docs/notes/multiway.md): NashConv (what each seat gains by \
                   deviating alone,\nsummed) is measured every --every iterations and stops \
                   --target-exploitability; the strategy is written as a JSON policy. Real stud at \
                   three to eight seats (7stud-3p, razz-4p, ...) is solved by external-sampling \
@@ -70,7 +70,7 @@ pub struct Args {
     pub solver: Option<super::SolverKind>,
     /// cfr+ (regret matching+, linear averaging), linear (regret matching, regrets and average
     /// weighted by the iteration), dcfr (1.5, 0, 2; walkable games) or cfr. Default: cfr+
-    /// (docs/solver.md, "Schedules", measures linear against it).
+    /// (docs/notes/solver.md, "Schedules", measures linear against it).
     #[arg(long, value_parser = Algorithm::parse)]
     pub algorithm: Option<Algorithm>,
     /// Stop after this many iterations in total.
@@ -201,7 +201,7 @@ pub struct HeadsUpFlags {
     /// order (whether the player acted first on each earlier street: its own earlier actions;
     /// 2^s rows per bucket on street s), buckets (the previous street's bucket), both, last
     /// (whether it acted first on the street before only: 2 rows per bucket past the first
-    /// street) (default none; docs/ladder.md measures each).
+    /// street) (default none; docs/notes/ladder.md measures each).
     #[arg(long, value_parser = abstraction::recall::Recall::parse)]
     pub recall: Option<abstraction::recall::Recall>,
 }
@@ -213,25 +213,25 @@ pub struct HeadsUpFlags {
 pub struct MultiwayFlags {
     /// Three or more seats: train against other seats who play a random action with this
     /// probability at each decision (0 to below 1; default 0, plain external sampling;
-    /// docs/multiway.md, "Trembling", measures 0.1).
+    /// docs/notes/multiway.md, "Trembling", measures 0.1).
     #[arg(long)]
     pub tremble: Option<f32>,
     /// Three or more seats: how a seat's bucket sees the other seats' up cards: table (the
     /// default: every live opponent's, the folded seats' as dead cards, a bucketing per number
     /// of live seats) or best-opponent (only the best showing live opponent's, the first
-    /// multiway files' view; docs/multiway.md, "The card abstraction of an N-seat view",
+    /// multiway files' view; docs/notes/multiway.md, "The card abstraction of an N-seat view",
     /// measures both).
     #[arg(long, value_parser = MultiwayView::parse_or_list)]
     pub view: Option<MultiwayView>,
     /// Three or more seats: what a decision recalls of its street's betting: history (the
     /// default: every order of actions its own decision) or position (the orders that reach the
     /// same betting position share a row: 1.8 to 9.9 times fewer rows for 3 to 8 seats;
-    /// docs/multiway.md, "Recall within a street", measures it).
+    /// docs/notes/multiway.md, "Recall within a street", measures it).
     #[arg(long, value_parser = WithinStreet::parse_or_list)]
     pub within_street: Option<WithinStreet>,
     /// Three or more seats: the strategy the file plays: average (the default) or current
     /// (regret matching of the last regrets, as Pluribus's blueprint past the first round;
-    /// docs/multiway.md, "The current strategy", measures both). Only the file depends on it:
+    /// docs/notes/multiway.md, "The current strategy", measures both). Only the file depends on it:
     /// a --resume may choose again.
     #[arg(long, value_parser = Played::parse_or_list)]
     pub strategy: Option<Played>,
@@ -480,7 +480,7 @@ fn sampled_settings(args: &Args, def: &GameDef) -> Result<solve::sampled::Settin
         );
     }
     if args.heads_up.recall.is_some() {
-        bail!("--recall: the multiway abstraction forgets earlier streets (docs/multiway.md)");
+        bail!("--recall: the multiway abstraction forgets earlier streets (docs/notes/multiway.md)");
     }
     let d = solve::sampled::Settings::for_seats(def.seats as usize);
     Ok(solve::sampled::Settings {

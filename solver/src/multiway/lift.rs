@@ -1,5 +1,5 @@
 //! The sampling solver's strategy lifted onto the exact game tree of a walkable game, so that
-//! the verified [`super::nash_conv`] measures it (docs/multiway.md, "The sampling solver
+//! the verified [`super::nash_conv`] measures it (docs/notes/multiway.md, "The sampling solver
 //! measured exactly").
 //!
 //! Every information set of a [`HistoryTree`] (a seat's down cards and every public event) is

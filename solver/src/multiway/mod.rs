@@ -14,7 +14,7 @@
 //!
 //! With more than two players CFR guarantees no equilibrium: the average strategy's regret
 //! vanishes (a coarse correlated equilibrium), and [`nash_conv`] measures how far each player
-//! could gain by deviating alone (docs/multiway.md).
+//! could gain by deviating alone (docs/notes/multiway.md).
 
 mod best_response;
 pub mod lift;
@@ -209,7 +209,7 @@ impl Pass<'_> {
                 // The counterfactual reach as OpenSpiel multiplies it: every other seat's
                 // reach in seat order, then chance's. A running product along the path is the
                 // same number rounded otherwise, and regret matching+ turns a regret's last
-                // bit at zero into another strategy (docs/multiway.md).
+                // bit at zero into another strategy (docs/notes/multiway.md).
                 let mut others = 1.0;
                 for (s, r) in reach[..=chance].iter().enumerate() {
                     if s != seat {

@@ -26,7 +26,7 @@
 //! decision's first action to the end without a bucket, a draw or an average (as Pluribus's
 //! traversal does). The other seats' averages at those decisions are added by the traversals
 //! of the seats still in instead: each traversal's regrets are as before, and it costs a
-//! fraction (measured in docs/multiway.md).
+//! fraction (measured in docs/notes/multiway.md).
 //!
 //! # Trembling
 //! With `tremble` ε > 0 ([`SampledSolver::set_tremble`]) the other seats' actions are drawn
@@ -37,7 +37,7 @@
 //! (a capped three-way pot) in proportion to that line's probability, so its rows there see
 //! few samples and stay near their first iterations; trembling others reach them often, and
 //! against opponents who take such lines for no reason (always-raise) that is what the strategy
-//! needs. docs/multiway.md measures it. The traverser's own average strategy is unchanged (σ).
+//! needs. docs/notes/multiway.md measures it. The traverser's own average strategy is unchanged (σ).
 //!
 //! The schedule is the one `cfr::Algorithm` of the other solvers, an iteration being a batch:
 //! CFR+ (regrets clamped at zero after each batch, the average weighted by the batch's number),
@@ -92,7 +92,7 @@ pub enum Played {
     Average,
     /// The current strategy: regret matching of the regrets at the end, a row with no
     /// positive regret playing its average. Pluribus's blueprint plays it past the first
-    /// betting round; docs/multiway.md measures it at the tables.
+    /// betting round; docs/notes/multiway.md measures it at the tables.
     Current,
 }
 

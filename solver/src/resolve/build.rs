@@ -14,7 +14,7 @@ use std::time::Instant;
 
 /// The default floor of the ranges (see the parent module): a holding that would never have
 /// taken an action taken keeps 0.3 of the weight of one that always would. Chosen by
-/// measurement (docs/resolve.md, "The floor"): on ministud the whole game's exact
+/// measurement (docs/notes/resolve.md, "The floor"): on ministud the whole game's exact
 /// exploitability after re-solving is lowest at 0.3 for coarse and fine blueprints alike (0.01
 /// trusted the blueprint's reading of off-blueprint play, and folded to always-raise).
 pub const DEFAULT_FLOOR: f64 = 0.3;

@@ -74,13 +74,13 @@ pub use build::{parse_floor, DEFAULT_FLOOR};
 pub use player::{resolve_spec, ResolvingPlayer, DEFAULT_PLAYER_ITERATIONS};
 
 /// The re-solve's CFR: DCFR with the paper's parameters (1.5, 0, 2), chosen by measurement
-/// over CFR+ (docs/resolve.md): in seven-card stud's seventh-street subgames it reaches CFR+'s
+/// over CFR+ (docs/notes/resolve.md): in seven-card stud's seventh-street subgames it reaches CFR+'s
 /// exploitability after 30 iterations in 22.
 pub const RESOLVE_ALGORITHM: Algorithm = Algorithm::DCFR;
 
 /// The number type of a re-solve's solver: its regret and average tables and its walk's
 /// vectors (reaches, strategies, values, card sums) are `f32`, half the bytes the walk streams
-/// (docs/resolve.md, "The tables in f32" and "The walk in f32"). The ranges, the gadget and the
+/// (docs/notes/resolve.md, "The tables in f32" and "The walk in f32"). The ranges, the gadget and the
 /// report's best responses stay `f64`.
 pub type TableReal = f32;
 

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 /// Iterations of a player's re-solve when its spec does not say (`FILE:resolve`): DCFR's 30,
 /// less exploitable than CFR+'s 30 (the old default) both inside seventh-street subgames and,
-/// on ministud, in the whole game, where DCFR's 24 were worse (docs/resolve.md).
+/// on ministud, in the whole game, where DCFR's 24 were worse (docs/notes/resolve.md).
 pub const DEFAULT_PLAYER_ITERATIONS: u64 = 30;
 
 /// Re-solves kept: a hand makes one to three decisions on its last street, all answered by the

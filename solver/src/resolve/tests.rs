@@ -720,7 +720,7 @@ fn re_solving_every_last_street_solves_each_subgame_and_is_measured_whole() {
     // Unsafe re-solving: each subgame solved from the blueprint's exact ranges, yet the whole
     // is more exploitable than the near-equilibrium blueprint (measured: 0.0190 against
     // 0.0005 chips per game): a best response steers into the subgames whose re-solved
-    // strategy gives its hands more than the blueprint did (docs/resolve.md).
+    // strategy gives its hands more than the blueprint did (docs/notes/resolve.md).
     assert!(m.resolved.chips > 10.0 * m.blueprint.chips, "{m:?}");
     // The safe re-solve, each seat's subgame behind the gadget, is bounded by the blueprint.
     let safe = verify::measure(

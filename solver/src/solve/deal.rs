@@ -26,7 +26,7 @@ use std::time::Duration;
 
 /// The member of the CFR family by default: CFR+. Linear CFR beat it head to head in 7stud at
 /// equal deals but was more exploitable on the yardstick at every count measured
-/// (docs/solver.md, "Schedules"), so it is an option, not the default.
+/// (docs/notes/solver.md, "Schedules"), so it is an option, not the default.
 pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::CfrPlus;
 /// Deals per iteration by default.
 pub const DEFAULT_BATCH: usize = 256;

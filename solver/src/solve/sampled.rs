@@ -22,7 +22,7 @@ use std::time::Duration;
 /// clamps every sampled update at zero, so noise keeps bad actions' regrets near zero instead
 /// of letting them fall away).
 pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::Linear;
-/// The view of the table by default: the table view, by measurement (docs/multiway.md, "The
+/// The view of the table by default: the table view, by measurement (docs/notes/multiway.md, "The
 /// card abstraction of an N-seat view": on doorstud its NashConv is 0.59 against 0.88 at 10^6
 /// traversals; in 7stud-3p it beats the best-opponent view head to head at equal traversals).
 pub const DEFAULT_VIEW: MultiwayView = MultiwayView::Table;

@@ -57,10 +57,10 @@ fn real_exploitability_falls_with_iterations() {
     assert!(n4 < n * 0.8, "{rows:?}");
 }
 
-/// The table of docs/ladder.md:
+/// The table of docs/notes/ladder.md:
 /// `cargo test --release -p solver --test it deal_cfr:: -- --ignored --nocapture`
 #[test]
-#[ignore = "a minute of CPU; prints the ladder of docs/ladder.md"]
+#[ignore = "a minute of CPU; prints the ladder of docs/notes/ladder.md"]
 fn ladder_of_the_deal_sampled_solver() {
     let def = GameDef::ministud();
     println!(

@@ -11,7 +11,7 @@
 //!
 //! CI runs a short pass as part of the normal test command (`STUD_FUZZ_CASES` unset: 256 cases
 //! per property, seconds). A longer run:
-//! `STUD_FUZZ_CASES=100000 cargo test --release -p solver --test it fuzz::` (see docs/solver.md).
+//! `STUD_FUZZ_CASES=100000 cargo test --release -p solver --test it fuzz::` (see docs/notes/solver.md).
 //! cargo-fuzz would need a nightly toolchain, which this project does not use.
 
 use abstraction::betting_abstraction::BettingAbstraction;

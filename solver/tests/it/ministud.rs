@@ -74,7 +74,7 @@ fn the_tree_follows_the_stud_rules() {
 #[test]
 fn ministud_small_deck_is_solved_below_a_tenth_of_a_percent_of_the_ante() {
     // The preset with kings and aces only (8 cards), to keep CI fast; the preset itself (12
-    // cards) takes minutes: see `ministud_preset_is_solved` (ignored) and docs/solver.md.
+    // cards) takes minutes: see `ministud_preset_is_solved` (ignored) and docs/notes/solver.md.
     let mut def = GameDef::ministud();
     def.deck.ranks = vec![Rank::KING, Rank::ACE];
     assert_solved_below_a_tenth_of_a_percent_of_the_ante(&def, 460);

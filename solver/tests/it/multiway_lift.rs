@@ -1,4 +1,4 @@
-//! The sampling multiway solver measured exactly (docs/multiway.md, "The sampling solver
+//! The sampling multiway solver measured exactly (docs/notes/multiway.md, "The sampling solver
 //! measured exactly"): on `doorstud`, the walkable three-seat stud game it plays unchanged, its
 //! average strategy lifted onto the whole game tree has a NashConv that falls with traversals
 //! and stays above the exact solver's, lower with the table view than against one opponent;
@@ -104,7 +104,7 @@ fn the_lifted_nash_conv_falls_with_traversals_stays_above_the_exact_solvers_and_
     );
 
     // The exact solver, a few iterations in, is far below every sampled point: the abstraction
-    // floors the sampled solver (the view against one opponent, docs/multiway.md).
+    // floors the sampled solver (the view against one opponent, docs/notes/multiway.md).
     let mut exact = Solver::new(tree, Algorithm::CfrPlus);
     while exact.iterations < 30 {
         exact.iterate();

@@ -273,7 +273,7 @@ fn serve_re_solves_the_last_street_where_a_request_asks_and_reports_it() {
 /// last-street root is measured whole by the exact best response. With the old floor of 0.01
 /// the re-solve trusted the blueprint's reading of the betting and came out *more* exploitable
 /// than the blueprint (measured 0.736 against 0.596 chips); with the default (0.3), about half
-/// the blueprint (0.318). docs/resolve.md, "The floor".
+/// the blueprint (0.318). docs/notes/resolve.md, "The floor".
 #[test]
 fn the_default_floor_makes_re_solving_a_coarse_blueprint_less_exploitable() {
     let dir = std::env::temp_dir().join(format!("stud-resolve-floor-{}", std::process::id()));

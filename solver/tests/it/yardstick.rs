@@ -1,4 +1,4 @@
-//! The yardstick of docs/ladder.md in small: `yardstud`'s structure (a down and an up card, two
+//! The yardstick of docs/notes/ladder.md in small: `yardstud`'s structure (a down and an up card, two
 //! more up cards, bring-in, best showing first, small/small/big bets) on 8 cards (J Q K A in two
 //! suits) with one bet per round, so that the lossless public tree has 1.7M nodes. The real
 //! games' pipeline (bucketing, betting tree, `DealSolver`, strategy file) runs on it through the

@@ -99,7 +99,7 @@ pub struct Args {
     /// Re-solve the last street (7th street; 5th in five-card stud), or from a 6th-street spot
     /// the last two (the 7th card private chance), with the real cards, from the ranges the
     /// strategy implies, and print the re-solved policy of `--hand` beside the strategy's (a
-    /// real-game file; see docs/resolve.md).
+    /// real-game file; see docs/notes/resolve.md).
     #[arg(long, requires = "hand")]
     pub resolve: bool,
     /// With --resolve: DCFR iterations of the re-solve (default 100; the same answer every run).
@@ -109,11 +109,11 @@ pub struct Args {
     #[arg(long, requires = "resolve")]
     pub budget_ms: Option<u64>,
     /// With --resolve: re-solve safely, the opponent entering through the re-solving gadget
-    /// with its blueprint counterfactual values (docs/resolve.md).
+    /// with its blueprint counterfactual values (docs/notes/resolve.md).
     #[arg(long, requires = "resolve")]
     pub safe: bool,
     /// With --resolve: the least probability by which an action taken weighs a holding in the
-    /// ranges (0: Bayes' rule exactly; the default was measured, docs/resolve.md "The floor").
+    /// ranges (0: Bayes' rule exactly; the default was measured, docs/notes/resolve.md "The floor").
     #[arg(long, requires = "resolve", default_value_t = solver::resolve::DEFAULT_FLOOR,
           value_parser = solver::resolve::parse_floor)]
     pub floor: f64,
@@ -125,7 +125,7 @@ pub struct Args {
     pub ranges: bool,
     /// Print each row as a player plays it: `mixed` (the rows as stored, the default),
     /// `threshold=T` (actions below T dropped, the rest scaled to sum 1) or `pure` (only the
-    /// most likely action), as `stud match FILE:PLAY` plays the file (docs/solver.md, "Playing
+    /// most likely action), as `stud match FILE:PLAY` plays the file (docs/notes/solver.md, "Playing
     /// the average strategy"). `FILE:PLAY` says the same.
     #[arg(long, value_name = "PLAY", conflicts_with_all = ["ranges", "resolve"])]
     pub play: Option<Purification>,
