@@ -480,7 +480,9 @@ fn sampled_settings(args: &Args, def: &GameDef) -> Result<solve::sampled::Settin
         );
     }
     if args.heads_up.recall.is_some() {
-        bail!("--recall: the multiway abstraction forgets earlier streets (docs/notes/multiway.md)");
+        bail!(
+            "--recall: the multiway abstraction forgets earlier streets (docs/notes/multiway.md)"
+        );
     }
     let d = solve::sampled::Settings::for_seats(def.seats as usize);
     Ok(solve::sampled::Settings {

@@ -331,6 +331,7 @@ fn ranges_sum_the_blueprint_s_bayesian_weights_over_the_ways_to_deal_each_holdin
 }
 
 #[test]
+#[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn re_solving_a_lossless_blueprint_s_last_street_reproduces_its_strategy_and_value() {
     // Kings and aces ministud, solved exactly: on its last street the blueprint is already an
     // equilibrium of each subgame its ranges define.
@@ -700,6 +701,7 @@ fn the_lift_and_each_subgame_s_rows_are_the_player_s_own() {
 }
 
 #[test]
+#[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn re_solving_every_last_street_solves_each_subgame_and_is_measured_whole() {
     let (def, tree, player, solved) = kings_and_aces_blueprint(600, "exact");
     let m = verify::measure(

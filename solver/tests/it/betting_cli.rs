@@ -175,6 +175,7 @@ fn match_serve_and_play_use_the_strategy() {
 }
 
 #[test]
+#[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn resume_ends_byte_identical_to_an_uninterrupted_solve() {
     let (straight, _) = solve("straight.strat", &["--iterations", "5"]);
     let (half, v) = solve("resumed.strat", &["--iterations", "2"]);

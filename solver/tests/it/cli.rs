@@ -434,6 +434,7 @@ fn an_interrupted_solve_writes_its_work_and_resumes() {
 }
 
 #[test]
+#[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn abstract_solve_query_and_ladder() {
     let d = dir("abs");
     let game = d.join("ka.toml");

@@ -56,6 +56,7 @@ fn synthetic_7stud(dir: &Path) -> PathBuf {
 }
 
 #[test]
+#[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn a_real_game_strategy_is_measured_by_lbr_the_script_and_the_report() {
     let dir = std::env::temp_dir().join(format!("stud-eval-real-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
