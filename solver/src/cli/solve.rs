@@ -73,8 +73,8 @@ pub struct Args {
     /// (docs/notes/solver.md, "Schedules", measures linear against it).
     #[arg(long, value_parser = Algorithm::parse)]
     pub algorithm: Option<Algorithm>,
-    /// Stop after this many iterations in total.
-    #[arg(long)]
+    /// Stop after this many iterations in total (at least 1: none would write an untrained file).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub iterations: Option<u64>,
     /// Stop after this much time: 90s, 10m, 2h (a bare number is seconds).
     #[arg(long, value_parser = parse_duration)]
@@ -294,6 +294,10 @@ pub(super) fn parse_duration(s: &str) -> Result<Duration, String> {
         "h" => x * 3600.0,
         _ => return Err(format!("{s:?}: the unit must be s, m or h")),
     };
+    // No time: a solve's would write an untrained file.
+    if secs <= 0.0 {
+        return Err(format!("{s:?} is no time: use e.g. 90s, 10m or 2h"));
+    }
     // Checked: `from_secs_f64` panics past u64::MAX seconds (`--time 99999999999999999999h`).
     Duration::try_from_secs_f64(secs)
         .map_err(|_| format!("{s:?} is longer than any solve can run: use e.g. 90s, 10m or 2h"))
@@ -518,6 +522,7 @@ mod tests {
         assert_eq!(parse_duration("1.5h"), Ok(Duration::from_secs(5400)));
         assert!(parse_duration("10x").unwrap_err().contains("unit"));
         assert!(parse_duration("m").unwrap_err().contains("not a duration"));
+        assert!(parse_duration("0m").unwrap_err().contains("no time"));
         assert!(parse_duration("99999999999999999999999h")
             .unwrap_err()
             .contains("longer than any solve"));

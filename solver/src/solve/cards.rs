@@ -10,6 +10,7 @@ use abstraction::multiway_deal::{MultiwayBuckets, MultiwayView};
 use abstraction::rules::GameDef;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The cached bucketing of `def` for `table`'s other seats at `size` in `dir`, or a fresh
 /// build (also when `force`), its progress told to `watcher`; also its file and how it was had.
@@ -21,7 +22,21 @@ pub fn load_or_build_table(
     force: bool,
     watcher: &dyn Watcher,
 ) -> Result<(Bucketing, PathBuf, Origin)> {
-    let progress = |p| watcher.building(def, p);
+    // A build takes seconds to minutes and leaves a file behind: say so when it begins, in a
+    // line that a log shows too, not only the progress bar of a terminal.
+    let announced = AtomicBool::new(false);
+    let progress = |p| {
+        if !announced.swap(true, Ordering::Relaxed) {
+            watcher.say(&format!(
+                "building the {} card abstraction of {} into {} (once: later solves read it \
+                 there; --abstraction-dir chooses the folder)",
+                size.name,
+                def.variant.name(),
+                bucket_cache::table_path(dir, def, table, size).display()
+            ));
+        }
+        watcher.building(def, p)
+    };
     let out = bucket_cache::load_or_build_table(def, table, size, dir, force, &progress);
     watcher.built();
     out

@@ -204,11 +204,10 @@ pub struct Multiway {
     pub estimate_bytes: usize,
     /// The process's peak resident memory.
     pub peak_bytes: Option<usize>,
-    /// The policy file.
-    #[serde(skip)]
+    /// The policy file (in the JSON too, as every other solve's `out`: a program reading the
+    /// last line learns where the policy went).
     pub out: String,
-    /// What became of the checkpoint.
-    #[serde(skip)]
+    /// What became of the checkpoint (as every other solve's `checkpoint`).
     pub checkpoint: String,
 }
 

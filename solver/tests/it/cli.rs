@@ -612,3 +612,34 @@ fn a_negative_count_is_refused_as_a_bad_value_not_taken_for_a_flag() {
         assert!(!err.contains("to pass '-"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_solve_of_no_iterations_or_no_time_is_refused_before_it_writes() {
+    let d = dir("nothing");
+    let out = d.join("kuhn.strat");
+    for (flag, value) in [("--iterations", "0"), ("--time", "0"), ("--time", "0s")] {
+        let err = fails(&["solve", "--game", "kuhn", flag, value, "--out", s(&out)]);
+        assert!(err.contains(flag), "{flag} {value}: {err}");
+        assert!(!out.exists(), "{flag} {value} wrote {}", out.display());
+    }
+}
+
+#[test]
+fn a_table_solve_s_last_json_line_says_where_the_policy_went() {
+    let d = dir("policy-out");
+    let out = d.join("kuhn3.json");
+    let json = ok(&[
+        "solve",
+        "--game",
+        "kuhn-3p",
+        "--iterations",
+        "10",
+        "--json",
+        "--out",
+        s(&out),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
+    assert_eq!(v["out"], s(&out), "{v}");
+    assert!(v["checkpoint"].is_string(), "{v}");
+    assert!(out.exists());
+}
