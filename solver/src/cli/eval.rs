@@ -91,7 +91,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Measure::Multiway(a) => return super::eval_multiway::run(*a),
     };
     let path = args.strategy;
+    // The arguments first, before seconds of preparation.
+    ensure!(
+        args.hands >= 2,
+        "a match needs at least 2 deals for a confidence interval"
+    );
     let def = game_for(args.game.given(), &[&path], "7stud")?;
+    // Tabulating a strategy's first street takes seconds of CPU before the first deal: say so,
+    // and report its time beside the deals'.
+    let prepared = Instant::now();
+    if !args.output.json && !BOT_NAMES.contains(&path.as_str()) {
+        eprintln!("loading {path} and tabulating its first street's buckets");
+    }
     let (player, exact) = load_for_many_hands(&path, &def)?;
     let def = Arc::new(def);
     let lbr = Lbr::new(
@@ -100,12 +111,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.rollouts,
         args.candidates,
     )?;
+    let prepare_secs = prepared.elapsed().as_secs_f64();
     let bar = super::deals_bar(args.output.json, args.hands);
     let start = Instant::now();
-    ensure!(
-        args.hands >= 2,
-        "a match needs at least 2 deals for a confidence interval"
-    );
     let deals = lbr.play_deals(args.hands, args.random.seed, &|| bar.inc(1));
     bar.finish_and_clear();
     let deals = deals?;
@@ -121,6 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         v["lbr_mbb_per_hand"] = r.mbb_per_hand.into();
         v["exploitability_mbb"] = exact.into();
         v["seconds"] = secs.into();
+        v["prepare_seconds"] = prepare_secs.into();
         v["game"] = def.variant.name().into();
         v["seed"] = args.random.seed.into();
         v["candidates"] = match args.candidates {
@@ -131,7 +140,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("{v}");
     } else {
         println!(
-            "LBR against {path}: {:+.1} ± {:.1} mbb/hand (95% CI), {} hands in {secs:.1} s{}",
+            "LBR against {path}: {:+.1} ± {:.1} mbb/hand (95% CI), {} hands in {secs:.1} s \
+             (after {prepare_secs:.1} s preparing the player){}",
             r.mbb_per_hand,
             r.ci95,
             r.hands,
