@@ -25,7 +25,7 @@
 //! estimate of the full sum; private hands stay vectors. Only the regrets and averages of the
 //! sampled subtrees change in that iteration.
 
-use crate::kernel::Real;
+use crate::kernel::{regret_match_strided, Real};
 use crate::terminal::{fold_and_showdown, terminal_values, HoldingIds};
 use abstraction::tree::{Node, NodeKind, Tree, NONE};
 use serde::{Deserialize, Serialize};
@@ -654,25 +654,17 @@ fn regret_matching<T: Real>(tree: &Tree, node: &Node, own: bool, rows: &[T], str
     }
 }
 
-/// Regret matching of hand `h` (bucket `b`) of `n`: its row of `rows` into `strat[a * n + h]`.
+/// Regret matching of hand `h` (bucket `b`) of `n`: its row of `rows` into `strat[a * n + h]`
+/// (uniform for a hand of no bucket).
 #[inline(always)]
 fn match_hand<T: Real>(n: usize, h: usize, b: u32, rows: &[T], strat: &mut [T], k: usize) {
-    let row: &[T] = if b == NONE {
-        &[]
-    } else {
-        &rows[b as usize * k..b as usize * k + k]
-    };
-    let sum: T = row.iter().map(|&r| r.max(T::ZERO)).sum();
-    for a in 0..k {
-        // A true division (not a multiply by 1 / sum): a lone positive regret must give
-        // exactly 1.0, or the node's value is off by an ulp and the regrets (clamped at 0)
-        // drift onto another trajectory; OpenSpiel divides too.
-        strat[a * n + h] = if sum > T::ZERO {
-            row[a].max(T::ZERO) / sum
-        } else {
-            T::from_f64(1.0 / k as f64)
-        };
+    if b == NONE {
+        let uniform = T::from_f64(1.0 / k as f64);
+        (0..k).for_each(|a| strat[a * n + h] = uniform);
+        return;
     }
+    let row = &rows[b as usize * k..b as usize * k + k];
+    regret_match_strided(row, &mut strat[h..], n);
 }
 
 /// [`regret_matching`] for `K` actions, the same bits hand by hand: eight hands at a time, so

@@ -33,6 +33,7 @@
 //! Regrets and averages are `f32`: 8 bytes per infoset-action, half the memory stream of `f64`.
 
 use crate::cfr::{mix, prefetch, Algorithm, Tables};
+use crate::kernel::{regret_match, regret_match_strided};
 use abstraction::betting_tree::{BettingKind, BettingTree};
 use abstraction::bucketing::view::held_by;
 use abstraction::bucketing::CardView;
@@ -673,23 +674,8 @@ fn weights(algorithm: Algorithm, t: u64) -> (f32, f32, bool) {
     }
 }
 
-/// Regret matching+ of one row into `strat[a * stride]` (a lone positive regret gives exactly
-/// 1: a true division, as in `cfr::regret_matching`).
-#[inline]
-fn regret_matching(row: &[f32], strat: &mut [f32], stride: usize) {
-    let k = row.len();
-    let sum: f32 = row.iter().map(|&r| r.max(0.0)).sum();
-    for (a, &r) in row.iter().enumerate() {
-        strat[a * stride] = if sum > 0.0 {
-            r.max(0.0) / sum
-        } else {
-            1.0 / k as f32
-        };
-    }
-}
-
 /// Regret matching+ of every row of a node (`rows`: buckets × `k`) into `table`, the same bits
-/// as [`regret_matching`] row by row; for 2 and 3 actions (the real games' nodes) eight rows at
+/// as [`regret_match`] row by row; for 2 and 3 actions (the real games' nodes) eight rows at
 /// a time, which the compiler turns into vector divisions.
 fn match_rows(rows: &[f32], table: &mut [f32], k: usize) {
     match k {
@@ -697,7 +683,7 @@ fn match_rows(rows: &[f32], table: &mut [f32], k: usize) {
         3 => match_rows_of::<3>(rows, table),
         _ => {
             for (r, t) in rows.chunks_exact(k).zip(table.chunks_exact_mut(k)) {
-                regret_matching(r, t, 1);
+                regret_match(r, t);
             }
         }
     }
@@ -712,7 +698,7 @@ fn match_rows_of<const K: usize>(rows: &[f32], table: &mut [f32]) {
     for (r, t) in (&mut rs).zip(&mut ts) {
         let pos: [[f32; L]; K] =
             std::array::from_fn(|a| std::array::from_fn(|l| r[l * K + a].max(0.0)));
-        // The sum in the order of `regret_matching`'s (whose start, -0.0, adds nothing).
+        // The sum in the order of `regret_match`'s (whose start, -0.0, adds nothing).
         let sum: [f32; L] = std::array::from_fn(|l| (1..K).fold(pos[0][l], |s, a| s + pos[a][l]));
         for a in 0..K {
             for l in 0..L {
@@ -729,7 +715,7 @@ fn match_rows_of<const K: usize>(rows: &[f32], table: &mut [f32]) {
         .chunks_exact(K)
         .zip(ts.into_remainder().chunks_exact_mut(K))
     {
-        regret_matching(r, t, 1);
+        regret_match(r, t);
     }
 }
 
@@ -875,7 +861,7 @@ fn strategy(node: &ActionNode, regrets: &[f32], frame: &mut Frame, b: usize) {
     } else {
         for (d, &bk) in node.buckets.iter().enumerate() {
             let r = bk as usize * k;
-            regret_matching(&regrets[r..r + k], &mut frame.strategy[d..], b);
+            regret_match_strided(&regrets[r..r + k], &mut frame.strategy[d..], b);
         }
     }
 }

@@ -1,5 +1,6 @@
-//! The lowest layer of the solver: the number type every CFR walk computes in ([`Real`]) and the
-//! one normalisation of a row of weights ([`normalize`]). The kernels (`cfr`, `terminal`,
+//! The lowest layer of the solver: the number type every CFR walk computes in ([`Real`]), the
+//! one regret matching of a row ([`regret_match`]) and the one normalisation of a row of weights
+//! ([`normalize`]). The kernels (`cfr`, `terminal`,
 //! `deal_cfr`, `multiway`, `best_response`) and the players above them share these, so they
 //! live below all of them.
 
@@ -85,4 +86,45 @@ pub fn normalize(row: &mut [f64]) -> bool {
     let uniform = 1.0 / row.len() as f64;
     row.fill(uniform);
     false
+}
+
+/// Regret matching of one row into `out[a * stride]`: each action in proportion to its positive
+/// regret, uniform where none is positive. Every solver's row goes through here (the vectorised
+/// loops of `cfr` and `deal_cfr` compute the same bits eight rows at a time). A true division, not
+/// a multiply by `1 / sum`: a lone positive regret must give exactly 1, or the node's value is off
+/// by an ulp and the regrets (clamped at 0) drift onto another trajectory; OpenSpiel divides too.
+/// The uniform `1 / k` is rounded once from `f64`, which for `f32` and every `k` up to 1,024 is
+/// the correctly rounded `1f32 / k` as well.
+#[inline(always)]
+pub fn regret_match_strided<T: Real>(regrets: &[T], out: &mut [T], stride: usize) {
+    let sum: T = regrets.iter().map(|&r| r.max(T::ZERO)).sum();
+    let uniform = T::from_f64(1.0 / regrets.len() as f64);
+    for (a, &r) in regrets.iter().enumerate() {
+        out[a * stride] = if sum > T::ZERO {
+            r.max(T::ZERO) / sum
+        } else {
+            uniform
+        };
+    }
+}
+
+/// [`regret_match_strided`] into a row of its own.
+#[inline(always)]
+pub fn regret_match<T: Real>(regrets: &[T], out: &mut [T]) {
+    regret_match_strided(regrets, out, 1);
+}
+
+/// [`regret_match`] of a row onto itself: a row of weights, negative ones counted as none, made a
+/// distribution in place.
+#[inline(always)]
+pub fn regret_match_in_place<T: Real>(row: &mut [T]) {
+    let sum: T = row.iter().map(|&r| r.max(T::ZERO)).sum();
+    let uniform = T::from_f64(1.0 / row.len() as f64);
+    for x in row {
+        *x = if sum > T::ZERO {
+            x.max(T::ZERO) / sum
+        } else {
+            uniform
+        };
+    }
 }

@@ -23,6 +23,7 @@ pub mod sampled;
 pub use best_response::{nash_conv, NashConv};
 
 use crate::cfr::{Algorithm, Schedule};
+use crate::kernel::regret_match;
 use abstraction::history_tree::{HistoryKind, HistoryTree, MAX_ACTIONS, MAX_SEATS};
 
 /// Bytes the solver holds per slot: the regret, the average mass and the current strategy.
@@ -142,16 +143,6 @@ impl Solver {
             regret_match(&self.regrets[s.clone()], &mut self.current[s]);
         }
         self.stale = false;
-    }
-}
-
-/// Regret matching: each action in proportion to its positive regret, uniform when none is
-/// positive. A true division, as OpenSpiel's (see `cfr::regret_matching`).
-fn regret_match(regrets: &[f64], strategy: &mut [f64]) {
-    let sum: f64 = regrets.iter().map(|r| r.max(0.0)).sum();
-    let k = regrets.len() as f64;
-    for (s, r) in strategy.iter_mut().zip(regrets) {
-        *s = if sum > 0.0 { r.max(0.0) / sum } else { 1.0 / k };
     }
 }
 

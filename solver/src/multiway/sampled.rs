@@ -51,6 +51,7 @@
 //! dispatches nothing dynamically.
 
 use crate::cfr::Algorithm;
+use crate::kernel::{regret_match, regret_match_in_place};
 use abstraction::deal::DealError;
 use abstraction::multiway_betting::{pot_class, pot_classes, MultiwayBetting, MwKind};
 use abstraction::multiway_deal::{MultiwayBuckets, MultiwayFacts, MAX_DEAL_SEATS};
@@ -404,7 +405,7 @@ impl SampledSolver {
                             continue;
                         }
                         out.copy_within(b..b + k, a);
-                        normalize(&mut out[a..a + k]);
+                        regret_match_in_place(&mut out[a..a + k]);
                     }
                 }
             }
@@ -426,26 +427,6 @@ fn nearest_reached(class: usize, classes: usize, reached: impl Fn(usize) -> bool
             .into_iter()
             .find(|&c| c < classes && reached(c))
     })
-}
-
-/// A row of weights made a distribution (uniform where nothing is positive).
-fn normalize(row: &mut [f32]) {
-    let sum = mass(row);
-    let k = row.len() as f32;
-    for x in row {
-        *x = if sum > 0.0 { x.max(0.0) / sum } else { 1.0 / k };
-    }
-}
-
-/// Regret matching into `out`: each action in proportion to its positive regret, uniform when
-/// none is positive.
-#[inline(always)]
-pub fn regret_match(regrets: &[f32], out: &mut [f32]) {
-    let sum: f32 = regrets.iter().map(|r| r.max(0.0)).sum();
-    let k = regrets.len() as f32;
-    for (o, r) in out.iter_mut().zip(regrets) {
-        *o = if sum > 0.0 { r.max(0.0) / sum } else { 1.0 / k };
-    }
 }
 
 /// Mixes a word into a seed (splitmix64's finalizer): a traversal's draws depend only on the
