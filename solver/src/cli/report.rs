@@ -73,9 +73,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         Some(StrategyFile::open(Path::new(&path))?)
     };
-    let about = match &file {
-        Some(f) => {
-            let h = f.header();
+    // A multiway file was refused by the player's loader: a file here has a heads-up header.
+    let about = match file.as_ref().and_then(StrategyFile::header) {
+        Some(h) => {
             format!(
                 "{}, {} iterations; exploitability {}",
                 h.algorithm.name(),
