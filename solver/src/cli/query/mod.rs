@@ -81,8 +81,8 @@ use std::path::PathBuf;
     c, call, fold, bi, b, bet, r, raise, complete. Streets are named as players say them (3rd \
     to 7th street). Rows marked `unreached` are the uniform rows of spots the solve never \
     reached. Each bucket of a real game is described by its EHS (its mean pot share) and the \
-    hand classes of the holdings in it, the commonest first. See the module docs in \
-    solver/src/cli/query/mod.rs.")]
+    hand classes of the holdings in it, the commonest first. The spot notation in full: \
+    docs/guide/query.md.")]
 pub struct Args {
     /// The strategy file.
     pub file: PathBuf,
