@@ -261,11 +261,11 @@ impl Lines {
     }
 }
 
+/// A top-level key of a PHH file and its value, each with where it lies in the text.
+type Entry = (Spanned<String>, Spanned<Value>);
+
 /// The top-level entries of a PHH file's TOML, in the order they are written.
-fn toml_entries(
-    text: &str,
-    lines: &Lines,
-) -> Result<Vec<(Spanned<String>, Spanned<Value>)>, PhhError> {
+fn toml_entries(text: &str, lines: &Lines) -> Result<Vec<Entry>, PhhError> {
     let table: BTreeMap<Spanned<String>, Spanned<Value>> = toml::from_str(text).map_err(|e| {
         let at = e.span().map_or(0, |s| s.start);
         let line = lines.at(at);
@@ -310,10 +310,7 @@ struct Entries {
 
 impl Entries {
     /// Sorts `entries`; a field a stud hand cannot have, or no PHH field, is refused.
-    fn of(
-        entries: Vec<(Spanned<String>, Spanned<Value>)>,
-        lines: &Lines,
-    ) -> Result<Entries, PhhError> {
+    fn of(entries: Vec<Entry>, lines: &Lines) -> Result<Entries, PhhError> {
         let mut sorted = Entries {
             required: BTreeMap::new(),
             actions: None,
