@@ -116,7 +116,7 @@ pub fn locate_betting(
 
 /// [`locate`] in a public-tree file: the node walked along the public events, the actor the
 /// seat.
-fn locate_public(
+pub fn locate_public(
     f: &PublicFile,
     state: &State,
     bets: &[Bet],
