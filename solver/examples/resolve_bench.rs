@@ -35,7 +35,7 @@ fn spot(
     rng: &mut ChaCha8Rng,
 ) -> Result<Option<(State, Vec<Bet>)>> {
     let player: &StrategyPlayer = resolver.blueprint();
-    let def = &player.file().header().game;
+    let def = player.file().game();
     let mut st = State::new(def)?;
     let last = resolver.root_street(&st);
     let mut bets = Vec::new();
@@ -91,7 +91,7 @@ fn main() -> Result<()> {
         "2" => true,
         s => bail!("STREETS is 1 or 2, not {s}"),
     };
-    let def = StrategyFile::open(Path::new(file))?.header().game.clone();
+    let def = StrategyFile::open(Path::new(file))?.game().clone();
     let mut player = StrategyPlayer::open(file, &def)?;
     player.precompute_first_street();
     let options = Options {

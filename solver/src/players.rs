@@ -8,7 +8,8 @@ use crate::bot::{
 };
 use crate::purify::Purification;
 use crate::resolve::{resolve_spec, ResolvingPlayer};
-use crate::strategy_file::multiway::is_multiway_file;
+use crate::strategy_file::multiway::MultiwayFile;
+use crate::strategy_file::StrategyFile;
 use abstraction::rules::GameDef;
 use std::path::Path;
 
@@ -24,23 +25,36 @@ pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
         "call" => Box::new(AlwaysCall),
         "raise" => Box::new(AlwaysRaise),
         "heuristic" => Box::new(Heuristic::default()),
-        _ if is_multiway_spec(spec) => Box::new(open_multiway(spec, def)?),
-        _ if Path::new(spec).exists() => Box::new(open_strategy(spec, def)?),
-        _ => match resolve_spec(spec) {
-            Some(parsed) => {
-                let (blueprint, budget, options) = parsed?;
-                Box::new(ResolvingPlayer::new(
-                    open_strategy(blueprint, def)?,
-                    budget,
-                    options,
-                ))
+        _ => {
+            let (path, purification) = strategy_spec(spec)?;
+            // The file is opened once, whichever its kind, and the kind picks the player.
+            let file = StrategyFile::open(Path::new(path))?;
+            let resolve = match Path::new(spec).exists() {
+                true => None,
+                false => resolve_spec(spec),
+            };
+            if let StrategyFile::Multiway(f) = file {
+                return Ok(Box::new(multiway_player(
+                    spec,
+                    path,
+                    purification,
+                    *f,
+                    def,
+                )?));
             }
-            None => Box::new(open_strategy(spec, def)?),
-        },
+            let player = strategy_player(path, purification, file, def)?;
+            match resolve {
+                Some(parsed) => {
+                    let (_, budget, options) = parsed?;
+                    Box::new(ResolvingPlayer::new(player, budget, options))
+                }
+                None => Box::new(player),
+            }
+        }
     })
 }
 
-/// The strategy player `spec` names (a strategy file, optionally `:mixed`, `:pure` or
+/// The strategy player `spec` names (a heads-up strategy file, optionally `:mixed`, `:pure` or
 /// `:threshold=T`), solved for `def`.
 pub fn open_strategy(spec: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer> {
     if !Path::new(spec).exists() && resolve_spec(spec).is_some() {
@@ -50,29 +64,46 @@ pub fn open_strategy(spec: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer
         );
     }
     let (path, purification) = strategy_spec(spec)?;
-    let player = StrategyPlayer::open(path, def)?;
+    let file = StrategyFile::open(Path::new(path))?;
+    if let StrategyFile::Multiway(_) = file {
+        anyhow::bail!(
+            "{path} is a multiway strategy file (three or more seats): give a heads-up one"
+        );
+    }
+    strategy_player(path, purification, file, def)
+}
+
+/// The player of `file`, opened from `path`, played as `purification` says (else as its kind
+/// is by default); `def` must be its game ([`StrategyPlayer::open`]).
+fn strategy_player(
+    path: &str,
+    purification: Option<Purification>,
+    file: StrategyFile,
+    def: &GameDef,
+) -> anyhow::Result<StrategyPlayer> {
+    let player = StrategyPlayer::of_game(file, path, def)?;
     Ok(match purification {
         Some(p) => player.with_purification(p),
         None => player,
     })
 }
 
-/// Whether `spec` names a multiway strategy file, played as written after it or not.
-fn is_multiway_spec(spec: &str) -> bool {
-    strategy_spec(spec).is_ok_and(|(path, _)| is_multiway_file(Path::new(path)))
-}
-
-/// The player of a multiway strategy file `spec` names (the file, optionally `:mixed`,
-/// `:pure` or `:threshold=T`, read by [`strategy_spec`] as a heads-up file's spec is), solved
-/// for `def`.
-pub fn open_multiway(spec: &str, def: &GameDef) -> anyhow::Result<MultiwayPlayer> {
+/// The player of the multiway file `file` that `spec` names (opened from `path`, the spec's
+/// purification already read by [`strategy_spec`], as a heads-up file's spec is), solved for
+/// `def`.
+fn multiway_player(
+    spec: &str,
+    path: &str,
+    purification: Option<Purification>,
+    file: MultiwayFile,
+    def: &GameDef,
+) -> anyhow::Result<MultiwayPlayer> {
     if !Path::new(spec).exists() && resolve_spec(spec).is_some() {
         anyhow::bail!(
             "`{spec}`: re-solving is heads-up; a multiway strategy file plays without `:resolve`"
         );
     }
-    let (path, purification) = strategy_spec(spec)?;
-    let player = MultiwayPlayer::open(path)?;
+    let player = MultiwayPlayer::new(file, path);
     if player.game() != def {
         anyhow::bail!("{path} was solved for another game than the one played");
     }

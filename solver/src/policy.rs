@@ -3,7 +3,7 @@
 //! plays. [`StrategyPlayer`](crate::bot::StrategyPlayer) (matches, the server, LBR, the report's
 //! third-street chart) and `stud query` go through it.
 //!
-//! Two kinds of file (see [`StrategyFile`]):
+//! Three kinds of file (see [`StrategyFile`]):
 //! - a public tree (walkable games): the node is reached by walking the file's tree along the
 //!   public events of the hand ([`public_events`]); the actor is the seat; the row key is the
 //!   file's bucket of the seat's private card at the node;
@@ -11,15 +11,21 @@
 //!   the actor is the seat's role on the street (0 if it acts first there, by the rules
 //!   engine's first actor); the row key is the file's bucket of the seat's view with what the
 //!   rows recall of earlier streets. A raise past the cap has closed the street in the abstract
-//!   game: the decision is [`capped`](Decision::capped), and the strategy checks or calls.
+//!   game: the decision is [`capped`](Decision::capped), and the strategy checks or calls;
+//! - a multiway file (three to eight seats): the node is the file's own
+//!   [`MultiwayFile::locate`] (the street's tree, the node, the pot class); the actor is the
+//!   seat; the row key is the bucket of the seat's view ([`MultiwayFile::view`]). A street the
+//!   abstract game has closed is capped, as in a betting tree.
 //!
 //! Each child of the node plays a real legal action or none (`real_action`: legal actions the
 //! abstract node lacks, a raise past the cap or a second bet size, get no weight; an abstract
 //! raise where no raise is legal, a seat all in, goes to the call).
 
 use crate::action::Bet;
+use crate::strategy_file::multiway::MultiwayFile;
 use crate::strategy_file::{BettingFile, PublicFile, StrategyFile, MAX_ACTIONS};
 use abstraction::betting_tree::{BettingKind, BettingNodes};
+use abstraction::multiway_betting::{MwKind, Spot};
 use abstraction::rules::{Action, Deal, State};
 use abstraction::tree::{Edge, NodeKind};
 use anyhow::{bail, Context, Result};
@@ -29,12 +35,16 @@ use anyhow::{bail, Context, Result};
 pub struct Decision {
     /// The node of the file's tree.
     pub node: u32,
-    /// Who acts, in the file's terms: the seat (public tree) or the role on the street
-    /// (betting tree: 0 acts first on it).
+    /// Who acts, in the file's terms: the seat (public tree, multiway file) or the role on the
+    /// street (betting tree: 0 acts first on it).
     pub actor: u8,
-    /// Past the raise cap (betting-tree files): the abstract game has called at `node` (a
-    /// showdown, or a later street), and the strategy checks or calls; the node has no row.
+    /// Past the raise cap (betting-tree and multiway files): the abstract game has called at
+    /// `node` (a showdown, or a later street), and the strategy checks or calls; the node has no
+    /// row.
     pub capped: bool,
+    /// A multiway file's street tree and pot class of the node (0 in a heads-up file).
+    tree: u32,
+    pot_class: u8,
     /// The node's number of children (0 when capped).
     k: usize,
     /// The real legal action each child plays (`None`: none).
@@ -53,6 +63,7 @@ pub fn locate(
     match f {
         StrategyFile::Betting(f) => locate_betting(f, state, bets, seat, legal),
         StrategyFile::Public(f) => locate_public(f, state, bets, seat, legal),
+        StrategyFile::Multiway(f) => locate_multiway(f, state, bets, seat, legal),
     }
 }
 
@@ -63,6 +74,8 @@ impl Decision {
             node: 0,
             actor,
             capped: false,
+            tree: 0,
+            pot_class: 0,
             k: 0,
             actions: [None; MAX_ACTIONS],
         }
@@ -103,7 +116,7 @@ pub fn locate_betting(
 
 /// [`locate`] in a public-tree file: the node walked along the public events, the actor the
 /// seat.
-fn locate_public(
+pub fn locate_public(
     f: &PublicFile,
     state: &State,
     bets: &[Bet],
@@ -128,6 +141,34 @@ fn locate_public(
     Ok(d)
 }
 
+/// [`locate`] in a multiway file: the spot its own [`MultiwayFile::locate`] finds, the actor
+/// the seat; each child's real action is the betting abstraction's.
+fn locate_multiway(
+    f: &MultiwayFile,
+    state: &State,
+    bets: &[Bet],
+    seat: u8,
+    legal: &[Action],
+) -> Result<Decision> {
+    let mut d = Decision::new(seat);
+    let spot = f.locate(state, bets)?;
+    (d.node, d.tree, d.pot_class) = (spot.node, spot.tree, spot.pot_class);
+    let n = f.betting.nodes[spot.node as usize];
+    if n.kind != MwKind::Action {
+        d.capped = true;
+        return Ok(d);
+    }
+    d.k = n.num_children as usize;
+    if d.k > MAX_ACTIONS {
+        bail!("a decision of {} actions: the most is {MAX_ACTIONS}", d.k);
+    }
+    for (c, a) in d.actions.iter_mut().enumerate().take(d.k) {
+        let real = f.betting.real_action(spot.tree, spot.node, c, legal);
+        *a = Some(real.with_context(|| format!("abstract action {c} has no real action"))?);
+    }
+    Ok(d)
+}
+
 impl Decision {
     /// The real legal action each child of the node plays (`None`: none), in child order.
     pub fn actions(&self) -> &[Option<Action>] {
@@ -135,10 +176,12 @@ impl Decision {
     }
 
     /// The row key of `seat`'s own cards in `state` here: the file's bucket of its view with
-    /// what the rows recall (betting tree), or of its one private card (public tree).
+    /// what the rows recall (betting tree), of its view (multiway file), or of its one private
+    /// card (public tree).
     pub fn key(&self, f: &StrategyFile, state: &State, seat: u8) -> Result<u32> {
         let f = match f {
             StrategyFile::Betting(f) => return f.key_of(state, seat),
+            StrategyFile::Multiway(f) => return f.bucket_of_seat(state, seat),
             StrategyFile::Public(f) => f,
         };
         let card = match state.down_cards(seat) {
@@ -159,7 +202,20 @@ impl Decision {
 
     /// The row of `key` here, normalized, into `out[..k]`; returns `k`.
     pub fn row(&self, f: &StrategyFile, key: u32, out: &mut [f64]) -> Result<usize> {
-        f.row_into(self.node, key, out)
+        match f {
+            StrategyFile::Public(f) => f.row_into(self.node, key, out),
+            StrategyFile::Betting(f) => f.row_into(self.node, key, out),
+            StrategyFile::Multiway(f) => f.row_into(&self.spot(), key, out),
+        }
+    }
+
+    /// Where a multiway file's decision is (see [`MultiwayFile::locate`]).
+    fn spot(&self) -> Spot {
+        Spot {
+            tree: self.tree,
+            node: self.node,
+            pot_class: self.pot_class,
+        }
     }
 
     /// Adds each child's probability in `row` onto the real legal action it plays (`probs[i]`

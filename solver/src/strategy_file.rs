@@ -14,8 +14,8 @@
 //! | 5 | bucketing   | bytes of `Bucketing::encode` | betting-tree files; empty otherwise |
 //! | 6 | recall      | the [`Recall`]'s name in ASCII (`none`, `order`, `buckets`, `both`, `last`): a row of street `s` is a key of `Recall::keys` | betting-tree files (version 5); empty otherwise |
 //!
-//! Two kinds of tree ([`TreeKind`] in the header; opened, the [`StrategyFile`] enum of a
-//! [`PublicFile`] or a [`BettingFile`], each kind's own lookups on it alone):
+//! Two kinds of tree ([`TreeKind`] in the header; opened, a [`PublicFile`] or a
+//! [`BettingFile`], each kind's own lookups on it alone):
 //! - `Public`: the public tree of `abstraction::tree` (walkable games: public cards are chance
 //!   nodes, a node's `board` indexes the bucket tables of section 2, its `seat` is a seat).
 //! - `Betting`: the betting tree of `abstraction::betting_tree` (the real games): betting nodes
@@ -30,8 +30,14 @@
 //! decodes the few kilobytes of the bucketing; a lookup is O(depth). Every index read from the
 //! file is checked before use as well: a file whose checksums match but whose contents are wrong
 //! (written so on purpose, or a bug) gives an error, never an out-of-bounds read.
+//!
+//! A third kind, the multiway file of a sampled solve (magic `STUDMWSF`), has its own container
+//! and lookups ([`multiway`]). [`StrategyFile::open`] reads the magic once and opens any of the
+//! three: callers match on the kind opened, none reads the magic itself.
 
 pub mod multiway;
+
+use multiway::MultiwayFile;
 
 use crate::best_response::Exploitability;
 use crate::cfr::{Algorithm, Solver};
@@ -658,38 +664,32 @@ pub type PublicFile = TreeFile<Public>;
 /// A betting-tree strategy file.
 pub type BettingFile = TreeFile<Betting>;
 
-/// An opened strategy file of either kind ([`TreeKind`]): a caller matches on it where the two
-/// kinds are read differently, and reads what they share through it.
+/// An opened strategy file of any kind: a heads-up file's tree ([`TreeKind`]) or a multiway
+/// file. A caller matches on it where the kinds are read differently, and reads what they
+/// share through it.
 pub enum StrategyFile {
     /// A public tree.
     Public(PublicFile),
     /// A betting tree.
     Betting(BettingFile),
-}
-
-/// `$body` with `$f` the file, whichever its kind.
-macro_rules! either {
-    ($self:expr, $f:ident => $body:expr) => {
-        match $self {
-            StrategyFile::Public($f) => $body,
-            StrategyFile::Betting($f) => $body,
-        }
-    };
+    /// A multiway file (three to eight seats; boxed: it holds its rebuilt betting abstraction).
+    Multiway(Box<MultiwayFile>),
 }
 
 impl StrategyFile {
-    /// Maps and checks a strategy file: prefix, version, header checksum, section bounds and
-    /// sizes, then every byte against its checksum (the whole file in version 4, the sections in
-    /// version 3: see [`crate::container`]), and (betting-tree files) decodes the embedded
-    /// bucketing, whose checksum must be the header's. Reading every byte costs about 23 ms of CPU
-    /// for the 20 MB seven-card stud file; a damaged file used unverified gave wrong answers with no
-    /// error, so every reader pays it.
+    /// Maps and checks a strategy file of any kind, told by its magic (read here once). A
+    /// heads-up file: prefix, version, header checksum, section bounds and sizes, then every
+    /// byte against its checksum (the whole file in version 4, the sections in version 3: see
+    /// [`crate::container`]), and (betting-tree files) decodes the embedded bucketing, whose
+    /// checksum must be the header's. Reading every byte costs about 23 ms of CPU for the 20 MB
+    /// seven-card stud file; a damaged file used unverified gave wrong answers with no error, so
+    /// every reader pays it. A multiway file: [`MultiwayFile::open`].
     pub fn open(path: &Path) -> Result<StrategyFile> {
-        let file = crate::input::open(path, crate::input::STRATEGY)?;
-        // SAFETY: the map is read-only; a concurrent writer would replace the file by rename
-        // (never write into it), which leaves this mapping intact.
-        let map = unsafe { memmap2::Mmap::map(&file) }
-            .with_context(|| format!("mapping {}", path.display()))?;
+        let map = map(path)?;
+        if multiway::is_multiway(&map) {
+            let f = MultiwayFile::of_map(map).with_context(|| format!("{}", path.display()))?;
+            return Ok(StrategyFile::Multiway(Box::new(f)));
+        }
         let container = Container::<StrategyHeader>::open(&map, MAGIC, "strategy file")
             .with_context(|| format!("{}", path.display()))?;
         container
@@ -719,29 +719,39 @@ impl StrategyFile {
         })
     }
 
-    /// The header.
-    pub fn header(&self) -> &StrategyHeader {
-        either!(self, f => f.header())
+    /// The game the file was solved for.
+    pub fn game(&self) -> &GameDef {
+        match self {
+            StrategyFile::Public(f) => &f.header().game,
+            StrategyFile::Betting(f) => &f.header().game,
+            StrategyFile::Multiway(f) => &f.header.game,
+        }
+    }
+
+    /// A heads-up file's header (a multiway file's is [`MultiwayFile::header`]).
+    pub fn header(&self) -> Option<&StrategyHeader> {
+        match self {
+            StrategyFile::Public(f) => Some(f.header()),
+            StrategyFile::Betting(f) => Some(f.header()),
+            StrategyFile::Multiway(_) => None,
+        }
     }
 
     /// The file if it is a betting tree.
     pub fn betting(&self) -> Option<&BettingFile> {
         match self {
             StrategyFile::Betting(f) => Some(f),
-            StrategyFile::Public(_) => None,
+            _ => None,
         }
     }
+}
 
-    /// The format version of the file (see [`crate::container`]).
-    pub fn format_version(&self) -> u32 {
-        either!(self, f => f.format_version())
-    }
-
-    /// The stored probabilities of each action at action node `i` for row key `key` (see
-    /// [`TreeFile::row_into`]).
-    pub fn row_into(&self, i: u32, key: u32, out: &mut [f64]) -> Result<usize> {
-        either!(self, f => f.row_into(i, key, out))
-    }
+/// Maps the file at `path` read-only.
+pub(crate) fn map(path: &Path) -> Result<memmap2::Mmap> {
+    let file = crate::input::open(path, crate::input::STRATEGY)?;
+    // SAFETY: the map is read-only; a concurrent writer would replace the file by rename (never
+    // write into it), which leaves this mapping intact.
+    unsafe { memmap2::Mmap::map(&file) }.with_context(|| format!("mapping {}", path.display()))
 }
 
 /// Checks the section sizes the header implies.

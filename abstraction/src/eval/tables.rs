@@ -211,18 +211,31 @@ fn five_of(counts: &[u8]) -> [u8; 5] {
     std::array::from_fn(|_| ranks.next().expect("five cards"))
 }
 
-fn build() -> Tables {
-    // Every five-card rank multiset, once as a plain hand and, if unpaired, once suited.
+/// The code of the five ranks `five` (0 = deuce) as a high hand, suited or not.
+fn high_code(five: [u8; 5], flush: bool) -> u32 {
+    code5(five.map(|r| r + 1), flush, true)
+}
+
+/// The code of the five ranks `five` as an ace-to-five low: the code orders from the best low
+/// to the worst, so it is negated, higher better as a high hand's.
+fn low_code(five: [u8; 5]) -> u32 {
+    let low_val = |r: u8| if r == 12 { 1 } else { r + 2 };
+    !code5(five.map(low_val), false, false)
+}
+
+/// The dense index of `code` among `codes` (sorted, and holding it).
+fn dense(codes: &[u32], code: u32) -> u16 {
+    codes.binary_search(&code).unwrap() as u16
+}
+
+/// Every five-card hand's high code (each rank multiset once plain and, if unpaired, once
+/// suited) and low code, dense: sorted and deduplicated.
+fn hand_codes() -> (Vec<u32>, Vec<u32>) {
     let fives: Vec<[u8; 5]> = multisets(13)
         .iter()
         .filter(|m| m.iter().sum::<u8>() == 5)
         .map(|m| five_of(m))
         .collect();
-    let high_val = |r: u8| r + 1;
-    let low_val = |r: u8| if r == 12 { 1 } else { r + 2 };
-    let high_code = |five: [u8; 5], flush| code5(five.map(high_val), flush, true);
-    // A low's code orders from the best low to the worst; negate it so higher is better.
-    let low_code = |five: [u8; 5]| !code5(five.map(low_val), false, false);
     let high_codes = dense_codes(
         fives
             .iter()
@@ -234,12 +247,14 @@ fn build() -> Tables {
             .collect(),
     );
     let low_codes = dense_codes(fives.iter().map(|&f| low_code(f)).collect());
-    let dense = |codes: &[u32], code: u32| codes.binary_search(&code).unwrap() as u16;
+    (high_codes, low_codes)
+}
 
-    let evens = multisets(7);
-    let odds = multisets(6);
+/// The index of each odd half (base-5 value) in `odds`, and how many odd halves have at most
+/// n cards (`odds` is by size).
+fn odd_ids(odds: &[Vec<u8>]) -> (Box<[u16; 1 << 14]>, [u32; 8]) {
     let mut odd_id: Box<[u16; 1 << 14]> = boxed(u16::MAX);
-    let mut odd_upto = [0u32; 8]; // odd_upto[n]: odd halves with at most n cards
+    let mut odd_upto = [0u32; 8];
     for (i, m) in odds.iter().enumerate() {
         odd_id[base5(m)] = i as u16;
         let n = m.iter().sum::<u8>() as usize;
@@ -247,15 +262,36 @@ fn build() -> Tables {
             *up = i as u32 + 1;
         }
     }
-    // Rows in the order of `evens`, which is by size, so that removing a card from a multiset
-    // (a smaller even half, or the same one with a smaller odd half) leads to an earlier entry:
-    // the best five of n cards is the best over the n ways to drop one of them.
-    let mut even_base: Box<[u32; 1 << 17]> = boxed(u32::MAX);
-    let mut high = Vec::new();
-    let mut razz = Vec::new();
-    for even in &evens {
+    (odd_id, odd_upto)
+}
+
+/// The unsuited tables: each even half's base, and the dense high and razz values of every
+/// rank multiset of up to seven cards.
+struct Unsuited {
+    even_base: Box<[u32; 1 << 17]>,
+    high: Vec<u16>,
+    razz: Vec<u16>,
+}
+
+/// The [`Unsuited`] tables. Rows in the order of the even halves, which is by size, so that
+/// removing a card from a multiset (a smaller even half, or the same one with a smaller odd
+/// half) leads to an earlier entry: the best five of n cards is the best over the n ways to
+/// drop one of them.
+fn unsuited(
+    odds: &[Vec<u8>],
+    odd_id: &[u16; 1 << 14],
+    odd_upto: &[u32; 8],
+    high_codes: &[u32],
+    low_codes: &[u32],
+) -> Unsuited {
+    let mut t = Unsuited {
+        even_base: boxed(u32::MAX),
+        high: Vec::new(),
+        razz: Vec::new(),
+    };
+    for even in &multisets(7) {
         let even_key = base5(even);
-        even_base[even_key] = high.len() as u32;
+        t.even_base[even_key] = t.high.len() as u32;
         let room = 7 - even.iter().sum::<u8>() as usize;
         for odd in &odds[..odd_upto[room] as usize] {
             let odd_key = base5(odd);
@@ -272,8 +308,8 @@ fn build() -> Tables {
                         *f = r;
                     }
                     (
-                        dense(&high_codes, high_code(five, false)),
-                        dense(&low_codes, low_code(five)),
+                        dense(high_codes, high_code(five, false)),
+                        dense(low_codes, low_code(five)),
                     )
                 }
                 _ => (0..13)
@@ -285,22 +321,27 @@ fn build() -> Tables {
                         } else {
                             (even_key, odd_key - digit)
                         };
-                        let i = (even_base[e] + odd_id[o] as u32) as usize;
-                        (high[i], razz[i])
+                        let i = (t.even_base[e] + odd_id[o] as u32) as usize;
+                        (t.high[i], t.razz[i])
                     })
                     .fold((0, 0), |(h, l), (a, b)| (h.max(a), l.max(b))),
             };
-            high.push(h);
-            razz.push(l);
+            t.high.push(h);
+            t.razz.push(l);
         }
     }
-    // Likewise for flushes: dropping a card gives a smaller mask, already filled in.
+    t
+}
+
+/// The dense high value of the best flush within each 13-bit rank mask (0 under five cards).
+/// As for the unsuited tables, dropping a card gives a smaller mask, already filled in.
+fn flushes(high_codes: &[u32]) -> Vec<u16> {
     let mut flush = vec![0u16; 1 << 13];
     for mask in 0..1usize << 13 {
         flush[mask] = match mask.count_ones() {
             5 => {
                 let counts: [u8; 13] = std::array::from_fn(|r| (mask >> r & 1) as u8);
-                dense(&high_codes, high_code(five_of(&counts), true))
+                dense(high_codes, high_code(five_of(&counts), true))
             }
             6 | 7 => (0..13)
                 .filter(|r| mask >> r & 1 == 1)
@@ -310,6 +351,19 @@ fn build() -> Tables {
             _ => 0,
         };
     }
+    flush
+}
+
+fn build() -> Tables {
+    let (high_codes, low_codes) = hand_codes();
+    let odds = multisets(6);
+    let (odd_id, odd_upto) = odd_ids(&odds);
+    let Unsuited {
+        even_base,
+        high,
+        razz,
+    } = unsuited(&odds, &odd_id, &odd_upto, &high_codes, &low_codes);
+    let flush = flushes(&high_codes);
     let low8_min = dense(&low_codes, low_code([6, 5, 4, 3, 2]));
     Tables {
         even_base,

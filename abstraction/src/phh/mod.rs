@@ -261,6 +261,172 @@ impl Lines {
     }
 }
 
+/// A top-level key of a PHH file and its value, each with where it lies in the text.
+type Entry = (Spanned<String>, Spanned<Value>);
+
+/// The top-level entries of a PHH file's TOML, in the order they are written.
+fn toml_entries(text: &str, lines: &Lines) -> Result<Vec<Entry>, PhhError> {
+    let table: BTreeMap<Spanned<String>, Spanned<Value>> = toml::from_str(text).map_err(|e| {
+        let at = e.span().map_or(0, |s| s.start);
+        let line = lines.at(at);
+        // The whole line at fault: a span may be empty (a missing quote, say).
+        // At the end of the text (an unclosed array, say) there is no line to show.
+        let snippet = text.lines().nth(line - 1).map_or_else(
+            || "end of file".into(),
+            |l| l.trim().chars().take(60).collect(),
+        );
+        PhhError {
+            line,
+            text: snippet,
+            reason: format!("not valid TOML: {}", e.message()),
+        }
+    })?;
+    let mut entries: Vec<_> = table.into_iter().collect();
+    entries.sort_by_key(|(k, _)| k.span().start);
+    Ok(entries)
+}
+
+/// The fields a stud hand must have, but `actions`.
+const REQUIRED: [&str; 6] = [
+    "variant",
+    "antes",
+    "bring_in",
+    "small_bet",
+    "big_bet",
+    "starting_stacks",
+];
+
+/// A PHH file's entries sorted by what they are, each with its line.
+struct Entries {
+    /// The required fields but `actions` ([`REQUIRED`]).
+    required: BTreeMap<&'static str, (usize, Value)>,
+    /// `actions`, with where its value lies in the text.
+    actions: Option<(std::ops::Range<usize>, Value)>,
+    /// The optional and user-defined fields, in the order of the file.
+    fields: Vec<(String, Value)>,
+    /// The line of each of `fields`.
+    field_lines: Vec<usize>,
+}
+
+impl Entries {
+    /// Sorts `entries`; a field a stud hand cannot have, or no PHH field, is refused.
+    fn of(entries: Vec<Entry>, lines: &Lines) -> Result<Entries, PhhError> {
+        let mut sorted = Entries {
+            required: BTreeMap::new(),
+            actions: None,
+            fields: Vec::new(),
+            field_lines: Vec::new(),
+        };
+        for (key, value) in entries {
+            let line = lines.at(key.span().start);
+            let name = key.get_ref().as_str();
+            let err = |reason: String| PhhError {
+                line,
+                text: name.to_string(),
+                reason,
+            };
+            if let Some(k) = REQUIRED.into_iter().find(|k| *k == name) {
+                sorted.required.insert(k, (line, value.into_inner()));
+                continue;
+            }
+            match name {
+                "actions" => sorted.actions = Some((value.span(), value.into_inner())),
+                "blinds_or_straddles" | "min_bet" => {
+                    return Err(err(
+                        "a stud game has no blinds and no minimum bet (fixed limit, bring-in)"
+                            .into(),
+                    ))
+                }
+                _ if name.starts_with('_') || OPTIONAL_FIELDS.iter().any(|(k, _)| *k == name) => {
+                    sorted.field_lines.push(line);
+                    sorted.fields.push((name.to_string(), value.into_inner()));
+                }
+                _ => {
+                    return Err(err(
+                        "unknown field: not a field of the PHH standard, and user-defined \
+                         fields start with `_`"
+                            .into(),
+                    ))
+                }
+            }
+        }
+        Ok(sorted)
+    }
+
+    /// Checks each optional field of the standard is of its type for `players` players.
+    fn check_optional(&self, players: usize) -> Result<(), PhhError> {
+        for ((name, value), &line) in self.fields.iter().zip(&self.field_lines) {
+            if let Some((_, t)) = OPTIONAL_FIELDS.iter().find(|(k, _)| k == name) {
+                if !t.accepts(value, players) {
+                    return Err(type_error(line, name, value, &t.describe()));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The error of a required field `k` missing.
+fn missing(k: &str) -> PhhError {
+    PhhError {
+        line: 0,
+        text: k.to_string(),
+        reason: "missing: a stud hand needs variant, antes, bring_in, small_bet, big_bet, \
+                 starting_stacks and actions"
+            .into(),
+    }
+}
+
+/// The variant of the `variant` field (its line and value).
+fn read_variant((line, v): &(usize, Value)) -> Result<Variant, PhhError> {
+    match v {
+        Value::String(code) => variant_from_code(code).ok_or_else(|| PhhError {
+            line: *line,
+            text: code.clone(),
+            reason: "not a stud variant: expected F7S, F7S/8, FR, or F5S (this project's \
+                     code for five-card stud)"
+                .into(),
+        }),
+        other => Err(type_error(*line, "variant", other, "a string")),
+    }
+}
+
+/// The stacks of the `starting_stacks` field, as many as `variant` seats.
+fn read_stacks(variant: Variant, (line, v): &(usize, Value)) -> Result<Vec<u64>, PhhError> {
+    let starting_stacks = chips_array(*line, "starting_stacks", v, 1)?;
+    // Checked here, before a seat is stored in a `u8`, so that the count is reported as
+    // written (it was cut to 255).
+    GameDef::check_seats(variant, starting_stacks.len()).map_err(|e| PhhError {
+        line: *line,
+        text: "starting_stacks".into(),
+        reason: match e {
+            GameDefError::Invalid { reason, .. } => reason,
+            other => other.to_string(),
+        },
+    })?;
+    Ok(starting_stacks)
+}
+
+/// The antes of the `antes` field: one per player, all equal (the rules engine has one).
+fn read_antes((line, v): &(usize, Value), players: usize) -> Result<Vec<u64>, PhhError> {
+    let antes = chips_array(*line, "antes", v, 0)?;
+    if antes.len() != players {
+        return Err(PhhError {
+            line: *line,
+            text: "antes".into(),
+            reason: format!("{} antes for {players} players", antes.len()),
+        });
+    }
+    if antes.iter().any(|&a| a != antes[0]) {
+        return Err(PhhError {
+            line: *line,
+            text: "antes".into(),
+            reason: "the antes differ between players: the rules engine has one ante".into(),
+        });
+    }
+    Ok(antes)
+}
+
 impl FromStr for HandHistory {
     type Err = PhhError;
 
@@ -273,138 +439,21 @@ impl HandHistory {
     /// Reads a hand history from the text of a PHH file.
     pub fn parse(text: &str) -> Result<HandHistory, PhhError> {
         let lines = Lines::new(text);
-        let table: BTreeMap<Spanned<String>, Spanned<Value>> =
-            toml::from_str(text).map_err(|e| {
-                let at = e.span().map_or(0, |s| s.start);
-                let line = lines.at(at);
-                // The whole line at fault: a span may be empty (a missing quote, say).
-                // At the end of the text (an unclosed array, say) there is no line to show.
-                let snippet = text.lines().nth(line - 1).map_or_else(
-                    || "end of file".into(),
-                    |l| l.trim().chars().take(60).collect(),
-                );
-                PhhError {
-                    line,
-                    text: snippet,
-                    reason: format!("not valid TOML: {}", e.message()),
-                }
-            })?;
-        let mut entries: Vec<_> = table.into_iter().collect();
-        entries.sort_by_key(|(k, _)| k.span().start);
-
-        const REQUIRED: [&str; 6] = [
-            "variant",
-            "antes",
-            "bring_in",
-            "small_bet",
-            "big_bet",
-            "starting_stacks",
-        ];
-        let mut required: BTreeMap<&'static str, (usize, Value)> = BTreeMap::new();
-        let mut actions_raw = None;
-        let mut fields = Vec::new();
-        let mut optional_lines = Vec::new();
-        for (key, value) in entries {
-            let line = lines.at(key.span().start);
-            let name = key.get_ref().as_str();
-            let err = |reason: String| PhhError {
-                line,
-                text: name.to_string(),
-                reason,
-            };
-            if let Some(k) = REQUIRED.into_iter().find(|k| *k == name) {
-                required.insert(k, (line, value.into_inner()));
-                continue;
-            }
-            match name {
-                "actions" => actions_raw = Some((value.span(), value.into_inner())),
-                "blinds_or_straddles" | "min_bet" => {
-                    return Err(err(
-                        "a stud game has no blinds and no minimum bet (fixed limit, bring-in)"
-                            .into(),
-                    ))
-                }
-                _ if name.starts_with('_') || OPTIONAL_FIELDS.iter().any(|(k, _)| *k == name) => {
-                    optional_lines.push(line);
-                    fields.push((name.to_string(), value.into_inner()));
-                }
-                _ => {
-                    return Err(err(
-                        "unknown field: not a field of the PHH standard, and user-defined \
-                         fields start with `_`"
-                            .into(),
-                    ))
-                }
-            }
-        }
-
-        let missing = |k: &str| PhhError {
-            line: 0,
-            text: k.to_string(),
-            reason: "missing: a stud hand needs variant, antes, bring_in, small_bet, big_bet, \
-                     starting_stacks and actions"
-                .into(),
-        };
-        let take = |k: &'static str| required.get(k).ok_or_else(|| missing(k));
-
-        let (line, v) = take("variant")?;
-        let variant = match v {
-            Value::String(code) => variant_from_code(code).ok_or_else(|| PhhError {
-                line: *line,
-                text: code.clone(),
-                reason: "not a stud variant: expected F7S, F7S/8, FR, or F5S (this project's \
-                         code for five-card stud)"
-                    .into(),
-            })?,
-            other => return Err(type_error(*line, "variant", other, "a string")),
-        };
-        let (line, v) = take("starting_stacks")?;
-        let starting_stacks = chips_array(*line, "starting_stacks", v, 1)?;
+        let entries = Entries::of(toml_entries(text, &lines)?, &lines)?;
+        let take = |k: &'static str| entries.required.get(k).ok_or_else(|| missing(k));
+        let variant = read_variant(take("variant")?)?;
+        let starting_stacks = read_stacks(variant, take("starting_stacks")?)?;
         let players = starting_stacks.len();
-        // Checked here, before a seat is stored in a `u8`, so that the count is reported as
-        // written (it was cut to 255).
-        GameDef::check_seats(variant, players).map_err(|e| PhhError {
-            line: *line,
-            text: "starting_stacks".into(),
-            reason: match e {
-                GameDefError::Invalid { reason, .. } => reason,
-                other => other.to_string(),
-            },
-        })?;
-        let (line, v) = take("antes")?;
-        let antes = chips_array(*line, "antes", v, 0)?;
-        if antes.len() != players {
-            return Err(PhhError {
-                line: *line,
-                text: "antes".into(),
-                reason: format!("{} antes for {players} players", antes.len()),
-            });
-        }
-        if antes.iter().any(|&a| a != antes[0]) {
-            return Err(PhhError {
-                line: *line,
-                text: "antes".into(),
-                reason: "the antes differ between players: the rules engine has one ante".into(),
-            });
-        }
+        let antes = read_antes(take("antes")?, players)?;
         let (line, v) = take("bring_in")?;
         let bring_in = chips(*line, "bring_in", v, 1)?;
         let (line, v) = take("small_bet")?;
         let small_bet = chips(*line, "small_bet", v, 1)?;
         let (line, v) = take("big_bet")?;
         let big_bet = chips(*line, "big_bet", v, 1)?;
-
-        for ((name, value), &line) in fields.iter().zip(&optional_lines) {
-            if let Some((_, t)) = OPTIONAL_FIELDS.iter().find(|(k, _)| k == name) {
-                if !t.accepts(value, players) {
-                    return Err(type_error(line, name, value, &t.describe()));
-                }
-            }
-        }
-
-        let (span, value) = actions_raw.ok_or_else(|| missing("actions"))?;
+        entries.check_optional(players)?;
+        let (span, value) = entries.actions.ok_or_else(|| missing("actions"))?;
         let actions = parse_actions(text, &lines, span, &value, players)?;
-
         Ok(HandHistory {
             variant,
             antes,
@@ -413,7 +462,7 @@ impl HandHistory {
             big_bet,
             starting_stacks,
             actions,
-            fields,
+            fields: entries.fields,
         })
     }
 

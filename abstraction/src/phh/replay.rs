@@ -213,50 +213,11 @@ pub fn replay(h: &HandHistory, profile: Profile) -> Result<Replay, ReplayError> 
                 pending.feed(&mut state, &known)?;
             }
             PhhAction::Bet { seat, action } => {
-                pending.feed(&mut state, &known)?;
-                // Missing cards first: when a seat is short, the next seat's cards wait in
-                // the queue, and naming the short seat says what is wrong.
-                match state.next() {
-                    Next::Deal { seat: Some(s), .. } => {
-                        return Err(line_error(
-                            a,
-                            format!("too few cards: p{} is still owed a card", s + 1),
-                        ))
-                    }
-                    Next::Deal { seat: None, .. } => {
-                        return Err(line_error(a, "too few cards: a community card is owed"))
-                    }
-                    _ => {}
-                }
-                if let Some(extra) = pending.leftover() {
-                    return Err(line_error(
-                        extra,
-                        "more cards than the rules deal here: the street gives fewer, or the \
-                         seat is out of the hand",
-                    ));
-                }
-                match state.next() {
-                    Next::Act { seat: s } if s == *seat => {}
-                    Next::Act { seat: s } => {
-                        return Err(line_error(a, format!("it is p{}'s turn to act", s + 1)))
-                    }
-                    _ => return Err(line_error(a, "the hand is already over")),
-                }
-                let street = state.street();
-                let legal = state.legal_actions();
-                state
-                    .apply(*action)
-                    .map_err(|e| line_error(a, e.to_string()))?;
-                if let Some(first) = first_actors.get_mut(street) {
+                let d = bet(&mut state, &mut pending, &known, a, *seat, *action)?;
+                if let Some(first) = first_actors.get_mut(d.street) {
                     first.get_or_insert(*seat);
                 }
-                decisions.push(Decision {
-                    line: a.line,
-                    street,
-                    seat: *seat,
-                    legal,
-                    taken: *action,
-                });
+                decisions.push(d);
             }
             PhhAction::ShowMuck { seat, shown } => {
                 if *shown == Shown::Muck {
@@ -270,6 +231,72 @@ pub fn replay(h: &HandHistory, profile: Profile) -> Result<Replay, ReplayError> 
     if let Some(extra) = pending.leftover() {
         return Err(line_error(extra, "more cards than the rules deal"));
     }
+    Ok(finish(def, state, decisions, first_actors, mucked))
+}
+
+/// Replays the bet of `a` (`seat` takes `action`) on `state`, the cards queued in `pending`
+/// dealt first: the decision, or why the line cannot be played here (a card still owed or one
+/// too many, another seat's turn, the hand over, an illegal action).
+fn bet(
+    state: &mut State,
+    pending: &mut Pending,
+    known: &[Vec<PhhCard>],
+    a: &ActionLine,
+    seat: u8,
+    action: Action,
+) -> Result<Decision, ReplayError> {
+    pending.feed(state, known)?;
+    // Missing cards first: when a seat is short, the next seat's cards wait in the queue, and
+    // naming the short seat says what is wrong.
+    match state.next() {
+        Next::Deal { seat: Some(s), .. } => {
+            return Err(line_error(
+                a,
+                format!("too few cards: p{} is still owed a card", s + 1),
+            ))
+        }
+        Next::Deal { seat: None, .. } => {
+            return Err(line_error(a, "too few cards: a community card is owed"))
+        }
+        _ => {}
+    }
+    if let Some(extra) = pending.leftover() {
+        return Err(line_error(
+            extra,
+            "more cards than the rules deal here: the street gives fewer, or the seat is out of \
+             the hand",
+        ));
+    }
+    match state.next() {
+        Next::Act { seat: s } if s == seat => {}
+        Next::Act { seat: s } => {
+            return Err(line_error(a, format!("it is p{}'s turn to act", s + 1)))
+        }
+        _ => return Err(line_error(a, "the hand is already over")),
+    }
+    let street = state.street();
+    let legal = state.legal_actions();
+    state
+        .apply(action)
+        .map_err(|e| line_error(a, e.to_string()))?;
+    Ok(Decision {
+        line: a.line,
+        street,
+        seat,
+        legal,
+        taken: action,
+    })
+}
+
+/// The replay of a hand played to `state` (of the game `def`), with its `decisions`, each
+/// street's first actor and the seats that mucked.
+fn finish(
+    def: GameDef,
+    state: State,
+    decisions: Vec<Decision>,
+    first_actors: Vec<Option<u8>>,
+    mucked: Vec<u8>,
+) -> Replay {
     let bring_in_seat = state.bring_in_seat();
     let opening = decisions
         .first()
@@ -281,7 +308,7 @@ pub fn replay(h: &HandHistory, profile: Profile) -> Result<Replay, ReplayError> 
         .unwrap_or_else(|| (0..def.seats).map(|s| state.stack(s)).collect());
     let committed: Vec<u64> = (0..def.seats).map(|s| state.committed(s)).collect();
     let pots = pots(&committed, state.live());
-    Ok(Replay {
+    Replay {
         def,
         bring_in_seat,
         opening,
@@ -292,5 +319,5 @@ pub fn replay(h: &HandHistory, profile: Profile) -> Result<Replay, ReplayError> 
         payoffs,
         mucked,
         state,
-    })
+    }
 }

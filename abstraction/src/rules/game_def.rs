@@ -724,10 +724,17 @@ impl GameDef {
 
     /// Checks that the game can be played; the error names the key at fault.
     pub fn validate(&self) -> Result<(), GameDefError> {
-        let bad = |key, reason: String| Err(GameDefError::Invalid { key, reason });
         GameDef::check_seats(self.variant, self.seats as usize)?;
+        self.check_deck()?;
+        self.check_bets()?;
+        self.check_stacks()?;
+        self.check_streets()
+    }
+
+    /// The deck: 1 to 4 suits, distinct ranks.
+    fn check_deck(&self) -> Result<(), GameDefError> {
         if self.deck.suits == 0 || self.deck.suits > 4 {
-            return bad(
+            return invalid(
                 "deck.suits",
                 format!("{} suits: must be 1 to 4", self.deck.suits),
             );
@@ -736,13 +743,19 @@ impl GameDef {
         ranks.sort();
         ranks.dedup();
         if ranks.len() != self.deck.ranks.len() || ranks.is_empty() {
-            return bad("deck.ranks", "ranks must be distinct and not empty".into());
+            return invalid("deck.ranks", "ranks must be distinct and not empty".into());
         }
+        Ok(())
+    }
+
+    /// The bets: a small bet of at least 1, a big bet not below it, a bring-in below it in a
+    /// bring-in game only, at least one bet a round.
+    fn check_bets(&self) -> Result<(), GameDefError> {
         if self.small_bet == 0 {
-            return bad("small_bet", "must be at least 1".into());
+            return invalid("small_bet", "must be at least 1".into());
         }
         if self.big_bet < self.small_bet {
-            return bad(
+            return invalid(
                 "big_bet",
                 format!(
                     "the big bet {} is below the small bet {}",
@@ -752,13 +765,13 @@ impl GameDef {
         }
         if self.first_round == FirstRound::BringIn {
             if self.bring_in == 0 {
-                return bad(
+                return invalid(
                     "bring_in",
                     "a bring-in game needs a bring-in of at least 1".into(),
                 );
             }
             if self.bring_in >= self.small_bet {
-                return bad(
+                return invalid(
                     "bring_in",
                     format!(
                         "the bring-in {} must be below the small bet {}",
@@ -767,16 +780,21 @@ impl GameDef {
                 );
             }
         } else if self.bring_in != 0 {
-            return bad(
+            return invalid(
                 "bring_in",
                 "only a game whose first round is `bring-in` has a bring-in".into(),
             );
         }
         if self.max_bets == 0 {
-            return bad("max_bets", "at least one bet per round".into());
+            return invalid("max_bets", "at least one bet per round".into());
         }
+        Ok(())
+    }
+
+    /// The stacks: one per seat, none empty, and no sum of chips that could overflow.
+    fn check_stacks(&self) -> Result<(), GameDefError> {
         if self.starting_stacks.len() != self.seats as usize {
-            return bad(
+            return invalid(
                 "starting_stacks",
                 format!(
                     "{} stacks for {} seats",
@@ -786,11 +804,11 @@ impl GameDef {
             );
         }
         if let Some(i) = self.starting_stacks.iter().position(|&s| s == 0) {
-            return bad("starting_stacks", format!("seat {i} has no chips"));
+            return invalid("starting_stacks", format!("seat {i} has no chips"));
         }
         let chips: u128 = self.starting_stacks.iter().map(|&s| s as u128).sum();
         if chips > MAX_CHIPS as u128 {
-            return bad(
+            return invalid(
                 "starting_stacks",
                 format!(
                     "{chips} chips in play: the stacks together may hold at most 2^53 = \
@@ -805,7 +823,7 @@ impl GameDef {
             ("big_bet", self.big_bet),
         ] {
             if amount > MAX_CHIPS {
-                return bad(
+                return invalid(
                     key,
                     format!(
                         "{amount} chips: at most 2^53 = {MAX_CHIPS}, so that no sum of chips can \
@@ -814,14 +832,20 @@ impl GameDef {
                 );
             }
         }
+        Ok(())
+    }
+
+    /// The streets: at least one, a door card where it decides who acts, cards for the players,
+    /// and every street but the last within the deck.
+    fn check_streets(&self) -> Result<(), GameDefError> {
         if self.streets.is_empty() {
-            return bad("streets", "a game needs at least one street".into());
+            return invalid("streets", "a game needs at least one street".into());
         }
         let first = &self.streets[0].deal;
         let door_needed = matches!(self.first_round, FirstRound::BringIn | FirstRound::HighCard)
             || self.later_rounds == LaterRounds::BestShowing;
         if door_needed && !first.contains(&Deal::Up) {
-            return bad(
+            return invalid(
                 "streets",
                 "the first street must deal an up card: the door card decides who acts first"
                     .into(),
@@ -835,7 +859,7 @@ impl GameDef {
             .filter(|d| **d == Deal::Community)
             .count();
         if per_player == 0 {
-            return bad("streets", "no cards are dealt to the players".into());
+            return invalid("streets", "no cards are dealt to the players".into());
         }
         // The last street may run short with many players (then burns are reshuffled or one
         // community card is turned); every earlier street, with its burn, must fit in the deck.
@@ -847,7 +871,7 @@ impl GameDef {
         };
         let before_last = (per_player - last) * self.seats as usize + community + burns;
         if before_last + 1 > self.deck.len() {
-            return bad(
+            return invalid(
                 "seats",
                 format!(
                     "a deck of {} cards cannot deal {} players",
@@ -950,6 +974,11 @@ struct GameFile {
     out_of_cards: Option<OutOfCards>,
     burn_cards: Option<bool>,
     streets: Option<Vec<StreetDef>>,
+}
+
+/// The error of key `key` at fault, for `reason`.
+fn invalid(key: &'static str, reason: String) -> Result<(), GameDefError> {
+    Err(GameDefError::Invalid { key, reason })
 }
 
 #[cfg(test)]

@@ -1,26 +1,22 @@
-//! The player of a multiway strategy file: one lookup per decision in the file
-//! ([`MultiwayFile::row`]), the row played through the player's [`Purification`]
-//! (`FILE:mixed|threshold=T|pure`, as a heads-up file), each abstract action's real action by
-//! the betting abstraction's `real_action`.
+//! The player of a multiway strategy file: a [`StrategyPlayer`] of it (one lookup per decision
+//! through [`crate::policy`], the file's own `locate` and view behind it), the row played
+//! through the player's [`Purification`] (`FILE:mixed|threshold=T|pure`, as a heads-up file),
+//! each abstract action's real action by the betting abstraction's `real_action`.
 
-use super::{normalize_or_fall_back, Answer, Bet, Player};
+use super::{Answer, Bet, Player, StrategyPlayer};
 use crate::purify::Purification;
 use crate::strategy_file::multiway::MultiwayFile;
-use crate::strategy_file::MAX_ACTIONS;
+use crate::strategy_file::StrategyFile;
 use abstraction::rules::{Action, GameDef, State};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use std::path::Path;
 
 /// A player of a multiway strategy file: each row played through its [`Purification`] (by
-/// default [`super::default_multiway_purification`]).
+/// default [`super::default_multiway_purification`]). It plays as the [`StrategyPlayer`] of
+/// the file, but only the game the file was solved for, checked at every decision, and without
+/// the card classes a heads-up file's player gives.
 pub struct MultiwayPlayer {
-    file: MultiwayFile,
-    /// The file's path.
-    path: String,
-    /// The name reports give: the path, and how the rows are played if that was set.
-    name: String,
-    /// What is done to a row before it is played.
-    purification: Purification,
+    player: StrategyPlayer,
 }
 
 impl MultiwayPlayer {
@@ -34,42 +30,35 @@ impl MultiwayPlayer {
 
     /// The game the file was solved for.
     pub fn game(&self) -> &GameDef {
-        &self.file.header.game
-    }
-
-    /// The file.
-    pub fn file(&self) -> &MultiwayFile {
-        &self.file
+        self.player.file().game()
     }
 
     /// The player of an opened file, read from `path` (its name); its rows played as a multiway
     /// file's are by default.
     pub fn new(file: MultiwayFile, path: &str) -> MultiwayPlayer {
+        let file = StrategyFile::Multiway(Box::new(file));
         MultiwayPlayer {
-            file,
-            path: path.to_string(),
-            name: path.to_string(),
-            purification: super::default_multiway_purification(),
+            player: StrategyPlayer::of_file(file, path),
         }
     }
 
     /// Plays every row through `purification` instead of the default; the name says it
     /// (`FILE:threshold=0.15`), as a heads-up strategy player's does.
-    pub fn with_purification(mut self, purification: Purification) -> MultiwayPlayer {
-        self.name = format!("{}:{purification}", self.path);
-        self.purification = purification;
-        self
+    pub fn with_purification(self, purification: Purification) -> MultiwayPlayer {
+        MultiwayPlayer {
+            player: self.player.with_purification(purification),
+        }
     }
 
     /// What is done to a row before it is played.
     pub fn purification(&self) -> Purification {
-        self.purification
+        self.player.purification()
     }
 }
 
 impl Player for MultiwayPlayer {
     fn name(&self) -> &str {
-        &self.name
+        self.player.name()
     }
 
     fn policy(
@@ -80,29 +69,9 @@ impl Player for MultiwayPlayer {
         legal: &[Action],
         probs: &mut [f64],
     ) -> Result<Answer> {
-        if state.def() != &self.file.header.game {
-            bail!("{}: the strategy is of another game", self.name);
+        if state.def() != self.game() {
+            bail!("{}: the strategy is of another game", self.name());
         }
-        probs.fill(0.0);
-        let Some((spot, bucket)) = self.file.row(state, bets, seat)? else {
-            // The abstract street closed: the abstract game has called. The strategy's own
-            // answer, as a heads-up strategy player's past its cap, not the fallback.
-            probs[super::passive(legal)] = 1.0;
-            return Ok(Answer::Own);
-        };
-        let mut row = [0.0; MAX_ACTIONS];
-        let k = self.file.row_into(&spot, bucket, &mut row)?;
-        self.purification.apply(&mut row[..k]);
-        for (c, &p) in row[..k].iter().enumerate() {
-            let real = self
-                .file
-                .betting
-                .real_action(spot.tree, spot.node, c, legal)
-                .with_context(|| format!("abstract action {c} has no real action"))?;
-            if let Some(i) = legal.iter().position(|&a| a == real) {
-                probs[i] += p;
-            }
-        }
-        Ok(normalize_or_fall_back(legal, probs))
+        self.player.policy(state, bets, seat, legal, probs)
     }
 }

@@ -34,8 +34,16 @@ impl StrategyPlayer {
     /// strategy fits them ([`pokerkit_fits`]); its rows are played as its kind of file is by
     /// default ([`super::default_purification`]).
     pub fn open(path: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer> {
-        let file = StrategyFile::open(Path::new(path))?;
-        let stored = &file.header().game;
+        StrategyPlayer::of_game(StrategyFile::open(Path::new(path))?, path, def)
+    }
+
+    /// [`StrategyPlayer::open`] of `file`, opened already from `path`.
+    pub fn of_game(
+        file: StrategyFile,
+        path: &str,
+        def: &GameDef,
+    ) -> anyhow::Result<StrategyPlayer> {
+        let stored = file.game();
         if stored != def && !pokerkit_fits(stored, def) {
             let pokerkit = stored.clone().with_profile(Profile::PokerKit) == *def;
             if pokerkit {
@@ -68,7 +76,10 @@ impl StrategyPlayer {
         StrategyPlayer {
             name: path.to_string(),
             path: path.to_string(),
-            purification: super::default_purification(file.header().tree),
+            purification: match file.header() {
+                Some(h) => super::default_purification(h.tree),
+                None => super::default_multiway_purification(),
+            },
             file,
         }
     }
@@ -123,13 +134,13 @@ impl StrategyPlayer {
 
     /// Lets first-street bucket lookups use a precomputed table (seconds at the `default` size):
     /// for long matches and servers. See [`BettingFile::precompute_first_street`]; a
-    /// public-tree file has no bucketing (0).
+    /// public-tree file has no bucketing, a multiway file no such table (0).
     ///
     /// [`BettingFile::precompute_first_street`]: crate::strategy_file::BettingFile::precompute_first_street
     pub fn precompute_first_street(&mut self) -> usize {
         match &mut self.file {
             StrategyFile::Betting(f) => f.precompute_first_street(),
-            StrategyFile::Public(_) => 0,
+            StrategyFile::Public(_) | StrategyFile::Multiway(_) => 0,
         }
     }
 
@@ -180,11 +191,12 @@ impl Player for StrategyPlayer {
         self.policy_at(state, bets, seat, None, legal, probs)
     }
 
-    /// A betting-tree file's bucket of the seat's view; a public-tree file has no classes.
+    /// A betting-tree file's bucket of the seat's view; a public-tree or multiway file has no
+    /// classes (LBR, which asks for them, is heads-up).
     fn card_class(&self, state: &State, seat: u8) -> anyhow::Result<Option<u32>> {
         match &self.file {
             StrategyFile::Betting(f) => Ok(Some(f.key_of(state, seat)?)),
-            StrategyFile::Public(_) => Ok(None),
+            StrategyFile::Public(_) | StrategyFile::Multiway(_) => Ok(None),
         }
     }
 
@@ -197,8 +209,14 @@ impl Player for StrategyPlayer {
         legal: &[Action],
         probs: &mut [f64],
     ) -> anyhow::Result<()> {
-        if let StrategyFile::Public(_) = self.file {
-            bail!("a public-tree strategy reads its card without classes");
+        match self.file {
+            StrategyFile::Betting(_) => {}
+            StrategyFile::Public(_) => {
+                bail!("a public-tree strategy reads its card without classes")
+            }
+            StrategyFile::Multiway(_) => {
+                bail!("a multiway strategy reads its cards without classes")
+            }
         }
         // LBR weighs each holding by these probabilities: a fallback is a probability too.
         self.policy_at(state, bets, seat, Some(class), legal, probs)?;

@@ -175,7 +175,7 @@ pub(super) fn load_for_many_hands(
     p.precompute_first_street();
     // The stored figure is the mixed strategy's: a player that plays it otherwise has its own.
     let exact = (p.purification() == Purification::Mixed)
-        .then(|| p.file().header().exploitability.as_ref().map(|e| e.mbb))
+        .then(|| p.file().header()?.exploitability.as_ref().map(|e| e.mbb))
         .flatten();
     Ok((Box::new(p), exact))
 }

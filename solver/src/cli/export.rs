@@ -388,12 +388,18 @@ impl Writer<'_> {
 
 /// Runs `stud export`.
 pub fn run(args: Args) -> Result<()> {
-    let StrategyFile::Betting(f) = StrategyFile::open(&args.file)? else {
-        bail!(
+    let f = match StrategyFile::open(&args.file)? {
+        StrategyFile::Betting(f) => f,
+        StrategyFile::Public(_) => bail!(
             "{} stores a public tree (a small game solved exactly): `stud query` lists its \
              hands; the export is for the real games' betting-tree files",
             args.file.display()
-        );
+        ),
+        StrategyFile::Multiway(_) => bail!(
+            "{} is a multiway file (three or more seats): `stud query` reads it; the export \
+             is for the real games' heads-up betting-tree files",
+            args.file.display()
+        ),
     };
     if f.recall().recalls_buckets() {
         // Its rows are keys of a bucket and earlier streets' buckets: the row of a bucket

@@ -4,7 +4,8 @@ use abstraction::multiway_betting::WithinStreet;
 use abstraction::named::Named;
 use abstraction::recall::Recall;
 use anyhow::Result;
-use solver::strategy_file::{multiway, BettingFile, StrategyFile, TreeKind};
+use solver::strategy_file::multiway::MultiwayFile;
+use solver::strategy_file::{BettingFile, StrategyFile, TreeKind};
 use std::path::PathBuf;
 
 /// Arguments of `stud info`.
@@ -36,18 +37,20 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(c) = solver::session::checkpoint_info(&args.file)? {
         return info_checkpoint(&args, &c);
     }
-    if multiway::is_multiway_file(&args.file) {
-        return info_multiway(&args);
-    }
-    // Opening checks every byte against the checksums.
+    // Opening checks every byte against the checksums (a multiway file's, and rebuilds its
+    // betting abstraction).
     let f = StrategyFile::open(&args.file)?;
-    let h = f.header();
+    let (h, version) = match &f {
+        StrategyFile::Multiway(m) => return info_multiway(&args, m),
+        StrategyFile::Public(p) => (p.header(), p.format_version()),
+        StrategyFile::Betting(b) => (b.header(), b.format_version()),
+    };
     if args.output.json {
         let mut v = serde_json::to_value(h)?;
         v["game"] = serde_json::to_value(&h.game)?;
         v["algorithm"] = h.algorithm.name().into();
         v["file"] = args.file.display().to_string().into();
-        v["format_version"] = f.format_version().into();
+        v["format_version"] = version.into();
         v["verified"] = true.into();
         // A public-tree file recalls nothing.
         let recall = f.betting().map_or(Recall::None, |b| b.recall());
@@ -58,7 +61,7 @@ pub fn run(args: Args) -> Result<()> {
         return Ok(());
     }
     println!("file:             {}", args.file.display());
-    println!("format version:   {}", f.format_version());
+    println!("format version:   {version}");
     println!(
         "game:             {} ({} seats, ante {}, bets {}/{})",
         h.game.variant, h.game.seats, h.game.ante, h.game.small_bet, h.game.big_bet
@@ -105,7 +108,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     println!(
         "checksums:        ok ({})",
-        if f.format_version() >= 4 {
+        if version >= 4 {
             "every byte of the file"
         } else {
             "the arrays; a version 3 header has only its own checksum"
@@ -146,9 +149,7 @@ fn print_bucketing(betting: &BettingFile, streets: usize) {
 }
 
 /// `stud info` of a multiway strategy file (three to eight seats, `STUDMWSF`).
-fn info_multiway(args: &Args) -> Result<()> {
-    // Opening checks every byte against the checksums and rebuilds the betting abstraction.
-    let f = multiway::MultiwayFile::open(&args.file)?;
+fn info_multiway(args: &Args, f: &MultiwayFile) -> Result<()> {
     let h = &f.header;
     let streets: Vec<u32> = (0..h.game.streets.len())
         .map(|s| f.buckets.buckets(s))

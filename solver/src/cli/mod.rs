@@ -53,16 +53,9 @@ pub fn game_for(game: Option<&str>, players: &[&str], default: &str) -> Result<G
         }
         let (p, _) = solver::players::strategy_spec(spec)?;
         let path = std::path::Path::new(p);
-        let g = if solver::strategy_file::multiway::is_multiway_file(path) {
-            solver::strategy_file::multiway::MultiwayFile::open(path)?
-                .header
-                .game
-        } else {
-            solver::strategy_file::StrategyFile::open(path)?
-                .header()
-                .game
-                .clone()
-        };
+        let g = solver::strategy_file::StrategyFile::open(path)?
+            .game()
+            .clone();
         if let Some((other, name)) = &found {
             if *other != g {
                 bail!(

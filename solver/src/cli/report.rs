@@ -73,20 +73,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         Some(StrategyFile::open(Path::new(&path))?)
     };
-    let about = match &file {
-        Some(f) => {
-            let h = f.header();
-            format!(
-                "{}, {} iterations; exploitability {}",
-                h.algorithm.name(),
-                h.iterations,
-                h.exploitability
-                    .as_ref()
-                    .map_or("not measured".into(), |e| format!("{:.2} mbb/hand", e.mbb)),
-            )
-        }
-        None => "a built-in bot".into(),
-    };
     let mut html = String::new();
     let _ = write!(
         html,
@@ -95,43 +81,97 @@ pub fn run(args: Args) -> anyhow::Result<()> {
          </style></head><body><h1>Strategy report: {name}</h1><p>{game}: {about}.</p>",
         name = escape(&name),
         game = def.variant,
-        about = escape(&about),
+        about = escape(&about(file.as_ref())),
     );
     if let Some(log) = &args.log {
-        let text = solver::input::read_text(log, solver::input::REPORT_DATA)?;
-        let mut points = Vec::new();
-        for (i, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let v: serde_json::Value = serde_json::from_str(line)
-                .with_context(|| format!("{} line {}: not JSON", log.display(), i + 1))?;
-            let get = |k: &str| v.get(k).and_then(|x| x.as_f64());
-            if let (Some(it), Some(s), Some(e)) =
-                (get("iterations"), get("seconds"), get("exploitability_mbb"))
-            {
-                points.push((it, s, e));
-            }
-        }
-        anyhow::ensure!(
-            !points.is_empty(),
-            "{}: no lines with iterations, seconds and exploitability_mbb",
-            log.display()
-        );
-        html += "<h2>Convergence</h2>";
-        let by_it: Vec<(f64, f64)> = points.iter().map(|p| (p.0, p.2)).collect();
-        let by_time: Vec<(f64, f64)> = points.iter().map(|p| (p.1, p.2)).collect();
-        html += &line_chart(&by_it, "iterations", "exploitability (mbb/hand, log)");
-        html += &line_chart(&by_time, "seconds", "exploitability (mbb/hand, log)");
+        html += &convergence(log)?;
     }
+    html += &strategy_chart(player.as_ref(), &def, file.as_ref(), &args)?;
+    html += "<h2>Results</h2>";
+    let results = match &args.results {
+        Some(p) => read_results(p)?,
+        None => {
+            // Four matches and LBR, `hands` deals each.
+            let bar = super::deals_bar(false, 5 * args.hands);
+            let rows = play_results(player.as_ref(), &def, args.hands, args.random.seed, &bar);
+            bar.finish_and_clear();
+            rows?
+        }
+    };
+    html += &results_chart(&results);
+    html += "</body></html>\n";
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let out = args.out.join("index.html");
+    std::fs::write(&out, html).with_context(|| format!("cannot write {}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(())
+}
+
+/// The page's line about the player: how its file was solved, or that it is a bot.
+fn about(file: Option<&StrategyFile>) -> String {
+    // A multiway file was refused by the player's loader: a file here has a heads-up header.
+    match file.and_then(StrategyFile::header) {
+        Some(h) => format!(
+            "{}, {} iterations; exploitability {}",
+            h.algorithm.name(),
+            h.iterations,
+            h.exploitability
+                .as_ref()
+                .map_or("not measured".into(), |e| format!("{:.2} mbb/hand", e.mbb)),
+        ),
+        None => "a built-in bot".into(),
+    }
+}
+
+/// The convergence section: the solve's exploitability by iterations and by seconds, from the
+/// JSON lines of `log` that have all three.
+fn convergence(log: &Path) -> anyhow::Result<String> {
+    let text = solver::input::read_text(log, solver::input::REPORT_DATA)?;
+    let mut points = Vec::new();
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let v: serde_json::Value = serde_json::from_str(line)
+            .with_context(|| format!("{} line {}: not JSON", log.display(), i + 1))?;
+        let get = |k: &str| v.get(k).and_then(|x| x.as_f64());
+        if let (Some(it), Some(s), Some(e)) =
+            (get("iterations"), get("seconds"), get("exploitability_mbb"))
+        {
+            points.push((it, s, e));
+        }
+    }
+    anyhow::ensure!(
+        !points.is_empty(),
+        "{}: no lines with iterations, seconds and exploitability_mbb",
+        log.display()
+    );
+    let mut html = "<h2>Convergence</h2>".to_string();
+    let by_it: Vec<(f64, f64)> = points.iter().map(|p| (p.0, p.2)).collect();
+    let by_time: Vec<(f64, f64)> = points.iter().map(|p| (p.1, p.2)).collect();
+    html += &line_chart(&by_it, "iterations", "exploitability (mbb/hand, log)");
+    html += &line_chart(&by_time, "seconds", "exploitability (mbb/hand, log)");
+    Ok(html)
+}
+
+/// The strategy's chart: heads-up stud's third street facing the bring-in, else a public-tree
+/// file's first betting round, else nothing.
+fn strategy_chart(
+    player: &dyn Player,
+    def: &Arc<GameDef>,
+    file: Option<&StrategyFile>,
+    args: &Args,
+) -> anyhow::Result<String> {
+    let mut html = String::new();
     let first = &def.streets[0].deal;
     if first.as_slice() == [Deal::Down, Deal::Down, Deal::Up] && def.seats == 2 {
         let _ = write!(html, "<h2>{}: facing the bring-in</h2>", def.street_name(0));
         // Tens of seconds for a strategy file, with no count to show: a spinner says it works.
         let spin = indicatif::ProgressBar::new_spinner().with_message("the 3rd-street chart");
         spin.enable_steady_tick(std::time::Duration::from_millis(200));
-        let t = third_street(player.as_ref(), &def, args.chart_hands, args.random.seed);
+        let t = third_street(player, def, args.chart_hands, args.random.seed);
         spin.finish_and_clear();
         let t = t?;
         let cols: Vec<String> = t.doors.iter().map(|r| r.to_string()).collect();
@@ -156,32 +196,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
              cell is its commonest action's share; point at a cell for all of them.</p>",
             args.chart_hands
         );
-    } else if let Some(StrategyFile::Public(f)) = &file {
+    } else if let Some(StrategyFile::Public(f)) = file {
         html += "<h2>First betting round</h2>";
         html += &first_round_chart(f)?;
         html += "<p>Each cell: the player's probabilities at the first decision of the hand, \
                  summed over the deals leading to it and normalised. The number in a cell is its \
                  commonest action's share; point at a cell for all of them.</p>";
     }
-    html += "<h2>Results</h2>";
-    let results = match &args.results {
-        Some(p) => read_results(p)?,
-        None => {
-            // Four matches and LBR, `hands` deals each.
-            let bar = super::deals_bar(false, 5 * args.hands);
-            let rows = play_results(player.as_ref(), &def, args.hands, args.random.seed, &bar);
-            bar.finish_and_clear();
-            rows?
-        }
-    };
-    html += &results_chart(&results);
-    html += "</body></html>\n";
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
-    let out = args.out.join("index.html");
-    std::fs::write(&out, html).with_context(|| format!("cannot write {}", out.display()))?;
-    println!("wrote {}", out.display());
-    Ok(())
+    Ok(html)
 }
 
 /// One row of the results: a match or LBR, its win rate and 95% half-width in mbb/hand.
@@ -510,51 +532,13 @@ fn grid_chart<R: AsRef<str>>(
             } else {
                 r.as_ref().to_string()
             };
-            let Some(cell) = cells[i * cols.len() + j] else {
-                let _ = write!(
-                    s,
-                    "<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" \
-                     fill=\"#ddd\"><title>{}: no hands</title></rect>",
-                    y + 2.0,
-                    cw - 4.0,
-                    ch - 4.0,
-                    escape(&at)
-                );
-                continue;
-            };
-            let shares: Vec<String> = (0..legend.len())
-                .filter(|&k| cell[k] > 0.0)
-                .map(|k| format!("{} {:.1}%", legend[k], 100.0 * cell[k]))
-                .collect();
-            let _ = write!(
-                s,
-                "<g class=\"cell\"><title>{}: {}</title>",
-                escape(&at),
-                shares.join(", ")
-            );
-            let mut x = x0;
-            for (k, v) in cell.iter().enumerate() {
-                let width = v * (cw - 4.0);
-                let _ = write!(
-                    s,
-                    "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{width:.1}\" height=\"{:.1}\" \
-                     fill=\"{}\"/>",
-                    y + 2.0,
-                    ch - 4.0,
-                    COLOURS[k]
-                );
-                x += width;
-            }
-            let top_share = cell.iter().copied().fold(0.0, f64::max);
-            // White figures on a dark halo (drawn first): readable on every action's colour.
-            let _ = write!(
-                s,
-                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"11\" \
-                 font-weight=\"bold\" fill=\"#fff\" stroke=\"#000\" stroke-width=\"2.5\" \
-                 paint-order=\"stroke\">{:.0}%</text></g>",
-                x0 + (cw - 4.0) / 2.0,
-                y + ch * 0.68,
-                100.0 * top_share
+            grid_cell(
+                &mut s,
+                (x0, y),
+                (cw, ch),
+                &at,
+                cells[i * cols.len() + j],
+                legend,
             );
         }
     }
@@ -573,6 +557,65 @@ fn grid_chart<R: AsRef<str>>(
     }
     s += "</svg>";
     s
+}
+
+/// One cell of [`grid_chart`] at `(x0, y)`, `(cw, ch)` in size, for the row and column `at`:
+/// its bar of the action frequencies `cell` (grey without data), the commonest action's share
+/// written on it and every share in its hover text.
+fn grid_cell(
+    s: &mut String,
+    (x0, y): (f64, f64),
+    (cw, ch): (f64, f64),
+    at: &str,
+    cell: Option<[f64; 4]>,
+    legend: &[&str],
+) {
+    let Some(cell) = cell else {
+        let _ = write!(
+            s,
+            "<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" \
+             fill=\"#ddd\"><title>{}: no hands</title></rect>",
+            y + 2.0,
+            cw - 4.0,
+            ch - 4.0,
+            escape(at)
+        );
+        return;
+    };
+    let shares: Vec<String> = (0..legend.len())
+        .filter(|&k| cell[k] > 0.0)
+        .map(|k| format!("{} {:.1}%", legend[k], 100.0 * cell[k]))
+        .collect();
+    let _ = write!(
+        s,
+        "<g class=\"cell\"><title>{}: {}</title>",
+        escape(at),
+        shares.join(", ")
+    );
+    let mut x = x0;
+    for (k, v) in cell.iter().enumerate() {
+        let width = v * (cw - 4.0);
+        let _ = write!(
+            s,
+            "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{width:.1}\" height=\"{:.1}\" \
+             fill=\"{}\"/>",
+            y + 2.0,
+            ch - 4.0,
+            COLOURS[k]
+        );
+        x += width;
+    }
+    let top_share = cell.iter().copied().fold(0.0, f64::max);
+    // White figures on a dark halo (drawn first): readable on every action's colour.
+    let _ = write!(
+        s,
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"11\" \
+         font-weight=\"bold\" fill=\"#fff\" stroke=\"#000\" stroke-width=\"2.5\" \
+         paint-order=\"stroke\">{:.0}%</text></g>",
+        x0 + (cw - 4.0) / 2.0,
+        y + ch * 0.68,
+        100.0 * top_share
+    );
 }
 
 /// Horizontal bars of the win rates with their 95% intervals, and a table.

@@ -253,6 +253,40 @@ pub struct DealPart {
     batch_data: BatchData,
 }
 
+/// Per node of `tree`, where a top node's rows start in the local slots (else [`NONE`]), and
+/// the slots the top nodes' rows take: they come first, in preorder.
+fn top_rows(tree: &BettingTree, split: &Split) -> (Vec<u32>, usize) {
+    let mut top_at = vec![NONE; tree.nodes.len()];
+    let mut local = 0usize;
+    for (i, at) in top_at.iter_mut().enumerate() {
+        if split.is_top(tree, i) {
+            let node = &tree.nodes[i];
+            *at = local as u32;
+            local += tree.num_buckets[node.street as usize] as usize * node.num_children as usize;
+        }
+    }
+    (top_at, local)
+}
+
+/// Where each split point's values lie in the exchanged values (per node of `n`, else
+/// [`NONE`]), how many each rank sends, and how many in all: they arrive grouped by owner,
+/// each owner's in preorder, `batch` a point.
+fn value_layout(split: &Split, n: usize, batch: usize) -> (Vec<u32>, Vec<usize>, usize) {
+    let mut value_at = vec![NONE; n];
+    let mut value_counts = vec![0; split.ranks];
+    let mut next = 0usize;
+    for (r, count) in value_counts.iter_mut().enumerate() {
+        for (j, &p) in split.points.iter().enumerate() {
+            if split.owner[j] == r {
+                value_at[p] = next as u32;
+                next += batch;
+                *count += batch;
+            }
+        }
+    }
+    (value_at, value_counts, next)
+}
+
 impl DealPart {
     /// Rank `rank`'s part of the solve [`DealSolver::with_recall`] would run with the same
     /// arguments, split as `split` says (made for this tree: [`Split::plan`]). Refuses what
@@ -278,16 +312,7 @@ impl DealPart {
         let def = Arc::new(def.clone());
         DealSolver::check(&def, &tree, &bucketing, recall, batch, seed)?;
         let n = tree.nodes.len();
-        let mut top_at = vec![NONE; n];
-        let mut local = 0usize;
-        for (i, at) in top_at.iter_mut().enumerate() {
-            if split.is_top(&tree, i) {
-                let node = &tree.nodes[i];
-                *at = local as u32;
-                local +=
-                    tree.num_buckets[node.street as usize] as usize * node.num_children as usize;
-            }
-        }
+        let (top_at, mut local) = top_rows(&tree, &split);
         let levels = levels(&tree);
         let mut owned = Vec::new();
         let mut task_at = vec![NONE; n];
@@ -300,19 +325,7 @@ impl DealPart {
                 tasks.push(Task::new(&tree, batch, levels[p]));
             }
         }
-        // The values arrive grouped by owner, each owner's in preorder.
-        let mut value_at = vec![NONE; n];
-        let mut value_counts = vec![0; ranks];
-        let mut next = 0usize;
-        for (r, count) in value_counts.iter_mut().enumerate() {
-            for (j, &p) in split.points.iter().enumerate() {
-                if split.owner[j] == r {
-                    value_at[p] = next as u32;
-                    next += batch;
-                    *count += batch;
-                }
-            }
-        }
+        let (value_at, value_counts, next) = value_layout(&split, n, batch);
         let fact_counts: Vec<usize> = (0..ranks)
             .map(|r| (split.deals_from(batch, r + 1) - split.deals_from(batch, r)) * FACT_BYTES)
             .collect();

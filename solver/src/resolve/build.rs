@@ -2,7 +2,7 @@
 //! tree of the street's betting (see the parent module).
 
 use super::{Options, Subgame};
-use crate::bot::range::{for_each_set, replay, Replay};
+use crate::bot::range::{for_each_set, replay, HiddenRange, Replay};
 use crate::bot::{Bet, Player};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::cards::{Card, CardSet};
@@ -41,6 +41,68 @@ pub(super) fn subgame(
     options: Options,
 ) -> anyhow::Result<Subgame> {
     let def = real.def();
+    let last = check_spot(real, root, options)?;
+    let start = Instant::now();
+    // Replay the public events of the hand up to the root street's first decision, both
+    // seats' down cards unknown, each seat's actions weighing its range.
+    let Replay {
+        ranges,
+        state: st,
+        read,
+        seen,
+    } = replay(blueprint, real, bets, options.floor, |st| {
+        st.street() == root
+    })?;
+    // The last street's down card, dealt below the root: one more card per hand.
+    let later = last - root;
+    let k = check_root(&st, &ranges, root, later)?;
+    // The root's hands: every set of `k` unseen cards, in the order of `for_each_set`.
+    let pool: Vec<Card> = def.deck.cards().minus(seen).iter().collect();
+    let mut roots = Vec::new();
+    for_each_set(&pool, k, |c| {
+        roots.push(c.iter().copied().collect::<CardSet>())
+    });
+    let root_weights = root_weights(&roots, &ranges)?;
+    let deal = Dealt::new(&roots, &pool, later > 0);
+    let weights = root_weights.map(|w| deal.spread(&w));
+    let range_millis = start.elapsed().as_secs_f64() * 1000.0;
+    let mut b = Builder::new(def, &deal, k + later, root, last);
+    // The chance of the subgame: the weight of every pair of holdings that do not collide.
+    let pairs = b.disjoint_pairs(&weights);
+    ensure!(
+        pairs > 0.0,
+        "every pair of the two ranges' holdings shares a card"
+    );
+    b.scale = 1.0 / pairs;
+    b.visit(0, st, bets[..read].to_vec(), 0, root, 1)?;
+    b.showdown_tables(&deal.hands)?;
+    let Builder {
+        mut tree,
+        states,
+        bets: node_bets,
+        slots,
+        ..
+    } = b;
+    tree.num_slots = slots;
+    Ok(Subgame {
+        tree,
+        ranges: weights,
+        hands: deal.hands,
+        roots,
+        of_root: deal.of_root,
+        states,
+        bets: node_bets,
+        root_bets: read,
+        street: root,
+        range_millis,
+    })
+}
+
+/// Checks that a subgame from `root` at `real` can be built (heads-up, a floor that is a
+/// probability, `root` the last street or the one before it and reached at a decision, a last
+/// street of one down card below it, no split showdown); the last street.
+fn check_spot(real: &State, root: usize, options: Options) -> anyhow::Result<usize> {
+    let def = real.def();
     ensure!(
         def.seats == 2,
         "re-solving is heads-up: the game has {} seats",
@@ -77,18 +139,18 @@ pub(super) fn subgame(
             def.variant
         );
     }
-    let start = Instant::now();
-    let deck = def.deck.cards();
-    // Replay the public events of the hand up to the root street's first decision, both
-    // seats' down cards unknown, each seat's actions weighing its range.
-    let Replay {
-        ranges,
-        state: st,
-        read,
-        seen,
-    } = replay(blueprint, real, bets, options.floor, |st| {
-        st.street() == root
-    })?;
+    Ok(last)
+}
+
+/// Checks that the replay stopped at the root street's first decision (`st`) with both seats
+/// holding as many down cards, as many as the subgame handles with `later` streets below the
+/// root; that number.
+fn check_root(
+    st: &State,
+    ranges: &[HiddenRange; 2],
+    root: usize,
+    later: usize,
+) -> anyhow::Result<usize> {
     match st.next() {
         Next::Act { .. } if st.street() == root => {}
         Next::Act { .. } => bail!("the betting given stops before the subgame's street"),
@@ -96,8 +158,6 @@ pub(super) fn subgame(
         Next::Deal { .. } => bail!("the state lacks a card the betting so far dealt"),
     }
     let k = ranges[0].n();
-    // The last street's down card, dealt below the root: one more card per hand.
-    let later = last - root;
     ensure!(
         k == ranges[1].n() && (1..=MAX_CARDS - later).contains(&k),
         "re-solving handles 1 to {} down cards per seat at the subgame's root, the same for both",
@@ -108,12 +168,12 @@ pub(super) fn subgame(
         "re-solving from the street before the last needs two down cards per seat there (the \
          last street's hands are then sets of three), not {k}"
     );
-    // The root's hands: every set of `k` unseen cards, in the order of `for_each_set`.
-    let pool: Vec<Card> = deck.minus(seen).iter().collect();
-    let mut roots = Vec::new();
-    for_each_set(&pool, k, |c| {
-        roots.push(c.iter().copied().collect::<CardSet>())
-    });
+    Ok(k)
+}
+
+/// Each seat's range over the root hands `roots`, normalized; a holding outside them, or an
+/// empty range, is an error.
+fn root_weights(roots: &[CardSet], ranges: &[HiddenRange; 2]) -> anyhow::Result<[Vec<f64>; 2]> {
     let mut sorted: Vec<(u64, u32)> = roots
         .iter()
         .enumerate()
@@ -132,39 +192,7 @@ pub(super) fn subgame(
         ensure!(total > 0.0, "a seat's range is empty");
         w.iter_mut().for_each(|x| *x /= total);
     }
-    let deal = Dealt::new(&roots, &pool, later > 0);
-    let weights = root_weights.map(|w| deal.spread(&w));
-    let range_millis = start.elapsed().as_secs_f64() * 1000.0;
-    let mut b = Builder::new(def, &deal, k + later, root, last);
-    // The chance of the subgame: the weight of every pair of holdings that do not collide.
-    let pairs = b.disjoint_pairs(&weights);
-    ensure!(
-        pairs > 0.0,
-        "every pair of the two ranges' holdings shares a card"
-    );
-    b.scale = 1.0 / pairs;
-    b.visit(0, st, bets[..read].to_vec(), 0, root, 1)?;
-    b.showdown_tables(&deal.hands)?;
-    let Builder {
-        mut tree,
-        states,
-        bets: node_bets,
-        slots,
-        ..
-    } = b;
-    tree.num_slots = slots;
-    Ok(Subgame {
-        tree,
-        ranges: weights,
-        hands: deal.hands,
-        roots,
-        of_root: deal.of_root,
-        states,
-        bets: node_bets,
-        root_bets: read,
-        street: root,
-        range_millis,
-    })
+    Ok(root_weights)
 }
 
 /// The subgame's hands: at the root, the sets of `roots`; where the last street's down card

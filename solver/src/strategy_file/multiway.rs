@@ -39,7 +39,6 @@
 use crate::action::Bet;
 use crate::checkpoint::Problem;
 use crate::container::{self, Container};
-use crate::input;
 use crate::multiway::sampled::{Rows, SampledSolver};
 use crate::strategy_file::{Width, MAX_ACTIONS};
 use abstraction::betting_abstraction::BettingAbstraction;
@@ -228,16 +227,6 @@ pub fn is_multiway(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
-/// Whether the file at `path` begins with a multiway strategy file's magic (a file that cannot
-/// be read is not one: its opener then says why).
-pub fn is_multiway_file(path: &Path) -> bool {
-    let mut magic = [0u8; 8];
-    input::open(path, input::STRATEGY)
-        .and_then(|mut f| Ok(std::io::Read::read_exact(&mut f, &mut magic)?))
-        .is_ok()
-        && is_multiway(&magic)
-}
-
 /// The bytes of an opened multiway file: mapped from disk (read in place, as the heads-up
 /// files are: opening reads no more than the checksums do, and the processes that open one
 /// file share its pages), or given whole ([`MultiwayFile::from_bytes`]).
@@ -288,12 +277,13 @@ pub struct MultiwayFile {
 impl MultiwayFile {
     /// Maps and checks the file at `path` (every checksum), rebuilds its betting abstraction.
     pub fn open(path: &Path) -> Result<MultiwayFile> {
-        let file = input::open(path, input::STRATEGY)?;
-        // SAFETY: the map is read-only; a concurrent writer would replace the file by rename
-        // (never write into it), which leaves this mapping intact.
-        let map = unsafe { memmap2::Mmap::map(&file) }
-            .with_context(|| format!("mapping {}", path.display()))?;
-        MultiwayFile::parse(FileBytes::Mapped(map)).with_context(|| format!("{}", path.display()))
+        MultiwayFile::of_map(super::map(path)?).with_context(|| format!("{}", path.display()))
+    }
+
+    /// [`MultiwayFile::open`] of a file mapped already ([`super::StrategyFile::open`], which
+    /// read its magic).
+    pub(super) fn of_map(map: memmap2::Mmap) -> Result<MultiwayFile> {
+        MultiwayFile::parse(FileBytes::Mapped(map))
     }
 
     /// [`MultiwayFile::open`] of the bytes of a file.
@@ -458,16 +448,11 @@ impl MultiwayFile {
 
     /// The stored row of `bucket` at decision `spot` as probabilities, into `out` (one per
     /// abstract action); how many actions the decision has.
-    pub fn row_into(
-        &self,
-        spot: &Spot,
-        bucket: u32,
-        out: &mut [f64; MAX_ACTIONS],
-    ) -> Result<usize> {
+    pub fn row_into(&self, spot: &Spot, bucket: u32, out: &mut [f64]) -> Result<usize> {
         let k = self.betting.nodes[spot.node as usize].num_children as usize;
         let rows = &self.data[self.rows_at.clone()];
         let outside = "a decision outside the file's rows";
-        if k == 0 || k > MAX_ACTIONS {
+        if k == 0 || k > MAX_ACTIONS.min(out.len()) {
             bail!(outside);
         }
         match &self.encoding {
@@ -487,20 +472,13 @@ impl MultiwayFile {
         Ok(k)
     }
 
-    /// The abstract row of `seat` at `state` (a decision of `seat`, its down cards known) after
-    /// `bets`: the decision and the bucket of the seat's view, or `None` when the abstract
-    /// street has closed (a raise past the cap was its call: the seat should call).
-    pub fn row(&self, state: &State, bets: &[Bet], seat: u8) -> Result<Option<(Spot, u32)>> {
-        let spot = self.locate(state, bets)?;
-        if self.betting.nodes[spot.node as usize].kind != MwKind::Action {
-            return Ok(None);
-        }
+    /// The bucket of `seat`'s view at `state`, its down cards known.
+    pub fn bucket_of_seat(&self, state: &State, seat: u8) -> Result<u32> {
         let mut down = CardSet::EMPTY;
         for c in state.down_cards(seat) {
             down.insert(c.context("the seat's own down card is unknown")?);
         }
-        let bucket = self.bucket(state, seat, down)?;
-        Ok(Some((spot, bucket)))
+        self.bucket(state, seat, down)
     }
 }
 

@@ -31,7 +31,7 @@ fn tmp(name: &str) -> PathBuf {
 fn public(path: &Path) -> PublicFile {
     match StrategyFile::open(path).unwrap() {
         StrategyFile::Public(f) => f,
-        StrategyFile::Betting(_) => panic!("{} is a betting-tree file", path.display()),
+        _ => panic!("{} is not a public-tree file", path.display()),
     }
 }
 
@@ -39,7 +39,7 @@ fn public(path: &Path) -> PublicFile {
 fn betting(path: &Path) -> BettingFile {
     match StrategyFile::open(path).unwrap() {
         StrategyFile::Betting(f) => f,
-        StrategyFile::Public(_) => panic!("{} is a public-tree file", path.display()),
+        _ => panic!("{} is not a betting-tree file", path.display()),
     }
 }
 

@@ -120,7 +120,7 @@ fn answers(f: &StrategyFile) -> Vec<String> {
             Err(e) => format!("error: {e:#}"),
         }
     }
-    let h = f.header();
+    let h = f.header().expect("a heads-up file");
     let mut out = vec![format!("{h:?}")];
     let nodes = h.nodes.min(5_000) as u32;
     let mut row = [0.0; MAX_ACTIONS];
@@ -168,6 +168,7 @@ fn answers(f: &StrategyFile) -> Vec<String> {
                 out.push(format!("{:?}", f.locate(&bets)));
             }
         }
+        StrategyFile::Multiway(_) => unreachable!("the header is a heads-up file's"),
     }
     out
 }

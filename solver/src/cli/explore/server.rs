@@ -144,11 +144,16 @@ impl Explorer {
     /// A browser of `file` (`name`: its path as given, for the commands shown). Refuses a file
     /// that is not a real game's betting tree.
     pub fn new(file: StrategyFile, name: String) -> Result<Explorer> {
-        if file.betting().is_none() {
-            bail!(
+        match file {
+            StrategyFile::Betting(_) => {}
+            StrategyFile::Public(_) => bail!(
                 "{name} stores a public tree (a small game solved exactly): `stud explore` \
                  browses the real games' betting-tree files; `stud query` reads this one"
-            );
+            ),
+            StrategyFile::Multiway(_) => bail!(
+                "{name} is a multiway file (three or more seats): `stud explore` browses the \
+                 real games' heads-up betting-tree files; `stud query` reads this one"
+            ),
         }
         let player = StrategyPlayer::of_file(file, &name).with_purification(Purification::Mixed);
         Ok(Explorer { player, name })
@@ -257,7 +262,7 @@ impl Explorer {
     /// Where the spot leads: a card due, a decision (with its strategy), or the end.
     pub fn node(&mut self, spot: &str) -> Result<Value> {
         let f = self.player.file();
-        let def = &f.header().game;
+        let def = f.game();
         let steps = parse_steps(spot)?;
         let mut state = State::new(def)?;
         let mut history = Vec::new();

@@ -529,8 +529,7 @@ mod tests {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/7stud-hu.strat");
         let def = StrategyFile::open(std::path::Path::new(path))
             .unwrap()
-            .header()
-            .game
+            .game()
             .clone();
         let player = StrategyPlayer::open(path, &def)
             .unwrap()

@@ -81,8 +81,8 @@ use std::path::PathBuf;
     c, call, fold, bi, b, bet, r, raise, complete. Streets are named as players say them (3rd \
     to 7th street). Rows marked `unreached` are the uniform rows of spots the solve never \
     reached. Each bucket of a real game is described by its EHS (its mean pot share) and the \
-    hand classes of the holdings in it, the commonest first. See the module docs in \
-    solver/src/cli/query/mod.rs.")]
+    hand classes of the holdings in it, the commonest first. The spot notation in full: \
+    docs/guide/query.md.")]
 pub struct Args {
     /// The strategy file.
     pub file: PathBuf,
@@ -165,21 +165,17 @@ fn split_play(mut args: Args) -> Result<Args> {
 pub fn run(args: Args) -> Result<()> {
     let args = split_play(args)?;
     let steps = parse_spot(&args.spot)?;
-    if solver::strategy_file::multiway::is_multiway_file(&args.file) {
-        return multiway::run(&args, &steps);
-    }
     let f = StrategyFile::open(&args.file)?;
-    if args.resolve {
-        return resolve::run(&f, &args, &steps);
-    }
     match &f {
+        StrategyFile::Multiway(multiway) => multiway::run(multiway, &args, &steps),
+        _ if args.resolve => resolve::run(&f, &args, &steps),
         StrategyFile::Betting(betting) => {
             // --ranges replays the strategy as stored, through a player of the file.
             let player = match args.ranges {
                 true => {
                     let path = args.file.to_str().context("the file's path is not UTF-8")?;
                     Some(
-                        StrategyPlayer::open(path, &f.header().game)?
+                        StrategyPlayer::open(path, f.game())?
                             .with_purification(Purification::Mixed),
                     )
                 }

@@ -30,8 +30,8 @@ use solver::describe::{self, Description};
 use solver::strategy_file::multiway::MultiwayFile;
 use solver::strategy_file::MAX_ACTIONS;
 
-/// Runs `stud query` on the multiway file `args.file`.
-pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
+/// Runs `stud query` on the multiway file `f`, opened from `args.file`.
+pub(super) fn run(f: &MultiwayFile, args: &Args, steps: &[Step]) -> Result<()> {
     if args.resolve || args.ranges {
         bail!(
             "{} reads a heads-up strategy; {} is a multiway file (three or more seats)",
@@ -43,7 +43,6 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
             args.file.display()
         );
     }
-    let f = MultiwayFile::open(&args.file)?;
     let def = &f.header.game;
     let holding = args.hand.as_deref().map(parse_holding).transpose()?;
     let Replayed { state, bets, empty } = replay_betting(def, steps)?;
@@ -55,7 +54,7 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
             );
         }
         debug_assert!(empty);
-        return first_decision(&f, args);
+        return first_decision(f, args);
     };
     let street = state.street();
     let street_name = def.street_name(street);
@@ -94,7 +93,7 @@ pub(super) fn run(args: &Args, steps: &[Step]) -> Result<()> {
         );
         return Ok(());
     }
-    let mut rows = rows_at(&f, &state, seat, &spot, holding.as_ref(), table)?;
+    let mut rows = rows_at(f, &state, seat, &spot, holding.as_ref(), table)?;
     let mut codes = Vec::with_capacity(node.num_children as usize);
     let mut names = Vec::with_capacity(node.num_children as usize);
     for c in 0..node.num_children as usize {

@@ -1,5 +1,6 @@
-//! `stud query` on a public-tree file (the walkable games): the spot walked along the file's
-//! tree, the rows of every private card or of `--hand`'s.
+//! `stud query` on a public-tree file (the walkable games): the spot checked along the file's
+//! tree, the decision found where a player of the file finds it ([`policy::locate_public`]),
+//! the rows of every private card or of `--hand`'s.
 
 use super::rows::{play_json, play_rows, print_play, print_table, rows_json, Row};
 use super::spot::{describe, describe_words, parse_holding, step_name, Step};
@@ -10,6 +11,8 @@ use abstraction::rules::state::Action;
 use abstraction::rules::{Deal, GameDef, Next, State};
 use abstraction::tree::{Edge, NodeKind};
 use anyhow::{bail, Context, Result};
+use solver::action::Bet;
+use solver::policy;
 use solver::strategy_file::PublicFile;
 
 /// Deals the unknown down cards due before the next public event of `state`.
@@ -24,10 +27,17 @@ fn settle(state: &mut State) -> Result<()> {
 }
 
 /// `stud query` on a public-tree file: the spot walked along the file's tree (and on the rules
-/// engine beside it, for the actions in words), the rows of every private card or `--hand`'s.
+/// engine beside it, for the actions in words), the decision there as the file's player finds
+/// it, the rows of every private card or `--hand`'s.
 pub(super) fn run_public(f: &PublicFile, args: &Args, steps: &[Step]) -> Result<()> {
     let def = &f.header().game;
-    let (node, state, public) = walk_spot(f, steps)?;
+    let Walked {
+        state,
+        bets,
+        public,
+        seat,
+    } = walk_spot(f, steps)?;
+    let node = policy::locate_public(f, &state, &bets, seat, &state.legal_actions())?.node;
     let n = f.node(node)?;
     let hands = hands_asked(def, args.hand.as_deref(), public)?;
     let kids = f.children(node)?;
@@ -73,14 +83,27 @@ pub(super) fn run_public(f: &PublicFile, args: &Args, steps: &[Step]) -> Result<
     Ok(())
 }
 
+/// A spot walked: the hand there, on the rules engine.
+struct Walked {
+    /// The state (the down cards unknown).
+    state: State,
+    /// The betting so far.
+    bets: Vec<Bet>,
+    /// The public cards dealt.
+    public: CardSet,
+    /// The seat to act.
+    seat: u8,
+}
+
 /// Walks the spot along the file's tree, and on the rules engine beside it (the actions in
-/// words): the decision it ends at, the state there and the public cards dealt. Fails where a
-/// step is not in the abstract game, or where the spot does not end at a decision.
-fn walk_spot(f: &PublicFile, steps: &[Step]) -> Result<(u32, State, CardSet)> {
+/// words): the hand at the decision it ends at. Fails where a step is not in the abstract game
+/// (naming the choices there), or where the spot does not end at a decision.
+fn walk_spot(f: &PublicFile, steps: &[Step]) -> Result<Walked> {
     let def = &f.header().game;
     let mut state = State::new(def)?;
     let mut node = 0u32;
     let mut public = CardSet::EMPTY;
+    let mut bets = Vec::new();
     for (i, step) in steps.iter().enumerate() {
         let kids = f.children(node)?;
         let kind = f.node(node)?.kind;
@@ -135,7 +158,10 @@ fn walk_spot(f: &PublicFile, steps: &[Step]) -> Result<(u32, State, CardSet)> {
                 public.insert(c);
                 state.deal(c)
             }
-            Edge::Action(a) => state.apply(a),
+            Edge::Action(a) => {
+                bets.push((state.street(), a));
+                state.apply(a)
+            }
             Edge::Root => Ok(()),
         }
         .with_context(|| format!("step {} ({}) on the rules engine", i + 1, step_name(*step)))?;
@@ -157,7 +183,12 @@ fn walk_spot(f: &PublicFile, steps: &[Step]) -> Result<(u32, State, CardSet)> {
                 .join(" ")
         );
     }
-    Ok((node, state, public))
+    Ok(Walked {
+        state,
+        bets,
+        public,
+        seat: n.seat,
+    })
 }
 
 /// The private cards whose rows are asked (index in the deck, card): `hand`'s, or every card
