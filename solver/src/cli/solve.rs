@@ -77,7 +77,7 @@ pub struct Args {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub iterations: Option<u64>,
     /// Stop after this much time: 90s, 10m, 2h (a bare number is seconds).
-    #[arg(long, value_parser = parse_duration)]
+    #[arg(long, value_parser = parse_time)]
     pub time: Option<Duration>,
     /// The card abstraction: lossless, a bucketing preset (tiny, small, default, large) or
     /// buckets per street (4, or 4,8). Default: lossless for the walkable games, `default` for
@@ -294,13 +294,18 @@ pub(super) fn parse_duration(s: &str) -> Result<Duration, String> {
         "h" => x * 3600.0,
         _ => return Err(format!("{s:?}: the unit must be s, m or h")),
     };
-    // No time: a solve's would write an untrained file.
-    if secs <= 0.0 {
-        return Err(format!("{s:?} is no time: use e.g. 90s, 10m or 2h"));
-    }
     // Checked: `from_secs_f64` panics past u64::MAX seconds (`--time 99999999999999999999h`).
     Duration::try_from_secs_f64(secs)
         .map_err(|_| format!("{s:?} is longer than any solve can run: use e.g. 90s, 10m or 2h"))
+}
+
+/// A `--time`: a [`parse_duration`] of some time (none would write an untrained file; a
+/// `--checkpoint-every 0`, by contrast, checkpoints at every iteration).
+fn parse_time(s: &str) -> Result<Duration, String> {
+    match parse_duration(s)? {
+        d if d.is_zero() => Err(format!("{s:?} is no time: use e.g. 90s, 10m or 2h")),
+        d => Ok(d),
+    }
 }
 
 /// A `--target-exploitability`: a positive, finite number of chips per game. NaN compares
@@ -503,7 +508,7 @@ fn sampled_settings(args: &Args, def: &GameDef) -> Result<solve::sampled::Settin
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_duration, parse_target};
+    use super::{parse_duration, parse_target, parse_time};
     use std::time::Duration;
 
     #[test]
@@ -522,7 +527,8 @@ mod tests {
         assert_eq!(parse_duration("1.5h"), Ok(Duration::from_secs(5400)));
         assert!(parse_duration("10x").unwrap_err().contains("unit"));
         assert!(parse_duration("m").unwrap_err().contains("not a duration"));
-        assert!(parse_duration("0m").unwrap_err().contains("no time"));
+        assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
+        assert!(parse_time("0m").unwrap_err().contains("no time"));
         assert!(parse_duration("99999999999999999999999h")
             .unwrap_err()
             .contains("longer than any solve"));
