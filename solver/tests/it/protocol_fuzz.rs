@@ -23,6 +23,7 @@ fn server() -> &'static Server {
         def: GameDef::preset("7stud").unwrap(),
         profile: Profile::CardRoom,
         served: Served::Player(Box::new(Heuristic::default())),
+        limits: Default::default(),
     })
 }
 
