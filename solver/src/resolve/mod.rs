@@ -138,6 +138,19 @@ pub struct Safety {
     pub alternative: Vec<f64>,
 }
 
+/// The most iterations a re-solve's budget may ask, wherever it is given (`query
+/// --iterations`, a `FILE:resolve=N` spec): far past any measured need (docs/notes/resolve.md),
+/// short of a budget that never ends.
+pub const MAX_ITERATIONS: u64 = 100_000;
+
+/// The most milliseconds a re-solve's budget may ask (`query --budget-ms`, `FILE:resolve=Nms`):
+/// ten minutes.
+pub const MAX_MILLIS: u64 = 600_000;
+
+/// The least floor above 0 ([`parse_floor`]): a smaller one weighs a holding by what is
+/// Bayes' rule in all but rounding (0 says that plainly), and prints as hundreds of digits.
+pub const MIN_FLOOR: f64 = 1e-6;
+
 /// How long a re-solve runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -102,6 +102,13 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
         })
         .and_then(|b| match b {
             Budget::Iterations(0) => Err(anyhow::anyhow!("`{how}`: at least 1 iteration")),
+            Budget::Iterations(n) if n > super::MAX_ITERATIONS => Err(anyhow::anyhow!(
+                "`{how}`: at most {} iterations",
+                super::MAX_ITERATIONS
+            )),
+            Budget::Millis(ms) if ms > super::MAX_MILLIS => {
+                Err(anyhow::anyhow!("`{how}`: at most {} ms", super::MAX_MILLIS))
+            }
             b => Ok(b),
         }),
     };

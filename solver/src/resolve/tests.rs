@@ -596,6 +596,16 @@ fn resolve_specs_name_iterations_or_milliseconds() {
         assert!(e.contains("floor=F") && e.contains(bad), "{e}");
     }
     assert!(parse("f.strat:resolve=0").unwrap().is_err());
+    // A budget with no end in sight is refused, naming the limit.
+    for (spec, limit) in [
+        ("f.strat:resolve=1000000000", "100000 iterations"),
+        ("f.strat:resolve=18446744073709551615ms", "600000 ms"),
+        ("f.strat:resolve=30,floor=1e-320", "floor=F"),
+    ] {
+        let e = parse(spec).unwrap().unwrap_err();
+        assert!(e.contains(limit), "{spec}: {e}");
+    }
+    assert!(parse("f.strat:resolve=100000").unwrap().is_ok());
     assert!(parse("f.strat:resolve-safe=0").unwrap().is_err());
     assert!(parse("f.strat:resolve=soon").unwrap().is_err());
     assert_eq!(parse("f.strat:pure"), None);
