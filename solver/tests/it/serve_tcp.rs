@@ -690,3 +690,45 @@ fn lookups_are_answered_beside_four_clients_re_solving() {
         "lookup p99 {p99:?} beside re-solves of 1 s: queued behind them"
     );
 }
+
+/// The same at a table of three: a multiway file's server answers lookups while four clients
+/// flood it with re-solve requests, which it refuses at once (re-solving is heads-up) on the
+/// light lane, never holding a worker.
+#[test]
+fn n_seat_lookups_are_answered_beside_a_flood_of_re_solve_requests() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/7stud-3p.strat");
+    let server = Server::start_as(file, &["--workers", "2"], None);
+    let deal = r#""d dh p1 ????7h","d dh p2 ????Kd","d dh p3 AsKs2c""#;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flood: Vec<_> = (0..4)
+        .map(|i| {
+            let mut s = server.connect();
+            let stop = std::sync::Arc::clone(&stop);
+            let request = format!(r#"{{"id":{i},"actions":[{deal}],"resolve":{{"ms":3000}}}}"#);
+            std::thread::spawn(move || {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let v = ask(&mut s, &request, Duration::from_secs(30));
+                    let e = v["error"].as_str().unwrap_or_else(|| panic!("{v}"));
+                    assert!(e.contains("heads-up"), "{v}");
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut s = server.connect();
+    let lookup = format!(r#"{{"id":9,"actions":[{deal}]}}"#);
+    let mut times: Vec<Duration> = (0..100)
+        .map(|_| {
+            let t = Instant::now();
+            let v = ask(&mut s, &lookup, Duration::from_secs(30));
+            assert!(is_decision(&v), "{v}");
+            t.elapsed()
+        })
+        .collect();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    flood.into_iter().for_each(|h| h.join().unwrap());
+    times.sort();
+    let (p50, p99) = (times[49], times[98]);
+    println!("three seats, beside four clients asking re-solves: lookup p50 {p50:?}, p99 {p99:?}");
+    assert!(p99 < Duration::from_millis(250), "lookup p99 {p99:?}");
+}
