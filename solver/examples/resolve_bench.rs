@@ -111,7 +111,7 @@ fn main() -> Result<()> {
         done += 1;
         let t = Instant::now();
         let seat = st.to_act().context("a spot with no seat to act")?;
-        let solved = resolver.solve(&st, &bets, budget, seat)?;
+        let solved = resolver.solve(&st, &bets, budget, seat, &solver::resolve::Stop::NEVER)?;
         let total = t.elapsed().as_secs_f64() * 1000.0;
         let (sub, r) = &*solved;
         // Measured after the clock: the player does not wait for the best responses.

@@ -43,7 +43,7 @@ use crate::best_response::Exploitability;
 use crate::cfr::{Algorithm, Solver};
 use crate::container::{self, cast, Container};
 use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::betting_tree::{BettingKind, BettingNode, BettingNodes, NodeShape};
+use abstraction::betting_tree::{BettingKind, BettingNode, BettingNodes, BettingTree, NodeShape};
 use abstraction::bucketing::{Bucketing, CardView};
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::cards::Card;
@@ -707,6 +707,8 @@ impl StrategyFile {
                     read_recall(&map, &container).with_context(|| format!("{}", path.display()))?;
                 let bucketing = read_bucketing(&map, &container, recall)
                     .with_context(|| format!("{}: the embedded bucketing", path.display()))?;
+                check_betting_tree(&map, &container)
+                    .with_context(|| format!("{}", path.display()))?;
                 StrategyFile::Betting(TreeFile {
                     map,
                     container,
@@ -842,6 +844,55 @@ fn read_bucketing(
         );
     }
     Ok(b)
+}
+
+/// Checks that a betting-tree file's nodes and edges are the betting tree of the header's game:
+/// rebuilt from the game and its betting abstraction, every node's shape, every edge (the bets'
+/// sizes) and every terminal's stake must be the file's. The checksums catch damage, not an
+/// edit made on purpose with the checksums recomputed (docs/protocol.md): an edited ante, bet
+/// size, stack or cap changes the tree, and the file is refused instead of being played at
+/// stakes it was not solved for. (About as long as the checksum pass: the tree is rebuilt from
+/// the rules engine once.)
+fn check_betting_tree(map: &[u8], container: &Container<StrategyHeader>) -> Result<()> {
+    let h = &container.header;
+    let nb: &[u32] = cast(container.section(map, 3)?, "num_buckets")?;
+    let tree = BettingTree::build(&h.game, h.betting, nb)
+        .map_err(|e| anyhow::anyhow!("the header's game builds no betting tree: {e}"))?;
+    let records: &[BettingRecord] = cast(container.section(map, 0)?, "nodes")?;
+    let edges: &[u32] = cast(container.section(map, 1)?, "edges")?;
+    let mismatch = |what: String| {
+        anyhow::anyhow!(
+            "its {what} are not those of the betting tree of the game in its header ({}, \
+             ante {}, bets {}/{}, cap {}): the header was edited, or the file written by another \
+             build",
+            h.game.variant,
+            h.game.ante,
+            h.game.small_bet,
+            h.game.big_bet,
+            h.betting.max_bets
+        )
+    };
+    if tree.nodes.len() != records.len() || tree.num_slots as u64 != h.slots {
+        return Err(mismatch(format!(
+            "{} nodes and {} slots (the game's tree has {} and {})",
+            records.len(),
+            h.slots,
+            tree.nodes.len(),
+            tree.num_slots
+        )));
+    }
+    for (i, (n, r)) in tree.nodes.iter().zip(records).enumerate() {
+        // An action node's index is where its rows start, the file's own layout.
+        if BettingRecord::of(n, r.index) != *r {
+            return Err(mismatch(format!("node {i}'s shape or stake")));
+        }
+    }
+    for (i, (&e, &stored)) in tree.edges.iter().zip(edges).enumerate() {
+        if encode_edge(e)? != stored {
+            return Err(mismatch(format!("edge {i}'s action")));
+        }
+    }
+    Ok(())
 }
 
 impl<K: Kind> TreeFile<K> {

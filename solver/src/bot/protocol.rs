@@ -7,7 +7,7 @@
 //! naming the problem, and the server reads on.
 
 use super::{sample, Answer, Bet, Player};
-use crate::resolve::{Budget, ResolvingPlayer};
+use crate::resolve::{Budget, ResolvingPlayer, Stop};
 use abstraction::phh::{parse_action, replay, ActionLine, HandHistory};
 use abstraction::rules::{Deal, GameDef, Next, Profile};
 use rand::SeedableRng;
@@ -15,6 +15,8 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::io::{self, BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// The longest request line read, in bytes (newline excluded); longer ones get an error reply.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -54,14 +56,100 @@ struct ResolveRequest {
 }
 
 impl ResolveRequest {
-    fn budget(&self) -> Result<Budget, String> {
+    /// The budget asked for, within the server's `limits`.
+    fn budget(&self, limits: &ResolveLimits) -> Result<Budget, String> {
         match (self.iterations, self.ms) {
             (Some(0), None) => Err("resolve: at least 1 iteration".into()),
+            (Some(n), None) if n > limits.max_iterations => Err(format!(
+                "resolve: {n} iterations is more than this server's limit of {} \
+                 (--max-resolve-iterations)",
+                limits.max_iterations
+            )),
             (Some(n), None) => Ok(Budget::Iterations(n)),
+            (None, Some(0)) => Err("resolve: at least 1 ms".into()),
+            (None, Some(ms)) if ms > limits.max_millis => Err(format!(
+                "resolve: {ms} ms is more than this server's limit of {} ms (--max-resolve-ms)",
+                limits.max_millis
+            )),
             (None, Some(ms)) => Ok(Budget::Millis(ms)),
             _ => Err(r#"resolve: give one of {"iterations": N} or {"ms": N}"#.into()),
         }
     }
+}
+
+/// The most a server's re-solves may cost: what a request may ask, and how long any re-solve's
+/// iterations may run whatever it asked (a re-solve past it is stopped with an error reply).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResolveLimits {
+    /// The most iterations a request's `{"iterations": N}` may ask.
+    pub max_iterations: u64,
+    /// The most milliseconds a request's `{"ms": N}` may ask, and the longest any re-solve's
+    /// iterations run (a budget in iterations too).
+    pub max_millis: u64,
+}
+
+/// The default of [`ResolveLimits::max_iterations`]: ten times the most iterations any
+/// measurement of docs/notes/resolve.md found worth running; the time limit usually comes first.
+pub const DEFAULT_MAX_RESOLVE_ITERATIONS: u64 = 10_000;
+
+/// The default of [`ResolveLimits::max_millis`]: 10 s, fifty times the protocol's example
+/// budget, and a few times the longest a person would wait for a bot.
+pub const DEFAULT_MAX_RESOLVE_MS: u64 = 10_000;
+
+impl Default for ResolveLimits {
+    fn default() -> ResolveLimits {
+        ResolveLimits {
+            max_iterations: DEFAULT_MAX_RESOLVE_ITERATIONS,
+            max_millis: DEFAULT_MAX_RESOLVE_MS,
+        }
+    }
+}
+
+impl ResolveLimits {
+    /// Refuses a budget past the limits (a server's own, from its player's spec), naming the
+    /// limit.
+    pub fn check(&self, budget: Budget) -> Result<(), String> {
+        let asked = match budget {
+            Budget::Iterations(n) => ResolveRequest {
+                iterations: Some(n),
+                ms: None,
+            },
+            Budget::Millis(ms) => ResolveRequest {
+                iterations: None,
+                ms: Some(ms),
+            },
+        };
+        asked.budget(self).map(|_| ())
+    }
+
+    /// The stop of a re-solve under these limits, cancelled when `cancelled` is set.
+    fn stop<'a>(&self, cancelled: Option<&'a AtomicBool>) -> Stop<'a> {
+        Stop {
+            cancelled,
+            limit: Some((Duration::from_millis(self.max_millis), "--max-resolve-ms")),
+        }
+    }
+}
+
+/// Who answers a request line: a worker of the light lane, which answers everything but a
+/// re-solve, or one that may re-solve. A server whose workers are all of one kind answers
+/// every line in [`Lane::Any`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// Answers all but a re-solve, which it hands on ([`Handled::Resolve`]).
+    Light,
+    /// Answers everything.
+    Any,
+}
+
+/// What [`Server::reply_in`] did with a line.
+#[derive(Debug)]
+pub enum Handled {
+    /// The reply (`None` for a blank line, which gets none).
+    Reply(Option<Value>),
+    /// The line asks for a re-solve, which the light lane leaves to a worker that may re-solve:
+    /// nothing was drawn from the generator.
+    Resolve,
 }
 
 /// What a server answers with.
@@ -87,25 +175,58 @@ pub struct Server {
     pub profile: Profile,
     /// The player whose policy is served.
     pub served: Served,
+    /// What a request's re-solve may cost.
+    pub limits: ResolveLimits,
 }
 
 impl Server {
     /// The reply to one request line (without its newline), or `None` for a blank line, which
     /// gets none. Both transports answer through this, so that they agree on what a line is.
     pub fn reply_to_line(&self, line: &[u8], rng: &mut ChaCha8Rng) -> Option<Value> {
+        match self.reply_in(line, rng, Lane::Any, None) {
+            Handled::Reply(reply) => reply,
+            Handled::Resolve => unreachable!("every lane answers a re-solve but the light one"),
+        }
+    }
+
+    /// [`Server::reply_to_line`] in `lane`, a re-solve cancelled with an error reply when
+    /// `cancelled` is set (its client gone).
+    pub fn reply_in(
+        &self,
+        line: &[u8],
+        rng: &mut ChaCha8Rng,
+        lane: Lane,
+        cancelled: Option<&AtomicBool>,
+    ) -> Handled {
         if line.iter().all(u8::is_ascii_whitespace) {
-            None
-        } else {
-            Some(self.respond(line, rng))
+            return Handled::Reply(None);
+        }
+        let stop = self.limits.stop(cancelled);
+        match self.respond_in(line, rng, lane, &stop) {
+            Some(reply) => Handled::Reply(Some(reply)),
+            None => Handled::Resolve,
         }
     }
 
     /// The reply to one request line (without its newline). `rng` draws the sampled action when
     /// the request carries no seed.
     pub fn respond(&self, line: &[u8], rng: &mut ChaCha8Rng) -> Value {
+        let stop = self.limits.stop(None);
+        self.respond_in(line, rng, Lane::Any, &stop)
+            .expect("every lane answers a re-solve but the light one")
+    }
+
+    /// The reply to a line in `lane`, or `None` when the light lane leaves it to another.
+    fn respond_in(
+        &self,
+        line: &[u8],
+        rng: &mut ChaCha8Rng,
+        lane: Lane,
+        stop: &Stop,
+    ) -> Option<Value> {
         let text = match std::str::from_utf8(line) {
             Ok(t) => t,
-            Err(e) => return error(&Value::Null, format!("the line is not UTF-8: {e}")),
+            Err(e) => return Some(error(&Value::Null, format!("the line is not UTF-8: {e}"))),
         };
         let req: Request = match serde_json::from_str(text) {
             Ok(r) => r,
@@ -115,11 +236,12 @@ impl Server {
                     .ok()
                     .and_then(|v| v.get("id").cloned())
                     .unwrap_or(Value::Null);
-                return error(&id, format!("not a valid request: {e}"));
+                return Some(error(&id, format!("not a valid request: {e}")));
             }
         };
-        match self.decide(&req, rng) {
+        Some(match self.decide(&req, rng, lane, stop) {
             Ok(v) => v,
+            Err(Refusal::Resolve) => return None,
             Err(Refusal::Error(msg)) => error(&req.id, msg),
             Err(Refusal::NotDue(msg, due)) => {
                 let mut v = error(&req.id, msg);
@@ -128,10 +250,16 @@ impl Server {
                 }
                 v
             }
-        }
+        })
     }
 
-    fn decide(&self, req: &Request, rng: &mut ChaCha8Rng) -> Result<Value, Refusal> {
+    fn decide(
+        &self,
+        req: &Request,
+        rng: &mut ChaCha8Rng,
+        lane: Lane,
+        stop: &Stop,
+    ) -> Result<Value, Refusal> {
         let mut h = HandHistory::for_game(&self.def)
             .ok_or_else(|| format!("PHH cannot record {}", self.def.variant))?;
         let players = h.players();
@@ -189,12 +317,18 @@ impl Server {
             }
             Served::Strategy { player, always } => {
                 let budget = match &req.resolve {
-                    Some(r) => Some(r.budget()?),
+                    Some(r) => Some(r.budget(&self.limits)?),
                     None => always.then(|| player.budget()),
                 };
+                // A re-solve (and not the blueprint's answer before its street) is left to a
+                // worker that may re-solve, so that no lookup waits behind one.
+                let resolves = budget.is_some() && state.street() >= player.root_street(&state);
+                if resolves && lane == Lane::Light {
+                    return Err(Refusal::Resolve);
+                }
                 match budget {
                     Some(b) => player
-                        .policy_within(b, &state, &bets, seat, &legal, probs)
+                        .policy_within((b, stop), &state, &bets, seat, &legal, probs)
                         .map_err(|e| failed(player.name(), e))?,
                     None => {
                         let blueprint = player.blueprint();
@@ -257,6 +391,8 @@ enum Refusal {
     Error(String),
     /// The history is fine but leads to no decision: the message, and the `due` fields.
     NotDue(String, Value),
+    /// A re-solve, which the light lane does not answer.
+    Resolve,
 }
 
 impl From<String> for Refusal {

@@ -5,9 +5,17 @@
 //! what is open); a fixed pool of worker threads, started before the first connection, answers
 //! complete request lines. No thread is started per connection, so neither thousands of idle
 //! clients nor a limit on threads can stop the server, and an idle one costs a few hundred
-//! bytes: the thread count is `workers + 1` from start to end. Each connection has at most one request with a worker at a
-//! time (its replies stay in order, and a client that sends faster than it reads is simply not
-//! read), so the queue of requests is bounded by the number of connections.
+//! bytes: the thread count is `workers + resolve_workers + 1` from start to end. Each connection
+//! has at most one request with a worker at a time (its replies stay in order, and a client that
+//! sends faster than it reads is simply not read), so the queues of requests are bounded by the
+//! number of connections.
+//!
+//! Two lanes: every line goes to the `workers`, which answer all but a re-solve and hand a
+//! re-solve on to the `resolve_workers` (when there are any), so that a lookup never waits behind
+//! a re-solve, however many clients ask for them. A re-solve is bounded by the server's
+//! [`ResolveLimits`](super::protocol::ResolveLimits) and cancelled (an error reply) when its
+//! client closes its side of the connection before the reply: the iterations stop at the next
+//! one, so a client that gives up frees its worker.
 //!
 //! What a client may cost is bounded too: a connection past `max_connections`, or one arriving
 //! when the process has no file descriptor left, gets one JSON error line and is closed; a
@@ -19,7 +27,7 @@
 //! Each refused, dropped or timed-out connection is logged on standard error (at most
 //! [`LOG_LINES_PER_SECOND`] lines a second, then a count of the rest).
 
-use super::protocol::{too_long, Server, MAX_LINE};
+use super::protocol::{too_long, Handled, Lane, Server, MAX_LINE};
 use mio::net::{TcpListener, TcpStream};
 use mio::{Events, Interest, Poll, Token, Waker};
 use rand_chacha::ChaCha8Rng;
@@ -29,6 +37,7 @@ use std::fs::File;
 use std::io::{self, ErrorKind, Read, Write};
 use std::net::SocketAddr;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -36,8 +45,12 @@ use std::time::{Duration, Instant};
 /// The limits of a TCP server.
 #[derive(Clone, Debug)]
 pub struct Limits {
-    /// Worker threads answering requests; the thread that owns the sockets is one more.
+    /// Worker threads answering requests but re-solves; the thread that owns the sockets is one
+    /// more.
     pub workers: usize,
+    /// Worker threads answering re-solves, apart so that no other request waits behind one; with
+    /// none, the `workers` answer them too.
+    pub resolve_workers: usize,
     /// Connections open at once at most; one more gets an error line and is closed.
     pub max_connections: usize,
     /// A connection with no request under way for this long is closed.
@@ -91,27 +104,42 @@ pub fn start<F: Fn(u64) -> ChaCha8Rng>(
     let waker = Arc::new(Waker::new(poll.registry(), WAKER)?);
     let (jobs, job_rx) = channel::<Job>();
     let job_rx = Arc::new(Mutex::new(job_rx));
+    let (heavy, heavy_rx) = channel::<Job>();
+    let heavy_rx = Arc::new(Mutex::new(heavy_rx));
     let (done_tx, done) = channel::<Done>();
     let mut log = Log::new();
+    let mut spawn =
+        |name: String, queue: &Arc<Mutex<Receiver<Job>>>, hand_on: Option<Sender<Job>>| {
+            let (server, queue, done_tx, waker) = (
+                Arc::clone(&server),
+                Arc::clone(queue),
+                done_tx.clone(),
+                Arc::clone(&waker),
+            );
+            let spawned = std::thread::Builder::new()
+                .name(name.clone())
+                .spawn(move || work(&server, &queue, hand_on.as_ref(), &done_tx, &waker));
+            match spawned {
+                Ok(_) => true,
+                // Fewer workers only make the server slower: go on with those that started.
+                Err(e) => {
+                    log.line(
+                        Instant::now(),
+                        format_args!("cannot start thread {name}: {e}"),
+                    );
+                    false
+                }
+            }
+        };
+    let mut resolving = 0;
+    for i in 0..limits.resolve_workers {
+        resolving += usize::from(spawn(format!("serve-resolve-{i}"), &heavy_rx, None));
+    }
+    // With no re-solving worker the light ones answer re-solves too.
+    let hand_on = (resolving > 0).then_some(heavy);
     let mut started = 0;
     for i in 0..limits.workers {
-        let (server, job_rx, done_tx, waker) = (
-            Arc::clone(&server),
-            Arc::clone(&job_rx),
-            done_tx.clone(),
-            Arc::clone(&waker),
-        );
-        let spawned = std::thread::Builder::new()
-            .name(format!("serve-worker-{i}"))
-            .spawn(move || work(&server, &job_rx, &done_tx, &waker));
-        match spawned {
-            Ok(_) => started += 1,
-            // Fewer workers only make the server slower: go on with those that started.
-            Err(e) => log.line(
-                Instant::now(),
-                format_args!("cannot start worker thread {}: {e}", i + 1),
-            ),
-        }
+        started += usize::from(spawn(format!("serve-worker-{i}"), &job_rx, hand_on.clone()));
     }
     if started == 0 {
         return Err(io::Error::other(
@@ -140,11 +168,13 @@ pub fn start<F: Fn(u64) -> ChaCha8Rng>(
     })
 }
 
-/// A request line on its way to a worker, with its connection's generator.
+/// A request line on its way to a worker, with its connection's generator and the flag that
+/// cancels a re-solve of it.
 struct Job {
     conn: Token,
     line: Vec<u8>,
     rng: ChaCha8Rng,
+    cancel: Arc<AtomicBool>,
 }
 
 /// A worker's reply line (newline included; empty for a blank line), with the connection's
@@ -155,13 +185,47 @@ struct Done {
     rng: ChaCha8Rng,
 }
 
-/// A worker: answers jobs until the server is gone.
-fn work(server: &Server, jobs: &Mutex<Receiver<Job>>, done: &Sender<Done>, waker: &Waker) {
+/// A worker: answers jobs until the server is gone, handing a re-solve on to `hand_on` when
+/// given (a light worker; else it answers everything).
+fn work(
+    server: &Server,
+    jobs: &Mutex<Receiver<Job>>,
+    hand_on: Option<&Sender<Job>>,
+    done: &Sender<Done>,
+    waker: &Waker,
+) {
+    let lane = if hand_on.is_some() {
+        Lane::Light
+    } else {
+        Lane::Any
+    };
     loop {
         // The lock is held while waiting, so that exactly one idle worker waits on the queue.
         let job = jobs.lock().unwrap_or_else(PoisonError::into_inner).recv();
-        let Ok(job) = job else { return };
-        if done.send(answer(server, job)).is_err() {
+        let Ok(mut job) = job else { return };
+        let reply = match answer(server, &mut job, lane) {
+            Some(reply) => reply,
+            None => {
+                let Some(hand_on) = hand_on else {
+                    unreachable!("only a light worker hands a line on")
+                };
+                match hand_on.send(job) {
+                    Ok(()) => continue,
+                    // The re-solving workers are gone (they live as long as the process):
+                    // answer here rather than never.
+                    Err(e) => {
+                        job = e.0;
+                        answer(server, &mut job, Lane::Any).unwrap_or_default()
+                    }
+                }
+            }
+        };
+        let reply = Done {
+            conn: job.conn,
+            reply,
+            rng: job.rng,
+        };
+        if done.send(reply).is_err() {
             return;
         }
         // A wake-up fails only on an error of the operating system's; the reply is then taken
@@ -170,22 +234,22 @@ fn work(server: &Server, jobs: &Mutex<Receiver<Job>>, done: &Sender<Done>, waker
     }
 }
 
-/// The reply to a job. A panic while answering (a bug in a player) becomes an error reply, so
-/// that the client gets its line and the worker lives on.
-fn answer(server: &Server, mut job: Job) -> Done {
-    let reply = catch_unwind(AssertUnwindSafe(|| {
-        server.reply_to_line(&job.line, &mut job.rng)
+/// The reply line to a job in `lane` (empty for a blank line), or `None` when the light lane
+/// leaves it to a re-solving worker. A panic while answering (a bug in a player) becomes an
+/// error reply, so that the client gets its line and the worker lives on.
+fn answer(server: &Server, job: &mut Job, lane: Lane) -> Option<Vec<u8>> {
+    let handled = catch_unwind(AssertUnwindSafe(|| {
+        server.reply_in(&job.line, &mut job.rng, lane, Some(&job.cancel))
     }))
     .unwrap_or_else(|_| {
-        Some(json!({
+        Handled::Reply(Some(json!({
             "id": Value::Null,
             "error": "internal error: the server failed on this request (a bug: please report it)",
-        }))
+        })))
     });
-    Done {
-        conn: job.conn,
-        reply: reply.map(json_line).unwrap_or_default(),
-        rng: job.rng,
+    match handled {
+        Handled::Reply(reply) => Some(reply.map(json_line).unwrap_or_default()),
+        Handled::Resolve => None,
     }
 }
 
@@ -211,6 +275,8 @@ struct Conn {
     number: u64,
     /// The generator of the connection's sampled actions; `None` while a worker has its request.
     rng: Option<ChaCha8Rng>,
+    /// Set to cancel the re-solve of the request a worker has, when the client closes its side.
+    cancel: Arc<AtomicBool>,
     /// Whether a read or a write may make progress: set by the socket's events, cleared when
     /// one would block. (The events come on changes only, so they must be remembered.)
     readable: bool,
@@ -453,6 +519,11 @@ impl<F: Fn(u64) -> ChaCha8Rng> TcpServer<F> {
                     WAKER => {}
                     token => {
                         if let Some(conn) = self.conns.get_mut(&token) {
+                            // A client that closes its side while a worker has its request no
+                            // longer waits for the answer: a re-solve of it stops.
+                            if conn.rng.is_none() && (event.is_read_closed() || event.is_error()) {
+                                conn.cancel.store(true, Ordering::Relaxed);
+                            }
                             // An error or a hang-up shows as the next read or write failing.
                             conn.readable |=
                                 event.is_readable() || event.is_read_closed() || event.is_error();
@@ -571,10 +642,13 @@ impl<F: Fn(u64) -> ChaCha8Rng> TcpServer<F> {
                 }
             }
             Then::Ask(line) => {
+                // A client that has already closed its side gets no re-solve either.
+                conn.cancel = Arc::new(AtomicBool::new(conn.eof));
                 let job = Job {
                     conn: token,
                     line,
                     rng,
+                    cancel: Arc::clone(&conn.cancel),
                 };
                 // The workers live as long as the process; should they all be gone, the
                 // connection is closed rather than left waiting forever.
@@ -706,6 +780,7 @@ impl<F: Fn(u64) -> ChaCha8Rng> TcpServer<F> {
             peer,
             number,
             rng: Some((self.rng)(number)),
+            cancel: Arc::new(AtomicBool::new(false)),
             // Data may have come before the socket was watched.
             readable: true,
             writable: true,
@@ -815,21 +890,22 @@ mod tests {
             def,
             profile: Profile::CardRoom,
             served: crate::bot::protocol::Served::Player(Box::new(Panics)),
+            limits: Default::default(),
         };
         let line = br#"{"id":1,"actions":["d dh p1 ????7h","d dh p2 AsKs2c"]}"#;
-        let job = Job {
+        let mut job = Job {
             conn: Token(3),
             line: line.to_vec(),
             rng: ChaCha8Rng::seed_from_u64(0),
+            cancel: Arc::new(AtomicBool::new(false)),
         };
-        let done = answer(&server, job);
-        let reply: Value = serde_json::from_slice(&done.reply).unwrap();
-        assert_eq!(done.conn, Token(3));
+        let reply = answer(&server, &mut job, Lane::Light).expect("a lookup is the light lane's");
+        let v: Value = serde_json::from_slice(&reply).unwrap();
         assert!(
-            reply["error"].as_str().unwrap().contains("internal error"),
-            "{reply}"
+            v["error"].as_str().unwrap().contains("internal error"),
+            "{v}"
         );
-        assert_eq!(done.reply.last(), Some(&b'\n'));
+        assert_eq!(reply.last(), Some(&b'\n'));
     }
 
     fn conn(input: &[u8], eof: bool) -> Conn {
@@ -841,6 +917,7 @@ mod tests {
             peer,
             number: 0,
             rng: Some(ChaCha8Rng::seed_from_u64(0)),
+            cancel: Arc::new(AtomicBool::new(false)),
             readable: false,
             writable: false,
             input: input.to_vec(),

@@ -442,6 +442,7 @@ fn a_server_reply_from_the_fallback_is_marked() {
         def: GameDef::preset("7stud").unwrap(),
         profile: Profile::CardRoom,
         served: protocol::Served::Player(Box::new(Blank)),
+        limits: Default::default(),
     };
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let third = r#""d dh p1 9c9d7h","d dh p2 ????2c","p2 pb""#;

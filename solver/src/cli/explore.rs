@@ -32,7 +32,7 @@ pub struct Args {
 /// Runs `stud explore` until it is stopped.
 pub fn run(args: Args) -> Result<()> {
     let f = StrategyFile::open(&args.file)?;
-    let mut explorer = Explorer::new(f, args.file.display().to_string())?;
+    let explorer = Explorer::new(f, args.file.display().to_string())?;
     let listener = TcpListener::bind(("127.0.0.1", args.port)).with_context(|| {
         format!(
             "listening on 127.0.0.1:{}: is another program using it? `--port 0` takes any free port",

@@ -6,7 +6,9 @@ use abstraction::rules::{GameDef, Profile};
 use anyhow::{bail, Context};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use solver::bot::protocol::{Served, Server};
+use solver::bot::protocol::{
+    ResolveLimits, Served, Server, DEFAULT_MAX_RESOLVE_ITERATIONS, DEFAULT_MAX_RESOLVE_MS,
+};
 use solver::bot::BOT_NAMES;
 use solver::players::{load, open_strategy};
 use solver::resolve::{resolve_spec, Budget, Options, ResolvingPlayer, DEFAULT_PLAYER_ITERATIONS};
@@ -30,15 +32,17 @@ One request per line, one reply per line: see docs/protocol.md. At a table of N 
 act. Without --listen the server \
 reads standard input and writes standard output until the input ends. With --listen it \
 accepts TCP connections on a loopback address (port 0 picks a free one; the address is \
-printed as `listening on ADDR`): one thread waits on every connection and --workers threads \
-answer requests, however many clients there are. A connection past --max-connections, or \
+printed as `listening on ADDR`): one thread waits on every connection, --workers threads \
+answer requests and --resolve-workers threads re-solves, however many clients there are. A connection past --max-connections, or \
 arriving when the process has no file descriptor left, gets one JSON error line and is closed; \
 a connection idle for --idle-timeout, or whose request line takes longer than --read-timeout \
 to arrive, is told so and closed. Each is logged on standard error. Sampled actions come from \
 a ChaCha8 generator seeded with --seed (stream = connection number, from 0), or from the \
 request's own `seed`. A strategy file re-solves the last street where a request asks \
 (`\"resolve\": {\"iterations\": 30}` or `{\"ms\": 200}`), and everywhere as FILE:resolve \
-(FILE:resolve=N, FILE:resolve=Nms); the reply then carries the re-solve's report.")]
+(FILE:resolve=N, FILE:resolve=Nms); the reply then carries the re-solve's report. A request may \
+ask at most --max-resolve-iterations or --max-resolve-ms, any re-solve runs --max-resolve-ms at \
+most, and over TCP a re-solve whose client closes its side of the connection is cancelled.")]
 pub struct Args {
     /// The player: a bot (random, call, raise, heuristic) or a strategy file (FILE:mixed,
     /// FILE:pure, FILE:threshold=T say how its rows are played; default threshold=0.15 for the
@@ -62,6 +66,20 @@ pub struct Args {
     /// strategy file, so that a re-solve never holds the only one].
     #[arg(long, requires = "listen", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub workers: Option<u32>,
+    /// With --listen and a strategy file: threads answering re-solves, apart from --workers so
+    /// that no other request waits behind one [default: 2].
+    #[arg(long, requires = "listen", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub resolve_workers: Option<u32>,
+    /// The most iterations a request's re-solve may ask (`"resolve": {"iterations": N}`); more
+    /// is refused with an error reply naming this flag.
+    #[arg(long, default_value_t = DEFAULT_MAX_RESOLVE_ITERATIONS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_resolve_iterations: u64,
+    /// The most milliseconds a request's re-solve may ask (`"resolve": {"ms": N}`), and the
+    /// longest any re-solve's iterations run: one past it is stopped with an error reply.
+    #[arg(long, default_value_t = DEFAULT_MAX_RESOLVE_MS,
+          value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    pub max_resolve_ms: u64,
     /// With --listen: connections open at once at most; one more gets an error line and is
     /// closed.
     #[arg(long, requires = "listen", default_value_t = 10_000,
@@ -133,10 +151,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         }
     };
+    let limits = ResolveLimits {
+        max_iterations: args.max_resolve_iterations,
+        max_millis: args.max_resolve_ms,
+    };
+    if let Served::Strategy {
+        player,
+        always: true,
+    } = &served
+    {
+        limits
+            .check(player.budget())
+            .map_err(|e| anyhow::anyhow!("`{}`: {e}", args.player))?;
+    }
     let server = Arc::new(Server {
         def,
         profile,
         served,
+        limits,
     });
     let rng = |stream: u64| {
         let mut r = ChaCha8Rng::seed_from_u64(args.random.seed);
@@ -171,17 +203,27 @@ fn listen(
 ) -> anyhow::Result<()> {
     let listener = TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
     // A re-solve holds its worker for its whole budget (its iterations run on rayon's threads,
-    // not on other workers): a server that may re-solve starts at least two, so that one
-    // client's re-solve never keeps another's answer waiting.
+    // not on other workers): a server that may re-solve starts two apart for them, so that one
+    // client's re-solve never keeps another's answer waiting, and no re-solve a lookup.
     let may_resolve = matches!(server.served, Served::Strategy { .. });
     let workers = match args.workers {
         Some(n) => n as usize,
-        None => std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .max(if may_resolve { 2 } else { 1 }),
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let resolve_workers = match args.resolve_workers {
+        Some(_) if !may_resolve => {
+            bail!(
+                "--resolve-workers: {} cannot re-solve: serve a strategy file",
+                args.player
+            )
+        }
+        Some(n) => n as usize,
+        None if may_resolve => 2,
+        None => 0,
     };
     let limits = solver::bot::tcp::Limits {
         workers,
+        resolve_workers,
         max_connections: args.max_connections as usize,
         idle_timeout: args.idle_timeout,
         read_timeout: args.read_timeout,

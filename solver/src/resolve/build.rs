@@ -24,8 +24,13 @@ pub const DEFAULT_FLOOR: f64 = 0.3;
 pub fn parse_floor(text: &str) -> Result<f64, String> {
     text.parse::<f64>()
         .ok()
-        .filter(|f| (0.0..=1.0).contains(f))
-        .ok_or_else(|| format!("the ranges' floor is a probability from 0 to 1, not `{text}`"))
+        .filter(|&f| f == 0.0 || (super::MIN_FLOOR..=1.0).contains(&f))
+        .ok_or_else(|| {
+            format!(
+                "the ranges' floor is 0 (Bayes' rule) or a probability from {} to 1, not `{text}`",
+                super::MIN_FLOOR
+            )
+        })
 }
 
 /// The most down cards a holding may have: the terminals' card removal stops at three.

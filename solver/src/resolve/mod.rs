@@ -67,8 +67,9 @@ use abstraction::tree::{Edge, NodeKind, Tree};
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub use build::{parse_floor, DEFAULT_FLOOR};
 pub use player::{resolve_spec, ResolvingPlayer, DEFAULT_PLAYER_ITERATIONS};
@@ -137,6 +138,19 @@ pub struct Safety {
     pub alternative: Vec<f64>,
 }
 
+/// The most iterations a re-solve's budget may ask, wherever it is given (`query
+/// --iterations`, a `FILE:resolve=N` spec): far past any measured need (docs/notes/resolve.md),
+/// short of a budget that never ends.
+pub const MAX_ITERATIONS: u64 = 100_000;
+
+/// The most milliseconds a re-solve's budget may ask (`query --budget-ms`, `FILE:resolve=Nms`):
+/// ten minutes.
+pub const MAX_MILLIS: u64 = 600_000;
+
+/// The least floor above 0 ([`parse_floor`]): a smaller one weighs a holding by what is
+/// Bayes' rule in all but rounding (0 says that plainly), and prints as hundreds of digits.
+pub const MIN_FLOOR: f64 = 1e-6;
+
 /// How long a re-solve runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -146,6 +160,52 @@ pub enum Budget {
     /// Iterations until this many milliseconds have passed since the solve started (at least
     /// one iteration).
     Millis(u64),
+}
+
+/// When a re-solve gives up before its budget is spent: a server's bound on any request's
+/// re-solve, and its client gone. Checked between iterations only, so that a solve that is not
+/// stopped runs exactly as it would without one (the same bits).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stop<'a> {
+    /// Set (by another thread) when the answer is no longer wanted: its client went away.
+    pub cancelled: Option<&'a AtomicBool>,
+    /// The longest the iterations may run, whatever the budget: `(limit, name)`, the name being
+    /// what the refusal says the limit is (a flag, say).
+    pub limit: Option<(Duration, &'a str)>,
+}
+
+impl Stop<'_> {
+    /// A stop that never comes: the budget alone decides.
+    pub const NEVER: Stop<'static> = Stop {
+        cancelled: None,
+        limit: None,
+    };
+
+    /// Fails when the solve should end now, `elapsed` after its iterations began, having run
+    /// `iterations`.
+    pub fn check(&self, elapsed: Duration, iterations: u64) -> anyhow::Result<()> {
+        if self.cancelled.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            bail!("the re-solve was cancelled after {iterations} iterations: its client went away");
+        }
+        if let Some((limit, name)) = self.limit {
+            if elapsed >= limit {
+                bail!(
+                    "the re-solve ran {iterations} iterations in {} ms, the limit of {name}, and \
+                     was stopped: ask for fewer iterations or a budget in ms",
+                    limit.as_millis()
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Fails when the answer is no longer wanted (before the solve's iterations begin).
+    pub fn check_cancelled(&self) -> anyhow::Result<()> {
+        if self.cancelled.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            bail!("the re-solve was cancelled before it began: its client went away");
+        }
+        Ok(())
+    }
 }
 
 /// A subgame of the last street or the last two, ready to solve (see the module documentation).
@@ -489,6 +549,17 @@ impl Subgame {
     /// when `safety` is `None`, else safely for its seat (only that seat's strategy is the
     /// re-solve's answer; the opponent's is the gadget game's).
     pub fn solve(&self, budget: Budget, safety: Option<&Safety>) -> anyhow::Result<Resolved> {
+        self.solve_until(budget, safety, &Stop::NEVER)
+    }
+
+    /// [`Subgame::solve`], given up with an error when `stop` comes first (checked before each
+    /// iteration but the first: the solve's iterations are otherwise untouched).
+    pub fn solve_until(
+        &self,
+        budget: Budget,
+        safety: Option<&Safety>,
+        stop: &Stop,
+    ) -> anyhow::Result<Resolved> {
         let estimate = self.estimate();
         estimate.check_fits(
             crate::memory::available_memory(),
@@ -506,12 +577,19 @@ impl Subgame {
         let start = Instant::now();
         match budget {
             Budget::Iterations(0) => bail!("a re-solve needs at least 1 iteration"),
-            Budget::Iterations(n) => (0..n).for_each(|_| solver.iterate()),
+            Budget::Iterations(n) => {
+                solver.iterate();
+                for _ in 1..n {
+                    stop.check(start.elapsed(), solver.iterations)?;
+                    solver.iterate();
+                }
+            }
             Budget::Millis(ms) => loop {
                 solver.iterate();
                 if start.elapsed().as_secs_f64() * 1000.0 >= ms as f64 {
                     break;
                 }
+                stop.check(start.elapsed(), solver.iterations)?;
             },
         }
         let solve_millis = start.elapsed().as_secs_f64() * 1000.0;

@@ -2,7 +2,7 @@
 //! FILE:resolve ...`, `FILE:resolve2 ...`.
 
 use super::classes::{warm, Cached, ClassCache};
-use super::{Budget, Method, Options, Report, Resolved, Subgame, DEFAULT_FLOOR};
+use super::{Budget, Method, Options, Report, Resolved, Stop, Subgame, DEFAULT_FLOOR};
 use crate::bot::{normalize_or_fall_back, Answer, Bet, Player, StrategyPlayer};
 use abstraction::cards::CardSet;
 use abstraction::rules::{Action, State};
@@ -102,6 +102,13 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
         })
         .and_then(|b| match b {
             Budget::Iterations(0) => Err(anyhow::anyhow!("`{how}`: at least 1 iteration")),
+            Budget::Iterations(n) if n > super::MAX_ITERATIONS => Err(anyhow::anyhow!(
+                "`{how}`: at most {} iterations",
+                super::MAX_ITERATIONS
+            )),
+            Budget::Millis(ms) if ms > super::MAX_MILLIS => {
+                Err(anyhow::anyhow!("`{how}`: at most {} ms", super::MAX_MILLIS))
+            }
             b => Ok(b),
         }),
     };
@@ -191,13 +198,14 @@ impl ResolvingPlayer {
     /// The subgame of `state` after `bets` (on the street of [`ResolvingPlayer::root_street`]
     /// or later) and its solve within `budget` for `seat` (a safe re-solve is one seat's; an
     /// unsafe one serves both), from the cache or made now: a hand's sixth-street solve answers
-    /// its seventh street too.
+    /// its seventh street too. A solve that `stop` ends is an error, and not kept.
     pub fn solve(
         &self,
         state: &State,
         bets: &[Bet],
         budget: Budget,
         seat: u8,
+        stop: &Stop,
     ) -> anyhow::Result<Arc<(Subgame, Resolved)>> {
         let root = self.root_street(state);
         let before = bets.iter().take_while(|b| b.0 < root).count();
@@ -218,11 +226,13 @@ impl ResolvingPlayer {
             return Ok(Arc::clone(hit));
         }
         let sub = Subgame::at_street(&self.cached(), state, bets, root, self.options)?;
+        // The ranges take a second or two: a client gone meanwhile has its solve spared.
+        stop.check_cancelled()?;
         let safety = match safe_for {
             Some(seat) => Some(sub.safety(&self.cached(), seat)?),
             None => None,
         };
-        let resolved = sub.solve(budget, safety.as_ref())?;
+        let resolved = sub.solve_until(budget, safety.as_ref(), stop)?;
         let entry = Arc::new((sub, resolved));
         let mut cache = lock()?;
         cache.push((key, Arc::clone(&entry)));
@@ -240,9 +250,10 @@ impl ResolvingPlayer {
     /// [`Player::policy`] with the last street re-solved within `budget`, and the re-solve's
     /// report when one answered (`None`: an earlier street, or a spot past the subgame's cap,
     /// answered by the blueprint). A cached solve reports the figures of when it was made.
+    /// `stop` may end the re-solve early, with an error ([`Stop`]).
     pub fn policy_within(
         &self,
-        budget: Budget,
+        (budget, stop): (Budget, &Stop),
         state: &State,
         bets: &[Bet],
         seat: u8,
@@ -257,7 +268,7 @@ impl ResolvingPlayer {
             self.warm(state, bets)?;
             return blueprint(probs);
         }
-        let solved = self.solve(state, bets, budget, seat)?;
+        let solved = self.solve(state, bets, budget, seat, stop)?;
         let (sub, resolved) = &*solved;
         let Some(node) = sub.node_after(bets)? else {
             return blueprint(probs);
@@ -297,7 +308,7 @@ impl Player for ResolvingPlayer {
         legal: &[Action],
         probs: &mut [f64],
     ) -> anyhow::Result<Answer> {
-        self.policy_within(self.budget, state, bets, seat, legal, probs)
+        self.policy_within((self.budget, &Stop::NEVER), state, bets, seat, legal, probs)
             .map(|(answer, _)| answer)
     }
 }

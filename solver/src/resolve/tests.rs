@@ -504,6 +504,46 @@ fn a_resolving_player_re_solves_the_last_street_only() {
     let sub = Subgame::at(&blueprint, &st, &bets, Options::default()).unwrap();
     assert_eq!(sub.hands.len(), 44, "one down card, 8 up cards showing");
     let r = sub.solve(Budget::Iterations(50), None).unwrap();
+    // A stop that does not come leaves every bit as it was; one that has come ends the solve.
+    let flag = std::sync::atomic::AtomicBool::new(false);
+    let stop = super::Stop {
+        cancelled: Some(&flag),
+        limit: Some((std::time::Duration::from_secs(3600), "an hour")),
+    };
+    let watched = sub
+        .solve_until(Budget::Iterations(50), None, &stop)
+        .unwrap();
+    for node in 0..sub.tree.nodes.len() {
+        if sub.tree.nodes[node].kind == NodeKind::Action {
+            for h in 0..sub.hands.len() {
+                let bits = |r: &Resolved| {
+                    r.strategy(node, h)
+                        .iter()
+                        .map(|x| x.to_bits())
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(bits(&r), bits(&watched));
+            }
+        }
+    }
+    flag.store(true, std::sync::atomic::Ordering::Relaxed);
+    let e = match sub.solve_until(Budget::Iterations(50), None, &stop) {
+        Ok(_) => panic!("the stop did not end the solve"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("cancelled after 1 iterations"), "{e}");
+    let late = super::Stop {
+        cancelled: None,
+        limit: Some((std::time::Duration::ZERO, "--max-resolve-ms")),
+    };
+    let e = match sub.solve_until(Budget::Iterations(50), None, &late) {
+        Ok(_) => panic!("the stop did not end the solve"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        e.contains("--max-resolve-ms") && e.contains("stopped"),
+        "{e}"
+    );
     let down: CardSet = st.down_cards(seat).iter().flatten().copied().collect();
     let row = r.strategy(0, sub.hand_index(&down.iter().collect::<Vec<_>>()).unwrap());
     for (a, x) in sub.actions(0).iter().zip(&row) {
@@ -596,6 +636,16 @@ fn resolve_specs_name_iterations_or_milliseconds() {
         assert!(e.contains("floor=F") && e.contains(bad), "{e}");
     }
     assert!(parse("f.strat:resolve=0").unwrap().is_err());
+    // A budget with no end in sight is refused, naming the limit.
+    for (spec, limit) in [
+        ("f.strat:resolve=1000000000", "100000 iterations"),
+        ("f.strat:resolve=18446744073709551615ms", "600000 ms"),
+        ("f.strat:resolve=30,floor=1e-320", "floor=F"),
+    ] {
+        let e = parse(spec).unwrap().unwrap_err();
+        assert!(e.contains(limit), "{spec}: {e}");
+    }
+    assert!(parse("f.strat:resolve=100000").unwrap().is_ok());
     assert!(parse("f.strat:resolve-safe=0").unwrap().is_err());
     assert!(parse("f.strat:resolve=soon").unwrap().is_err());
     assert_eq!(parse("f.strat:pure"), None);

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
 /// A shipped strategy file, as a path string.
-fn shipped(file: &str) -> String {
+pub(crate) fn shipped(file: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../strategies")
         .join(file)
@@ -23,9 +23,10 @@ fn shipped(file: &str) -> String {
 }
 
 /// The server, stopped when the test ends (even by a failed assertion).
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    url: String,
+    /// The address the server printed, `http://127.0.0.1:PORT/`.
+    pub(crate) url: String,
 }
 
 impl Drop for Server {
@@ -36,7 +37,7 @@ impl Drop for Server {
 }
 
 /// Starts `stud explore FILE --port 0` and reads the address it prints.
-fn serve(file: &str) -> Server {
+pub(crate) fn serve(file: &str) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
         .args(["explore", file, "--port", "0"])
         .stdout(Stdio::piped())

@@ -361,3 +361,49 @@ proptest! {
         std::fs::remove_file(&p).ok();
     }
 }
+
+/// A header's game edited on purpose, both checksums recomputed (which they guard against
+/// damage, not malice): each edit of the stakes, the stacks or the cap changes the betting
+/// tree rebuilt from the header, which is then not the file's, and the file is refused instead
+/// of being played at stakes it was not solved for. The unedited header written the same way
+/// opens.
+#[test]
+fn a_header_whose_game_was_edited_with_checksums_recomputed_is_refused() {
+    let bytes = &bases()[1].bytes;
+    let c =
+        Container::<StrategyHeader>::open(bytes, strategy_file::MAGIC, "strategy file").unwrap();
+    let sections: Vec<&[u8]> = (0..c.sections.len())
+        .map(|i| c.section(bytes, i).unwrap())
+        .collect();
+    let write = |header: StrategyHeader| {
+        let p = scratch();
+        container::write(&p, strategy_file::MAGIC, header, &sections).unwrap();
+        let opened = StrategyFile::open(&p).map(|_| ());
+        std::fs::remove_file(&p).ok();
+        opened
+    };
+    write(c.header.clone()).expect("the same header written again opens");
+    type Edit = fn(&mut StrategyHeader);
+    let edits: [(&str, Edit); 7] = [
+        ("ante", |h| h.game.ante += 1),
+        ("bring-in", |h| h.game.bring_in += 1),
+        ("small bet", |h| h.game.small_bet += 1),
+        ("big bet", |h| h.game.big_bet += 1),
+        ("stacks", |h| h.game.starting_stacks = vec![12; 2]),
+        ("the game's cap", |h| h.game.max_bets -= 1),
+        ("the abstraction's cap", |h| h.betting.max_bets -= 1),
+    ];
+    for (what, edit) in edits {
+        let mut h = c.header.clone();
+        edit(&mut h);
+        let e = match write(h) {
+            Ok(()) => panic!("a header with its {what} edited was accepted"),
+            Err(e) => format!("{e:#}"),
+        };
+        assert!(
+            e.contains("not those of the betting tree of the game in its header")
+                || e.contains("builds no betting tree"),
+            "{what}: {e}"
+        );
+    }
+}

@@ -12,6 +12,7 @@ mod completions_cli;
 mod deal_cfr;
 mod eval_real;
 mod explore_browser;
+mod explore_server;
 mod export_cli;
 mod files;
 mod fuzz;

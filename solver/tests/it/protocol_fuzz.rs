@@ -13,7 +13,7 @@ use proptest::test_runner::FileFailurePersistence;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Map, Value};
-use solver::bot::protocol::{Served, Server, MAX_LINE, MAX_MESSAGE};
+use solver::bot::protocol::{ResolveLimits, Served, Server, MAX_LINE, MAX_MESSAGE};
 use solver::bot::Heuristic;
 use std::sync::OnceLock;
 
@@ -23,6 +23,7 @@ fn server() -> &'static Server {
         def: GameDef::preset("7stud").unwrap(),
         profile: Profile::CardRoom,
         served: Served::Player(Box::new(Heuristic::default())),
+        limits: Default::default(),
     })
 }
 
@@ -314,6 +315,117 @@ proptest! {
             } else {
                 check_reply(line, reply)?;
             }
+        }
+    }
+}
+
+/// A five-card stud strategy server, its re-solves bounded to 3 iterations or 5 ms (so that
+/// every re-solve the fuzz gets through is quick, and each budget is solved once: the player
+/// keeps 16 solves).
+fn resolving_server() -> &'static Server {
+    static SERVER: OnceLock<Server> = OnceLock::new();
+    SERVER.get_or_init(|| {
+        let def = GameDef::preset("5stud").unwrap();
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/5stud-hu.strat");
+        let blueprint = solver::players::open_strategy(file, &def).unwrap();
+        let player = solver::resolve::ResolvingPlayer::new(
+            blueprint,
+            solver::resolve::Budget::Iterations(1),
+            solver::resolve::Options::default(),
+        );
+        Server {
+            def,
+            profile: Profile::CardRoom,
+            served: Served::Strategy {
+                player: Box::new(player),
+                always: false,
+            },
+            limits: ResolveLimits {
+                max_iterations: 3,
+                max_millis: 5,
+            },
+        }
+    })
+}
+
+/// A fifth-street decision of five-card stud (the last street: a re-solve runs there).
+const FIFTH: &str = r#""d dh p1 As7h","d dh p2 Kd2c","p2 pb","p1 cc","d dh p1 9s","d dh p2 3d","p1 cc","p2 cc","d dh p1 Qh","d dh p2 4c","p1 cc","p2 cc","d dh p1 Jc","d dh p2 5s""#;
+
+/// A value of a re-solve field: in range, past the limits, past any integer, negative,
+/// fractional, or of another type.
+fn resolve_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        4 => (0u64..8).prop_map(Value::from),
+        1 => (4u64..).prop_map(Value::from),
+        1 => Just(json!(u64::MAX)),
+        1 => Just(serde_json::from_str::<Value>("18446744073709551616").unwrap()),
+        1 => Just(serde_json::from_str::<Value>("1e400").unwrap_or(Value::Null)),
+        1 => (i64::MIN..0).prop_map(Value::from),
+        1 => any::<f64>().prop_map(|x| json!(x)),
+        1 => ".{0,20}".prop_map(Value::from),
+        1 => Just(Value::Null),
+        1 => Just(json!([1])),
+        1 => Just(json!({"ms": 1})),
+    ]
+}
+
+/// A `resolve` field: an object of some of `iterations`, `ms` and a stray key, or not an
+/// object at all.
+fn resolve_field() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        6 => (
+            prop::option::of(resolve_value()),
+            prop::option::of(resolve_value()),
+            prop::option::of(resolve_value()),
+        )
+            .prop_map(|(it, ms, stray)| {
+                let mut o = Map::new();
+                if let Some(v) = it {
+                    o.insert("iterations".into(), v);
+                }
+                if let Some(v) = ms {
+                    o.insert("ms".into(), v);
+                }
+                if let Some(v) = stray {
+                    o.insert("budget".into(), v);
+                }
+                Value::Object(o)
+            }),
+        1 => resolve_value(),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
+        ..ProptestConfig::default()
+    })]
+
+    /// Whatever a request's `resolve` field holds, the reply is an error naming what is wrong,
+    /// or a decision re-solved within the server's limits: never a panic, never a re-solve
+    /// past them.
+    #[test]
+    fn any_resolve_field_gets_an_error_or_a_bounded_re_solve(
+        field in resolve_field(),
+        third in any::<bool>(),
+    ) {
+        let actions = if third { r#""d dh p1 As7h","d dh p2 Kd2c""# } else { FIFTH };
+        let line = format!(r#"{{"id":1,"actions":[{actions}],"resolve":{field}}}"#);
+        let reply = resolving_server().respond(line.as_bytes(), &mut ChaCha8Rng::seed_from_u64(0));
+        check_reply(line.as_bytes(), &reply)?;
+        if let Some(r) = reply.get("resolve") {
+            let iterations = r["iterations"].as_u64().unwrap();
+            let asked = &field["iterations"];
+            if let Some(n) = asked.as_u64() {
+                prop_assert!((1..=3).contains(&n) && iterations == n, "{} {}", field, reply);
+            } else {
+                let ms = field["ms"].as_u64();
+                prop_assert!(ms.is_some_and(|ms| (1..=5).contains(&ms)), "{} {}", field, reply);
+            }
+        } else if reply.get("error").is_none() {
+            // A decision without a re-solve: the blueprint's, before the last street, or
+            // none asked (`"resolve": null`).
+            prop_assert!(third || field.is_null(), "{} {}", field, reply);
         }
     }
 }

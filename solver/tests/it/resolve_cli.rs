@@ -369,3 +369,58 @@ fn query_resolve_takes_the_ranges_floor() {
     ));
     assert!(e.contains("--floor") && e.contains("1.5"), "{e}");
 }
+
+/// The budget and the floor are bounded, each refusal naming the limit, and what the
+/// arguments alone can refuse is refused before the ranges are computed (a second or two on
+/// seventh street): at once.
+#[test]
+fn query_resolve_bounds_its_budget_and_checks_its_arguments_first() {
+    let seven = shipped("7stud-hu.strat");
+    let refuse = |hand: &str, more: &[&str], want: &[&str]| {
+        let mut args = vec!["query", &seven, SEVENTH, "--hand", hand, "--resolve"];
+        args.extend_from_slice(more);
+        let t = std::time::Instant::now();
+        let e = err(&stud(&args, ""));
+        let took = t.elapsed();
+        for w in want {
+            assert!(e.contains(w), "{more:?}: {e}");
+        }
+        println!("{hand} {more:?}: refused in {took:?}");
+        assert!(
+            took < std::time::Duration::from_secs(1),
+            "{more:?}: refused after {took:?}"
+        );
+    };
+    refuse(
+        "As Kd 2s",
+        &["--iterations", "1000000000"],
+        &["--iterations", "100000"],
+    );
+    refuse(
+        "As Kd 2s",
+        &["--iterations", "0"],
+        &["--iterations", "1..=100000"],
+    );
+    refuse(
+        "As Kd 2s",
+        &["--budget-ms", "18446744073709551615"],
+        &["--budget-ms", "600000"],
+    );
+    refuse(
+        "As Kd 2s",
+        &["--floor", "1e-320"],
+        &["--floor", "1e-320", "0.000001"],
+    );
+    refuse("As Kd 2s", &["--floor", "NaN"], &["--floor"]);
+    refuse("As Kd Qs", &[], &["Qs is p1's up card"]);
+    refuse("As Kd", &[], &["3 down cards are needed here, not 2"]);
+    // Bayes' rule exactly is still a floor.
+    let v = resolve_json(
+        "7stud-hu.strat",
+        SEVENTH,
+        "As Kd 2s",
+        "2",
+        &["--floor", "0"],
+    );
+    assert_eq!(v["floor"], 0.0, "{v}");
+}

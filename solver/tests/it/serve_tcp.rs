@@ -493,3 +493,242 @@ fn a_re_solve_under_way_keeps_no_other_client_waiting() {
         "{resolved}"
     );
 }
+
+/// The five-card stud file the re-solving tests serve.
+const FIVE_STUD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/5stud-hu.strat");
+
+/// A re-solve request at [`FIFTH_STREET`] with the budget `budget` (JSON).
+fn resolve_request(id: u32, budget: &str) -> String {
+    format!(r#"{{"id":{id},"actions":[{FIFTH_STREET}],"resolve":{budget}}}"#)
+}
+
+/// A budget past the server's limits is refused at once, the limit named; the defaults hold
+/// without a flag, and the flags move them.
+#[test]
+fn a_re_solve_budget_past_the_limits_is_refused_naming_the_limit() {
+    let server = Server::start_as(FIVE_STUD, &["--game", "5stud"], None);
+    let mut s = server.connect();
+    for (budget, flag) in [
+        (r#"{"ms":18446744073709551615}"#, "--max-resolve-ms"),
+        (r#"{"iterations":1000000000}"#, "--max-resolve-iterations"),
+    ] {
+        let t = Instant::now();
+        let v = ask(&mut s, &resolve_request(1, budget), Duration::from_secs(5));
+        let e = v["error"].as_str().unwrap_or_else(|| panic!("{v}"));
+        assert!(e.contains(flag) && e.contains("limit"), "{v}");
+        assert!(
+            t.elapsed() < Duration::from_secs(2),
+            "refused after {:?}",
+            t.elapsed()
+        );
+    }
+    drop(server);
+    let server = Server::start_as(
+        FIVE_STUD,
+        &[
+            "--game",
+            "5stud",
+            "--max-resolve-ms",
+            "50",
+            "--max-resolve-iterations",
+            "5",
+        ],
+        None,
+    );
+    let mut s = server.connect();
+    let v = ask(
+        &mut s,
+        &resolve_request(1, r#"{"ms":51}"#),
+        Duration::from_secs(5),
+    );
+    assert!(
+        v["error"].as_str().unwrap().contains("limit of 50 ms"),
+        "{v}"
+    );
+    let v = ask(
+        &mut s,
+        &resolve_request(2, r#"{"iterations":6}"#),
+        Duration::from_secs(5),
+    );
+    assert!(v["error"].as_str().unwrap().contains("limit of 5"), "{v}");
+    let v = ask(
+        &mut s,
+        &resolve_request(3, r#"{"iterations":5}"#),
+        Duration::from_secs(30),
+    );
+    assert_eq!(v["resolve"]["iterations"], 5, "{v}");
+}
+
+/// A re-solve in iterations that runs past --max-resolve-ms is stopped with an error naming
+/// the flag, and its worker serves the next request.
+#[test]
+fn a_re_solve_past_the_time_limit_is_stopped() {
+    let server = Server::start_as(
+        FIVE_STUD,
+        &[
+            "--game",
+            "5stud",
+            "--max-resolve-ms",
+            "20",
+            "--resolve-workers",
+            "1",
+        ],
+        None,
+    );
+    let mut s = server.connect();
+    let t = Instant::now();
+    let v = ask(
+        &mut s,
+        &resolve_request(1, r#"{"iterations":10000}"#),
+        Duration::from_secs(30),
+    );
+    let e = v["error"].as_str().unwrap_or_else(|| panic!("{v}"));
+    assert!(
+        e.contains("--max-resolve-ms") && e.contains("stopped"),
+        "{v}"
+    );
+    println!("stopped after {:?}: {e}", t.elapsed());
+    let v = ask(
+        &mut s,
+        &resolve_request(2, r#"{"iterations":3}"#),
+        Duration::from_secs(30),
+    );
+    assert_eq!(v["resolve"]["iterations"], 3, "{v}");
+}
+
+/// A client that closes its connection while its re-solve runs frees the worker: with one
+/// re-solving worker, a second client's re-solve is answered long before the first's budget
+/// would have run out, and the server stops burning CPU with no client connected.
+#[test]
+fn a_re_solve_whose_client_went_away_is_cancelled() {
+    let server = Server::start_as(
+        FIVE_STUD,
+        &["--game", "5stud", "--resolve-workers", "1"],
+        None,
+    );
+    let mut gone = server.connect();
+    gone.write_all(format!("{}\n", resolve_request(1, r#"{"ms":9000}"#)).as_bytes())
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    drop(gone);
+    let t = Instant::now();
+    let mut next = server.connect();
+    let v = ask(
+        &mut next,
+        &resolve_request(2, r#"{"ms":300}"#),
+        Duration::from_secs(30),
+    );
+    let waited = t.elapsed();
+    println!("the next re-solve answered after {waited:?}");
+    assert!(v["resolve"]["iterations"].as_u64().unwrap() >= 1, "{v}");
+    assert!(
+        waited < Duration::from_secs(5),
+        "the next re-solve waited {waited:?}: the cancelled one ran on"
+    );
+    drop(next);
+    std::thread::sleep(Duration::from_millis(300));
+    let cpu = server.cpu();
+    std::thread::sleep(Duration::from_secs(2));
+    let burnt = server.cpu() - cpu;
+    println!("CPU with no client: {burnt:?} in 2 s");
+    assert!(
+        burnt < Duration::from_millis(500),
+        "{burnt:?} of CPU in 2 s with no client"
+    );
+}
+
+/// Lookups are not queued behind re-solves: four clients re-solving in a loop (more than the
+/// re-solving workers) leave a plain lookup's latency at a lookup's, not a re-solve's (a
+/// second, here). The figures are printed; the bound leaves room for a shared machine.
+#[test]
+fn lookups_are_answered_beside_four_clients_re_solving() {
+    let server = Server::start_as(FIVE_STUD, &["--game", "5stud", "--workers", "2"], None);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flood: Vec<_> = (0..4)
+        .map(|i| {
+            let mut s = server.connect();
+            let stop = std::sync::Arc::clone(&stop);
+            std::thread::spawn(move || {
+                let mut n = 0;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let v = ask(
+                        &mut s,
+                        // A budget of its own each time: a solve cached is no re-solve.
+                        &resolve_request(i, &format!(r#"{{"ms":{}}}"#, 1000 + 4 * n + i)),
+                        Duration::from_secs(60),
+                    );
+                    assert!(v["resolve"].is_object(), "{v}");
+                    n += 1;
+                }
+                n
+            })
+        })
+        .collect();
+    // Every re-solving worker busy, and the other clients queued behind them.
+    std::thread::sleep(Duration::from_millis(2500));
+    let mut s = server.connect();
+    let third = r#"{"id":9,"actions":["d dh p1 As7h","d dh p2 Kd2c"]}"#;
+    let mut times: Vec<Duration> = (0..100)
+        .map(|_| {
+            let t = Instant::now();
+            assert!(is_decision(&ask(&mut s, third, Duration::from_secs(30))));
+            let took = t.elapsed();
+            std::thread::sleep(Duration::from_millis(20));
+            took
+        })
+        .collect();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let solved: u32 = flood.into_iter().map(|h| h.join().unwrap()).sum();
+    times.sort();
+    let (p50, p99) = (times[49], times[98]);
+    println!(
+        "beside four re-solving clients ({solved} re-solves): lookup p50 {p50:?}, p99 {p99:?}"
+    );
+    assert!(solved >= 2, "the re-solves did not run");
+    assert!(
+        p99 < Duration::from_millis(250),
+        "lookup p99 {p99:?} beside re-solves of 1 s: queued behind them"
+    );
+}
+
+/// The same at a table of three: a multiway file's server answers lookups while four clients
+/// flood it with re-solve requests, which it refuses at once (re-solving is heads-up) on the
+/// light lane, never holding a worker.
+#[test]
+fn n_seat_lookups_are_answered_beside_a_flood_of_re_solve_requests() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/7stud-3p.strat");
+    let server = Server::start_as(file, &["--workers", "2"], None);
+    let deal = r#""d dh p1 ????7h","d dh p2 ????Kd","d dh p3 AsKs2c""#;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flood: Vec<_> = (0..4)
+        .map(|i| {
+            let mut s = server.connect();
+            let stop = std::sync::Arc::clone(&stop);
+            let request = format!(r#"{{"id":{i},"actions":[{deal}],"resolve":{{"ms":3000}}}}"#);
+            std::thread::spawn(move || {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let v = ask(&mut s, &request, Duration::from_secs(30));
+                    let e = v["error"].as_str().unwrap_or_else(|| panic!("{v}"));
+                    assert!(e.contains("heads-up"), "{v}");
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut s = server.connect();
+    let lookup = format!(r#"{{"id":9,"actions":[{deal}]}}"#);
+    let mut times: Vec<Duration> = (0..100)
+        .map(|_| {
+            let t = Instant::now();
+            let v = ask(&mut s, &lookup, Duration::from_secs(30));
+            assert!(is_decision(&v), "{v}");
+            t.elapsed()
+        })
+        .collect();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    flood.into_iter().for_each(|h| h.join().unwrap());
+    times.sort();
+    let (p50, p99) = (times[49], times[98]);
+    println!("three seats, beside four clients asking re-solves: lookup p50 {p50:?}, p99 {p99:?}");
+    assert!(p99 < Duration::from_millis(250), "lookup p99 {p99:?}");
+}

@@ -10,11 +10,15 @@
 //! query --ranges --json`'s own answer ([`crate::cli::query::betting::betting_json`]).
 //!
 //! # Bounds
-//! One thread answers one connection at a time (a local page asks one thing at a time): a
-//! request head of at most [`MAX_HEAD`] bytes read within [`TIMEOUT`], `GET` only, a spot of at
-//! most [`MAX_SPOT`] steps, a `Host` of loopback only (so that another site cannot read the
-//! strategy through DNS rebinding), then the connection is closed. A bad request gets a 4xx
-//! status and a JSON `error`; nothing a client sends can stop the server.
+//! The accepting thread only accepts: [`WORKERS`] threads answer a connection each, so that a
+//! slow client or a long node answer (seconds on seventh street) holds one of them, not the
+//! server; at most [`QUEUED`] connections wait for one, and one more is answered 503 at once.
+//! Each connection asks one thing: a request head of at most [`MAX_HEAD`] bytes, whole within
+//! [`TIMEOUT`] of the connection (408 past it, however slowly its bytes come), lines ended by
+//! CRLF or a bare LF, `GET` or `HEAD` only, one `Host`, of loopback (so that another site cannot
+//! read the strategy through DNS rebinding), a spot of at most [`MAX_SPOT`] steps; then the
+//! connection is closed. A bad request gets a 4xx status and a JSON `error` at once; nothing a
+//! client sends can stop the server.
 
 use crate::cli::action_words;
 use abstraction::betting_tree::BettingNodes;
@@ -27,14 +31,21 @@ use serde_json::{json, Value};
 use solver::bot::StrategyPlayer;
 use solver::purify::Purification;
 use solver::strategy_file::StrategyFile;
-use std::io::{Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::time::Duration;
+use std::sync::mpsc::{sync_channel, Receiver, TrySendError};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// The largest request head read (request line and headers).
 pub const MAX_HEAD: usize = 8192;
-/// How long a client may take to send its request, and to take the answer.
+/// How long a client may take to send its whole request head, and to take the answer.
 pub const TIMEOUT: Duration = Duration::from_secs(5);
+/// Threads answering connections: a page asks a few things at once, a browser opens a few
+/// connections it may not use, and one slow client holds one thread.
+pub const WORKERS: usize = 8;
+/// Connections accepted and waiting for a thread at most; one more is answered 503.
+pub const QUEUED: usize = 64;
 /// The most steps (cards and actions) in a spot: a capped seven-card hand has fewer than 60.
 pub const MAX_SPOT: usize = 200;
 
@@ -68,6 +79,100 @@ impl Reply {
     fn error(status: u16, why: &str) -> Reply {
         Reply::json(status, &json!({ "error": why }))
     }
+
+    /// The answer's bytes: the status line and headers, then the body unless `head_only` (a
+    /// `HEAD` request's answer, whose `Content-Length` is still the body's).
+    fn bytes(&self, head_only: bool) -> Vec<u8> {
+        let reason = match self.status {
+            200 => "OK",
+            400 => "Bad Request",
+            403 => "Forbidden",
+            404 => "Not Found",
+            405 => "Method Not Allowed",
+            408 => "Request Timeout",
+            431 => "Request Header Fields Too Large",
+            503 => "Service Unavailable",
+            _ => "Error",
+        };
+        let mut out = format!(
+            "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
+             Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\
+             Content-Security-Policy: default-src 'self'\r\nConnection: close\r\n\r\n",
+            self.status,
+            self.kind,
+            self.body.len()
+        )
+        .into_bytes();
+        if !head_only {
+            out.extend_from_slice(&self.body);
+        }
+        out
+    }
+}
+
+/// Where a request head ends: the length of its lines before the blank one, which ends the
+/// head (`\r\n\r\n`, or with bare LF line ends `\n\n`, or a mix); `None` while it has not come.
+fn head_end(head: &[u8]) -> Option<usize> {
+    let mut start = 0;
+    for (i, &b) in head.iter().enumerate() {
+        if b == b'\n' {
+            let line = &head[start..i];
+            if line.is_empty() || line == b"\r" {
+                return Some(start);
+            }
+            start = i + 1;
+        }
+    }
+    None
+}
+
+/// What a request asks, from its head.
+#[derive(Debug, PartialEq, Eq)]
+struct Head<'a> {
+    /// The target's path and its query (after `?`, or empty).
+    path: &'a str,
+    query: &'a str,
+    /// A `HEAD` request: answered without the body.
+    head_only: bool,
+}
+
+/// Reads a request head (its blank line excluded): the request line and the headers, each
+/// ended by CRLF or a bare LF. Refuses (with the reply to send) anything but a `GET` or `HEAD`
+/// of one `Host` on this machine's loopback at `port`.
+fn parse_head(head: &[u8], port: u16) -> std::result::Result<Head<'_>, Reply> {
+    let Ok(head) = std::str::from_utf8(head) else {
+        return Err(Reply::error(400, "the request is not UTF-8"));
+    };
+    let mut lines = head.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    let mut first = lines.next().unwrap_or("").split(' ');
+    let (method, target) = (first.next().unwrap_or(""), first.next().unwrap_or(""));
+    let mut hosts = lines
+        .filter_map(|l| l.split_once(':'))
+        .filter(|(k, _)| k.trim().eq_ignore_ascii_case("host"))
+        .map(|(_, v)| v.trim());
+    let host = hosts.next();
+    if hosts.next().is_some() {
+        // Which one a proxy or the browser meant is unknowable: refuse rather than guess.
+        return Err(Reply::error(400, "more than one Host header"));
+    }
+    let allowed = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
+    if !host.is_some_and(|h| allowed.iter().any(|a| a == h)) {
+        return Err(Reply::error(
+            403,
+            "only pages on this machine's loopback may ask",
+        ));
+    }
+    let head_only = match method {
+        "GET" => false,
+        "HEAD" => true,
+        _ => return Err(Reply::error(405, "only GET and HEAD are served")),
+    };
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    Ok(Head {
+        path,
+        query,
+        head_only,
+    })
 }
 
 /// A step of the spot: a card dealt face up, or an action in PHH code.
@@ -159,93 +264,121 @@ impl Explorer {
         Ok(Explorer { player, name })
     }
 
-    /// Answers connections on `listener` until the process ends; a failed connection is told
-    /// on standard error and the next one served.
-    pub fn serve(&mut self, listener: &TcpListener) -> Result<()> {
+    /// Answers connections on `listener` until the process ends, on [`WORKERS`] threads; a
+    /// failed connection is told on standard error and the next one served.
+    pub fn serve(self, listener: &TcpListener) -> Result<()> {
         let port = listener.local_addr()?.port();
+        let me = Arc::new(self);
+        let (queue, waiting) = sync_channel::<TcpStream>(QUEUED);
+        let waiting = Arc::new(Mutex::new(waiting));
+        let mut started = 0;
+        for i in 0..WORKERS {
+            let (me, waiting) = (Arc::clone(&me), Arc::clone(&waiting));
+            let spawned = std::thread::Builder::new()
+                .name(format!("explore-{i}"))
+                .spawn(move || me.work(&waiting, port));
+            match spawned {
+                Ok(_) => started += 1,
+                Err(e) => eprintln!("stud explore: cannot start thread {i}: {e}"),
+            }
+        }
+        if started == 0 {
+            bail!("cannot start any thread to answer requests");
+        }
         for conn in listener.incoming() {
-            let outcome = conn
-                .map_err(anyhow::Error::from)
-                .and_then(|mut c| self.connection(&mut c, port));
-            if let Err(e) = outcome {
+            match conn.map(|c| queue.try_send(c)) {
+                Ok(Ok(())) => {}
+                Ok(Err(TrySendError::Full(mut c))) => {
+                    // Every thread busy and the queue full: say so now rather than wait.
+                    let _ = c.set_write_timeout(Some(Duration::from_millis(100)));
+                    let busy = Reply::error(503, "the server is busy: try again");
+                    let _ = c.write_all(&busy.bytes(false));
+                }
+                Ok(Err(TrySendError::Disconnected(_))) => bail!("every answering thread is gone"),
+                Err(e) => eprintln!("stud explore: a connection failed: {e}"),
+            }
+        }
+        Ok(())
+    }
+
+    /// A worker: answers the queue's connections one after another.
+    fn work(&self, waiting: &Mutex<Receiver<TcpStream>>, port: u16) {
+        loop {
+            // Held while waiting, so that one idle thread waits on the queue.
+            let conn = waiting
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .recv();
+            let Ok(mut c) = conn else { return };
+            if let Err(e) = self.connection(&mut c, port) {
                 eprintln!("stud explore: a request failed: {e:#}");
             }
         }
-        Ok(())
     }
 
     /// Reads one request from `c`, answers it and closes.
-    fn connection(&mut self, c: &mut TcpStream, port: u16) -> Result<()> {
-        c.set_read_timeout(Some(TIMEOUT))?;
+    fn connection(&self, c: &mut TcpStream, port: u16) -> Result<()> {
+        let deadline = Instant::now() + TIMEOUT;
         c.set_write_timeout(Some(TIMEOUT))?;
         let mut head = Vec::new();
         let mut buf = [0u8; 1024];
-        let reply = loop {
+        let (reply, head_only) = loop {
+            let end = head_end(&head);
+            if let Some(end) = end.filter(|&e| e <= MAX_HEAD) {
+                break self.request(&head[..end], port);
+            }
             if head.len() > MAX_HEAD {
-                break Reply::error(431, "the request head is too long");
+                break (Reply::error(431, "the request head is too long"), false);
             }
-            if head.windows(4).any(|w| w == b"\r\n\r\n") {
-                break self.request(&head, port);
+            // The deadline is the whole head's, not each read's: a byte a second runs out too.
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                let why = format!("the request head did not arrive whole within {TIMEOUT:?}");
+                break (Reply::error(408, &why), false);
             }
-            let n = c.read(&mut buf)?;
+            c.set_read_timeout(Some(left))?;
+            let n = match c.read(&mut buf) {
+                Ok(n) => n,
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                    continue
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e.into()),
+            };
             if n == 0 {
-                return Ok(()); // the client went away before asking
+                if head.is_empty() {
+                    return Ok(()); // the client went away before asking
+                }
+                // The client is done sending: what it sent is all the head there is.
+                let why = "the request head ended without its blank line";
+                break (Reply::error(400, why), false);
             }
             head.extend_from_slice(&buf[..n]);
         };
-        let reason = match reply.status {
-            200 => "OK",
-            400 => "Bad Request",
-            403 => "Forbidden",
-            404 => "Not Found",
-            405 => "Method Not Allowed",
-            _ => "Request Header Fields Too Large",
-        };
-        let mut out = format!(
-            "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
-             Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\
-             Content-Security-Policy: default-src 'self'\r\nConnection: close\r\n\r\n",
-            reply.status,
-            reply.kind,
-            reply.body.len()
-        )
-        .into_bytes();
-        out.extend_from_slice(&reply.body);
-        c.write_all(&out)?;
+        c.write_all(&reply.bytes(head_only))?;
         Ok(())
     }
 
-    /// The answer to a request head.
-    fn request(&mut self, head: &[u8], port: u16) -> Reply {
-        let Ok(head) = std::str::from_utf8(head) else {
-            return Reply::error(400, "the request is not UTF-8");
+    /// The answer to a request head (its blank line excluded), and whether it is a `HEAD`
+    /// request's (the headers without the body).
+    fn request(&self, head: &[u8], port: u16) -> (Reply, bool) {
+        let head = match parse_head(head, port) {
+            Ok(h) => h,
+            Err(reply) => return (reply, false),
         };
-        let mut lines = head.split("\r\n");
-        let mut first = lines.next().unwrap_or("").split(' ');
-        let (method, target) = (first.next().unwrap_or(""), first.next().unwrap_or(""));
-        let host = lines
-            .filter_map(|l| l.split_once(':'))
-            .find(|(k, _)| k.trim().eq_ignore_ascii_case("host"))
-            .map(|(_, v)| v.trim());
-        let allowed = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
-        if !host.is_some_and(|h| allowed.iter().any(|a| a == h)) {
-            return Reply::error(403, "only pages on this machine's loopback may ask");
-        }
-        if method != "GET" {
-            return Reply::error(405, "only GET is served");
-        }
-        let (path, query) = target.split_once('?').unwrap_or((target, ""));
+        let path = head.path;
         let page = |kind, text: &str| Reply {
             status: 200,
             kind,
             body: text.as_bytes().to_vec(),
         };
-        match path {
+        let reply = match path {
             "/" => page("text/html; charset=utf-8", PAGE),
             "/app.js" => page("text/javascript; charset=utf-8", SCRIPT),
             "/style.css" => page("text/css; charset=utf-8", STYLE),
             "/api/node" => {
-                let spot = query
+                let spot = head
+                    .query
                     .split('&')
                     .filter_map(|kv| kv.split_once('='))
                     .find(|(k, _)| *k == "spot")
@@ -256,11 +389,12 @@ impl Explorer {
                 }
             }
             _ => Reply::error(404, "no such page: try /"),
-        }
+        };
+        (reply, head.head_only)
     }
 
     /// Where the spot leads: a card due, a decision (with its strategy), or the end.
-    pub fn node(&mut self, spot: &str) -> Result<Value> {
+    pub fn node(&self, spot: &str) -> Result<Value> {
         let f = self.player.file();
         let def = f.game();
         let steps = parse_steps(spot)?;
@@ -429,31 +563,37 @@ fn decode(v: &str) -> Result<String> {
 mod tests {
     use super::*;
 
-    fn explorer() -> Explorer {
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../strategies/7stud-hu.strat");
-        Explorer::new(StrategyFile::open(&path).unwrap(), "7stud-hu.strat".into()).unwrap()
+    /// The shipped seven-card file's explorer, opened once for every test.
+    fn explorer() -> &'static Explorer {
+        static E: std::sync::OnceLock<Explorer> = std::sync::OnceLock::new();
+        E.get_or_init(|| {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../strategies/7stud-hu.strat");
+            Explorer::new(StrategyFile::open(&path).unwrap(), "7stud-hu.strat".into()).unwrap()
+        })
     }
 
-    fn get(e: &mut Explorer, target: &str, host: &str) -> Reply {
-        e.request(
-            format!("GET {target} HTTP/1.1\r\nHost: {host}\r\n\r\n").as_bytes(),
-            80,
-        )
+    fn get(e: &Explorer, target: &str, host: &str) -> Reply {
+        let head = format!("GET {target} HTTP/1.1\r\nHost: {host}\r\n");
+        e.request(head.as_bytes(), 80).0
     }
 
     #[test]
     fn odd_requests_get_clear_errors_never_a_panic() {
-        let mut e = explorer();
+        let e = explorer();
         let ok = "127.0.0.1:80";
-        assert_eq!(get(&mut e, "/", ok).status, 200);
-        assert_eq!(get(&mut e, "/app.js", ok).status, 200);
-        assert_eq!(get(&mut e, "/nothing", ok).status, 404);
-        assert_eq!(get(&mut e, "/", "evil.example:80").status, 403);
-        assert_eq!(e.request(b"GET / HTTP/1.1\r\n\r\n", 80).status, 403);
-        assert_eq!(e.request(b"\xff\xfe\r\n\r\n", 80).status, 400);
-        let post = e.request(b"POST / HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n", 80);
-        assert_eq!(post.status, 405);
+        assert_eq!(get(e, "/", ok).status, 200);
+        assert_eq!(get(e, "/app.js", ok).status, 200);
+        assert_eq!(get(e, "/nothing", ok).status, 404);
+        assert_eq!(get(e, "/", "evil.example:80").status, 403);
+        assert_eq!(e.request(b"GET / HTTP/1.1\r\n", 80).0.status, 403);
+        assert_eq!(e.request(b"\xff\xfe\r\n", 80).0.status, 400);
+        let post = e.request(b"POST / HTTP/1.1\r\nHost: 127.0.0.1:80\r\n", 80);
+        assert_eq!(post.0.status, 405);
+        let two = b"GET / HTTP/1.1\r\nHost: 127.0.0.1:80\r\nHost: evil.example\r\n";
+        assert_eq!(e.request(two, 80).0.status, 400);
+        let (head, only) = e.request(b"HEAD / HTTP/1.1\nHost: localhost:80\n", 80);
+        assert_eq!((head.status, only), (200, true));
         for bad in [
             "%zz",
             "%e2%82",
@@ -463,7 +603,7 @@ mod tests {
             "3c+3c",
             "3c+8d+f+cc",
         ] {
-            let r = get(&mut e, &format!("/api/node?spot={bad}"), ok);
+            let r = get(e, &format!("/api/node?spot={bad}"), ok);
             assert_eq!(r.status, 400, "{bad}");
             let v: Value = serde_json::from_slice(&r.body).unwrap();
             assert!(
@@ -472,15 +612,12 @@ mod tests {
             );
         }
         let long = vec!["cc"; MAX_SPOT + 1].join("+");
-        assert_eq!(
-            get(&mut e, &format!("/api/node?spot={long}"), ok).status,
-            400
-        );
+        assert_eq!(get(e, &format!("/api/node?spot={long}"), ok).status, 400);
     }
 
     #[test]
     fn the_walk_deals_decides_and_ends() {
-        let mut e = explorer();
+        let e = explorer();
         let v = e.node("").unwrap();
         assert_eq!(v["state"], "deal");
         assert_eq!(v["due"], json!([0, 1]));
@@ -514,6 +651,49 @@ mod tests {
         let v = e.node("3c 8d pb f").unwrap();
         assert_eq!(v["state"], "over");
         assert_eq!(v["history"][3]["text"], "p2: fold");
+    }
+
+    #[test]
+    fn a_head_ends_at_its_blank_line_with_either_line_end() {
+        let crlf = "GET / HTTP/1.1\r\nHost: x\r\n";
+        assert_eq!(
+            head_end(format!("{crlf}\r\nrest").as_bytes()),
+            Some(crlf.len())
+        );
+        let lf = "GET / HTTP/1.1\nHost: x\n";
+        assert_eq!(head_end(format!("{lf}\n").as_bytes()), Some(lf.len()));
+        let mixed = "GET / HTTP/1.1\r\nHost: x\n";
+        assert_eq!(
+            head_end(format!("{mixed}\r\n").as_bytes()),
+            Some(mixed.len())
+        );
+        assert_eq!(head_end(b"GET / HTTP/1.1\r\nHost: x\r\n"), None);
+        assert_eq!(head_end(b"\n"), Some(0));
+        let bytes = Reply::error(404, "x").bytes(true);
+        assert!(
+            bytes.ends_with(b"\r\n\r\n"),
+            "{}",
+            String::from_utf8_lossy(&bytes)
+        );
+    }
+
+    proptest::proptest! {
+        /// Any bytes as a head get a reply, never a panic: a status the server sends, and a
+        /// head that ends where its blank line is.
+        #[test]
+        fn any_head_gets_a_reply(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+                                 lines in proptest::collection::vec("[ -~]{0,40}", 0..6)) {
+            let e = explorer();
+            for head in [bytes, lines.join("\n").into_bytes()] {
+                if let Some(end) = head_end(&head) {
+                    proptest::prop_assert!(end <= head.len());
+                    proptest::prop_assert!(head[end..].starts_with(b"\n") || head[end..].starts_with(b"\r\n"));
+                }
+                let (reply, _) = e.request(&head, 80);
+                proptest::prop_assert!([200, 400, 403, 404, 405].contains(&reply.status));
+                proptest::prop_assert!(serde_json::from_slice::<Value>(&reply.body).is_ok() || reply.status == 200);
+            }
+        }
     }
 
     #[test]

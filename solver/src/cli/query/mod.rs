@@ -102,18 +102,23 @@ pub struct Args {
     /// real-game file; see docs/notes/resolve.md).
     #[arg(long, requires = "hand")]
     pub resolve: bool,
-    /// With --resolve: DCFR iterations of the re-solve (default 100; the same answer every run).
-    #[arg(long, requires = "resolve", conflicts_with = "budget_ms")]
+    /// With --resolve: DCFR iterations of the re-solve (default 100; the same answer every run;
+    /// 1 to 100000).
+    #[arg(long, requires = "resolve", conflicts_with = "budget_ms",
+          value_parser = clap::value_parser!(u64).range(1..=solver::resolve::MAX_ITERATIONS))]
     pub iterations: Option<u64>,
-    /// With --resolve: re-solve for this many milliseconds instead of a number of iterations.
-    #[arg(long, requires = "resolve")]
+    /// With --resolve: re-solve for this many milliseconds instead of a number of iterations
+    /// (1 to 600000: ten minutes).
+    #[arg(long, requires = "resolve",
+          value_parser = clap::value_parser!(u64).range(1..=solver::resolve::MAX_MILLIS))]
     pub budget_ms: Option<u64>,
     /// With --resolve: re-solve safely, the opponent entering through the re-solving gadget
     /// with its blueprint counterfactual values (docs/notes/resolve.md).
     #[arg(long, requires = "resolve")]
     pub safe: bool,
     /// With --resolve: the least probability by which an action taken weighs a holding in the
-    /// ranges (0: Bayes' rule exactly; the default was measured, docs/notes/resolve.md "The floor").
+    /// ranges (0: Bayes' rule exactly, else 1e-6 to 1; the default was measured,
+    /// docs/notes/resolve.md "The floor").
     #[arg(long, requires = "resolve", default_value_t = solver::resolve::DEFAULT_FLOOR,
           value_parser = solver::resolve::parse_floor)]
     pub floor: f64,

@@ -35,6 +35,8 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         .context("the spot is at no decision of the last street")?;
     let down: CardSet = holding.down.iter().copied().collect();
     check_up(&holding, &state, seat)?;
+    // The ranges take a second or two: what the hand alone can refuse is refused first.
+    check_down(&holding, &state, seat)?;
     let path = args.file.to_str().context("the file's path is not UTF-8")?;
     // The ranges come from the strategy as it plays; the column beside is its row as stored.
     let player = StrategyPlayer::open(path, &def)?;
@@ -172,6 +174,29 @@ fn check_up(holding: &Holding, state: &State, seat: u8) -> Result<()> {
                 cards_text(given),
                 seat + 1,
                 cards_text(dealt)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a `--hand` whose down cards are not as many as the spot dealt `seat`, or show in the
+/// spot (an up card of either seat): no holding of the subgame could be it.
+fn check_down(holding: &Holding, state: &State, seat: u8) -> Result<()> {
+    let need = state.down_cards(seat).len();
+    if holding.down.len() != need {
+        bail!(
+            "--hand {}: {need} down cards are needed here, not {}",
+            cards_text(holding.down.iter().copied().collect()),
+            holding.down.len()
+        );
+    }
+    let def = state.def();
+    for s in 0..def.seats {
+        if let Some(c) = holding.down.iter().find(|c| state.up_cards(s).contains(c)) {
+            bail!(
+                "--hand: {c} is p{}'s up card in the spot, not a down card",
+                s + 1
             );
         }
     }
