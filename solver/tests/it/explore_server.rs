@@ -197,3 +197,33 @@ fn any_bytes_get_a_status_line_at_once() {
         })
         .unwrap();
 }
+
+/// The address takes the notation `stud query --help` teaches, every spelling of it: words
+/// (`complete`, `c`, `b`), `|` between streets, and answers with the page's own codes.
+#[test]
+fn a_spot_in_query_notation_is_answered_as_the_page_writes_it() {
+    let server = serve(&shipped("7stud-hu.strat"));
+    let addr = addr(&server.url);
+    let words = "/api/node?spot=3c%20Kd%20pb%20complete%20c%20%7C%205c%202s%20b";
+    let codes = "/api/node?spot=3c+Kd+pb+cbr5+cc+5c+2s+cbr5";
+    let (a, _) = exchange(
+        &addr,
+        get(&addr, words).as_bytes(),
+        false,
+        Duration::from_secs(30),
+    );
+    let (b, _) = exchange(
+        &addr,
+        get(&addr, codes).as_bytes(),
+        false,
+        Duration::from_secs(30),
+    );
+    assert!(a.starts_with("HTTP/1.1 200"), "{a}");
+    let body = |s: &str| s[s.find("\r\n\r\n").unwrap() + 4..].to_string();
+    let (a, b): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_str(&body(&a)).unwrap(),
+        serde_json::from_str(&body(&b)).unwrap(),
+    );
+    assert_eq!(a["spot"], "3c Kd pb cbr5 cc 5c 2s cbr5", "{a}");
+    assert_eq!(a, b);
+}

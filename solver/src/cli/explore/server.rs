@@ -21,9 +21,9 @@
 //! client sends can stop the server.
 
 use crate::cli::action_words;
+use crate::cli::query::spot::{check_seat, parse_spot, resolve, with_seats, Step};
 use abstraction::betting_tree::BettingNodes;
 use abstraction::cards::{Card, CardSet};
-use abstraction::rules::state::Action;
 use abstraction::rules::{Deal, Next, State};
 use anyhow::{bail, Context, Result};
 use rand::SeedableRng;
@@ -175,38 +175,16 @@ fn parse_head(head: &[u8], port: u16) -> std::result::Result<Head<'_>, Reply> {
     })
 }
 
-/// A step of the spot: a card dealt face up, or an action in PHH code.
-#[derive(Clone, Copy)]
-enum Step {
-    Card(Card),
-    Act(Action),
-}
-
-/// Reads a spot as the page writes it: cards and PHH codes (`f`, `cc`, `pb`, `cbr5`).
-fn parse_steps(spot: &str) -> Result<Vec<Step>> {
-    let tokens: Vec<&str> = spot.split_whitespace().collect();
-    if tokens.len() > MAX_SPOT {
-        bail!("a spot of {} steps: at most {MAX_SPOT}", tokens.len());
+/// A spot in the notation of `stud query` (cards; `f`, `c`/`cc`/`call`/`check`, `pb`,
+/// `complete`/`bet`/`raise`/`cbr 5`/`cbr5`, a `p2` prefix naming the seat; any case, separated by
+/// spaces, `|`, `/` or `,`), as the page and a pasted address write it: each step with its
+/// index and the seat a prefix names.
+fn parse_steps(spot: &str) -> Result<Vec<(usize, Step, Option<u8>)>> {
+    let steps = with_seats(&parse_spot(spot)?)?;
+    if steps.len() > MAX_SPOT {
+        bail!("a spot of {} steps: at most {MAX_SPOT}", steps.len());
     }
-    tokens
-        .iter()
-        .map(|t| {
-            Ok(match *t {
-                "f" => Step::Act(Action::Fold),
-                "cc" => Step::Act(Action::CheckCall),
-                "pb" => Step::Act(Action::BringIn),
-                _ => match t.strip_prefix("cbr") {
-                    Some(n) => Step::Act(Action::CompleteBetRaise(
-                        n.parse()
-                            .with_context(|| format!("{t:?}: cbr takes chips"))?,
-                    )),
-                    None => Step::Card(t.parse().map_err(|e| {
-                        anyhow::anyhow!("{t:?} is neither a card nor f, cc, pb, cbrN: {e}")
-                    })?),
-                },
-            })
-        })
-        .collect()
+    Ok(steps)
 }
 
 /// Deals the unknown down cards due next.
@@ -401,10 +379,11 @@ impl Explorer {
         let mut state = State::new(def)?;
         let mut history = Vec::new();
         let mut tokens = Vec::new();
-        for (i, step) in steps.iter().enumerate() {
+        for &(i, step, named) in &steps {
             deal_downs(&mut state)?;
             let street = def.street_name(state.street());
-            let (token, text) = match (*step, state.next()) {
+            let (token, text) = match (step, state.next()) {
+                (_, Next::Over) => bail!("step {}: the hand is over before it", i + 1),
                 (
                     Step::Card(c),
                     Next::Deal {
@@ -412,13 +391,16 @@ impl Explorer {
                         seat: Some(s),
                     },
                 ) => {
+                    check_seat(i, named, Some(s), &format!("p{}'s up card", s + 1))?;
                     state
                         .deal(c)
                         .with_context(|| format!("step {}: {c}", i + 1))?;
                     (c.to_string(), format!("p{} shows {c}", s + 1))
                 }
-                (Step::Act(a), Next::Act { .. }) => {
-                    let seat = state.to_act().unwrap_or(0);
+                (Step::Card(_), _) => bail!("step {}: an action is due, not a card", i + 1),
+                (_, Next::Act { seat }) => {
+                    check_seat(i, named, Some(seat), &format!("p{}'s action", seat + 1))?;
+                    let a = resolve(&state, i, step)?;
                     if !state.legal_actions().contains(&a) {
                         bail!("step {}: {a} is not legal here", i + 1);
                     }
@@ -426,9 +408,7 @@ impl Explorer {
                     state.apply(a)?;
                     (a.to_string().replace(' ', ""), words)
                 }
-                (_, Next::Over) => bail!("step {}: the hand is over before it", i + 1),
-                (Step::Card(_), _) => bail!("step {}: an action is due, not a card", i + 1),
-                (Step::Act(_), _) => bail!("step {}: a card is due, not an action", i + 1),
+                (_, _) => bail!("step {}: a card is due, not an action", i + 1),
             };
             tokens.push(token.clone());
             history.push(json!({ "token": token, "street_name": street, "text": text }));

@@ -51,7 +51,7 @@ mod multiway;
 mod public;
 mod resolve;
 mod rows;
-mod spot;
+pub(crate) mod spot;
 
 use anyhow::{bail, Context, Result};
 use solver::bot::StrategyPlayer;

@@ -10,7 +10,7 @@ use anyhow::{anyhow, bail, Context, Result};
 
 /// A step of a spot.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Step {
+pub(crate) enum Step {
     Card(Card),
     Exact(Action),
     /// `b`/`r`/`bet`/`raise`/`complete`: the only complete/bet/raise of the node.
@@ -20,7 +20,7 @@ pub(super) enum Step {
     Seat(u8),
 }
 
-pub(super) fn parse_spot(spot: &str) -> Result<Vec<Step>> {
+pub(crate) fn parse_spot(spot: &str) -> Result<Vec<Step>> {
     let tokens: Vec<&str> = spot
         .split(|c: char| c.is_whitespace() || "|/,".contains(c))
         .filter(|t| !t.is_empty())
@@ -219,7 +219,7 @@ pub(super) fn replay_betting(def: &GameDef, steps: &[Step]) -> Result<Replayed> 
 }
 
 /// The steps with their index in the spot and the seat a prefix before them names.
-fn with_seats(steps: &[Step]) -> Result<Vec<(usize, Step, Option<u8>)>> {
+pub(crate) fn with_seats(steps: &[Step]) -> Result<Vec<(usize, Step, Option<u8>)>> {
     let mut out = Vec::with_capacity(steps.len());
     let mut named = None;
     for (i, &step) in steps.iter().enumerate() {
@@ -246,7 +246,7 @@ fn with_seats(steps: &[Step]) -> Result<Vec<(usize, Step, Option<u8>)>> {
 }
 
 /// Fails when the prefix `named` before step `i` is not `seat`, whose `what` is due there.
-fn check_seat(i: usize, named: Option<u8>, seat: Option<u8>, what: &str) -> Result<()> {
+pub(crate) fn check_seat(i: usize, named: Option<u8>, seat: Option<u8>, what: &str) -> Result<()> {
     match named {
         Some(n) if Some(n) != seat => bail!(
             "step {} is written for p{}, but {what} is due there",
@@ -258,7 +258,7 @@ fn check_seat(i: usize, named: Option<u8>, seat: Option<u8>, what: &str) -> Resu
 }
 
 /// The real action a step names where `state` is to act.
-fn resolve(state: &State, i: usize, step: Step) -> Result<Action> {
+pub(crate) fn resolve(state: &State, i: usize, step: Step) -> Result<Action> {
     let street = state.def().street_name(state.street());
     match step {
         Step::Exact(a) => Ok(a),
