@@ -36,7 +36,7 @@ use crate::checkpoint::Problem;
 use crate::session::{self, Every, Flow, Observer, Plan, Progress, Ran, Session};
 use abstraction::bucketing;
 use abstraction::rules::GameDef;
-use anyhow::Result;
+use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -300,6 +300,18 @@ fn measured_plan(request: &Request, every: Option<u64>, ckpt: &Path) -> Plan {
 pub const DEFAULT_TIME: Duration = Duration::from_secs(28 * 60);
 /// How often a sampled solve writes a checkpoint by default.
 pub const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(5 * 60);
+
+/// Refuses a measured solve (walked, exact multiway) told no way to stop: no iterations, no
+/// time and no target exploitability.
+fn check_stop(request: &Request, target: Option<f64>) -> Result<()> {
+    if request.iterations.is_none() && request.time.is_none() && target.is_none() {
+        bail!(
+            "{}: say when to stop, with --iterations, --time or --target-exploitability",
+            request.name
+        );
+    }
+    Ok(())
+}
 
 /// The plan of a sampled solve (deal-sampled, split over ranks, or multiway sampled): the
 /// iterations and time (by default [`DEFAULT_TIME`] when neither is given), and a checkpoint

@@ -64,14 +64,7 @@ impl Backend for Multiway<'_> {
     const FILE: (&'static str, &'static str) = ("", "json");
 
     fn check(&self, request: &Request) -> Result<()> {
-        if request.iterations.is_none() && request.time.is_none() && self.settings.target.is_none()
-        {
-            bail!(
-                "{}: say when to stop, with --iterations, --time or --target-exploitability",
-                request.name
-            );
-        }
-        Ok(())
+        super::check_stop(request, self.settings.target)
     }
 
     fn prepare(&mut self, request: &Request, watcher: &dyn Watcher) -> Result<(Solver, Problem)> {
