@@ -168,6 +168,31 @@ impl MultiwayBuckets {
         })
     }
 
+    /// Whether the table view of `def` can be bucketed: its rollouts deal every live seat's
+    /// hand around the folded seats' up cards, which the deck cannot at every table (seven
+    /// live seats and one folded of seven-card stud need 53 cards): the first number of live
+    /// seats it cannot, refused.
+    pub fn table_fits(def: &GameDef) -> Result<(), BucketError> {
+        let seats = def.seats as usize;
+        let heads_up = def.clone().with_seats(2, def.starting_stacks[0]);
+        for live in 2..=seats {
+            crate::bucketing::view::Shape::of_table(
+                &heads_up,
+                MultiwayBuckets::table_of(seats, live),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The view of `def` by default: the table view where it can be bucketed
+    /// ([`MultiwayBuckets::table_fits`]), else the best showing opponent's.
+    pub fn default_view(def: &GameDef) -> MultiwayView {
+        match MultiwayBuckets::table_fits(def) {
+            Ok(()) => MultiwayView::Table,
+            Err(_) => MultiwayView::BestOpponent,
+        }
+    }
+
     /// The bucket count of `street`.
     pub fn buckets(&self, street: usize) -> u32 {
         self.heads_up.buckets(street)
