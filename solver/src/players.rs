@@ -72,10 +72,7 @@ pub fn open_multiway(spec: &str, def: &GameDef) -> anyhow::Result<MultiwayPlayer
         );
     }
     let (path, purification) = strategy_spec(spec)?;
-    let player = MultiwayPlayer::open(path)?;
-    if player.game() != def {
-        anyhow::bail!("{path} was solved for another game than the one played");
-    }
+    let player = MultiwayPlayer::open(path)?.playing(def)?;
     Ok(match purification {
         Some(p) => player.with_purification(p),
         None => player,

@@ -21,6 +21,9 @@ pub struct MultiwayPlayer {
     name: String,
     /// What is done to a row before it is played.
     purification: Purification,
+    /// The game it plays: the file's, or that game under PokerKit's rules where the file fits
+    /// them ([`MultiwayPlayer::playing`]).
+    plays: GameDef,
 }
 
 impl MultiwayPlayer {
@@ -46,11 +49,42 @@ impl MultiwayPlayer {
     /// file's are by default.
     pub fn new(file: MultiwayFile, path: &str) -> MultiwayPlayer {
         MultiwayPlayer {
+            plays: file.header.game.clone(),
             file,
             path: path.to_string(),
             name: path.to_string(),
             purification: super::default_multiway_purification(),
         }
+    }
+
+    /// The player of `def`: the file's game, or that game under PokerKit's house rules where
+    /// the file fits them ([`super::strategy::pokerkit_fits_table`]: stacks deep enough for
+    /// no one to be all in under the cap, a deck that never reshuffles); PokerKit's rules only
+    /// take betting options away, which the file's lookup translates as it does the card
+    /// room's. Refuses any other game.
+    pub fn playing(mut self, def: &GameDef) -> Result<MultiwayPlayer> {
+        let stored = &self.file.header.game;
+        if def == stored || super::strategy::pokerkit_fits_table(stored, def) {
+            self.plays = def.clone();
+            return Ok(self);
+        }
+        if stored
+            .clone()
+            .with_profile(abstraction::rules::Profile::PokerKit)
+            == *def
+        {
+            bail!(
+                "{} was solved for {} under the card-room rules; PokerKit's rules are accepted \
+                 where no stack can be all in under the cap and the deck deals every seat \
+                 without a reshuffle, not here",
+                self.path,
+                stored.variant
+            );
+        }
+        bail!(
+            "{} was solved for another game than the one played",
+            self.path
+        );
     }
 
     /// Plays every row through `purification` instead of the default; the name says it
@@ -80,7 +114,7 @@ impl Player for MultiwayPlayer {
         legal: &[Action],
         probs: &mut [f64],
     ) -> Result<Answer> {
-        if state.def() != &self.file.header.game {
+        if state.def() != &self.plays {
             bail!("{}: the strategy is of another game", self.name);
         }
         probs.fill(0.0);
