@@ -18,6 +18,25 @@
 //! fixed arrays for the deal (a bucket lookup is the costly part: only the views the walk
 //! reaches are bucketed). The showdown shares of every set of two or more seats are scored by
 //! the rules engine's [`showdown_winnings`] when the deal is drawn, before any walk.
+//!
+//! # When the deck runs short
+//! Seven or eight seats of seven-card stud need more cards than the deck holds if every seat
+//! stays in. The rules engine then turns one community card on the last street, which every
+//! live seat uses as its seventh card, or, if enough seats folded early, deals every live seat
+//! its own: the decision is the engine's [`runs_short`], asked with the cards dealt (the folded
+//! seats' as far as they got), the burns and the seats live when the last street is dealt. Such
+//! a deal ([`MultiwayFacts::runs_short`]) is a whole shuffled deck: each seat's cards but the
+//! last at fixed places, the rest of the deck after them. The walk calls
+//! [`MultiwayFacts::enter_last_street`] as it enters the last street with the seats live and
+//! the up cards the folded seats showed; the last cards are then the engine's for that path:
+//! the first card of the rest as the community card, or, in seat order, each live seat the next
+//! card not dealt on that path (the rest first, then the folded seats' cards they never got, in
+//! seat and card order). Every card not seen on a path is equally likely at each of these
+//! places, so each path's last cards are uniform, as the engine deals them. The showdown shares
+//! are then scored when first asked, memoised per path. In the card abstraction a seat sees the
+//! community card as its own last card (its bucket on the last street is the view of its own
+//! six cards and that one, against the others' up cards): the bucketing's views have no shared
+//! card. A deal the deck always covers is drawn and scored as before.
 
 use rand::Rng;
 
@@ -25,9 +44,10 @@ use crate::bucketing::{BucketError, Bucketing, CardView, Table, TableView};
 use crate::cards::{Card, CardSet};
 use crate::deal::DealError;
 use crate::named::Named;
+use crate::rules::game_def::OutOfCards;
 use crate::rules::game_def::{Deal, FirstRound, GameDef, LaterRounds};
 use crate::rules::order::{best_showing, bring_in_opener};
-use crate::rules::state::showdown_winnings;
+use crate::rules::state::{runs_short, showdown_winnings};
 
 /// The most seats of a multiway deal.
 pub const MAX_DEAL_SEATS: usize = 8;
@@ -148,6 +168,31 @@ impl MultiwayBuckets {
         })
     }
 
+    /// Whether the table view of `def` can be bucketed: its rollouts deal every live seat's
+    /// hand around the folded seats' up cards, which the deck cannot at every table (seven
+    /// live seats and one folded of seven-card stud need 53 cards): the first number of live
+    /// seats it cannot, refused.
+    pub fn table_fits(def: &GameDef) -> Result<(), BucketError> {
+        let seats = def.seats as usize;
+        let heads_up = def.clone().with_seats(2, def.starting_stacks[0]);
+        for live in 2..=seats {
+            crate::bucketing::view::Shape::of_table(
+                &heads_up,
+                MultiwayBuckets::table_of(seats, live),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The view of `def` by default: the table view where it can be bucketed
+    /// ([`MultiwayBuckets::table_fits`]), else the best showing opponent's.
+    pub fn default_view(def: &GameDef) -> MultiwayView {
+        match MultiwayBuckets::table_fits(def) {
+            Ok(()) => MultiwayView::Table,
+            Err(_) => MultiwayView::BestOpponent,
+        }
+    }
+
     /// The bucket count of `street`.
     pub fn buckets(&self, street: usize) -> u32 {
         self.heads_up.buckets(street)
@@ -193,6 +238,34 @@ pub struct MultiwayFacts {
     deck: Vec<Card>,
     /// Which of a seat's cards (in order) are face down.
     down_at: Vec<bool>,
+    /// The deck may run short on the last street ([`MultiwayFacts::runs_short`]); then what
+    /// deals it.
+    short: Option<Box<ShortDeck>>,
+}
+
+/// The last street of a deal whose deck may run short.
+#[derive(Clone, Debug)]
+struct ShortDeck {
+    out_of_cards: OutOfCards,
+    /// Cards burned before the last street is dealt.
+    burns: u32,
+    /// Own cards each live seat gets on the last street (1) and its community cards (0).
+    last_own: u32,
+    last_community: u32,
+    /// Cards a seat that folded showing `u` up cards was dealt (index `u`).
+    dealt_showing: [u8; MAX_CARDS + 1],
+    /// Each seat's cards before the last, in the order dealt.
+    cards: [[Card; MAX_CARDS]; MAX_DEAL_SEATS],
+    /// The rest of the deck, in its shuffled order.
+    rest: Vec<Card>,
+    /// The last street being walked: its key (the live seats and what each showed), whether it
+    /// is the community card, and each seat's last card.
+    entered: u64,
+    community: bool,
+    last: [Card; MAX_DEAL_SEATS],
+    /// Showdown shares of the paths walked, by the key of the last street and the set of seats
+    /// at the showdown: a short list, searched in order.
+    shares: Vec<(u64, [f32; MAX_DEAL_SEATS])>,
 }
 
 impl MultiwayFacts {
@@ -221,22 +294,18 @@ impl MultiwayFacts {
                 def.variant, seats
             )));
         }
-        if seats * per_seat > deck.len() {
-            return Err(DealError::Unsupported(format!(
-                "{} seats of {per_seat} cards need {} cards; the deck has {} (the card room's \
-                 community card when the deck runs short is not in the sampled game)",
-                seats,
-                seats * per_seat,
-                deck.len()
-            )));
-        }
-        let held = (0..def.streets.len())
+        let held: Vec<(u8, u8)> = (0..def.streets.len())
             .map(|s| {
                 let (d, u) = crate::bucketing::view::held_by(def, s);
                 (d as u8, u as u8)
             })
             .collect();
         let streets = def.streets.len();
+        let short = if seats * per_seat > deck.len() {
+            Some(Box::new(ShortDeck::new(def, &held, deck.len())?))
+        } else {
+            None
+        };
         let sets = 1usize << seats;
         Ok(MultiwayFacts {
             seats,
@@ -255,7 +324,17 @@ impl MultiwayFacts {
             order: deck.clone(),
             deck,
             down_at,
+            short,
         })
+    }
+
+    /// Whether the deck may run short on the last street (more seats × cards than the deck):
+    /// then the walk tells the facts of each last street it enters
+    /// ([`MultiwayFacts::enter_last_street`]). A deal the deck always covers never runs short
+    /// under either rule (the seats dealt fewer cards than their all leave it enough). Only the
+    /// card room's rule is sampled when it may ([`OutOfCards::CardRoom`]).
+    pub fn runs_short(&self) -> bool {
+        self.short.is_some()
     }
 
     /// Draws a uniformly random deal from `rng` (a partial Fisher-Yates shuffle: `seats × cards
@@ -265,25 +344,56 @@ impl MultiwayFacts {
         let per_seat = self.down_at.len();
         let m = self.deck.len();
         self.deck.copy_from_slice(&self.order);
-        for i in 0..self.seats * per_seat {
+        // A deck that may run short is shuffled whole: the seats' cards but the last, then the
+        // rest that deals the last street.
+        let (own, draws) = match self.short {
+            None => (per_seat, self.seats * per_seat),
+            Some(_) => (per_seat - 1, m - 1),
+        };
+        for i in 0..draws {
             let j = i + crate::draw::below(rng, m - i);
             self.deck.swap(i, j);
         }
         let mut cards = [[Card::from_id(0); MAX_CARDS]; MAX_DEAL_SEATS];
         for (k, row) in cards.iter_mut().take(self.seats).enumerate() {
-            for (c, slot) in row.iter_mut().take(per_seat).enumerate() {
+            for (c, slot) in row.iter_mut().take(own).enumerate() {
                 *slot = self.deck[c * self.seats + k];
             }
         }
-        self.set(def, &cards);
+        let deck = std::mem::take(&mut self.deck);
+        self.set_with_rest(def, &cards, &deck[own * self.seats..]);
+        self.deck = deck;
     }
 
-    /// Sets the deal to `cards` (each seat's cards in the order dealt; the caller checks that
-    /// no card repeats) and scores its showdowns.
-    pub fn set(&mut self, def: &GameDef, cards: &[[Card; MAX_CARDS]; MAX_DEAL_SEATS]) {
+    /// [`MultiwayFacts::set`] for a deck that may run short ([`MultiwayFacts::runs_short`]):
+    /// each seat's cards but the last, and `rest` the rest of the deck in order, which deals
+    /// the last street ([`MultiwayFacts::enter_last_street`]). Otherwise `rest` is not read.
+    pub fn set_with_rest(
+        &mut self,
+        def: &GameDef,
+        cards: &[[Card; MAX_CARDS]; MAX_DEAL_SEATS],
+        rest: &[Card],
+    ) {
+        let Some(short) = self.short.as_mut() else {
+            return self.set(def, cards);
+        };
+        short.cards = *cards;
+        short.rest.clear();
+        short.rest.extend_from_slice(rest);
+        short.shares.clear();
+        short.entered = u64::MAX;
+        self.set_cards(cards, self.down_at.len() - 1);
+        self.first.fill(UNKNOWN);
+        self.opponent.fill(UNKNOWN);
+        self.bucket.fill((0, u32::MAX));
+        self.more_buckets.clear();
+    }
+
+    /// Puts each seat's first `n` cards in its down and up cards.
+    fn set_cards(&mut self, cards: &[[Card; MAX_CARDS]; MAX_DEAL_SEATS], n: usize) {
         for (s, seat_cards) in cards.iter().enumerate().take(self.seats) {
             let (mut d, mut u) = (0, 0);
-            for (&card, &down) in seat_cards.iter().zip(&self.down_at) {
+            for (&card, &down) in seat_cards.iter().zip(&self.down_at).take(n) {
                 if down {
                     self.downs[s][d] = card;
                     d += 1;
@@ -293,6 +403,80 @@ impl MultiwayFacts {
                 }
             }
         }
+    }
+
+    /// Enters the last street with the seats of `set` live, each other seat having shown the
+    /// up cards of `shown` when it folded (a deck that may run short; otherwise nothing to do):
+    /// decides, as the rules engine does, whether the street is one community card, and deals
+    /// each live seat its last card (that card or its own).
+    pub fn enter_last_street(&mut self, set: u16, shown: &[u8; MAX_DEAL_SEATS]) {
+        let seats = self.seats;
+        let Some(short) = self.short.as_mut() else {
+            return;
+        };
+        let mut key = set as u64;
+        for (s, &n) in shown.iter().enumerate().take(seats) {
+            if set >> s & 1 == 0 {
+                key |= (n as u64 + 1) << (16 + 4 * s);
+            }
+        }
+        if key == short.entered {
+            return;
+        }
+        short.entered = key;
+        let own = self.down_at.len() - 1;
+        let (mut dealt, mut folded) = (0u32, 0u32);
+        let mut got = [0usize; MAX_DEAL_SEATS];
+        for (s, g) in got.iter_mut().enumerate().take(seats) {
+            *g = if set >> s & 1 == 1 {
+                own
+            } else {
+                short.dealt_showing[shown[s] as usize] as usize
+            };
+            dealt += *g as u32;
+            if set >> s & 1 == 0 {
+                folded += *g as u32;
+            }
+        }
+        let deck = (own * seats + short.rest.len()) as u32;
+        let needed = short.last_own * set.count_ones() + short.last_community;
+        let stub = deck - dealt - short.burns;
+        short.community = runs_short(short.out_of_cards, needed, stub, short.burns, folded);
+        if short.community {
+            short.last = [short.rest[0]; MAX_DEAL_SEATS];
+        } else {
+            // The cards no seat got on this path: the rest, then the folded seats' unseen.
+            let unseen = short.rest.iter().chain(
+                (0..seats)
+                    .filter(|&s| set >> s & 1 == 0)
+                    .flat_map(|s| &short.cards[s][got[s]..own]),
+            );
+            let live = (0..seats).filter(|&s| set >> s & 1 == 1);
+            for (s, &c) in live.zip(unseen) {
+                short.last[s] = c;
+            }
+        }
+        let (d, u) = *self.held.last().expect("a game has streets");
+        for s in (0..seats).filter(|&s| set >> s & 1 == 1) {
+            if self.down_at[own] {
+                self.downs[s][d as usize - 1] = short.last[s];
+            } else {
+                self.ups[s][u as usize - 1] = short.last[s];
+            }
+        }
+    }
+
+    /// The last street entered ([`MultiwayFacts::enter_last_street`]): whether it is the
+    /// community card, and each live seat's last card (that card when it is); `None` for a deck
+    /// that cannot run short.
+    pub fn last_street(&self) -> Option<(bool, [Card; MAX_DEAL_SEATS])> {
+        self.short.as_ref().map(|s| (s.community, s.last))
+    }
+
+    /// Sets the deal to `cards` (each seat's cards in the order dealt; the caller checks that
+    /// no card repeats) and scores its showdowns.
+    pub fn set(&mut self, def: &GameDef, cards: &[[Card; MAX_CARDS]; MAX_DEAL_SEATS]) {
+        self.set_cards(cards, self.down_at.len());
         self.first.fill(UNKNOWN);
         self.opponent.fill(UNKNOWN);
         self.bucket.fill((0, u32::MAX));
@@ -343,10 +527,42 @@ impl MultiwayFacts {
         &self.downs[seat][..self.held[street].0 as usize]
     }
 
-    /// The share of the pot `seat` wins at a showdown of the seats of `set` (0 if not in it).
+    /// The share of the pot `seat` wins at a showdown of the seats of `set` (0 if not in it);
+    /// a deck that may run short, on the last street entered (`def` scores it).
     #[inline]
-    pub fn share(&self, set: u16, seat: usize) -> f32 {
-        self.share[set as usize * self.seats + seat]
+    pub fn share(&mut self, def: &GameDef, set: u16, seat: usize) -> f32 {
+        if self.short.is_none() {
+            return self.share[set as usize * self.seats + seat];
+        }
+        if set >> seat & 1 == 0 {
+            return 0.0;
+        }
+        self.short_share(def, set)[seat]
+    }
+
+    /// The shares of a showdown of `set` on the last street entered, scored when first asked.
+    fn short_share(&mut self, def: &GameDef, set: u16) -> [f32; MAX_DEAL_SEATS] {
+        let short = self.short.as_ref().expect("a deck that may run short");
+        let key = short.entered | (set as u64) << 48;
+        if let Some(&(_, row)) = short.shares.iter().find(|(k, _)| *k == key) {
+            return row;
+        }
+        let mut committed = [0u64; MAX_DEAL_SEATS];
+        let mut hands = [None; MAX_DEAL_SEATS];
+        for s in (0..self.seats).filter(|&s| set >> s & 1 == 1) {
+            committed[s] = SHOWDOWN_CHIPS;
+            hands[s] = Some(self.hand(s));
+        }
+        let showdown = def.variant.showdown();
+        let won = showdown_winnings(showdown, &committed[..self.seats], &hands[..self.seats]);
+        let pot = (SHOWDOWN_CHIPS * set.count_ones() as u64) as f32;
+        let mut row = [0f32; MAX_DEAL_SEATS];
+        for (share, &w) in row.iter_mut().zip(&won) {
+            *share = w as f32 / pot;
+        }
+        let short = self.short.as_mut().expect("a deck that may run short");
+        short.shares.push((key, row));
+        row
     }
 
     /// The seats of `set` in street `street`'s order of play (role 0, the first actor, first;
@@ -472,6 +688,13 @@ impl MultiwayFacts {
                 i as u128 | (set as u128) << 16 | (dead as u128) << 32
             }
         };
+        // A deck that may run short: the seat's last card is the path's.
+        let key = match &self.short {
+            Some(short) if street + 1 == self.streets => {
+                key | (short.last[seat as usize].id() as u128 + 1) << 96
+            }
+            _ => key,
+        };
         let (last_key, last) = self.bucket[i];
         if last != u32::MAX && last_key == key {
             return Ok(last);
@@ -494,6 +717,67 @@ impl MultiwayFacts {
     /// The streets of the game.
     pub fn streets(&self) -> usize {
         self.streets
+    }
+}
+
+impl ShortDeck {
+    /// The last street of `def`, whose seats' cards (each seat holding `held` on each street)
+    /// outnumber its deck of `deck` cards. Refused unless the deck deals every street but the
+    /// last to every seat, with a card to burn before each (so that the stub is first short on
+    /// the last street), the rule is the card room's, the last street is one face-down card per
+    /// seat, and a folded seat's up cards tell how many cards it was dealt.
+    fn new(def: &GameDef, held: &[(u8, u8)], deck: usize) -> Result<ShortDeck, DealError> {
+        let seats = def.seats as usize;
+        let streets = held.len();
+        let before = held[..streets - 1]
+            .last()
+            .map_or(0, |&(d, u)| (d + u) as usize);
+        let burns = if def.burn_cards {
+            streets as u32 - 1
+        } else {
+            0
+        };
+        let last = &def.streets[streets - 1].deal;
+        let refuse = |why: &str| {
+            Err(DealError::Unsupported(format!(
+                "{seats} seats of {} cards need {} cards; the deck has {deck}, and {why}",
+                def.cards_per_player(),
+                seats * def.cards_per_player()
+            )))
+        };
+        if seats * before + burns as usize > deck {
+            return refuse("it cannot deal every street before the last");
+        }
+        if def.out_of_cards != OutOfCards::CardRoom {
+            // PokerKit's reshuffle deals the last cards from the folded seats' cards too, seen
+            // ones among them, once the stub is empty: a draw the fixed places cannot make.
+            return refuse("the sampled game deals the card room's rule when it runs short, not PokerKit's reshuffle");
+        }
+        if last.as_slice() != [Deal::Down] {
+            return refuse("a last street of other than one down card is not sampled");
+        }
+        let mut dealt_showing = [0u8; MAX_CARDS + 1];
+        for w in held[..streets - 1].windows(2) {
+            if w[1].1 <= w[0].1 {
+                return refuse("a street before the last deals no up card");
+            }
+        }
+        for &(d, u) in &held[..streets - 1] {
+            dealt_showing[u as usize] = d + u;
+        }
+        Ok(ShortDeck {
+            out_of_cards: def.out_of_cards,
+            burns,
+            last_own: 1,
+            last_community: 0,
+            dealt_showing,
+            cards: [[Card::from_id(0); MAX_CARDS]; MAX_DEAL_SEATS],
+            rest: Vec::with_capacity(deck),
+            entered: u64::MAX,
+            community: false,
+            last: [Card::from_id(0); MAX_DEAL_SEATS],
+            shares: Vec::new(),
+        })
     }
 }
 

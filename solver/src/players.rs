@@ -103,10 +103,7 @@ fn multiway_player(
             "`{spec}`: re-solving is heads-up; a multiway strategy file plays without `:resolve`"
         );
     }
-    let player = MultiwayPlayer::new(file, path);
-    if player.game() != def {
-        anyhow::bail!("{path} was solved for another game than the one played");
-    }
+    let player = MultiwayPlayer::new(file, path).playing(def)?;
     Ok(match purification {
         Some(p) => player.with_purification(p),
         None => player,

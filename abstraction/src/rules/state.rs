@@ -35,6 +35,20 @@ use super::pots::{award, MAX_SEATS};
 use crate::cards::{Card, CardSet};
 use crate::eval::{eval_high, eval_low8, eval_razz, showing_high};
 
+/// Whether the last street is dealt as one community card: `needed` cards (the live seats'
+/// own and the street's community cards) against the `stub` left after the street's burn, the
+/// `burns` set aside and the `folded` seats' cards not yet shuffled back. Under `rule`, the card
+/// room shuffles the burns back, PokerKit's reshuffle the burns and the folded hands; the
+/// community card is turned when even that is short. The one decision of the engine, which the
+/// sampled multiway deal (`multiway_deal`) also asks.
+pub fn runs_short(rule: OutOfCards, needed: u32, stub: u32, burns: u32, folded: u32) -> bool {
+    let spare = match rule {
+        OutOfCards::CardRoom => burns,
+        OutOfCards::Reshuffle => burns + folded,
+    };
+    needed > stub + spare
+}
+
 /// The most cards one seat can hold.
 const MAX_CARDS: usize = 8;
 /// The most streets a game can have.
@@ -525,13 +539,10 @@ impl State {
         if street + 1 == self.def.streets.len() {
             let (k, c) = self.street_counts();
             let needed = u32::from(k) * self.live().count_ones() + u32::from(c);
+            let rule = self.def.out_of_cards;
             if needed > self.stub {
-                let spare = match self.def.out_of_cards {
-                    OutOfCards::CardRoom => self.burns,
-                    OutOfCards::Reshuffle => self.burns + self.folded_cards(),
-                };
-                if needed <= self.stub + spare {
-                    if self.def.out_of_cards == OutOfCards::CardRoom {
+                if !runs_short(rule, needed, self.stub, self.burns, self.folded_cards()) {
+                    if rule == OutOfCards::CardRoom {
                         self.stub += self.burns;
                         self.burns = 0;
                     }

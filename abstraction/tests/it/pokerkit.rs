@@ -125,3 +125,62 @@ fn every_pokerkit_hand_replays_to_pokerkits_result() {
         failures.join("\n")
     );
 }
+
+/// PokerKit's hands whose stub runs short on seventh street (`testdata/pokerkit/short_deck`,
+/// written by `scripts/pokerkit-short-deck.py`: eight seats of 7stud, razz and stud8, few
+/// folds): PokerKit 0.7.7 shuffles the burns and the folded hands back, or, all eight still in,
+/// turns one community card. Under the `pokerkit` profile every hand replays to PokerKit's
+/// result, and the engine turns the community card on exactly the hands PokerKit did: the two
+/// count the cards left (stub, burns, mucked hands) alike. The card room's rule, which shuffles
+/// back the burns alone, would turn it on more of them (counted here as the engine counts).
+#[test]
+fn pokerkits_short_decks_replay_to_its_results_and_its_community_cards() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/pokerkit/short_deck");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "phh"))
+        .collect();
+    files.sort();
+    assert_eq!(
+        files.len(),
+        12,
+        "two hands each way in each of three variants"
+    );
+    let (mut community, mut card_room_more) = (0, 0);
+    for f in &files {
+        check(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let hand = HandHistory::parse(&std::fs::read_to_string(f).unwrap()).unwrap();
+        let json = std::fs::read_to_string(f.with_extension("expected.json")).unwrap();
+        let want: Value = serde_json::from_str(&json).unwrap();
+        let r = replay(&hand, Profile::PokerKit).unwrap();
+        let st = &r.state;
+        let turned = want["community_card"].as_bool().unwrap();
+        assert_eq!(st.short_of_cards(), turned, "{}", f.display());
+        assert_eq!(
+            st.community_cards().len(),
+            usize::from(turned),
+            "{}",
+            f.display()
+        );
+        community += usize::from(turned);
+        // The card room's count: the live seats at seventh street against the stub and burns.
+        let cards = |s: u8| (st.up_cards(s).len() + st.down_cards(s).len()) as u32;
+        let per_seat = r.def.cards_per_player() as u32;
+        let live = (0..r.def.seats)
+            .filter(|&s| cards(s) + u32::from(turned) >= per_seat)
+            .count() as u32;
+        let folded: u32 = (0..r.def.seats)
+            .map(cards)
+            .filter(|&c| c + u32::from(turned) < per_seat)
+            .sum();
+        let burns = r.def.streets.len() as u32 - 1;
+        let stub = r.def.deck.cards().len() as u32 - (per_seat - 1) * live - folded - burns;
+        assert!(live > stub, "{}: the stub was not short", f.display());
+        if !turned && live > stub + burns {
+            card_room_more += 1;
+        }
+    }
+    assert_eq!(community, 6);
+    assert!(card_room_more > 0, "no hand where the two rules differ");
+}

@@ -17,6 +17,9 @@ use std::path::Path;
 /// the card classes a heads-up file's player gives.
 pub struct MultiwayPlayer {
     player: StrategyPlayer,
+    /// The game it plays: the file's, or that game under PokerKit's rules where the file fits
+    /// them ([`MultiwayPlayer::playing`]).
+    plays: GameDef,
 }
 
 impl MultiwayPlayer {
@@ -36,10 +39,42 @@ impl MultiwayPlayer {
     /// The player of an opened file, read from `path` (its name); its rows played as a multiway
     /// file's are by default.
     pub fn new(file: MultiwayFile, path: &str) -> MultiwayPlayer {
+        let plays = file.header.game.clone();
         let file = StrategyFile::Multiway(Box::new(file));
         MultiwayPlayer {
             player: StrategyPlayer::of_file(file, path),
+            plays,
         }
+    }
+
+    /// The player of `def`: the file's game, or that game under PokerKit's house rules where
+    /// the file fits them ([`super::strategy::pokerkit_fits_table`]: stacks deep enough for
+    /// no one to be all in under the cap, a deck that never reshuffles); PokerKit's rules only
+    /// take betting options away, which the file's lookup translates as it does the card
+    /// room's. Refuses any other game.
+    pub fn playing(mut self, def: &GameDef) -> Result<MultiwayPlayer> {
+        let stored = self.game();
+        if def == stored || super::strategy::pokerkit_fits_table(stored, def) {
+            self.plays = def.clone();
+            return Ok(self);
+        }
+        if stored
+            .clone()
+            .with_profile(abstraction::rules::Profile::PokerKit)
+            == *def
+        {
+            bail!(
+                "{} was solved for {} under the card-room rules; PokerKit's rules are accepted \
+                 where no stack can be all in under the cap and the deck deals every seat \
+                 without a reshuffle, not here",
+                self.name(),
+                stored.variant
+            );
+        }
+        bail!(
+            "{} was solved for another game than the one played",
+            self.name()
+        );
     }
 
     /// Plays every row through `purification` instead of the default; the name says it
@@ -47,6 +82,7 @@ impl MultiwayPlayer {
     pub fn with_purification(self, purification: Purification) -> MultiwayPlayer {
         MultiwayPlayer {
             player: self.player.with_purification(purification),
+            plays: self.plays,
         }
     }
 
@@ -69,7 +105,7 @@ impl Player for MultiwayPlayer {
         legal: &[Action],
         probs: &mut [f64],
     ) -> Result<Answer> {
-        if state.def() != self.game() {
+        if state.def() != &self.plays {
             bail!("{}: the strategy is of another game", self.name());
         }
         self.player.policy(state, bets, seat, legal, probs)

@@ -106,9 +106,24 @@ impl StrategyPlayer {
 /// all-in raise for less can happen (where PokerKit reopens the betting), and heads-up the deck
 /// never runs out; a strategy file's abstraction caps the betting anyway.
 pub fn pokerkit_fits(stored: &GameDef, asked: &GameDef) -> bool {
+    asked.seats == 2 && pokerkit_fits_table(stored, asked)
+}
+
+/// [`pokerkit_fits`] at any number of seats (a multiway file's): the same game under PokerKit's
+/// house rules, every stack deep enough that no one is all in under the cap, and a deck that
+/// deals every seat all its cards and every burn, so that PokerKit never reshuffles (its
+/// reshuffle redeals folded seats' cards, seen ones among them, which no view of the card
+/// abstraction holds twice).
+pub fn pokerkit_fits_table(stored: &GameDef, asked: &GameDef) -> bool {
+    let burns = if asked.burn_cards {
+        asked.streets.len().saturating_sub(1)
+    } else {
+        0
+    };
     stored.clone().with_profile(Profile::CardRoom) == *stored
         && stored.clone().with_profile(Profile::PokerKit) == *asked
-        && asked.seats == 2
+        && asked.seats as usize * asked.cards_per_player() + burns
+            <= asked.deck.cards().len() as usize
         && asked
             .starting_stacks
             .iter()
@@ -221,5 +236,31 @@ impl Player for StrategyPlayer {
         // LBR weighs each holding by these probabilities: a fallback is a probability too.
         self.policy_at(state, bets, seat, Some(class), legal, probs)?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod pokerkit_tests {
+    use super::*;
+
+    /// PokerKit's rules fit a card-room table file with deep stacks where its deck never
+    /// reshuffles: up to six seats of seven-card stud (42 cards and 4 burns), not seven (49 and
+    /// 4 of 52), nor short stacks, nor the card room's game itself under another profile.
+    #[test]
+    fn pokerkit_fits_a_table_with_deep_stacks_and_no_reshuffle() {
+        let fits = |seats: u8, stack: u64| {
+            let stored =
+                GameDef::stud(abstraction::rules::Variant::SevenStud).with_seats(seats, stack);
+            let asked = stored.clone().with_profile(Profile::PokerKit);
+            pokerkit_fits_table(&stored, &asked)
+        };
+        assert!(fits(3, 1000) && fits(5, 1000) && fits(6, 1000));
+        assert!(!fits(7, 1000) && !fits(8, 1000));
+        assert!(!fits(5, 20), "all in under the cap");
+        let five = GameDef::preset("7stud-5p").unwrap();
+        assert!(!pokerkit_fits_table(
+            &five,
+            &five.clone().with_seats(4, 1000)
+        ));
     }
 }

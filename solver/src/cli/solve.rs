@@ -219,13 +219,15 @@ pub struct MultiwayFlags {
     /// Three or more seats: how a seat's bucket sees the other seats' up cards: table (the
     /// default: every live opponent's, the folded seats' as dead cards, a bucketing per number
     /// of live seats) or best-opponent (only the best showing live opponent's, the first
-    /// multiway files' view; docs/notes/multiway.md, "The card abstraction of an N-seat view",
-    /// measures both).
+    /// multiway files' view, and the default where the deck cannot deal the table view's
+    /// rollouts: eight seats of the seven-card games; docs/notes/multiway.md, "The card
+    /// abstraction of an N-seat view", measures both).
     #[arg(long, value_parser = MultiwayView::parse_or_list)]
     pub view: Option<MultiwayView>,
     /// Three or more seats: what a decision recalls of its street's betting: history (the
-    /// default: every order of actions its own decision) or position (the orders that reach the
-    /// same betting position share a row: 1.8 to 9.9 times fewer rows for 3 to 8 seats;
+    /// default below eight seats: every order of actions its own decision) or position (the
+    /// default at eight, whose histories are too many: the orders that reach the same betting
+    /// position share a row: 1.8 to 9.9 times fewer rows for 3 to 8 seats;
     /// docs/notes/multiway.md, "Recall within a street", measures it).
     #[arg(long, value_parser = WithinStreet::parse_or_list)]
     pub within_street: Option<WithinStreet>,
@@ -493,7 +495,7 @@ fn sampled_settings(args: &Args, def: &GameDef) -> Result<solve::sampled::Settin
             "--recall: the multiway abstraction forgets earlier streets (docs/notes/multiway.md)"
         );
     }
-    let d = solve::sampled::Settings::for_seats(def.seats as usize);
+    let d = solve::sampled::Settings::for_game(def);
     Ok(solve::sampled::Settings {
         algorithm: args.algorithm.unwrap_or(d.algorithm),
         abstraction: args.abstraction.clone().unwrap_or(d.abstraction),

@@ -509,6 +509,10 @@ impl Traversal<'_, '_> {
             committed,
             shown: self.facts.shown(street, set, shown),
         };
+        if street + 1 == self.facts.streets() {
+            // A deck that may run short: the engine decides here, with these seats live.
+            self.facts.enter_last_street(set, &s.shown);
+        }
         let root = self.ctx.betting.trees[tree as usize].root;
         self.node(root, &s)
     }
@@ -574,7 +578,7 @@ impl Traversal<'_, '_> {
         let set = s.seats(n.live);
         match n.kind {
             MwKind::Fold => Ok(if set >> me & 1 == 1 { pot } else { 0.0 } - mine),
-            MwKind::Showdown => Ok(self.facts.share(set, me) * pot - mine),
+            MwKind::Showdown => Ok(self.facts.share(self.ctx.def, set, me) * pot - mine),
             _ => self.street(s.street + 1, set, committed, &s.shown),
         }
     }

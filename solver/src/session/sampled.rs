@@ -18,7 +18,8 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// How to make a sampled multiway solve smaller, for the refusals.
-pub const ADVICE: &str = "use fewer seats, a smaller --abstraction or a smaller --batch";
+pub const ADVICE: &str =
+    "use --within-street position, fewer seats, a smaller --abstraction or a smaller --batch";
 
 /// The multiway betting abstraction of `def` under its own raise cap, its rows recalling
 /// `within_street`, refusing a tree of more than `max_nodes` nodes (the memory estimate comes

@@ -11,8 +11,9 @@ use crate::session::sampled::{betting, estimate, write_strategy, ADVICE};
 use crate::session::{self, Flow, Plan, Progress};
 use abstraction::bucketing::{Size, SIZES};
 use abstraction::multiway_betting::WithinStreet;
-use abstraction::multiway_deal::{MultiwayFacts, MultiwayView};
+use abstraction::multiway_deal::{MultiwayBuckets, MultiwayFacts, MultiwayView};
 use abstraction::named::Named;
+use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::sync::Arc;
@@ -26,6 +27,10 @@ pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::Linear;
 /// card abstraction of an N-seat view": on doorstud its NashConv is 0.59 against 0.88 at 10^6
 /// traversals; in 7stud-3p it beats the best-opponent view head to head at equal traversals).
 pub const DEFAULT_VIEW: MultiwayView = MultiwayView::Table;
+/// The seats from which a decision recalls its street's betting position by default, not its
+/// history: eight seats' histories pass [`MAX_NODES`] (docs/notes/multiway.md, "Recall within a
+/// street").
+pub const POSITION_FROM_SEATS: usize = 8;
 /// Traversals per iteration per seat by default.
 pub const DEFAULT_BATCH_PER_SEAT: usize = 64;
 /// The most nodes the betting abstraction may have, whatever the memory: past it a solve is
@@ -66,6 +71,23 @@ impl Settings {
             view: DEFAULT_VIEW,
             within_street: WithinStreet::default(),
             strategy: Played::default(),
+        }
+    }
+
+    /// The defaults of the game `def`: [`Settings::for_seats`], with the best-opponent view at a
+    /// table whose table view cannot be bucketed (the deck cannot deal the rollouts every live
+    /// seat's hand: eight seats of the seven-card games), and betting positions recalled within
+    /// a street from [`POSITION_FROM_SEATS`] seats.
+    pub fn for_game(def: &GameDef) -> Settings {
+        let seats = def.seats as usize;
+        let mut within_street = WithinStreet::default();
+        if seats >= POSITION_FROM_SEATS {
+            within_street = WithinStreet::Position;
+        }
+        Settings {
+            view: MultiwayBuckets::default_view(def),
+            within_street,
+            ..Settings::for_seats(seats)
         }
     }
 
@@ -127,6 +149,16 @@ impl Backend for Sampled<'_> {
         self.settings.size(request)?;
         // Refused before any tree is built: a table the deck cannot deal.
         MultiwayFacts::new(&request.game).with_context(|| request.name.clone())?;
+        if self.settings.view == MultiwayView::Table {
+            if let Err(e) = MultiwayBuckets::table_fits(&request.game) {
+                bail!(
+                    "--view table: {}: {e}; its rollouts deal every live seat's hand (--view \
+                     best-opponent, the default at this table, buckets a seat against one \
+                     opponent)",
+                    request.name
+                );
+            }
+        }
         Ok(())
     }
 

@@ -409,8 +409,14 @@ impl MultiwayFile {
     /// `seat`'s view at `state` with the down cards `down`: its cards against the up cards of
     /// its [`MultiwayFile::opponent`], and with the table view the other live seats' up cards
     /// (in seat order) and the folded seats' (dead), as the solver's `MultiwayFacts::table_view`.
+    /// The community card turned when the deck runs short is seen as the seat's own last card,
+    /// as the solver sees it.
     pub fn view(&self, state: &State, seat: u8, down: CardSet) -> Result<TableView> {
         let opponent = MultiwayFile::opponent(state, seat)?;
+        let down = state.community_cards().iter().fold(down, |mut d, &c| {
+            d.insert(c);
+            d
+        });
         let set = |cards: &[abstraction::cards::Card]| cards.iter().copied().collect();
         let view = CardView {
             street: state.street(),

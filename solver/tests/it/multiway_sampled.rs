@@ -175,8 +175,15 @@ fn what_the_sampling_solver_cannot_do_is_refused_by_name() {
             "1",
         ]
     };
-    let e = err(&stud(&base("7stud-8p"), ""));
-    assert!(e.contains("56 cards"), "{e}");
+    // Eight seats of 7stud solve (a community card when the deck runs short), but the table
+    // view's rollouts cannot deal every live seat's hand: refused, naming the view that can.
+    let mut table = base("7stud-8p");
+    table.extend(["--view", "table"]);
+    let e = err(&stud(&table, ""));
+    assert!(
+        e.contains("--view table") && e.contains("53 cards") && e.contains("best-opponent"),
+        "{e}"
+    );
     for (flag, value, says) in [
         ("--recall", "order", "forgets earlier streets"),
         ("--target-exploitability", "0.1", "not computable"),

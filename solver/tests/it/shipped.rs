@@ -233,6 +233,40 @@ fn a_pokerkit_dealer_is_served_by_every_shipped_strategy() {
     }
 }
 
+#[test]
+fn a_pokerkit_dealer_is_served_by_every_shipped_table_file() {
+    // At three to five seats with deep stacks PokerKit's rules take betting options away and
+    // never reshuffle: the table files solved under the card room's play them too.
+    let doors = ["3c", "8d", "Kh", "5s", "Qd"];
+    for (file, seats) in [
+        ("7stud-3p.strat", 3),
+        ("7stud-4p.strat", 4),
+        ("7stud-5p.strat", 5),
+    ] {
+        // p1's 3c brings in: its hand known, the others' down cards not.
+        let deals: Vec<String> = (0..seats)
+            .map(|s| {
+                let hole = if s == 0 { "AsKs" } else { "????" };
+                format!("\"d dh p{} {hole}{}\"", s + 1, doors[s])
+            })
+            .collect();
+        let req = format!(r#"{{"id":1,"seat":0,"actions":[{}]}}"#, deals.join(","));
+        let p = path(file);
+        let p = p.to_str().unwrap();
+        let out = ok(&stud(
+            &["serve", p, "--rules", "pokerkit"],
+            &format!("{req}\n"),
+        ));
+        served_reply(file, &out);
+        // Another table is another game, under either rules.
+        let e = common::err(&stud(
+            &["serve", p, "--rules", "pokerkit", "--game", "7stud-6p"],
+            &format!("{req}\n"),
+        ));
+        assert!(e.contains("another game"), "{file}: {e}");
+    }
+}
+
 /// The first reply `stud serve` gave for `file`, checked to be a decision whose probabilities
 /// sum to 1.
 fn served_reply(file: &str, out: &str) -> Value {

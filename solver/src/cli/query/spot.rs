@@ -165,12 +165,17 @@ pub(super) fn replay_betting(def: &GameDef, steps: &[Step]) -> Result<Replayed> 
     let empty = steps.peek().is_none();
     loop {
         match state.next() {
+            // The community card (the deck run short on the last street) is named as an up
+            // card is.
             Next::Deal {
-                deal: Deal::Up,
+                deal: deal @ (Deal::Up | Deal::Community),
                 seat,
             } => {
-                let whose =
-                    seat.map_or("a card face up".into(), |s| format!("p{}'s up card", s + 1));
+                let face_up = match deal {
+                    Deal::Community => "the community card",
+                    _ => "a card face up",
+                };
+                let whose = seat.map_or(face_up.into(), |s| format!("p{}'s up card", s + 1));
                 let Some((i, step, named)) = steps.next() else {
                     if empty {
                         break;

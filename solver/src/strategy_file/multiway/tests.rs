@@ -2,39 +2,49 @@ use super::*;
 use crate::bot::{choose, Answer, MultiwayPlayer, Player};
 use crate::cfr::Algorithm;
 use crate::multiway::sampled::tests::{game, solver, solver_recalling, solver_with, table_buckets};
-use abstraction::rules::Next;
+use abstraction::multiway_deal::MultiwayFacts;
+use abstraction::rules::{Action, Next};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 #[test]
 fn a_short_solve_plays_hundreds_of_hands_through_the_engine() {
-    plays_hundreds_of_hands(solver(Algorithm::Linear, 30, 2), "best");
+    plays_hundreds_of_hands(solver(Algorithm::Linear, 30, 2), &game(), "best");
+}
+
+/// A table whose deck runs short (five seats on 32 cards): the file's lookup sees the community
+/// card as the solve did, and plays every decision on its rows.
+#[test]
+fn a_solve_of_a_table_that_runs_short_plays_hundreds_of_hands_through_the_engine() {
+    let s = crate::multiway::sampled::tests::short_solver(40, 2);
+    let short = plays_hundreds_of_hands(s, &crate::multiway::sampled::tests::short_game(), "short");
+    assert!(short > 10, "{short} hands with a community card");
 }
 
 #[test]
 fn a_table_view_solve_plays_hundreds_of_hands_through_the_engine() {
     let s = solver_with(table_buckets(), Algorithm::Linear, 30, 2);
-    plays_hundreds_of_hands(s, "table");
+    plays_hundreds_of_hands(s, &game(), "table");
 }
 
 #[test]
 fn a_solve_recalling_betting_positions_plays_hundreds_of_hands_through_the_engine() {
     let within = WithinStreet::Position;
     let s = solver_recalling(within, table_buckets(), Algorithm::Linear, 30, 2);
-    plays_hundreds_of_hands(s, "position");
+    plays_hundreds_of_hands(s, &game(), "position");
 }
 
-/// Solves `s` for 5 iterations, writes it, reads it back and plays 300 three-handed hands
-/// with it through the rules engine: every row on legal actions.
-fn plays_hundreds_of_hands(mut s: SampledSolver, name: &str) {
+/// Solves `s` (of `def`) for 5 iterations, writes it, reads it back and plays 300 hands with
+/// it through the rules engine: every row on legal actions. Returns the hands whose last
+/// street was a community card.
+fn plays_hundreds_of_hands(mut s: SampledSolver, def: &GameDef, name: &str) -> usize {
     let dir = std::env::temp_dir().join(format!("stud-mw-file-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("s.strat");
     for _ in 0..5 {
         s.iterate().unwrap();
     }
-    let def = game();
-    let problem = Problem::sampled(&def, &s.buckets, s.betting.within_street);
+    let problem = Problem::sampled(def, &s.buckets, s.betting.within_street);
     write(&path, &s, &problem).unwrap();
     let file = MultiwayFile::open(&path).unwrap();
     assert_eq!(file.betting.within_street, s.betting.within_street);
@@ -78,9 +88,10 @@ fn plays_hundreds_of_hands(mut s: SampledSolver, name: &str) {
     assert_eq!(rows.len(), s.rows.infosets, "every row read back");
     let player = MultiwayPlayer::new(file, "mw");
     let mut rng = ChaCha8Rng::seed_from_u64(4);
-    let (mut decisions, mut fallbacks, mut showdowns) = (0, 0, 0);
+    let (mut decisions, mut fallbacks, mut showdowns, mut short) = (0, 0, 0, 0);
+    let short_deck = MultiwayFacts::new(def).unwrap().runs_short();
     for _ in 0..300 {
-        let mut st = State::new(&def).unwrap();
+        let mut st = State::new(def).unwrap();
         let mut bets: Vec<Bet> = Vec::new();
         let mut probs = [0.0; 8];
         loop {
@@ -96,6 +107,15 @@ fn plays_hundreds_of_hands(mut s: SampledSolver, name: &str) {
                     assert!((sum - 1.0).abs() < 1e-9);
                     decisions += 1;
                     fallbacks += (answer == Answer::Fallback) as usize;
+                    // A table that runs short: mostly calls, so that many hands reach the
+                    // community card with every seat in (the row is asked all the same).
+                    let call = legal.iter().position(|&c| c == Action::CheckCall);
+                    let a = match call {
+                        Some(c) if short_deck && abstraction::draw::below(&mut rng, 10) < 9 => {
+                            legal[c]
+                        }
+                        _ => a,
+                    };
                     bets.push((st.street(), a));
                     st.apply(a).unwrap();
                 }
@@ -103,6 +123,7 @@ fn plays_hundreds_of_hands(mut s: SampledSolver, name: &str) {
             }
         }
         showdowns += (st.live().count_ones() > 1) as usize;
+        short += st.short_of_cards() as usize;
     }
     assert!(decisions > 1000, "{decisions} decisions");
     assert!(showdowns > 0);
@@ -110,6 +131,7 @@ fn plays_hundreds_of_hands(mut s: SampledSolver, name: &str) {
     // engine uncapped) the closed abstract street's call is the strategy's own answer.
     assert_eq!(fallbacks, 0, "{fallbacks} of {decisions}");
     std::fs::remove_dir_all(&dir).ok();
+    short
 }
 
 #[test]
