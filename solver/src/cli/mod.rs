@@ -19,8 +19,6 @@ pub mod report;
 pub mod serve;
 pub mod simulate;
 pub mod solve;
-#[cfg(feature = "mpi")]
-mod solve_split;
 mod solve_text;
 mod solve_watch;
 

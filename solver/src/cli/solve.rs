@@ -1,5 +1,9 @@
 //! `stud solve`: solve a game with the CFR family, with checkpoints and resume.
 
+/// The same solve split over MPI ranks.
+#[cfg(feature = "mpi")]
+mod split;
+
 use super::solve_watch::Console;
 use abstraction::multiway_betting::WithinStreet;
 use abstraction::multiway_deal::MultiwayView;
@@ -332,7 +336,7 @@ pub fn run(args: Args) -> Result<()> {
     if solver::mpi::launched() {
         let mpi = solver::mpi::Mpi::init()?;
         if solver::deal_cfr::split::Exchange::ranks(&mpi) > 1 {
-            return super::solve_split::run(&args, def, mpi);
+            return split::run(&args, def, mpi);
         }
     }
     let request = request(&args, def)?;

@@ -3,8 +3,8 @@
 //! strategy file is byte-identical to the single process's (docs/distributed.md). A rank that
 //! fails says so and aborts the whole job (`MPI_Abort`): the others must not wait for it.
 
-use super::solve::{print, request, Args};
-use super::solve_watch::Console;
+use super::{print, request, Args};
+use crate::cli::solve_watch::Console;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Result};
 use solver::deal_cfr::split::Exchange;
