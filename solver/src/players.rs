@@ -66,8 +66,14 @@ pub fn open_strategy(spec: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer
     let (path, purification) = strategy_spec(spec)?;
     let file = StrategyFile::open(Path::new(path))?;
     if let StrategyFile::Multiway(_) = file {
+        let g = file.game();
         anyhow::bail!(
-            "{path} is a multiway strategy file (three or more seats): give a heads-up one"
+            "{path} is a multiway strategy file, of {} at {} seats: it plays that table \
+             (leave --game out, or give --game {}-{}p), and here a heads-up file is needed",
+            g.variant,
+            g.seats,
+            g.variant.name(),
+            g.seats
         );
     }
     strategy_player(path, purification, file, def)

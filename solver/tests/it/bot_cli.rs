@@ -638,3 +638,15 @@ fn serve_deals_an_eight_seat_hand_that_runs_out_of_cards_a_community_card() {
     // Aces full with the community card win the antes and the bring-in called round: 8 × 3.
     assert_eq!(payoffs[0], 21, "{actions:?} {last}");
 }
+
+#[test]
+fn a_multiway_file_served_for_a_heads_up_game_says_what_it_is_and_what_to_do() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/7stud-3p.strat");
+    let out = stud(&["serve", file, "--game", "7stud"], "");
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("multiway strategy file") && err.contains("--game 7stud-3p"),
+        "{err}"
+    );
+}
