@@ -27,7 +27,8 @@ pub fn parse_floor(text: &str) -> Result<f64, String> {
         .filter(|&f| f == 0.0 || (super::MIN_FLOOR..=1.0).contains(&f))
         .ok_or_else(|| {
             format!(
-                "the ranges' floor is 0 (Bayes' rule) or a probability from {} to 1, not `{text}`",
+                "the ranges' floor is a probability from 0 to 1, not `{text}` (0: Bayes' rule; \
+                 else at least {})",
                 super::MIN_FLOOR
             )
         })
