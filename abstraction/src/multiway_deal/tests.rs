@@ -44,19 +44,11 @@ fn facts_agree_with_the_engine(def: &GameDef, hands: usize, seed: u64) {
                 Next::Over => break,
             }
         }
-        let live = st.live();
-        if live.count_ones() < 2 {
+        if st.live().count_ones() < 2 {
             continue;
         }
         showdowns += 1;
-        let pay = st.payoffs().unwrap();
-        let pot = st.pot() as f32;
-        for s in 0..def.seats {
-            let won = (pay[s as usize] + st.committed(s) as i64) as f32;
-            let share = facts.share(def, live, s as usize);
-            // The engine's odd chips are whole; the shares are exact fractions.
-            assert!((won - share * pot).abs() <= 1.0, "hand {hand} seat {s}");
-        }
+        assert_shares(def, &st, &mut facts, hand);
     }
     assert!(
         showdowns > hands / 10,
@@ -197,18 +189,11 @@ fn short_deals_agree_with_the_engine(def: &GameDef, hands: usize, seed: u64) -> 
                 Next::Over => break,
             }
         }
-        let live = st.live();
-        if live.count_ones() < 2 {
+        if st.live().count_ones() < 2 {
             continue;
         }
         showdowns += 1;
-        let pay = st.payoffs().unwrap();
-        let pot = st.pot() as f32;
-        for s in 0..def.seats {
-            let won = (pay[s as usize] + st.committed(s) as i64) as f32;
-            let share = facts.share(def, live, s as usize);
-            assert!((won - share * pot).abs() <= 1.0, "hand {hand} seat {s}");
-        }
+        assert_shares(def, &st, &mut facts, hand);
     }
     assert!(
         showdowns > hands / 4,
@@ -251,4 +236,17 @@ fn a_table_the_deck_cannot_deal_is_refused() {
         .with_profile(crate::rules::game_def::Profile::PokerKit);
     let e = MultiwayFacts::new(&pokerkit).unwrap_err().to_string();
     assert!(e.contains("reshuffle"), "{e}");
+}
+
+/// Each live seat's share of the showdown, as the facts score it, is what the engine paid it.
+fn assert_shares(def: &GameDef, st: &State, facts: &mut MultiwayFacts, hand: usize) {
+    let live = st.live();
+    let pay = st.payoffs().unwrap();
+    let pot = st.pot() as f32;
+    for s in 0..def.seats {
+        let won = (pay[s as usize] + st.committed(s) as i64) as f32;
+        let share = facts.share(def, live, s as usize);
+        // The engine's odd chips are whole; the shares are exact fractions.
+        assert!((won - share * pot).abs() <= 1.0, "hand {hand} seat {s}");
+    }
 }
