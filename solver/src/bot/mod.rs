@@ -5,6 +5,7 @@
 //! A player reads the [`State`] and nothing else, and only what its seat may see: its own cards
 //! and everyone's up cards. Legal actions and payoffs are the rules engine's.
 
+pub mod aivat;
 mod heuristic;
 mod lbr;
 pub mod matches;

@@ -238,6 +238,7 @@ fn config(game: &str, deals: u64, seed: u64) -> MatchConfig {
         deals,
         seed,
         phh_out: None,
+        opaque: Vec::new(),
     }
 }
 

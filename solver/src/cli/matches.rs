@@ -79,6 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         deals: args.hands,
         seed: args.random.seed,
         phh_out: args.phh_out.clone(),
+        opaque: Vec::new(),
     };
     if specs.len() > 2 {
         return table(&args, &specs, &players, &cfg);
@@ -119,6 +120,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             r.hands,
             r.chips_a,
         );
+        if let Some(e) = r.aivat {
+            println!(
+                "variance-reduced (AIVAT): {:+.1} ± {:.1} mbb/hand for {args_a} (95% CI, {})",
+                e.mbb_per_hand,
+                e.ci95,
+                narrower(r.ci95, e.ci95)
+            );
+        }
         for (name, n) in [(args_a, r.fallbacks_a), (args_b, r.fallbacks_b)] {
             if n > 0 {
                 println!(
@@ -204,13 +213,20 @@ fn table(
         100.0 * t.showdown_share(),
     );
     let width = specs.iter().map(|s| s.len()).max().unwrap_or(0).max(6);
+    if t.estimated.is_some() {
+        println!(
+            "  {:<3} {:<width$}  {:>18}  {:>18}",
+            "", "", "plain", "variance-reduced"
+        );
+    }
     for (p, r) in each.iter().enumerate() {
         println!(
-            "  P{:<2} {:<width$}  {:+9.1} ± {:6.1}  {:+} chips",
+            "  P{:<2} {:<width$}  {:+9.1} ± {:6.1}{}  {:+} chips",
             p + 1,
             specs[p],
             r.mbb_per_hand,
             r.ci95,
+            reduced(r),
             r.chips
         );
     }
@@ -218,11 +234,12 @@ fn table(
         println!("copies pooled:");
         for ((spec, copies), r) in distinct.iter().zip(&pooled) {
             println!(
-                "  {:<3} {:<width$}  {:+9.1} ± {:6.1}  {:+} chips ({} cop{})",
+                "  {:<3} {:<width$}  {:+9.1} ± {:6.1}{}  {:+} chips ({} cop{})",
                 "",
                 spec,
                 r.mbb_per_hand,
                 r.ci95,
+                reduced(r),
                 r.chips,
                 copies.len(),
                 if copies.len() == 1 { "y" } else { "ies" }
@@ -231,6 +248,21 @@ fn table(
     }
     print_fallbacks(specs, &t.fallbacks);
     Ok(())
+}
+
+/// A table row's variance-reduced column (empty where the estimator does not apply).
+fn reduced(r: &WinRate) -> String {
+    r.aivat
+        .map(|e| format!("  {:+9.1} ± {:6.1}", e.mbb_per_hand, e.ci95))
+        .unwrap_or_default()
+}
+
+/// How much narrower the variance-reduced interval is than the plain one, in words.
+fn narrower(plain: f64, reduced: f64) -> String {
+    match reduced > 0.0 {
+        true => format!("the interval {:.1}× narrower", plain / reduced),
+        false => "an interval of 0".to_string(),
+    }
 }
 
 /// The distinct specs in the order they first appear, each with the players that are its
