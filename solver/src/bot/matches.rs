@@ -3,7 +3,7 @@
 //! cards and the luck of the cards cancels out. Heads-up that is each deal twice with the
 //! players swapped.
 
-use super::aivat::{self, HandEstimate};
+use super::aivat::{self, Aivat, HandEstimate};
 use super::{choose, Answer, Bet, Player};
 use abstraction::cards::{Card, CardSet};
 use abstraction::phh::{HandHistory, Recorder};
@@ -215,11 +215,9 @@ pub struct MatchConfig {
     /// Write each hand as PHH into this folder (`{deal}a.phh`: the first seating, the first
     /// player in the first seat; `{deal}b.phh`: the next, the first player in the second seat).
     pub phh_out: Option<PathBuf>,
-    /// The players (by index) whose probabilities the variance-reduced estimate does not read:
-    /// their decisions are corrected as if their policy were unknown (an opponent that only
-    /// says its actions). Every [`Player`] of a match draws its action from the probabilities
-    /// it gives, so none needs it; it checks that the estimate holds without them.
-    pub opaque: Vec<usize>,
+    /// The variance-reduced estimate ([`aivat`]) beside the plain result, where it applies
+    /// ([`aivat::applies`]); `None`: the plain result alone, without the estimate's rollouts.
+    pub aivat: Option<Aivat>,
 }
 
 /// The generator of deal (or hand) `index` of a heads-up match: stream `tag` (0: the cards; 1,
@@ -426,7 +424,8 @@ pub fn play_table(
     if cfg.deals < 2 {
         bail!("a match needs at least 2 deals for a confidence interval");
     }
-    if let Some(&p) = cfg.opaque.iter().find(|&&p| p >= n) {
+    let opaque = cfg.aivat.as_ref().map_or(&[][..], |a| &a.opaque[..]);
+    if let Some(&p) = opaque.iter().find(|&&p| p >= n) {
         bail!("opaque player {p}: the players are 0 to {}", n - 1);
     }
     if cfg.phh_out.is_some() && Recorder::new(def).is_none() {
@@ -456,7 +455,7 @@ pub fn play_table(
         seats: n,
         showdowns: deals.iter().map(|d| d.3).sum(),
         per_deal: deals.iter().map(|d| d.0).collect(),
-        estimated: aivat::applies(def).then(|| deals.iter().map(|d| d.1).collect()),
+        estimated: estimating(cfg).then(|| deals.iter().map(|d| d.1).collect()),
         fallbacks,
     })
 }
@@ -469,7 +468,7 @@ fn play_deal(players: &[&dyn Player], cfg: &MatchConfig, i: u64) -> anyhow::Resu
     // The rollouts' key: the seed and the deal, never the seating, so that the seatings of
     // the deal reaching the same cards estimate the same equities.
     let key = table_stream(cfg.seed ^ ROLLOUT_SALT, i, 0, def.seats).next_u64();
-    let estimating = aivat::applies(def);
+    let estimating = estimating(cfg);
     let (mut net, mut est, mut fell, mut showdowns) =
         ([0; MAX_SEATS], [0.0; MAX_SEATS], [0; MAX_SEATS], 0);
     let mut seats: [&dyn Player; MAX_SEATS] = [players[0]; MAX_SEATS];
@@ -478,7 +477,8 @@ fn play_deal(players: &[&dyn Player], cfg: &MatchConfig, i: u64) -> anyhow::Resu
         for (p, &player) in players.iter().enumerate() {
             seats[(p + r) % n] = player;
         }
-        let opaque = cfg.opaque.iter().fold(0u16, |m, &p| m | 1 << ((p + r) % n));
+        let opaque =
+            (cfg.aivat.iter().flat_map(|a| &a.opaque)).fold(0u16, |m, &p| m | 1 << ((p + r) % n));
         let mut rec = cfg.phh_out.as_ref().and_then(|_| Recorder::new(def));
         let mut rng = table_stream(cfg.seed, i, 1 + r as u64, def.seats);
         let estimate = estimating.then_some((key, opaque));
@@ -510,6 +510,12 @@ fn play_deal(players: &[&dyn Player], cfg: &MatchConfig, i: u64) -> anyhow::Resu
         }
     }
     Ok((net, est, fell, showdowns))
+}
+
+/// Whether `cfg`'s match computes the variance-reduced estimate: asked for, and applying to
+/// the game.
+fn estimating(cfg: &MatchConfig) -> bool {
+    cfg.aivat.is_some() && aivat::applies(&cfg.def)
 }
 
 /// Mixed into the seed for the estimate's rollouts, so that they are drawn from generators of

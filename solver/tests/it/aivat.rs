@@ -6,6 +6,7 @@
 use crate::common;
 
 use abstraction::rules::{GameDef, Next, State};
+use solver::bot::aivat::Aivat;
 use solver::bot::matches::{play_match, play_table, MatchConfig};
 use solver::bot::{Bet, Player};
 use solver::players::load;
@@ -161,7 +162,9 @@ fn heads_up(game: &str, a: &str, b: &str, seeds: u64, deals: u64, opaque: Vec<us
             deals,
             seed,
             phh_out: None,
-            opaque: opaque.clone(),
+            aivat: Some(Aivat {
+                opaque: opaque.clone(),
+            }),
         };
         let r = play_match(pa.as_ref(), pb.as_ref(), &cfg).unwrap();
         let e = r.aivat.expect("the estimator applies to a walkable game");
@@ -217,7 +220,7 @@ fn the_variance_reduced_estimate_is_unbiased_at_a_table_of_three() {
             deals: 600,
             seed,
             phh_out: None,
-            opaque: Vec::new(),
+            aivat: Some(Aivat::default()),
         };
         let t = play_table(&seated, &cfg, &|| {}).unwrap();
         for (p, c) in each.iter_mut().enumerate() {
