@@ -20,8 +20,8 @@
 //! `V(start) + Σ over decisions (E_π[V(after)] − V(before)) + (u − V(end))`,
 //!
 //! where `E_π` is over the actor's probabilities (the action taken for an opaque actor), and only
-//! the equities at the decisions are needed. `V(start)` is the pot over the seats minus the
-//! ante: before any card every seat's equity is the same by symmetry. The equities at decisions
+//! the equities at the decisions are needed. `V(start)` is the pot over the seats minus what
+//! the seat put in (the ante): before any card every seat's equity is the same by symmetry. The equities at decisions
 //! are estimated by rollouts from a generator of their own (keyed by the match's seed, the deal
 //! and the cards out, so that the seatings of a duplicate deal share them): an unbiased estimate,
 //! independent of what follows, entering the estimate linearly, so the estimate stays unbiased.
@@ -40,8 +40,8 @@ use rand_chacha::ChaCha8Rng;
 
 /// Rollouts per equity at a decision. Their noise enters the estimate (a bet of `b` chips into
 /// an equity estimated within ±0.06 moves it by ±0.06 `b`), but in seven-card stud it is a
-/// small part of what is left: 32, 64, 256 and 1,024 rollouts gave intervals within 3% of each
-/// other, and 64 costs a quarter of 256 (docs/notes/eval.md).
+/// small part of what is left: 32, 64, 256 and 1,024 rollouts gave intervals within 4% of each
+/// other, and 64 costs a quarter of 256 (docs/notes/bots.md, "Variance-reduced matches").
 pub const ROLLOUTS: u32 = 64;
 
 /// Chips a live seat puts into a rollout's pot: 2 × lcm(1..10), so that a pot or either half of
