@@ -3,13 +3,14 @@
 //! cards and the luck of the cards cancels out. Heads-up that is each deal twice with the
 //! players swapped.
 
+use super::aivat::{self, Aivat, HandEstimate};
 use super::{choose, Answer, Bet, Player};
 use abstraction::cards::{Card, CardSet};
 use abstraction::phh::{HandHistory, Recorder};
 use abstraction::rules::pots::MAX_SEATS;
 use abstraction::rules::{Deal, GameDef, Next, State};
 use anyhow::{bail, Context};
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -187,6 +188,19 @@ pub struct MatchResult {
     /// issue's measure of folding to aggression).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub showdown_share: Option<f64>,
+    /// Player A's variance-reduced win rate ([`aivat`]): the same mean in expectation, a
+    /// narrower interval; `None` where the estimator does not apply ([`aivat::applies`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aivat: Option<Estimate>,
+}
+
+/// A variance-reduced win rate ([`aivat`]), over the same deals as the plain one.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Estimate {
+    /// The mean estimate in milli-big-bets per hand.
+    pub mbb_per_hand: f64,
+    /// Half the width of its 95% confidence interval, from the variance between deals.
+    pub ci95: f64,
 }
 
 /// How to play a match.
@@ -201,6 +215,9 @@ pub struct MatchConfig {
     /// Write each hand as PHH into this folder (`{deal}a.phh`: the first seating, the first
     /// player in the first seat; `{deal}b.phh`: the next, the first player in the second seat).
     pub phh_out: Option<PathBuf>,
+    /// The variance-reduced estimate ([`aivat`]) beside the plain result, where it applies
+    /// ([`aivat::applies`]); `None`: the plain result alone, without the estimate's rollouts.
+    pub aivat: Option<Aivat>,
 }
 
 /// The generator of deal (or hand) `index` of a heads-up match: stream `tag` (0: the cards; 1,
@@ -225,12 +242,32 @@ pub fn play_hand(
     seats: &[&dyn Player],
     cards: &DealCards,
     rng: &mut ChaCha8Rng,
-    mut rec: Option<&mut Recorder>,
+    rec: Option<&mut Recorder>,
 ) -> anyhow::Result<(State, [u64; MAX_SEATS])> {
+    play_hand_estimated(def, seats, cards, rng, rec, None).map(|(state, f, _)| (state, f))
+}
+
+/// How the estimate of a hand is asked for: the deal's key and the seats whose probabilities
+/// it does not read ([`HandEstimate::new`]).
+pub type EstimateKey = (u64, u16);
+
+/// [`play_hand`], with each seat's variance-reduced estimate of its chips ([`aivat`]) when
+/// `estimate` gives its key.
+pub fn play_hand_estimated(
+    def: &Arc<GameDef>,
+    seats: &[&dyn Player],
+    cards: &DealCards,
+    rng: &mut ChaCha8Rng,
+    mut rec: Option<&mut Recorder>,
+    estimate: Option<EstimateKey>,
+) -> anyhow::Result<(State, [u64; MAX_SEATS], Option<[f64; MAX_SEATS]>)> {
     if seats.len() != def.seats as usize {
         bail!("{} players for {} seats", seats.len(), def.seats);
     }
     let mut state = State::with_def(def.clone())?;
+    let mut est = estimate
+        .map(|(key, opaque)| HandEstimate::new(&state, key, opaque))
+        .transpose()?;
     let mut probs = [0.0; 8];
     let mut bets: Vec<Bet> = Vec::new();
     let mut fallbacks = [0; MAX_SEATS];
@@ -245,13 +282,20 @@ pub fn play_hand(
                 let (action, answer) = choose(player, &state, &bets, &legal, &mut probs, rng)
                     .with_context(|| format!("{} at seat {seat}", player.name()))?;
                 fallbacks[seat as usize] += (answer == Answer::Fallback) as u64;
+                if let Some(e) = est.as_mut() {
+                    let chosen = legal.iter().position(|a| *a == action).unwrap_or(0);
+                    e.decision(&state, &legal, &probs[..legal.len()], chosen)?;
+                }
                 bets.push((state.street(), action));
                 state.apply(action)?;
                 if let Some(r) = rec.as_deref_mut() {
                     r.act(seat, action);
                 }
             }
-            Next::Over => return Ok((state, fallbacks)),
+            Next::Over => {
+                let estimated = est.map(|e| e.finish(&state)).transpose()?;
+                return Ok((state, fallbacks, estimated));
+            }
         }
     }
 }
@@ -287,6 +331,7 @@ pub fn play_match_with(
         fallbacks_a: t.fallbacks[0],
         fallbacks_b: t.fallbacks[1],
         showdown_share: Some(t.showdown_share()),
+        aivat: t.estimate(&[0], cfg.def.big_bet),
         ..summarize(&t.nets(0), cfg.def.big_bet)?
     })
 }
@@ -299,6 +344,9 @@ pub struct TableDeals {
     /// Per deal, in the order of the deals, each player's net chips over the deal's seatings
     /// (entries past `seats` are 0). They sum to 0: the game takes no rake.
     pub per_deal: Vec<[i64; MAX_SEATS]>,
+    /// Per deal, each player's variance-reduced estimate of those chips ([`aivat`]); `None`
+    /// where the estimator does not apply ([`aivat::applies`]).
+    pub estimated: Option<Vec<[f64; MAX_SEATS]>>,
     /// Each player's decisions answered by the fallback ([`Answer::Fallback`]).
     pub fallbacks: [u64; MAX_SEATS],
     /// Hands, over every deal and seating, that ended with two or more seats live: a showdown.
@@ -327,12 +375,30 @@ impl TableDeals {
 
     /// The win rate of the players `ps` pooled, per hand each of them played: the deals are the
     /// independent unit (each the sum over its seatings and over `ps`), `ps.len()` times the
-    /// seats hands a deal.
+    /// seats hands a deal. With it, the variance-reduced one where there is one.
     pub fn win_rate(&self, ps: &[usize], big_bet: u64) -> anyhow::Result<WinRate> {
         let hands = (ps.len() * self.seats) as u64;
-        win_rate(&self.pooled_nets(ps), hands, big_bet)
+        let mut r = win_rate(&self.pooled_nets(ps), hands, big_bet)?;
+        r.aivat = self.estimate(ps, big_bet);
+        Ok(r)
+    }
+
+    /// The variance-reduced win rate of the players `ps` pooled, as [`TableDeals::win_rate`].
+    pub fn estimate(&self, ps: &[usize], big_bet: u64) -> Option<Estimate> {
+        let deals = self.estimated.as_ref()?;
+        let scale = 1000.0 / ((ps.len() * self.seats) as f64 * big_bet as f64);
+        let x: Vec<f64> = deals
+            .iter()
+            .map(|d| ps.iter().map(|&p| d[p]).sum::<f64>() * scale)
+            .collect();
+        let (mbb_per_hand, ci95) = mean_ci95(&x);
+        Some(Estimate { mbb_per_hand, ci95 })
     }
 }
+
+/// What one deal gave: each player's net over its seatings, its variance-reduced estimate,
+/// its fallbacks, and the seatings that reached a showdown.
+type Played = ([i64; MAX_SEATS], [f64; MAX_SEATS], [u64; MAX_SEATS], u64);
 
 /// Plays `players` at a table of as many seats on duplicate deals: every deal once per seating,
 /// the players rotated one seat to the left each time (player `p` in seat `(p + r) mod N` in
@@ -340,7 +406,8 @@ impl TableDeals {
 /// every seat's cards once. Seating `r` draws its choices from stream `1 + r` of the deal
 /// ([`table_stream`]); heads-up this is [`play_match`]'s two plays. Deals run in parallel; the
 /// result is the same for any number of threads. `phh_out` gets `{deal}{letter}.phh`,
-/// seating `a`, `b`, `c`, …
+/// seating `a`, `b`, `c`, …. Where it applies, each hand's variance-reduced estimate
+/// ([`aivat`]) is computed beside its chips.
 pub fn play_table(
     players: &[&dyn Player],
     cfg: &MatchConfig,
@@ -357,6 +424,10 @@ pub fn play_table(
     if cfg.deals < 2 {
         bail!("a match needs at least 2 deals for a confidence interval");
     }
+    let opaque = cfg.aivat.as_ref().map_or(&[][..], |a| &a.opaque[..]);
+    if let Some(&p) = opaque.iter().find(|&&p| p >= n) {
+        bail!("opaque player {p}: the players are 0 to {}", n - 1);
+    }
     if cfg.phh_out.is_some() && Recorder::new(def).is_none() {
         bail!(
             "PHH cannot record {}: --phh-out needs a stud game",
@@ -366,63 +437,90 @@ pub fn play_table(
     if let Some(dir) = &cfg.phh_out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    // Per deal: each player's net, its fallbacks, and the seatings that reached a showdown.
-    type Played = ([i64; MAX_SEATS], [u64; MAX_SEATS], u64);
     let deals: Vec<Played> = (0..cfg.deals)
         .into_par_iter()
-        .map(|i| -> anyhow::Result<Played> {
-            let cards = DealCards::random(def, &mut table_stream(cfg.seed, i, 0, def.seats));
-            let (mut net, mut fell, mut showdowns) = ([0; MAX_SEATS], [0; MAX_SEATS], 0);
-            let mut seats: [&dyn Player; MAX_SEATS] = [players[0]; MAX_SEATS];
-            for r in 0..n {
-                // Player p in seat (p + r) mod n.
-                for (p, &player) in players.iter().enumerate() {
-                    seats[(p + r) % n] = player;
-                }
-                let mut rec = cfg.phh_out.as_ref().and_then(|_| Recorder::new(def));
-                let mut rng = table_stream(cfg.seed, i, 1 + r as u64, def.seats);
-                let (state, f) = play_hand(def, &seats[..n], &cards, &mut rng, rec.as_mut())?;
-                showdowns += u64::from(state.live().count_ones() >= 2);
-                let payoffs = state
-                    .payoffs()
-                    .context("a finished hand has no payoffs (a rules engine bug)")?;
-                for p in 0..n {
-                    // Within ±2^53 each (the game's chips are bounded: rules::MAX_CHIPS).
-                    net[p] += payoffs[(p + r) % n];
-                    fell[p] += f[(p + r) % n];
-                }
-                if let (Some(dir), Some(rec)) = (&cfg.phh_out, rec) {
-                    let mut h: HandHistory = rec.finish(&state);
-                    let names = seats[..n]
-                        .iter()
-                        .map(|p| toml::Value::String(p.name().to_string()))
-                        .collect();
-                    h.fields
-                        .push(("hand".into(), toml::Value::Integer(i as i64)));
-                    h.fields.push(("players".into(), toml::Value::Array(names)));
-                    let seating = char::from(b'a' + r as u8);
-                    let path = dir.join(format!("{i}{seating}.phh"));
-                    std::fs::write(&path, h.to_string())
-                        .with_context(|| format!("cannot write {}", path.display()))?;
-                }
-            }
+        .map(|i| {
+            let played = play_deal(players, cfg, i);
             done();
-            Ok((net, fell, showdowns))
+            played
         })
         .collect::<anyhow::Result<_>>()?;
     let mut fallbacks = [0; MAX_SEATS];
-    for (_, f, _) in &deals {
+    for (_, _, f, _) in &deals {
         for (total, x) in fallbacks.iter_mut().zip(f) {
             *total += x;
         }
     }
     Ok(TableDeals {
         seats: n,
-        showdowns: deals.iter().map(|d| d.2).sum(),
-        per_deal: deals.into_iter().map(|d| d.0).collect(),
+        showdowns: deals.iter().map(|d| d.3).sum(),
+        per_deal: deals.iter().map(|d| d.0).collect(),
+        estimated: estimating(cfg).then(|| deals.iter().map(|d| d.1).collect()),
         fallbacks,
     })
 }
+
+/// Plays deal `i` of [`play_table`] at every seating.
+fn play_deal(players: &[&dyn Player], cfg: &MatchConfig, i: u64) -> anyhow::Result<Played> {
+    let def = &cfg.def;
+    let n = def.seats as usize;
+    let cards = DealCards::random(def, &mut table_stream(cfg.seed, i, 0, def.seats));
+    // The rollouts' key: the seed and the deal, never the seating, so that the seatings of
+    // the deal reaching the same cards estimate the same equities.
+    let key = table_stream(cfg.seed ^ ROLLOUT_SALT, i, 0, def.seats).next_u64();
+    let estimating = estimating(cfg);
+    let (mut net, mut est, mut fell, mut showdowns) =
+        ([0; MAX_SEATS], [0.0; MAX_SEATS], [0; MAX_SEATS], 0);
+    let mut seats: [&dyn Player; MAX_SEATS] = [players[0]; MAX_SEATS];
+    for r in 0..n {
+        // Player p in seat (p + r) mod n.
+        for (p, &player) in players.iter().enumerate() {
+            seats[(p + r) % n] = player;
+        }
+        let opaque =
+            (cfg.aivat.iter().flat_map(|a| &a.opaque)).fold(0u16, |m, &p| m | 1 << ((p + r) % n));
+        let mut rec = cfg.phh_out.as_ref().and_then(|_| Recorder::new(def));
+        let mut rng = table_stream(cfg.seed, i, 1 + r as u64, def.seats);
+        let estimate = estimating.then_some((key, opaque));
+        let (state, f, e) =
+            play_hand_estimated(def, &seats[..n], &cards, &mut rng, rec.as_mut(), estimate)?;
+        showdowns += u64::from(state.live().count_ones() >= 2);
+        let payoffs = state
+            .payoffs()
+            .context("a finished hand has no payoffs (a rules engine bug)")?;
+        for p in 0..n {
+            // Within ±2^53 each (the game's chips are bounded: rules::MAX_CHIPS).
+            net[p] += payoffs[(p + r) % n];
+            fell[p] += f[(p + r) % n];
+            est[p] += e.map_or(0.0, |e| e[(p + r) % n]);
+        }
+        if let (Some(dir), Some(rec)) = (&cfg.phh_out, rec) {
+            let mut h: HandHistory = rec.finish(&state);
+            let names = seats[..n]
+                .iter()
+                .map(|p| toml::Value::String(p.name().to_string()))
+                .collect();
+            h.fields
+                .push(("hand".into(), toml::Value::Integer(i as i64)));
+            h.fields.push(("players".into(), toml::Value::Array(names)));
+            let seating = char::from(b'a' + r as u8);
+            let path = dir.join(format!("{i}{seating}.phh"));
+            std::fs::write(&path, h.to_string())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
+    Ok((net, est, fell, showdowns))
+}
+
+/// Whether `cfg`'s match computes the variance-reduced estimate: asked for, and applying to
+/// the game.
+fn estimating(cfg: &MatchConfig) -> bool {
+    cfg.aivat.is_some() && aivat::applies(&cfg.def)
+}
+
+/// Mixed into the seed for the estimate's rollouts, so that they are drawn from generators of
+/// their own, apart from the cards' and the players'.
+const ROLLOUT_SALT: u64 = 0xA1FA_7E57_1A7E_0001;
 
 /// A win rate over duplicate deals.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -438,6 +536,9 @@ pub struct WinRate {
     /// Half the width of the 95% confidence interval of the win rate, from the variance between
     /// deals.
     pub ci95: f64,
+    /// The variance-reduced win rate ([`aivat`]), where it applies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aivat: Option<Estimate>,
 }
 
 /// The win rate of `nets` (each a deal's net chips over `hands` hands) in milli-big-bets per
@@ -445,11 +546,9 @@ pub struct WinRate {
 /// summed over the deals do not fit an `i64` (possible only with stacks near the game's bound,
 /// [`MAX_CHIPS`](abstraction::rules::MAX_CHIPS), over 2^9 deals or more).
 pub fn win_rate(nets: &[i64], hands: u64, big_bet: u64) -> anyhow::Result<WinRate> {
-    let n = nets.len() as f64;
     let scale = 1000.0 / (hands as f64 * big_bet as f64);
     let x: Vec<f64> = nets.iter().map(|&v| v as f64 * scale).collect();
-    let mean = x.iter().sum::<f64>() / n;
-    let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let (mean, ci95) = mean_ci95(&x);
     let chips: i128 = nets.iter().map(|&v| v as i128).sum();
     let chips = i64::try_from(chips).map_err(|_| {
         anyhow::anyhow!(
@@ -463,8 +562,18 @@ pub fn win_rate(nets: &[i64], hands: u64, big_bet: u64) -> anyhow::Result<WinRat
         hands: hands * nets.len() as u64,
         chips,
         mbb_per_hand: mean,
-        ci95: 1.96 * (var / n).sqrt(),
+        ci95,
+        aivat: None,
     })
+}
+
+/// The mean of `x` and the half-width of its 95% confidence interval, from the sample
+/// variance (normal approximation).
+fn mean_ci95(x: &[f64]) -> (f64, f64) {
+    let n = x.len() as f64;
+    let mean = x.iter().sum::<f64>() / n;
+    let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, 1.96 * (var / n).sqrt())
 }
 
 /// The win rate of the pairs' net chips (two hands each) in milli-big-bets per hand, and the
@@ -481,5 +590,6 @@ pub fn summarize(pairs: &[i64], big_bet: u64) -> anyhow::Result<MatchResult> {
         fallbacks_a: 0,
         fallbacks_b: 0,
         showdown_share: None,
+        aivat: None,
     })
 }

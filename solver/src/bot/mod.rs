@@ -5,6 +5,7 @@
 //! A player reads the [`State`] and nothing else, and only what its seat may see: its own cards
 //! and everyone's up cards. Legal actions and payoffs are the rules engine's.
 
+pub mod aivat;
 mod heuristic;
 mod lbr;
 pub mod matches;
@@ -43,6 +44,13 @@ pub trait Player: Send + Sync {
     /// cannot see. Says whether the probabilities are the player's own or the
     /// [`Answer::Fallback`]. Fails when the player cannot answer (a spot its strategy does not
     /// hold).
+    ///
+    /// This is the player's action distribution at the decision: a match draws the action from
+    /// these very probabilities, and its variance-reduced estimate ([`aivat`]) reads them as
+    /// the distribution, so every player of a match is read exactly, even one whose answer
+    /// varies between calls (a re-solve on a budget in milliseconds). What cannot be read is
+    /// a player outside this trait, known only by its actions (a person, a remote program):
+    /// [`aivat::Aivat::opaque`] corrects such a seat by the action it took.
     fn policy(
         &self,
         state: &State,

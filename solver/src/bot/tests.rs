@@ -238,6 +238,7 @@ fn config(game: &str, deals: u64, seed: u64) -> MatchConfig {
         deals,
         seed,
         phh_out: None,
+        aivat: Some(Default::default()),
     }
 }
 
@@ -248,6 +249,10 @@ fn duplicate_deals_cancel_the_cards_exactly_for_a_deterministic_bot_against_itse
         for game in ["7stud", "razz", "leduc"] {
             let r = play_match(p.as_ref(), p.as_ref(), &config(game, 50, 9)).unwrap();
             assert_eq!(r.chips_a, 0, "{name} against itself at {game}");
+            // The variance-reduced estimate cancels too: both seatings reach the same cards and
+            // the same equities, and a hand's estimates add up to 0 as its chips do.
+            let e = r.aivat.unwrap();
+            assert!(e.mbb_per_hand.abs() < 1e-9, "{name} at {game}: {e:?}");
         }
     }
 }
@@ -571,6 +576,8 @@ fn a_table_of_identical_deterministic_bots_scores_exactly_zero_each_deal() {
         let players = vec![p.as_ref(); def.seats as usize];
         let t = play_table(&players, &config(game, deals, 4), &|| {}).unwrap();
         assert_eq!(t.per_deal.len(), deals as usize);
+        // A deck that may run short has no variance-reduced estimate.
+        assert_eq!(t.estimated.is_none(), game == "7stud-8p", "{game}");
         for d in &t.per_deal {
             assert!(d.iter().all(|&x| x == 0), "{name} at {game}: {d:?}");
         }
@@ -612,6 +619,11 @@ fn a_table_is_zero_sum_repeats_its_seed_and_ignores_the_thread_count() {
     assert_eq!(calls.chips, -r[0].chips);
     assert_eq!(calls.hands, 1200);
     assert!((calls.mbb_per_hand + r[0].mbb_per_hand / 2.0).abs() < 1e-9);
+    // The variance-reduced estimates add up to 0 deal by deal, as the chips do.
+    for d in t.estimated.as_ref().unwrap() {
+        assert!(d.iter().sum::<f64>().abs() < 1e-6, "{d:?}");
+    }
+    assert_eq!(run(3, 11).estimated, t.estimated);
     assert_eq!(run(3, 11).per_deal, t.per_deal);
     assert_ne!(
         run(2, 12).per_deal,

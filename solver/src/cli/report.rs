@@ -227,6 +227,7 @@ fn play_results(
         deals,
         seed,
         phh_out: None,
+        aivat: Some(Default::default()),
     };
     let mut rows = Vec::new();
     let row = |name: String, r: MatchResult| Row {

@@ -419,10 +419,16 @@ fn long_runs_show_their_progress_on_a_terminal_only() {
         shown.contains("deals,") && shown.contains("left"),
         "{shown}"
     );
-    // Through a pipe: the answer alone.
+    // Through a pipe: the answer alone (the win rate, then the variance-reduced one).
     let out = stud(&["match", "heuristic", "random", "--hands", "2000"], "");
     assert!(text(&out.stderr).is_empty(), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout).lines().count(), 1);
+    let answer = text(&out.stdout);
+    assert_eq!(answer.lines().count(), 2, "{answer}");
+    assert!(answer
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with("variance-reduced (AIVAT): "));
     let lbr = on_a_terminal(&["eval", "lbr", "heuristic", "--hands", "20"]).unwrap();
     assert!(lbr.contains("/20 deals"), "{lbr}");
 }
