@@ -87,6 +87,16 @@ def game_of(state) -> Game:
             "the stud package plays PokerKit's FixedLimitSevenCardStud, "
             "FixedLimitSevenCardStudHighLowSplitEightOrBetter and FixedLimitRazz" % (names,)
         )
+    seats = len(state.starting_stacks)
+    # The rules engine burns a card before each street after the first, as PokerKit does by
+    # default; a state that burns none (OpenSpiel's wrapper) deals the same cards unless the
+    # burns would have run the deck short, which they do at seven seats or more.
+    burns = any(s.card_burning_status for s in streets)
+    if not burns and seats * 7 + len(streets) - 1 > 52:
+        raise StudError(
+            "a state that burns no card at %d seats: the rules engine burns one before each "
+            "street and would run the deck short where PokerKit does not" % seats
+        )
     antes = tuple(state.antes)
     if len(set(antes)) > 1:
         raise StudError(
