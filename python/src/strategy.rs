@@ -66,6 +66,26 @@ impl StrategyFile {
         json_to_py(py, &v)
     }
 
+    /// The byte ranges `(start, end)` in the file of a heads-up tree file's sections, numbered
+    /// as solver/src/strategy_file.rs documents them (0 nodes, 1 edges, 2 bucket tables,
+    /// 3 buckets per street, 4 stored probabilities): what `stud.arrays` maps with numpy.
+    fn section_ranges(&self) -> PyResult<Vec<(usize, usize)>> {
+        let ranges = |f: &dyn Fn(usize) -> anyhow::Result<std::ops::Range<usize>>| {
+            (0..5)
+                .map(|i| f(i).map(|r| (r.start, r.end)))
+                .collect::<anyhow::Result<Vec<_>>>()
+        };
+        match &self.file {
+            File::Public(f) => ranges(&|i| f.section_range(i)),
+            File::Betting(f) => ranges(&|i| f.section_range(i)),
+            File::Multiway(_) => Err(anyhow::anyhow!(
+                "{}: a multiway file has its own layout; the arrays are of heads-up tree files",
+                self.path.display()
+            )),
+        }
+        .map_err(stud_error)
+    }
+
     fn __repr__(&self) -> String {
         format!("StrategyFile({:?}, kind={:?})", self.path, self.kind())
     }
