@@ -122,3 +122,31 @@ def test_other_games_are_refused():
         (pokerkit.Automation.ANTE_POSTING,), False, 0, (1, 2), 2, 4)((100, 100), 2)
     with pytest.raises(stud.StudError, match="not a game of seven-card stud"):
         stud.Player("call").policy(holdem)
+
+
+def test_many_threads_share_one_player_and_get_the_sequential_answers(hu_player):
+    import threading
+
+    rng = random.Random(9)
+    spots = []
+    for _ in range(20):
+        state = pokerkit_state()
+        while state.status:
+            spots.append(stud.phh_actions(state))
+            hu_player.act(state, rng)
+    game = stud.game_of(pokerkit_state())
+    expected = [hu_player.decide(h, game).probs for h in spots]
+    results, errors = [None] * 8, []
+
+    def work(t):
+        try:
+            results[t] = [hu_player.decide(h, game).probs for h in spots]
+        except Exception as e:  # noqa: BLE001 (reported below, with the thread)
+            errors.append((t, e))
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and all(r == expected for r in results)
