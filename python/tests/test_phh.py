@@ -79,3 +79,20 @@ def test_the_header_is_a_dict():
     assert (hu.kind, hu.header["tree"], hu.game["variant"]) == ("betting", "Betting", "7stud")
     with pytest.raises(stud.StudError, match="no-such.strat"):
         stud.StrategyFile("no-such.strat")
+
+
+def test_a_game_says_what_it_is():
+    g = stud.Game("razz", ante=1, bring_in=2, small_bet=5, big_bet=10, stacks=[300] * 3,
+                  rules="pokerkit")
+    assert (g.variant, g.seats, g.rules) == ("razz", 3, "pokerkit")
+    assert g.definition()["starting_stacks"] == [300, 300, 300]
+    assert "Game(\"razz\"" in repr(g)
+    assert stud.Game.preset("7stud-5p").seats == 5
+    with pytest.raises(stud.StudError):
+        stud.Game("holdem", ante=1, bring_in=2, small_bet=5, big_bet=10, stacks=[200, 200])
+
+
+def test_a_player_knows_its_files_game_and_a_bot_has_none():
+    assert stud.Player(strategy("razz-hu.strat")).game["variant"] == "razz"
+    assert stud.Player("heuristic").game is None
+    assert stud.deck("leduc") == ["Jc", "Jd", "Qc", "Qd", "Kc", "Kd"]  # OpenSpiel's order
