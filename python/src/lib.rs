@@ -1,8 +1,9 @@
 //! `stud._stud`, the native half of the `stud` Python package: thin wrappers over the `solver`
-//! library (no command-line code, no rules of its own). A [`Game`] is a stud game's stakes and
-//! rules, a [`Player`] anything `stud serve` serves (a bot or a strategy file as its spec plays
-//! it), a [`StrategyFile`] an opened (memory-mapped) strategy file. The pure-Python half
-//! (`python/stud/`) adapts PokerKit states and OpenSpiel games to them.
+//! library (no command-line code, no rules of its own). A [`game::Game`] is a stud game's
+//! stakes and rules, a [`player::Player`] anything `stud serve` serves (a bot or a strategy file
+//! as its spec plays it), a [`strategy::StrategyFile`] an opened (memory-mapped) strategy file,
+//! [`ranges::Ranges`] the seats' ranges at a spot. The pure-Python half (`python/stud/`) adapts
+//! PokerKit states and OpenSpiel games to them.
 //!
 //! Every failure is a `StudError` whose message is the command line's (`stud` prints the same
 //! text after `error: `); a history that leads to no decision is a `NoDecisionError`, carrying
@@ -14,6 +15,7 @@ use pyo3::prelude::*;
 
 mod game;
 mod player;
+mod ranges;
 mod solve;
 mod strategy;
 
@@ -59,6 +61,7 @@ fn _stud(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<player::Player>()?;
     m.add_class::<player::Decision>()?;
     m.add_class::<strategy::StrategyFile>()?;
+    m.add_class::<ranges::Ranges>()?;
     m.add("BOT_NAMES", solver::bot::BOT_NAMES.to_vec())?;
     Ok(())
 }

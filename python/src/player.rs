@@ -202,7 +202,7 @@ fn walk(def: &GameDef, events: &[String]) -> anyhow::Result<(State, Vec<Bet>)> {
 }
 
 /// Why a decision was not answered (built without the GIL, raised with it).
-enum Refused {
+pub(crate) enum Refused {
     /// The history leads to no decision, or does not replay.
     History(NoDecision),
     /// The player could not be loaded for the game or could not answer.
@@ -217,7 +217,7 @@ impl From<NoDecision> for Refused {
 
 impl Refused {
     /// The Python exception: `NoDecisionError` with its `due` dict, else `StudError`.
-    fn into_py(self, py: Python<'_>) -> PyErr {
+    pub(crate) fn into_py(self, py: Python<'_>) -> PyErr {
         match self {
             Refused::Player(e) => stud_error(e),
             Refused::History(NoDecision::Refused(msg)) => StudError::new_err(msg),

@@ -17,8 +17,8 @@ import random as _random
 
 from . import _stud
 from ._pokerkit import Action, game_of, phh_actions
-from ._stud import (BOT_NAMES, Decision, Game, NoDecisionError, StrategyFile, StudError, deck,
-                    solve)
+from ._stud import (BOT_NAMES, Decision, Game, NoDecisionError, Ranges, StrategyFile, StudError,
+                    deck, solve)
 
 __all__ = [
     "Action",
@@ -27,6 +27,7 @@ __all__ = [
     "Game",
     "NoDecisionError",
     "Player",
+    "Ranges",
     "StrategyFile",
     "StudError",
     "deck",
