@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use solver::bot::protocol::{due, spot, NoDecision};
 use solver::bot::{Answer, Bet, Player as Plays, BOT_NAMES};
 use solver::players::{load, strategy_spec};
+use solver::resolve::verify::exploitability_of;
 use solver::strategy_file::StrategyFile;
 use std::path::Path;
 use std::sync::{Arc, RwLock};
@@ -166,6 +167,22 @@ impl Player {
             })
         });
         result.map_err(|e| e.into_py(py))
+    }
+
+    /// The player's exact exploitability in the walkable heads-up game `game` (`kuhn`,
+    /// `leduc`, `ministud`, …), as the library's best response measures its policy lifted onto
+    /// the game's whole public tree: a dict of `chips` (per game, what OpenSpiel calls
+    /// exploitability), `mbb`, `best_response_0`, `best_response_1` and `value_0`.
+    fn exploitability<'py>(&self, py: Python<'py>, game: &str) -> PyResult<Bound<'py, PyAny>> {
+        let def = GameDef::preset(game).map_err(|e| stud_error(e.into()))?;
+        let measured = py
+            .detach(|| -> anyhow::Result<serde_json::Value> {
+                let player = self.for_game(&def)?;
+                let e = exploitability_of(&def, &*player)?;
+                Ok(serde_json::to_value(e)?)
+            })
+            .map_err(stud_error)?;
+        json_to_py(py, &measured)
     }
 
     fn __repr__(&self) -> String {

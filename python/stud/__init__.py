@@ -92,6 +92,13 @@ class Player:
         action.apply(state)
         return action
 
+    def exploitability(self, game: str) -> dict:
+        """The player's exact exploitability in a walkable heads-up game (``"kuhn"``,
+        ``"leduc"``, ``"ministud"``, ...) by the library's best response over the whole game:
+        ``{"chips": ..., "mbb": ..., "best_response_0": ..., "best_response_1": ...,
+        "value_0": ...}``; ``chips`` is what OpenSpiel's ``exploitability`` computes."""
+        return self._native.exploitability(game)
+
     def __repr__(self) -> str:
         return "stud.Player(%r)" % self.name
 

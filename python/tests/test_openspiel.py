@@ -29,12 +29,24 @@ def test_a_solved_files_openspiel_exploitability_is_what_the_solve_printed(
     report = stud.solve(game, iterations=iterations, out=str(out))
     assert report["iterations"] == iterations
     g = pyspiel.load_game(openspiel)
-    table = tabular_policy(g, stud.Player(str(out)))
-    measured = exploitability.exploitability(g, table)
+    player = stud.Player(str(out))
+    measured = exploitability.exploitability(g, tabular_policy(g, player))
+    # The file's policy (its rows as stored) measured by both best responses: the same figure.
+    assert abs(measured - player.exploitability(game)["chips"]) < 1e-9
+    # And the solve's own (unrounded) average's, as printed, up to the file's rounding.
     assert abs(measured - report["exploitability"]) < FILE_ROUNDING, (measured, report)
     # A bot's table is another policy, far from equilibrium: the comparison can fail.
     always_call = exploitability.exploitability(g, tabular_policy(g, stud.Player("call")))
     assert always_call > measured + 0.1
+
+
+@pytest.mark.parametrize("bot", ["call", "raise", "random"])
+@pytest.mark.parametrize("game, openspiel", [("kuhn", "kuhn_poker"), ("leduc", "leduc_poker")])
+def test_a_bots_openspiel_exploitability_is_the_librarys(bot, game, openspiel):
+    g = pyspiel.load_game(openspiel)
+    player = stud.Player(bot)
+    measured = exploitability.exploitability(g, tabular_policy(g, player))
+    assert abs(measured - player.exploitability(game)["chips"]) < 1e-9
 
 
 def test_a_three_player_kuhn_table_maps_every_information_state(tmp_path):
