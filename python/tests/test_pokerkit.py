@@ -5,6 +5,8 @@ import random
 
 import pytest
 
+import pokerkit
+
 import stud
 from conftest import pokerkit_state, strategy
 
@@ -20,7 +22,7 @@ def legal_in_pokerkit(state, action):
     return state.can_complete_bet_or_raise_to(action.amount)
 
 
-def play(players, hands, seed, cls_name="FixedLimitSevenCardStud"):
+def play(players, hands, seed, cls_name="FixedLimitSevenCardStud", stack=200):
     """Plays `hands` hands of PokerKit with players[seat] at each seat (rotated every hand);
     returns (hands finished, decisions, illegal offers, the first illegal offer)."""
     rng = random.Random(seed)
@@ -28,7 +30,7 @@ def play(players, hands, seed, cls_name="FixedLimitSevenCardStud"):
     decisions = illegal = finished = 0
     first = None
     for hand in range(hands):
-        state = pokerkit_state(cls_name, seats)
+        state = pokerkit_state(cls_name, seats, stack)
         steps = 0
         while state.status:
             steps += 1
@@ -99,10 +101,36 @@ def test_the_actions_are_pokerkits_terms():
 
 
 def test_a_strategy_refuses_other_stakes_with_the_command_lines_message(hu_player):
-    state = pokerkit_state(stack=100)
+    state = pokerkit_state(stack=100)  # all in under the cap: PokerKit's rules then differ
+    with pytest.raises(stud.StudError, match="PokerKit's rules are accepted heads-up with "
+                                             "stacks of at least 161"):
+        hu_player.policy(state)
+    game = pokerkit.FixedLimitSevenCardStud(
+        (pokerkit.Automation.ANTE_POSTING,), False, 1, 2, 10, 20)  # other bets
     with pytest.raises(stud.StudError, match="7stud-hu.strat was solved for 7stud as stored in "
                                              "it, not for the game asked"):
-        hu_player.policy(state)
+        hu_player.policy(game((400, 400), 2))
+
+
+@pytest.mark.parametrize("file, seats, stack", [("7stud-hu.strat", 2, 1000),
+                                                ("7stud-5p.strat", 5, 500)])
+def test_deeper_stacks_than_the_files_play_the_same_strategy(file, seats, stack):
+    # No one can be all in under the cap either way: the stacks do not change the game.
+    player = stud.Player(strategy(file))
+    finished, _, illegal, first = play([player] * seats, 50, seed=6, stack=stack)
+    assert (finished, illegal) == (50, 0), first
+
+    def game(chips):
+        return stud.Game("7stud", ante=1, bring_in=2, small_bet=5, big_bet=10,
+                         stacks=[chips] * seats, rules="pokerkit")
+
+    rng = random.Random(7)
+    state = pokerkit_state(seats=seats, stack=stack)
+    while state.status:
+        history = stud.phh_actions(state)
+        assert player.decide(history, game(stack)).probs == \
+            player.decide(history, game(200)).probs
+        player.act(state, rng)
 
 
 def test_a_state_with_no_decision_due_says_what_is(hu_player):
