@@ -906,6 +906,15 @@ impl<K: Kind> TreeFile<K> {
         self.container.version
     }
 
+    /// Where section `i` (numbered as in the module documentation) lies in the file, in bytes:
+    /// for a reader that maps the file itself, as the Python package's numpy arrays view the
+    /// nodes, edges, bucket tables and stored probabilities in place, without a copy.
+    pub fn section_range(&self, i: usize) -> Result<std::ops::Range<usize>> {
+        let s = self.container.section(&self.map, i)?;
+        let start = s.as_ptr() as usize - self.map.as_ptr() as usize;
+        Ok(start..start + s.len())
+    }
+
     fn section<T: bytemuck::Pod>(&self, i: usize, name: &str) -> Result<&[T]> {
         cast(self.container.section(&self.map, i)?, name)
     }

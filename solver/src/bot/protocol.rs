@@ -9,7 +9,7 @@
 use super::{sample, Answer, Bet, Player};
 use crate::resolve::{Budget, ResolvingPlayer, Stop};
 use abstraction::phh::{parse_action, replay, ActionLine, HandHistory};
-use abstraction::rules::{Deal, GameDef, Next, Profile};
+use abstraction::rules::{Action, Deal, GameDef, Next, Profile, State};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
@@ -260,29 +260,14 @@ impl Server {
         lane: Lane,
         stop: &Stop,
     ) -> Result<Value, Refusal> {
-        let mut h = HandHistory::for_game(&self.def)
+        let h = HandHistory::for_game(&self.def)
             .ok_or_else(|| format!("PHH cannot record {}", self.def.variant))?;
-        let players = h.players();
-        for (i, s) in req.actions.iter().enumerate() {
-            let (action, commentary) =
-                parse_action(s, players).map_err(|e| format!("actions[{i}] `{s}`: {e}"))?;
-            h.actions.push(ActionLine {
-                action,
-                commentary,
-                line: i + 1,
-            });
-        }
-        let r = replay(&h, self.profile)
-            .map_err(|e| format!("the history does not replay (line N is actions[N-1]): {e}"))?;
-        let (state, bets) = (r.state, r.decisions);
-        let bets: Vec<Bet> = bets.iter().map(|d| (d.street, d.taken)).collect();
-        let seat = match state.next() {
-            Next::Act { seat } => seat,
-            other => {
-                let msg = format!("no decision is due: {other}");
-                return Err(Refusal::NotDue(msg, due(&other, state.payoffs())));
-            }
-        };
+        let Spot {
+            state,
+            bets,
+            seat,
+            legal,
+        } = spot(h, &req.actions, self.profile)?;
         if let Some(asked) = req.seat {
             if asked != seat {
                 return Err(format!(
@@ -292,7 +277,6 @@ impl Server {
                 .into());
             }
         }
-        let legal = state.legal_actions();
         let mut probs = [0.0; 8];
         let probs = &mut probs[..legal.len()];
         let failed = |name: &str, e: anyhow::Error| format!("{name}: {e:#}");
@@ -385,6 +369,69 @@ impl Server {
     }
 }
 
+/// The betting decision a hand history leads to: what a player is asked ([`Player::policy`]).
+pub struct Spot {
+    /// The rules engine's state at the decision.
+    pub state: State,
+    /// The betting so far, by street.
+    pub bets: Vec<Bet>,
+    /// The seat to act (0-based: `p1` is seat 0).
+    pub seat: u8,
+    /// Its legal actions, in the rules engine's order.
+    pub legal: Vec<Action>,
+}
+
+/// Why a hand history leads to no decision.
+#[derive(Debug)]
+pub enum NoDecision {
+    /// The actions do not read or do not replay: the message names the action.
+    Refused(String),
+    /// The history is fine but no decision is due: the message, and the machine-readable `due`
+    /// fields of the protocol's reply (a card owed to a seat, or the hand over with its payoffs).
+    NotDue(String, Value),
+}
+
+/// Replays `actions` (PHH action strings, deals included) on `game` (its stakes and stacks, no
+/// actions yet) under `profile`, to the decision they lead to. The one reading of a request's
+/// history: the server's, and any library caller's that holds a hand as PHH actions (the
+/// Python package); errors are the protocol's messages.
+pub fn spot<S: AsRef<str>>(
+    mut game: HandHistory,
+    actions: &[S],
+    profile: Profile,
+) -> Result<Spot, NoDecision> {
+    let players = game.players();
+    for (i, s) in actions.iter().enumerate() {
+        let s = s.as_ref();
+        let (action, commentary) = parse_action(s, players)
+            .map_err(|e| NoDecision::Refused(format!("actions[{i}] `{s}`: {e}")))?;
+        game.actions.push(ActionLine {
+            action,
+            commentary,
+            line: i + 1,
+        });
+    }
+    let r = replay(&game, profile).map_err(|e| {
+        NoDecision::Refused(format!(
+            "the history does not replay (line N is actions[N-1]): {e}"
+        ))
+    })?;
+    let bets: Vec<Bet> = r.decisions.iter().map(|d| (d.street, d.taken)).collect();
+    let state = r.state;
+    match state.next() {
+        Next::Act { seat } => Ok(Spot {
+            legal: state.legal_actions(),
+            state,
+            bets,
+            seat,
+        }),
+        other => Err(NoDecision::NotDue(
+            format!("no decision is due: {other}"),
+            due(&other, state.payoffs()),
+        )),
+    }
+}
+
 /// Why a request got no decision.
 enum Refusal {
     /// A plain error.
@@ -401,10 +448,19 @@ impl From<String> for Refusal {
     }
 }
 
+impl From<NoDecision> for Refusal {
+    fn from(no: NoDecision) -> Refusal {
+        match no {
+            NoDecision::Refused(msg) => Refusal::Error(msg),
+            NoDecision::NotDue(msg, due) => Refusal::NotDue(msg, due),
+        }
+    }
+}
+
 /// The machine-readable fields of a "no decision is due" reply, from the rules engine's [`Next`]:
 /// `"due": "card"` with the `seat` owed it and `face` (`"down"`, `"up"`, `"community"`), or
 /// `"due": "over"` with `payoffs` per seat when every live hand is known.
-fn due(next: &Next, payoffs: Option<Vec<i64>>) -> Value {
+pub fn due(next: &Next, payoffs: Option<Vec<i64>>) -> Value {
     match next {
         Next::Deal { seat, deal } => json!({
             "due": "card",

@@ -45,7 +45,7 @@ impl StrategyPlayer {
     ) -> anyhow::Result<StrategyPlayer> {
         let stored = file.game();
         if stored != def && !pokerkit_fits(stored, def) {
-            let pokerkit = stored.clone().with_profile(Profile::PokerKit) == *def;
+            let pokerkit = under_pokerkit(stored, def) == *def;
             if pokerkit {
                 bail!(
                     "{path} was solved for {} under the card-room rules; PokerKit's rules are \
@@ -114,20 +114,34 @@ pub fn pokerkit_fits(stored: &GameDef, asked: &GameDef) -> bool {
 /// deals every seat all its cards and every burn, so that PokerKit never reshuffles (its
 /// reshuffle redeals folded seats' cards, seen ones among them, which no view of the card
 /// abstraction holds twice).
+///
+/// The stacks may differ from the file's: a stack that no one can run out of under the cap
+/// never changes the game, so any such stacks play a file solved with such stacks (a PokerKit
+/// table of 1,000 chips a seat plays the shipped files of 200).
 pub fn pokerkit_fits_table(stored: &GameDef, asked: &GameDef) -> bool {
     let burns = if asked.burn_cards {
         asked.streets.len().saturating_sub(1)
     } else {
         0
     };
+    let deep = |def: &GameDef| {
+        let most = most_committed(def);
+        def.starting_stacks.iter().all(|&s| s >= most)
+    };
     stored.clone().with_profile(Profile::CardRoom) == *stored
-        && stored.clone().with_profile(Profile::PokerKit) == *asked
+        && under_pokerkit(stored, asked) == *asked
         && asked.seats as usize * asked.cards_per_player() + burns
             <= asked.deck.cards().len() as usize
-        && asked
-            .starting_stacks
-            .iter()
-            .all(|&s| s >= most_committed(asked))
+        && deep(stored)
+        && deep(asked)
+}
+
+/// `stored` under PokerKit's rules with the stacks of `asked` (what `asked` must be for the
+/// file of `stored` to play it, stacks deep enough aside).
+fn under_pokerkit(stored: &GameDef, asked: &GameDef) -> GameDef {
+    let mut def = stored.clone().with_profile(Profile::PokerKit);
+    def.starting_stacks.clone_from(&asked.starting_stacks);
+    def
 }
 
 /// The most one seat can put in a hand of `def` with the cap never lifted: the ante and the
@@ -257,6 +271,14 @@ mod pokerkit_tests {
         assert!(fits(3, 1000) && fits(5, 1000) && fits(6, 1000));
         assert!(!fits(7, 1000) && !fits(8, 1000));
         assert!(!fits(5, 20), "all in under the cap");
+        // Other stacks than the file's, both deep enough: the same game.
+        let hu = GameDef::preset("7stud").unwrap();
+        let deeper = hu
+            .clone()
+            .with_profile(Profile::PokerKit)
+            .with_seats(2, 1000);
+        assert!(pokerkit_fits(&hu, &deeper));
+        assert!(!pokerkit_fits(&hu, &deeper.clone().with_seats(2, 100)));
         let five = GameDef::preset("7stud-5p").unwrap();
         assert!(!pokerkit_fits_table(
             &five,

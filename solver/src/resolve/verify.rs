@@ -124,6 +124,18 @@ pub fn measure(
     })
 }
 
+/// The exact exploitability of `player` in the walkable heads-up game `def` (Kuhn, Leduc, the
+/// walkable stud games): its policy at every decision lifted onto the lossless public tree
+/// ([`crate::ladder::lift_target`]) and measured by the exact best response. A strategy file
+/// is measured as it plays (its rows as stored, rounded, through its spec's purification): the
+/// figure another program's best response of the same policy must give (the Python package
+/// checks OpenSpiel's against it).
+pub fn exploitability_of(def: &GameDef, player: &dyn Player) -> Result<Exploitability> {
+    let tree = crate::ladder::lift_target(def, None)?;
+    let (lifted, _) = lift(def, &tree, player)?;
+    Ok(exploitability(&tree, &lifted))
+}
+
 /// One root re-solved: the public tree's slots it overwrites, and the subgame's figures.
 struct Solved {
     rows: Vec<(usize, f64)>,

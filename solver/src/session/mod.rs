@@ -43,6 +43,13 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
+/// Forgets an [`interrupt`], so that the next session runs its plan: for a process that goes on
+/// solving after an interrupted solve (the Python package's `solve` after a KeyboardInterrupt;
+/// the command line ends instead).
+pub fn clear_interrupt() {
+    INTERRUPTED.store(false, Ordering::SeqCst);
+}
+
 /// Set while a session loop runs ([`run`]): before it (building a bucketing, a tree) there is
 /// nothing to save, so a signal handler may end the process at once.
 static SOLVING: AtomicBool = AtomicBool::new(false);

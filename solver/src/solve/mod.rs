@@ -81,6 +81,33 @@ pub enum Settings {
     Sampled(sampled::Settings),
 }
 
+impl Settings {
+    /// The back end `def` goes to when nothing else is asked, with that back end's defaults, as
+    /// `stud solve --game G` without a back end's flags picks it: the walked solver for a
+    /// walkable heads-up game (Kuhn, Leduc, …), the deal-sampled one for a real heads-up game,
+    /// the exact multiway solver for a walkable table. A library caller that names only a game
+    /// (the Python package's `solve`) gets it here. A real game at a table (the sampled solver,
+    /// whose abstraction must be chosen) is refused, naming the command that solves it.
+    pub fn default_for(def: &GameDef) -> Result<Settings> {
+        let walkable = abstraction::tree::Tree::check_supported(def).is_ok();
+        Ok(match (def.seats > 2, walkable) {
+            (false, true) => Settings::Walked(walked::Settings::default()),
+            (false, false) => Settings::Deal(deal::Settings::default()),
+            (true, _) if !sampled::takes(def, None) => {
+                Settings::Multiway(multiway::Settings::default())
+            }
+            (true, _) => bail!(
+                "{} at {} seats is solved by the sampled multiway solver, whose abstraction \
+                 and settings have no default here: run `stud solve --game {}-{}p`",
+                def.variant,
+                def.seats,
+                def.variant.name(),
+                def.seats
+            ),
+        })
+    }
+}
+
 /// What [`drive`] tells as it goes: a command line draws a progress bar and prints lines; a
 /// library caller may implement none of it (`()`). Called from the solving thread, except
 /// [`Watcher::building`], which the bucketing's workers call.

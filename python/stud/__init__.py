@@ -1,0 +1,117 @@
+"""Fixed-limit stud poker strategies in Python: the ``stud`` solver's strategy files and bots for
+Python bots, PokerKit states and OpenSpiel games.
+
+    import random, stud
+    bot = stud.Player("strategies/7stud-hu.strat")   # or "heuristic", "FILE:pure", ...
+    bot.policy(state)        # {Action("complete_bet_or_raise_to", 5): 0.8, ...} at a PokerKit State
+    bot.act(state, random.Random(1))  # draws one and plays it on the state
+
+docs/guide/python.md has the whole walk. ``stud.arrays.StrategyArrays(path)`` views a heads-up strategy file's sections as numpy arrays
+(in place, no copy); ``stud.openspiel`` has OpenSpiel's policies. Every error is a ``StudError`` with the command line's
+message; a history that leads to no decision is a ``NoDecisionError`` with its ``due`` fields.
+"""
+
+from __future__ import annotations
+
+import random as _random
+
+from . import _stud
+from ._pokerkit import Action, game_of, phh_actions
+from ._stud import (BOT_NAMES, Decision, Game, NoDecisionError, Ranges, StrategyFile, StudError,
+                    deck, solve)
+
+__all__ = [
+    "Action",
+    "BOT_NAMES",
+    "Decision",
+    "Game",
+    "NoDecisionError",
+    "Player",
+    "Ranges",
+    "StrategyFile",
+    "StudError",
+    "deck",
+    "game_of",
+    "phh_actions",
+    "solve",
+]
+
+
+class Player:
+    """A player as ``stud match`` and ``stud serve`` name it: a bot (``random``, ``call``,
+    ``raise``, ``heuristic``) or a strategy file (heads-up, multiway or public-tree), played as
+    its spec says: ``FILE`` (the file's default: a real game's rows thresholded at 0.15, a
+    multiway or exact file's as solved), ``FILE:mixed``, ``FILE:threshold=T``, ``FILE:pure``,
+    or ``FILE:resolve`` (``:resolve=N`` iterations, ``:resolve=Nms``: the last street re-solved
+    at every decision, heads-up).
+
+    One player serves any number of threads at once (a decision runs without the GIL) and any
+    game its spec plays: a strategy file plays the game it was solved for, under the card-room
+    rules or PokerKit's where it fits them (docs/protocol.md, "A PokerKit dealer")."""
+
+    def __init__(self, spec: str):
+        self._native = _stud.Player(spec)
+
+    @property
+    def name(self) -> str:
+        """The player's name, as matches report it (``FILE:threshold=0.15``, ``heuristic``)."""
+        return self._native.name
+
+    @property
+    def game(self):
+        """The game a strategy file was solved for, as a dict; ``None`` for a bot."""
+        return self._native.game
+
+    def decide(self, actions, game) -> Decision:
+        """The ``Decision`` (seat, street, legal PHH actions and their probabilities) at the spot
+        that ``actions`` (PHH action strings, deals included) lead to in ``game`` (a ``Game``, or
+        a preset's name such as ``"7stud"`` or ``"7stud-5p"``, card-room rules)."""
+        if isinstance(game, str):
+            game = Game.preset(game)
+        return self._native.decide(game, list(actions))
+
+    def policy_phh(self, actions, game) -> dict:
+        """``{PHH action: probability}`` at the spot ``actions`` lead to in ``game`` (see
+        ``decide``), e.g. ``{"f": 0.0, "cc": 0.25, "cbr 10": 0.75}``."""
+        d = self.decide(actions, game)
+        return dict(zip(d.legal, d.probs))
+
+    def policy(self, state) -> dict:
+        """``{Action: probability}`` for the seat to act at a PokerKit ``state`` (seven-card
+        stud, stud hi-lo or razz, any number of seats the player plays), each ``Action`` in
+        PokerKit's terms (``fold``, ``check_or_call``, ``post_bring_in``,
+        ``complete_bet_or_raise_to`` an amount). The player reads only what that seat may see."""
+        d = self._native.decide(game_of(state), phh_actions(state))
+        return {Action.from_phh(a): p for a, p in zip(d.legal, d.probs)}
+
+    def act(self, state, rng=None) -> Action:
+        """Draws an action from ``policy(state)`` with ``rng`` (anything with a ``random()``
+        method, e.g. ``random.Random(seed)``; the ``random`` module when ``None``), plays it on
+        ``state`` and returns it."""
+        action = _draw(self.policy(state), rng)
+        action.apply(state)
+        return action
+
+    def exploitability(self, game: str) -> dict:
+        """The player's exact exploitability in a walkable heads-up game (``"kuhn"``,
+        ``"leduc"``, ``"ministud"``, ...) by the library's best response over the whole game:
+        ``{"chips": ..., "mbb": ..., "best_response_0": ..., "best_response_1": ...,
+        "value_0": ...}``; ``chips`` is what OpenSpiel's ``exploitability`` computes."""
+        return self._native.exploitability(game)
+
+    def __repr__(self) -> str:
+        return "stud.Player(%r)" % self.name
+
+
+def _draw(policy: dict, rng):
+    """One key of ``policy`` drawn with its probability."""
+    x = (rng or _random).random()
+    last = None
+    for action, p in policy.items():
+        if p > 0.0:
+            last = action
+            if x < p:
+                return action
+            x -= p
+    # Rounding can leave a sliver past the last entry: the last one with weight.
+    return last
