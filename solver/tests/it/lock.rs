@@ -1,0 +1,170 @@
+//! Node locking: a lock resolved on the walkable games' trees, held in the walk, and the exact
+//! check that a player whose every row is locked is met by the other's exact best response.
+
+use abstraction::rules::GameDef;
+use abstraction::tree::{NodeKind, Tree, NONE};
+use solver::best_response::{value, Play};
+use solver::cfr::{Algorithm, Solver};
+use solver::lock::{Lock, Locked};
+use solver::session::{new_solver, Abstractions};
+
+/// Every row of Kuhn's p2 fixed, far from an equilibrium (so that the best response to it is
+/// not one): a bet after a check 40% of the time, a call of a bet 70%.
+const KUHN_P2: &str = r#"
+[[lock]]
+player = 2
+play = { check = 0.6, bet = 0.4 }
+
+[[lock]]
+player = 2
+play = { fold = 0.3, call = 0.7 }
+"#;
+
+/// Leduc's p2 the same, and a raise 20% of the time where one is legal (the third rule
+/// overrides the second there).
+const LEDUC_P2: &str = r#"
+[[lock]]
+player = 2
+play = { check = 0.6, bet = 0.4 }
+
+[[lock]]
+player = 2
+play = { fold = 0.3, call = 0.7 }
+
+[[lock]]
+player = 2
+play = { fold = 0.3, call = 0.5, raise = 0.2 }
+"#;
+
+fn solver(def: &GameDef, algorithm: Algorithm) -> Solver {
+    new_solver(def, &Abstractions::for_game(def), algorithm, None).unwrap()
+}
+
+/// The rows of `seat` in `tree`: (node, bucket) of every hand reaching a decision.
+fn rows_of(tree: &Tree, seat: u8) -> usize {
+    let mut rows = 0;
+    for node in tree.nodes.iter() {
+        if node.kind == NodeKind::Action && node.seat == seat {
+            let mut b: Vec<u32> = tree.bucket_table(node.board, seat).to_vec();
+            b.retain(|&x| x != NONE);
+            b.sort_unstable();
+            b.dedup();
+            rows += b.len();
+        }
+    }
+    rows
+}
+
+/// Solves `def` with every row of p2 locked by `text` for `iterations`; returns how far the
+/// free player's solved strategy is from its exact best response against the lock (the best
+/// response's value less the strategy's), after checking that p2's average is the lock.
+fn locked_gap(def: &GameDef, text: &str, algorithm: Algorithm, iterations: u64) -> f64 {
+    let lock = Lock::parse(text, "every-row.toml").unwrap();
+    let mut s = solver(def, algorithm);
+    let locked = Locked::on_tree(&lock, def, &s.tree).unwrap();
+    assert_eq!(locked.rows, rows_of(&s.tree, 1), "every row of p2 is fixed");
+    s.set_lock(locked.clone()).unwrap();
+    for _ in 0..iterations {
+        s.iterate();
+    }
+    let mut fixed = s.average.clone();
+    locked.fix_average(&mut fixed);
+    assert_eq!(fixed, s.average, "the average of a fixed row is the lock");
+    let follow = value(&s.tree, &s.average, 0, Play::Follow);
+    let best = value(&s.tree, &s.average, 0, Play::Best);
+    let gap = best - follow;
+    eprintln!(
+        "{} {iterations}: value {follow}, best response {best}, gap {gap:e}",
+        algorithm.name()
+    );
+    gap
+}
+
+#[test]
+fn kuhn_every_row_locked_gives_the_exact_best_response() {
+    let def = GameDef::kuhn();
+    let gap = locked_gap(&def, KUHN_P2, Algorithm::CfrPlus, 100_000);
+    assert!((0.0..1e-9).contains(&gap.abs()), "gap {gap:e}");
+    let gap = locked_gap(&def, KUHN_P2, Algorithm::DCFR, 3000);
+    assert!(gap.abs() < 1e-9, "gap {gap:e}");
+}
+
+#[test]
+fn leduc_every_row_locked_gives_the_exact_best_response() {
+    let def = GameDef::leduc();
+    let gap = locked_gap(&def, LEDUC_P2, Algorithm::DCFR, 3000);
+    assert!(gap.abs() < 1e-9, "gap {gap:e}");
+}
+
+#[test]
+#[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
+fn leduc_every_row_locked_gives_the_exact_best_response_by_cfr_plus() {
+    let def = GameDef::leduc();
+    let gap = locked_gap(&def, LEDUC_P2, Algorithm::CfrPlus, 100_000);
+    assert!(gap.abs() < 1e-9, "gap {gap:e}");
+}
+
+/// Without the lock, the same solve's p2 is no lock: the check above can fail.
+#[test]
+fn an_unlocked_solve_is_not_its_lock() {
+    let def = GameDef::kuhn();
+    let lock = Lock::parse(KUHN_P2, "every-row.toml").unwrap();
+    let mut s = solver(&def, Algorithm::CfrPlus);
+    let locked = Locked::on_tree(&lock, &def, &s.tree).unwrap();
+    for _ in 0..1000 {
+        s.iterate();
+    }
+    let mut fixed = s.average.clone();
+    locked.fix_average(&mut fixed);
+    let gap = value(&s.tree, &fixed, 0, Play::Best) - value(&s.tree, &fixed, 0, Play::Follow);
+    assert!(gap > 1e-3, "gap {gap:e}");
+}
+
+/// A rule at one spot fixes that decision's rows of the hands named, no other.
+#[test]
+fn a_spot_and_hands_fix_those_rows_only() {
+    let def = GameDef::leduc();
+    let text = "[[lock]]\nplayer = 2\nspot = \"cbr2 cc | Kd | cbr4\"\nhands = [\"Q\"]\n\
+                play = { raise = 1 }\n";
+    let lock = Lock::parse(text, "spot.toml").unwrap();
+    let s = solver(&def, Algorithm::CfrPlus);
+    let locked = Locked::on_tree(&lock, &def, &s.tree).unwrap();
+    assert_eq!(locked.rows, 2, "the two queens");
+    let nodes: Vec<usize> = (0..s.tree.nodes.len())
+        .filter(|&i| locked.node(i))
+        .collect();
+    assert_eq!(nodes.len(), 1, "{nodes:?}");
+}
+
+/// Bad locks are refused with the file, the line and the key.
+#[test]
+fn bad_locks_name_the_line_and_key() {
+    let def = GameDef::leduc();
+    let tree = solver(&def, Algorithm::CfrPlus).tree;
+    let refused = |text: &str| -> String {
+        match Lock::parse(text, "bad.toml").and_then(|l| Locked::on_tree(&l, &def, &tree)) {
+            Ok(_) => panic!("accepted {text}"),
+            Err(e) => format!("{e:#}"),
+        }
+    };
+    let e = refused("[[lock]]\nplayer = 2\n\nplay = { fold = 0.5, call = 0.4 }\n");
+    assert!(
+        e.contains("bad.toml line 4") && e.contains("`play`") && e.contains("0.9"),
+        "{e}"
+    );
+    let e = refused("[[lock]]\nplayer = 2\nplay = { fold = 0.5, limp = 0.5 }\n");
+    assert!(e.contains("line 3") && e.contains("`play.limp`"), "{e}");
+    let e = refused("[[lock]]\nplayer = 2\nspot = \"cbr2 cc | Kd | cc\"\nplay = { fold = 1 }\n");
+    assert!(
+        e.contains("line 1") && e.contains("fold is not legal"),
+        "{e}"
+    );
+    let e = refused("[[lock]]\nplayer = 2\nspot = \"cc cc | Kd | cc cc\"\nplay = { fold = 1 }\n");
+    assert!(e.contains("fixes no row"), "{e}");
+    let e = refused("[[lock]]\nplayer = 1\nspot = \"cbr2\"\nplay = { call = 1 }\n");
+    assert!(e.contains("p2 acts there, not p1"), "{e}");
+    let e = refused("[[lock]]\nplayer = 2\nstreet = \"7th\"\nplay = { call = 1 }\n");
+    assert!(e.contains("round 1, round 2"), "{e}");
+    let e = refused("[[lock]]\nplayer = 2\nseat = 1\nplay = { call = 1 }\n");
+    assert!(e.contains("line 3") && e.contains("seat"), "{e}");
+}
