@@ -168,3 +168,79 @@ fn bad_locks_name_the_line_and_key() {
     let e = refused("[[lock]]\nplayer = 2\nseat = 1\nplay = { call = 1 }\n");
     assert!(e.contains("line 3") && e.contains("seat"), "{e}");
 }
+
+/// The deal-sampled solve of a real game, locked from the command line: the file it writes
+/// stores the lock at every row fixed, and its report names the lock.
+#[test]
+fn a_locked_real_game_solve_writes_the_lock() {
+    use abstraction::betting_abstraction::BettingAbstraction;
+    use abstraction::betting_tree::BettingTree;
+    use abstraction::recall::Recall;
+    use solver::strategy_file::StrategyFile;
+    let d = std::env::temp_dir().join(format!("stud-lock-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let lock_path = d.join("lock.toml");
+    // 0.2 and 0.8 are stored exactly by a file's bytes (51 and 204 of 255).
+    let text = "[[lock]]\nposition = \"second\"\nstreet = \"7th\"\nplay = { fold = 0, call = 1 }\n\n\
+                [[lock]]\nspot = \"3c 8d pb\"\nbuckets = [7]\nplay = { call = 0.2, complete = 0.8 }\n";
+    std::fs::write(&lock_path, text).unwrap();
+    let out = d.join("locked.strat");
+    let abst = d.join("abstractions");
+    let args = [
+        "solve",
+        "--game",
+        "7stud",
+        "--abstraction",
+        "tiny",
+        "--abstraction-dir",
+        abst.to_str().unwrap(),
+        "--batch",
+        "64",
+        "--iterations",
+        "4",
+        "--threads",
+        "2",
+        "--json",
+        "--lock",
+        lock_path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let stdout = crate::common::ok(&crate::common::stud(&args, ""));
+    let report: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(report["lock"]["rules"], 2, "{report}");
+    assert_eq!(
+        report["lock"]["file"],
+        lock_path.to_str().unwrap(),
+        "{report}"
+    );
+    let file = StrategyFile::open(&out).unwrap();
+    let f = file.betting().unwrap();
+    let def = file.game().clone();
+    let nb: Vec<u32> = (0..def.streets.len())
+        .map(|s| f.bucketing().buckets(s))
+        .collect();
+    let tree = BettingTree::build(&def, BettingAbstraction::for_game(&def), &nb).unwrap();
+    let lock = Lock::parse(text, "lock.toml").unwrap();
+    let locked = Locked::on_betting(&lock, &def, &tree, Recall::None).unwrap();
+    assert!(locked.rows > 8, "{} rows", locked.rows);
+    let mut checked = 0;
+    for (i, node) in tree
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| locked.node(*i))
+    {
+        let k = node.num_children as usize;
+        for b in 0..tree.num_buckets[node.street as usize] {
+            let Some(want) = locked.row(node.first_slot() as usize + b as usize * k, k) else {
+                continue;
+            };
+            let mut got = vec![0.0; k];
+            f.row_into(i as u32, b, &mut got).unwrap();
+            assert_eq!(got, want, "node {i} bucket {b}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, locked.rows);
+}
