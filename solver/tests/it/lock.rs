@@ -244,3 +244,48 @@ fn a_locked_real_game_solve_writes_the_lock() {
     }
     assert_eq!(checked, locked.rows);
 }
+
+/// `stud query --diff`: a locked Leduc solve against the unlocked one moves p2's locked rows
+/// to the lock and p1's in answer, the biggest moves first; a file against itself moves none.
+#[test]
+fn diff_shows_how_the_locked_solve_moved() {
+    use crate::common::{ok, stud};
+    let d = std::env::temp_dir().join(format!("stud-lock-diff-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let lock = root.join("docs/guide/locks/leduc-calls-down.toml");
+    let (a, b) = (d.join("a.strat"), d.join("b.strat"));
+    let solve = |out: &std::path::Path, lock: Option<&std::path::Path>| {
+        let mut args = vec!["solve", "--game", "leduc", "--iterations", "300", "--json"];
+        args.extend(["--out", out.to_str().unwrap()]);
+        if let Some(l) = lock {
+            args.extend(["--lock", l.to_str().unwrap()]);
+        }
+        ok(&stud(&args, ""))
+    };
+    solve(&a, None);
+    solve(&b, Some(&lock));
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let v: serde_json::Value = serde_json::from_str(&ok(&stud(
+        &["query", "--diff", a, b, "--top", "0", "--json"],
+        "",
+    )))
+    .unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len() as u64, v["rows_compared"].as_u64().unwrap());
+    assert!(v["rows_changed"].as_u64().unwrap() > 10, "{v}");
+    let moved: Vec<f64> = rows.iter().map(|r| r["moved"].as_f64().unwrap()).collect();
+    assert!(moved.windows(2).all(|w| w[0] >= w[1]), "biggest first");
+    // The second rule: p2's kings at its spot raise for sure in the locked file.
+    let king = rows
+        .iter()
+        .find(|r| r["spot"] == "cc cc Kd cbr4" && r["row"] == "Kc")
+        .unwrap();
+    assert_eq!(king["player"], "p2");
+    assert_eq!(king["b"], serde_json::json!([0.0, 0.0, 1.0]), "{king}");
+    assert!(rows
+        .iter()
+        .any(|r| r["player"] == "p1" && r["moved"].as_f64().unwrap() > 0.05));
+    let text = ok(&stud(&["query", "--diff", a, a], ""));
+    assert!(text.contains(" 0 changed"), "{text}");
+}
