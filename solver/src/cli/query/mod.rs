@@ -71,7 +71,7 @@ use std::path::PathBuf;
     stud query strategies/razz-hu.strat \"Kc 3d\" --hand \"As 2d\"\n  \
     stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x b\" --ranges\n  \
     stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x b\" --play threshold=0.15\n  \
-    stud query --diff strategies/razz-hu.strat strategies/razz-hu.strat --top 3   # how a strategy moved: here none\n  \
+    stud query --diff strategies/razz-hu.strat strategies/razz-hu.strat --top 3\n  \
     stud query strategies/7stud-4p.strat:pure \"3c 8d Kh 2s pb\" --hand \"As Ad\"\n  \
     stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x x | 4d 5h x x | 9c Jd x x\" \
 --hand \"As Kd 2s\" --resolve --iterations 50\n\n\
