@@ -579,6 +579,18 @@ fn hand_rows(tree: &Tree, d: &Decision, rule: &Rule) -> Result<Vec<u32>> {
         .collect();
     rows.sort_unstable();
     rows.dedup();
+    // In a bucketed abstraction a row is several hands: fixing it for the hands named would
+    // fix it for the others too.
+    let shared = (0..table.len())
+        .find(|&h| !rule.hands.is_empty() && !named(h) && rows.binary_search(&table[h]).is_ok());
+    if let Some(h) = shared {
+        bail!(
+            "`hands`: {} shares its bucket {} with a hand named here; in a bucketed \
+             abstraction name `buckets`",
+            tree.hands[h],
+            table[h]
+        );
+    }
     Ok(rows)
 }
 

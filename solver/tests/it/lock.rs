@@ -136,6 +136,28 @@ fn a_spot_and_hands_fix_those_rows_only() {
     assert_eq!(nodes.len(), 1, "{nodes:?}");
 }
 
+/// In a bucketed abstraction a hand's row is its bucket's, shared with other hands: `hands`
+/// is refused there, `buckets` taken.
+#[test]
+fn a_bucketed_tree_takes_buckets_not_hands() {
+    use abstraction::bucketing::{Bucketing, Size};
+    use solver::session::Cards;
+    let def = GameDef::ministud();
+    // One bucket a street: every hand shares its row.
+    let size = Size::parse("1", def.streets.len()).unwrap();
+    let cards = Cards::Buckets(Box::new(Bucketing::build(&def, &size, &|_| {}).unwrap()));
+    let abs = Abstractions::with_cards(&def, cards);
+    let tree = new_solver(&def, &abs, Algorithm::CfrPlus, None)
+        .unwrap()
+        .tree;
+    let hands = "[[lock]]\nplayer = 1\nhands = [\"K\"]\nplay = { check = 1 }\n";
+    let e = Locked::on_tree(&Lock::parse(hands, "b.toml").unwrap(), &def, &tree).unwrap_err();
+    assert!(format!("{e:#}").contains("name `buckets`"), "{e:#}");
+    let buckets = "[[lock]]\nplayer = 1\nbuckets = [0]\nplay = { check = 1 }\n";
+    let locked = Locked::on_tree(&Lock::parse(buckets, "b.toml").unwrap(), &def, &tree).unwrap();
+    assert!(locked.rows > 0);
+}
+
 /// Bad locks are refused with the file, the line and the key.
 #[test]
 fn bad_locks_name_the_line_and_key() {
