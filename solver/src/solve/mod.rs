@@ -311,7 +311,8 @@ pub const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(5 * 60);
 fn refuse_lock(request: &Request, what: &str) -> Result<()> {
     if let Some(lock) = &request.lock {
         bail!(
-            "{}: {what} does not lock rows yet; the walked solver (heads-up walkable games) and              the deal-sampled one (heads-up real games) do",
+            "{}: {what} does not lock rows yet; the walked solver (heads-up walkable games) and \
+             the deal-sampled one (heads-up real games) do",
             lock.source
         );
     }

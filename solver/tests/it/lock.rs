@@ -311,3 +311,25 @@ fn diff_shows_how_the_locked_solve_moved() {
     let text = ok(&stud(&["query", "--diff", a, a], ""));
     assert!(text.contains(" 0 changed"), "{text}");
 }
+
+/// A solver that cannot hold a lock refuses it by name before any work.
+#[test]
+fn the_multiway_solvers_refuse_a_lock() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let lock = root.join("docs/guide/locks/leduc-calls-down.toml");
+    let out = std::env::temp_dir().join(format!("stud-lock-3p-{}.json", std::process::id()));
+    let args = ["solve", "--game", "kuhn-3p", "--iterations", "10"];
+    let lock_args = [
+        "--lock",
+        lock.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let args: Vec<&str> = args.iter().chain(&lock_args).copied().collect();
+    let e = crate::common::err(&crate::common::stud(&args, ""));
+    assert!(
+        e.contains("the exact multiway solver does not lock rows yet; the walked solver"),
+        "{e}"
+    );
+    assert!(!out.exists());
+}
