@@ -129,12 +129,6 @@ fn line_of(text: &str, at: usize) -> usize {
 }
 
 impl Lock {
-    /// Reads a lock file.
-    pub fn read(path: &std::path::Path) -> Result<Lock> {
-        let text = crate::input::read_text(path, crate::input::LOCK)?;
-        Lock::parse(&text, &path.display().to_string())
-    }
-
     /// Parses the text of a lock file read from `source` (named in errors): a bad key, a player
     /// out of range, an unknown action or frequencies not summing to 1 are refused with the
     /// line and key.

@@ -11,7 +11,6 @@ use abstraction::named::Named;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
 use solver::cfr::Algorithm;
-use solver::lock::Lock;
 use solver::multiway::sampled::Played;
 use solver::solve::{self, Report, Request, Settings};
 use std::path::PathBuf;
@@ -388,7 +387,7 @@ pub(super) fn request(args: &Args, def: GameDef) -> Result<Request> {
         resume: args.resume,
         seed: args.random.seed,
         abstraction_dir: args.abstraction_dir.clone(),
-        lock: args.lock.as_deref().map(Lock::read).transpose()?,
+        lock: args.lock.as_deref().map(solve::read_lock).transpose()?,
         settings,
     })
 }

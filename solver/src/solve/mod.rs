@@ -306,6 +306,14 @@ pub const DEFAULT_TIME: Duration = Duration::from_secs(28 * 60);
 /// How often a sampled solve writes a checkpoint by default.
 pub const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(5 * 60);
 
+/// Reads the lock file at `path` (bounded, as every input: [`crate::input::LOCK`]) for a
+/// [`Request`]'s `lock`. Here rather than in [`crate::lock`], which the kernels read below the
+/// file layer.
+pub fn read_lock(path: &Path) -> Result<Lock> {
+    let text = crate::input::read_text(path, crate::input::LOCK)?;
+    Lock::parse(&text, &path.display().to_string())
+}
+
 /// Refuses a lock given to a back end that cannot hold one (`what`: the solver, as the
 /// refusal names it).
 fn refuse_lock(request: &Request, what: &str) -> Result<()> {
