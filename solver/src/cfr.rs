@@ -26,6 +26,7 @@
 //! sampled subtrees change in that iteration.
 
 use crate::kernel::{regret_match_strided, Real};
+use crate::lock::Locked;
 use crate::terminal::{fold_and_showdown, terminal_values, HoldingIds};
 use abstraction::tree::{Node, NodeKind, Tree, NONE};
 use serde::{Deserialize, Serialize};
@@ -310,6 +311,8 @@ pub struct Solver<T: Real = f64> {
     ids: HoldingIds,
     /// [`own_rows`] of the tree.
     own_rows: Vec<[bool; 2]>,
+    /// The rows fixed by a lock ([`Solver::set_lock`]), played instead of regret matching.
+    lock: Option<Box<Locked>>,
 }
 
 /// Burch, Johanson and Bowling's re-solving gadget (2014): before the subgame, the opponent of
@@ -409,7 +412,25 @@ impl<T: Real> Solver<T> {
             sampling: None,
             ranges: None,
             gadget: None,
+            lock: None,
         }
+    }
+
+    /// Plays the rows `lock` fixes at their frequencies from now on, in every pass and in the
+    /// average (whose fixed rows are set to the lock after each iteration, so that the strategy
+    /// written is the lock to the bit). Refused unless `lock` was resolved on a tree of this
+    /// one's size ([`Locked::on_tree`]).
+    pub fn set_lock(&mut self, lock: Locked) -> Result<(), String> {
+        if !lock.fits(self.tree.nodes.len(), self.tree.num_slots) {
+            return Err("the lock was resolved on another tree".into());
+        }
+        self.lock = Some(Box::new(lock));
+        Ok(())
+    }
+
+    /// The lock in force, if any.
+    pub fn lock(&self) -> Option<&Locked> {
+        self.lock.as_deref()
     }
 
     /// Starts every pass from these reach vectors (one per seat, a weight per private hand)
@@ -512,6 +533,7 @@ impl<T: Real> Solver<T> {
                 sample: self
                     .sampling
                     .map(|s| (s.batch, mix(mix(s.seed, self.iterations), trav as u64))),
+                lock: self.lock.as_deref(),
             };
             let Task {
                 scratch,
@@ -559,6 +581,9 @@ impl<T: Real> Solver<T> {
             if let Some(g) = self.gadget.as_deref_mut().filter(|g| g.seat == trav) {
                 g.update(&out[..n]);
             }
+        }
+        if let Some(lock) = self.lock.as_deref() {
+            lock.fix_average(&mut self.average);
         }
     }
 }
@@ -625,6 +650,8 @@ struct Ctx<'a> {
     par: &'a [(u32, u32)],
     /// Chance sampling: the batch and this pass's key (mixed with the node index per node).
     sample: Option<(usize, u64)>,
+    /// The rows a lock fixes, if any.
+    lock: Option<&'a Locked>,
 }
 
 /// The tasks of the top-level chance children, numbered as in `Ctx::par`, and those of the
@@ -875,6 +902,9 @@ fn action<T: Real>(
         tables.regrets.view(slot, len),
         frame.strategy,
     );
+    if let Some(lock) = ctx.lock.filter(|l| l.node(i)) {
+        impose(lock, tree, node, frame.strategy);
+    }
     let mine = node.seat == ctx.trav;
     if mine {
         // The average rows are next touched after the whole subtree, in post-order:
@@ -896,6 +926,21 @@ fn action<T: Real>(
         tables.regrets.at(slot, len),
         tables.averages.at(slot, len),
     );
+}
+
+/// Overwrites the current strategy `strat` (`strat[a * n + h]`) of every hand of action node
+/// `node` whose row `lock` fixes with the lock's frequencies.
+fn impose<T: Real>(lock: &Locked, tree: &Tree, node: &Node, strat: &mut [T]) {
+    let k = node.num_children as usize;
+    let table = tree.bucket_table(node.board, node.seat);
+    let (n, slot) = (table.len(), node.first_slot() as usize);
+    for (h, &b) in table.iter().enumerate().filter(|(_, &b)| b != NONE) {
+        if let Some(row) = lock.row(slot + b as usize * k, k) {
+            for (a, &p) in row.iter().enumerate() {
+                strat[a * n + h] = T::from_f64(p);
+            }
+        }
+    }
 }
 
 /// Walks each action of node `i`, the actor's reach scaled by its probability, into

@@ -34,6 +34,7 @@
 
 use crate::cfr::{mix, prefetch, Algorithm, Tables};
 use crate::kernel::{regret_match, regret_match_strided};
+use crate::lock::Locked;
 use abstraction::betting_tree::{BettingKind, BettingTree};
 use abstraction::bucketing::view::held_by;
 use abstraction::bucketing::CardView;
@@ -82,6 +83,8 @@ pub struct DealSolver {
     /// Per node: its task if its parent is a parallel node (first street), else [`NONE`];
     /// numbered in preorder so that a subtree's tasks are contiguous.
     task_of: Vec<u32>,
+    /// The rows fixed by a lock ([`DealSolver::set_lock`]), played instead of regret matching.
+    lock: Option<Box<Locked>>,
 }
 
 /// Where an iteration's time went.
@@ -244,7 +247,20 @@ impl DealSolver {
                 .collect(),
             task_of,
             tree,
+            lock: None,
         })
+    }
+
+    /// Plays the rows `lock` fixes at their frequencies from now on, in every deal and in the
+    /// average (whose fixed rows are set to the lock after each iteration, so that the file
+    /// written stores the lock). Refused unless `lock` was resolved on a tree of this one's
+    /// size ([`Locked::on_betting`]).
+    pub fn set_lock(&mut self, lock: Locked) -> Result<(), String> {
+        if !lock.fits(self.tree.nodes.len(), self.tree.num_slots) {
+            return Err("the lock was resolved on another tree".into());
+        }
+        self.lock = Some(Box::new(lock));
+        Ok(())
     }
 
     /// Refuses a bucketing, tree, recall or batch that do not fit `def` together, naming the
@@ -360,6 +376,7 @@ impl DealSolver {
                 level: level_len(&self.tree, self.batch),
                 task_of: &self.task_of,
                 trav,
+                lock: self.lock.as_deref(),
             };
             let Task {
                 scratch,
@@ -375,6 +392,9 @@ impl DealSolver {
             };
             let tables = Tables::whole(&mut self.regrets, &mut self.average);
             walk(&ctx, 0, reach, out, scratch, tables, &mut self.tasks);
+        }
+        if let Some(lock) = self.lock.as_deref() {
+            lock.fix_average(&mut self.average);
         }
         Ok(IterationTime {
             facts,
@@ -647,6 +667,8 @@ struct Ctx<'a> {
     /// Alternating updates: the seat whose rows this pass updates (`None`: both).
     trav: Option<u8>,
     task_of: &'a [u32],
+    /// The rows a lock fixes, if any.
+    lock: Option<&'a Locked>,
 }
 
 impl Ctx<'_> {
@@ -835,6 +857,9 @@ fn walk(
         &mut frame,
         ctx.batch,
     );
+    if let Some(lock) = ctx.lock.filter(|l| l.node(i)) {
+        impose(lock, &node, frame.strategy, ctx.batch);
+    }
     // The average rows are next read after the subtree, by the scatter of `accumulate`: start
     // loading them now (a node's rows are far apart in memory, and the misses stalled it).
     prefetch(tables.averages.view(node.slot, node.len));
@@ -862,6 +887,19 @@ fn strategy(node: &ActionNode, regrets: &[f32], frame: &mut Frame, b: usize) {
         for (d, &bk) in node.buckets.iter().enumerate() {
             let r = bk as usize * k;
             regret_match_strided(&regrets[r..r + k], &mut frame.strategy[d..], b);
+        }
+    }
+}
+
+/// Overwrites the actor's probabilities `strategy` (`strategy[a * b + d]`) in every deal whose
+/// row `lock` fixes with the lock's frequencies.
+fn impose(lock: &Locked, node: &ActionNode, strategy: &mut [f32], b: usize) {
+    let k = node.k;
+    for (d, &bk) in node.buckets.iter().enumerate() {
+        if let Some(row) = lock.row(node.slot + bk as usize * k, k) {
+            for (a, &p) in row.iter().enumerate() {
+                strategy[a * b + d] = p as f32;
+            }
         }
     }
 }

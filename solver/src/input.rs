@@ -41,6 +41,13 @@ pub const GAME: Kind = Kind {
     max_bytes: MIB,
 };
 
+/// A TOML lock file (`stud solve --lock`): a rule is a few lines; 4 MiB is a rule per row of a
+/// large abstraction's street.
+pub const LOCK: Kind = Kind {
+    what: "lock file",
+    max_bytes: 4 * MIB,
+};
+
 /// A strategy file: memory-mapped, and hashed once on opening. The bound is far above any file
 /// the solver writes (the shipped ones are at most 20 MB; row offsets are `u32`, so the strategy
 /// section is at most 8 GiB), so that a mistaken path is refused before it is hashed.

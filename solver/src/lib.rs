@@ -16,6 +16,7 @@ pub mod describe;
 pub mod input;
 pub mod kernel;
 pub mod ladder;
+pub mod lock;
 pub mod memory;
 #[cfg(feature = "mpi")]
 pub mod mpi;

@@ -25,6 +25,7 @@ use std::time::Duration;
                   stud solve --game 7stud --abstraction tiny --iterations 50 --batch 256 --json\n  \
                   stud solve --game 7stud --time 60m --resume   # extend solves/7stud-hu.ckpt (kept by --keep-checkpoint, or left by an interruption)\n  \
                   stud solve --game leduc --iterations 1000 --out leduc.strat\n  \
+                  stud solve --game leduc --iterations 1000 --lock docs/guide/locks/leduc-calls-down.toml --out leduc-locked.strat\n  \
                   stud solve --game ministud --target-exploitability 0.001 --threads 2 --json\n  \
                   stud solve --game ministud --time 10m --every 50\n  \
                   stud solve --game ministud --iterations 2000 --resume   # after an interruption\n  \
@@ -118,6 +119,12 @@ pub struct Args {
     /// written (an interrupted solve's checkpoint always stays).
     #[arg(long)]
     pub keep_checkpoint: bool,
+    /// A lock file (TOML): one player's rows fixed at given frequencies, the rest solved
+    /// around them (docs/guide/solving.md, "Locking"). The walked solver and the heads-up
+    /// deal-sampled one lock; with --resume, a checkpoint of an unlocked solve of the same
+    /// game and abstraction warm-starts the locked one.
+    #[arg(long, value_name = "FILE")]
+    pub lock: Option<PathBuf>,
     /// Continue from the checkpoint (OUT.ckpt) of an interrupted solve.
     #[arg(long)]
     pub resume: bool,
@@ -356,6 +363,13 @@ pub(super) fn print(report: &Report, json: bool) {
         println!("{line}");
     } else {
         super::solve_text::print(&report.results);
+        if let Some(l) = &report.lock {
+            println!(
+                "locked by {} ({} rules, fnv {}): the rows it fixes play its frequencies; the \
+                 rest is solved against them",
+                l.file, l.rules, l.fnv
+            );
+        }
     }
 }
 
@@ -373,6 +387,7 @@ pub(super) fn request(args: &Args, def: GameDef) -> Result<Request> {
         resume: args.resume,
         seed: args.random.seed,
         abstraction_dir: args.abstraction_dir.clone(),
+        lock: args.lock.as_deref().map(solve::read_lock).transpose()?,
         settings,
     })
 }

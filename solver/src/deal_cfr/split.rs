@@ -426,6 +426,7 @@ impl DealPart {
                 level: level_len(&self.tree, self.batch),
                 task_of: &[],
                 trav,
+                lock: None,
             };
             let reach = Reach {
                 seat0: &self.ones,

@@ -203,7 +203,12 @@ impl Backend for Deal<'_> {
         est.check_fits(available_memory(), "use a smaller --abstraction or --batch")?;
         let problem = Problem::deal(def, &bucketing, s.recall);
         let bucketing = Arc::new(bucketing);
-        let solver = s.solver(def, tree, Arc::clone(&bucketing), request.seed)?;
+        let mut solver = s.solver(def, tree, Arc::clone(&bucketing), request.seed)?;
+        if let Some(lock) = &request.lock {
+            let locked = crate::lock::Locked::on_betting(lock, def, &solver.tree, s.recall)?;
+            watcher.say(&format!("{}: {} rows fixed", lock.source, locked.rows));
+            solver.set_lock(locked).map_err(anyhow::Error::msg)?;
+        }
         self.prepared = Some((bucketing, est, probe));
         Ok((solver, problem))
     }

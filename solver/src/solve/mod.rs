@@ -33,6 +33,7 @@ pub use outputs::Outputs;
 pub use report::{Interrupted, Report, Results};
 
 use crate::checkpoint::Problem;
+use crate::lock::Lock;
 use crate::session::{self, Every, Flow, Observer, Plan, Progress, Ran, Session};
 use abstraction::bucketing;
 use abstraction::rules::GameDef;
@@ -63,6 +64,9 @@ pub struct Request {
     pub seed: u64,
     /// The folder of the bucketing cache files (built there when missing).
     pub abstraction_dir: PathBuf,
+    /// One player's rows fixed at given frequencies ([`crate::lock`]): the walked and the
+    /// deal-sampled back ends hold them in every pass and write them as the lock says.
+    pub lock: Option<Lock>,
     /// The back end and its settings.
     pub settings: Settings,
 }
@@ -274,6 +278,7 @@ fn run<B: Backend>(
     let results = backend.finish(solver, &problem, ended, watcher)?;
     Ok(Report {
         results,
+        lock: request.lock.as_ref().map(report::LockNote::of),
         interrupted: ran.interrupted.then(|| Interrupted {
             iterations,
             checkpoint: outputs.checkpoint.clone(),
@@ -327,6 +332,27 @@ fn measured_plan(request: &Request, every: Option<u64>, ckpt: &Path) -> Plan {
 pub const DEFAULT_TIME: Duration = Duration::from_secs(28 * 60);
 /// How often a sampled solve writes a checkpoint by default.
 pub const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(5 * 60);
+
+/// Reads the lock file at `path` (bounded, as every input: [`crate::input::LOCK`]) for a
+/// [`Request`]'s `lock`. Here rather than in [`crate::lock`], which the kernels read below the
+/// file layer.
+pub fn read_lock(path: &Path) -> Result<Lock> {
+    let text = crate::input::read_text(path, crate::input::LOCK)?;
+    Lock::parse(&text, &path.display().to_string())
+}
+
+/// Refuses a lock given to a back end that cannot hold one (`what`: the solver, as the
+/// refusal names it).
+fn refuse_lock(request: &Request, what: &str) -> Result<()> {
+    if let Some(lock) = &request.lock {
+        bail!(
+            "{}: {what} does not lock rows yet; the walked solver (heads-up walkable games) and \
+             the deal-sampled one (heads-up real games) do",
+            lock.source
+        );
+    }
+    Ok(())
+}
 
 /// Refuses a measured solve (walked, exact multiway) told no way to stop: no iterations, no
 /// time and no target exploitability.

@@ -64,6 +64,7 @@ impl Backend for Multiway<'_> {
     const FILE: (&'static str, &'static str) = ("", "json");
 
     fn check(&self, request: &Request) -> Result<()> {
+        super::refuse_lock(request, "the exact multiway solver")?;
         super::check_stop(request, self.settings.target)
     }
 

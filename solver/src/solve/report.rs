@@ -15,6 +15,32 @@ pub struct Report {
     /// Set when an interrupt stopped the solve before its plan did.
     #[serde(skip)]
     pub interrupted: Option<Interrupted>,
+    /// The lock the solve held, if any: a locked solve's file is not an equilibrium's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lock: Option<LockNote>,
+}
+
+/// What a report records of the lock a solve held: the file and its FNV-1a 64, which tell the
+/// lock apart from another.
+#[derive(Clone, Debug, Serialize)]
+pub struct LockNote {
+    /// The lock file.
+    pub file: String,
+    /// FNV-1a 64 of its bytes, 16 hex digits.
+    pub fnv: String,
+    /// Its rules.
+    pub rules: usize,
+}
+
+impl LockNote {
+    /// The note of `lock`.
+    pub fn of(lock: &crate::lock::Lock) -> LockNote {
+        LockNote {
+            file: lock.source.clone(),
+            fnv: format!("{:016x}", lock.digest),
+            rules: lock.rules.len(),
+        }
+    }
 }
 
 impl Report {

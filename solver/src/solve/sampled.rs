@@ -146,6 +146,7 @@ impl Backend for Sampled<'_> {
     const FILE: (&'static str, &'static str) = ("", "strat");
 
     fn check(&self, request: &Request) -> Result<()> {
+        super::refuse_lock(request, "the sampled multiway solver")?;
         self.settings.size(request)?;
         // Refused before any tree is built: a table the deck cannot deal.
         MultiwayFacts::new(&request.game).with_context(|| request.name.clone())?;

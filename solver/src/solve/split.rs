@@ -117,6 +117,7 @@ impl<X: Exchange> Backend for Splitting<'_, X> {
     const FILE: (&'static str, &'static str) = ("-hu", "strat");
 
     fn check(&self, request: &Request) -> Result<()> {
+        super::refuse_lock(request, "the deal-sampled solve split over ranks")?;
         self.settings.size(request).map(drop)
     }
 

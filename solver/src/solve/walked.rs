@@ -106,6 +106,11 @@ impl Backend for Walked<'_> {
                 })
                 .map_err(|e| anyhow::anyhow!("--sample {batch}: {e}"))?;
         }
+        if let Some(lock) = &request.lock {
+            let locked = crate::lock::Locked::on_tree(lock, def, &solver.tree)?;
+            watcher.say(&format!("{}: {} rows fixed", lock.source, locked.rows));
+            solver.set_lock(locked).map_err(anyhow::Error::msg)?;
+        }
         let problem = Problem::walked(def, &abs);
         self.abs = Some(abs);
         self.est = Some(est);

@@ -19,6 +19,7 @@ mod files;
 mod fuzz;
 mod hand_cli;
 mod ladder;
+mod lock;
 mod ministud;
 mod multiway;
 mod multiway_lift;

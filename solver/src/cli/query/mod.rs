@@ -47,6 +47,7 @@
 //! rows and tables ([`rows`]).
 
 pub mod betting;
+mod diff;
 mod multiway;
 mod public;
 mod resolve;
@@ -70,6 +71,7 @@ use std::path::PathBuf;
     stud query strategies/razz-hu.strat \"Kc 3d\" --hand \"As 2d\"\n  \
     stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x b\" --ranges\n  \
     stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x b\" --play threshold=0.15\n  \
+    stud query --diff strategies/razz-hu.strat strategies/razz-hu.strat --top 3\n  \
     stud query strategies/7stud-4p.strat:pure \"3c 8d Kh 2s pb\" --hand \"As Ad\"\n  \
     stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x x | 4d 5h x x | 9c Jd x x\" \
 --hand \"As Kd 2s\" --resolve --iterations 50\n\n\
@@ -134,6 +136,14 @@ pub struct Args {
     /// the average strategy"). `FILE:PLAY` says the same.
     #[arg(long, value_name = "PLAY", conflicts_with_all = ["ranges", "resolve"])]
     pub play: Option<Purification>,
+    /// `--diff A B` (or `B --diff A`): compare two strategy files of the same game,
+    /// abstraction and tree (the solve a lock changed, then the locked solve): how every row
+    /// moved from A to B, the biggest moves first.
+    #[arg(long, value_name = "A", conflicts_with_all = ["hand", "resolve", "ranges", "play"])]
+    pub diff: Option<PathBuf>,
+    /// With --diff: how many rows to print, the biggest moves (0: all).
+    #[arg(long, requires = "diff", default_value_t = 20)]
+    pub top: usize,
 }
 
 /// `args` with a `FILE:PLAY` suffix (as `stud match` and `serve` read a player) moved to
@@ -168,6 +178,15 @@ fn split_play(mut args: Args) -> Result<Args> {
 
 /// Runs `stud query`.
 pub fn run(args: Args) -> Result<()> {
+    if let Some(a) = &args.diff {
+        if !args.spot.is_empty() {
+            bail!(
+                "--diff compares whole files: give no spot ({:?})",
+                args.spot
+            );
+        }
+        return diff::run(a, &args.file, args.top, args.output.json);
+    }
     let args = split_play(args)?;
     let steps = parse_spot(&args.spot)?;
     let f = StrategyFile::open(&args.file)?;

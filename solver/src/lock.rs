@@ -1,0 +1,662 @@
+//! Node locking: one player's strategy fixed at chosen decisions to given frequencies, the rest
+//! of the game solved again around it ("what if he never folds on seventh street?").
+//!
+//! A lock file (TOML, [`Lock::parse`]) is a list of `[[lock]]` rules. Each names a player, which
+//! of their decisions (a spot in `stud query` notation, a street, or all of them), optionally
+//! which rows there (private hands of a lossless walkable game, or buckets), and the frequency
+//! of each action; the actions it does not name are never played. A rule without a spot applies
+//! at every decision of the player (on its street) where each action it names is legal, so that
+//! `play = { fold = 0, call = 1 }` reads "never folds": the decisions facing a bet. A later rule
+//! overrides an earlier one on the rows both fix. docs/guide/solving.md has worked examples.
+//!
+//! Before a solve the rules are resolved against the solver's tree once ([`Locked`]): a flag per
+//! decision node and a probability per slot (`NaN` for a free row), which the walk reads at the
+//! nodes flagged, so that an unlocked solve pays one test of an `Option` per decision node.
+
+use abstraction::betting_tree::{BettingKind, BettingTree};
+use abstraction::cards::Card;
+use abstraction::recall::Recall;
+use abstraction::rules::state::Action;
+use abstraction::rules::GameDef;
+use abstraction::tree::{Edge, NodeKind, Tree, NONE};
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// The rules of a lock file, in file order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Lock {
+    /// Where the rules were read from (a path, or `<text>`), named in every error.
+    pub source: String,
+    /// FNV-1a 64 of the file's bytes, which a locked solve's report records.
+    pub digest: u64,
+    /// The rules; a later one overrides an earlier one on a row both fix.
+    pub rules: Vec<Rule>,
+}
+
+/// One `[[lock]]` rule.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rule {
+    /// The line of the file where the rule starts.
+    pub line: usize,
+    /// The seat locked (0 is the file's `player = 1`): a walkable game's rows are a seat's.
+    pub seat: Option<u8>,
+    /// The role locked on a real game's street (0: `position = "first"`, the player acting
+    /// first on the street by the up cards): a real game's rows are a role's, whichever seat
+    /// holds it (one strategy for both seats); none: both roles.
+    pub role: Option<u8>,
+    /// The street, as the game names it (`7th street`, `round 2`), or every street.
+    pub street: Option<String>,
+    /// One spot in `stud query` notation, or every decision (of the street).
+    pub spot: Option<String>,
+    /// The private hands fixed (`Ks`, or a rank, `K`, for every suit); none: every row.
+    pub hands: Vec<String>,
+    /// The buckets fixed; none: every row.
+    pub buckets: Vec<u32>,
+    /// The frequency of each action named.
+    pub play: Vec<(Kind, f64)>,
+}
+
+/// An action as a lock names it: fixed-limit stud has one complete/bet/raise per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, PartialOrd, Ord)]
+pub enum Kind {
+    /// `fold`.
+    Fold,
+    /// `check` or `call`.
+    CheckCall,
+    /// `bring-in`.
+    BringIn,
+    /// `complete`, `bet` or `raise`.
+    Raise,
+}
+
+impl Kind {
+    /// The kind of a rules-engine action.
+    pub fn of(action: Action) -> Kind {
+        match action {
+            Action::Fold => Kind::Fold,
+            Action::CheckCall => Kind::CheckCall,
+            Action::BringIn => Kind::BringIn,
+            Action::CompleteBetRaise(_) => Kind::Raise,
+        }
+    }
+
+    fn parse(word: &str) -> Option<Kind> {
+        Some(match word.to_ascii_lowercase().as_str() {
+            "f" | "fold" => Kind::Fold,
+            "cc" | "x" | "k" | "check" | "c" | "call" => Kind::CheckCall,
+            "pb" | "bi" | "bring-in" => Kind::BringIn,
+            "cbr" | "b" | "r" | "bet" | "raise" | "complete" => Kind::Raise,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Fold => "fold",
+            Kind::CheckCall => "check/call",
+            Kind::BringIn => "bring-in",
+            Kind::Raise => "complete/bet/raise",
+        }
+    }
+}
+
+/// The frequencies of a row may miss 1 by this much (a file's decimals).
+const SUM_TOLERANCE: f64 = 1e-9;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    lock: Vec<Spanned<RawRule>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRule {
+    player: Option<i64>,
+    position: Option<String>,
+    street: Option<Spanned<toml::Value>>,
+    spot: Option<String>,
+    hands: Option<Vec<String>>,
+    buckets: Option<Vec<u32>>,
+    play: Spanned<BTreeMap<Spanned<String>, Spanned<f64>>>,
+}
+
+/// The line of byte `at` of `text`, from 1.
+fn line_of(text: &str, at: usize) -> usize {
+    text[..at.min(text.len())].matches('\n').count() + 1
+}
+
+impl Lock {
+    /// Parses the text of a lock file read from `source` (named in errors): a bad key, a player
+    /// out of range, an unknown action or frequencies not summing to 1 are refused with the
+    /// line and key.
+    pub fn parse(text: &str, source: &str) -> Result<Lock> {
+        let raw: RawFile = toml::from_str(text).map_err(|e| {
+            let line = e.span().map_or(0, |s| line_of(text, s.start));
+            anyhow::anyhow!("{source} line {line}: {}", e.message())
+        })?;
+        if raw.lock.is_empty() {
+            bail!("{source}: no [[lock]] rule");
+        }
+        let rules = raw
+            .lock
+            .into_iter()
+            .map(|r| {
+                let line = line_of(text, r.span().start);
+                rule(r.into_inner(), text, line).map_err(|e| anyhow::anyhow!("{source} {e}"))
+            })
+            .collect::<Result<_>>()?;
+        Ok(Lock {
+            source: source.to_string(),
+            digest: abstraction::fnv::fnv1a(text.as_bytes()),
+            rules,
+        })
+    }
+}
+
+/// One rule checked: the player, the street's spelling, the actions and their sum. An error
+/// starts with the line of the key it names (`line 4, \`play\`: ...`).
+fn rule(raw: RawRule, text: &str, line: usize) -> Result<Rule> {
+    if let Some(player) = raw.player.filter(|p| !(1..=8).contains(p)) {
+        bail!("line {line}, `player = {player}`: players are numbered from 1 (p1) to 8");
+    }
+    let role = match raw.position.as_deref() {
+        None => None,
+        Some("first") => Some(0),
+        Some("second") => Some(1),
+        Some(p) => {
+            bail!("line {line}, `position = {p:?}`: \"first\" or \"second\" to act on the street")
+        }
+    };
+    let street = match raw.street.map(|s| s.into_inner()) {
+        None => None,
+        Some(toml::Value::String(s)) => Some(s),
+        Some(toml::Value::Integer(n)) if n >= 1 => Some(format!("round {n}")),
+        Some(v) => {
+            bail!("line {line}, `street = {v}`: name it as the game does (\"7th\", \"round 2\")")
+        }
+    };
+    let mut play: Vec<(Kind, f64)> = Vec::new();
+    for (word, p) in raw.play.get_ref() {
+        let at = line_of(text, word.span().start);
+        let Some(kind) = Kind::parse(word.get_ref()) else {
+            bail!(
+                "line {at}, `play.{}`: not an action (fold, check, call, bring-in, complete, \
+                 bet, raise)",
+                word.get_ref()
+            );
+        };
+        let p = *p.get_ref();
+        if !(0.0..=1.0).contains(&p) {
+            bail!(
+                "line {at}, `play.{}`: a frequency is from 0 to 1, not {p}",
+                word.get_ref()
+            );
+        }
+        if play.iter().any(|&(k, _)| k == kind) {
+            bail!(
+                "line {at}, `play.{}`: {} is named twice",
+                word.get_ref(),
+                kind.name()
+            );
+        }
+        play.push((kind, p));
+    }
+    play.sort_by_key(|&(k, _)| k);
+    let sum: f64 = play.iter().map(|&(_, p)| p).sum();
+    if (sum - 1.0).abs() > SUM_TOLERANCE {
+        let at = line_of(text, raw.play.span().start);
+        bail!("line {at}, `play`: the frequencies sum to {sum}, not 1");
+    }
+    Ok(Rule {
+        line,
+        seat: raw.player.map(|p| (p - 1) as u8),
+        role,
+        street,
+        spot: raw.spot,
+        hands: raw.hands.unwrap_or_default(),
+        buckets: raw.buckets.unwrap_or_default(),
+        play,
+    })
+}
+
+/// A step of a rule's spot: a public card, or an action (a `cbr` without an amount, or the
+/// words `b`, `bet`, `raise`, `complete`, matching the decision's one complete/bet/raise).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Step {
+    Card(Card),
+    Action(Action),
+    AnyRaise,
+}
+
+/// A spot in `stud query` notation as steps (seat prefixes `p1`.. are read past).
+fn parse_spot(spot: &str) -> Result<Vec<Step>> {
+    let tokens: Vec<&str> = spot
+        .split(|c: char| c.is_whitespace() || "|/,".contains(c))
+        .filter(|t| !t.is_empty())
+        .collect();
+    let mut steps = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = tokens[i].to_ascii_lowercase();
+        i += 1;
+        let amount = |s: &str| s.parse::<u64>().ok();
+        let step = match t.as_str() {
+            "cbr" => match tokens.get(i).and_then(|x| amount(x)) {
+                Some(n) => {
+                    i += 1;
+                    Step::Action(Action::CompleteBetRaise(n))
+                }
+                None => Step::AnyRaise,
+            },
+            _ if t.starts_with("cbr") && amount(&t[3..]).is_some() => {
+                Step::Action(Action::CompleteBetRaise(amount(&t[3..]).unwrap_or(0)))
+            }
+            _ if t.len() >= 2 && t.starts_with('p') && t[1..].parse::<u8>().is_ok() => continue,
+            _ => match Kind::parse(&t) {
+                Some(Kind::Fold) => Step::Action(Action::Fold),
+                Some(Kind::CheckCall) => Step::Action(Action::CheckCall),
+                Some(Kind::BringIn) => Step::Action(Action::BringIn),
+                Some(Kind::Raise) => Step::AnyRaise,
+                None => Step::Card(tokens[i - 1].parse::<Card>().map_err(|e| {
+                    anyhow::anyhow!(
+                        "`spot`, token {i} {:?}: neither an action nor a card: {e}",
+                        tokens[i - 1]
+                    )
+                })?),
+            },
+        };
+        steps.push(step);
+    }
+    Ok(steps)
+}
+
+/// Whether the events from the root `path` are the spot `steps` (a betting tree's path has no
+/// cards: the spot's are read past, its rows being the same whatever the up cards).
+fn spot_is(steps: &[Step], path: &[Edge], cards: bool) -> bool {
+    let steps: Vec<&Step> = steps
+        .iter()
+        .filter(|s| cards || !matches!(s, Step::Card(_)))
+        .collect();
+    steps.len() == path.len()
+        && steps.iter().zip(path).all(|(s, e)| match (s, e) {
+            (Step::Card(c), Edge::Card(d)) => c == d,
+            (Step::Action(a), Edge::Action(b)) => a == b,
+            (Step::AnyRaise, Edge::Action(Action::CompleteBetRaise(_))) => true,
+            _ => false,
+        })
+}
+
+/// The street a rule names, as an index into the game's streets.
+fn street_index(def: &GameDef, name: &str) -> Result<usize> {
+    let want = name.trim().to_ascii_lowercase();
+    let names: Vec<String> = (0..def.streets.len()).map(|s| def.street_name(s)).collect();
+    names
+        .iter()
+        .position(|n| *n == want || n.strip_suffix(" street") == Some(want.as_str()))
+        .with_context(|| {
+            format!(
+                "`street = {name:?}`: this game's streets are {}",
+                names.join(", ")
+            )
+        })
+}
+
+/// A lock resolved onto one tree's slots: what a walk reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Locked {
+    /// Per node: whether any of its rows is fixed.
+    nodes: Vec<bool>,
+    /// Per slot: the fixed probability of the slot's action, `NaN` where its row is free.
+    slots: Vec<f64>,
+    /// How many rows (decision × bucket) are fixed.
+    pub rows: usize,
+}
+
+/// One decision of a tree as a rule sees it.
+pub(crate) struct Decision {
+    /// The node's index.
+    pub node: usize,
+    /// The seat acting (a public tree) or the role (a betting tree).
+    pub actor: u8,
+    /// The street, from 0.
+    pub street: usize,
+    /// The events from the root.
+    pub path: Vec<Edge>,
+    /// Each action's kind, in child order.
+    pub kinds: Vec<Kind>,
+    /// The node's first slot: row `r` is the slots `first_slot + r × actions ..`.
+    pub first_slot: usize,
+}
+
+impl Locked {
+    /// An empty lock on a tree of `nodes` nodes and `slots` slots.
+    pub(crate) fn empty(nodes: usize, slots: usize) -> Locked {
+        Locked {
+            nodes: vec![false; nodes],
+            slots: vec![f64::NAN; slots],
+            rows: 0,
+        }
+    }
+
+    /// Whether this lock was resolved on a tree of `nodes` nodes and `slots` slots.
+    pub fn fits(&self, nodes: usize, slots: usize) -> bool {
+        self.nodes.len() == nodes && self.slots.len() == slots
+    }
+
+    /// Whether node `i` has a fixed row: the walk's one test per decision.
+    #[inline(always)]
+    pub fn node(&self, i: usize) -> bool {
+        self.nodes[i]
+    }
+
+    /// The fixed row at `slot` (`k` actions), or `None` where it is free.
+    #[inline(always)]
+    pub fn row(&self, slot: usize, k: usize) -> Option<&[f64]> {
+        let row = &self.slots[slot..slot + k];
+        (!row[0].is_nan()).then_some(row)
+    }
+
+    /// Fixes `row` (its index within the decision) of `d` to `rule`'s frequencies.
+    fn fix(&mut self, d: &Decision, row: u32, rule: &Rule) {
+        let k = d.kinds.len();
+        let s = d.first_slot + row as usize * k;
+        if self.slots[s].is_nan() {
+            self.rows += 1;
+        }
+        for (a, kind) in d.kinds.iter().enumerate() {
+            let p = rule.play.iter().find(|&&(x, _)| x == *kind);
+            self.slots[s + a] = p.map_or(0.0, |&(_, p)| p);
+        }
+        self.nodes[d.node] = true;
+    }
+
+    /// Sets every fixed row of the average-strategy masses `average` to its frequencies, so
+    /// that the strategy written is the lock exactly (the walk's sums of it round).
+    pub fn fix_average<T: crate::kernel::Real>(&self, average: &mut [T]) {
+        for (a, &p) in average.iter_mut().zip(&self.slots) {
+            if !p.is_nan() {
+                *a = T::from_f64(p);
+            }
+        }
+    }
+
+    /// Resolves `lock` on the public tree of a walkable heads-up game `def`.
+    pub fn on_tree(lock: &Lock, def: &GameDef, tree: &Tree) -> Result<Locked> {
+        let mut locked = Locked::empty(tree.nodes.len(), tree.num_slots);
+        let decisions = public_decisions(tree);
+        for rule in &lock.rules {
+            let at = || format!("{} line {}", lock.source, rule.line);
+            let Some(seat) = rule.seat else {
+                let e = "`player`: whose rows, 1 or 2 (a walkable game's rows are a seat's)";
+                return Err(anyhow::anyhow!(e)).with_context(at);
+            };
+            if rule.role.is_some() {
+                let e = "`position` is for the real games' files; a walkable game's rows are a \
+                         seat's: name the `player`";
+                return Err(anyhow::anyhow!(e)).with_context(at);
+            }
+            let rows = |d: &Decision| hand_rows(tree, d, rule);
+            let at_tree = Actor::Seat(seat);
+            apply(&mut locked, def, &decisions, rule, at_tree, rows).with_context(at)?;
+        }
+        Ok(locked)
+    }
+
+    /// Resolves `lock` on the betting tree of a heads-up real game `def` whose rows recall
+    /// `recall`: a rule names a `position` (or both), not a `player`, since a seat's rows are
+    /// those of the role it holds on the street; its spot's cards are read past; it fixes
+    /// `buckets` only where the rows recall nothing else.
+    pub fn on_betting(
+        lock: &Lock,
+        def: &GameDef,
+        tree: &BettingTree,
+        recall: Recall,
+    ) -> Result<Locked> {
+        let mut locked = Locked::empty(tree.nodes.len(), tree.num_slots);
+        let decisions = betting_decisions(tree);
+        for rule in &lock.rules {
+            let at = || format!("{} line {}", lock.source, rule.line);
+            let refuse = |e: &str| Err(anyhow::anyhow!(e.to_string())).with_context(at);
+            if rule.seat.is_some() {
+                return refuse(
+                    "`player`: a real game's strategy is one for both seats, its rows by who \
+                     acts first on the street (the up cards): give `position = \"first\"` or \
+                     \"second\", or neither for both",
+                );
+            }
+            if !rule.hands.is_empty() {
+                return refuse("`hands`: a real game's rows are buckets: give `buckets`");
+            }
+            if !rule.buckets.is_empty() && recall != Recall::None {
+                return refuse("`buckets`: these rows recall earlier streets too; lock whole rows");
+            }
+            let rows = |d: &Decision| {
+                let n = tree.num_buckets[d.street];
+                if let Some(&b) = rule.buckets.iter().find(|&&b| b >= n) {
+                    bail!(
+                        "`buckets`: bucket {b} of {n} on {}",
+                        def.street_name(d.street)
+                    );
+                }
+                Ok((0..n)
+                    .filter(|b| rule.buckets.is_empty() || rule.buckets.contains(b))
+                    .collect())
+            };
+            let actor = Actor::Role(rule.role);
+            apply(&mut locked, def, &decisions, rule, actor, rows).with_context(at)?;
+        }
+        Ok(locked)
+    }
+}
+
+/// Every decision of the betting tree, in node order.
+fn betting_decisions(tree: &BettingTree) -> Vec<Decision> {
+    let mut out = Vec::new();
+    let mut stack = vec![(0usize, Vec::new())];
+    while let Some((i, path)) = stack.pop() {
+        let node = &tree.nodes[i];
+        for c in tree.children(i) {
+            let mut p = path.clone();
+            p.push(tree.edges[c]);
+            stack.push((c, p));
+        }
+        if node.kind == BettingKind::Action {
+            let kinds = tree
+                .children(i)
+                .map(|c| match tree.edges[c] {
+                    Edge::Action(a) => Kind::of(a),
+                    _ => Kind::CheckCall,
+                })
+                .collect();
+            out.push(Decision {
+                node: i,
+                actor: node.role,
+                street: node.street as usize,
+                path,
+                kinds,
+                first_slot: node.first_slot() as usize,
+            });
+        }
+    }
+    out.sort_by_key(|d| d.node);
+    out
+}
+
+/// Whose decisions a rule fixes: a seat's (a public tree), or a role's or both (a betting
+/// tree).
+#[derive(Clone, Copy)]
+enum Actor {
+    Seat(u8),
+    Role(Option<u8>),
+}
+
+impl Actor {
+    fn acts(self, actor: u8) -> bool {
+        match self {
+            Actor::Seat(s) => s == actor,
+            Actor::Role(r) => r.is_none_or(|r| r == actor),
+        }
+    }
+
+    fn name(self) -> String {
+        match self {
+            Actor::Seat(s) => format!("p{}", s + 1),
+            Actor::Role(Some(0)) => "the player first to act on the street".into(),
+            Actor::Role(Some(_)) => "the player second to act on the street".into(),
+            Actor::Role(None) => "either player".into(),
+        }
+    }
+
+    fn actor_name(self, actor: u8) -> String {
+        match self {
+            Actor::Seat(_) => Actor::Seat(actor).name(),
+            Actor::Role(_) => Actor::Role(Some(actor)).name(),
+        }
+    }
+}
+
+/// Every decision of the public tree, in node order.
+fn public_decisions(tree: &Tree) -> Vec<Decision> {
+    let mut out = Vec::new();
+    let mut stack = vec![(0usize, Vec::new())];
+    while let Some((i, path)) = stack.pop() {
+        let node = &tree.nodes[i];
+        for c in tree.children(i) {
+            let mut p = path.clone();
+            p.push(tree.edges[c]);
+            stack.push((c, p));
+        }
+        if node.kind == NodeKind::Action {
+            let kinds = tree
+                .children(i)
+                .map(|c| match tree.edges[c] {
+                    Edge::Action(a) => Kind::of(a),
+                    _ => Kind::CheckCall,
+                })
+                .collect();
+            out.push(Decision {
+                node: i,
+                actor: node.seat,
+                street: node.street as usize,
+                path,
+                kinds,
+                first_slot: node.first_slot() as usize,
+            });
+        }
+    }
+    out.sort_by_key(|d| d.node);
+    out
+}
+
+/// The rows of decision `d` that `rule`'s hands name (every row when it names none), on the
+/// node's board: a rank alone names every suit. Only a lossless tree's rows are hands.
+fn hand_rows(tree: &Tree, d: &Decision, rule: &Rule) -> Result<Vec<u32>> {
+    let node = &tree.nodes[d.node];
+    let table = tree.bucket_table(node.board, node.seat);
+    if !rule.hands.is_empty() && tree.hands.is_empty() {
+        bail!("`hands`: this tree's hands are not single cards");
+    }
+    let named = |h: usize| {
+        let card = tree.hands[h];
+        rule.hands.iter().any(|w| {
+            w.eq_ignore_ascii_case(&card.to_string())
+                || w.eq_ignore_ascii_case(&card.rank().to_string())
+        })
+    };
+    let mut rows: Vec<u32> = (0..table.len())
+        .filter(|&h| table[h] != NONE && (rule.hands.is_empty() || named(h)))
+        .map(|h| table[h])
+        .filter(|b| rule.buckets.is_empty() || rule.buckets.contains(b))
+        .collect();
+    rows.sort_unstable();
+    rows.dedup();
+    // In a bucketed abstraction a row is several hands: fixing it for the hands named would
+    // fix it for the others too.
+    let shared = (0..table.len())
+        .find(|&h| !rule.hands.is_empty() && !named(h) && rows.binary_search(&table[h]).is_ok());
+    if let Some(h) = shared {
+        bail!(
+            "`hands`: {} shares its bucket {} with a hand named here; in a bucketed \
+             abstraction name `buckets`",
+            tree.hands[h],
+            table[h]
+        );
+    }
+    Ok(rows)
+}
+
+/// Fixes the rows `rows` picks at each decision `rule` names. Refuses a rule that fixes no
+/// row, and at its spot a decision of another player or an action named that is not legal.
+fn apply(
+    locked: &mut Locked,
+    def: &GameDef,
+    decisions: &[Decision],
+    rule: &Rule,
+    actor: Actor,
+    rows: impl Fn(&Decision) -> Result<Vec<u32>>,
+) -> Result<()> {
+    let cards = matches!(actor, Actor::Seat(_));
+    let street = rule
+        .street
+        .as_deref()
+        .map(|s| street_index(def, s))
+        .transpose()?;
+    let spot = rule.spot.as_deref().map(parse_spot).transpose()?;
+    let legal = |d: &Decision| rule.play.iter().all(|(k, _)| d.kinds.contains(k));
+    let mut fixed = 0;
+    for d in decisions {
+        if street.is_some_and(|s| s != d.street) {
+            continue;
+        }
+        if let Some(steps) = &spot {
+            if !spot_is(steps, &d.path, cards) {
+                continue;
+            }
+            if !actor.acts(d.actor) {
+                bail!(
+                    "`spot`: {} acts there, not {}",
+                    actor.actor_name(d.actor),
+                    actor.name()
+                );
+            }
+            if let Some((k, _)) = rule.play.iter().find(|(k, _)| !d.kinds.contains(k)) {
+                let names: Vec<&str> = d.kinds.iter().map(|k| k.name()).collect();
+                bail!(
+                    "`play`: {} is not legal at this spot (legal: {})",
+                    k.name(),
+                    names.join(", ")
+                );
+            }
+        } else if !actor.acts(d.actor) || !legal(d) {
+            continue;
+        }
+        for r in rows(d)? {
+            locked.fix(d, r, rule);
+            fixed += 1;
+        }
+    }
+    if fixed == 0 {
+        let actions: Vec<&str> = rule.play.iter().map(|(k, _)| k.name()).collect();
+        bail!(
+            "the rule fixes no row: no decision of {}{}{} where {} {} legal{}",
+            actor.name(),
+            rule.street
+                .as_ref()
+                .map_or(String::new(), |s| format!(" on {s}")),
+            rule.spot
+                .as_ref()
+                .map_or(String::new(), |s| format!(" at spot {s:?}")),
+            actions.join(" and "),
+            if actions.len() > 1 { "are" } else { "is" },
+            if rule.hands.is_empty() && rule.buckets.is_empty() {
+                ""
+            } else {
+                " with the hands or buckets named"
+            }
+        );
+    }
+    Ok(())
+}
