@@ -8,7 +8,7 @@ use abstraction::rules::GameDef;
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use solver::session::{self, Plan};
-use solver::solve::{drive, Report, Request, Settings, Tick, Watcher};
+use solver::solve::{drive, read_lock, Report, Request, Settings, Tick, Watcher};
 use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::Mutex;
@@ -78,6 +78,7 @@ impl Watcher for Lines {
 /// Solves `game` (a preset: `kuhn`, `leduc`, `7stud`, …) with its default back end until
 /// `iterations` in all or `time` seconds, writing the strategy to `out` (default
 /// `solves/GAME.strat`); returns the report (`stud solve --json`'s last line) as a dict.
+/// `lock`: a lock file (`stud solve --lock`, docs/guide/solving.md) whose rows stay fixed.
 /// `progress`: print the progress lines on stderr (`True`), hand each to a callable, or
 /// nothing (`None`/`False`). KeyboardInterrupt stops after the iteration in progress, writes the
 /// strategy so far, keeps the checkpoint (`resume=True` goes on from it) and is raised again
@@ -85,7 +86,7 @@ impl Watcher for Lines {
 #[pyfunction]
 #[pyo3(signature = (game, *, iterations = None, time = None, out = None, seed = 0,
                     keep_checkpoint = false, resume = false, abstraction_dir = None,
-                    progress = None))]
+                    lock = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve<'py>(
     py: Python<'py>,
@@ -97,6 +98,7 @@ pub fn solve<'py>(
     keep_checkpoint: bool,
     resume: bool,
     abstraction_dir: Option<PathBuf>,
+    lock: Option<PathBuf>,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let def = GameDef::preset(game).map_err(|e| stud_error(e.into()))?;
@@ -118,6 +120,10 @@ pub fn solve<'py>(
         resume,
         seed,
         abstraction_dir: abstraction_dir.unwrap_or_else(|| "abstractions".into()),
+        lock: lock
+            .map(|path| read_lock(&path))
+            .transpose()
+            .map_err(stud_error)?,
     };
     let report = run(py, &request, progress.as_ref())?;
     let value = serde_json::to_value(&report).map_err(|e| stud_error(e.into()))?;

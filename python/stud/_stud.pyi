@@ -95,5 +95,6 @@ def solve(
     keep_checkpoint: bool = False,
     resume: bool = False,
     abstraction_dir: Optional[Union[str, PathLike[str]]] = None,
+    lock: Optional[Union[str, PathLike[str]]] = None,
     progress: Union[None, bool, Callable[[str], Any]] = None,
 ) -> dict[str, Any]: ...

@@ -7,9 +7,11 @@ import subprocess
 import sys
 import time
 
+import pyspiel
 import pytest
 
 import stud
+from stud.openspiel import tabular_policy
 
 
 def test_a_solve_returns_its_report_and_writes_its_strategy(tmp_path):
@@ -27,6 +29,21 @@ def test_a_solve_told_no_stop_is_refused_with_the_command_lines_message(tmp_path
         stud.solve("kuhn", out=str(tmp_path / "k.strat"))
     with pytest.raises(stud.StudError, match="no-such-game"):
         stud.solve("no-such-game", iterations=1)
+
+
+def test_a_locked_solve_holds_the_lock_and_reports_it(tmp_path):
+    lock = tmp_path / "calls.toml"
+    lock.write_text('[[lock]]\nplayer = 2\nplay = { fold = 0, call = 1 }\n')
+    out = tmp_path / "kuhn-locked.strat"
+    report = stud.solve("kuhn", iterations=200, out=str(out), lock=str(lock))
+    assert report["lock"]["file"] == str(lock) and report["lock"]["rules"] == 1
+    # p2 facing a bet with the jack (OpenSpiel's "0b": pass = fold, bet = call) calls, as the
+    # lock says, where the equilibrium folds it.
+    table = tabular_policy(pyspiel.load_game("kuhn_poker"), stud.Player(str(out)))
+    assert list(table.policy_for_key("0b")) == [0.0, 1.0]
+    lock.write_text('[[lock]]\nplayer = 2\nplay = { fold = 0.5, call = 0.2 }\n')
+    with pytest.raises(stud.StudError, match="calls.toml"):
+        stud.solve("kuhn", iterations=10, out=str(out), lock=str(lock))
 
 
 SOLVE = """
