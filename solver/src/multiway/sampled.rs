@@ -12,7 +12,8 @@
 //! adds its current strategy to its average (stochastically weighted averaging). Each traversal
 //! is an unbiased sample of its traverser's regrets whether or not the deal is shared; sharing
 //! it shares the deal's memoised buckets, whose Monte Carlo features are most of a traversal's
-//! cost (three quarters of it five-handed, measured with `perf`), between its N traversals.
+//! cost (three fifths of its instructions five-handed, docs/notes/multiway.md), between its N
+//! traversals.
 //! Within a batch every traversal reads the regrets as they were when the batch began, and
 //! collects its updates in its deal's buffer; the buffers are taken in traversal order, a few
 //! deals at a time ([`chunk_deals`]), so that a batch holds a chunk's buffers, not the whole
