@@ -55,6 +55,8 @@ pub const MAX_DEAL_SEATS: usize = 8;
 const MAX_CARDS: usize = 8;
 /// Not computed yet.
 const UNKNOWN: u8 = u8::MAX;
+/// The end of a chain of `MultiwayFacts::more_buckets`.
+const NO_ENTRY: u32 = u32::MAX;
 /// Chips each live seat is scored with at a showdown: divisible by every number of winners of
 /// either half of the pot, so that the shares are exact fractions.
 const SHOWDOWN_CHIPS: u64 = 1680;
@@ -228,8 +230,13 @@ pub struct MultiwayFacts {
     /// seats and the folded seats' up cards; `u32::MAX`: none yet). Other views' buckets are in
     /// `more_buckets`.
     bucket: Vec<(u128, u32)>,
-    /// The buckets of views other than the last asked, by key: a short list, searched in order.
-    more_buckets: Vec<(u128, u32)>,
+    /// The buckets of views other than the last asked: (key, bucket, the entry asked before it
+    /// of the same street, seat and opponent or [`NO_ENTRY`]), one chain per street, seat and
+    /// opponent starting at `more_head`. A deal buckets hundreds of views five-handed: one list
+    /// of them all, searched in order, cost a tenth of a traversal.
+    more_buckets: Vec<(u128, u32, u32)>,
+    /// Per street, seat and opponent: its newest entry of `more_buckets`, or [`NO_ENTRY`].
+    more_head: Vec<u32>,
     /// Per set of seats and seat: its share of the pot at their showdown.
     share: Vec<f32>,
     /// The deck in its order, and a copy shuffled for a deal: every deal starts from the deck's
@@ -320,6 +327,7 @@ impl MultiwayFacts {
             opponent: vec![UNKNOWN; streets * sets * seats],
             bucket: vec![(0, u32::MAX); streets * seats * seats],
             more_buckets: Vec::new(),
+            more_head: vec![NO_ENTRY; streets * seats * seats],
             share: vec![0.0; sets * seats],
             order: deck.clone(),
             deck,
@@ -387,6 +395,7 @@ impl MultiwayFacts {
         self.opponent.fill(UNKNOWN);
         self.bucket.fill((0, u32::MAX));
         self.more_buckets.clear();
+        self.more_head.fill(NO_ENTRY);
     }
 
     /// Puts each seat's first `n` cards in its down and up cards.
@@ -481,6 +490,7 @@ impl MultiwayFacts {
         self.opponent.fill(UNKNOWN);
         self.bucket.fill((0, u32::MAX));
         self.more_buckets.clear();
+        self.more_head.fill(NO_ENTRY);
         let showdown = def.variant.showdown();
         let mut committed = [0u64; MAX_DEAL_SEATS];
         let mut hands = [None; MAX_DEAL_SEATS];
@@ -699,14 +709,24 @@ impl MultiwayFacts {
         if last != u32::MAX && last_key == key {
             return Ok(last);
         }
-        let found = self.more_buckets.iter().find(|&&(k, _)| k == key);
+        let mut at = self.more_head[i];
+        let mut found = None;
+        while at != NO_ENTRY {
+            let (k, b, before) = self.more_buckets[at as usize];
+            if k == key {
+                found = Some(b);
+                break;
+            }
+            at = before;
+        }
         let b = match found {
-            Some(&(_, b)) => b,
+            Some(b) => b,
             None => {
                 let t = self.table_view(buckets.view, street, (seat, opponent), set, shown);
                 let live = set.count_ones() as usize;
                 let b = buckets.for_live(live).bucket_table(&t)?;
-                self.more_buckets.push((key, b));
+                self.more_buckets.push((key, b, self.more_head[i]));
+                self.more_head[i] = (self.more_buckets.len() - 1) as u32;
                 b
             }
         };

@@ -64,31 +64,50 @@ pub fn canonical(v: &CardView, perms: &[[u8; 4]]) -> CardView {
 /// whose (down, up, opponent's up, others' up, dead) masks are smallest in that order. A
 /// heads-up view's is [`canonical`]'s.
 pub fn canonical_table(t: &TableView, perms: &[[u8; 4]]) -> TableView {
-    let key = |w: &TableView| {
-        let mut k = [0u64; 4 + MAX_OTHERS];
-        k[..3].copy_from_slice(&[w.view.down.0, w.view.up.0, w.view.opp_up.0]);
-        for (x, o) in k[3..].iter_mut().zip(w.others()) {
-            *x = o.0;
+    // The full image of every permutation costs as much as a traversal's other work on the
+    // view (a lookup canonicalises every view it buckets), so an image is made only when its
+    // down cards are no larger than the least so far, and compared component by component:
+    // the same minimum, found in the same order.
+    let mut best: Option<([u64; 4 + MAX_OTHERS], TableView)> = None;
+    for p in perms {
+        let down = permute(t.view.down, p).0;
+        if best.as_ref().is_some_and(|(k, _)| down > k[0]) {
+            continue;
         }
-        k[3 + w.live as usize] = w.dead.0;
-        k
+        let w = image(t, p);
+        let k = key(&w);
+        if best.as_ref().is_none_or(|(b, _)| k < *b) {
+            best = Some((k, w));
+        }
+    }
+    best.map_or(*t, |(_, w)| w)
+}
+
+/// The image of `t` under `p`, the other live opponents in increasing order of their masks.
+#[inline]
+fn image(t: &TableView, p: &[u8; 4]) -> TableView {
+    let mut w = TableView {
+        view: permute_view(&t.view, p),
+        dead: permute(t.dead, p),
+        ..*t
     };
-    perms
-        .iter()
-        .map(|p| {
-            let mut w = TableView {
-                view: permute_view(&t.view, p),
-                dead: permute(t.dead, p),
-                ..*t
-            };
-            for o in &mut w.others[..t.live as usize] {
-                *o = permute(*o, p);
-            }
-            w.others[..t.live as usize].sort_unstable_by_key(|o| o.0);
-            w
-        })
-        .min_by_key(key)
-        .unwrap_or(*t)
+    for o in &mut w.others[..t.live as usize] {
+        *o = permute(*o, p);
+    }
+    w.others[..t.live as usize].sort_unstable_by_key(|o| o.0);
+    w
+}
+
+/// What [`canonical_table`] minimises: the (down, up, opponent's up, others' up, dead) masks.
+#[inline]
+fn key(w: &TableView) -> [u64; 4 + MAX_OTHERS] {
+    let mut k = [0u64; 4 + MAX_OTHERS];
+    k[..3].copy_from_slice(&[w.view.down.0, w.view.up.0, w.view.opp_up.0]);
+    for (x, o) in k[3..].iter_mut().zip(w.others()) {
+        *x = o.0;
+    }
+    k[3 + w.live as usize] = w.dead.0;
+    k
 }
 
 /// Renames the suits of `v`: suit `s` becomes `perm[s]`.

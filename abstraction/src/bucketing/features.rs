@@ -200,8 +200,11 @@ trait Scorer {
     fn strength(&self, h: PartialHand) -> Self::S;
     /// My share of the pot (0 to 1) when my strength is `me` and the opponent's `opp`.
     fn share(&self, me: Self::S, opp: Self::S) -> f64;
-    /// My share of the pot (0 to 1) against every opponent's strength in `opps`.
-    fn share_many(&self, me: Self::S, opps: &[Self::S]) -> f64;
+    /// My share of the pot (0 to 1) against `n` opponents, opponent `i` of strength `opp(i)`.
+    /// A showdown of one game asks for the strengths in order and only until one beats me
+    /// (the share is 0 whatever the others hold): at a table most hands lose to the first or
+    /// second opponent, and each strength not asked is an evaluation saved.
+    fn share_many(&self, me: Self::S, n: usize, opp: impl FnMut(usize) -> Self::S) -> f64;
     /// Adds the extra features of my final hand to `acc`.
     fn extras(&self, _mine: CardSet, _acc: &mut [f64; 2]) {}
 }
@@ -243,8 +246,13 @@ impl Scorer for High {
         contest(me, opp)
     }
     #[inline]
-    fn share_many(&self, me: HighStrength, opps: &[HighStrength]) -> f64 {
-        split(me, opps.iter().copied())
+    fn share_many(
+        &self,
+        me: HighStrength,
+        n: usize,
+        opp: impl FnMut(usize) -> HighStrength,
+    ) -> f64 {
+        split(me, (0..n).map(opp))
     }
 }
 
@@ -260,8 +268,8 @@ impl Scorer for Razz {
         contest(me, opp)
     }
     #[inline]
-    fn share_many(&self, me: LowStrength, opps: &[LowStrength]) -> f64 {
-        split(me, opps.iter().copied())
+    fn share_many(&self, me: LowStrength, n: usize, opp: impl FnMut(usize) -> LowStrength) -> f64 {
+        split(me, (0..n).map(opp))
     }
 }
 
@@ -307,7 +315,13 @@ impl Scorer for HiLo {
             (None, Some(_)) => 0.5 * high,
         }
     }
-    fn share_many(&self, me: Self::S, opps: &[Self::S]) -> f64 {
+    fn share_many(&self, me: Self::S, n: usize, mut opp: impl FnMut(usize) -> Self::S) -> f64 {
+        // Both halves need every strength (a hand that loses the high may scoop the low).
+        let mut all = [me; 1 + MAX_OTHERS];
+        for (i, o) in all[..n].iter_mut().enumerate() {
+            *o = opp(i);
+        }
+        let opps = &all[..n];
         let high = split(me.0, opps.iter().map(|o| o.0));
         let lows = opps.iter().filter_map(|o| o.1);
         match me.1 {
@@ -343,8 +357,8 @@ impl Scorer for Showing {
         contest(me, opp)
     }
     #[inline]
-    fn share_many(&self, me: u32, opps: &[u32]) -> f64 {
-        split(me, opps.iter().copied())
+    fn share_many(&self, me: u32, n: usize, opp: impl FnMut(usize) -> u32) -> f64 {
+        split(me, (0..n).map(opp))
     }
 }
 
@@ -622,34 +636,39 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
         let my_final = self.mine_now.union(g[0]);
         let s = sc.strength(PartialHand::of(my_final));
         sc.extras(my_final, &mut self.tally.extras);
-        let mut base = [CardSet::EMPTY; 1 + MAX_OTHERS];
+        // Each opponent's cards in sight are keyed once per outer outcome; a sampled hidden
+        // card is then one addition (the key is a sum over the cards: the same strength).
+        let mut base = [PartialHand::EMPTY; 1 + MAX_OTHERS];
         let mut rest = self.unseen;
         for (i, b) in base[..opps].iter_mut().enumerate() {
-            *b = self.opp_now[i].union(g[1 + i]);
+            *b = PartialHand::of(self.opp_now[i].union(g[1 + i]));
         }
         for &c in g {
             rest = rest.minus(c);
         }
-        let inner_sizes = self.inner_sizes;
-        let sizes = &inner_sizes[..opps];
         let (mut sum, mut count) = (0.0f64, 0u64);
-        let mut score = |hidden: &[CardSet]| {
-            let mut st = [s; 1 + MAX_OTHERS];
-            for i in 0..opps {
-                st[i] = sc.strength(PartialHand::of(base[i].union(hidden[i])));
-            }
-            sum += sc.share_many(s, &st[..opps]);
-            count += 1;
-        };
-        let mut hidden = [CardSet::EMPTY; 1 + MAX_OTHERS];
         if self.inner_total <= self.inner_budget {
-            for_each_deal(rest, sizes, &mut hidden[..opps], &mut |h| score(h));
+            let inner_sizes = self.inner_sizes;
+            let mut hidden = [CardSet::EMPTY; 1 + MAX_OTHERS];
+            for_each_deal(rest, &inner_sizes[..opps], &mut hidden[..opps], &mut |h| {
+                let of = |i: usize| sc.strength(PartialHand::of(base[i].cards().union(h[i])));
+                sum += sc.share_many(s, opps, of);
+                count += 1;
+            });
         } else {
+            // Every opponent hides as many cards, so one draw of them all is `draw_deal`'s of
+            // equal groups (the same swaps): opponent `i`'s are its `i`-th run of `k`.
+            let k = self.inner_sizes[0];
             let mut pool = [0u8; 52];
             let m = ids(rest, &mut pool);
             for _ in 0..self.inner_budget {
-                draw_deal(&mut pool[..m], sizes, &mut hidden, rng);
-                score(&hidden[..opps]);
+                let drawn = draw(&mut pool[..m], k * opps, rng);
+                let of = |i: usize| {
+                    let hidden = &drawn[i * k..(i + 1) * k];
+                    sc.strength(hidden.iter().fold(base[i], |h, &c| h.add(Card::from_id(c))))
+                };
+                sum += sc.share_many(s, opps, of);
+                count += 1;
             }
         }
         let hs = sum / count as f64;
@@ -715,7 +734,7 @@ mod tests {
             );
             assert_eq!(sc.share(a, b) + sc.share(b, a), 1.0);
             // Against one opponent the table's share is the duel's.
-            assert_eq!(sc.share_many(a, &[b]), sc.share(a, b));
+            assert_eq!(sc.share_many(a, 1, |_| b), sc.share(a, b));
         }
         // At a table of three the shares of the pot add up to it too.
         for _ in 0..20_000 {
@@ -726,7 +745,7 @@ mod tests {
             let total: f64 = (0..3)
                 .map(|i| {
                     let others: Vec<S::S> = (0..3).filter(|&j| j != i).map(|j| h[j]).collect();
-                    sc.share_many(h[i], &others)
+                    sc.share_many(h[i], others.len(), |j| others[j])
                 })
                 .sum();
             assert!((total - 1.0).abs() < 1e-12, "{total}");

@@ -12,14 +12,18 @@
 //! adds its current strategy to its average (stochastically weighted averaging). Each traversal
 //! is an unbiased sample of its traverser's regrets whether or not the deal is shared; sharing
 //! it shares the deal's memoised buckets, whose Monte Carlo features are most of a traversal's
-//! cost (three quarters of it five-handed, measured with `perf`), between its N traversals.
-//! Within a batch every traversal reads the regrets as they were when the batch began (a copy
-//! taken then), and collects its updates in its deal's buffer; the buffers are added in
-//! traversal order, a few deals at a time ([`chunk_deals`]), so that a batch holds a chunk's
-//! buffers, not the whole batch's (each buffer keeps room for the longest deal it has held:
-//! tens of thousands of updates where the mean is a few thousand). So the result depends on the
-//! seed and the batch only, never on the number of threads or the chunk: the same bits on any
-//! number (tested).
+//! cost (three fifths of its instructions five-handed, docs/notes/multiway.md), between its N
+//! traversals.
+//! Within a batch every traversal reads the regrets as they were when the batch began, and
+//! collects its updates in its deal's buffer; the buffers are taken in traversal order, a few
+//! deals at a time ([`chunk_deals`]), so that a batch holds a chunk's buffers, not the whole
+//! batch's (each buffer keeps room for the longest deal it has held: tens of thousands of
+//! updates where the mean is a few thousand): a chunk's averages are added then, its regrets
+//! queued and added in the same order when the batch ends, so that the regrets stay as the
+//! batch began without a copy of them (a sweep of every slot per batch, which at five seats
+//! and more cost more than the traversals: the rows grow ten times a seat, a batch by one
+//! traversal). So the result depends on the seed and the batch only, never on the number of
+//! threads or the chunk: the same bits on any number (tested).
 //!
 //! # After the traverser folds
 //! The rest of the hand cannot change the traverser's value, so the walk follows every later
@@ -62,9 +66,8 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::Arc;
 
-/// Bytes the solver holds per slot: an `f32` regret, an `f32` average mass and the `f32` regret
-/// as the batch began, which the batch's traversals read.
-pub const BYTES_PER_SLOT: usize = 12;
+/// Bytes the solver holds per slot: an `f32` regret and an `f32` average mass.
+pub const BYTES_PER_SLOT: usize = 8;
 /// Traversals whose updates are held at once, about: a deal's collect them in a buffer, added
 /// to the rows in traversal order before the next chunk of deals runs. Enough to keep two
 /// threads busy; the result does not depend on it.
@@ -82,6 +85,11 @@ pub fn chunk_deals(batch: usize, seats: usize) -> usize {
 /// longest seen beside the rest. At 3 to 7 seats (`tiny`, trembled, the first iterations) a
 /// whole chunk collects at most 77,000 and 48,000.
 pub const UPDATES_PER_TRAVERSAL: usize = 32_768;
+/// The regret updates a batch's queue is counted at per traversal in the memory estimate: a
+/// batch sums many traversals, so it holds near their mean (587 on 7stud-3p `small`
+/// trembled, above), and no chunk of 3 to 7 seats `tiny` averaged over about 2,400; twice
+/// that, for the queue's room to grow by doubling.
+pub const QUEUED_PER_TRAVERSAL: usize = UPDATES_PER_TRAVERSAL / 4;
 /// The most actions of a decision.
 const MAX_ACTIONS: usize = 8;
 
@@ -176,8 +184,9 @@ pub struct SampledSolver {
     pub regrets: Vec<f32>,
     /// Accumulated average-strategy mass per slot.
     pub average: Vec<f32>,
-    /// The regrets as the running batch began: what its traversals read.
-    began: Vec<f32>,
+    /// The running batch's regret updates, (slot, sampled regret) in traversal order, added
+    /// when it ends (its capacity kept from batch to batch).
+    pending: Vec<(u32, f32)>,
     /// Iterations (batches) completed.
     pub iterations: u64,
     /// Traversals per iteration.
@@ -247,7 +256,7 @@ impl SampledSolver {
             def: Arc::new(def.clone()),
             regrets: vec![0.0; rows.slots],
             average: vec![0.0; rows.slots],
-            began: vec![0.0; rows.slots],
+            pending: Vec::new(),
             betting,
             buckets,
             rows,
@@ -302,13 +311,14 @@ impl SampledSolver {
                 .for_each(|c| c.iter_mut().for_each(|a| *a *= old));
         }
         let seats = self.def.seats as usize;
-        self.began.copy_from_slice(&self.regrets);
+        // Left by a batch that failed.
+        self.pending.clear();
         let ctx = Ctx {
             def: &self.def,
             betting: &self.betting,
             buckets: &self.buckets,
             rows: &self.rows,
-            regrets: &self.began,
+            regrets: &self.regrets,
             tremble: self.tremble,
         };
         let (seed, weight) = (self.seed, sched.new_average as f32);
@@ -344,21 +354,25 @@ impl SampledSolver {
                     Ok(())
                 })?;
             for w in work.iter() {
-                for &(s, d) in &w.regret {
-                    self.regrets[s as usize] += d;
-                }
+                self.pending.extend_from_slice(&w.regret);
                 for &(s, p) in &w.average {
                     self.average[s as usize] += weight * p;
                 }
             }
         }
+        // The batch's regrets in traversal order: each slot's sum in the order the chunks had.
+        for &(s, d) in &self.pending {
+            self.regrets[s as usize] += d;
+        }
         if sched.clamp {
             // Every slot this batch did not touch is at least 0 already (clamped when it last
-            // was, or never touched), so clamping all is clamping the touched ones.
-            self.regrets
-                .par_chunks_mut(1 << 16)
-                .for_each(|c| c.iter_mut().for_each(|r| *r = r.max(0.0)));
+            // was, or never touched), so clamping the touched ones is clamping all.
+            for &(s, _) in &self.pending {
+                let r = &mut self.regrets[s as usize];
+                *r = r.max(0.0);
+            }
         }
+        self.pending.clear();
         self.iterations = t;
         Ok(())
     }

@@ -7,7 +7,9 @@ use crate::cfr::Algorithm;
 use crate::checkpoint;
 use crate::checkpoint::Problem;
 use crate::memory::Estimate;
-use crate::multiway::sampled::{chunk_deals, SampledSolver, BYTES_PER_SLOT, UPDATES_PER_TRAVERSAL};
+use crate::multiway::sampled::{
+    chunk_deals, SampledSolver, BYTES_PER_SLOT, QUEUED_PER_TRAVERSAL, UPDATES_PER_TRAVERSAL,
+};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::multiway_betting::{MultiwayBetting, WithinStreet, POT_CLASSES};
@@ -64,7 +66,9 @@ pub fn estimate(
         // Built before `resident` is measured, so part of it.
         tree_bytes: 0,
         solver_bytes: rows.slots * BYTES_PER_SLOT,
-        scratch_bytes: held * (seats * 2 * 8 * UPDATES_PER_TRAVERSAL + memo),
+        // And the batch's queue of regret updates (8 bytes each).
+        scratch_bytes: held * (seats * 2 * 8 * UPDATES_PER_TRAVERSAL + memo)
+            + batch * 8 * QUEUED_PER_TRAVERSAL,
         // The normalised average (`f32`) and its rows quantized (a byte per stored probability,
         // `k - 1` a row, with the layout's offset per node), both held while the file is
         // written (the rows were once left out: a four-handed `small` solve peaked 9% over its
