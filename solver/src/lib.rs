@@ -29,3 +29,4 @@ pub mod session;
 pub mod solve;
 pub mod strategy_file;
 pub mod terminal;
+pub mod values;
