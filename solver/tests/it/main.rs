@@ -32,4 +32,5 @@ mod serve_match;
 mod serve_tcp;
 mod shipped;
 mod strategy_bot;
+mod values_cli;
 mod yardstick;
