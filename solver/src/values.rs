@@ -641,6 +641,37 @@ fn playout(
     }
 }
 
+/// An estimate's lines by class (`by`: the sums of each class's samples, of `total`;
+/// `holdings`: the player's holdings, showing `up`), the commonest first, and how many classes
+/// holding some of them were met in fewer than two samples.
+fn class_lines(
+    c: &Classes,
+    by: &[Sums],
+    holdings: &[CardSet],
+    up: CardSet,
+    total: usize,
+) -> (Vec<ClassLine>, usize) {
+    let mut held = vec![0usize; c.names.len()];
+    for s in holdings {
+        held[c.classify(*s, up)] += 1;
+    }
+    let (mut lines, mut unsampled) = (Vec::new(), 0);
+    for ((name, s), &held) in c.names.iter().zip(by).zip(&held) {
+        match s.line() {
+            Some(values) => lines.push(ClassLine {
+                class: name.clone(),
+                holdings: held,
+                share: s.n as f64 / total as f64,
+                values,
+            }),
+            None if held > 0 => unsampled += 1,
+            None => {}
+        }
+    }
+    lines.sort_by(|a, b| b.share.total_cmp(&a.share));
+    (lines, unsampled)
+}
+
 /// The estimated values (see the module).
 fn estimate(
     player: &StrategyPlayer,
@@ -716,27 +747,10 @@ fn estimate(
         Some(_) => (None, Some(line)),
         None => (Some(line), None),
     };
-    let mut lines = Vec::new();
-    let mut unsampled = 0;
-    if let (Some(c), None) = (classes, &hand) {
-        let mut holdings = vec![0usize; c.names.len()];
-        for s in &spot.hero.sets {
-            holdings[c.classify(*s, spot.up)] += 1;
-        }
-        for ((name, s), &held) in c.names.iter().zip(&by).zip(&holdings) {
-            match s.line() {
-                Some(values) => lines.push(ClassLine {
-                    class: name.clone(),
-                    holdings: held,
-                    share: s.n as f64 / total as f64,
-                    values,
-                }),
-                None if held > 0 => unsampled += 1,
-                None => {}
-            }
-        }
-        lines.sort_by(|a, b| b.share.total_cmp(&a.share));
-    }
+    let (lines, unsampled) = match (classes, &hand) {
+        (Some(c), None) => class_lines(c, &by, &spot.hero.sets, spot.up, total),
+        _ => (Vec::new(), 0),
+    };
     Ok(Values {
         method: Method::Estimate,
         seat,
