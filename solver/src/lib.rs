@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod action;
+pub mod aggregate;
 pub mod best_response;
 pub mod bot;
 pub mod bucket_cache;

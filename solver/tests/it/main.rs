@@ -2,6 +2,7 @@
 //! its own (linking one binary instead of thirty-three is most of the release test build).
 
 mod abstraction_cli;
+mod aggregate_cli;
 mod best_response;
 mod betting_cli;
 mod betting_files;
