@@ -405,7 +405,7 @@ impl Explorer {
             &steps,
             hand.as_deref(),
             options,
-            &|_, _| {},
+            &|_, _, _| {},
         )
     }
 

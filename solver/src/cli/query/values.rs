@@ -41,9 +41,8 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         steps,
         args.hand.as_deref(),
         options,
-        &|done, all| {
-            // The exact walk counts its four steps, an estimate its samples.
-            bar.set_message(if all == 4 { "steps" } else { "samples" });
+        &|unit, done, all| {
+            bar.set_message(unit);
             bar.set_length(all as u64);
             bar.set_position(done as u64);
         },
@@ -59,13 +58,14 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
 }
 
 /// The answer of `stud query FILE SPOT --values [--hand HAND] --json` (`player`'s file,
-/// played as stored), as a value: what `stud explore` serves.
+/// played as stored), as a value: what `stud explore` serves. `progress` is told what is
+/// counted (the exact walk's steps, or an estimate's deals), how many are done, of how many.
 pub fn values_json(
     player: &StrategyPlayer,
     steps: &[Step],
     hand: Option<&str>,
     options: Options,
-    progress: &(dyn Fn(usize, usize) + Sync),
+    progress: &(dyn Fn(&'static str, usize, usize) + Sync),
 ) -> Result<Value> {
     let f = (player.file().betting()).context("--values reads a betting-tree file")?;
     let def = &f.header().game;
@@ -78,8 +78,14 @@ pub fn values_json(
     let holding = hand.map(parse_holding).transpose()?;
     check_hand_up(hand, holding.as_ref(), up, seat)?;
     let down: Option<Vec<Card>> = holding.map(|h| h.down);
-    let v = solver::values::values(player, &state, &bets, down.as_deref(), options, progress)
-        .context("--values")?;
+    let unit = match solver::values::walkable(&state) {
+        true => "steps of the exact walk",
+        false => "deals",
+    };
+    let v = solver::values::values(player, &state, &bets, down.as_deref(), options, &|d, a| {
+        progress(unit, d, a)
+    })
+    .context("--values")?;
     Ok(to_json(&state, &v, down.as_deref(), options))
 }
 
