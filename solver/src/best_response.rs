@@ -108,6 +108,21 @@ pub fn counterfactual_values(
     play: Play,
     opponent_reach: &[f64],
 ) -> Vec<f64> {
+    counterfactual_values_below(tree, average, player, play, opponent_reach, 0)
+}
+
+/// [`counterfactual_values`] at node `node` of `tree` rather than its root: `opponent_reach`
+/// is the opponent's reach at `node` (its range times its own probabilities of the actions
+/// that lead there), and the values are `player`'s from `node` on, in the units of the
+/// tree's terminal values (what the solver's walk computes at that node).
+pub fn counterfactual_values_below(
+    tree: &Tree,
+    average: &[f64],
+    player: u8,
+    play: Play,
+    opponent_reach: &[f64],
+    node: usize,
+) -> Vec<f64> {
     let n = tree.num_hands();
     let level = level_len(tree);
     let mut scratch = vec![0.0; level * tree.max_depth];
@@ -120,7 +135,7 @@ pub fn counterfactual_values(
         play,
         level,
     };
-    w.walk(0, opponent_reach, &mut out, &mut scratch, true);
+    w.walk(node, opponent_reach, &mut out, &mut scratch, true);
     out
 }
 

@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod action;
+pub mod aggregate;
 pub mod best_response;
 pub mod bot;
 pub mod bucket_cache;
@@ -30,3 +31,4 @@ pub mod session;
 pub mod solve;
 pub mod strategy_file;
 pub mod terminal;
+pub mod values;

@@ -46,6 +46,8 @@ enum Command {
     Export(cli::export::Args),
     /// Browse a real game's strategy in a local web page: the tree by street, hand-class charts.
     Explore(cli::explore::Args),
+    /// Show third street of a strategy at once, door card against door card: grids, CSV, SVG.
+    Aggregate(cli::aggregate::Args),
     /// Print a shell's completion script for stud (bash, zsh, fish, elvish, powershell).
     Completions(cli::completions::Args),
     /// Print stud's manual page (roff), or a subcommand's.
@@ -122,6 +124,7 @@ fn main() -> ExitCode {
         Command::Query(a) => report(cli::query::run(a)),
         Command::Export(a) => report(cli::export::run(a)),
         Command::Explore(a) => report(cli::explore::run(a)),
+        Command::Aggregate(a) => report(cli::aggregate::run(a)),
         Command::Completions(a) => report(cli::completions::completions(&a, command())),
         Command::Man(a) => report(cli::completions::man(&a, command())),
     }

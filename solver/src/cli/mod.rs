@@ -1,6 +1,7 @@
 //! The subcommands of the `stud` binary, one module each.
 
 pub mod abstraction;
+pub mod aggregate;
 pub mod args;
 pub mod completions;
 pub mod eval;

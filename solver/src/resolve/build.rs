@@ -82,6 +82,7 @@ pub(super) fn subgame(
     b.scale = 1.0 / pairs;
     b.visit(0, st, bets[..read].to_vec(), 0, root, 1)?;
     b.showdown_tables(&deal.hands)?;
+    let scale = b.scale;
     let Builder {
         mut tree,
         states,
@@ -101,6 +102,7 @@ pub(super) fn subgame(
         root_bets: read,
         street: root,
         range_millis,
+        scale,
     })
 }
 

@@ -55,7 +55,7 @@ mod build;
 pub mod classes;
 mod player;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 pub mod verify;
 
 use crate::best_response::{counterfactual_values, value_in_ranges, Play};
@@ -232,6 +232,9 @@ pub struct Subgame {
     pub street: usize,
     /// Milliseconds spent on the ranges (the Bayesian replay and its sums).
     pub range_millis: f64,
+    /// What each terminal's chips are multiplied by: 1 / the weight of the pairs of holdings
+    /// that do not collide (so that the values are chips per hand reaching the subgame).
+    pub scale: f64,
 }
 
 /// The re-solved subgame: the solver (its tree and average strategy) and what the solve cost.
@@ -328,6 +331,12 @@ impl Subgame {
         (first..self.hands.len())
             .take_while(|&h| self.of_root[h] == root)
             .find(|&h| down.len() == k || self.hands[h] == all)
+    }
+
+    /// The root hand of hand `h` (its cards before the last street's down card; `h` itself
+    /// when the root is on the last street).
+    pub fn root_of(&self, h: usize) -> usize {
+        self.of_root[h] as usize
     }
 
     /// The node reached from the root by the last street's bets in `bets` (the whole hand's

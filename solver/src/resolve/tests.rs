@@ -700,7 +700,7 @@ fn spots_off_the_last_street_or_in_split_games_are_refused() {
 
 /// Kings and aces ministud (8 cards), its lossless public tree, and a strategy file of it
 /// solved by `iterations` of CFR+ (written under `name` in a fresh folder), as a player.
-fn kings_and_aces_blueprint(
+pub(crate) fn kings_and_aces_blueprint(
     iterations: u64,
     name: &str,
 ) -> (GameDef, Tree, crate::bot::StrategyPlayer, f64) {

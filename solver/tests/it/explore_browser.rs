@@ -59,8 +59,14 @@ pub(crate) fn serve(file: &str) -> Server {
 /// The page's DOM after Chromium has loaded `url` and its script has run (the fetches to the
 /// server included: virtual time waits for them).
 fn dom(url: &str) -> String {
-    let profile =
-        std::env::temp_dir().join(format!("stud-explore-chromium-{}", std::process::id()));
+    // A profile of its own per page: Chromium refuses a profile another one holds, and the
+    // tests load pages at once.
+    static PAGES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let page = PAGES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let profile = std::env::temp_dir().join(format!(
+        "stud-explore-chromium-{}-{page}",
+        std::process::id()
+    ));
     let out = Command::new("chromium")
         .args([
             "--headless",
@@ -371,4 +377,69 @@ fn odd_urls_get_clear_errors() {
         a.starts_with("HTTP/1.1 200") && a.contains("3rd street"),
         "{a}"
     );
+}
+
+#[test]
+fn the_values_view_shows_what_query_values_answers() {
+    let seven = shipped("7stud-hu.strat");
+    let server = serve(&seven);
+    let query = |spot: &str, hand: &[&str]| -> Value {
+        let mut args = vec!["query", &seven, spot, "--values", "--json"];
+        args.extend(hand);
+        serde_json::from_str(&ok(&stud(&args, ""))).unwrap()
+    };
+    // Third street, p2 with As Kd facing the bring-in, clicked to: the default estimate.
+    let page = dom(&format!("{}#play=3c%208d%20pb&values=AsKd", server.url));
+    assert!(page.contains("data-ready=\"yes\""), "{page}");
+    assert!(page.contains("data-method=\"estimate\""), "{page}");
+    let q = query("3c 8d pb", &["--hand", "AsKd"]);
+    let shown = keyed_rows(
+        &page,
+        "values-table",
+        "</table>",
+        "data-values-hand",
+        "data-chips",
+    );
+    assert_eq!(shown.len(), 1, "{page}");
+    assert_eq!(shown[0].0, "AsKd");
+    same(
+        &shown[0].1,
+        &numbers(&q["hand"]["chips"]),
+        "the hand's values",
+    );
+    assert!(page.contains("a 95% interval"), "{page}");
+    // Seventh street, no hand: the exact values of the range and of each class.
+    let spot = "3c 8d pb cc Qs 2h cc cc 4d 5h cc cc 9c Jd cc cc";
+    let page = dom(&format!(
+        "{}#spot={}&values=-",
+        server.url,
+        spot.replace(' ', "%20")
+    ));
+    assert!(page.contains("data-method=\"exact\""), "{page}");
+    let q = query(spot, &[]);
+    let range = keyed_rows(
+        &page,
+        "values-table",
+        "</table>",
+        "data-values-range",
+        "data-chips",
+    );
+    same(
+        &range[0].1,
+        &numbers(&q["range"]["chips"]),
+        "the range's values",
+    );
+    let classes = keyed_rows(
+        &page,
+        "values-table",
+        "</table>",
+        "data-values-class",
+        "data-chips",
+    );
+    let want = q["classes"].as_array().unwrap();
+    assert_eq!(classes.len(), want.len());
+    for ((name, nums), w) in classes.iter().zip(want) {
+        assert_eq!(*name, w["class"].as_str().unwrap());
+        same(nums, &numbers(&w["chips"]), name);
+    }
 }

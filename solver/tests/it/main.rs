@@ -2,6 +2,7 @@
 //! its own (linking one binary instead of thirty-three is most of the release test build).
 
 mod abstraction_cli;
+mod aggregate_cli;
 mod aivat;
 mod best_response;
 mod betting_cli;
@@ -34,4 +35,5 @@ mod serve_match;
 mod serve_tcp;
 mod shipped;
 mod strategy_bot;
+mod values_cli;
 mod yardstick;

@@ -1,7 +1,10 @@
 // stud explore: walks a strategy's betting tree street by street. The server answers
 // GET /api/node?spot=SPOT (the spot in `stud query` notation); this page draws the answer.
 // The URL's fragment keeps the spot (#spot=3c 8d pb), so a reload or a link comes back to it;
-// #play=3c 8d pb clicks the page's own buttons one step at a time (the browser test's route).
+// #play=3c 8d pb clicks the page's own buttons one step at a time (the browser test's route);
+// #values=AsKd then asks the values of the actions for those down cards (#values=- for none).
+// Values come from GET /api/values?spot=SPOT&hand=CARDS, asked only on a click: an estimate
+// takes seconds.
 'use strict';
 
 let spot = [];
@@ -115,7 +118,11 @@ function drawDecision(v) {
     q.capped ? el('p', {}, "past the strategy's raise cap: its game has no more raises here, and it calls") : '',
     el('p', { class: 'actions' }, buttons),
     el('p', {}, 'The same node on the command line:'),
-    el('code', { id: 'command' }, v.command)
+    el('code', { id: 'command' }, v.command),
+    el('p', { class: 'actions' },
+      el('input', { id: 'values-hand', size: 14, placeholder: 'down cards: As Kd', title: "the down cards of the player to act (none: the whole range and each hand class)" }),
+      el('button', { id: 'values-go', onclick: askValues }, 'values of the actions')),
+    el('section', { id: 'values' })
   );
   const codes = v.next;
   const head = () => q.action_names.map((n) => el('th', {}, n));
@@ -175,6 +182,53 @@ function drawRange(r) {
       el('table', {}, head('bucket'), r.buckets.map((b) => row(String(b.bucket), { 'data-range-bucket': b.bucket }, b)))));
 }
 
+// Asks the server for the value of each action at this decision (for the down cards typed in,
+// and by hand class) and draws them.
+function askValues() {
+  const hand = $('values-hand').value.trim();
+  const out = $('values');
+  out.replaceChildren(el('p', {}, 'working out the values (an estimate takes some seconds)...'));
+  const q = '/api/values?spot=' + encodeURIComponent(spot.join(' ')) + (hand ? '&hand=' + encodeURIComponent(hand) : '');
+  busy = fetch(q)
+    .then((r) => r.json().then((v) => ({ ok: r.ok, v })))
+    .then(({ ok, v }) => {
+      if (!ok) throw new Error(v.error || 'the server refused the values');
+      drawValues(v);
+    })
+    .catch((e) => out.replaceChildren(el('p', { id: 'values-error', class: 'error' }, String(e.message || e))));
+  return busy;
+}
+
+// The values of the actions in chips from here (a fold 0), the best of each row marked, a
+// bar per value; the big bets in each cell's title and in the hand's own row.
+function drawValues(v) {
+  const signed = (x, d) => (x >= 0 ? '+' : '') + x.toFixed(d);
+  const cell = (l, i) => signed(l.chips[i], 2) + (l.plus_minus ? ' ±' + l.plus_minus[i].toFixed(2) : '');
+  const best = (l) => l.chips.indexOf(Math.max(...l.chips));
+  const how = v.method === 'exact'
+    ? 'exact: every holding of both seats and every card to come, both seats playing the file to the end'
+    : `estimated from ${v.samples} deals of the unknown cards, both seats playing the file to the end; ± a 95% interval`;
+  const row = (label, attrs, l, share) =>
+    el('tr', attrs,
+      el('td', { class: 'name' }, label),
+      el('td', {}, share),
+      l.chips.map((c, i) => el('td', { class: 'v' + (i === best(l) ? ' best' : ''), 'data-chips': c, title: signed(l.big_bets[i], 3) + ' big bets' }, cell(l, i))));
+  const rows = [];
+  if (v.hand) {
+    rows.push(row(`with ${v.hand.cards}`, { 'data-values-hand': v.hand.cards }, v.hand, ''));
+    rows.push(el('tr', { class: 'bb' }, el('td', { class: 'name' }, '  in big bets'), el('td', {}, ''),
+      v.hand.big_bets.map((x, i) => el('td', { 'data-big-bets': x }, signed(x, 3) + (v.hand.plus_minus_big_bets ? ' ±' + v.hand.plus_minus_big_bets[i].toFixed(3) : '')))));
+  }
+  if (v.range) rows.push(row('the whole range', { 'data-values-range': 'all' }, v.range, '100%'));
+  for (const c of v.classes) rows.push(row(c.class + (c.reached ? '' : ' (unreached)'), { 'data-values-class': c.class }, c, pct(c.share)));
+  const more = v.classes_unsampled ? ` (${v.classes_unsampled} more classes met in fewer than 2 deals)` : '';
+  $('values').dataset.method = v.method;
+  $('values').replaceChildren(el('table', { id: 'values-table' },
+    el('caption', {}, `values of p${v.seat + 1}'s actions from here, in chips (a fold is worth 0; a big bet is ${v.big_bet} chips); ${how}${more}`),
+    el('tr', {}, el('th', {}, 'holding'), el('th', {}, 'share'), v.action_names.map((n) => el('th', {}, n))),
+    rows));
+}
+
 function drawOver(v) {
   // A fold settles the pot; a showdown's winner depends on the down cards, which are unknown.
   const text = v.payoffs.length
@@ -215,6 +269,10 @@ async function start() {
   const words = (k) => (hash.get(k) || '').split(/\s+/).filter((x) => x);
   await go(words('spot'));
   await play(words('play'));
+  if (hash.has('values') && $('values-hand')) {
+    $('values-hand').value = hash.get('values') === '-' ? '' : hash.get('values');
+    await askValues();
+  }
   document.body.dataset.ready = 'yes';
 }
 

@@ -7,7 +7,9 @@
 //! query` command of the node; a click on an action goes on. Its one question to the server is
 //! `GET /api/node?spot=SPOT`: the spot in `stud query`'s notation (cards and PHH codes),
 //! answered with where the hand is (a card due, a decision, the end) and, at a decision, `stud
-//! query --ranges --json`'s own answer ([`crate::cli::query::betting::betting_json`]).
+//! query --ranges --json`'s own answer ([`crate::cli::query::betting::betting_json`]). On a
+//! click it asks `GET /api/values?spot=SPOT&hand=CARDS`, `stud query --values --json`'s answer
+//! ([`crate::cli::query::values::values_json`]).
 //!
 //! # Bounds
 //! The accepting thread only accepts: [`WORKERS`] threads answer a connection each, so that a
@@ -48,6 +50,9 @@ pub const WORKERS: usize = 8;
 pub const QUEUED: usize = 64;
 /// The most steps (cards and actions) in a spot: a capped seven-card hand has fewer than 60.
 pub const MAX_SPOT: usize = 200;
+/// The most samples one values request may ask (`samples=`): some tens of seconds of a worker
+/// on third street.
+pub const MAX_VALUE_SAMPLES: usize = 20_000;
 
 const PAGE: &str = include_str!("page.html");
 const SCRIPT: &str = include_str!("app.js");
@@ -355,20 +360,53 @@ impl Explorer {
             "/app.js" => page("text/javascript; charset=utf-8", SCRIPT),
             "/style.css" => page("text/css; charset=utf-8", STYLE),
             "/api/node" => {
-                let spot = head
-                    .query
-                    .split('&')
-                    .filter_map(|kv| kv.split_once('='))
-                    .find(|(k, _)| *k == "spot")
-                    .map_or(Ok(String::new()), |(_, v)| decode(v));
+                let spot = param(head.query, "spot").map(Option::unwrap_or_default);
                 match spot.and_then(|s| self.node(&s)) {
                     Ok(v) => Reply::json(200, &v),
                     Err(e) => Reply::error(400, &format!("{e:#}")),
                 }
             }
+            "/api/values" => match self.values(head.query) {
+                Ok(v) => Reply::json(200, &v),
+                Err(e) => Reply::error(400, &format!("{e:#}")),
+            },
             _ => Reply::error(404, "no such page: try /"),
         };
         (reply, head.head_only)
+    }
+
+    /// `GET /api/values?spot=SPOT[&hand=CARDS][&samples=N]`: `stud query --values --json`'s
+    /// answer at the decision of the spot (estimates of at most [`MAX_VALUE_SAMPLES`] samples,
+    /// so that one request holds a worker for seconds, not hours).
+    pub fn values(&self, query: &str) -> Result<Value> {
+        let spot = param(query, "spot")?.unwrap_or_default();
+        let hand = param(query, "hand")?.filter(|h| !h.trim().is_empty());
+        let samples = match param(query, "samples")? {
+            None => solver::values::DEFAULT_SAMPLES,
+            Some(n) => n
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (solver::values::MIN_SAMPLES..=MAX_VALUE_SAMPLES).contains(n))
+                .with_context(|| {
+                    format!(
+                        "samples: from {} to {MAX_VALUE_SAMPLES}, not `{n}`",
+                        solver::values::MIN_SAMPLES
+                    )
+                })?,
+        };
+        let steps = parse_steps(&spot)?;
+        let steps: Vec<Step> = steps.into_iter().map(|(_, s, _)| s).collect();
+        let options = solver::values::Options {
+            samples,
+            ..Default::default()
+        };
+        crate::cli::query::values::values_json(
+            &self.player,
+            &steps,
+            hand.as_deref(),
+            options,
+            &|_, _, _| {},
+        )
     }
 
     /// Where the spot leads: a card due, a decision (with its strategy), or the end.
@@ -502,6 +540,16 @@ impl Explorer {
         v["query"] = q;
         Ok(())
     }
+}
+
+/// The value of `key` in a URL's query string, decoded (`None`: not given).
+fn param(query: &str, key: &str) -> Result<Option<String>> {
+    query
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| decode(v))
+        .transpose()
 }
 
 /// A path as one shell word: quoted unless it is plain.

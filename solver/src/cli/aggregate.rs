@@ -1,0 +1,215 @@
+//! `stud aggregate`: third street of a heads-up seven-card strategy at once, door card against
+//! door card ([`solver::aggregate`] finds the frequencies; this prints them as grids, CSV or
+//! JSON, and draws them as an SVG chart).
+
+use anyhow::{Context, Result};
+use solver::aggregate::{third_street, Cell, Spot, ThirdStreet, ACTIONS};
+use solver::bot::StrategyPlayer;
+use solver::purify::Purification;
+use solver::strategy_file::StrategyFile;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Arguments of `stud aggregate`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples (the shipped strategies):\n  \
+    stud aggregate strategies/7stud-hu.strat\n  \
+    stud aggregate strategies/razz-hu.strat --csv\n  \
+    stud aggregate strategies/7stud-hu.strat --svg /tmp/third-street.svg --json\n\n\
+    Each cell: the player (p2, its door in diamonds) against the opponent's door (p1, in clubs), \
+    its probabilities over every holding of its two down cards, each weighed by how likely its \
+    earlier actions were with it. The same spot one cell at a time: stud query FILE \"SPOT\" \
+    --ranges, the spot in the CSV's `query` column.")]
+pub struct Args {
+    /// The strategy file (heads-up seven-card stud, razz or hi-lo).
+    pub file: PathBuf,
+    /// Print every cell as CSV (one line per spot and pair of door cards) instead of grids.
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
+    /// Also draw the grids as an SVG chart into this file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// `--json`.
+    #[command(flatten)]
+    pub output: super::args::Output,
+}
+
+/// The grids drawn: a spot, its title, and the columns of [`ACTIONS`] it adds up.
+const GRIDS: [(Spot, &str, &[usize]); 4] = [
+    (Spot::First, "completes, first decision", &[3]),
+    (Spot::First, "folds, first decision", &[0]),
+    (
+        Spot::FacingCompletion,
+        "raises, brought in and facing a completion",
+        &[4],
+    ),
+    (
+        Spot::FacingCompletion,
+        "folds, brought in and facing a completion",
+        &[0],
+    ),
+];
+
+/// Runs `stud aggregate`.
+pub fn run(args: Args) -> Result<()> {
+    let f = StrategyFile::open(&args.file)?;
+    let path = args.file.to_str().context("the file's path is not UTF-8")?;
+    let mut player = StrategyPlayer::open(path, f.game())?.with_purification(Purification::Mixed);
+    // Third street's bucket lookups from a table: 169 pairs of doors, 1,225 holdings each.
+    player.precompute_first_street();
+    let bar = super::deals_bar(args.output.json || args.csv, 0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} pairs of door cards, {eta} left",
+        )
+        .expect("a valid template"),
+    );
+    let t = third_street(&player, &|done, all| {
+        bar.set_length(all as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    let t = t?;
+    if let Some(svg) = &args.svg {
+        std::fs::write(svg, chart(&t, path))
+            .with_context(|| format!("cannot write the chart to {}", svg.display()))?;
+    }
+    if args.output.json {
+        println!("{}", serde_json::to_string(&t)?);
+    } else if args.csv {
+        print!("{}", csv(&t));
+    } else {
+        print!("{}", grids(&t));
+    }
+    Ok(())
+}
+
+/// The cell of `spot` with the player's door rank `mine` and the opponent's `theirs`.
+fn find<'a>(t: &'a ThirdStreet, spot: Spot, mine: &str, theirs: &str) -> Option<&'a Cell> {
+    t.cells
+        .iter()
+        .find(|c| c.spot == spot && c.door.starts_with(mine) && c.opponent_door.starts_with(theirs))
+}
+
+/// Every cell as CSV.
+fn csv(t: &ThirdStreet) -> String {
+    let mut out = String::from("spot,door,opponent_door,query,holdings");
+    for a in ACTIONS {
+        out.push(',');
+        out.push_str(&a.replace(' ', "_"));
+    }
+    out.push('\n');
+    for c in &t.cells {
+        let spot = serde_json::to_value(c.spot).unwrap_or_default();
+        let _ = write!(
+            out,
+            "{},{},{},{},{}",
+            spot.as_str().unwrap_or(""),
+            c.door,
+            c.opponent_door,
+            c.query,
+            c.holdings
+        );
+        for f in c.frequencies {
+            let _ = write!(out, ",{f:.6}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The grids as text: rows the player's door rank, columns the opponent's, percentages.
+fn grids(t: &ThirdStreet) -> String {
+    let mut out = String::from(
+        "third street, door card against door card: the player (p2, its door in diamonds) \
+         against the opponent's door (p1, in clubs); `.`: the spot does not occur\n",
+    );
+    for (spot, title, cols) in GRIDS {
+        let _ = write!(
+            out,
+            "\n% of holdings that {title} (rows: the player's door; columns: the opponent's)\n   "
+        );
+        for r in &t.ranks {
+            let _ = write!(out, "{r:>4}");
+        }
+        out.push('\n');
+        for mine in &t.ranks {
+            let _ = write!(out, "{mine:>3}");
+            for theirs in &t.ranks {
+                match find(t, spot, mine, theirs) {
+                    Some(c) => {
+                        let p: f64 = cols.iter().map(|&i| c.frequencies[i]).sum();
+                        let _ = write!(out, "{:>4.0}", 100.0 * p);
+                    }
+                    None => out.push_str("   ."),
+                }
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The grids as an SVG chart: one heat map per grid, white at 0% to red at 100%.
+fn chart(t: &ThirdStreet, name: &str) -> String {
+    const SIDE: usize = 22;
+    let width = 2 * (14 * SIDE + 30);
+    let height = 2 * (15 * SIDE + 40) + 30;
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+         font-family=\"sans-serif\" font-size=\"11\">\n<text x=\"10\" y=\"18\" font-size=\"14\">\
+         {}: third street, the player's door (rows) against the opponent's (columns)</text>\n",
+        escape(name)
+    );
+    for (g, (spot, title, cols)) in GRIDS.iter().enumerate() {
+        let x0 = 10 + (g % 2) * (14 * SIDE + 30);
+        let y0 = 40 + (g / 2) * (15 * SIDE + 40);
+        let _ = writeln!(
+            out,
+            "<text x=\"{x0}\" y=\"{}\">% that {title}</text>",
+            y0 + 12
+        );
+        for (i, r) in t.ranks.iter().enumerate() {
+            let at = SIDE * (i + 1);
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{}\">{r}</text>",
+                x0 + at + 7,
+                y0 + 34
+            );
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{}\">{r}</text>",
+                x0 + 6,
+                y0 + 24 + at + 15
+            );
+        }
+        for (i, mine) in t.ranks.iter().enumerate() {
+            for (j, theirs) in t.ranks.iter().enumerate() {
+                let (x, y) = (x0 + SIDE * (j + 1), y0 + 24 + SIDE * (i + 1));
+                let Some(c) = find(t, *spot, mine, theirs) else {
+                    continue;
+                };
+                let p: f64 = cols.iter().map(|&k| c.frequencies[k]).sum();
+                let fade = (255.0 * (1.0 - p)).round() as u8;
+                let _ = writeln!(
+                    out,
+                    "<rect x=\"{x}\" y=\"{y}\" width=\"{SIDE}\" height=\"{SIDE}\" \
+                     fill=\"rgb(255,{fade},{fade})\" stroke=\"#ccc\"><title>{} vs {}: {:.1}%</title></rect>",
+                    c.door,
+                    c.opponent_door,
+                    100.0 * p
+                );
+            }
+        }
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// `s` with the characters XML reserves escaped.
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
