@@ -194,6 +194,13 @@ pub fn write_atomic(
     written
 }
 
+/// Writes `bytes` to `path` atomically ([`write_atomic`] under [`temp_path`]'s name): the
+/// reports, charts, hand histories and lists the commands write, so that an interrupted command
+/// never leaves half a file where a whole one was.
+pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic(path, &temp_path(path), |w| w.write_all(bytes))
+}
+
 /// The temporary name a file is written to before it is renamed over `path`: `NAME.EXT.tmp`.
 fn temp_path(path: &Path) -> std::path::PathBuf {
     path.with_extension(match path.extension() {

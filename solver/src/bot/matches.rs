@@ -505,8 +505,7 @@ fn play_deal(players: &[&dyn Player], cfg: &MatchConfig, i: u64) -> anyhow::Resu
             h.fields.push(("players".into(), toml::Value::Array(names)));
             let seating = char::from(b'a' + r as u8);
             let path = dir.join(format!("{i}{seating}.phh"));
-            std::fs::write(&path, h.to_string())
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            crate::container::write_bytes(&path, h.to_string().as_bytes())?;
         }
     }
     Ok((net, est, fell, showdowns))

@@ -71,8 +71,7 @@ pub fn run(args: Args) -> Result<()> {
     bar.finish_and_clear();
     let t = t?;
     if let Some(svg) = &args.svg {
-        std::fs::write(svg, chart(&t, path))
-            .with_context(|| format!("cannot write the chart to {}", svg.display()))?;
+        solver::container::write_bytes(svg, chart(&t, path).as_bytes())?;
     }
     if args.output.json {
         println!("{}", serde_json::to_string(&t)?);

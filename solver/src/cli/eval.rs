@@ -5,7 +5,7 @@
 
 use super::game_for;
 use abstraction::rules::GameDef;
-use anyhow::{ensure, Context};
+use anyhow::ensure;
 use solver::bot::{Candidates, Lbr, Player, BOT_NAMES};
 use solver::players::{load, open_strategy};
 use solver::purify::Purification;
@@ -120,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let secs = start.elapsed().as_secs_f64();
     if let Some(path) = &args.nets {
         let text: String = deals.nets.iter().map(|n| format!("{n}\n")).collect();
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        solver::container::write_bytes(path, text.as_bytes())?;
     }
     let r = deals.result(def.big_bet)?;
     if args.output.json {

@@ -133,8 +133,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         show_end(&mut out, &state, &table, net, score)?;
         if let (Some(path), Some(rec)) = (&args.save, rec) {
             let _ = writeln!(session, "[{}]\n{}", hand + 1, rec.finish(&state));
-            std::fs::write(path, &session)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            solver::container::write_bytes(path, session.as_bytes())?;
         }
         hand += 1;
     }

@@ -103,7 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let out = args.out.join("index.html");
-    std::fs::write(&out, html).with_context(|| format!("cannot write {}", out.display()))?;
+    solver::container::write_bytes(&out, html.as_bytes())?;
     println!("wrote {}", out.display());
     Ok(())
 }

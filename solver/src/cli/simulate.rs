@@ -85,8 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             toml::Value::String(format!("{}:{i}", args.random.seed)),
         ));
         let path = args.out.join(format!("{i}.phh"));
-        std::fs::write(&path, hand.to_string())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        solver::container::write_bytes(&path, hand.to_string().as_bytes())?;
     }
     if args.output.json {
         println!(
