@@ -7,9 +7,9 @@
 //! naming the problem, and the server reads on.
 
 use super::{sample, Answer, Bet, Player};
-use crate::resolve::{Budget, ResolvingPlayer, Stop};
+use crate::resolve::{Budget, Report, ResolvingPlayer, Stop};
 use abstraction::phh::{parse_action, replay, ActionLine, HandHistory};
-use abstraction::rules::{Deal, GameDef, Next, Profile};
+use abstraction::rules::{Action, Deal, GameDef, Next, Profile, State};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
@@ -253,6 +253,8 @@ impl Server {
         })
     }
 
+    /// The reply to a parsed request: the history replayed, the seat checked, the player's
+    /// policy there and one action drawn from it.
     fn decide(
         &self,
         req: &Request,
@@ -260,22 +262,7 @@ impl Server {
         lane: Lane,
         stop: &Stop,
     ) -> Result<Value, Refusal> {
-        let mut h = HandHistory::for_game(&self.def)
-            .ok_or_else(|| format!("PHH cannot record {}", self.def.variant))?;
-        let players = h.players();
-        for (i, s) in req.actions.iter().enumerate() {
-            let (action, commentary) =
-                parse_action(s, players).map_err(|e| format!("actions[{i}] `{s}`: {e}"))?;
-            h.actions.push(ActionLine {
-                action,
-                commentary,
-                line: i + 1,
-            });
-        }
-        let r = replay(&h, self.profile)
-            .map_err(|e| format!("the history does not replay (line N is actions[N-1]): {e}"))?;
-        let (state, bets) = (r.state, r.decisions);
-        let bets: Vec<Bet> = bets.iter().map(|d| (d.street, d.taken)).collect();
+        let (state, bets) = self.replay(req)?;
         let seat = match state.next() {
             Next::Act { seat } => seat,
             other => {
@@ -295,49 +282,8 @@ impl Server {
         let legal = state.legal_actions();
         let mut probs = [0.0; 8];
         let probs = &mut probs[..legal.len()];
-        let failed = |name: &str, e: anyhow::Error| format!("{name}: {e:#}");
-        let (answer, report) = match &self.served {
-            Served::Player(player) => {
-                if req.resolve.is_some() && self.def.seats > 2 {
-                    return Err(format!(
-                        "re-solving is heads-up: this table has {} seats",
-                        self.def.seats
-                    )
-                    .into());
-                }
-                if req.resolve.is_some() {
-                    return Err(format!(
-                        "{} cannot re-solve: serve a strategy file to ask for `resolve`",
-                        player.name()
-                    )
-                    .into());
-                }
-                let answer = player.policy(&state, &bets, seat, &legal, probs);
-                (answer.map_err(|e| failed(player.name(), e))?, None)
-            }
-            Served::Strategy { player, always } => {
-                let budget = match &req.resolve {
-                    Some(r) => Some(r.budget(&self.limits)?),
-                    None => always.then(|| player.budget()),
-                };
-                // A re-solve (and not the blueprint's answer before its street) is left to a
-                // worker that may re-solve, so that no lookup waits behind one.
-                let resolves = budget.is_some() && state.street() >= player.root_street(&state);
-                if resolves && lane == Lane::Light {
-                    return Err(Refusal::Resolve);
-                }
-                match budget {
-                    Some(b) => player
-                        .policy_within((b, stop), &state, &bets, seat, &legal, probs)
-                        .map_err(|e| failed(player.name(), e))?,
-                    None => {
-                        let blueprint = player.blueprint();
-                        let answer = blueprint.policy(&state, &bets, seat, &legal, probs);
-                        (answer.map_err(|e| failed(blueprint.name(), e))?, None)
-                    }
-                }
-            }
-        };
+        let (answer, report) =
+            self.policy(req, (&state, &bets, seat), &legal, probs, (lane, stop))?;
         let pick = match req.seed {
             Some(s) => sample(probs, &mut ChaCha8Rng::seed_from_u64(s)),
             None => sample(probs, rng),
@@ -357,6 +303,82 @@ impl Server {
             reply["resolve"] = serde_json::to_value(r).map_err(|e| e.to_string())?;
         }
         Ok(reply)
+    }
+
+    /// The request's actions replayed through the rules engine: the state they lead to and
+    /// the betting decisions taken on the way.
+    fn replay(&self, req: &Request) -> Result<(State, Vec<Bet>), Refusal> {
+        let mut h = HandHistory::for_game(&self.def)
+            .ok_or_else(|| format!("PHH cannot record {}", self.def.variant))?;
+        let players = h.players();
+        for (i, s) in req.actions.iter().enumerate() {
+            let (action, commentary) =
+                parse_action(s, players).map_err(|e| format!("actions[{i}] `{s}`: {e}"))?;
+            h.actions.push(ActionLine {
+                action,
+                commentary,
+                line: i + 1,
+            });
+        }
+        let r = replay(&h, self.profile)
+            .map_err(|e| format!("the history does not replay (line N is actions[N-1]): {e}"))?;
+        let bets = r.decisions.iter().map(|d| (d.street, d.taken)).collect();
+        Ok((r.state, bets))
+    }
+
+    /// The served player's policy at `seat`'s decision (into `probs`, over `legal`), re-solved
+    /// when asked and allowed; [`Refusal::Resolve`] when a re-solve is due on the light lane.
+    fn policy(
+        &self,
+        req: &Request,
+        (state, bets, seat): (&State, &[Bet], u8),
+        legal: &[Action],
+        probs: &mut [f64],
+        (lane, stop): (Lane, &Stop),
+    ) -> Result<(Answer, Option<Report>), Refusal> {
+        let failed = |name: &str, e: anyhow::Error| format!("{name}: {e:#}");
+        Ok(match &self.served {
+            Served::Player(player) => {
+                if req.resolve.is_some() && self.def.seats > 2 {
+                    return Err(format!(
+                        "re-solving is heads-up: this table has {} seats",
+                        self.def.seats
+                    )
+                    .into());
+                }
+                if req.resolve.is_some() {
+                    return Err(format!(
+                        "{} cannot re-solve: serve a strategy file to ask for `resolve`",
+                        player.name()
+                    )
+                    .into());
+                }
+                let answer = player.policy(state, bets, seat, legal, probs);
+                (answer.map_err(|e| failed(player.name(), e))?, None)
+            }
+            Served::Strategy { player, always } => {
+                let budget = match &req.resolve {
+                    Some(r) => Some(r.budget(&self.limits)?),
+                    None => always.then(|| player.budget()),
+                };
+                // A re-solve (and not the blueprint's answer before its street) is left to a
+                // worker that may re-solve, so that no lookup waits behind one.
+                let resolves = budget.is_some() && state.street() >= player.root_street(state);
+                if resolves && lane == Lane::Light {
+                    return Err(Refusal::Resolve);
+                }
+                match budget {
+                    Some(b) => player
+                        .policy_within((b, stop), state, bets, seat, legal, probs)
+                        .map_err(|e| failed(player.name(), e))?,
+                    None => {
+                        let blueprint = player.blueprint();
+                        let answer = blueprint.policy(state, bets, seat, legal, probs);
+                        (answer.map_err(|e| failed(blueprint.name(), e))?, None)
+                    }
+                }
+            }
+        })
     }
 
     /// Serves one client: reads request lines from `input` until it ends and writes one reply
