@@ -243,7 +243,7 @@ pub fn play_hand(
                 let legal = state.legal_actions();
                 let player = seats[seat as usize];
                 let (action, answer) = choose(player, &state, &bets, &legal, &mut probs, rng)
-                    .with_context(|| format!("{} at seat {seat}", player.name()))?;
+                    .with_context(|| format!("{} as p{}", player.name(), seat + 1))?;
                 fallbacks[seat as usize] += (answer == Answer::Fallback) as u64;
                 bets.push((state.street(), action));
                 state.apply(action)?;

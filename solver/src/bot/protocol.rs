@@ -1,14 +1,16 @@
 //! The bot protocol: one JSON request per line, one JSON reply per line (docs/protocol.md).
 //!
-//! A request carries the hand so far as PHH action strings; the server replays them through the
-//! rules engine, asks its player for a policy at the decision they lead to, and replies with the
-//! legal actions, their probabilities and one action drawn from them. Every failure (a line that
-//! is not JSON, too long, an illegal history, not the asking seat's turn) gets an error reply
-//! naming the problem, and the server reads on.
+//! A request carries the hand so far as PHH action strings (a betting action in any spelling of
+//! `abstraction::rules::notation`: `p1 cbr 5`, `p1 cbr5`, `p1 raise`); the server replays them
+//! through the rules engine, asks its player for a policy at the decision they lead to, and
+//! replies with the legal actions, their probabilities and one action drawn from them. Seats are
+//! 0-based indices in JSON (`"seat": 0` is `p1`) and `p1`..`pN` in every string. Every failure
+//! (a line that is not JSON, too long, an illegal history, not the asking seat's turn) gets an
+//! error reply naming the problem, and the server reads on.
 
 use super::{sample, Answer, Bet, Player};
 use crate::resolve::{Budget, Report, ResolvingPlayer, Stop};
-use abstraction::phh::{parse_action, replay, ActionLine, HandHistory};
+use abstraction::phh::{parse_any_action, replay, ActionLine, HandHistory};
 use abstraction::rules::{Action, Deal, GameDef, Next, Profile, State};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -272,8 +274,10 @@ impl Server {
         };
         if let Some(asked) = req.seat {
             if asked != seat {
+                // The request's `seat` is a 0-based index; the player is named as PHH names it.
                 return Err(format!(
-                    "seat {asked} asked, but it is seat {seat}'s (p{}) turn",
+                    "seat {asked} asked (p{}), but it is p{}'s turn (seat {seat})",
+                    u16::from(asked) + 1,
                     seat + 1
                 )
                 .into());
@@ -313,7 +317,7 @@ impl Server {
         let players = h.players();
         for (i, s) in req.actions.iter().enumerate() {
             let (action, commentary) =
-                parse_action(s, players).map_err(|e| format!("actions[{i}] `{s}`: {e}"))?;
+                parse_any_action(s, players).map_err(|e| format!("actions[{i}] `{s}`: {e}"))?;
             h.actions.push(ActionLine {
                 action,
                 commentary,
