@@ -305,3 +305,27 @@ fn argmax(row: &[f64]) -> usize {
     }
     arg
 }
+
+/// The exploitability of a strategy in the abstract game it was solved in and in the real game.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Measure {
+    /// Against a best response bound by the same card abstraction.
+    pub abstract_game: Exploitability,
+    /// Against a best response that tells every private hand apart.
+    pub real_game: Exploitability,
+}
+
+/// Measures the solver's average strategy in both games (one best response when `lossless`:
+/// then the two games are the same).
+pub fn measure(solver: &crate::cfr::Solver, lossless: bool) -> Measure {
+    let abstract_game = exploitability(&solver.tree, &solver.average);
+    let real_game = if lossless {
+        abstract_game
+    } else {
+        real_exploitability(&solver.tree, &solver.average)
+    };
+    Measure {
+        abstract_game,
+        real_game,
+    }
+}

@@ -1122,6 +1122,7 @@ fn run_children(ctx: &Ctx, first: usize, count: usize, pool: &mut [Task], tables
     );
 }
 
+pub mod measure;
 pub mod split;
 
 #[cfg(test)]
