@@ -409,7 +409,8 @@ impl Builder {
         let k = legal.len();
         if k == 0 || k > MAX_ACTIONS {
             return Err(TreeError::Unsupported(format!(
-                "{k} actions for seat {seat} after the betting abstraction"
+                "{k} actions for p{} after the betting abstraction",
+                u16::from(seat) + 1
             )));
         }
         let key = (seat, at.private[seat as usize].0, at.public);

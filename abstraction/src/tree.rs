@@ -635,7 +635,9 @@ impl<A: CardAbstraction> Builder<'_, A> {
         let k = legal.len();
         if k == 0 || k > u8::MAX as usize {
             return Err(TreeError::Unsupported(format!(
-                "{k} actions for seat {seat} on street {street} after the betting abstraction"
+                "{k} actions for p{} on street {} after the betting abstraction",
+                u16::from(seat) + 1,
+                street + 1
             )));
         }
         let buckets = self.tree.num_buckets[street];

@@ -190,26 +190,7 @@ impl Walk<'_> {
             NodeKind::Fold | NodeKind::Showdown => {
                 terminal_values(tree, &self.ids, node, self.player, reach_opp, out)
             }
-            NodeKind::Chance if top => {
-                // The first chance node on the path: its children in parallel, each with its
-                // own buffers, summed in child order (the same result on any thread count).
-                let values: Vec<Vec<f64>> = tree
-                    .children(i)
-                    .into_par_iter()
-                    .map(|c| {
-                        let mut ro = vec![0.0; n];
-                        let mut co = vec![0.0; n];
-                        let mut scratch = vec![0.0; rest.len()];
-                        mask(reach_opp, dealt_hand(tree, c), &mut ro);
-                        self.walk(c, &ro, &mut co, &mut scratch, false);
-                        co
-                    })
-                    .collect();
-                out.fill(0.0);
-                for (c, co) in tree.children(i).zip(&values) {
-                    add_masked(out, co, dealt_hand(tree, c));
-                }
-            }
+            NodeKind::Chance if top => self.top_chance(i, reach_opp, out, rest.len()),
             NodeKind::Chance => {
                 let (ro, level) = level.split_at_mut(n);
                 let co = &mut level[..n];
@@ -221,70 +202,108 @@ impl Walk<'_> {
                     add_masked(out, co, h);
                 }
             }
-            NodeKind::Action => {
-                let k = node.num_children as usize;
-                let slot = node.first_slot() as usize;
-                let (strat, level) = level.split_at_mut(k * n);
-                let (cfv, level) = level.split_at_mut(k * n);
-                let (child_reach, level) = level.split_at_mut(n);
-                let best = &mut level[..n];
-                let rows = &self.average[slot..slot + node_slots(tree, node)];
-                average_strategy(tree, node, rows, strat);
-                let mine = node.seat == self.player;
-                for (a, c) in tree.children(i).enumerate() {
-                    let ro: &[f64] = if mine {
-                        reach_opp
+            NodeKind::Action => self.action(i, reach_opp, out, level, rest, top),
+        }
+    }
+
+    /// The first chance node on the path: its children in parallel, each with its own buffers
+    /// (`scratch` long), summed in child order (the same result on any thread count).
+    fn top_chance(&self, i: usize, reach_opp: &[f64], out: &mut [f64], scratch: usize) {
+        let tree = self.tree;
+        let n = reach_opp.len();
+        let values: Vec<Vec<f64>> = tree
+            .children(i)
+            .into_par_iter()
+            .map(|c| {
+                let mut ro = vec![0.0; n];
+                let mut co = vec![0.0; n];
+                let mut scratch = vec![0.0; scratch];
+                mask(reach_opp, dealt_hand(tree, c), &mut ro);
+                self.walk(c, &ro, &mut co, &mut scratch, false);
+                co
+            })
+            .collect();
+        out.fill(0.0);
+        for (c, co) in tree.children(i).zip(&values) {
+            add_masked(out, co, dealt_hand(tree, c));
+        }
+    }
+
+    /// An action node: its children walked, then the opponent's values summed, or the
+    /// player's values as `play` plays (`level` this depth's scratch, `rest` the deeper ones').
+    fn action(
+        &self,
+        i: usize,
+        reach_opp: &[f64],
+        out: &mut [f64],
+        level: &mut [f64],
+        rest: &mut [f64],
+        top: bool,
+    ) {
+        let tree = self.tree;
+        let node = &tree.nodes[i];
+        let n = reach_opp.len();
+        let k = node.num_children as usize;
+        let slot = node.first_slot() as usize;
+        let (strat, level) = level.split_at_mut(k * n);
+        let (cfv, level) = level.split_at_mut(k * n);
+        let (child_reach, level) = level.split_at_mut(n);
+        let best = &mut level[..n];
+        let rows = &self.average[slot..slot + node_slots(tree, node)];
+        average_strategy(tree, node, rows, strat);
+        let mine = node.seat == self.player;
+        for (a, c) in tree.children(i).enumerate() {
+            let ro: &[f64] = if mine {
+                reach_opp
+            } else {
+                for h in 0..n {
+                    child_reach[h] = reach_opp[h] * strat[a * n + h];
+                }
+                child_reach
+            };
+            self.walk(c, ro, &mut cfv[a * n..a * n + n], rest, top);
+        }
+        if !mine {
+            sum_action_values(out, cfv, k);
+            return;
+        }
+        match self.play {
+            Play::Follow => {
+                for h in 0..n {
+                    out[h] = (0..k).map(|a| strat[a * n + h] * cfv[a * n + h]).sum();
+                }
+            }
+            Play::Best => {
+                // Sum each action's value over the hands of a bucket (in `strat`, no longer
+                // needed), pick the best action per bucket (first on ties).
+                let table = tree.bucket_table(node.board, node.seat);
+                let sums = &mut strat[..];
+                sums.fill(0.0);
+                for (h, &b) in table.iter().enumerate() {
+                    if b != NONE {
+                        for a in 0..k {
+                            sums[b as usize * k + a] += cfv[a * n + h];
+                        }
+                    }
+                }
+                for (h, &b) in table.iter().enumerate() {
+                    // A hand holding a public card is never reached: any action will do.
+                    let arg = if b == NONE {
+                        0
                     } else {
-                        for h in 0..n {
-                            child_reach[h] = reach_opp[h] * strat[a * n + h];
-                        }
-                        child_reach
+                        argmax(&sums[b as usize * k..b as usize * k + k])
                     };
-                    self.walk(c, ro, &mut cfv[a * n..a * n + n], rest, top);
+                    best[h] = cfv[arg * n + h];
                 }
-                if !mine {
-                    sum_action_values(out, cfv, k);
-                    return;
-                }
-                match self.play {
-                    Play::Follow => {
-                        for h in 0..n {
-                            out[h] = (0..k).map(|a| strat[a * n + h] * cfv[a * n + h]).sum();
-                        }
+                out.copy_from_slice(best);
+            }
+            Play::BestReal => {
+                let row = &mut strat[..k];
+                for h in 0..n {
+                    for a in 0..k {
+                        row[a] = cfv[a * n + h];
                     }
-                    Play::Best => {
-                        // Sum each action's value over the hands of a bucket (in `strat`, no
-                        // longer needed), pick the best action per bucket (first on ties).
-                        let table = tree.bucket_table(node.board, node.seat);
-                        let sums = &mut strat[..];
-                        sums.fill(0.0);
-                        for (h, &b) in table.iter().enumerate() {
-                            if b != NONE {
-                                for a in 0..k {
-                                    sums[b as usize * k + a] += cfv[a * n + h];
-                                }
-                            }
-                        }
-                        for (h, &b) in table.iter().enumerate() {
-                            // A hand holding a public card is never reached: any action will do.
-                            let arg = if b == NONE {
-                                0
-                            } else {
-                                argmax(&sums[b as usize * k..b as usize * k + k])
-                            };
-                            best[h] = cfv[arg * n + h];
-                        }
-                        out.copy_from_slice(best);
-                    }
-                    Play::BestReal => {
-                        let row = &mut strat[..k];
-                        for h in 0..n {
-                            for a in 0..k {
-                                row[a] = cfv[a * n + h];
-                            }
-                            out[h] = cfv[argmax(row) * n + h];
-                        }
-                    }
+                    out[h] = cfv[argmax(row) * n + h];
                 }
             }
         }
@@ -300,4 +319,28 @@ fn argmax(row: &[f64]) -> usize {
         }
     }
     arg
+}
+
+/// The exploitability of a strategy in the abstract game it was solved in and in the real game.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Measure {
+    /// Against a best response bound by the same card abstraction.
+    pub abstract_game: Exploitability,
+    /// Against a best response that tells every private hand apart.
+    pub real_game: Exploitability,
+}
+
+/// Measures the solver's average strategy in both games (one best response when `lossless`:
+/// then the two games are the same).
+pub fn measure(solver: &crate::cfr::Solver, lossless: bool) -> Measure {
+    let abstract_game = exploitability(&solver.tree, &solver.average);
+    let real_game = if lossless {
+        abstract_game
+    } else {
+        real_exploitability(&solver.tree, &solver.average)
+    };
+    Measure {
+        abstract_game,
+        real_game,
+    }
 }

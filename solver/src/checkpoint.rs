@@ -1,18 +1,23 @@
 //! Checkpoints: the full state of a solve (regrets, average-strategy mass, iterations), written
 //! atomically, so that `stud solve --resume` ends bit-identical to an uninterrupted run. One
-//! container for every solver, generic over its header and its element type.
+//! container and one header for every solver, generic over the solver's own settings ([`Kind`])
+//! and its element type.
 //!
-//! A [`container`](crate::container) with the magic of its kind ([`Header::MAGIC`]: `STUDCKPT`
-//! for the walked solve, `STUDDCKP` for the deal-sampled one), its [`Header`] and two sections
-//! of little-endian elements (`f64` or `f32`), one per slot: the regrets, then the
+//! Checkpoint format 2 ([`FORMAT`]): a [`container`](crate::container) with the magic of its
+//! kind ([`Kind::MAGIC`]: `STUDCK2W` walked, `STUDCK2D` deal-sampled, `STUDCK2P` a rank's part
+//! of a split solve, `STUDCK2M` exact multiway, `STUDCK2S` sampled multiway), the [`Header`]
+//! (the problem, iterations, slots, then the kind's settings) and two sections of
+//! little-endian elements (`f64` or `f32`), one per slot: the regrets, then the
 //! average-strategy mass. It is read back section by section straight into the solver's own
-//! arrays ([`ContainerFile`]), so resuming needs no second copy of them in memory.
+//! arrays ([`ContainerFile`]), so resuming needs no second copy of them in memory. Format 1 (a
+//! header of its own per solver, magics `STUDCKPT`, `STUDDCKP`, `STUDDPRT`, `STUDMWCK`,
+//! `STUDMSCK`) is refused by name.
 
 use crate::container::{self, ContainerFile};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
-use serde::{de::DeserializeOwned, Serialize};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::path::Path;
 
 /// What a solver solves beyond what it holds itself: the game and its abstractions, recorded in
@@ -27,29 +32,106 @@ pub struct Problem {
     pub betting: BettingAbstraction,
 }
 
-/// The header of one kind of checkpoint: what a checkpoint must match to be resumed.
-pub trait Header: Serialize + DeserializeOwned {
+/// The checkpoint format written and read (format 1 is refused: [`refuse_older`]).
+pub const FORMAT: u32 = 2;
+
+/// The magics of format 1's checkpoints, one per solver, each with a header of its own.
+const FORMAT_1_MAGICS: [&[u8; 8]; 5] = [
+    b"STUDCKPT",
+    b"STUDDCKP",
+    b"STUDDPRT",
+    b"STUDMWCK",
+    b"STUDMSCK",
+];
+
+/// One solver's kind of checkpoint: its magic, its words, and its own settings that a resume
+/// must repeat (the algorithm, the sampling...), stored as the header's last field.
+pub trait Kind: Serialize + DeserializeOwned + Clone + PartialEq + std::fmt::Debug {
     /// The magic of this kind's files.
     const MAGIC: &'static [u8; 8];
-    /// What this kind of file is called in messages ("checkpoint").
+    /// What this kind of file is called in messages ("deal checkpoint").
     const WHAT: &'static str;
     /// The flags that must be repeated to resume, for the message of a mismatch.
     const RESUME_WITH: &'static str;
-    /// Iterations completed.
-    fn iterations(&self) -> u64;
-    /// Slots per array.
-    fn slots(&self) -> u64;
-    /// What of a `saved` checkpoint differs from this header (a fresh solve's), in words
-    /// ("algorithm"); `None` if it may be resumed. Iterations and slots are not compared.
+    /// What of a `saved` checkpoint's settings differs from these (a fresh solve's), in words
+    /// ("algorithm (cfr+)"); `None` if it may be resumed.
     fn mismatch(&self, saved: &Self) -> Option<String>;
+}
+
+/// The one checkpoint header: what every solve records of its problem and progress, then its
+/// solver's own settings. The field order is the file format: do not reorder.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header<K> {
+    /// The game (stored as JSON text, see [`crate::container::game_as_json`]).
+    #[serde(with = "crate::container::game_as_json")]
+    pub game: GameDef,
+    /// The card abstraction's name (for a bucketing: its size and checksum).
+    pub card_abstraction: String,
+    /// The betting abstraction.
+    pub betting: BettingAbstraction,
+    /// Iterations completed.
+    pub iterations: u64,
+    /// Slots per array.
+    pub slots: u64,
+    /// The solver's own settings.
+    pub solver: K,
+}
+
+impl<K: Kind> Header<K> {
+    /// The header of a solve of `problem` by a solver set as `solver`, after `iterations`, with
+    /// `slots` per array.
+    pub fn new(problem: &Problem, iterations: u64, slots: usize, solver: K) -> Header<K> {
+        Header {
+            game: problem.game.clone(),
+            card_abstraction: problem.card_abstraction.clone(),
+            betting: problem.betting,
+            iterations,
+            slots: slots as u64,
+            solver,
+        }
+    }
+
+    /// What of a `saved` checkpoint differs from this header (a fresh solve's), in words
+    /// ("game", "abstraction", then the solver's settings); `None` if it may be resumed.
+    /// Iterations and slots are not compared.
+    pub fn mismatch(&self, saved: &Self) -> Option<String> {
+        if saved.game != self.game {
+            Some("game".into())
+        } else if saved.card_abstraction != self.card_abstraction || saved.betting != self.betting {
+            Some("abstraction".into())
+        } else {
+            self.solver.mismatch(&saved.solver)
+        }
+    }
+}
+
+/// Refuses a checkpoint of format 1 at `path` by name, with what to do; any other file passes
+/// (to be read, or refused, as it is).
+pub fn refuse_older(path: &Path) -> Result<()> {
+    use std::io::Read;
+    let mut magic = [0u8; 8];
+    let mut file = crate::input::open(path, crate::input::CHECKPOINT)?;
+    if file.read_exact(&mut magic).is_ok() && FORMAT_1_MAGICS.contains(&&magic) {
+        bail!(
+            "{}: a checkpoint of format 1, written by an older build; this build reads checkpoint \
+             format {FORMAT} only. Solve again without --resume (the strategy files are the same \
+             bytes as before), or finish this solve with the build that wrote it",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// Writes `header` and the two `arrays` (regrets, then average-strategy mass) to `path`
 /// atomically.
-pub fn save<H: Header, T: bytemuck::Pod>(path: &Path, header: H, arrays: [&[T]; 2]) -> Result<()> {
+pub fn save<K: Kind, T: bytemuck::Pod>(
+    path: &Path,
+    header: Header<K>,
+    arrays: [&[T]; 2],
+) -> Result<()> {
     container::write(
         path,
-        H::MAGIC,
+        K::MAGIC,
         header,
         &[
             bytemuck::cast_slice(arrays[0]),
@@ -62,29 +144,31 @@ pub fn save<H: Header, T: bytemuck::Pod>(path: &Path, header: H, arrays: [&[T]; 
 /// checking that it was made for what `expect` describes and that no byte is damaged; returns
 /// the iterations it had completed. The arrays are read straight into place: `--resume` needs no
 /// more memory than the estimate of a fresh solve.
-pub fn load<H: Header, T: bytemuck::Pod>(
+pub fn load<K: Kind, T: bytemuck::Pod>(
     path: &Path,
-    expect: &H,
+    expect: &Header<K>,
     arrays: [&mut [T]; 2],
 ) -> Result<u64> {
-    let mut f = ContainerFile::<H>::open(path, crate::input::CHECKPOINT, H::MAGIC, H::WHAT)?;
+    refuse_older(path)?;
+    let mut f =
+        ContainerFile::<Header<K>>::open(path, crate::input::CHECKPOINT, K::MAGIC, K::WHAT)?;
     let h = &f.container.header;
     if let Some(what) = expect.mismatch(h) {
         bail!(
             "{}: the checkpoint is for another {what}; resume with the same {}",
             path.display(),
-            H::RESUME_WITH
+            K::RESUME_WITH
         );
     }
-    if h.slots() != expect.slots() || f.container.sections.len() != 2 {
+    if h.slots != expect.slots || f.container.sections.len() != 2 {
         bail!(
             "{}: damaged: {} slots, the tree has {}",
             path.display(),
-            h.slots(),
-            expect.slots()
+            h.slots,
+            expect.slots
         );
     }
-    let iterations = h.iterations();
+    let iterations = h.iterations;
     // Little-endian on disk, as in memory (big-endian targets are refused at compile time).
     for (i, dst) in arrays.into_iter().enumerate() {
         f.read_section_into(i, bytemuck::cast_slice_mut(dst))?;

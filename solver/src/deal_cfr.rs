@@ -554,47 +554,8 @@ impl DealSolver {
                 l.firsts[street] = seat;
             }
             if (n.board, seat) != l.board {
-                // The actor's row key of every hand on this board.
                 l.board = (n.board, seat);
-                let public = l.tree.boards[n.board as usize].public;
-                let counts: Vec<u32> = (0..self.def.streets.len())
-                    .map(|s| self.bucketing.buckets(s))
-                    .collect();
-                // A seat's up cards as they were on street `s`.
-                let up = |who: u8, s: usize| -> CardSet {
-                    let n = held_by(&self.def, s).1;
-                    state.up_cards(who)[..n].iter().copied().collect()
-                };
-                for (h, &c) in l.tree.hands.iter().enumerate() {
-                    l.table[h] = if public.contains(c) {
-                        NONE
-                    } else {
-                        let mut bucket = |s: usize| -> Result<u32, String> {
-                            let v = CardView {
-                                street: s,
-                                down: CardSet::single(c),
-                                up: up(seat, s),
-                                opp_up: up(1 - seat, s),
-                            };
-                            match l.memo.get(&v) {
-                                Some(&b) => Ok(b),
-                                None => {
-                                    let b = self.bucketing.bucket(&v).map_err(|e| e.to_string())?;
-                                    l.memo.insert(v, b);
-                                    Ok(b)
-                                }
-                            }
-                        };
-                        let mut known = [0u32; abstraction::rules::MAX_STREETS];
-                        known[street] = bucket(street)?;
-                        if street > 0 && self.recall.recalls_buckets() {
-                            known[street - 1] = bucket(street - 1)?;
-                        }
-                        let firsts = l.firsts;
-                        self.recall
-                            .key(&counts, street, |s| known[s], |s| firsts[s] == seat)
-                    };
-                }
+                self.row_keys(l, n.board, seat, &state)?;
             }
             if l.tree.nodes[i].seat != seat {
                 return Err(format!("public node {i}: the rules say p{} acts", seat + 1));
@@ -632,6 +593,51 @@ impl DealSolver {
                 }
                 Edge::Root => return Err(format!("public node {c}: a root edge below the root")),
             }
+        }
+        Ok(())
+    }
+
+    /// `l.table`: the row key of every hand on `board` for `seat`, the actor at `state`.
+    fn row_keys(&self, l: &mut Lift, board: u32, seat: u8, state: &State) -> Result<(), String> {
+        let street = state.street();
+        let public = l.tree.boards[board as usize].public;
+        let counts: Vec<u32> = (0..self.def.streets.len())
+            .map(|s| self.bucketing.buckets(s))
+            .collect();
+        // A seat's up cards as they were on street `s`.
+        let up = |who: u8, s: usize| -> CardSet {
+            let n = held_by(&self.def, s).1;
+            state.up_cards(who)[..n].iter().copied().collect()
+        };
+        for (h, &c) in l.tree.hands.iter().enumerate() {
+            l.table[h] = if public.contains(c) {
+                NONE
+            } else {
+                let mut bucket = |s: usize| -> Result<u32, String> {
+                    let v = CardView {
+                        street: s,
+                        down: CardSet::single(c),
+                        up: up(seat, s),
+                        opp_up: up(1 - seat, s),
+                    };
+                    match l.memo.get(&v) {
+                        Some(&b) => Ok(b),
+                        None => {
+                            let b = self.bucketing.bucket(&v).map_err(|e| e.to_string())?;
+                            l.memo.insert(v, b);
+                            Ok(b)
+                        }
+                    }
+                };
+                let mut known = [0u32; abstraction::rules::MAX_STREETS];
+                known[street] = bucket(street)?;
+                if street > 0 && self.recall.recalls_buckets() {
+                    known[street - 1] = bucket(street - 1)?;
+                }
+                let firsts = l.firsts;
+                self.recall
+                    .key(&counts, street, |s| known[s], |s| firsts[s] == seat)
+            };
         }
         Ok(())
     }
@@ -1154,6 +1160,7 @@ fn run_children(ctx: &Ctx, first: usize, count: usize, pool: &mut [Task], tables
     );
 }
 
+pub mod measure;
 pub mod split;
 
 #[cfg(test)]

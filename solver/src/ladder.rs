@@ -6,46 +6,26 @@
 //! and the real games' deal-sampled solver on the betting tree ([`climb_deals`]), whose average
 //! strategy is lifted onto the lossless public tree ([`DealSolver::lift`]) to be measured.
 
-use crate::best_response::{exploitability, real_exploitability, Exploitability};
+use crate::best_response::{exploitability, Exploitability};
 use crate::cfr::{Algorithm, Sampling, Solver};
 use crate::deal_cfr::DealSolver;
 use crate::purify::Purification;
 use crate::session::{new_solver, Abstractions, Cards};
-use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::betting_tree::BettingTree;
 use abstraction::bucketing::Bucketing;
-use abstraction::card_abstraction::{CardAbstraction, Lossless};
+use abstraction::card_abstraction::CardAbstraction;
 use abstraction::recall::Recall;
 use abstraction::rules::GameDef;
-use abstraction::tree::{Budget, NodeKind, Tree, NONE};
-use anyhow::{bail, Context, Result};
+use abstraction::tree::{NodeKind, Tree, NONE};
+use anyhow::{bail, Result};
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// The exploitability of a strategy in the abstract game it was solved in and in the real game.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Measure {
-    /// Against a best response bound by the same card abstraction.
-    pub abstract_game: Exploitability,
-    /// Against a best response that tells every private hand apart.
-    pub real_game: Exploitability,
-}
-
-/// Measures the solver's average strategy in both games (one best response when `lossless`:
-/// then the two games are the same).
-pub fn measure(solver: &Solver, lossless: bool) -> Measure {
-    let abstract_game = exploitability(&solver.tree, &solver.average);
-    let real_game = if lossless {
-        abstract_game
-    } else {
-        real_exploitability(&solver.tree, &solver.average)
-    };
-    Measure {
-        abstract_game,
-        real_game,
-    }
-}
+// The measures of a rung, kept where the ladder's callers found them.
+pub use crate::best_response::{measure, Measure};
+pub use crate::deal_cfr::measure::{
+    check_lift_fits, deal_exploitability, lift_target, LIFT_BYTES_PER_SLOT,
+};
 
 /// One row of the ladder.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -128,9 +108,10 @@ pub fn climb_solver(
     Ok(rungs)
 }
 
-/// The settings of a deal-sampled solve that a ladder can vary, one value each. To add a knob of
-/// [`DealSolver`]: a field here, its line in [`DealKnobs::solver`] (which builds the betting tree
-/// too, should a knob change it), and its flag in `cli::ladder::Knobs` (which takes a list and
+/// The settings of a deal-sampled solve that a ladder can vary, one value each (the ladder's
+/// JSON rows name them so). To add a knob of [`DealSolver`]: a field of
+/// [`crate::solve::deal::Settings`] (the one configuration of the solver), a field here and its
+/// line in [`DealKnobs::settings`], and its flag in `cli::ladder::Knobs` (which takes a list and
 /// runs every combination).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DealKnobs {
@@ -149,20 +130,21 @@ pub struct DealKnobs {
 }
 
 impl DealKnobs {
+    /// These knobs as the deal-sampled solve's settings (the rest as `stud solve`'s defaults).
+    pub fn settings(&self) -> crate::solve::deal::Settings {
+        crate::solve::deal::Settings {
+            algorithm: self.algorithm,
+            batch: self.batch,
+            recall: self.recall,
+            alternating: self.alternating,
+            ..Default::default()
+        }
+    }
+
     /// A fresh solver of `def` with `bucketing` (built for `def`) on its betting tree under the
     /// game's betting abstraction, set as these knobs say.
     pub fn solver(&self, def: &GameDef, bucketing: Arc<Bucketing>) -> Result<DealSolver> {
-        let buckets: Vec<u32> = (0..def.streets.len())
-            .map(|s| bucketing.buckets(s))
-            .collect();
-        let betting = BettingAbstraction::for_game(def);
-        let tree = BettingTree::build(def, betting, &self.recall.keys(&buckets))
-            .with_context(|| format!("the betting tree of {}", def.variant))?;
-        let mut s =
-            DealSolver::with_recall(def, tree, bucketing, self.recall, self.batch, self.seed)?;
-        s.alternating = self.alternating;
-        s.set_algorithm(self.algorithm)?;
-        Ok(s)
+        self.settings().fresh(def, bucketing, self.seed)
     }
 }
 
@@ -207,51 +189,6 @@ pub struct DealRung {
 /// Writes a value as its `Display` text in the ladder's JSON rows.
 fn display<T: std::fmt::Display, S: serde::Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(v)
-}
-
-/// The lossless public tree of the walkable game `def` under its betting abstraction, the tree
-/// [`DealSolver::lift`] lifts onto: built within `memory` bytes (`None`: no limit) counting a
-/// lifted strategy's [`LIFT_BYTES_PER_SLOT`] as it grows, so a tree too big is refused early
-/// with the figures instead of aborting on a failed allocation; then refused unless one lifted
-/// strategy fits beside it.
-pub fn lift_target(def: &GameDef, memory: Option<usize>) -> Result<Tree> {
-    let budget = Budget {
-        nodes: usize::MAX,
-        bytes: memory.unwrap_or(usize::MAX),
-        per_slot: LIFT_BYTES_PER_SLOT,
-    };
-    let betting = BettingAbstraction::for_game(def);
-    let tree = Tree::build(def, &Lossless, betting, budget)
-        .context("the lossless public tree to measure the strategy on")?;
-    check_lift_fits(&tree, memory.map(|m| m.saturating_sub(tree.bytes())))?;
-    Ok(tree)
-}
-
-/// What a lifted strategy holds per slot of the public tree: an `f64` probability.
-pub const LIFT_BYTES_PER_SLOT: usize = 8;
-
-/// Refuses, before allocating, a lifted strategy on `tree` that would not fit in `memory` bytes:
-/// an `f64` per slot (the best response's scratch, vectors over the hands per depth, is
-/// kilobytes).
-pub fn check_lift_fits(tree: &Tree, memory: Option<usize>) -> Result<()> {
-    let need = tree.num_slots * LIFT_BYTES_PER_SLOT;
-    if let Some(avail) = memory.filter(|&a| a < need) {
-        bail!(
-            "lifting onto the lossless tree needs {} MiB ({} infoset-actions × 8 bytes) but only \
-             {} MiB are available",
-            need >> 20,
-            tree.num_slots,
-            avail >> 20
-        );
-    }
-    Ok(())
-}
-
-/// The real-game exploitability of `solver`'s average strategy: lifted onto `public` (see
-/// [`lift_target`]) and measured by the exact best response.
-pub fn deal_exploitability(solver: &DealSolver, public: &Tree) -> Result<Exploitability> {
-    let lifted = solver.lift(public).map_err(anyhow::Error::msg)?;
-    Ok(exploitability(public, &lifted))
 }
 
 /// Plays every row of `lifted` (a strategy on the public tree `public`) through `play`.

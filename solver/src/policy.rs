@@ -101,8 +101,8 @@ pub fn locate_betting(
     }
     if n.kind != BettingKind::Action as u8 || n.street as usize != street || n.role != d.actor {
         bail!(
-            "the strategy's tree has no decision of seat {seat} (role {}) on {} after this \
-             betting",
+            "the strategy's tree has no decision of p{} (role {}) on {} after this betting",
+            seat + 1,
             d.actor,
             state.def().street_name(street)
         );
@@ -127,7 +127,7 @@ pub fn locate_public(
     d.node = walk(f, state, bets)?;
     let n = f.node(d.node)?;
     if n.kind != NodeKind::Action as u8 || n.seat != seat {
-        bail!("the strategy's tree has no decision of seat {seat} here");
+        bail!("the strategy's tree has no decision of p{} here", seat + 1);
     }
     d.k = n.num_children as usize;
     for &a in legal {

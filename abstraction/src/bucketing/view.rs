@@ -32,7 +32,8 @@ impl CardView {
     pub fn on_street(state: &State, seat: u8, street: usize) -> Result<CardView, BucketError> {
         if state.def().seats != 2 || seat > 1 {
             return Err(BucketError::View(format!(
-                "the bucketing is heads-up: seat {seat} of a {}-seat game has no single opponent",
+                "the bucketing is heads-up: p{} of a {}-seat game has no single opponent",
+                u16::from(seat) + 1,
                 state.def().seats
             )));
         }
@@ -47,7 +48,7 @@ impl CardView {
         let mut down = CardSet::EMPTY;
         for (i, c) in state.down_cards(seat).iter().take(downs).enumerate() {
             let c = c.ok_or_else(|| {
-                BucketError::View(format!("seat {seat}'s down card {} is unknown", i + 1))
+                BucketError::View(format!("p{}'s down card {} is unknown", seat + 1, i + 1))
             })?;
             down.insert(c);
         }

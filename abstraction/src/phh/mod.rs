@@ -32,6 +32,7 @@ pub use replay::{replay, Decision, Replay, ReplayError};
 pub use simulate::{random_action, random_hand, with_random_stacks, SimulateError};
 
 use crate::cards::{Card, Rank, Suit};
+use crate::rules::notation::{self, Written};
 use crate::rules::{Action, GameDef, GameDefError, Profile, Variant};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -70,6 +71,13 @@ pub enum PhhAction {
         seat: u8,
         /// What it did.
         action: Action,
+    },
+    /// `pN complete`, `pN bet`, `pN raise` (any spelling of [`notation`] without an amount):
+    /// the one complete, bet or raise the rules allow seat `seat` there, made exact by the
+    /// replay. Only read (a request's or a person's spelling); never written by a recorder.
+    AnyRaise {
+        /// The seat acting (0-based).
+        seat: u8,
     },
     /// `pN sm [CARDS|-]`: a seat shows or mucks.
     ShowMuck {
@@ -522,7 +530,7 @@ fn type_error(line: usize, key: &str, v: &Value, expected: &str) -> PhhError {
 fn chips(line: usize, key: &str, v: &Value, min: u64) -> Result<u64, PhhError> {
     let n = match v {
         Value::Integer(i) => u64::try_from(*i).ok(),
-        Value::Float(f) => whole(*f),
+        Value::Float(f) => notation::whole(*f),
         _ => None,
     };
     match n {
@@ -592,8 +600,23 @@ fn parse_actions(
         .collect()
 }
 
-/// Reads one action notation: `[[Actor Action[ Arguments...]][ # Commentary]]`.
+/// Reads one action notation: `[[Actor Action[ Arguments...]][ # Commentary]]`, a betting
+/// action in PHH's own codes (`f`, `cc`, `pb`, `cbr AMOUNT`): a file is read as PHH writes it.
 pub fn parse_action(s: &str, players: usize) -> Result<(PhhAction, Option<String>), String> {
+    parse_action_as(s, players, false)
+}
+
+/// [`parse_action`], a betting action in any spelling of [`notation`] (`cbr5`, `call`,
+/// `raise`, any case): what a person or a bot writes, as the line protocol reads it.
+pub fn parse_any_action(s: &str, players: usize) -> Result<(PhhAction, Option<String>), String> {
+    parse_action_as(s, players, true)
+}
+
+fn parse_action_as(
+    s: &str,
+    players: usize,
+    any_spelling: bool,
+) -> Result<(PhhAction, Option<String>), String> {
     let (body, commentary) = match s.split_once('#') {
         Some((b, c)) => (b, Some(c.trim().to_string())),
         None => (s, None),
@@ -621,12 +644,7 @@ pub fn parse_action(s: &str, players: usize) -> Result<(PhhAction, Option<String
         }
         [p, rest @ ..] => {
             let seat = seat(p)?;
-            let bet = |action| PhhAction::Bet { seat, action };
             match rest {
-                ["f"] => bet(Action::Fold),
-                ["cc"] => bet(Action::CheckCall),
-                ["pb"] => bet(Action::BringIn),
-                ["cbr", amount] => bet(Action::CompleteBetRaise(parse_amount(amount)?)),
                 ["sm"] => PhhAction::ShowMuck {
                     seat,
                     shown: Shown::Muck,
@@ -640,6 +658,34 @@ pub fn parse_action(s: &str, players: usize) -> Result<(PhhAction, Option<String
                     shown: Shown::Cards(parse_phh_cards(cards)?),
                 },
                 ["sd", ..] => return Err("standing pat or discarding: not a stud action".into()),
+                ["f"] => PhhAction::Bet {
+                    seat,
+                    action: Action::Fold,
+                },
+                ["cc"] => PhhAction::Bet {
+                    seat,
+                    action: Action::CheckCall,
+                },
+                ["pb"] => PhhAction::Bet {
+                    seat,
+                    action: Action::BringIn,
+                },
+                ["cbr", amount] => PhhAction::Bet {
+                    seat,
+                    action: Action::CompleteBetRaise(notation::amount(amount)?),
+                },
+                _ if any_spelling => match notation::parse(rest)? {
+                    Some((Written::Exact(action), n)) if n == rest.len() => {
+                        PhhAction::Bet { seat, action }
+                    }
+                    Some((Written::AnyRaise, 1)) if rest.len() == 1 => PhhAction::AnyRaise { seat },
+                    _ => {
+                        return Err(format!(
+                            "expected `pN ACTION` or `pN sm [CARDS]`, the action written {}",
+                            notation::SPELLINGS
+                        ))
+                    }
+                },
                 _ => {
                     return Err(
                         "expected `pN f`, `pN cc`, `pN pb`, `pN cbr AMOUNT` or `pN sm [CARDS]`"
@@ -650,22 +696,6 @@ pub fn parse_action(s: &str, players: usize) -> Result<(PhhAction, Option<String
         }
     };
     Ok((action, commentary))
-}
-
-fn parse_amount(s: &str) -> Result<u64, String> {
-    if let Ok(n) = s.parse::<u64>() {
-        return Ok(n);
-    }
-    s.parse::<f64>()
-        .ok()
-        .and_then(whole)
-        .ok_or_else(|| format!("`{s}` is not a whole number of chips"))
-}
-
-/// PHH allows amounts as floats; the engine counts whole chips, so only a float with no
-/// fraction (and small enough to be exact) is taken.
-fn whole(f: f64) -> Option<u64> {
-    (f.fract() == 0.0 && (0.0..9.0e15).contains(&f)).then_some(f as u64)
 }
 
 /// Reads PHH cards: two characters each, `??` for an unknown card, no separators.
@@ -702,6 +732,18 @@ pub fn write_phh_cards(cards: &[PhhCard]) -> String {
         .collect()
 }
 
+impl PhhAction {
+    /// A betting decision's seat and action as written (`Bet` or `AnyRaise`); `None` for a
+    /// deal, a show or nothing.
+    pub fn bet(&self) -> Option<(u8, Written)> {
+        match *self {
+            PhhAction::Bet { seat, action } => Some((seat, Written::Exact(action))),
+            PhhAction::AnyRaise { seat } => Some((seat, Written::AnyRaise)),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for PhhAction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -711,6 +753,7 @@ impl fmt::Display for PhhAction {
             PhhAction::DealBoard(cards) => write!(f, "d db {}", write_phh_cards(cards)),
             // `Action` displays itself in PHH notation.
             PhhAction::Bet { seat, action } => write!(f, "p{} {action}", seat + 1),
+            PhhAction::AnyRaise { seat } => write!(f, "p{} raise", seat + 1),
             PhhAction::ShowMuck { seat, shown } => {
                 write!(f, "p{} sm", seat + 1)?;
                 match shown {

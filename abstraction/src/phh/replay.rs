@@ -2,6 +2,7 @@
 //! against the rules, and what the rules say at each decision is recorded.
 
 use super::{ActionLine, HandHistory, PhhAction, PhhCard, Shown};
+use crate::rules::notation::Written;
 use crate::rules::pots::{pots, Pot};
 use crate::rules::{Action, Deal, GameDef, GameDefError, Next, Profile, RulesError, State};
 use std::collections::VecDeque;
@@ -83,6 +84,7 @@ fn known_cards(h: &HandHistory) -> Result<Vec<Vec<PhhCard>>, ReplayError> {
         let seat = match &a.action {
             PhhAction::DealHole { seat, .. }
             | PhhAction::Bet { seat, .. }
+            | PhhAction::AnyRaise { seat }
             | PhhAction::ShowMuck { seat, .. } => Some(*seat),
             PhhAction::DealBoard(_) | PhhAction::Noop => None,
         };
@@ -212,10 +214,13 @@ pub fn replay(h: &HandHistory, profile: Profile) -> Result<Replay, ReplayError> 
                 pending.board.extend(cards.iter().map(|&c| (c, a)));
                 pending.feed(&mut state, &known)?;
             }
-            PhhAction::Bet { seat, action } => {
-                let d = bet(&mut state, &mut pending, &known, a, *seat, *action)?;
+            PhhAction::Bet { .. } | PhhAction::AnyRaise { .. } => {
+                let Some((seat, written)) = a.action.bet() else {
+                    continue;
+                };
+                let d = bet(&mut state, &mut pending, &known, a, seat, written)?;
                 if let Some(first) = first_actors.get_mut(d.street) {
-                    first.get_or_insert(*seat);
+                    first.get_or_insert(seat);
                 }
                 decisions.push(d);
             }
@@ -234,16 +239,17 @@ pub fn replay(h: &HandHistory, profile: Profile) -> Result<Replay, ReplayError> 
     Ok(finish(def, state, decisions, first_actors, mucked))
 }
 
-/// Replays the bet of `a` (`seat` takes `action`) on `state`, the cards queued in `pending`
-/// dealt first: the decision, or why the line cannot be played here (a card still owed or one
-/// too many, another seat's turn, the hand over, an illegal action).
+/// Replays the bet of `a` (`seat` takes `action`, a raise without its amount made exact by the
+/// legal ones) on `state`, the cards queued in `pending` dealt first: the decision, or why the
+/// line cannot be played here (a card still owed or one too many, another seat's turn, the hand
+/// over, an illegal action).
 fn bet(
     state: &mut State,
     pending: &mut Pending,
     known: &[Vec<PhhCard>],
     a: &ActionLine,
     seat: u8,
-    action: Action,
+    action: Written,
 ) -> Result<Decision, ReplayError> {
     pending.feed(state, known)?;
     // Missing cards first: when a seat is short, the next seat's cards wait in the queue, and
@@ -276,6 +282,7 @@ fn bet(
     }
     let street = state.street();
     let legal = state.legal_actions();
+    let action = action.resolve(&legal).map_err(|e| line_error(a, e))?;
     state
         .apply(action)
         .map_err(|e| line_error(a, e.to_string()))?;

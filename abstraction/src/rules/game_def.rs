@@ -804,7 +804,10 @@ impl GameDef {
             );
         }
         if let Some(i) = self.starting_stacks.iter().position(|&s| s == 0) {
-            return invalid("starting_stacks", format!("seat {i} has no chips"));
+            return invalid(
+                "starting_stacks",
+                format!("p{} (entry {}) has no chips", i + 1, i + 1),
+            );
         }
         let chips: u128 = self.starting_stacks.iter().map(|&s| s as u128).sum();
         if chips > MAX_CHIPS as u128 {

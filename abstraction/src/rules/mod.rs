@@ -2,6 +2,7 @@
 //! state machine, and PHH hand histories.
 
 pub mod game_def;
+pub mod notation;
 pub mod order;
 pub mod pots;
 pub mod state;

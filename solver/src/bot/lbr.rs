@@ -184,8 +184,9 @@ impl Player for InHand<'_> {
             .map_err(|_| anyhow::anyhow!("LBR's range was left half-updated by a panic"))?;
         ensure!(
             seat == range.seat,
-            "LBR sits at seat {}, not {seat}",
-            range.seat
+            "LBR sits as p{}, not p{}",
+            range.seat + 1,
+            seat + 1
         );
         range.decide(state, bets, legal, probs)?;
         Ok(Answer::Own)
@@ -269,7 +270,8 @@ impl<'l> Range<'l> {
                 Next::Act { seat: s } if self.read == bets.len() => {
                     ensure!(
                         s == seat && self.st.street() == real.street(),
-                        "the betting given does not lead to this decision of seat {seat}"
+                        "the betting given does not lead to this decision of p{}",
+                        seat + 1
                     );
                     return self.refresh();
                 }

@@ -280,7 +280,7 @@ pub fn play_hand_estimated(
                 let legal = state.legal_actions();
                 let player = seats[seat as usize];
                 let (action, answer) = choose(player, &state, &bets, &legal, &mut probs, rng)
-                    .with_context(|| format!("{} at seat {seat}", player.name()))?;
+                    .with_context(|| format!("{} as p{}", player.name(), seat + 1))?;
                 fallbacks[seat as usize] += (answer == Answer::Fallback) as u64;
                 if let Some(e) = est.as_mut() {
                     let chosen = legal.iter().position(|a| *a == action).unwrap_or(0);

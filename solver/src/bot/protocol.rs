@@ -1,14 +1,16 @@
 //! The bot protocol: one JSON request per line, one JSON reply per line (docs/protocol.md).
 //!
-//! A request carries the hand so far as PHH action strings; the server replays them through the
-//! rules engine, asks its player for a policy at the decision they lead to, and replies with the
-//! legal actions, their probabilities and one action drawn from them. Every failure (a line that
-//! is not JSON, too long, an illegal history, not the asking seat's turn) gets an error reply
-//! naming the problem, and the server reads on.
+//! A request carries the hand so far as PHH action strings (a betting action in any spelling of
+//! `abstraction::rules::notation`: `p1 cbr 5`, `p1 cbr5`, `p1 raise`); the server replays them
+//! through the rules engine, asks its player for a policy at the decision they lead to, and
+//! replies with the legal actions, their probabilities and one action drawn from them. Seats are
+//! 0-based indices in JSON (`"seat": 0` is `p1`) and `p1`..`pN` in every string. Every failure
+//! (a line that is not JSON, too long, an illegal history, not the asking seat's turn) gets an
+//! error reply naming the problem, and the server reads on.
 
 use super::{sample, Answer, Bet, Player};
-use crate::resolve::{Budget, ResolvingPlayer, Stop};
-use abstraction::phh::{parse_action, replay, ActionLine, HandHistory};
+use crate::resolve::{Budget, Report, ResolvingPlayer, Stop};
+use abstraction::phh::{parse_any_action, replay, ActionLine, HandHistory};
 use abstraction::rules::{Action, Deal, GameDef, Next, Profile, State};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -253,6 +255,8 @@ impl Server {
         })
     }
 
+    /// The reply to a parsed request: the history replayed, the seat checked, the player's
+    /// policy there and one action drawn from it.
     fn decide(
         &self,
         req: &Request,
@@ -270,8 +274,10 @@ impl Server {
         } = spot(h, &req.actions, self.profile)?;
         if let Some(asked) = req.seat {
             if asked != seat {
+                // The request's `seat` is a 0-based index; the player is named as PHH names it.
                 return Err(format!(
-                    "seat {asked} asked, but it is seat {seat}'s (p{}) turn",
+                    "seat {asked} asked (p{}), but it is p{}'s turn (seat {seat})",
+                    u16::from(asked) + 1,
                     seat + 1
                 )
                 .into());
@@ -279,49 +285,8 @@ impl Server {
         }
         let mut probs = [0.0; 8];
         let probs = &mut probs[..legal.len()];
-        let failed = |name: &str, e: anyhow::Error| format!("{name}: {e:#}");
-        let (answer, report) = match &self.served {
-            Served::Player(player) => {
-                if req.resolve.is_some() && self.def.seats > 2 {
-                    return Err(format!(
-                        "re-solving is heads-up: this table has {} seats",
-                        self.def.seats
-                    )
-                    .into());
-                }
-                if req.resolve.is_some() {
-                    return Err(format!(
-                        "{} cannot re-solve: serve a strategy file to ask for `resolve`",
-                        player.name()
-                    )
-                    .into());
-                }
-                let answer = player.policy(&state, &bets, seat, &legal, probs);
-                (answer.map_err(|e| failed(player.name(), e))?, None)
-            }
-            Served::Strategy { player, always } => {
-                let budget = match &req.resolve {
-                    Some(r) => Some(r.budget(&self.limits)?),
-                    None => always.then(|| player.budget()),
-                };
-                // A re-solve (and not the blueprint's answer before its street) is left to a
-                // worker that may re-solve, so that no lookup waits behind one.
-                let resolves = budget.is_some() && state.street() >= player.root_street(&state);
-                if resolves && lane == Lane::Light {
-                    return Err(Refusal::Resolve);
-                }
-                match budget {
-                    Some(b) => player
-                        .policy_within((b, stop), &state, &bets, seat, &legal, probs)
-                        .map_err(|e| failed(player.name(), e))?,
-                    None => {
-                        let blueprint = player.blueprint();
-                        let answer = blueprint.policy(&state, &bets, seat, &legal, probs);
-                        (answer.map_err(|e| failed(blueprint.name(), e))?, None)
-                    }
-                }
-            }
-        };
+        let (answer, report) =
+            self.policy(req, (&state, &bets, seat), &legal, probs, (lane, stop))?;
         let pick = match req.seed {
             Some(s) => sample(probs, &mut ChaCha8Rng::seed_from_u64(s)),
             None => sample(probs, rng),
@@ -341,6 +306,61 @@ impl Server {
             reply["resolve"] = serde_json::to_value(r).map_err(|e| e.to_string())?;
         }
         Ok(reply)
+    }
+
+    /// The served player's policy at `seat`'s decision (into `probs`, over `legal`), re-solved
+    /// when asked and allowed; [`Refusal::Resolve`] when a re-solve is due on the light lane.
+    fn policy(
+        &self,
+        req: &Request,
+        (state, bets, seat): (&State, &[Bet], u8),
+        legal: &[Action],
+        probs: &mut [f64],
+        (lane, stop): (Lane, &Stop),
+    ) -> Result<(Answer, Option<Report>), Refusal> {
+        let failed = |name: &str, e: anyhow::Error| format!("{name}: {e:#}");
+        Ok(match &self.served {
+            Served::Player(player) => {
+                if req.resolve.is_some() && self.def.seats > 2 {
+                    return Err(format!(
+                        "re-solving is heads-up: this table has {} seats",
+                        self.def.seats
+                    )
+                    .into());
+                }
+                if req.resolve.is_some() {
+                    return Err(format!(
+                        "{} cannot re-solve: serve a strategy file to ask for `resolve`",
+                        player.name()
+                    )
+                    .into());
+                }
+                let answer = player.policy(state, bets, seat, legal, probs);
+                (answer.map_err(|e| failed(player.name(), e))?, None)
+            }
+            Served::Strategy { player, always } => {
+                let budget = match &req.resolve {
+                    Some(r) => Some(r.budget(&self.limits)?),
+                    None => always.then(|| player.budget()),
+                };
+                // A re-solve (and not the blueprint's answer before its street) is left to a
+                // worker that may re-solve, so that no lookup waits behind one.
+                let resolves = budget.is_some() && state.street() >= player.root_street(state);
+                if resolves && lane == Lane::Light {
+                    return Err(Refusal::Resolve);
+                }
+                match budget {
+                    Some(b) => player
+                        .policy_within((b, stop), state, bets, seat, legal, probs)
+                        .map_err(|e| failed(player.name(), e))?,
+                    None => {
+                        let blueprint = player.blueprint();
+                        let answer = blueprint.policy(state, bets, seat, legal, probs);
+                        (answer.map_err(|e| failed(blueprint.name(), e))?, None)
+                    }
+                }
+            }
+        })
     }
 
     /// Serves one client: reads request lines from `input` until it ends and writes one reply
@@ -391,7 +411,8 @@ pub enum NoDecision {
     NotDue(String, Value),
 }
 
-/// Replays `actions` (PHH action strings, deals included) on `game` (its stakes and stacks, no
+/// Replays `actions` (PHH action strings, deals included, a betting action in any spelling of
+/// `abstraction::rules::notation`) on `game` (its stakes and stacks, no
 /// actions yet) under `profile`, to the decision they lead to. The one reading of a request's
 /// history: the server's, and any library caller's that holds a hand as PHH actions (the
 /// Python package); errors are the protocol's messages.
@@ -403,7 +424,7 @@ pub fn spot<S: AsRef<str>>(
     let players = game.players();
     for (i, s) in actions.iter().enumerate() {
         let s = s.as_ref();
-        let (action, commentary) = parse_action(s, players)
+        let (action, commentary) = parse_any_action(s, players)
             .map_err(|e| NoDecision::Refused(format!("actions[{i}] `{s}`: {e}")))?;
         game.actions.push(ActionLine {
             action,

@@ -10,13 +10,14 @@ use abstraction::history_tree::HistoryTree;
 use abstraction::multiway_betting::WithinStreet;
 use abstraction::multiway_deal::MultiwayView;
 use abstraction::named::Named;
+use abstraction::rules::GameDef;
 use abstraction::tree::Budget;
 use anyhow::{ensure, Context, Result};
 use solver::bot::MultiwayPlayer;
 use solver::cfr::Algorithm;
 use solver::checkpoint::Problem;
 use solver::memory::{available_memory, cpu_seconds, status_bytes};
-use solver::multiway::lift::{check_player, merge, unmerge, Lift};
+use solver::multiway::lift::{check_player, merge, unmerge, Checked, Lift};
 use solver::multiway::sampled::{Played, SampledSolver};
 use solver::multiway::{nash_conv, Solver};
 use solver::purify::Purification;
@@ -126,7 +127,9 @@ struct Row {
     exact: f64,
 }
 
-/// Runs the command.
+/// Runs the command: the sampled solve measured at each count of traversals, its lift checked
+/// against the file's player, the exact solver's floors on the abstract games, then the exact
+/// solver on the whole tree at the same CPU time.
 pub fn run(args: Args) -> Result<()> {
     let def = args.game.load()?;
     let game = args.game.name();
@@ -139,10 +142,6 @@ pub fn run(args: Args) -> Result<()> {
         !args.traversals.is_empty() && args.traversals.windows(2).all(|w| w[0] < w[1]),
         "--traversals: one or more counts, ascending"
     );
-    let seats = def.seats as usize;
-    let batch = (args.batch)
-        .unwrap_or(solver::solve::sampled::DEFAULT_BATCH_PER_SEAT * seats)
-        .max(seats);
     let quiet = args.output.json;
     let say = |s: String| {
         if !quiet {
@@ -150,47 +149,8 @@ pub fn run(args: Args) -> Result<()> {
         }
     };
     let pool = args.pool.start()?;
-    let resident = status_bytes("VmRSS").unwrap_or(0);
-    let budget = Budget {
-        nodes: MAX_HISTORIES,
-        bytes: available_memory().unwrap_or(usize::MAX),
-        per_slot: solver::multiway::BYTES_PER_SLOT,
-    };
-    let tree = HistoryTree::build(&def, budget).with_context(|| {
-        format!("{game}'s game tree: stud eval multiway needs a walkable game (tristud has 8M histories)")
-    })?;
-    estimate(&tree, resident).check_fits(available_memory(), "a smaller game")?;
-    say(format!(
-        "{game}: game tree of {} histories, {} information sets, {} infoset-actions",
-        tree.nodes.len(),
-        tree.infosets.len(),
-        tree.num_slots
-    ));
-    let size = Size::parse(&args.abstraction, def.streets.len())
-        .with_context(|| format!("--abstraction {} ({SIZES})", args.abstraction))?;
-    let buckets = solver::solve::cards::multiway_buckets(
-        &def,
-        &size,
-        args.view,
-        &args.abstraction_dir,
-        &super::solve_watch::Console::new(quiet, false),
-    )
-    .with_context(|| {
-        format!("{game}: the sampling solver buckets stud cards (down and up, no community card)")
-    })?;
-    let abstract_game =
-        betting(&def, args.within_street, 50_000_000).with_context(|| ADVICE.to_string())?;
-    let problem = Problem::sampled(&def, &buckets, args.within_street);
-    let mut sampled = SampledSolver::new(
-        &def,
-        abstract_game,
-        Arc::new(buckets),
-        args.algorithm,
-        batch,
-        args.random.seed,
-    )?;
-    sampled.set_tremble(args.tremble)?;
-    sampled.played = args.strategy;
+    let tree = game_tree(&def, game, &say)?;
+    let (mut sampled, problem) = sampled_solver(&args, &def, game)?;
     let lift = Lift::new(
         &tree,
         &def,
@@ -205,113 +165,17 @@ pub fn run(args: Args) -> Result<()> {
         lift.views,
         lift.buckets
     ));
-    let mut rows = Vec::new();
-    let mut cpu = 0.0;
-    for &t in &args.traversals {
-        let target = t.div_ceil(batch as u64);
-        let start = cpu_seconds()?;
-        pool.install(|| -> Result<()> {
-            while sampled.iterations < target {
-                sampled.iterate()?;
-            }
-            Ok(())
-        })?;
-        cpu += cpu_seconds()? - start;
-        let policy = lift.policy(&tree, &sampled.played_strategy());
-        let nc = nash_conv(&tree, &policy).total();
-        say(format!(
-            "sampled: {} traversals, {cpu:.1} CPU s, NashConv {nc:.5}",
-            sampled.iterations * batch as u64
-        ));
-        let played: Vec<f64> = (args.play.iter())
-            .map(|&play| nash_conv(&tree, &played_as(&tree, &policy, play)).total())
-            .collect();
-        for (play, nc) in args.play.iter().zip(&played) {
-            say(format!("  played {play}: NashConv {nc:.5}"));
-        }
-        rows.push(Row {
-            traversals: sampled.iterations * batch as u64,
-            sampled_cpu: cpu,
-            sampled: nc,
-            played,
-            exact_iterations: 0,
-            exact_cpu: 0.0,
-            exact: 0.0,
-        });
-    }
-    // The lift against the file's own player: the file written, read back and played.
-    let file =
-        std::env::temp_dir().join(format!("stud-eval-multiway-{}.strat", std::process::id()));
-    write_strategy(&file, &sampled, &problem)?;
-    let player = MultiwayFile::open(&file).map(|f| MultiwayPlayer::new(f, "sampled"));
-    std::fs::remove_file(&file).ok();
-    let policy = lift.policy(&tree, &sampled.played_strategy());
-    let checked = check_player(
-        &tree,
-        &def,
-        &policy,
-        &player?,
-        args.check_hands,
-        args.random.seed,
-    )?;
+    let mut rows = measure_sampled(&args, &pool, &mut sampled, &tree, &lift, &say)?;
+    let checked = check_lift(&args, &def, &tree, &sampled, &problem, &lift)?;
     say(format!(
         "lift checked against the strategy file's player: {} decisions of {} hands, largest \
          difference of a probability {:.2e} (the file's rows are rounded to 1/255)",
         checked.decisions, checked.hands, checked.max_difference
     ));
     drop(sampled);
-    let mut floors = Vec::new();
-    if args.floor_iterations > 0 {
-        for (what, key) in [
-            ("betting abstraction, cards exact", &lift.betting_key),
-            (
-                match args.view {
-                    MultiwayView::BestOpponent => {
-                        "betting abstraction, view against the best showing opponent"
-                    }
-                    MultiwayView::Table => "betting abstraction, the table view exact",
-                },
-                &lift.view_key,
-            ),
-            (
-                "betting abstraction, bucketed view (the sampled game)",
-                &lift.abstract_key,
-            ),
-        ] {
-            let merged = merge(&tree, key)?;
-            let sets = merged.infosets.len();
-            let mut s = Solver::new(merged, args.exact_algorithm);
-            while s.iterations < args.floor_iterations {
-                s.iterate();
-            }
-            let policy = unmerge(&tree, &s.tree, key, &s.average_strategy());
-            let nc = nash_conv(&tree, &policy).total();
-            say(format!(
-                "{what}: {sets} information sets, {} iterations, NashConv {nc:.5}",
-                s.iterations
-            ));
-            floors.push(Floor { what, sets, nc });
-        }
-    }
+    let floors = floors(&args, &tree, &lift, &say)?;
     let infosets = tree.infosets.len();
-    let mut exact = Solver::new(tree, args.exact_algorithm);
-    let mut cpu = 0.0;
-    for row in &mut rows {
-        let start = cpu_seconds()?;
-        let mut spent = 0.0;
-        while exact.iterations == 0 || cpu + spent < row.sampled_cpu {
-            exact.iterate();
-            spent = cpu_seconds()? - start;
-        }
-        cpu += spent;
-        row.exact_iterations = exact.iterations;
-        row.exact_cpu = cpu;
-        row.exact = nash_conv(&exact.tree, &exact.average_strategy()).total();
-        say(format!(
-            "exact: {} iterations, {cpu:.1} CPU s, NashConv {:.5}",
-            exact.iterations, row.exact
-        ));
-    }
+    measure_exact(&args, tree, &mut rows, &say)?;
     let last = rows.last().context("no rows")?;
     let abstract_sets = lift
         .abstract_key
@@ -333,6 +197,204 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
+/// The whole game tree the profiles are measured on, refused if it will not fit.
+fn game_tree(def: &GameDef, game: &str, say: &impl Fn(String)) -> Result<HistoryTree> {
+    let resident = status_bytes("VmRSS").unwrap_or(0);
+    let budget = Budget {
+        nodes: MAX_HISTORIES,
+        bytes: available_memory().unwrap_or(usize::MAX),
+        per_slot: solver::multiway::BYTES_PER_SLOT,
+    };
+    let tree = HistoryTree::build(def, budget).with_context(|| {
+        format!("{game}'s game tree: stud eval multiway needs a walkable game (tristud has 8M histories)")
+    })?;
+    estimate(&tree, resident).check_fits(available_memory(), "a smaller game")?;
+    say(format!(
+        "{game}: game tree of {} histories, {} information sets, {} infoset-actions",
+        tree.nodes.len(),
+        tree.infosets.len(),
+        tree.num_slots
+    ));
+    Ok(tree)
+}
+
+/// The sampling solver as the flags configure it, and the problem its file records.
+fn sampled_solver(args: &Args, def: &GameDef, game: &str) -> Result<(SampledSolver, Problem)> {
+    let seats = def.seats as usize;
+    let batch = (args.batch)
+        .unwrap_or(solver::solve::sampled::DEFAULT_BATCH_PER_SEAT * seats)
+        .max(seats);
+    let size = Size::parse(&args.abstraction, def.streets.len())
+        .with_context(|| format!("--abstraction {} ({SIZES})", args.abstraction))?;
+    let buckets = solver::solve::cards::multiway_buckets(
+        def,
+        &size,
+        args.view,
+        &args.abstraction_dir,
+        &super::solve_watch::Console::new(args.output.json, false),
+    )
+    .with_context(|| {
+        format!("{game}: the sampling solver buckets stud cards (down and up, no community card)")
+    })?;
+    let abstract_game =
+        betting(def, args.within_street, 50_000_000).with_context(|| ADVICE.to_string())?;
+    let problem = Problem::sampled(def, &buckets, args.within_street);
+    let mut sampled = SampledSolver::new(
+        def,
+        abstract_game,
+        Arc::new(buckets),
+        args.algorithm,
+        batch,
+        args.random.seed,
+    )?;
+    sampled.set_tremble(args.tremble)?;
+    sampled.played = args.strategy;
+    Ok((sampled, problem))
+}
+
+/// The sampled solve run to each count of `--traversals`, its lift's NashConv (and each way of
+/// `--play`'s) measured there: the table's rows, the exact solver's columns still empty.
+fn measure_sampled(
+    args: &Args,
+    pool: &rayon::ThreadPool,
+    sampled: &mut SampledSolver,
+    tree: &HistoryTree,
+    lift: &Lift,
+    say: &impl Fn(String),
+) -> Result<Vec<Row>> {
+    let batch = sampled.batch as u64;
+    let mut rows = Vec::new();
+    let mut cpu = 0.0;
+    for &t in &args.traversals {
+        let target = t.div_ceil(batch);
+        let start = cpu_seconds()?;
+        pool.install(|| -> Result<()> {
+            while sampled.iterations < target {
+                sampled.iterate()?;
+            }
+            Ok(())
+        })?;
+        cpu += cpu_seconds()? - start;
+        let policy = lift.policy(tree, &sampled.played_strategy());
+        let nc = nash_conv(tree, &policy).total();
+        say(format!(
+            "sampled: {} traversals, {cpu:.1} CPU s, NashConv {nc:.5}",
+            sampled.iterations * batch
+        ));
+        let played: Vec<f64> = (args.play.iter())
+            .map(|&play| nash_conv(tree, &played_as(tree, &policy, play)).total())
+            .collect();
+        for (play, nc) in args.play.iter().zip(&played) {
+            say(format!("  played {play}: NashConv {nc:.5}"));
+        }
+        rows.push(Row {
+            traversals: sampled.iterations * batch,
+            sampled_cpu: cpu,
+            sampled: nc,
+            played,
+            exact_iterations: 0,
+            exact_cpu: 0.0,
+            exact: 0.0,
+        });
+    }
+    Ok(rows)
+}
+
+/// The lift against the file's own player: the file written, read back and played.
+fn check_lift(
+    args: &Args,
+    def: &GameDef,
+    tree: &HistoryTree,
+    sampled: &SampledSolver,
+    problem: &Problem,
+    lift: &Lift,
+) -> Result<Checked> {
+    let file =
+        std::env::temp_dir().join(format!("stud-eval-multiway-{}.strat", std::process::id()));
+    write_strategy(&file, sampled, problem)?;
+    let player = MultiwayFile::open(&file).map(|f| MultiwayPlayer::new(f, "sampled"));
+    std::fs::remove_file(&file).ok();
+    let policy = lift.policy(tree, &sampled.played_strategy());
+    check_player(
+        tree,
+        def,
+        &policy,
+        &player?,
+        args.check_hands,
+        args.random.seed,
+    )
+}
+
+/// The exact solver on the abstract games (the information sets merged as the abstraction
+/// merges them), `--floor-iterations` each: where the sampled solver's NashConv floors.
+fn floors(
+    args: &Args,
+    tree: &HistoryTree,
+    lift: &Lift,
+    say: &impl Fn(String),
+) -> Result<Vec<Floor>> {
+    let mut floors = Vec::new();
+    if args.floor_iterations == 0 {
+        return Ok(floors);
+    }
+    let view = match args.view {
+        MultiwayView::BestOpponent => "betting abstraction, view against the best showing opponent",
+        MultiwayView::Table => "betting abstraction, the table view exact",
+    };
+    for (what, key) in [
+        ("betting abstraction, cards exact", &lift.betting_key),
+        (view, &lift.view_key),
+        (
+            "betting abstraction, bucketed view (the sampled game)",
+            &lift.abstract_key,
+        ),
+    ] {
+        let merged = merge(tree, key)?;
+        let sets = merged.infosets.len();
+        let mut s = Solver::new(merged, args.exact_algorithm);
+        while s.iterations < args.floor_iterations {
+            s.iterate();
+        }
+        let policy = unmerge(tree, &s.tree, key, &s.average_strategy());
+        let nc = nash_conv(tree, &policy).total();
+        say(format!(
+            "{what}: {sets} information sets, {} iterations, NashConv {nc:.5}",
+            s.iterations
+        ));
+        floors.push(Floor { what, sets, nc });
+    }
+    Ok(floors)
+}
+
+/// The exact solver on the whole tree, run to each row's CPU time of the sampled solve: the
+/// rows' exact columns.
+fn measure_exact(
+    args: &Args,
+    tree: HistoryTree,
+    rows: &mut [Row],
+    say: &impl Fn(String),
+) -> Result<()> {
+    let mut exact = Solver::new(tree, args.exact_algorithm);
+    let mut cpu = 0.0;
+    for row in rows {
+        let start = cpu_seconds()?;
+        let mut spent = 0.0;
+        while exact.iterations == 0 || cpu + spent < row.sampled_cpu {
+            exact.iterate();
+            spent = cpu_seconds()? - start;
+        }
+        cpu += spent;
+        row.exact_iterations = exact.iterations;
+        row.exact_cpu = cpu;
+        row.exact = nash_conv(&exact.tree, &exact.average_strategy()).total();
+        say(format!(
+            "exact: {} iterations, {cpu:.1} CPU s, NashConv {:.5}",
+            exact.iterations, row.exact
+        ));
+    }
+    Ok(())
+}
+
 /// `policy` as a player plays it who rewrites each information set's row by `play`.
 fn played_as(tree: &HistoryTree, policy: &[f64], play: Purification) -> Vec<f64> {
     let mut out = policy.to_vec();
@@ -344,14 +406,7 @@ fn played_as(tree: &HistoryTree, policy: &[f64], play: Purification) -> Vec<f64>
 }
 
 /// The tables, or one JSON object.
-fn print(
-    args: &Args,
-    game: &str,
-    rows: &[Row],
-    floors: &[Floor],
-    lift: &Lift,
-    checked: &solver::multiway::lift::Checked,
-) {
+fn print(args: &Args, game: &str, rows: &[Row], floors: &[Floor], lift: &Lift, checked: &Checked) {
     let last = &rows[rows.len() - 1];
     let runs = |f: &Floor| match f.what {
         "sampled solver" => format!("{} traversals", last.traversals),

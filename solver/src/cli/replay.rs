@@ -237,7 +237,7 @@ fn print_text(hand: &HandHistory, r: &Replay, profile: Profile, offset: usize) {
         .actions
         .iter()
         .enumerate()
-        .filter(|(_, a)| matches!(a.action, PhhAction::Bet { .. }))
+        .filter(|(_, a)| a.action.bet().is_some())
         .map(|(i, _)| i + 1)
         .collect();
     let mut street = usize::MAX;

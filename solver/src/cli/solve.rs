@@ -456,6 +456,7 @@ fn deal_settings(args: &Args, def: &GameDef) -> Result<solve::deal::Settings> {
         abstraction: args.abstraction.clone().unwrap_or(d.abstraction),
         batch: args.sampling.batch.unwrap_or(d.batch),
         recall: args.heads_up.recall.unwrap_or(d.recall),
+        alternating: d.alternating,
         checkpoint_every: args.sampling.checkpoint_every.unwrap_or(d.checkpoint_every),
     })
 }

@@ -210,7 +210,7 @@ impl Locate<'_> {
             let n = self.betting.nodes[s.node as usize];
             ensure!(
                 n.kind == MwKind::Action && s.order[n.role as usize] == actor,
-                "seat {} acts where the abstraction has {:?} of seat {}",
+                "p{} acts where the abstraction has {:?} of p{}",
                 actor + 1,
                 n.kind,
                 s.order[n.role as usize] + 1
@@ -219,7 +219,7 @@ impl Locate<'_> {
                 .betting
                 .children(s.node as usize)
                 .find(|&c| matches!(self.betting.edges[c], Edge::Action(a) if Move::of(a) == kind))
-                .with_context(|| format!("no abstract action {kind:?} of seat {}", actor + 1))?;
+                .with_context(|| format!("no abstract action {kind:?} of p{}", actor + 1))?;
             let c = self.betting.nodes[child];
             match c.kind {
                 MwKind::Action => {
@@ -246,7 +246,7 @@ impl Locate<'_> {
         let n = self.betting.nodes[s.node as usize];
         ensure!(
             n.kind == MwKind::Action && s.order[n.role as usize] == seat,
-            "seat {} to act where the abstraction has {:?} of seat {}",
+            "p{} to act where the abstraction has {:?} of p{}",
             seat + 1,
             n.kind,
             s.order[n.role as usize] + 1
@@ -467,7 +467,7 @@ pub fn check_player(
                 Next::Act { seat } => {
                     ensure!(
                         node.kind == HistoryKind::Action && node.seat == seat,
-                        "seat {} to act where the tree has {:?}",
+                        "p{} to act where the tree has {:?}",
                         seat + 1,
                         node.kind
                     );

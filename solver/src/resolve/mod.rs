@@ -517,7 +517,7 @@ impl Subgame {
     /// here, so that a re-solve holding every hand to it is no more exploitable.
     pub fn safety(&self, blueprint: &dyn crate::bot::Player, seat: u8) -> anyhow::Result<Safety> {
         if seat > 1 {
-            bail!("seat {seat}: a subgame is heads-up");
+            bail!("p{}: a subgame is heads-up", u16::from(seat) + 1);
         }
         if self.roots.len() != self.hands.len() {
             bail!("a safe re-solve of two streets is not built: re-solve them unsafely");

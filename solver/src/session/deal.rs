@@ -1,6 +1,6 @@
 //! A deal-sampled solve of a real game ([`crate::deal_cfr`]): what it will cost before the big
 //! arrays are allocated ([`estimate`]), its checkpoints (`f32` regrets and averages under a
-//! [`DealCheckpointHeader`]), and its strategy file.
+//! [`Deal`] header), and its strategy file.
 
 use super::Session;
 use crate::best_response::Exploitability;
@@ -25,51 +25,32 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// What a deal checkpoint (magic `STUDDCKP`, two sections of `f32`) must match to be resumed.
-/// The field order is the file format: do not reorder.
+/// What a deal checkpoint (magic `STUDCK2D`, two sections of `f32`) records of its solver
+/// beside the problem. The field order is the file format: do not reorder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DealCheckpointHeader {
-    /// The game (stored as JSON text, see [`crate::container::game_as_json`]).
-    #[serde(with = "crate::container::game_as_json")]
-    pub game: GameDef,
-    /// The card abstraction's name (size and checksum).
-    pub card_abstraction: String,
-    /// The betting abstraction.
-    pub betting: BettingAbstraction,
+pub struct Deal {
     /// The member of the CFR family.
     pub algorithm: crate::cfr::Algorithm,
     /// Deals per iteration.
     pub batch: u64,
     /// The seed of the deals.
     pub seed: u64,
-    /// Iterations completed.
-    pub iterations: u64,
-    /// Number of slots.
-    pub slots: u64,
+    /// Alternating updates (the draws and the updates depend on it).
+    pub alternating: bool,
 }
 
-impl checkpoint::Header for DealCheckpointHeader {
-    const MAGIC: &'static [u8; 8] = b"STUDDCKP";
+impl checkpoint::Kind for Deal {
+    const MAGIC: &'static [u8; 8] = b"STUDCK2D";
     const WHAT: &'static str = "deal checkpoint";
     const RESUME_WITH: &'static str = "--game, --abstraction, --algorithm, --batch and --seed";
 
-    fn iterations(&self) -> u64 {
-        self.iterations
-    }
-
-    fn slots(&self) -> u64 {
-        self.slots
-    }
-
     fn mismatch(&self, saved: &Self) -> Option<String> {
-        if saved.game != self.game {
-            Some("game".into())
-        } else if saved.card_abstraction != self.card_abstraction || saved.betting != self.betting {
-            Some("abstraction".into())
-        } else if saved.algorithm != self.algorithm {
+        if saved.algorithm != self.algorithm {
             Some(format!("algorithm ({})", saved.algorithm.name()))
         } else if saved.batch != self.batch || saved.seed != self.seed {
             Some("deal sampling (--batch, --seed)".into())
+        } else if saved.alternating != self.alternating {
+            Some("update order (alternating or simultaneous)".into())
         } else {
             None
         }
@@ -95,7 +76,7 @@ impl Problem {
 
 impl Session for DealSolver {
     type Elem = f32;
-    type Header = DealCheckpointHeader;
+    type Kind = Deal;
 
     fn iterate(&mut self) -> Result<()> {
         DealSolver::iterate(self)?;
@@ -106,16 +87,12 @@ impl Session for DealSolver {
         self.iterations
     }
 
-    fn header(&self, problem: &Problem) -> DealCheckpointHeader {
-        DealCheckpointHeader {
-            game: problem.game.clone(),
-            card_abstraction: problem.card_abstraction.clone(),
-            betting: self.tree.betting,
+    fn kind(&self) -> Deal {
+        Deal {
             algorithm: self.algorithm(),
             batch: self.batch as u64,
             seed: self.seed,
-            iterations: self.iterations,
-            slots: self.regrets.len() as u64,
+            alternating: self.alternating,
         }
     }
 

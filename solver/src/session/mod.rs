@@ -63,14 +63,23 @@ pub fn solving() -> bool {
 pub trait Session {
     /// The element of its regrets and averages (`f64` or `f32`), as stored in its checkpoints.
     type Elem: bytemuck::Pod;
-    /// Its checkpoint header.
-    type Header: checkpoint::Header;
+    /// Its kind of checkpoint: the settings its header records.
+    type Kind: checkpoint::Kind;
     /// Runs one iteration.
     fn iterate(&mut self) -> Result<()>;
     /// Iterations completed.
     fn iterations(&self) -> u64;
+    /// The solver's own settings, as its checkpoints record them.
+    fn kind(&self) -> Self::Kind;
     /// The checkpoint header describing the solver's current state on `problem`.
-    fn header(&self, problem: &Problem) -> Self::Header;
+    fn header(&self, problem: &Problem) -> checkpoint::Header<Self::Kind> {
+        checkpoint::Header::new(
+            problem,
+            self.iterations(),
+            self.arrays()[0].len(),
+            self.kind(),
+        )
+    }
     /// The regrets and the average-strategy mass, one element per slot.
     fn arrays(&self) -> [&[Self::Elem]; 2];
     /// The same arrays and the iteration count, to restore a checkpoint into.
@@ -101,15 +110,22 @@ pub struct CheckpointInfo {
 /// The header of the checkpoint at `path`, of whichever solver wrote it, once every byte is
 /// checked against the checksums; `None` if the file does not start as a checkpoint.
 pub fn checkpoint_info(path: &Path) -> Result<Option<CheckpointInfo>> {
-    fn open<H: checkpoint::Header>(path: &Path) -> Result<CheckpointInfo> {
-        let f = crate::container::ContainerFile::<H>::open(
+    fn open<K: checkpoint::Kind>(path: &Path) -> Result<CheckpointInfo> {
+        let f = crate::container::ContainerFile::<checkpoint::Header<K>>::open(
             path,
             crate::input::CHECKPOINT,
-            H::MAGIC,
-            H::WHAT,
+            K::MAGIC,
+            K::WHAT,
         )?;
         let h = &f.container.header;
         let mut header = serde_json::to_value(h)?;
+        // The solver's settings shown beside the problem's, as one object (as `stud info`
+        // showed every header before checkpoint format 2).
+        if let Some(o) = header.as_object_mut() {
+            if let Some(serde_json::Value::Object(solver)) = o.remove("solver") {
+                o.extend(solver);
+            }
+        }
         // The game is stored as JSON text inside the header: shown as the object it is.
         if let Some(game) = header["game"]
             .as_str()
@@ -118,10 +134,10 @@ pub fn checkpoint_info(path: &Path) -> Result<Option<CheckpointInfo>> {
             header["game"] = game;
         }
         Ok(CheckpointInfo {
-            what: H::WHAT,
+            what: K::WHAT,
             version: f.container.version,
-            iterations: h.iterations(),
-            slots: h.slots(),
+            iterations: h.iterations,
+            slots: h.slots,
             header,
         })
     }
@@ -133,13 +149,14 @@ pub fn checkpoint_info(path: &Path) -> Result<Option<CheckpointInfo>> {
             return Ok(None);
         }
     }
-    use checkpoint::Header;
+    checkpoint::refuse_older(path)?;
+    use checkpoint::Kind;
     Ok(Some(match &magic {
-        m if m == walked::CheckpointHeader::MAGIC => open::<walked::CheckpointHeader>(path)?,
-        m if m == deal::DealCheckpointHeader::MAGIC => open::<deal::DealCheckpointHeader>(path)?,
-        m if m == split::PartCheckpointHeader::MAGIC => open::<split::PartCheckpointHeader>(path)?,
-        m if m == multiway::MultiwayHeader::MAGIC => open::<multiway::MultiwayHeader>(path)?,
-        m if m == sampled::SampledHeader::MAGIC => open::<sampled::SampledHeader>(path)?,
+        m if m == walked::Walked::MAGIC => open::<walked::Walked>(path)?,
+        m if m == deal::Deal::MAGIC => open::<deal::Deal>(path)?,
+        m if m == split::Part::MAGIC => open::<split::Part>(path)?,
+        m if m == multiway::Multiway::MAGIC => open::<multiway::Multiway>(path)?,
+        m if m == sampled::Sampled::MAGIC => open::<sampled::Sampled>(path)?,
         _ => return Ok(None),
     }))
 }

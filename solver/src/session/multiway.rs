@@ -1,7 +1,7 @@
 //! A multiway solve: the CFR family on the whole game tree of a walkable game for any number of
 //! seats ([`crate::multiway`]). The tree is built within the memory the machine has, the solver
 //! is estimated before it is allocated, its checkpoints hold `f64` regrets and averages under a
-//! [`MultiwayHeader`], and the average strategy is written as a JSON policy (one row per
+//! [`Multiway`] checkpoint header, and the average strategy is written as a JSON policy (one row per
 //! information set, in a player's words) with the NashConv it measured.
 
 use super::Session;
@@ -71,48 +71,27 @@ impl Problem {
     }
 }
 
-/// What a multiway solve's checkpoint (magic `STUDMWCK`, two sections of `f64`) must match to
-/// be resumed. The field order is the file format: do not reorder.
+/// What a multiway solve's checkpoint (magic `STUDCK2M`, two sections of `f64`) records of
+/// its solver beside the problem. The field order is the file format: do not reorder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MultiwayHeader {
-    /// The game (stored as JSON text, see [`crate::container::game_as_json`]).
-    #[serde(with = "crate::container::game_as_json")]
-    pub game: GameDef,
+pub struct Multiway {
     /// The algorithm.
     pub algorithm: Algorithm,
-    /// Iterations completed.
-    pub iterations: u64,
-    /// Number of slots.
-    pub slots: u64,
 }
 
-impl checkpoint::Header for MultiwayHeader {
-    const MAGIC: &'static [u8; 8] = b"STUDMWCK";
+impl checkpoint::Kind for Multiway {
+    const MAGIC: &'static [u8; 8] = b"STUDCK2M";
     const WHAT: &'static str = "multiway checkpoint";
     const RESUME_WITH: &'static str = "--game and --algorithm";
 
-    fn iterations(&self) -> u64 {
-        self.iterations
-    }
-
-    fn slots(&self) -> u64 {
-        self.slots
-    }
-
     fn mismatch(&self, saved: &Self) -> Option<String> {
-        if saved.game != self.game {
-            Some("game".into())
-        } else if saved.algorithm != self.algorithm {
-            Some("algorithm".into())
-        } else {
-            None
-        }
+        (saved.algorithm != self.algorithm).then(|| "algorithm".into())
     }
 }
 
 impl Session for Solver {
     type Elem = f64;
-    type Header = MultiwayHeader;
+    type Kind = Multiway;
 
     fn iterate(&mut self) -> Result<()> {
         Solver::iterate(self);
@@ -123,12 +102,9 @@ impl Session for Solver {
         self.iterations
     }
 
-    fn header(&self, problem: &Problem) -> MultiwayHeader {
-        MultiwayHeader {
-            game: problem.game.clone(),
+    fn kind(&self) -> Multiway {
+        Multiway {
             algorithm: self.algorithm,
-            iterations: self.iterations,
-            slots: self.regrets.len() as u64,
         }
     }
 

@@ -1,6 +1,6 @@
 //! A sampled multiway solve of real stud ([`crate::multiway::sampled`]): what it will cost
 //! before the big arrays are allocated ([`estimate`]), its checkpoints (`f32` regrets and
-//! averages under a [`SampledHeader`]), and its strategy file ([`write_strategy`]).
+//! averages under a [`Sampled`] header), and its strategy file ([`write_strategy`]).
 
 use super::Session;
 use crate::cfr::Algorithm;
@@ -108,51 +108,28 @@ impl Problem {
     }
 }
 
-/// What a sampled multiway checkpoint (magic `STUDMSCK`, two sections of `f32`) must match to
-/// be resumed. The field order is the file format: do not reorder.
+/// What a sampled multiway checkpoint (magic `STUDCK2S`, two sections of `f32`) records of its
+/// solver beside the problem. The field order is the file format: do not reorder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SampledHeader {
-    /// The game (stored as JSON text, see [`crate::container::game_as_json`]).
-    #[serde(with = "crate::container::game_as_json")]
-    pub game: GameDef,
-    /// The card abstraction's name (size and checksum, the view, the pot classes).
-    pub card_abstraction: String,
-    /// The betting abstraction.
-    pub betting: BettingAbstraction,
+pub struct Sampled {
     /// The member of the CFR family.
     pub algorithm: Algorithm,
     /// Traversals per iteration.
     pub batch: u64,
     /// The seed.
     pub seed: u64,
-    /// Iterations completed.
-    pub iterations: u64,
-    /// Number of slots.
-    pub slots: u64,
     /// The other seats' tremble (`--tremble`; 0: plain external sampling).
     pub tremble: f32,
 }
 
-impl checkpoint::Header for SampledHeader {
-    const MAGIC: &'static [u8; 8] = b"STUDMSCK";
+impl checkpoint::Kind for Sampled {
+    const MAGIC: &'static [u8; 8] = b"STUDCK2S";
     const WHAT: &'static str = "sampled multiway checkpoint";
     const RESUME_WITH: &'static str =
         "--game, --abstraction, --algorithm, --batch, --seed and --tremble";
 
-    fn iterations(&self) -> u64 {
-        self.iterations
-    }
-
-    fn slots(&self) -> u64 {
-        self.slots
-    }
-
     fn mismatch(&self, saved: &Self) -> Option<String> {
-        if saved.game != self.game {
-            Some("game".into())
-        } else if saved.card_abstraction != self.card_abstraction || saved.betting != self.betting {
-            Some("abstraction".into())
-        } else if saved.algorithm != self.algorithm {
+        if saved.algorithm != self.algorithm {
             Some(format!("algorithm ({})", saved.algorithm.name()))
         } else if saved.batch != self.batch || saved.seed != self.seed {
             Some("sampling (--batch, --seed)".into())
@@ -166,7 +143,7 @@ impl checkpoint::Header for SampledHeader {
 
 impl Session for SampledSolver {
     type Elem = f32;
-    type Header = SampledHeader;
+    type Kind = Sampled;
 
     fn iterate(&mut self) -> Result<()> {
         SampledSolver::iterate(self)
@@ -176,16 +153,11 @@ impl Session for SampledSolver {
         self.iterations
     }
 
-    fn header(&self, problem: &Problem) -> SampledHeader {
-        SampledHeader {
-            game: problem.game.clone(),
-            card_abstraction: problem.card_abstraction.clone(),
-            betting: self.betting.betting,
+    fn kind(&self) -> Sampled {
+        Sampled {
             algorithm: self.algorithm,
             batch: self.batch as u64,
             seed: self.seed,
-            iterations: self.iterations,
-            slots: self.regrets.len() as u64,
             tremble: self.tremble,
         }
     }

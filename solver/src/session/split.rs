@@ -1,9 +1,9 @@
 //! A deal-sampled solve split over ranks ([`crate::deal_cfr::split`]) as a session: each rank
 //! runs [`super::run`] on its [`DealPart`] in lockstep (the stop and checkpoint decisions are
-//! rank 0's), writes its own checkpoint (its rows under a [`PartCheckpointHeader`]), and
+//! rank 0's), writes its own checkpoint (its rows under a [`Part`] header), and
 //! estimates its own memory ([`estimate_part`]).
 
-use super::deal::{Averages, DealCheckpointHeader};
+use super::deal::{Averages, Deal};
 use super::Session;
 use crate::checkpoint;
 use crate::checkpoint::Problem;
@@ -17,32 +17,25 @@ use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// What a rank's checkpoint (magic `STUDDPRT`, two sections of `f32`: the rank's rows in its
-/// local order) must match to be resumed: the deal checkpoint's fields (`slots`: the rank's),
-/// and the rank among as many ranks. The field order is the file format: do not reorder.
+/// What a rank's checkpoint (magic `STUDCK2P`, two sections of `f32`: the rank's rows in its
+/// local order, `slots` the rank's) records of its solver beside the problem: the deal
+/// checkpoint's settings, and the rank among as many ranks. The field order is the file
+/// format: do not reorder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PartCheckpointHeader {
-    /// The solve, as a single process's checkpoint describes it (with this rank's slots).
-    pub deal: DealCheckpointHeader,
+pub struct Part {
+    /// The solve's settings, as a single process's checkpoint records them.
+    pub deal: Deal,
     /// This rank.
     pub rank: u64,
     /// The number of ranks (the split depends on it).
     pub ranks: u64,
 }
 
-impl checkpoint::Header for PartCheckpointHeader {
-    const MAGIC: &'static [u8; 8] = b"STUDDPRT";
+impl checkpoint::Kind for Part {
+    const MAGIC: &'static [u8; 8] = b"STUDCK2P";
     const WHAT: &'static str = "rank checkpoint";
     const RESUME_WITH: &'static str =
         "--game, --abstraction, --algorithm, --batch and --seed, on as many ranks";
-
-    fn iterations(&self) -> u64 {
-        self.deal.iterations
-    }
-
-    fn slots(&self) -> u64 {
-        self.deal.slots
-    }
 
     fn mismatch(&self, saved: &Self) -> Option<String> {
         self.deal.mismatch(&saved.deal).or_else(|| {
@@ -66,7 +59,7 @@ pub struct SplitSession<X: Exchange> {
 
 impl<X: Exchange> Session for SplitSession<X> {
     type Elem = f32;
-    type Header = PartCheckpointHeader;
+    type Kind = Part;
 
     fn iterate(&mut self) -> Result<()> {
         self.part.iterate(&mut self.exchange)
@@ -76,18 +69,14 @@ impl<X: Exchange> Session for SplitSession<X> {
         self.part.iterations
     }
 
-    fn header(&self, problem: &Problem) -> PartCheckpointHeader {
+    fn kind(&self) -> Part {
         let p = &self.part;
-        PartCheckpointHeader {
-            deal: DealCheckpointHeader {
-                game: problem.game.clone(),
-                card_abstraction: problem.card_abstraction.clone(),
-                betting: p.tree.betting,
+        Part {
+            deal: Deal {
                 algorithm: p.algorithm(),
                 batch: p.batch as u64,
                 seed: p.seed,
-                iterations: p.iterations,
-                slots: p.regrets.len() as u64,
+                alternating: p.alternating,
             },
             rank: p.rank as u64,
             ranks: p.split.ranks as u64,

@@ -1,7 +1,7 @@
 //! A walked solve: the CFR family on the public tree of a walkable game. The tree is built
 //! within the memory the machine has, then the solver's arrays are estimated
 //! ([`crate::memory::Estimate`], the same estimate and refusal as the real games') before they
-//! are allocated; its checkpoints hold `f64` regrets and averages under a [`CheckpointHeader`].
+//! are allocated; its checkpoints hold `f64` regrets and averages under a [`Walked`] header.
 
 use super::Session;
 use crate::cfr::{Algorithm, Sampling, Solver, BYTES_PER_SLOT};
@@ -157,59 +157,35 @@ impl Problem {
     }
 }
 
-/// What a walked solve's checkpoint (magic `STUDCKPT`, two sections of `f64`) must match to be
-/// resumed. The field order is the file format: do not reorder.
+/// What a walked solve's checkpoint (magic `STUDCK2W`, two sections of `f64`) records of its
+/// solver beside the problem. The field order is the file format: do not reorder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CheckpointHeader {
-    /// The game (stored as JSON text, see [`crate::container::game_as_json`]).
-    #[serde(with = "crate::container::game_as_json")]
-    pub game: GameDef,
-    /// The card abstraction's name.
-    pub card_abstraction: String,
-    /// The betting abstraction.
-    pub betting: BettingAbstraction,
+pub struct Walked {
     /// The algorithm.
     pub algorithm: Algorithm,
-    /// Iterations completed.
-    pub iterations: u64,
-    /// Number of slots.
-    pub slots: u64,
     /// The public chance sampling, if any (the draws depend on it).
     pub sampling: Option<Sampling>,
 }
 
-impl checkpoint::Header for CheckpointHeader {
-    const MAGIC: &'static [u8; 8] = b"STUDCKPT";
+impl checkpoint::Kind for Walked {
+    const MAGIC: &'static [u8; 8] = b"STUDCK2W";
     const WHAT: &'static str = "checkpoint";
     const RESUME_WITH: &'static str = "--game and --algorithm";
 
-    fn iterations(&self) -> u64 {
-        self.iterations
-    }
-
-    fn slots(&self) -> u64 {
-        self.slots
-    }
-
     fn mismatch(&self, saved: &Self) -> Option<String> {
-        let what = if saved.game != self.game {
-            "game"
-        } else if saved.algorithm != self.algorithm {
-            "algorithm"
+        if saved.algorithm != self.algorithm {
+            Some("algorithm".into())
         } else if saved.sampling != self.sampling {
-            "chance sampling (--sample, --seed)"
-        } else if saved.card_abstraction != self.card_abstraction || saved.betting != self.betting {
-            "abstraction"
+            Some("chance sampling (--sample, --seed)".into())
         } else {
-            return None;
-        };
-        Some(what.into())
+            None
+        }
     }
 }
 
 impl Session for Solver {
     type Elem = f64;
-    type Header = CheckpointHeader;
+    type Kind = Walked;
 
     fn iterate(&mut self) -> Result<()> {
         Solver::iterate(self);
@@ -220,14 +196,9 @@ impl Session for Solver {
         self.iterations
     }
 
-    fn header(&self, problem: &Problem) -> CheckpointHeader {
-        CheckpointHeader {
-            game: problem.game.clone(),
-            card_abstraction: problem.card_abstraction.clone(),
-            betting: problem.betting,
+    fn kind(&self) -> Walked {
+        Walked {
             algorithm: self.algorithm,
-            iterations: self.iterations,
-            slots: self.regrets.len() as u64,
             sampling: self.sampling(),
         }
     }

@@ -6,8 +6,8 @@ use super::{cards, report, Backend, Clock, Ended, Request, Results, Sampling, Wa
 use crate::best_response::Exploitability;
 use crate::cfr::Algorithm;
 use crate::checkpoint::{self, Problem};
+use crate::deal_cfr::measure::{deal_exploitability, lift_target};
 use crate::deal_cfr::DealSolver;
-use crate::ladder::{deal_exploitability, lift_target};
 use crate::memory::{available_memory, status_bytes, Estimate};
 use crate::session::deal::{estimate, probe_deal_seconds, write_strategy};
 use crate::session::{self, Flow, Plan, Progress};
@@ -45,6 +45,9 @@ pub struct Settings {
     pub batch: usize,
     /// What a row recalls of earlier streets beside the street's bucket.
     pub recall: Recall,
+    /// Alternating updates ([`DealSolver::alternating`]; `stud solve` never alternates, the
+    /// ladder measures it).
+    pub alternating: bool,
     /// How often a checkpoint is written.
     pub checkpoint_every: Duration,
 }
@@ -58,6 +61,7 @@ impl Default for Settings {
             abstraction: "default".into(),
             batch: DEFAULT_BATCH,
             recall: Recall::None,
+            alternating: false,
             checkpoint_every: super::DEFAULT_CHECKPOINT_EVERY,
         }
     }
@@ -105,19 +109,26 @@ impl Settings {
             bucketing.name(),
             file.display()
         ));
+        Ok((self.tree(def, bucketing, &request.name)?, table))
+    }
+
+    /// The betting tree of `def` (called `name`) under the game's betting abstraction, its rows
+    /// the keys of `bucketing`'s buckets and the recall.
+    fn tree(&self, def: &GameDef, bucketing: &Bucketing, name: &str) -> Result<BettingTree> {
         let buckets: Vec<u32> = (0..def.streets.len())
             .map(|s| bucketing.buckets(s))
             .collect();
-        let tree = BettingTree::build(
+        BettingTree::build(
             def,
             BettingAbstraction::for_game(def),
             &self.recall.keys(&buckets),
         )
-        .with_context(|| format!("the betting tree of {}", request.name))?;
-        Ok((tree, table))
+        .with_context(|| format!("the betting tree of {name}"))
     }
 
-    /// A fresh solver of `def` on `tree` with `bucketing`, set as these settings say.
+    /// A fresh solver of `def` on `tree` with `bucketing`, set as these settings say: the one
+    /// place a [`DealSolver`] is configured (the back end here, the split solve's ranks and
+    /// the ladder's rungs, through [`Settings::fresh`]).
     pub fn solver(
         &self,
         def: &GameDef,
@@ -126,8 +137,16 @@ impl Settings {
         seed: u64,
     ) -> Result<DealSolver> {
         let mut s = DealSolver::with_recall(def, tree, bucketing, self.recall, self.batch, seed)?;
+        s.alternating = self.alternating;
         s.set_algorithm(self.algorithm)?;
         Ok(s)
+    }
+
+    /// A fresh solver of `def` with `bucketing` (built for `def`) on its own betting tree, set
+    /// as these settings say.
+    pub fn fresh(&self, def: &GameDef, bucketing: Arc<Bucketing>, seed: u64) -> Result<DealSolver> {
+        let tree = self.tree(def, &bucketing, &def.variant.to_string())?;
+        self.solver(def, tree, bucketing, seed)
     }
 }
 

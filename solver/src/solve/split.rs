@@ -12,6 +12,7 @@
 
 use super::deal::{measure_lifted, Settings, NOT_COMPUTABLE, WIDTH};
 use super::{cards, report, Backend, Clock, Ended, Report, Request, Results, Sampling, Watcher};
+use crate::best_response::Exploitability;
 use crate::checkpoint::{self, Problem};
 use crate::deal_cfr::split::{DealPart, Exchange, Gathered, Split, Traffic};
 use crate::deal_cfr::DealSolver;
@@ -233,19 +234,7 @@ fn finish<X: Exchange>(
     let traffic = gather_traffic(&mut session.exchange, session.part.traffic)?;
     let full = full_average(s, request, &mut session, &prepared.bucketing)?;
     let walkable = Tree::check_supported(def).is_ok();
-    let exact = match &full {
-        Some(full) => {
-            watcher.say(&format!(
-                "measuring: lifting the strategy onto the lossless public tree of {}",
-                request.name
-            ));
-            measure_lifted(full, def)
-        }
-        None => Err(NOT_COMPUTABLE.to_string()),
-    };
-    if let (true, Err(why)) = (walkable && lead, &exact) {
-        watcher.say(&format!("{why}; the strategy is written without it"));
-    }
+    let exact = measure(full.as_ref(), request, walkable && lead, watcher);
     let header = session.header(problem);
     // What rank 0 holds before the write, against its peak after (the report's figures).
     let resident_before_write = status_bytes("VmRSS");
@@ -320,6 +309,30 @@ fn finish<X: Exchange>(
         not_measured: exact.err(),
         lead,
     }))
+}
+
+/// A walkable game's gathered average (rank 0's) lifted onto its lossless tree and measured;
+/// why not otherwise, said by the `lead` rank of a walkable game.
+fn measure(
+    full: Option<&DealSolver>,
+    request: &Request,
+    lead: bool,
+    watcher: &dyn Watcher,
+) -> Result<Exploitability, String> {
+    let exact = match full {
+        Some(full) => {
+            watcher.say(&format!(
+                "measuring: lifting the strategy onto the lossless public tree of {}",
+                request.name
+            ));
+            measure_lifted(full, &request.game)
+        }
+        None => Err(NOT_COMPUTABLE.to_string()),
+    };
+    if let (true, Err(why)) = (lead, &exact) {
+        watcher.say(&format!("{why}; the strategy is written without it"));
+    }
+    exact
 }
 
 /// A walkable game is small: rank 0 gathers the whole average into a single process's solver

@@ -3,9 +3,9 @@
 //! abstract one) and at the end.
 
 use super::{cards, report, Backend, Clock, Ended, Request, Results, Watcher};
+use crate::best_response::{measure, Measure};
 use crate::cfr::{Algorithm, Sampling, Solver};
 use crate::checkpoint::{self, Problem};
-use crate::ladder::{measure, Measure};
 use crate::memory::{available_memory, status_bytes};
 use crate::session::{self, build_tree, Abstractions, Flow, Plan, Progress, ADVICE};
 use crate::strategy_file;

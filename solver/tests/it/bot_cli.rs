@@ -104,6 +104,61 @@ fn serve_on_stdin_answers_every_line_and_reports_errors() {
 }
 
 #[test]
+fn serve_reads_every_spelling_of_an_action() {
+    // One hand to fourth street, its betting written in each spelling: the same reply.
+    let hand = |bring: &str, complete: &str, call: &str| {
+        format!(
+            r#"{{"id":1,"seed":3,"actions":["d dh p1 ????7h","d dh p2 AsKs2c","p2 {bring}","p1 {complete}","p2 {call}","d dh p1 7s","d dh p2 Kd"]}}"#
+        )
+    };
+    let spellings = [
+        ("pb", "cbr 5", "cc"),
+        ("PB", "cbr5", "call"),
+        ("bring-in", "complete", "Call"),
+        ("bi", "Raise", "CC"),
+        ("Bring-In", "CBR 5", "c"),
+    ];
+    // p1's open pair of sevens on fourth street: two bet sizes, which `bet` alone cannot name.
+    let open_pair = r#"{"id":2,"actions":["d dh p1 ????7h","d dh p2 AsKs2c","p2 pb","p1 cbr 5","p2 cc","d dh p1 7s","d dh p2 Kd","p1 bet"]}"#;
+    let folds = r#"{"id":3,"actions":["d dh p1 ????7h","d dh p2 AsKs2c","p2 folds"]}"#;
+    let input: String = (spellings.iter())
+        .map(|&(b, c, k)| hand(b, c, k) + "\n")
+        .chain([open_pair, folds].map(|r| format!("{r}\n")))
+        .collect();
+    let out = stud(&["serve", "heuristic"], &input);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), spellings.len() + 2, "{stdout}");
+    let first: Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(
+        first["legal"],
+        serde_json::json!(["cc", "cbr 5", "cbr 10"]),
+        "{stdout}"
+    );
+    for line in &lines[1..spellings.len()] {
+        assert_eq!(*line, lines[0], "{stdout}");
+    }
+    let error = |line: &str| -> String {
+        let v: Value = serde_json::from_str(line).unwrap();
+        v["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error: {line}"))
+            .into()
+    };
+    let e = error(lines[spellings.len()]);
+    assert!(
+        e.contains("several bet sizes are legal here (cbr 5, cbr 10)"),
+        "{e}"
+    );
+    let e = error(lines[spellings.len() + 1]);
+    assert!(
+        e.contains("`p2 folds`") && e.contains("bring-in") && e.contains("cbrN"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_reply_with_no_decision_says_what_is_due() {
     let reqs = [
         // The next card: p2's first down card, then p1's door card, then a street's up card.

@@ -39,6 +39,48 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// A checkpoint written before checkpoint format 2 (by the build before the one generic
+/// header: testdata/repro/README.md) is refused by `--resume` and `stud info`, naming the file
+/// and what to do; the solve without `--resume` still runs.
+#[test]
+fn a_checkpoint_of_an_older_format_is_refused_with_what_to_do() {
+    let d = dir("old-ckpt");
+    let old = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../testdata/repro/kuhn-checkpoint-format-1.ckpt");
+    let ckpt = d.join("kuhn.ckpt");
+    std::fs::copy(&old, &ckpt).unwrap_or_else(|e| panic!("{}: {e}", old.display()));
+    let out = d.join("kuhn.strat");
+    let resume = [
+        "solve",
+        "--game",
+        "kuhn",
+        "--iterations",
+        "20",
+        "--resume",
+        "--out",
+        s(&out),
+    ];
+    let e = fails(&resume);
+    assert!(
+        e.contains(s(&ckpt)) && e.contains("format 1") && e.contains("without --resume"),
+        "{e}"
+    );
+    assert!(!out.exists(), "nothing written");
+    let e = fails(&["info", s(&ckpt)]);
+    assert!(e.contains("format 1") && e.contains(s(&ckpt)), "{e}");
+    ok(&[
+        "solve",
+        "--game",
+        "kuhn",
+        "--iterations",
+        "20",
+        "--out",
+        s(&out),
+    ]);
+    assert!(out.exists());
+    std::fs::remove_dir_all(&d).ok();
+}
+
 #[test]
 fn solve_info_query() {
     let d = dir("sqi");

@@ -5,13 +5,14 @@
 //! the order they happen, separated by spaces (`|`, `/` and `,` are separators too, for
 //! readability). The private cards are not part of the spot: `--hand` names the cards of the
 //! player to act, else every hand (or bucket) is listed. An empty spot is the first decision.
-//! - A card: `As`, `Td`, `Qc`: the next public card (an up card, seat 0's before seat 1's, or a
+//! - A card: `As`, `Td`, `Qc`: the next public card (an up card, p1's before p2's, or a
 //!   community card).
 //! - PHH actions: `f`, `cc`, `pb`, `cbr N` (or `cbrN`): fold, check/call, post the bring-in,
 //!   complete/bet/raise to N chips this round. A PHH seat prefix (`p1`, `p2`) names the seat of
 //!   the card or action after it (a public tree's spot reads past it).
 //! - Words: `x`/`k`/`check`, `c`/`call`, `fold`, `bi`/`bring-in`, `b`/`r`/`bet`/`raise`/
-//!   `complete` (when one bet size is legal there).
+//!   `complete` (when one bet size is legal there). Every spelling in any case: the one
+//!   notation of `abstraction::rules::notation`, which `stud explore` and `stud serve` read too.
 //!
 //! The real games (betting-tree files) read the same notation, replayed on the rules engine: the
 //! spot gives the up cards as they are dealt (on each street seat 0's, then seat 1's) and the
@@ -83,8 +84,9 @@ use std::path::PathBuf;
     tiny --time 90s --out solves/7stud-3p.strat):\n  \
     stud query solves/7stud-3p.strat \"3c 8d Kh pb\" --hand \"As Ad\"\n  \
     stud query solves/7stud-3p.strat \"p1 3c p2 8d p3 Kh p1 pb p2 f p3 cc | 9h Ts\"\n\n\
-    Spot: public cards and actions in order: PHH f, cc, pb, cbr N, or the words x, check, \
-    c, call, fold, bi, b, bet, r, raise, complete. Streets are named as players say them (3rd \
+    Spot: public cards and actions in order: PHH f, cc, pb, cbr N (cbrN), or the words x, \
+    check, c, call, fold, bi, bring-in, b, bet, r, raise, complete, in any case (stud explore's \
+    address and stud serve's actions read the same). Seats are p1 to pN. Streets are named as players say them (3rd \
     to 7th street). Rows marked `unreached` are the uniform rows of spots the solve never \
     reached. Each bucket of a real game is described by its EHS (its mean pot share) and the \
     hand classes of the holdings in it, the commonest first. The spot notation in full: \

@@ -3,6 +3,7 @@
 //! actions. Shared by every kind of answer (public tree, betting tree, multiway, re-solve).
 
 use abstraction::cards::{parse_distinct_cards, Card, CardSet};
+use abstraction::rules::notation::{self, Written, SPELLINGS};
 use abstraction::rules::state::Action;
 use abstraction::rules::{Deal, GameDef, Next, State};
 use abstraction::tree::Edge;
@@ -30,34 +31,32 @@ pub(crate) fn parse_spot(spot: &str) -> Result<Vec<Step>> {
     while i < tokens.len() {
         let t = tokens[i];
         let lower = t.to_ascii_lowercase();
-        i += 1;
-        let step = match lower.as_str() {
-            "f" | "fold" => Step::Exact(Action::Fold),
-            "cc" | "x" | "k" | "check" | "c" | "call" => Step::Exact(Action::CheckCall),
-            "pb" | "bi" | "bring-in" => Step::Exact(Action::BringIn),
-            "b" | "r" | "bet" | "raise" | "complete" => Step::AnyRaise,
-            "cbr" => {
-                let n = tokens
-                    .get(i)
-                    .and_then(|x| x.parse().ok())
-                    .with_context(|| format!("`cbr` at token {i} needs an amount: `cbr 4`"))?;
-                i += 1;
-                Step::Exact(Action::CompleteBetRaise(n))
+        let step = match notation::parse(&tokens[i..])
+            .map_err(|e| anyhow!("token {}: {e}", i + 1))?
+        {
+            Some((written, n)) => {
+                i += n;
+                match written {
+                    Written::Exact(a) => Step::Exact(a),
+                    Written::AnyRaise => Step::AnyRaise,
+                }
             }
-            _ if lower.starts_with("cbr") => Step::Exact(Action::CompleteBetRaise(
-                lower[3..]
-                    .parse()
-                    .with_context(|| format!("{t:?} (token {i}): `cbr` takes a number of chips"))?,
-            )),
-            _ if lower.len() >= 2 && lower.starts_with('p') && lower[1..].parse::<u8>().is_ok() => {
+            None if lower.len() >= 2
+                && lower.starts_with('p')
+                && lower[1..].parse::<u8>().is_ok() =>
+            {
+                i += 1;
                 match lower[1..].parse::<u8>() {
                     Ok(n @ 1..) => Step::Seat(n - 1),
                     _ => bail!("token {i} {t:?}: seats are numbered from p1"),
                 }
             }
-            _ => Step::Card(t.parse::<Card>().map_err(|e| {
-                anyhow::anyhow!("token {i} {t:?} is neither an action (f, cc, pb, cbr N, x, c, b, r) nor a card: {e}")
-            })?),
+            None => {
+                i += 1;
+                Step::Card(t.parse::<Card>().map_err(|e| {
+                    anyhow!("token {i} {t:?} is neither an action ({SPELLINGS}) nor a card: {e}")
+                })?)
+            }
         };
         steps.push(step);
     }
@@ -267,21 +266,8 @@ pub(crate) fn resolve(state: &State, i: usize, step: Step) -> Result<Action> {
     let street = state.def().street_name(state.street());
     match step {
         Step::Exact(a) => Ok(a),
-        Step::AnyRaise => {
-            let raises: Vec<Action> = state
-                .legal_actions()
-                .into_iter()
-                .filter(|a| matches!(a, Action::CompleteBetRaise(_)))
-                .collect();
-            match raises[..] {
-                [a] => Ok(a),
-                [] => bail!("step {} on {street}: no bet or raise is legal here", i + 1),
-                _ => bail!(
-                    "step {} on {street}: several bet sizes are legal here: say which with cbr N",
-                    i + 1
-                ),
-            }
-        }
+        Step::AnyRaise => (Written::AnyRaise.resolve(&state.legal_actions()))
+            .map_err(|e| anyhow!("step {} on {street}: {e}", i + 1)),
         Step::Card(c) => bail!(
             "step {} ({c}): on {street} a betting action is due here",
             i + 1
