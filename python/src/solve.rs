@@ -110,7 +110,7 @@ pub fn solve<'py>(
         })
         .transpose()?;
     let request = Request {
-        settings: Settings::default_for(&def).map_err(stud_error)?,
+        settings: Settings::default_for(&def),
         game: def,
         name: game.to_string(),
         iterations,

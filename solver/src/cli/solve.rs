@@ -530,8 +530,35 @@ fn sampled_settings(args: &Args, def: &GameDef) -> Result<solve::sampled::Settin
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_duration, parse_target, parse_time};
+    use super::{parse_duration, parse_target, parse_time, settings, Args};
+    use clap::Parser;
+    use solver::solve::Settings;
     use std::time::Duration;
+
+    #[derive(Parser)]
+    struct Solve {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    /// A library caller naming only a game (the Python package) solves it as `stud solve --game
+    /// G` does: the same back end with the same settings.
+    #[test]
+    fn no_flags_are_the_librarys_defaults() {
+        for game in [
+            "kuhn", "leduc", "7stud", "razz", "kuhn-3p", "7stud-3p", "stud8-8p",
+        ] {
+            let args = Solve::try_parse_from(["solve", "--game", game, "--iterations", "1"])
+                .unwrap()
+                .args;
+            let def = args.game.load().unwrap();
+            assert_eq!(
+                format!("{:?}", settings(&args, &def).unwrap()),
+                format!("{:?}", Settings::default_for(&def)),
+                "{game}"
+            );
+        }
+    }
 
     #[test]
     fn targets_are_positive_and_finite() {

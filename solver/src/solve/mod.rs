@@ -89,26 +89,19 @@ impl Settings {
     /// The back end `def` goes to when nothing else is asked, with that back end's defaults, as
     /// `stud solve --game G` without a back end's flags picks it: the walked solver for a
     /// walkable heads-up game (Kuhn, Leduc, …), the deal-sampled one for a real heads-up game,
-    /// the exact multiway solver for a walkable table. A library caller that names only a game
-    /// (the Python package's `solve`) gets it here. A real game at a table (the sampled solver,
-    /// whose abstraction must be chosen) is refused, naming the command that solves it.
-    pub fn default_for(def: &GameDef) -> Result<Settings> {
+    /// the exact multiway solver for a walkable table, the sampled one (its
+    /// [`sampled::Settings::for_game`]) for a real game at a table. A library caller that names
+    /// only a game (the Python package's `solve`) gets it here.
+    pub fn default_for(def: &GameDef) -> Settings {
         let walkable = abstraction::tree::Tree::check_supported(def).is_ok();
-        Ok(match (def.seats > 2, walkable) {
+        match (def.seats > 2, walkable) {
             (false, true) => Settings::Walked(walked::Settings::default()),
             (false, false) => Settings::Deal(deal::Settings::default()),
-            (true, _) if !sampled::takes(def, None) => {
-                Settings::Multiway(multiway::Settings::default())
+            (true, _) if sampled::takes(def, None) => {
+                Settings::Sampled(sampled::Settings::for_game(def))
             }
-            (true, _) => bail!(
-                "{} at {} seats is solved by the sampled multiway solver, whose abstraction \
-                 and settings have no default here: run `stud solve --game {}-{}p`",
-                def.variant,
-                def.seats,
-                def.variant.name(),
-                def.seats
-            ),
-        })
+            (true, _) => Settings::Multiway(multiway::Settings::default()),
+        }
     }
 }
 
