@@ -454,30 +454,58 @@ impl Locked {
 
 /// Every decision of the betting tree, in node order.
 fn betting_decisions(tree: &BettingTree) -> Vec<Decision> {
+    decisions(
+        |i| tree.children(i),
+        &tree.edges,
+        |i| {
+            let n = &tree.nodes[i];
+            (n.kind == BettingKind::Action).then(|| (n.role, n.street, n.first_slot()))
+        },
+    )
+}
+
+/// Every decision of the public tree, in node order.
+fn public_decisions(tree: &Tree) -> Vec<Decision> {
+    decisions(
+        |i| tree.children(i),
+        &tree.edges,
+        |i| {
+            let n = &tree.nodes[i];
+            (n.kind == NodeKind::Action).then(|| (n.seat, n.street, n.first_slot()))
+        },
+    )
+}
+
+/// Every decision of a tree (rooted at node 0) in node order, with the path of edges to it:
+/// `decision(i)` is node `i`'s actor, street and first slot when it is a decision. One walk
+/// for the public and the betting trees, whose nodes differ but whose arenas do not.
+fn decisions(
+    children: impl Fn(usize) -> std::ops::Range<usize>,
+    edges: &[Edge],
+    decision: impl Fn(usize) -> Option<(u8, u8, u32)>,
+) -> Vec<Decision> {
     let mut out = Vec::new();
     let mut stack = vec![(0usize, Vec::new())];
     while let Some((i, path)) = stack.pop() {
-        let node = &tree.nodes[i];
-        for c in tree.children(i) {
+        for c in children(i) {
             let mut p = path.clone();
-            p.push(tree.edges[c]);
+            p.push(edges[c]);
             stack.push((c, p));
         }
-        if node.kind == BettingKind::Action {
-            let kinds = tree
-                .children(i)
-                .map(|c| match tree.edges[c] {
+        if let Some((actor, street, first_slot)) = decision(i) {
+            let kinds = children(i)
+                .map(|c| match edges[c] {
                     Edge::Action(a) => Kind::of(a),
                     _ => Kind::CheckCall,
                 })
                 .collect();
             out.push(Decision {
                 node: i,
-                actor: node.role,
-                street: node.street as usize,
+                actor,
+                street: street as usize,
                 path,
                 kinds,
-                first_slot: node.first_slot() as usize,
+                first_slot: first_slot as usize,
             });
         }
     }
@@ -516,39 +544,6 @@ impl Actor {
             Actor::Role(_) => Actor::Role(Some(actor)).name(),
         }
     }
-}
-
-/// Every decision of the public tree, in node order.
-fn public_decisions(tree: &Tree) -> Vec<Decision> {
-    let mut out = Vec::new();
-    let mut stack = vec![(0usize, Vec::new())];
-    while let Some((i, path)) = stack.pop() {
-        let node = &tree.nodes[i];
-        for c in tree.children(i) {
-            let mut p = path.clone();
-            p.push(tree.edges[c]);
-            stack.push((c, p));
-        }
-        if node.kind == NodeKind::Action {
-            let kinds = tree
-                .children(i)
-                .map(|c| match tree.edges[c] {
-                    Edge::Action(a) => Kind::of(a),
-                    _ => Kind::CheckCall,
-                })
-                .collect();
-            out.push(Decision {
-                node: i,
-                actor: node.seat,
-                street: node.street as usize,
-                path,
-                kinds,
-                first_slot: node.first_slot() as usize,
-            });
-        }
-    }
-    out.sort_by_key(|d| d.node);
-    out
 }
 
 /// The rows of decision `d` that `rule`'s hands name (every row when it names none), on the
