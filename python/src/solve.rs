@@ -161,7 +161,9 @@ fn run(py: Python<'_>, request: &Request, progress: Option<&Bound<'_, PyAny>>) -
         loop {
             match py.detach(|| from.lock().expect("never poisoned").recv_timeout(POLL)) {
                 Ok(Told::Line(line)) => {
-                    if let Err(e) = show(py, progress, &line) {
+                    // Lines may come faster than the poll times out: look at the signals
+                    // after each one too, so that a Ctrl-C is never left waiting.
+                    if let Err(e) = show(py, progress, &line).and_then(|()| py.check_signals()) {
                         session::interrupt();
                         // Ctrl-C while the callable ran is the interrupt, not its failure.
                         if !e.is_instance_of::<PyKeyboardInterrupt>(py) {
