@@ -216,6 +216,7 @@ pub fn run(args: Args) -> Result<()> {
             }
             Ok(())
         })?;
+        sampled.settle();
         cpu += cpu_seconds()? - start;
         let policy = lift.policy(&tree, &sampled.played_strategy());
         let nc = nash_conv(&tree, &policy).total();
