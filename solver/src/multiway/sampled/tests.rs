@@ -518,6 +518,26 @@ fn a_table_that_runs_short_gives_the_same_bits_on_any_threads_and_resumed() {
     assert_eq!(bits(&resumed.average), bits(&one.average));
 }
 
+/// The discounts are lazy: a solver settled after every batch and one settled once at the end
+/// hold the same bits, and a settled solver owes nothing.
+#[test]
+fn settling_at_every_batch_or_once_gives_the_same_bits() {
+    for algorithm in [Algorithm::Linear, Algorithm::DCFR] {
+        let mut each = solver(algorithm, 12, 4);
+        let mut once = solver(algorithm, 12, 4);
+        for _ in 0..6 {
+            each.iterate().unwrap();
+            each.settle();
+            assert!(each.settled());
+            once.iterate().unwrap();
+        }
+        assert!(!once.settled(), "{algorithm:?}");
+        once.settle();
+        assert!(bits(&each.regrets) == bits(&once.regrets), "{algorithm:?}");
+        assert!(bits(&each.average) == bits(&once.average), "{algorithm:?}");
+    }
+}
+
 /// The regrets and averages of short solves (four schedules, both views, trembling others),
 /// hashed bit for bit: how a batch is walked, bucketed and added up may get faster, not move a
 /// bit (a checkpoint resumed by another build would go on differently, and a file solved
