@@ -398,10 +398,9 @@ impl SampledSolver {
                 factors: &self.factors,
                 tremble: self.tremble,
             };
-            let work = &mut self.work[..chunk.min(deals - first)];
-            work.par_iter_mut()
-                .enumerate()
-                .try_for_each(|(j, w)| -> Result<(), DealError> {
+            let held = chunk.min(deals - first);
+            self.work[..held].par_iter_mut().enumerate().try_for_each(
+                |(j, w)| -> Result<(), DealError> {
                     let deal = first + j;
                     let mut rng = ChaCha8Rng::seed_from_u64(mix(mix(seed, t), deal as u64));
                     w.facts.sample(ctx.def, &mut rng);
@@ -427,26 +426,10 @@ impl SampledSolver {
                         )?;
                     }
                     Ok(())
-                })?;
-            // Every block read is brought up to this batch's discount before anything is
-            // added to it, as the sweep at the batch's start did.
-            for w in work.iter() {
-                for &(tree, block) in &w.blocks {
-                    let at = &mut self.stamps[block as usize];
-                    if (*at as usize) < self.factors.len() {
-                        let factors = &self.factors[*at as usize..];
-                        *at = self.factors.len() as u32;
-                        let slots = self.rows.block_slots(&self.betting, tree, block as usize);
-                        self.regrets[slots.clone()]
-                            .iter_mut()
-                            .for_each(|r| discount_regret(r, factors));
-                        self.average[slots]
-                            .iter_mut()
-                            .for_each(|a| discount_average(a, factors));
-                    }
-                }
-            }
-            for w in work.iter() {
+                },
+            )?;
+            self.catch_up(held);
+            for w in &self.work[..held] {
                 self.pending.extend_from_slice(&w.regret);
                 for &(s, p) in &w.average {
                     self.average[s as usize] += weight * p;
@@ -468,6 +451,27 @@ impl SampledSolver {
         self.pending.clear();
         self.iterations = t;
         Ok(())
+    }
+
+    /// Brings every block the first `held` deals of the chunk read up to this batch's
+    /// discount, before anything is added to it, as the sweep at the batch's start did.
+    fn catch_up(&mut self, held: usize) {
+        for w in &self.work[..held] {
+            for &(tree, block) in &w.blocks {
+                let at = &mut self.stamps[block as usize];
+                if (*at as usize) < self.factors.len() {
+                    let factors = &self.factors[*at as usize..];
+                    *at = self.factors.len() as u32;
+                    let slots = self.rows.block_slots(&self.betting, tree, block as usize);
+                    self.regrets[slots.clone()]
+                        .iter_mut()
+                        .for_each(|r| discount_regret(r, factors));
+                    self.average[slots]
+                        .iter_mut()
+                        .for_each(|a| discount_average(a, factors));
+                }
+            }
+        }
     }
 
     /// Brings every slot up to the discounts of the batches run, so that the regrets and
