@@ -274,6 +274,7 @@ fn measure_sampled(
             }
             Ok(())
         })?;
+        sampled.settle();
         cpu += cpu_seconds()? - start;
         let policy = lift.policy(tree, &sampled.played_strategy());
         let nc = nash_conv(tree, &policy).total();

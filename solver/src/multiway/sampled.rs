@@ -47,6 +47,20 @@
 //! CFR+ (regrets clamped at zero after each batch, the average weighted by the batch's number),
 //! linear CFR (regrets and average discounted by `t / (t + 1)`), DCFR, or plain CFR.
 //!
+//! # Lazy discounts
+//! Linear CFR and DCFR multiply every regret and average at every batch, and a batch touches
+//! few of the rows (ten times more a seat, a batch one traversal more): sweeping them all was
+//! half of a six-handed run. So each block of rows (a street tree's rows of one pot class and
+//! bucket) keeps a stamp, how many of the batches' factors since the solver was last
+//! [settled](SampledSolver::settle) it has had, and gets the rest when next touched: read by a
+//! traversal (discounted on the fly into its copy, since the traversals share the rows read
+//! only), then caught up in place when its chunk ends, before the chunk's averages and the
+//! batch's regrets are added. Each slot gets the same factors, one at a time in batch order,
+//! before the same reads and additions as when every slot was swept each batch: the same bits.
+//! A zero stays zero under a finite factor of at least 0, so untouched slots are skipped; a
+//! schedule whose factor is anything else is swept as before. Whatever reads every row (a
+//! checkpoint, the strategy, a test) settles first.
+//!
 //! # Rows
 //! Regrets and averages are flat `f32` arrays, one element per slot: the rows of a street tree
 //! for one pot class and bucket are contiguous, `base[tree] + (class × buckets + bucket) ×
@@ -64,6 +78,7 @@ use anyhow::{bail, Result};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::Arc;
 
 /// Bytes the solver holds per slot: an `f32` regret and an `f32` average mass.
@@ -122,26 +137,51 @@ pub struct Rows {
     pub slots: usize,
     /// Information sets in all (decisions × pot classes × buckets).
     pub infosets: usize,
+    /// The first block (a tree's rows of one pot class and bucket) of each tree.
+    pub block_base: Vec<usize>,
+    /// Blocks in all.
+    pub blocks: usize,
 }
 
 impl Rows {
     /// The layout of `betting` with `buckets[s]` buckets on street `s`.
     pub fn new(betting: &MultiwayBetting, buckets: &[u32]) -> Rows {
         let mut base = Vec::with_capacity(betting.trees.len());
-        let (mut slots, mut infosets) = (0usize, 0usize);
+        let mut block_base = Vec::with_capacity(betting.trees.len());
+        let (mut slots, mut infosets, mut blocks) = (0usize, 0usize, 0usize);
         for t in &betting.trees {
             base.push(slots);
+            block_base.push(blocks);
             let s = t.street as usize;
             let rows = pot_classes(s) as usize * buckets[s] as usize;
             slots += rows * t.actions as usize;
             infosets += rows * t.action_nodes as usize;
+            blocks += rows;
         }
         Rows {
             base,
             buckets: buckets.to_vec(),
             slots,
             infosets,
+            block_base,
+            blocks,
         }
+    }
+
+    /// The block of tree `tree` on `street` for pot class `class` and bucket `bucket`.
+    #[inline(always)]
+    pub fn block(&self, betting: &MultiwayBetting, tree: u32, class: u8, bucket: u32) -> usize {
+        let t = &betting.trees[tree as usize];
+        let row = class as usize * self.buckets[t.street as usize] as usize + bucket as usize;
+        self.block_base[tree as usize] + row
+    }
+
+    /// The slots of block `block` of tree `tree`.
+    #[inline(always)]
+    fn block_slots(&self, betting: &MultiwayBetting, tree: u32, block: usize) -> Range<usize> {
+        let actions = betting.trees[tree as usize].actions as usize;
+        let first = self.base[tree as usize] + (block - self.block_base[tree as usize]) * actions;
+        first..first + actions
     }
 
     /// The first slot of decision `index` (a node's [`abstraction::multiway_betting::MwNode::
@@ -168,6 +208,32 @@ struct Work {
     regret: Vec<(u32, f32)>,
     /// (slot, strategy probability) of the other seats.
     average: Vec<(u32, f32)>,
+    /// (tree, block) of every decision it read, to catch up when its chunk ends.
+    blocks: Vec<(u32, u32)>,
+}
+
+/// A batch's discount factors, as `f32`: of a positive regret, of a negative one, of the
+/// average.
+type Factors = [f32; 3];
+
+/// Applies `factors` to a regret, one at a time in order, as each batch's sweep did.
+#[inline(always)]
+fn discount_regret(r: &mut f32, factors: &[Factors]) {
+    if *r != 0.0 {
+        for f in factors {
+            *r *= if *r > 0.0 { f[0] } else { f[1] };
+        }
+    }
+}
+
+/// Applies `factors` to an average mass, one at a time in order, as each batch's sweep did.
+#[inline(always)]
+fn discount_average(a: &mut f32, factors: &[Factors]) {
+    if *a != 0.0 {
+        for f in factors {
+            *a *= f[2];
+        }
+    }
 }
 
 /// The sampling solver (see the module documentation).
@@ -187,6 +253,10 @@ pub struct SampledSolver {
     /// The running batch's regret updates, (slot, sampled regret) in traversal order, added
     /// when it ends (its capacity kept from batch to batch).
     pending: Vec<(u32, f32)>,
+    /// The factors of the discounting batches since the solver was last settled, in order.
+    factors: Vec<Factors>,
+    /// Per block, how many of `factors` its slots have had (see "Lazy discounts").
+    stamps: Vec<u32>,
     /// Iterations (batches) completed.
     pub iterations: u64,
     /// Traversals per iteration.
@@ -250,6 +320,7 @@ impl SampledSolver {
                 facts: facts.clone(),
                 regret: Vec::new(),
                 average: Vec::new(),
+                blocks: Vec::new(),
             })
             .collect();
         Ok(SampledSolver {
@@ -257,6 +328,8 @@ impl SampledSolver {
             regrets: vec![0.0; rows.slots],
             average: vec![0.0; rows.slots],
             pending: Vec::new(),
+            factors: Vec::new(),
+            stamps: vec![0; rows.blocks],
             betting,
             buckets,
             rows,
@@ -292,48 +365,48 @@ impl SampledSolver {
         name
     }
 
-    /// Runs one iteration: a batch of traversals, then their updates in traversal order.
+    /// Runs one iteration: a batch of traversals, then their updates in traversal order. The
+    /// rows it did not touch may owe it their discount: [`SampledSolver::settle`] before
+    /// reading them all.
     pub fn iterate(&mut self) -> Result<()> {
         let t = self.iterations + 1;
         let sched = self.algorithm.schedule(t);
-        if sched.positive != 1.0 || sched.negative != 1.0 {
-            let (pos, neg) = (sched.positive as f32, sched.negative as f32);
-            self.regrets.par_chunks_mut(1 << 16).for_each(|c| {
-                for r in c {
-                    *r *= if *r > 0.0 { pos } else { neg };
-                }
-            });
-        }
-        if sched.old_average != 1.0 {
-            let old = sched.old_average as f32;
-            self.average
-                .par_chunks_mut(1 << 16)
-                .for_each(|c| c.iter_mut().for_each(|a| *a *= old));
+        let f = [sched.positive, sched.negative, sched.old_average].map(|x| x as f32);
+        if f.iter().all(|x| x.is_finite() && *x >= 0.0) {
+            // Skipping zeros is exact only for such factors (0 × NaN is NaN).
+            if f != [1.0; 3] {
+                self.factors.push(f);
+            }
+        } else {
+            self.settle();
+            self.sweep(f);
         }
         let seats = self.def.seats as usize;
         // Left by a batch that failed.
         self.pending.clear();
-        let ctx = Ctx {
-            def: &self.def,
-            betting: &self.betting,
-            buckets: &self.buckets,
-            rows: &self.rows,
-            regrets: &self.regrets,
-            tremble: self.tremble,
-        };
         let (seed, weight) = (self.seed, sched.new_average as f32);
         let (batch, chunk) = (self.batch, self.work.len());
         let deals = batch.div_ceil(seats);
         for first in (0..deals).step_by(chunk) {
-            let work = &mut self.work[..chunk.min(deals - first)];
-            work.par_iter_mut()
-                .enumerate()
-                .try_for_each(|(j, w)| -> Result<(), DealError> {
+            let ctx = Ctx {
+                def: &self.def,
+                betting: &self.betting,
+                buckets: &self.buckets,
+                rows: &self.rows,
+                regrets: &self.regrets,
+                stamps: &self.stamps,
+                factors: &self.factors,
+                tremble: self.tremble,
+            };
+            let held = chunk.min(deals - first);
+            self.work[..held].par_iter_mut().enumerate().try_for_each(
+                |(j, w)| -> Result<(), DealError> {
                     let deal = first + j;
                     let mut rng = ChaCha8Rng::seed_from_u64(mix(mix(seed, t), deal as u64));
                     w.facts.sample(ctx.def, &mut rng);
                     w.regret.clear();
                     w.average.clear();
+                    w.blocks.clear();
                     // The last deal of a batch that is not whole deals has fewer traversals.
                     for traverser in 0..seats.min(batch - deal * seats) {
                         let mut walk = Traversal {
@@ -342,6 +415,7 @@ impl SampledSolver {
                             rng: &mut rng,
                             regret: &mut w.regret,
                             average: &mut w.average,
+                            blocks: &mut w.blocks,
                             traverser: traverser as u8,
                         };
                         walk.street(
@@ -352,8 +426,10 @@ impl SampledSolver {
                         )?;
                     }
                     Ok(())
-                })?;
-            for w in work.iter() {
+                },
+            )?;
+            self.catch_up(held);
+            for w in &self.work[..held] {
                 self.pending.extend_from_slice(&w.regret);
                 for &(s, p) in &w.average {
                     self.average[s as usize] += weight * p;
@@ -377,6 +453,80 @@ impl SampledSolver {
         Ok(())
     }
 
+    /// Brings every block the first `held` deals of the chunk read up to this batch's
+    /// discount, before anything is added to it, as the sweep at the batch's start did.
+    fn catch_up(&mut self, held: usize) {
+        for w in &self.work[..held] {
+            for &(tree, block) in &w.blocks {
+                let at = &mut self.stamps[block as usize];
+                if (*at as usize) < self.factors.len() {
+                    let factors = &self.factors[*at as usize..];
+                    *at = self.factors.len() as u32;
+                    let slots = self.rows.block_slots(&self.betting, tree, block as usize);
+                    self.regrets[slots.clone()]
+                        .iter_mut()
+                        .for_each(|r| discount_regret(r, factors));
+                    self.average[slots]
+                        .iter_mut()
+                        .for_each(|a| discount_average(a, factors));
+                }
+            }
+        }
+    }
+
+    /// Brings every slot up to the discounts of the batches run, so that the regrets and
+    /// averages are those of a solver that swept them all every batch: before a checkpoint,
+    /// the strategy or anything else reads every row.
+    pub fn settle(&mut self) {
+        if self.factors.is_empty() {
+            return;
+        }
+        let (factors, rows) = (&self.factors, &self.rows);
+        for (ti, t) in self.betting.trees.iter().enumerate() {
+            let k = t.actions as usize;
+            let first_block = rows.block_base[ti];
+            let blocks = rows.block_base.get(ti + 1).unwrap_or(&rows.blocks) - first_block;
+            if k == 0 || blocks == 0 {
+                continue;
+            }
+            let slots = rows.base[ti]..rows.base[ti] + blocks * k;
+            self.regrets[slots.clone()]
+                .par_chunks_mut(k)
+                .zip(self.average[slots].par_chunks_mut(k))
+                .zip(self.stamps[first_block..first_block + blocks].par_iter())
+                .for_each(|((r, a), &at)| {
+                    let f = &factors[at as usize..];
+                    r.iter_mut().for_each(|r| discount_regret(r, f));
+                    a.iter_mut().for_each(|a| discount_average(a, f));
+                });
+        }
+        self.factors.clear();
+        self.stamps.fill(0);
+    }
+
+    /// Whether every slot has had every batch's discount ([`SampledSolver::settle`]).
+    pub fn settled(&self) -> bool {
+        self.factors.is_empty()
+    }
+
+    /// Multiplies every slot by the factors `f` of one batch (a settled solver's), as every
+    /// batch once did.
+    fn sweep(&mut self, f: Factors) {
+        let [pos, neg, old] = f;
+        if pos != 1.0 || neg != 1.0 {
+            self.regrets.par_chunks_mut(1 << 16).for_each(|c| {
+                for r in c {
+                    *r *= if *r > 0.0 { pos } else { neg };
+                }
+            });
+        }
+        if old != 1.0 {
+            self.average
+                .par_chunks_mut(1 << 16)
+                .for_each(|c| c.iter_mut().for_each(|a| *a *= old));
+        }
+    }
+
     /// The average strategy, normalised per row. A decision's row that no traversal reached
     /// (no mass) plays the row of the same decision and bucket in the nearest pot class that
     /// has mass, the larger pot first, and is uniform only where no pot class has any: external
@@ -396,6 +546,7 @@ impl SampledSolver {
     }
 
     fn strategy(&self, played: Played) -> Vec<f32> {
+        assert!(self.settled(), "the strategy of a solver not settled");
         let mut out = self.average.clone();
         for (ti, t) in self.betting.trees.iter().enumerate() {
             let s = t.street as usize;
@@ -459,6 +610,8 @@ struct Ctx<'a> {
     buckets: &'a MultiwayBuckets,
     rows: &'a Rows,
     regrets: &'a [f32],
+    stamps: &'a [u32],
+    factors: &'a [Factors],
     tremble: f32,
 }
 
@@ -494,6 +647,7 @@ struct Traversal<'a, 'b> {
     rng: &'b mut ChaCha8Rng,
     regret: &'b mut Vec<(u32, f32)>,
     average: &'b mut Vec<(u32, f32)>,
+    blocks: &'b mut Vec<(u32, u32)>,
     traverser: u8,
 }
 
@@ -553,9 +707,18 @@ impl Traversal<'_, '_> {
                 self.facts
                     .bucket(self.ctx.buckets, s.street, (seat, opponent), set, &s.shown)?;
             let slot = self.ctx.rows.slot(b, s.tree, s.class, bucket, n.index);
+            let block = self.ctx.rows.block(b, s.tree, s.class, bucket);
+            self.blocks.push((s.tree, block as u32));
             let k = n.num_children as usize;
+            // The row as the batch's discount leaves it, whether or not its block has had it.
+            let mut regrets = [0f32; MAX_ACTIONS];
+            regrets[..k].copy_from_slice(&self.ctx.regrets[slot..slot + k]);
+            let factors = &self.ctx.factors[self.ctx.stamps[block] as usize..];
+            regrets[..k]
+                .iter_mut()
+                .for_each(|r| discount_regret(r, factors));
             let mut sigma = [0f32; MAX_ACTIONS];
-            regret_match(&self.ctx.regrets[slot..slot + k], &mut sigma[..k]);
+            regret_match(&regrets[..k], &mut sigma[..k]);
             if seat == self.traverser {
                 let mut values = [0f32; MAX_ACTIONS];
                 let mut v = 0.0;

@@ -84,6 +84,9 @@ pub trait Session {
     fn arrays(&self) -> [&[Self::Elem]; 2];
     /// The same arrays and the iteration count, to restore a checkpoint into.
     fn restore(&mut self) -> ([&mut [Self::Elem]; 2], &mut u64);
+    /// Brings the arrays up to date where the solver updates them lazily, before they are
+    /// saved or read whole (nothing by default).
+    fn settle(&mut self) {}
     /// Whether to stop, or to checkpoint, given this process's own answer (its clock): a solve
     /// split over processes takes one process's word, so that all stop and checkpoint at the
     /// same iteration. One process: its own answer.
@@ -282,6 +285,8 @@ pub fn run<S: Session>(
         &mut iterating,
     );
     SOLVING.store(false, Ordering::SeqCst);
+    // What follows a run (the last checkpoint, the strategy file) reads the arrays whole.
+    solver.settle();
     ran?;
     Ok(Ran {
         iterations: solver.iterations() - first,
@@ -318,6 +323,7 @@ fn iterate<S: Session>(
             Every::Time(d) => last_checkpoint.elapsed() >= d,
         };
         if solver.agree(due)? {
+            solver.settle();
             save(&plan.checkpoint, solver, problem)
                 .with_context(|| periodic_failed(&plan.checkpoint, solver.iterations()))?;
             last_checkpoint = Instant::now();

@@ -66,8 +66,10 @@ pub fn estimate(
         // Built before `resident` is measured, so part of it.
         tree_bytes: 0,
         solver_bytes: rows.slots * BYTES_PER_SLOT,
-        // And the batch's queue of regret updates (8 bytes each).
-        scratch_bytes: held * (seats * 2 * 8 * UPDATES_PER_TRAVERSAL + memo)
+        // A stamp (4 bytes) per block of rows, for the lazy discounts, and the batch's queue
+        // of regret updates (8 bytes each).
+        scratch_bytes: rows.blocks * 4
+            + held * (seats * 2 * 8 * UPDATES_PER_TRAVERSAL + memo)
             + batch * 8 * QUEUED_PER_TRAVERSAL,
         // The normalised average (`f32`) and its rows quantized (a byte per stored probability,
         // `k - 1` a row, with the layout's offset per node), both held while the file is
@@ -163,7 +165,12 @@ impl Session for SampledSolver {
     }
 
     fn arrays(&self) -> [&[f32]; 2] {
+        assert!(self.settled(), "the arrays of a solver not settled");
         [&self.regrets, &self.average]
+    }
+
+    fn settle(&mut self) {
+        SampledSolver::settle(self)
     }
 
     fn restore(&mut self) -> ([&mut [f32]; 2], &mut u64) {

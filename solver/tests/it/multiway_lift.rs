@@ -57,6 +57,7 @@ fn lifted(view: MultiwayView) -> (Vec<f64>, Lift, HistoryTree) {
         while s.iterations * (BATCH as u64) < traversals {
             s.iterate().unwrap();
         }
+        s.settle();
         let policy = lift.policy(&tree, &s.average_strategy());
         sampled.push(nash_conv(&tree, &policy).total());
     }

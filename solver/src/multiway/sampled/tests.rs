@@ -104,6 +104,7 @@ fn run_with(
             s.iterate().unwrap();
         }
     });
+    s.settle();
     s
 }
 
@@ -126,8 +127,10 @@ fn the_same_bits_on_any_number_of_threads() {
     // Another seed samples other deals.
     let mut other = solver(Algorithm::Linear, 12, 6);
     other.iterate().unwrap();
+    other.settle();
     let mut first = solver(Algorithm::Linear, 12, 5);
     first.iterate().unwrap();
+    first.settle();
     assert!(bits(&first.regrets) != bits(&other.regrets));
 }
 
@@ -141,6 +144,7 @@ fn a_batch_of_part_of_a_deal_walks_it_for_its_first_seats_with_the_same_bits_on_
             .unwrap();
         let mut s = solver(Algorithm::Linear, batch, 5);
         pool.install(|| s.iterate().unwrap());
+        s.settle();
         s
     };
     let (one, two) = (run(1, 13), run(2, 13));
@@ -190,10 +194,12 @@ fn a_resumed_solve_is_bit_identical_to_an_uninterrupted_one() {
     for _ in 0..6 {
         straight.iterate().unwrap();
     }
+    straight.settle();
     let mut first = solver(Algorithm::Linear, 9, 3);
     for _ in 0..3 {
         first.iterate().unwrap();
     }
+    first.settle();
     session::save(&ckpt, &first, &problem).unwrap();
     let mut resumed = solver(Algorithm::Linear, 9, 3);
     session::resume(&ckpt, &mut resumed, &problem).unwrap();
@@ -209,6 +215,7 @@ fn a_resumed_solve_is_bit_identical_to_an_uninterrupted_one() {
     for _ in 0..3 {
         resumed.iterate().unwrap();
     }
+    resumed.settle();
     assert!(bits(&resumed.regrets) == bits(&straight.regrets), "regrets");
     assert!(
         bits(&resumed.average) == bits(&straight.average),
@@ -251,6 +258,7 @@ fn rows_are_contiguous_per_tree_pot_class_and_bucket() {
     let avg = {
         let mut t = solver(Algorithm::Linear, 3, 1);
         t.iterate().unwrap();
+        t.settle();
         t.average_strategy()
     };
     let root = b.nodes[b.trees[0].root as usize];
@@ -282,6 +290,7 @@ fn trembling_others_train_other_rows_with_the_same_bits_on_any_thread_count_and_
                 s.iterate().unwrap();
             }
         });
+        s.settle();
         s
     };
     let one = trembled(1, 6);
@@ -320,6 +329,7 @@ fn trembling_others_train_other_rows_with_the_same_bits_on_any_thread_count_and_
     for _ in 0..3 {
         resumed.iterate().unwrap();
     }
+    resumed.settle();
     assert!(bits(&resumed.regrets) == bits(&one.regrets));
     assert!(bits(&resumed.average) == bits(&one.average));
     let mut untrembled = solver(Algorithm::Linear, 12, 5);
@@ -403,6 +413,7 @@ fn the_current_strategy_matches_regrets_and_falls_back_to_the_average() {
     for _ in 0..6 {
         s.iterate().unwrap();
     }
+    s.settle();
     let average = s.average_strategy();
     assert_eq!(s.played_strategy(), average, "average is the default");
     s.played = Played::Current;
@@ -484,6 +495,7 @@ fn a_table_that_runs_short_gives_the_same_bits_on_any_threads_and_resumed() {
             for _ in 0..iterations {
                 s.iterate().unwrap();
             }
+            s.settle();
             s
         })
     };
@@ -501,8 +513,29 @@ fn a_table_that_runs_short_gives_the_same_bits_on_any_threads_and_resumed() {
     for _ in 0..2 {
         resumed.iterate().unwrap();
     }
+    resumed.settle();
     assert_eq!(bits(&resumed.regrets), bits(&one.regrets));
     assert_eq!(bits(&resumed.average), bits(&one.average));
+}
+
+/// The discounts are lazy: a solver settled after every batch and one settled once at the end
+/// hold the same bits, and a settled solver owes nothing.
+#[test]
+fn settling_at_every_batch_or_once_gives_the_same_bits() {
+    for algorithm in [Algorithm::Linear, Algorithm::DCFR] {
+        let mut each = solver(algorithm, 12, 4);
+        let mut once = solver(algorithm, 12, 4);
+        for _ in 0..6 {
+            each.iterate().unwrap();
+            each.settle();
+            assert!(each.settled());
+            once.iterate().unwrap();
+        }
+        assert!(!once.settled(), "{algorithm:?}");
+        once.settle();
+        assert!(bits(&each.regrets) == bits(&once.regrets), "{algorithm:?}");
+        assert!(bits(&each.average) == bits(&once.average), "{algorithm:?}");
+    }
 }
 
 /// The regrets and averages of short solves (four schedules, both views, trembling others),
@@ -524,6 +557,7 @@ fn short_solves_give_the_bits_of_the_code_they_were_pinned_on() {
         for _ in 0..5 {
             s.iterate().unwrap();
         }
+        s.settle();
         let mut h = abstraction::fnv::Fnv::new();
         for x in s.regrets.iter().chain(&s.average) {
             h.update(&x.to_bits().to_le_bytes());

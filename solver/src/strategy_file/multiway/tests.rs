@@ -44,6 +44,7 @@ fn plays_hundreds_of_hands(mut s: SampledSolver, def: &GameDef, name: &str) -> u
     for _ in 0..5 {
         s.iterate().unwrap();
     }
+    s.settle();
     let problem = Problem::sampled(def, &s.buckets, s.betting.within_street);
     write(&path, &s, &problem).unwrap();
     let file = MultiwayFile::open(&path).unwrap();
@@ -192,6 +193,7 @@ fn a_spec_says_how_the_rows_are_played_and_names_the_player() {
     for _ in 0..5 {
         s.iterate().unwrap();
     }
+    s.settle();
     let def = game();
     write(
         &path,
