@@ -46,8 +46,11 @@ def test_a_locked_solve_holds_the_lock_and_reports_it(tmp_path):
         stud.solve("kuhn", iterations=10, out=str(out), lock=str(lock))
 
 
+# A process started from a background job inherits SIGINT ignored, and Python then installs no
+# KeyboardInterrupt handler: the child puts the default one back, as an interactive session has.
 SOLVE = """
-import json, sys, stud
+import json, signal, sys, stud
+signal.signal(signal.SIGINT, signal.default_int_handler)
 try:
     stud.solve("leduc", time=120, out=sys.argv[1], progress=lambda line: print(line, flush=True))
 except KeyboardInterrupt as e:
