@@ -16,6 +16,7 @@
 use abstraction::betting_tree::{BettingKind, BettingTree};
 use abstraction::cards::Card;
 use abstraction::recall::Recall;
+use abstraction::rules::notation::{self, Written};
 use abstraction::rules::state::Action;
 use abstraction::rules::GameDef;
 use abstraction::tree::{Edge, NodeKind, Tree, NONE};
@@ -222,8 +223,8 @@ fn rule(raw: RawRule, text: &str, line: usize) -> Result<Rule> {
     })
 }
 
-/// A step of a rule's spot: a public card, or an action (a `cbr` without an amount, or the
-/// words `b`, `bet`, `raise`, `complete`, matching the decision's one complete/bet/raise).
+/// A step of a rule's spot: a public card, or an action (the words `b`, `bet`, `raise`,
+/// `complete` matching the decision's one complete/bet/raise).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Step {
     Card(Card),
@@ -231,7 +232,8 @@ enum Step {
     AnyRaise,
 }
 
-/// A spot in `stud query` notation as steps (seat prefixes `p1`.. are read past).
+/// A spot in `stud query` notation as steps (seat prefixes `p1`.. are read past); the actions
+/// in any spelling of [`notation`].
 fn parse_spot(spot: &str) -> Result<Vec<Step>> {
     let tokens: Vec<&str> = spot
         .split(|c: char| c.is_whitespace() || "|/,".contains(c))
@@ -240,34 +242,27 @@ fn parse_spot(spot: &str) -> Result<Vec<Step>> {
     let mut steps = Vec::new();
     let mut i = 0;
     while i < tokens.len() {
-        let t = tokens[i].to_ascii_lowercase();
-        i += 1;
-        let amount = |s: &str| s.parse::<u64>().ok();
-        let step = match t.as_str() {
-            "cbr" => match tokens.get(i).and_then(|x| amount(x)) {
-                Some(n) => {
-                    i += 1;
-                    Step::Action(Action::CompleteBetRaise(n))
-                }
-                None => Step::AnyRaise,
-            },
-            _ if t.starts_with("cbr") && amount(&t[3..]).is_some() => {
-                Step::Action(Action::CompleteBetRaise(amount(&t[3..]).unwrap_or(0)))
+        let t = tokens[i];
+        let written = notation::parse(&tokens[i..])
+            .map_err(|e| anyhow::anyhow!("`spot`, token {} {t:?}: {e}", i + 1))?;
+        let (step, took) = match written {
+            Some((Written::Exact(a), n)) => (Step::Action(a), n),
+            Some((Written::AnyRaise, n)) => (Step::AnyRaise, n),
+            None if t.len() >= 2 && t.starts_with(['p', 'P']) && t[1..].parse::<u8>().is_ok() => {
+                i += 1;
+                continue;
             }
-            _ if t.len() >= 2 && t.starts_with('p') && t[1..].parse::<u8>().is_ok() => continue,
-            _ => match Kind::parse(&t) {
-                Some(Kind::Fold) => Step::Action(Action::Fold),
-                Some(Kind::CheckCall) => Step::Action(Action::CheckCall),
-                Some(Kind::BringIn) => Step::Action(Action::BringIn),
-                Some(Kind::Raise) => Step::AnyRaise,
-                None => Step::Card(tokens[i - 1].parse::<Card>().map_err(|e| {
+            None => (
+                Step::Card(t.parse::<Card>().map_err(|e| {
                     anyhow::anyhow!(
-                        "`spot`, token {i} {:?}: neither an action nor a card: {e}",
-                        tokens[i - 1]
+                        "`spot`, token {} {t:?}: neither an action nor a card: {e}",
+                        i + 1
                     )
                 })?),
-            },
+                1,
+            ),
         };
+        i += took;
         steps.push(step);
     }
     Ok(steps)
