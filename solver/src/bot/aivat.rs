@@ -31,9 +31,10 @@
 //! community card depending on who folded, which the equity above does not model: there the
 //! estimator does not apply ([`applies`]).
 
+use super::matches::community_cards;
 use abstraction::cards::CardSet;
 use abstraction::rules::pots::MAX_SEATS;
-use abstraction::rules::{showdown_winnings, Action, Deal, GameDef, State};
+use abstraction::rules::{showdown_winnings, Action, GameDef, State};
 use anyhow::Context;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -54,15 +55,6 @@ const UNIT: u64 = 5040;
 pub fn applies(def: &GameDef) -> bool {
     let total = def.seats as usize * def.cards_per_player() + community_cards(def);
     total <= def.deck.cards().len() as usize
-}
-
-/// The community cards `def` deals.
-fn community_cards(def: &GameDef) -> usize {
-    def.streets
-        .iter()
-        .flat_map(|st| &st.deal)
-        .filter(|d| **d == Deal::Community)
-        .count()
 }
 
 /// How a match asks for the estimate.

@@ -156,7 +156,7 @@ impl DealCards {
 }
 
 /// The community cards `def` deals (not counting one turned when the stub runs short).
-fn community_cards(def: &GameDef) -> usize {
+pub(crate) fn community_cards(def: &GameDef) -> usize {
     def.streets
         .iter()
         .flat_map(|st| &st.deal)
