@@ -79,15 +79,21 @@ pub fn open_strategy(spec: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer
     strategy_player(path, purification, file, def)
 }
 
+/// The views whose buckets a loaded strategy player remembers (2 MiB): a re-solving player's
+/// ranges ask some 8,000 views a hand of seven-card stud, a player at a table a few a hand.
+pub const RECENT_VIEWS: usize = 1 << 16;
+
 /// The player of `file`, opened from `path`, played as `purification` says (else as its kind
-/// is by default); `def` must be its game ([`StrategyPlayer::open`]).
+/// is by default); `def` must be its game ([`StrategyPlayer::open`]). It remembers the buckets
+/// of the views it looked up lately ([`StrategyPlayer::remember_recent`]).
 fn strategy_player(
     path: &str,
     purification: Option<Purification>,
     file: StrategyFile,
     def: &GameDef,
 ) -> anyhow::Result<StrategyPlayer> {
-    let player = StrategyPlayer::of_game(file, path, def)?;
+    let mut player = StrategyPlayer::of_game(file, path, def)?;
+    player.remember_recent(RECENT_VIEWS);
     Ok(match purification {
         Some(p) => player.with_purification(p),
         None => player,
