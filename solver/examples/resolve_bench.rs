@@ -94,6 +94,8 @@ fn main() -> Result<()> {
     let def = StrategyFile::open(Path::new(file))?.game().clone();
     let mut player = StrategyPlayer::open(file, &def)?;
     player.precompute_first_street();
+    // As `players::load` gives a `:resolve` player's blueprint.
+    player.remember_recent(solver::players::RESOLVE_RECENT_VIEWS);
     let options = Options {
         method,
         two_streets,

@@ -42,10 +42,11 @@ pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
                     def,
                 )?));
             }
-            let player = strategy_player(path, purification, file, def)?;
+            let mut player = strategy_player(path, purification, file, def)?;
             match resolve {
                 Some(parsed) => {
                     let (_, budget, options) = parsed?;
+                    player.remember_recent(RESOLVE_RECENT_VIEWS);
                     Box::new(ResolvingPlayer::new(player, budget, options))
                 }
                 None => Box::new(player),
@@ -79,15 +80,27 @@ pub fn open_strategy(spec: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer
     strategy_player(path, purification, file, def)
 }
 
+/// The views whose buckets a loaded strategy player remembers (2 MiB): a re-solving player's
+/// ranges ask some 8,000 views a hand of seven-card stud, a player at a table a few a hand.
+pub const RECENT_VIEWS: usize = 1 << 16;
+
+/// The views whose buckets a re-solving player's blueprint remembers (16 MiB): beside a hand's
+/// own, the first street's 185,185 canonical views of the seven-card games, which the ranges
+/// of every hand ask again (some 2,000 a hand), so that over a match they are computed about
+/// once, as a first-street table would, without its seconds at the start.
+pub const RESOLVE_RECENT_VIEWS: usize = 1 << 19;
+
 /// The player of `file`, opened from `path`, played as `purification` says (else as its kind
-/// is by default); `def` must be its game ([`StrategyPlayer::open`]).
+/// is by default); `def` must be its game ([`StrategyPlayer::open`]). It remembers the buckets
+/// of the views it looked up lately ([`StrategyPlayer::remember_recent`]).
 fn strategy_player(
     path: &str,
     purification: Option<Purification>,
     file: StrategyFile,
     def: &GameDef,
 ) -> anyhow::Result<StrategyPlayer> {
-    let player = StrategyPlayer::of_game(file, path, def)?;
+    let mut player = StrategyPlayer::of_game(file, path, def)?;
+    player.remember_recent(RECENT_VIEWS);
     Ok(match purification {
         Some(p) => player.with_purification(p),
         None => player,

@@ -1076,6 +1076,13 @@ impl BettingFile {
         self.kind.bucketing.precompute_first_street()
     }
 
+    /// Lets lookups answer a view asked lately from memory (see
+    /// `Bucketing::remember_recent`: about `slots` views at 32 bytes each, the same buckets).
+    /// Returns the bytes taken.
+    pub fn remember_recent(&mut self, slots: usize) -> usize {
+        self.kind.bucketing.remember_recent(slots)
+    }
+
     /// The card abstraction's bucket of a player's view: the row key of a file without recall;
     /// see [`BettingFile::key_of`] for the others.
     pub fn bucket_of(&self, view: &CardView) -> Result<u32> {

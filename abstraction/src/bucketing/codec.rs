@@ -224,6 +224,7 @@ impl Bucketing {
             streets: out,
             checksum: checksum(payload),
             first: None,
+            recent: None,
         })
     }
 }

@@ -20,6 +20,7 @@ pub mod canon;
 mod codec;
 pub mod features;
 pub mod kmeans;
+mod recent;
 mod size;
 mod table;
 pub mod view;
@@ -35,6 +36,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// Why a bucketing could not be built, read or used.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -103,6 +105,9 @@ pub struct Bucketing {
     checksum: u64,
     /// The first street as a table, once [`Bucketing::precompute_first_street`] has run.
     first: Option<table::FirstStreet>,
+    /// The buckets of views looked up lately, once [`Bucketing::remember_recent`] has run
+    /// (shared by clones, which give the same answers).
+    recent: Option<Arc<recent::Recent>>,
 }
 
 impl Bucketing {
@@ -214,6 +219,7 @@ impl Bucketing {
             streets,
             checksum: 0,
             first: None,
+            recent: None,
         };
         b.checksum = codec::checksum(&b.encode_payload());
         Ok(b)
@@ -234,7 +240,15 @@ impl Bucketing {
         if let Some(b) = self.first.as_ref().and_then(|f| f.get(&c)) {
             return Ok(b);
         }
-        Ok(self.nearest(&c))
+        let Some(recent) = &self.recent else {
+            return Ok(self.nearest(&c));
+        };
+        if let Some(b) = recent.get(&c) {
+            return Ok(b);
+        }
+        let b = self.nearest(&c);
+        recent.put(&c, b);
+        Ok(b)
     }
 
     /// The bucket of a canonical view: its features' nearest centroid.
@@ -258,6 +272,18 @@ impl Bucketing {
         let n = t.len();
         self.first = Some(t);
         n
+    }
+
+    /// Keeps the buckets of about `slots` heads-up views looked up lately (at 32 bytes a slot),
+    /// so that a view asked again, or a view equal to it up to the suits, is answered without
+    /// its features: a player asked at each decision of a street, or a re-solve's ranges asking
+    /// every holding around the same up cards. The buckets are the same either way (a slot keeps
+    /// its whole view). Returns the bytes the slots take.
+    pub fn remember_recent(&mut self, slots: usize) -> usize {
+        let r = recent::Recent::new(slots);
+        let bytes = r.bytes();
+        self.recent = Some(Arc::new(r));
+        bytes
     }
 
     /// The feature vector of a view (of its canonical form; see [`features::Layout`]).

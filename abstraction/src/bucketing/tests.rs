@@ -336,6 +336,51 @@ fn the_first_street_table_gives_the_computed_buckets() {
     }
 }
 
+/// Views of `game`'s `street` dealt at random from `seed`, not canonical (the cards as dealt).
+fn dealt_views(game: &str, street: usize, n: usize, seed: u64) -> Vec<CardView> {
+    use rand::seq::SliceRandom;
+    let shape = Shape::of(&def(game)).unwrap();
+    let (d, u) = (shape.downs[street] as usize, shape.ups[street] as usize);
+    let mut deck: Vec<Card> = shape.deck.iter().collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..n)
+        .map(|_| {
+            deck.shuffle(&mut rng);
+            let set = |cs: &[Card]| cs.iter().copied().collect::<CardSet>();
+            CardView {
+                street,
+                down: set(&deck[..d]),
+                up: set(&deck[d..d + u]),
+                opp_up: set(&deck[d + u..d + 2 * u]),
+            }
+        })
+        .collect()
+}
+
+/// Remembered buckets are the computed ones: on every street of every game, random views asked
+/// twice, with their suits renamed, and a memory of a few slots, so that views keep replacing
+/// one another in their slots and a slot's view is checked.
+#[test]
+fn remembered_buckets_are_the_computed_ones() {
+    for game in ["7stud", "stud8", "razz", "5stud"] {
+        let plain = tiny(game);
+        for slots in [16, 1 << 12] {
+            let mut kept = plain.clone();
+            assert_eq!(kept.remember_recent(slots), 32 * slots.max(16));
+            let perms = canon::deck_perms(plain.shape().deck);
+            for street in 0..plain.shape().streets() {
+                let views = dealt_views(game, street, 150, street as u64);
+                for (i, v) in views.iter().chain(&views).enumerate() {
+                    let want = plain.bucket(v).unwrap();
+                    assert_eq!(kept.bucket(v).unwrap(), want, "{game} {v:?}");
+                    let w = permute_view(v, &perms[i % perms.len()]);
+                    assert_eq!(kept.bucket(&w).unwrap(), want, "{game} {w:?}");
+                }
+            }
+        }
+    }
+}
+
 /// The features of an N-seat view `t` of `game` with other seats `table`, a budget of
 /// `outer * inner` draws.
 fn table_features(game: &str, table: Table, t: &TableView, outer: u32, inner: u32) -> Vec<f32> {

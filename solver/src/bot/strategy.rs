@@ -173,6 +173,20 @@ impl StrategyPlayer {
         }
     }
 
+    /// Lets bucket lookups answer a view asked lately from memory: about `slots` views (32
+    /// bytes each). A player is asked the same view at each of its decisions on a street, and
+    /// a re-solve's ranges every holding around the same up cards. See
+    /// [`BettingFile::remember_recent`]; other files have no such memory (0). Returns the
+    /// bytes taken.
+    ///
+    /// [`BettingFile::remember_recent`]: crate::strategy_file::BettingFile::remember_recent
+    pub fn remember_recent(&mut self, slots: usize) -> usize {
+        match &mut self.file {
+            StrategyFile::Betting(f) => f.remember_recent(slots),
+            StrategyFile::Public(_) | StrategyFile::Multiway(_) => 0,
+        }
+    }
+
     /// [`Player::policy`], with the seat's row key when it is known (else from the seat's
     /// cards).
     fn policy_at(
