@@ -17,6 +17,8 @@ pub mod play;
 pub mod query;
 pub mod replay;
 pub mod report;
+pub mod review;
+pub mod review_page;
 pub mod serve;
 pub mod simulate;
 pub mod solve;
