@@ -1,5 +1,6 @@
 use super::*;
 use abstraction::rules::{Action, GameDef, State};
+use rand::SeedableRng;
 
 #[test]
 fn hero_reads_seats_and_names() {
@@ -63,7 +64,7 @@ fn spots_and_actions_in_a_players_words() {
     s.apply(Action::CheckCall).unwrap();
     // Fourth street: the first to act checks or bets.
     while s.to_act().is_none() {
-        s.deal_random(&mut rand::rngs::StdRng::seed_from_u64(1))
+        s.deal_random(&mut rand_chacha::ChaCha8Rng::seed_from_u64(1))
             .unwrap();
     }
     assert_eq!(spot::spot_kind(&s, &bets), SpotKind::FirstIn);
@@ -73,8 +74,6 @@ fn spots_and_actions_in_a_players_words() {
         ActionKind::Bet
     );
 }
-
-use rand::SeedableRng;
 
 fn reviewed(
     street: usize,
