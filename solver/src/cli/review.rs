@@ -48,8 +48,8 @@ pub struct Args {
     /// replayed decision by decision.
     #[arg(long, value_name = "OUT.html")]
     pub html: Option<PathBuf>,
-    /// Deals per estimated decision (the values before the last streets); more narrows the
-    /// intervals and takes longer.
+    /// Deals per estimated decision (every decision's values, unless --exact finds them);
+    /// more narrows the intervals.
     #[arg(long, default_value_t = review::DEFAULT_SAMPLES as u64,
           value_parser = clap::value_parser!(u64)
               .range(solver::values::MIN_SAMPLES as u64..=solver::values::MAX_SAMPLES as u64))]

@@ -163,3 +163,42 @@ fn the_summary_sums_groups_and_puts_the_biggest_loss_first() {
         (3, 2, 2, 2)
     );
 }
+
+#[test]
+fn each_hero_decision_is_rebuilt_as_replayed_with_only_the_heros_cards_known() {
+    let text = include_str!("../../../testdata/review/7stud-hu-raise.phhs");
+    let mut checked = 0;
+    for (source, hand) in read_hands("raise.phhs", text) {
+        let hand = hand.unwrap();
+        let r = abstraction::phh::replay(&hand, abstraction::rules::Profile::CardRoom).unwrap();
+        for hero in 0..2u8 {
+            let spots = spot::hero_spots(&r, hero).unwrap();
+            let mine = r.decisions.iter().filter(|d| d.seat == hero).count();
+            assert_eq!(spots.len(), mine, "{source}");
+            for s in spots {
+                let d = &r.decisions[s.index];
+                assert_eq!(s.public.to_act(), Some(hero));
+                assert_eq!(s.public.legal_actions(), d.legal, "{source}");
+                assert_eq!(s.own.legal_actions(), d.legal);
+                assert_eq!(s.public.street(), d.street);
+                let bets: Vec<_> = r.decisions[..s.index]
+                    .iter()
+                    .map(|d| (d.street, d.taken))
+                    .collect();
+                assert_eq!(s.bets, bets);
+                for seat in 0..2u8 {
+                    assert!(s.public.down_cards(seat).iter().all(Option::is_none));
+                    assert_eq!(
+                        s.public.up_cards(seat),
+                        &r.state.up_cards(seat)[..s.public.up_cards(seat).len()]
+                    );
+                }
+                let known: Vec<_> = s.own.down_cards(hero).iter().map(|c| c.unwrap()).collect();
+                assert_eq!(known, s.down);
+                assert!(s.own.down_cards(1 - hero).iter().all(Option::is_none));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 50, "{checked} decisions");
+}
