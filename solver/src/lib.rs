@@ -27,6 +27,7 @@ pub mod policy;
 pub mod purify;
 pub mod ranges;
 pub mod resolve;
+pub mod review;
 pub mod session;
 pub mod solve;
 pub mod strategy_file;

@@ -46,6 +46,8 @@ enum Command {
     Export(cli::export::Args),
     /// Browse a real game's strategy in a local web page: the tree by street, hand-class charts.
     Explore(cli::explore::Args),
+    /// Review a player's decisions in PHH hand histories against the strategy: leaks, losses, a page.
+    Review(cli::review::Args),
     /// Show third street of a strategy at once, door card against door card: grids, CSV, SVG.
     Aggregate(cli::aggregate::Args),
     /// Print a shell's completion script for stud (bash, zsh, fish, elvish, powershell).
@@ -125,6 +127,7 @@ fn main() -> ExitCode {
         Command::Export(a) => report(cli::export::run(a)),
         Command::Explore(a) => report(cli::explore::run(a)),
         Command::Aggregate(a) => report(cli::aggregate::run(a)),
+        Command::Review(a) => report(cli::review::run(a)),
         Command::Completions(a) => report(cli::completions::completions(&a, command())),
         Command::Man(a) => report(cli::completions::man(&a, command())),
     }

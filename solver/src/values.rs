@@ -161,6 +161,22 @@ pub fn values(
     options: Options,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Values> {
+    values_by(player, state, bets, hand, options, true, progress)
+}
+
+/// [`values`], exact where the rest of the hand can be walked only if `exact` (else estimated
+/// everywhere): the exact walk of sixth street in seven-card stud takes seconds, where an
+/// estimate of a few hundred deals takes a fraction of one (`stud review` values many
+/// decisions).
+pub fn values_by(
+    player: &StrategyPlayer,
+    state: &State,
+    bets: &[Bet],
+    hand: Option<&[Card]>,
+    options: Options,
+    exact: bool,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Values> {
     let start = Instant::now();
     let def = state.def();
     ensure!(
@@ -183,8 +199,8 @@ pub fn values(
         .file()
         .betting()
         .map(|f| Classes::of(f.bucketing(), state.street()));
-    let mut v = if walkable(state) {
-        exact(player, state, bets, hand, classes.as_ref(), progress)?
+    let mut v = if exact && walkable(state) {
+        self::exact(player, state, bets, hand, classes.as_ref(), progress)?
     } else {
         estimate(
             player,

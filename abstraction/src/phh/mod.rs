@@ -23,10 +23,12 @@
 //! the [`GameDef`]'s streets say (cards 1-2 down, 3-6 up, 7 down in seven-card games), so a hole
 //! deal may carry one card or a whole street's (PokerKit writes third street as three cards).
 
+mod many;
 mod record;
 mod replay;
 mod simulate;
 
+pub use many::{hands_of, HandText};
 pub use record::Recorder;
 pub use replay::{replay, Decision, Replay, ReplayError};
 pub use simulate::{random_action, random_hand, with_random_stacks, SimulateError};

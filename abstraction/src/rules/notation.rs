@@ -4,7 +4,8 @@
 //! `call`, `bring-in`, `complete`, `bet`, `raise`), in any case. [`Action`]'s `Display` writes
 //! the PHH code back.
 
-use super::state::Action;
+use super::state::{Action, State};
+use super::FirstRound;
 
 /// Every spelling [`parse`] reads, for the error that refuses another one.
 pub const SPELLINGS: &str = "f or fold; cc, check or call (also x, k, c); pb or bring-in (also \
@@ -106,6 +107,35 @@ impl Written {
                 ))
             }
         }
+    }
+}
+
+/// An action in a player's words, with its amount, before it is applied to `state`: fold,
+/// check, call 5, bring in for 2, complete to 5, bet 5, raise to 10. The bring-in seat that
+/// opens for the full small bet completes, even though nothing was posted before it: one word
+/// for one move, whoever makes it.
+pub fn action_words(state: &State, a: Action) -> String {
+    let seat = state.to_act().unwrap_or(0);
+    let def = state.def();
+    let level = (0..def.seats)
+        .map(|s| state.round_bet(s))
+        .max()
+        .unwrap_or(0);
+    let owed = (level - state.round_bet(seat)).min(state.stack(seat));
+    match a {
+        Action::Fold => "fold".into(),
+        Action::CheckCall if owed == 0 => "check".into(),
+        Action::CheckCall => format!("call {owed}"),
+        Action::BringIn => format!("bring in for {}", def.bring_in.min(state.stack(seat))),
+        Action::CompleteBetRaise(n)
+            if state.street() == 0
+                && def.first_round == FirstRound::BringIn
+                && level < def.small_bet =>
+        {
+            format!("complete to {n}")
+        }
+        Action::CompleteBetRaise(n) if level == 0 => format!("bet {n}"),
+        Action::CompleteBetRaise(n) => format!("raise to {n}"),
     }
 }
 

@@ -1,6 +1,6 @@
 //! `stud replay`: replays a PHH hand history through the rules engine, checking every action.
 
-use abstraction::phh::{self, HandHistory, PhhAction, Replay, ReplayError};
+use abstraction::phh::{self, hands_of, HandHistory, HandText, PhhAction, Replay, ReplayError};
 use abstraction::rules::{Action, Next, Profile};
 use std::path::PathBuf;
 
@@ -48,49 +48,6 @@ impl From<Rules> for Profile {
             Rules::Pokerkit => Profile::PokerKit,
         }
     }
-}
-
-/// One hand of a file: its name (`[n]` in a PHHS file), its text, and the line of the file
-/// its text starts on, less one (what is added to a line of the text to name the file's).
-struct HandText<'a> {
-    name: Option<&'a str>,
-    text: &'a str,
-    offset: usize,
-}
-
-/// The hands of a file: one for a PHH file; for a PHHS file, the text under each `[name]`
-/// table header (phh-std's many-hand file), each parsed as a PHH file of its own.
-fn hands_of(text: &str) -> Vec<HandText<'_>> {
-    let mut hands: Vec<HandText> = Vec::new();
-    let mut at = 0;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        if let Some(name) = table_header(line) {
-            if let Some(last) = hands.last_mut() {
-                last.text = &text[last.text.as_ptr() as usize - text.as_ptr() as usize..at];
-            }
-            hands.push(HandText {
-                name: Some(name),
-                text: &text[at + line.len()..],
-                offset: i + 1,
-            });
-        }
-        at += line.len();
-    }
-    if hands.is_empty() {
-        hands.push(HandText {
-            name: None,
-            text,
-            offset: 0,
-        });
-    }
-    hands
-}
-
-/// The name of a `[name]` table header line (not an `[[array]]`).
-fn table_header(line: &str) -> Option<&str> {
-    let l = line.trim();
-    (l.starts_with('[') && l.ends_with(']') && !l.starts_with("[["))
-        .then(|| l[1..l.len() - 1].trim())
 }
 
 /// Runs the command: every hand of every file; a hand that fails is reported and the others
@@ -143,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// writes them all on one line) and the file's line; a hand refused by the card-room rules that
 /// PokerKit's accept gets the hint.
 fn replay_one(h: &HandText, profile: Profile) -> anyhow::Result<(HandHistory, Replay)> {
-    let at = |line: usize| if line == 0 { 0 } else { line + h.offset };
+    let at = |line: usize| h.file_line(line);
     let hand = HandHistory::parse(h.text)
         .map_err(|e| anyhow::anyhow!("line {}: `{}`: {}", at(e.line), e.text, e.reason))?;
     let r = match phh::replay(&hand, profile) {

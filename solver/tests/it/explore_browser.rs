@@ -58,7 +58,7 @@ pub(crate) fn serve(file: &str) -> Server {
 
 /// The page's DOM after Chromium has loaded `url` and its script has run (the fetches to the
 /// server included: virtual time waits for them).
-fn dom(url: &str) -> String {
+pub(crate) fn dom(url: &str) -> String {
     // A profile of its own per page: Chromium refuses a profile another one holds, and the
     // tests load pages at once.
     static PAGES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

@@ -30,6 +30,8 @@ mod query_cli;
 mod reference_games;
 mod replay_cli;
 mod resolve_cli;
+mod review_cli;
+mod review_page;
 mod sampling;
 mod serve_match;
 mod serve_tcp;

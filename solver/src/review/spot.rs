@@ -1,0 +1,205 @@
+//! The hero's decisions of a replayed hand, each as the strategy is asked it: the public state
+//! (every down card unknown, as [`crate::values`] takes it), the betting so far, the hero's
+//! down cards, and the kind of spot and of action in a player's words.
+
+use crate::bot::Bet;
+use abstraction::cards::Card;
+use abstraction::phh::Replay;
+use abstraction::rules::{Action, Deal, FirstRound, Next, State};
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+
+/// What the player faced when it acted: the betting on the street before its action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpotKind {
+    /// Third street's forced opening: bring in or complete.
+    BringIn,
+    /// Third street, only the bring-in in: fold, call it or complete.
+    FacingBringIn,
+    /// No bet yet on a later street: check or bet.
+    FirstIn,
+    /// One bet (or third street's completion) to call.
+    FacingBet,
+    /// A raise or more to call.
+    FacingRaise,
+}
+
+impl SpotKind {
+    /// The spot in a player's words.
+    pub fn words(self) -> &'static str {
+        match self {
+            SpotKind::BringIn => "bring-in or complete",
+            SpotKind::FacingBringIn => "facing the bring-in",
+            SpotKind::FirstIn => "first in",
+            SpotKind::FacingBet => "facing a bet",
+            SpotKind::FacingRaise => "facing a raise",
+        }
+    }
+}
+
+/// The kind of action taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    /// Gave up the hand.
+    Fold,
+    /// Checked.
+    Check,
+    /// Called a bet, a raise or the bring-in.
+    Call,
+    /// Posted the bring-in.
+    BringIn,
+    /// Completed the bring-in to the small bet.
+    Complete,
+    /// Bet first on a street.
+    Bet,
+    /// Raised a bet.
+    Raise,
+}
+
+impl ActionKind {
+    /// The action in a player's words.
+    pub fn words(self) -> &'static str {
+        match self {
+            ActionKind::Fold => "fold",
+            ActionKind::Check => "check",
+            ActionKind::Call => "call",
+            ActionKind::BringIn => "bring in",
+            ActionKind::Complete => "complete",
+            ActionKind::Bet => "bet",
+            ActionKind::Raise => "raise",
+        }
+    }
+
+    /// Whether the action puts in more than it owes (a bet, a raise, a completion).
+    pub fn aggressive(self) -> bool {
+        matches!(
+            self,
+            ActionKind::Complete | ActionKind::Bet | ActionKind::Raise
+        )
+    }
+}
+
+/// The kind of `a` at `state` (before it is applied), as [`abstraction::rules::notation::action_words`]
+/// words it.
+pub fn action_kind(state: &State, a: Action) -> ActionKind {
+    let seat = state.to_act().unwrap_or(0);
+    let def = state.def();
+    let level = (0..def.seats)
+        .map(|s| state.round_bet(s))
+        .max()
+        .unwrap_or(0);
+    match a {
+        Action::Fold => ActionKind::Fold,
+        Action::CheckCall if level == state.round_bet(seat) => ActionKind::Check,
+        Action::CheckCall => ActionKind::Call,
+        Action::BringIn => ActionKind::BringIn,
+        Action::CompleteBetRaise(_)
+            if state.street() == 0
+                && def.first_round == FirstRound::BringIn
+                && level < def.small_bet =>
+        {
+            ActionKind::Complete
+        }
+        Action::CompleteBetRaise(_) if level == 0 => ActionKind::Bet,
+        Action::CompleteBetRaise(_) => ActionKind::Raise,
+    }
+}
+
+/// The kind of spot of the seat to act at `state`, after `bets`.
+pub fn spot_kind(state: &State, bets: &[Bet]) -> SpotKind {
+    let street = state.street();
+    let on_street = bets.iter().filter(|(s, _)| *s == street);
+    let raises = on_street
+        .clone()
+        .filter(|(_, a)| matches!(a, Action::CompleteBetRaise(_)))
+        .count();
+    let bring_in = state.def().first_round == FirstRound::BringIn && street == 0;
+    match raises {
+        0 if bring_in && on_street.count() == 0 => SpotKind::BringIn,
+        0 if bring_in => SpotKind::FacingBringIn,
+        0 => SpotKind::FirstIn,
+        1 => SpotKind::FacingBet,
+        _ => SpotKind::FacingRaise,
+    }
+}
+
+/// One decision of the hero as the strategy is asked it.
+pub struct HeroSpot {
+    /// The decision's index in the replay's decisions.
+    pub index: usize,
+    /// The state at the decision, every seat's down cards unknown.
+    pub public: State,
+    /// The state at the decision with the hero's own down cards known.
+    pub own: State,
+    /// The betting before the decision.
+    pub bets: Vec<Bet>,
+    /// The hero's down cards here, in the order dealt.
+    pub down: Vec<Card>,
+}
+
+/// The hero's decisions of the replayed hand `r`, rebuilt from its start: the up cards as
+/// dealt, every down card unknown, the actions as taken. Fails when a down card of the hero
+/// is not in the file (a review reads the hero's cards).
+pub fn hero_spots(r: &Replay, hero: u8) -> Result<Vec<HeroSpot>> {
+    let end = &r.state;
+    let mut state = State::new(&r.def)?;
+    let mut bets: Vec<Bet> = Vec::new();
+    let seats = usize::from(r.def.seats);
+    let (mut ups, mut community) = (vec![0usize; seats], 0usize);
+    let mut spots = Vec::new();
+    let mut next_decision = 0;
+    while next_decision < r.decisions.len() {
+        match state.next() {
+            Next::Deal {
+                seat: Some(s),
+                deal: Deal::Up,
+            } => {
+                let card = *end.up_cards(s).get(ups[s as usize]).with_context(|| {
+                    format!("p{}'s up card {} is missing", s + 1, ups[s as usize] + 1)
+                })?;
+                ups[s as usize] += 1;
+                state.deal(card)?;
+            }
+            Next::Deal {
+                deal: Deal::Community,
+                ..
+            } => {
+                let card = *(end.community_cards().get(community)).context("a community card")?;
+                community += 1;
+                state.deal(card)?;
+            }
+            Next::Deal { .. } => state.deal_unknown()?,
+            Next::Act { seat } => {
+                let d = &r.decisions[next_decision];
+                if seat == hero {
+                    spots.push(spot_of(&state, &bets, end, hero, next_decision)?);
+                }
+                bets.push((state.street(), d.taken));
+                state.apply(d.taken)?;
+                next_decision += 1;
+            }
+            Next::Over => bail!("the hand ends before its decisions do"),
+        }
+    }
+    Ok(spots)
+}
+
+/// The hero's decision `index` at `public`.
+fn spot_of(public: &State, bets: &[Bet], end: &State, hero: u8, index: usize) -> Result<HeroSpot> {
+    let n = public.down_cards(hero).len();
+    let down: Vec<Card> = end.down_cards(hero)[..n]
+        .iter()
+        .map(|c| c.context("the hero's down cards are not in the hand (`??`): a review reads them"))
+        .collect::<Result<_>>()?;
+    let mut own = public.clone();
+    own.show(hero, &down)?;
+    Ok(HeroSpot {
+        index,
+        public: public.clone(),
+        own,
+        bets: bets.to_vec(),
+        down,
+    })
+}
