@@ -142,8 +142,13 @@ fn open_for(path: &Path, def: &GameDef) -> Result<Table> {
             let p = MultiwayPlayer::new(*f, &name).playing(def)?;
             Table::Multiway(p.with_purification(Purification::Mixed))
         }
-        file => Table::HeadsUp(
-            StrategyPlayer::of_game(file, &name, def)?.with_purification(Purification::Mixed),
-        ),
+        file => {
+            // A review replays the ranges of every decision of a hand around the same up
+            // cards: the buckets of the views asked before are remembered, as a re-solving
+            // player's blueprint remembers them (the same buckets, computed once).
+            let mut player = StrategyPlayer::of_game(file, &name, def)?;
+            player.remember_recent(crate::players::RESOLVE_RECENT_VIEWS);
+            Table::HeadsUp(player.with_purification(Purification::Mixed))
+        }
     })
 }
