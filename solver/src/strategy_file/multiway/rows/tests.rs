@@ -1,0 +1,181 @@
+use super::*;
+use proptest::prelude::*;
+
+/// A normalized row of 2 to [`MAX_ACTIONS`] probabilities from raw weights, some of them 0 or
+/// tiny (as a solved row's rarely played actions are).
+fn normalized(weights: &[f64]) -> Vec<f64> {
+    let sum: f64 = weights.iter().sum();
+    if sum <= 0.0 {
+        return vec![1.0 / weights.len() as f64; weights.len()];
+    }
+    weights.iter().map(|w| w / sum).collect()
+}
+
+fn weight() -> impl Strategy<Value = f64> {
+    prop_oneof![Just(0.0), 0.0..1e-3f64, 0.0..1.0f64]
+}
+
+/// Largest remainder, computed independently: every way of rounding each `15 p` down or up
+/// that sums to 15, the one whose rounded-up set has the largest fractional parts (ties to the
+/// first actions): by brute force over the subsets.
+fn brute_force(row: &[f64]) -> Vec<u8> {
+    let k = row.len();
+    let x: Vec<f64> = row.iter().map(|p| p * 15.0).collect();
+    let floors: Vec<u8> = x.iter().map(|v| v.floor() as u8).collect();
+    let need = 15 - floors.iter().map(|&f| f as i32).sum::<i32>();
+    let mut best: Option<(Vec<f64>, Vec<u8>)> = None;
+    for mask in 0u32..1 << k {
+        if mask.count_ones() as i32 != need {
+            continue;
+        }
+        // The fractional parts of the rounded-up actions, largest first, then their indices
+        // (smaller first on ties): the lexicographically largest wins.
+        let mut key: Vec<(f64, i32)> = (0..k)
+            .filter(|a| mask >> a & 1 == 1)
+            .map(|a| (x[a] - x[a].floor(), -(a as i32)))
+            .collect();
+        key.sort_by(|a, b| b.partial_cmp(a).unwrap());
+        let flat: Vec<f64> = key.iter().flat_map(|&(f, i)| [f, i as f64]).collect();
+        if best.as_ref().is_none_or(|(b, _)| flat > *b) {
+            let q = (0..k).map(|a| floors[a] + (mask >> a & 1) as u8).collect();
+            best = Some((flat, q));
+        }
+    }
+    best.expect("a rounding that sums to 15").1
+}
+
+proptest! {
+    /// Fifteenths sum to 15 exactly, each within `(k - 1) / (15 k)` of the probability (so
+    /// 1/30 for two actions, under 1/15 always), and are what largest remainder gives.
+    #[test]
+    fn fifteenths_sum_exactly_and_stay_within_the_bound(
+        weights in prop::collection::vec(weight(), 2..=MAX_ACTIONS)
+    ) {
+        let row = normalized(&weights);
+        let k = row.len();
+        let mut q = vec![0u8; k];
+        fifteenths(&row, &mut q);
+        prop_assert_eq!(q.iter().map(|&v| v as u32).sum::<u32>(), 15);
+        let bound = (k - 1) as f64 / (15 * k) as f64 + 1e-12;
+        for (a, (&v, &p)) in q.iter().zip(&row).enumerate() {
+            prop_assert!((v as f64 / 15.0 - p).abs() <= bound, "{a}: {v}/15 against {p}");
+        }
+        // Largest remainder is a floor-or-ceil rounding; the brute force agrees unless two
+        // fractional parts tie within the floating point noise of the row's normalization.
+        let expect = brute_force(&row);
+        let fracs: Vec<f64> = row.iter().map(|p| p * 15.0 - (p * 15.0).floor()).collect();
+        let ties = fracs.iter().enumerate().any(|(i, a)| {
+            fracs[i + 1..].iter().any(|b| (a - b).abs() < 1e-9)
+        });
+        if !ties {
+            prop_assert_eq!(q, expect);
+        }
+    }
+
+    /// A row written at 4 bits and read back is its fifteenths, at any value offset (low or
+    /// high nibble first), and leaves its neighbours' nibbles alone.
+    #[test]
+    fn a_four_bit_row_reads_back_as_written(
+        weights in prop::collection::vec(weight(), 2..=MAX_ACTIONS),
+        at in 0usize..5,
+    ) {
+        let row = normalized(&weights);
+        let k = row.len();
+        let values = at + k - 1 + 3;
+        let format = RowFormat::Nibble;
+        let mut section = format.empty_section(values);
+        // Neighbours of 15 (all ones) before and after the row.
+        let mut full = vec![0.0; 2];
+        full[0] = 1.0;
+        for j in (0..at).chain(at + k - 1..values) {
+            format.encode_row(&full, &mut section, j);
+        }
+        format.encode_row(&row, &mut section, at);
+        let mut out = vec![0.0; k];
+        prop_assert!(format.decode_row(&section, at, &mut out).is_some());
+        let mut q = vec![0u8; k];
+        fifteenths(&row, &mut q);
+        for (&o, &v) in out.iter().zip(&q) {
+            prop_assert_eq!(o, v as f64 / 15.0);
+        }
+        prop_assert!((out.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        let mut one = [0.0; 2];
+        for j in (0..at).chain(at + k - 1..values) {
+            prop_assert!(format.decode_row(&section, j, &mut one).is_some());
+            prop_assert_eq!(one, [1.0, 0.0]);
+        }
+        prop_assert!(format.holds(&section, values));
+        // Round trip is the same reading.
+        let mut again = row.clone();
+        format.round_trip(&mut again);
+        prop_assert_eq!(again, out);
+    }
+
+    /// At 8 bits a row reads back as the heads-up files' `u8` rows: within 1/255 a probability.
+    #[test]
+    fn an_eight_bit_row_reads_back_within_a_255th(
+        weights in prop::collection::vec(weight(), 2..=MAX_ACTIONS),
+    ) {
+        let row = normalized(&weights);
+        let mut again = row.clone();
+        RowFormat::Byte.round_trip(&mut again);
+        for (&a, &p) in again.iter().zip(&row) {
+            prop_assert!((a - p).abs() <= 1.0 / 255.0 + 1e-12);
+        }
+        prop_assert!((again.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn certain_and_uniform_rows_are_exact_where_fifteenths_can_be() {
+    let mut q = [0u8; 3];
+    fifteenths(&[0.0, 1.0, 0.0], &mut q);
+    assert_eq!(q, [0, 15, 0]);
+    fifteenths(&[1.0 / 3.0; 3], &mut q);
+    assert_eq!(q, [5, 5, 5]);
+    // Two actions at a half: 7.5 each, the unit to the first.
+    let mut q = [0u8; 2];
+    fifteenths(&[0.5, 0.5], &mut q);
+    assert_eq!(q, [8, 7]);
+    // A tiny probability rounds away; one just past half a fifteenth is kept.
+    fifteenths(&[0.01, 0.99], &mut q);
+    assert_eq!(q, [0, 15]);
+    fifteenths(&[0.04, 0.96], &mut q);
+    assert_eq!(q, [1, 14]);
+    // A row a rounding error past 1 still sums to 15.
+    fifteenths(&[1.0 + 1e-15, 0.0], &mut q);
+    assert_eq!(q, [15, 0]);
+}
+
+#[test]
+fn a_damaged_four_bit_row_or_section_is_refused() {
+    let format = RowFormat::Nibble;
+    let mut section = format.empty_section(3);
+    assert_eq!(section.len(), 8 + 2);
+    // Two stored values summing past 15: 9 + 9.
+    section[8] = 0x99;
+    let mut out = [0.0; 3];
+    assert!(format.decode_row(&section, 0, &mut out).is_none());
+    // A row past the section's end.
+    assert!(format.decode_row(&section, 3, &mut out).is_none());
+    // The padding nibble of an odd count must be 0; the tag must be there.
+    assert!(format.holds(&section, 3));
+    section[9] = 0x10;
+    assert!(!format.holds(&section, 3));
+    section[9] = 0;
+    section[0] = b'X';
+    assert!(!format.holds(&section, 3));
+    // A length that is not the count's.
+    assert!(!RowFormat::Nibble.holds(&format.empty_section(5), 3));
+    assert!(!RowFormat::Byte.holds(&[0u8; 4], 3));
+}
+
+#[test]
+fn the_formats_are_named_as_the_flags_spell_them() {
+    assert_eq!(RowFormat::parse("4bit"), Some(RowFormat::Nibble));
+    assert_eq!(RowFormat::parse("8bit"), Some(RowFormat::Byte));
+    assert_eq!(RowFormat::default(), RowFormat::Byte);
+    assert!(RowFormat::parse_or_list("2bit")
+        .unwrap_err()
+        .contains("4bit"));
+}
