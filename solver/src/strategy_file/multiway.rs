@@ -15,7 +15,7 @@
 //!                         cumulative rounding (as a heads-up file's `u8` rows:
 //!                         `Width::encode_row`);
 //!                         `4bit`: the tag `ROWS4BIT`, then two values a byte (low nibble
-//!                         first), probability × 15 by largest remainder (`rows.rs`; since
+//!                         first), probability × 15, the most likely action kept (`rows.rs`; since
 //!                         2026-12-05, refused by builds before it: the length is neither of
 //!                         theirs).
 //!                         Files written before 2026-12-02 hold a `u16` LE per slot instead

@@ -10,15 +10,19 @@
 //!              count's last high nibble is 0
 //! ```
 //! A row of `k` normalized probabilities `p` is stored as `q` in fifteenths (`0..=15`, summing
-//! to 15 exactly) by largest remainder: each `15 p` rounded down, then the remaining units given
-//! one each to the largest fractional parts (ties to the first action). So every `q / 15` is
-//! `15 p` rounded down or up: within `(k - 1) / (15 k)` of `p` (1/30 for two actions, under
-//! 1/15 always), and the row sums to 1 exactly. Fifteenths, not sixteenths: then any one
-//! action's probability 1 fits a nibble. Tiny probabilities: an action played below 1/15 may
-//! be stored as 0 (never played) and one within 1/15 of 1 as 1; which of them do is the
+//! to 15 exactly): each `15 p` rounded down, then the remaining units given one each by largest
+//! remainder (ties to the first action), except that a less likely action never takes a unit
+//! that ties it with the most likely one while another action can take it, and the most likely
+//! takes a unit first where that breaks a tie ([`fifteenths`]). So every `q` is `15 p` rounded
+//! down or up: within 1/15 of `p`, the row summing to 1 exactly; and the most likely action
+//! stays the most likely, strictly wherever a rounding down or up that sums to 15 can keep it
+//! so (a player that plays a row
+//! `pure` plays it alone, not shared with a tie). Fifteenths, not sixteenths: then any one
+//! action's certainty fits a nibble. Tiny probabilities: an action played below 1/15 may be
+//! stored as 0 (never played) and one within 1/15 of 1 as 1; which of them do is the
 //! rounding's, nothing else (a support kept at any cost would move the larger probabilities
-//! further). Measured to cost nothing on the exact yardstick (docs/notes/multiway.md, "Rows
-//! of half a byte").
+//! further). Measured on the exact yardstick and head to head in docs/notes/multiway.md, "Rows
+//! of half a byte".
 
 use crate::strategy_file::{Width, MAX_ACTIONS};
 use abstraction::named::Named;
@@ -36,7 +40,7 @@ pub enum RowFormat {
     /// A byte a stored probability (255ths, cumulative rounding: [`Width::U8`]).
     #[default]
     Byte,
-    /// Half a byte a stored probability (15ths, largest remainder; the module's docs).
+    /// Half a byte a stored probability (15ths, the most likely action kept; the module's docs).
     Nibble,
 }
 
@@ -145,42 +149,78 @@ impl RowFormat {
     }
 }
 
-/// The normalized row `row` in fifteenths summing to exactly [`NIBBLE_SCALE`], by largest
-/// remainder (ties to the first action), into `out` (as long as `row`).
+/// The normalized row `row` in fifteenths summing to exactly [`NIBBLE_SCALE`], into `out` (as
+/// long as `row`): each `15 p` rounded down, then the units left given one each by largest
+/// remainder (ties to the first action), except that a less likely action does not take a
+/// unit that would tie the most likely one (the first of equals) while another can take it,
+/// and the most likely takes one first where that breaks a tie.
 pub fn fifteenths(row: &[f64], out: &mut [u8]) {
+    let k = row.len();
     let scale = NIBBLE_SCALE as f64;
-    let mut frac = [0.0f64; MAX_ACTIONS];
+    let (mut down, mut frac) = ([0u8; MAX_ACTIONS], [0.0f64; MAX_ACTIONS]);
     let mut units = 0i32;
     for (a, &p) in row.iter().enumerate() {
-        let x = (p.clamp(0.0, 1.0) * scale).min(scale);
-        let down = x.floor();
-        out[a] = down as u8;
-        frac[a] = x - down;
-        units += down as i32;
+        let x = p.clamp(0.0, 1.0) * scale;
+        down[a] = x.floor() as u8;
+        frac[a] = x - x.floor();
+        units += down[a] as i32;
     }
-    let frac = &mut frac[..row.len()];
     // A row that sums a rounding error past 1 can floor to more than the scale: take the
     // excess back from the largest values (never more than one unit in practice).
     while units > NIBBLE_SCALE as i32 {
-        let a = (0..row.len())
-            .max_by_key(|&a| (out[a], usize::MAX - a))
+        let a = (0..k)
+            .max_by_key(|&a| (down[a], usize::MAX - a))
             .unwrap_or(0);
-        out[a] -= 1;
+        down[a] -= 1;
         units -= 1;
     }
-    while units < NIBBLE_SCALE as i32 {
-        // The largest fractional part not given a unit yet (the first of equals).
-        let mut best = 0;
-        for a in 1..frac.len() {
-            if frac[a] > frac[best] {
-                best = a;
-            }
+    let left = (NIBBLE_SCALE as i32 - units) as usize;
+    let top = (0..k).fold(0, |t, a| if row[a] > row[t] { a } else { t });
+    // Pure play keeps only the most likely action: a tie would share its weight with a less
+    // likely one (measured: docs/notes/multiway.md, "Rows of half a byte").
+    let (mut barred, mut top_first) = ([false; MAX_ACTIONS], false);
+    loop {
+        let given = give(&frac[..k], left, &barred, top_first.then_some(top));
+        for a in 0..k {
+            out[a] = down[a] + given[a] as u8;
         }
-        out[best] += 1;
-        // Taken: below any fraction (each is in 0..1), so every other action comes first.
-        frac[best] = -1.0 - units as f64;
-        units += 1;
+        let tied = (0..k).find(|&b| row[b] < row[top] && out[b] >= out[top]);
+        match tied {
+            None => return,
+            Some(b) if given[b] && !barred[b] => barred[b] = true,
+            Some(_) if !top_first && !given[top] && frac[top] > 0.0 => top_first = true,
+            // No rounding down or up that sums to the scale breaks it.
+            Some(_) => return,
+        }
     }
+}
+
+/// Which of the actions take one of `left` units: `first` if given, then the largest
+/// fractional parts (the first of equals) among those not `barred`, then among any.
+fn give(frac: &[f64], left: usize, barred: &[bool], first: Option<usize>) -> [bool; MAX_ACTIONS] {
+    let mut given = [false; MAX_ACTIONS];
+    for _ in 0..left {
+        let open = |a: usize| !given[a];
+        let next = first
+            .filter(|&f| open(f))
+            .or_else(|| largest(frac, |a| open(a) && !barred[a]))
+            .or_else(|| largest(frac, open));
+        match next {
+            Some(a) => given[a] = true,
+            None => break,
+        }
+    }
+    given
+}
+
+/// The action with the largest fractional part among those `allowed` (the first of equals).
+fn largest(frac: &[f64], allowed: impl Fn(usize) -> bool) -> Option<usize> {
+    (0..frac.len())
+        .filter(|&a| allowed(a))
+        .fold(None, |best: Option<usize>, a| match best {
+            Some(b) if frac[b] >= frac[a] => Some(b),
+            _ => Some(a),
+        })
 }
 
 #[cfg(test)]

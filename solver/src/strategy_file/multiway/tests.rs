@@ -68,8 +68,8 @@ fn plays_hundreds_of_hands(
     assert_eq!(file.header.iterations, 5);
     assert_eq!(file.rows.slots, s.rows.slots);
     // The rows are the average strategy as solved, to a 255th (cumulative rounding: each
-    // probability within one step, the row summing to 1) or a 15th (largest remainder:
-    // within (k - 1) / 15k), k - 1 values a row, and exactly what `as_stored` rounds them to.
+    // probability within one step, the row summing to 1) or a 15th (each rounded down or up),
+    // k - 1 values a row, and exactly what `as_stored` rounds them to.
     let avg = s.average_strategy();
     let stored = as_stored(&s, format).unwrap();
     let values = s.rows.slots - s.rows.infosets;
@@ -102,7 +102,7 @@ fn plays_hundreds_of_hands(
                         .slot(&s.betting, spot.tree, pot_class, bucket, n.index);
                     let step = match format {
                         RowFormat::Byte => 1.0 / 255.0,
-                        RowFormat::Nibble => (k - 1) as f64 / (15 * k) as f64,
+                        RowFormat::Nibble => 1.0 / 15.0,
                     };
                     for (a, (&q, &p)) in out[..k].iter().zip(&avg[slot..slot + k]).enumerate() {
                         assert!((q - p as f64).abs() <= step + 1e-6, "{spot:?} {a}");
