@@ -16,14 +16,14 @@ use std::path::PathBuf;
     stud convert strategies/7stud-5p.strat --rows 4bit --out 7stud-5p-4bit.strat --json\n  \
     stud convert strategies/7stud-4p.strat --rows 8bit --out 7stud-4p-8bit.strat\n\n\
     A multiway file (three seats or more) only. Prints both sizes and the largest difference of \
-    a probability between the two files' rows (within 1/15 at 4 bits, 1/255 at 8, plus the \
+    a probability between the two files' rows (within 1/14 at 4 bits, 1/255 at 8, plus the \
     old file's own rounding). The new file plays as `stud match`, `stud query` and `stud serve` \
     read any strategy file; docs/notes/multiway.md, \"Rows of half a byte\", measures what 4 \
     bits cost.")]
 pub struct Args {
     /// The multiway strategy file to re-encode.
     pub file: PathBuf,
-    /// How the new file stores each probability: 4bit (15ths) or 8bit (255ths).
+    /// How the new file stores each probability: 4bit (14ths) or 8bit (255ths).
     #[arg(long, value_parser = <RowFormat as abstraction::named::Named>::parse_or_list)]
     pub rows: RowFormat,
     /// Where to write the new file (not the file read).

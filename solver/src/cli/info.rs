@@ -213,7 +213,7 @@ fn info_multiway(args: &Args, f: &MultiwayFile) -> Result<()> {
         stored.bytes,
         match stored.encoding {
             "16bit" => "",
-            "4bit" => "; 15ths, the last action of each row implied",
+            "4bit" => "; 14ths, the last action of each row implied",
             _ => "; 255ths, the last action of each row implied",
         }
     );

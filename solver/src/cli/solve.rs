@@ -251,7 +251,7 @@ pub struct MultiwayFlags {
     #[arg(long, value_parser = Played::parse_or_list)]
     pub strategy: Option<Played>,
     /// Three or more seats: how the file stores each probability: 8bit (the default, 255ths)
-    /// or 4bit (15ths, half the rows' bytes; docs/notes/multiway.md, "Rows of half a byte",
+    /// or 4bit (14ths, half the rows' bytes; docs/notes/multiway.md, "Rows of half a byte",
     /// measures it). Only the file depends on it: a --resume may choose again, and `stud
     /// convert` re-encodes a file written either way.
     #[arg(long, value_parser = RowFormat::parse_or_list)]

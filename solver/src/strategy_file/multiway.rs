@@ -15,7 +15,7 @@
 //!                         cumulative rounding (as a heads-up file's `u8` rows:
 //!                         `Width::encode_row`);
 //!                         `4bit`: the tag `ROWS4BIT`, then two values a byte (low nibble
-//!                         first), probability × 15, the most likely action kept (`rows.rs`; since
+//!                         first), probability × 14, the most likely action kept, a uniform row flagged (`rows.rs`; since
 //!                         2026-12-05, refused by builds before it: the length is neither of
 //!                         theirs).
 //!                         Files written before 2026-12-02 hold a `u16` LE per slot instead
@@ -63,7 +63,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 mod rows;
-pub use rows::{fifteenths, RowFormat, NIBBLE_SCALE, NIBBLE_TAG};
+pub use rows::{fourteenths, RowFormat, NIBBLE_SCALE, NIBBLE_TAG, NIBBLE_UNIFORM};
 
 /// How an opened file stores its rows ([`MultiwayFile::stored`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

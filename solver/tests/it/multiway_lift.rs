@@ -87,7 +87,7 @@ fn lifted(view: MultiwayView) -> (Vec<f64>, Lift, HistoryTree) {
         "{checked:?}"
     );
     // At 4 bits the file's player plays exactly the rows `as_stored` rounds (what `stud eval
-    // multiway --rows 4bit` measures), each within 1/15 of the solve's.
+    // multiway --rows 4bit` measures), each within 1/14 of the solve's.
     let problem = Problem::sampled(&def, &s.buckets, WithinStreet::History);
     write_strategy(&file, &s, &problem, RowFormat::Nibble).unwrap();
     let player = MultiwayPlayer::new(MultiwayFile::open(&file).unwrap(), "lifted 4-bit");
@@ -99,7 +99,7 @@ fn lifted(view: MultiwayView) -> (Vec<f64>, Lift, HistoryTree) {
         "{checked:?}"
     );
     let checked = check_player(&tree, &def, &policy, &player, 300, 3).unwrap();
-    assert!(checked.max_difference < 1.0 / 15.0, "{checked:?}");
+    assert!(checked.max_difference < 1.0 / 14.0, "{checked:?}");
     (sampled, lift, tree)
 }
 

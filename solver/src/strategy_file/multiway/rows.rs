@@ -1,5 +1,5 @@
 //! How a multiway file's rows section stores each decision's row: a byte a probability
-//! ([`RowFormat::Byte`], 255ths) or half a byte ([`RowFormat::Nibble`], 15ths), both `k - 1`
+//! ([`RowFormat::Byte`], 255ths) or half a byte ([`RowFormat::Nibble`], 14ths), both `k - 1`
 //! values a row of `k` actions (the last is the scale minus the others), both read in place.
 //!
 //! # The 4-bit rows (`4bit`)
@@ -9,20 +9,21 @@
 //!              byte 8 + j / 2, the low nibble when j is even, the high one when odd; an odd
 //!              count's last high nibble is 0
 //! ```
-//! A row of `k` normalized probabilities `p` is stored as `q` in fifteenths (`0..=15`, summing
-//! to 15 exactly): each `15 p` rounded down, then the remaining units given one each by largest
+//! A row of `k` normalized probabilities `p` is stored as `q` in fourteenths (`0..=14`, summing
+//! to 14 exactly): each `14 p` rounded down, then the remaining units given one each by largest
 //! remainder (ties to the first action), except that a less likely action never takes a unit
 //! that ties it with the most likely one while another action can take it, and the most likely
-//! takes a unit first where that breaks a tie ([`fifteenths`]). So every `q` is `15 p` rounded
-//! down or up: within 1/15 of `p`, the row summing to 1 exactly; and the most likely action
-//! stays the most likely, strictly wherever a rounding down or up that sums to 15 can keep it
-//! so (a player that plays a row
-//! `pure` plays it alone, not shared with a tie). Fifteenths, not sixteenths: then any one
-//! action's certainty fits a nibble. Tiny probabilities: an action played below 1/15 may be
-//! stored as 0 (never played) and one within 1/15 of 1 as 1; which of them do is the
-//! rounding's, nothing else (a support kept at any cost would move the larger probabilities
-//! further). Measured on the exact yardstick and head to head in docs/notes/multiway.md, "Rows
-//! of half a byte".
+//! takes a unit first where that breaks a tie ([`fourteenths`]). So every `q` is `14 p` rounded
+//! down or up: within 1/14 of `p`, the row summing to 1 exactly; and the most likely action
+//! stays the most likely, strictly wherever a rounding down or up that sums to 14 can keep it
+//! so. A uniform row (every action equally likely: most of them rows no traversal reached) is
+//! stored as its first value 15 and the others 0, and read as uniform. Both for `pure` play,
+//! which plays the most likely action alone and shares a row between exact ties: fifteenths
+//! (the first version) could store neither a half nor a third, broke the ties of the unreached
+//! rows, and lost to the file they came from (docs/notes/multiway.md, "Rows of half a byte").
+//! Tiny probabilities: an action played below 1/14 may be stored as 0 (never played) and one
+//! within 1/14 of 1 as 1; which of them do is the rounding's, nothing else (a support kept at
+//! any cost would move the larger probabilities further).
 
 use crate::strategy_file::{Width, MAX_ACTIONS};
 use abstraction::named::Named;
@@ -30,8 +31,14 @@ use abstraction::named::Named;
 /// The tag that begins a 4-bit rows section.
 pub const NIBBLE_TAG: &[u8; 8] = b"ROWS4BIT";
 
-/// The stored value of probability 1 in a 4-bit row.
-pub const NIBBLE_SCALE: u8 = 15;
+/// The stored value of probability 1 in a 4-bit row: even, so that two actions at a half each
+/// are stored exactly (pure play of a row shares its weight between exact ties, and an odd
+/// scale would break them).
+pub const NIBBLE_SCALE: u8 = 14;
+
+/// The first value of a 4-bit row that is uniform (every action equally likely: a row no
+/// traversal reached, or one that came out so), which no sum of fourteenths can be.
+pub const NIBBLE_UNIFORM: u8 = 15;
 
 /// How a multiway file stores its rows, as `stud solve --rows` and `stud convert --rows` name
 /// it.
@@ -40,7 +47,7 @@ pub enum RowFormat {
     /// A byte a stored probability (255ths, cumulative rounding: [`Width::U8`]).
     #[default]
     Byte,
-    /// Half a byte a stored probability (15ths, the most likely action kept; the module's docs).
+    /// Half a byte a stored probability (14ths, the most likely action kept; the module's docs).
     Nibble,
 }
 
@@ -84,7 +91,11 @@ impl RowFormat {
             RowFormat::Byte => Width::U8.encode_row(row, &mut section[at..at + k - 1]),
             RowFormat::Nibble => {
                 let mut q = [0u8; MAX_ACTIONS];
-                fifteenths(row, &mut q[..k]);
+                if row.iter().all(|&p| p == row[0]) {
+                    q[0] = NIBBLE_UNIFORM;
+                } else {
+                    fourteenths(row, &mut q[..k]);
+                }
                 let data = &mut section[NIBBLE_TAG.len()..];
                 for (j, &v) in (at..).zip(&q[..k - 1]) {
                     data[j / 2] |= v << (4 * (j % 2));
@@ -109,13 +120,16 @@ impl RowFormat {
                     sum += v as u32;
                     *o = v as f64;
                 }
+                if out[0] == NIBBLE_UNIFORM as f64 && sum == NIBBLE_UNIFORM as u32 {
+                    out.fill(1.0 / k as f64);
+                    return Some(());
+                }
                 let scale = NIBBLE_SCALE as u32;
                 if sum > scale {
                     return None;
                 }
                 out[k - 1] = (scale - sum) as f64;
-                let inv = 1.0 / NIBBLE_SCALE as f64;
-                out.iter_mut().for_each(|o| *o *= inv);
+                out.iter_mut().for_each(|o| *o /= NIBBLE_SCALE as f64);
                 Some(())
             }
         }
@@ -149,12 +163,12 @@ impl RowFormat {
     }
 }
 
-/// The normalized row `row` in fifteenths summing to exactly [`NIBBLE_SCALE`], into `out` (as
-/// long as `row`): each `15 p` rounded down, then the units left given one each by largest
+/// The normalized row `row` in fourteenths summing to exactly [`NIBBLE_SCALE`], into `out` (as
+/// long as `row`): each `14 p` rounded down, then the units left given one each by largest
 /// remainder (ties to the first action), except that a less likely action does not take a
 /// unit that would tie the most likely one (the first of equals) while another can take it,
 /// and the most likely takes one first where that breaks a tie.
-pub fn fifteenths(row: &[f64], out: &mut [u8]) {
+pub fn fourteenths(row: &[f64], out: &mut [u8]) {
     let k = row.len();
     let scale = NIBBLE_SCALE as f64;
     let (mut down, mut frac) = ([0u8; MAX_ACTIONS], [0.0f64; MAX_ACTIONS]);

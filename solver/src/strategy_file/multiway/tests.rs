@@ -29,7 +29,7 @@ fn a_table_view_solve_plays_hundreds_of_hands_through_the_engine() {
     plays_hundreds_of_hands(s, &game(), "table", RowFormat::Byte);
 }
 
-/// The same at half a byte a probability: every row within its fifteenths' bound of the solve's.
+/// The same at half a byte a probability: every row within its fourteenths' bound of the solve's.
 #[test]
 fn a_four_bit_table_view_file_plays_hundreds_of_hands_through_the_engine() {
     let s = solver_with(table_buckets(), Algorithm::Linear, 30, 2);
@@ -102,7 +102,7 @@ fn plays_hundreds_of_hands(
                         .slot(&s.betting, spot.tree, pot_class, bucket, n.index);
                     let step = match format {
                         RowFormat::Byte => 1.0 / 255.0,
-                        RowFormat::Nibble => 1.0 / 15.0,
+                        RowFormat::Nibble => 1.0 / 14.0,
                     };
                     for (a, (&q, &p)) in out[..k].iter().zip(&avg[slot..slot + k]).enumerate() {
                         assert!((q - p as f64).abs() <= step + 1e-6, "{spot:?} {a}");
@@ -331,8 +331,8 @@ fn a_forged_or_truncated_four_bit_file_is_refused_by_name() {
         *bad.last_mut().unwrap() |= 0x10;
         assert!(forged(bad).is_err());
     }
-    // Every value 15: each row of three actions or more sums past 15, refused where it is
-    // read (a row of two reads as its first action certain).
+    // Every value 15: each row of three actions or more sums past 14, refused where it is
+    // read (a row of two is the uniform row's code).
     let mut bad = rows.clone();
     bad[8..].fill(0xff);
     if values % 2 == 1 {
@@ -342,7 +342,7 @@ fn a_forged_or_truncated_four_bit_file_is_refused_by_name() {
     let (mut out, mut refused) = ([0.0; MAX_ACTIONS], 0);
     each_row(&file.betting, &file.rows, |spot, bucket, k| {
         match file.row_into(spot, bucket, &mut out) {
-            Ok(_) => assert!(k == 2 && out[..2] == [1.0, 0.0], "{spot:?}"),
+            Ok(_) => assert!(k == 2 && out[..2] == [0.5, 0.5], "{spot:?}"),
             Err(e) => {
                 assert!(k > 2 && e.to_string().contains("summing past 1"), "{e}");
                 refused += 1;
@@ -359,8 +359,8 @@ fn a_forged_or_truncated_four_bit_file_is_refused_by_name() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// Re-encoding: 8 bits to 8 bits is the same bytes; 8 to 4 is each row's fifteenths of the
-/// 8-bit row (so within 1/15 of it), the rest of the file copied.
+/// Re-encoding: 8 bits to 8 bits is the same bytes; 8 to 4 is each row's fourteenths of the
+/// 8-bit row (so within 1/14 of it; a uniform row uniform), the rest of the file copied.
 #[test]
 fn converting_keeps_the_file_but_its_rows() {
     let dir = std::env::temp_dir().join(format!("stud-mw-convert-{}", std::process::id()));
@@ -381,14 +381,20 @@ fn converting_keeps_the_file_but_its_rows() {
     assert_eq!(converted.header, file.header);
     assert_eq!(converted.stored().encoding, "4bit");
     let d = file.largest_difference(&converted).unwrap();
-    assert!(d > 0.0 && d < 1.0 / 15.0, "{d}");
+    assert!(d > 0.0 && d < 1.0 / 14.0, "{d}");
     let (mut a, mut b, mut q) = ([0.0; MAX_ACTIONS], [0.0; MAX_ACTIONS], [0u8; MAX_ACTIONS]);
     each_row(&file.betting, &file.rows, |spot, bucket, k| {
         file.row_into(spot, bucket, &mut a)?;
         converted.row_into(spot, bucket, &mut b)?;
-        fifteenths(&a[..k], &mut q[..k]);
+        fourteenths(&a[..k], &mut q[..k]);
+        let uniform = a[..k].iter().all(|&p| p == a[0]);
         for (&x, &v) in b[..k].iter().zip(&q[..k]) {
-            assert_eq!(x, v as f64 / 15.0);
+            let want = if uniform {
+                1.0 / k as f64
+            } else {
+                v as f64 / 14.0
+            };
+            assert_eq!(x, want);
         }
         Ok(())
     })
