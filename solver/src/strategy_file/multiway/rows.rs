@@ -19,8 +19,9 @@
 //! so. A uniform row (every action equally likely: most of them rows no traversal reached) is
 //! stored as its first value 15 and the others 0, and read as uniform. Both for `pure` play,
 //! which plays the most likely action alone and shares a row between exact ties: fifteenths
-//! (the first version) could store neither a half nor a third, broke the ties of the unreached
-//! rows, and lost to the file they came from (docs/notes/multiway.md, "Rows of half a byte").
+//! (the first version) could not store a half (nor fourteenths a third, hence the flag), broke
+//! the ties of the unreached rows, and lost to the file they came from
+//! (docs/notes/multiway.md, "Rows of half a byte").
 //! Tiny probabilities: an action played below 1/14 may be stored as 0 (never played) and one
 //! within 1/14 of 1 as 1; which of them do is the rounding's, nothing else (a support kept at
 //! any cost would move the larger probabilities further).
