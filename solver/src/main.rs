@@ -42,6 +42,8 @@ enum Command {
     Info(cli::info::Args),
     /// Print the strategy's action probabilities at a spot.
     Query(cli::query::Args),
+    /// Write a multiway strategy file again with its rows in another encoding (4 or 8 bits).
+    Convert(cli::convert::Args),
     /// Write a real game's whole strategy as JSON Lines or CSV: every node and bucket.
     Export(cli::export::Args),
     /// Browse a real game's strategy in a local web page: the tree by street, hand-class charts.
@@ -124,6 +126,7 @@ fn main() -> ExitCode {
         Command::Solve(a) => report(cli::solve::run(a)),
         Command::Info(a) => report(cli::info::run(a)),
         Command::Query(a) => report(cli::query::run(a)),
+        Command::Convert(a) => report(cli::convert::run(a)),
         Command::Export(a) => report(cli::export::run(a)),
         Command::Explore(a) => report(cli::explore::run(a)),
         Command::Aggregate(a) => report(cli::aggregate::run(a)),

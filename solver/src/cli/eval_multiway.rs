@@ -23,7 +23,7 @@ use solver::multiway::{nash_conv, Solver};
 use solver::purify::Purification;
 use solver::session::multiway::estimate;
 use solver::session::sampled::{betting, write_strategy, ADVICE};
-use solver::strategy_file::multiway::MultiwayFile;
+use solver::strategy_file::multiway::{as_stored, MultiwayFile, RowFormat};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -32,7 +32,8 @@ use std::sync::Arc;
 #[command(after_help = "Examples:\n  \
 stud eval multiway --traversals 10000 100000 1000000 --abstraction-dir /work/exp/abst\n  \
 stud eval multiway --game doorstud --abstraction 4 --traversals 100000 --json\n  \
-stud eval multiway --tremble 0.1 --traversals 100000 1000000 --play threshold=0.15 pure\n\n\
+stud eval multiway --tremble 0.1 --traversals 100000 1000000 --play threshold=0.15 pure\n  \
+stud eval multiway --tremble 0.1 --traversals 100000 1000000 --floor-iterations 0 --rows 8bit 4bit\n\n\
 Solves the game with the sampling solver of real multiway stud (external-sampling MCCFR on the \
 N-seat betting abstraction, a seat's cards bucketed against the best showing live opponent), \
 lifts its average strategy after each number of traversals onto the whole game tree (each \
@@ -93,6 +94,11 @@ pub struct Args {
     /// `pure`.
     #[arg(long, num_args = 1.., value_name = "PLAY")]
     pub play: Vec<Purification>,
+    /// Encodings of a file's rows measured beside the strategy as solved (every row rounded
+    /// as a strategy file of that encoding stores it, and read back): `8bit` or `4bit` (as
+    /// `stud solve --rows`).
+    #[arg(long, num_args = 1.., value_name = "ROWS", value_parser = RowFormat::parse_or_list)]
+    pub rows: Vec<RowFormat>,
     /// `--seed`.
     #[command(flatten)]
     pub random: super::args::Random,
@@ -122,6 +128,8 @@ struct Row {
     sampled: f64,
     /// The NashConv of the sampled strategy played each way of `--play`, in its order.
     played: Vec<f64>,
+    /// The NashConv of the sampled strategy stored in each encoding of `--rows`, in its order.
+    stored: Vec<f64>,
     exact_iterations: u64,
     exact_cpu: f64,
     exact: f64,
@@ -288,11 +296,19 @@ fn measure_sampled(
         for (play, nc) in args.play.iter().zip(&played) {
             say(format!("  played {play}: NashConv {nc:.5}"));
         }
+        let mut stored = Vec::with_capacity(args.rows.len());
+        for &format in &args.rows {
+            let rows = as_stored(sampled, format)?;
+            let nc = nash_conv(tree, &lift.policy(tree, &rows)).total();
+            say(format!("  rows stored {}: NashConv {nc:.5}", format.name()));
+            stored.push(nc);
+        }
         rows.push(Row {
             traversals: sampled.iterations * batch,
             sampled_cpu: cpu,
             sampled: nc,
             played,
+            stored,
             exact_iterations: 0,
             exact_cpu: 0.0,
             exact: 0.0,
@@ -312,7 +328,7 @@ fn check_lift(
 ) -> Result<Checked> {
     let file =
         std::env::temp_dir().join(format!("stud-eval-multiway-{}.strat", std::process::id()));
-    write_strategy(&file, sampled, problem)?;
+    write_strategy(&file, sampled, problem, RowFormat::Byte)?;
     let player = MultiwayFile::open(&file).map(|f| MultiwayPlayer::new(f, "sampled"));
     std::fs::remove_file(&file).ok();
     let policy = lift.policy(tree, &sampled.played_strategy());
@@ -426,6 +442,10 @@ fn print(args: &Args, game: &str, rows: &[Row], floors: &[Floor], lift: &Lift, c
                         "play": p.to_string(),
                         "nash_conv": nc,
                     })).collect::<Vec<_>>(),
+                    "stored": args.rows.iter().zip(&r.stored).map(|(f, nc)| serde_json::json!({
+                        "rows": f.name(),
+                        "nash_conv": nc,
+                    })).collect::<Vec<_>>(),
                     "exact_iterations": r.exact_iterations,
                     "exact_cpu_seconds": r.exact_cpu,
                     "exact_nash_conv": r.exact,
@@ -456,10 +476,12 @@ fn print(args: &Args, game: &str, rows: &[Row], floors: &[Floor], lift: &Lift, c
         );
         return;
     }
-    let plays: String = args
-        .play
-        .iter()
-        .map(|p| format!(" sampled, {p} |"))
+    let plays: String = (args.play.iter().map(|p| format!(" sampled, {p} |")))
+        .chain(
+            args.rows
+                .iter()
+                .map(|f| format!(" sampled, rows {} |", f.name())),
+        )
         .collect();
     println!(
         "| traversals | sampled CPU s | sampled NashConv |{plays} exact {} iterations | exact CPU s | exact NashConv |",
@@ -467,10 +489,12 @@ fn print(args: &Args, game: &str, rows: &[Row], floors: &[Floor], lift: &Lift, c
     );
     println!(
         "|---|---|---|{}---|---|---|",
-        "---|".repeat(args.play.len())
+        "---|".repeat(args.play.len() + args.rows.len())
     );
     for r in rows {
-        let played: String = r.played.iter().map(|nc| format!(" {nc:.5} |")).collect();
+        let played: String = (r.played.iter().chain(&r.stored))
+            .map(|nc| format!(" {nc:.5} |"))
+            .collect();
         println!(
             "| {} | {:.1} | {:.5} |{played} {} | {:.1} | {:.5} |",
             r.traversals, r.sampled_cpu, r.sampled, r.exact_iterations, r.exact_cpu, r.exact

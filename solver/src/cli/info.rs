@@ -166,6 +166,13 @@ fn info_multiway(args: &Args, f: &MultiwayFile) -> Result<()> {
         v["within_street"] = f.betting.within_street.name().into();
         v["infosets"] = f.rows.infosets.into();
         v["file_bytes"] = f.bytes.into();
+        let stored = f.stored();
+        v["rows"] = serde_json::json!({
+            "encoding": stored.encoding,
+            "bits": stored.bits,
+            "values": stored.values,
+            "bytes": stored.bytes,
+        });
         v["verified"] = true.into();
         println!("{v}");
         return Ok(());
@@ -194,18 +201,20 @@ fn info_multiway(args: &Args, f: &MultiwayFile) -> Result<()> {
         h.iterations, h.batch, h.seed
     );
     println!("exploitability:   not computable (NashConv needs the whole game tree)");
-    let (width, stored) = f.stored();
+    let stored = f.stored();
     println!(
-        "probabilities:    {} infosets, {} infoset-actions, {stored} stored, {width} byte{} each \
-         ({} bytes{})",
+        "probabilities:    {} infosets, {} infoset-actions, {} stored, {} bits each ({}, {} \
+         bytes{})",
         f.rows.infosets,
         h.slots,
-        if width == 1 { "" } else { "s" },
-        width * stored,
-        if width == 1 {
-            "; the last action of each row is implied"
-        } else {
-            ""
+        stored.values,
+        stored.bits,
+        stored.encoding,
+        stored.bytes,
+        match stored.encoding {
+            "16bit" => "",
+            "4bit" => "; 14ths, the last action of each row implied",
+            _ => "; 255ths, the last action of each row implied",
         }
     );
     println!(

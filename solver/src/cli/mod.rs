@@ -4,6 +4,7 @@ pub mod abstraction;
 pub mod aggregate;
 pub mod args;
 pub mod completions;
+pub mod convert;
 pub mod eval;
 pub mod eval_multiway;
 pub mod eval_resolve;

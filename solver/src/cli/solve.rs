@@ -13,6 +13,7 @@ use anyhow::{bail, Context, Result};
 use solver::cfr::Algorithm;
 use solver::multiway::sampled::Played;
 use solver::solve::{self, Report, Request, Settings};
+use solver::strategy_file::multiway::RowFormat;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -35,6 +36,7 @@ use std::time::Duration;
                   stud solve --game kuhn-3p --iterations 1000 --out kuhn3.json   # three players\n  \
                   stud solve --game 7stud-3p --abstraction tiny --time 5m   # real stud three-handed\n  \
                   stud solve --game 7stud-3p --abstraction tiny --view best-opponent --time 5m   # the first files' view\n  \
+                  stud solve --game 7stud-3p --abstraction tiny --rows 4bit --time 5m   # half a byte a probability\n  \
                   stud solve --game 7stud-5p --abstraction tiny --within-street position --time 5m   # rows by betting position\n\n\
                   Exploitability is NashConv / 2 in chips per game (and milli-big-bets: 1 mbb = \
                   0.001 big bets).\n\
@@ -248,6 +250,12 @@ pub struct MultiwayFlags {
     /// a --resume may choose again.
     #[arg(long, value_parser = Played::parse_or_list)]
     pub strategy: Option<Played>,
+    /// Three or more seats: how the file stores each probability: 8bit (the default, 255ths)
+    /// or 4bit (14ths, half the rows' bytes; docs/notes/multiway.md, "Rows of half a byte",
+    /// measures it). Only the file depends on it: a --resume may choose again, and `stud
+    /// convert` re-encodes a file written either way.
+    #[arg(long, value_parser = RowFormat::parse_or_list)]
+    pub rows: Option<RowFormat>,
 }
 
 impl MultiwayFlags {
@@ -275,6 +283,11 @@ impl MultiwayFlags {
                 "--strategy",
                 "the strategy the file plays (a heads-up file plays the average, which CFR's \
                  guarantees are about)",
+            ),
+            (
+                self.rows.is_some(),
+                "--rows",
+                "how a multiway file stores its rows",
             ),
         ]
         .into_iter()
@@ -525,6 +538,7 @@ fn sampled_settings(args: &Args, def: &GameDef) -> Result<solve::sampled::Settin
         view: args.multiway.view.unwrap_or(d.view),
         within_street: args.multiway.within_street.unwrap_or(d.within_street),
         strategy: args.multiway.strategy.unwrap_or(d.strategy),
+        rows: args.multiway.rows.unwrap_or(d.rows),
     })
 }
 

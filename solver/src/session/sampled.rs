@@ -10,6 +10,7 @@ use crate::memory::Estimate;
 use crate::multiway::sampled::{
     chunk_deals, SampledSolver, BYTES_PER_SLOT, QUEUED_PER_TRAVERSAL, UPDATES_PER_TRAVERSAL,
 };
+use crate::strategy_file::multiway::RowFormat;
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::multiway_betting::{MultiwayBetting, WithinStreet, POT_CLASSES};
@@ -178,8 +179,13 @@ impl Session for SampledSolver {
     }
 }
 
-/// Writes the solver's average strategy to `path` (atomically): see
+/// Writes the strategy the solver plays to `path` (atomically), its rows in `format`: see
 /// [`crate::strategy_file::multiway`] for the bytes.
-pub fn write_strategy(path: &Path, solver: &SampledSolver, problem: &Problem) -> Result<()> {
-    crate::strategy_file::multiway::write(path, solver, problem)
+pub fn write_strategy(
+    path: &Path,
+    solver: &SampledSolver,
+    problem: &Problem,
+    format: RowFormat,
+) -> Result<()> {
+    crate::strategy_file::multiway::write(path, solver, problem, format)
 }

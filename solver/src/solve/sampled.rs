@@ -9,6 +9,7 @@ use crate::memory::{available_memory, status_bytes, Estimate};
 use crate::multiway::sampled::{Played, SampledSolver};
 use crate::session::sampled::{betting, estimate, write_strategy, ADVICE};
 use crate::session::{self, Flow, Plan, Progress};
+use crate::strategy_file::multiway::RowFormat;
 use abstraction::bucketing::{Size, SIZES};
 use abstraction::multiway_betting::WithinStreet;
 use abstraction::multiway_deal::{MultiwayBuckets, MultiwayFacts, MultiwayView};
@@ -56,6 +57,8 @@ pub struct Settings {
     pub within_street: WithinStreet,
     /// The strategy the file plays (only the file depends on it).
     pub strategy: Played,
+    /// How the file stores its rows (only the file depends on it).
+    pub rows: RowFormat,
 }
 
 impl Settings {
@@ -71,6 +74,7 @@ impl Settings {
             view: DEFAULT_VIEW,
             within_street: WithinStreet::default(),
             strategy: Played::default(),
+            rows: RowFormat::default(),
         }
     }
 
@@ -257,7 +261,7 @@ impl Backend for Sampled<'_> {
             out,
             ended.keep,
             || session::save(ckpt, &solver, problem),
-            || write_strategy(out, &solver, problem),
+            || write_strategy(out, &solver, problem, self.settings.rows),
         )?;
         let seconds = ended.clock.start.elapsed().as_secs_f64();
         let iter_secs = ended.ran.iterating.as_secs_f64().max(1e-9);

@@ -6,11 +6,18 @@
 //! aligned sections, FNV-1a 64 of the header, of each section and of the whole file), with the
 //! magic `STUDMWSF`, the header [`MultiwayFileHeader`] and two sections:
 //! ```text
-//! section 0   rows        u8 per stored probability: each decision's row of `k` actions as
-//!                         `k - 1` probabilities × 255 by cumulative rounding, the last the
-//!                         scale minus the others (as a heads-up file's `u8` rows:
-//!                         `Width::encode_row`); in the solver's order (`multiway::sampled::
-//!                         Rows`): per street tree, per pot class, per bucket, per decision.
+//! section 0   rows        each decision's row of `k` actions as `k - 1` values, the last
+//!                         the scale minus the others, in the solver's order (`multiway::
+//!                         sampled::Rows`): per street tree, per pot class, per bucket, per
+//!                         decision ([`Stored`]); in one of two encodings ([`RowFormat`],
+//!                         `stud solve --rows`, `stud convert --rows`):
+//!                         `8bit` (the default): a byte a value, probability × 255 by
+//!                         cumulative rounding (as a heads-up file's `u8` rows:
+//!                         `Width::encode_row`);
+//!                         `4bit`: the tag `ROWS4BIT`, then two values a byte (low nibble
+//!                         first), probability × 14, the most likely action kept, a uniform row flagged (`rows.rs`; since
+//!                         2026-12-05, refused by builds before it: the length is neither of
+//!                         theirs).
 //!                         Files written before 2026-12-02 hold a `u16` LE per slot instead
 //!                         (probability × 65535, rounded; told apart by the section's length,
 //!                         2 bytes a slot) and are read as they are.
@@ -40,7 +47,7 @@ use crate::action::Bet;
 use crate::checkpoint::Problem;
 use crate::container::{self, Container};
 use crate::multiway::sampled::{Rows, SampledSolver};
-use crate::strategy_file::{Width, MAX_ACTIONS};
+use crate::strategy_file::MAX_ACTIONS;
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::bucketing::{Bucketing, CardView, TableView};
 use abstraction::cards::CardSet;
@@ -54,6 +61,23 @@ use abstraction::rules::{Action, GameDef, State};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+
+mod rows;
+pub use rows::{fourteenths, RowFormat, NIBBLE_SCALE, NIBBLE_TAG, NIBBLE_UNIFORM};
+
+/// How an opened file stores its rows ([`MultiwayFile::stored`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredRows {
+    /// `8bit`, `4bit` (`k - 1` values a row of `k` actions, the last implied) or `16bit` (a
+    /// value for every slot: files before 2026-12-02).
+    pub encoding: &'static str,
+    /// Bits a stored value.
+    pub bits: u32,
+    /// Values stored.
+    pub values: usize,
+    /// Bytes of the rows section.
+    pub bytes: usize,
+}
 
 /// The magic of a multiway strategy file.
 pub const MAGIC: &[u8; 8] = b"STUDMWSF";
@@ -143,15 +167,13 @@ impl Stored {
     }
 }
 
-/// The rows section of the strategy `solver` plays ([`SampledSolver::played_strategy`]):
-/// every decision's row as [`Stored`] lays it out, encoded as [`Width::U8`] (normalized first:
-/// a row of no mass is uniform).
-fn encode_rows(solver: &SampledSolver) -> Vec<u8> {
-    let played = solver.played_strategy();
-    let (betting, rows) = (&solver.betting, &solver.rows);
-    let stored = Stored::new(betting, rows);
-    let mut out = vec![0u8; stored.bytes];
-    let mut buf = [0.0; MAX_ACTIONS];
+/// Calls `f` on every decision's row of `betting` with the buckets of `rows`: its spot, its
+/// bucket and its number of actions, in the layout's order.
+fn each_row(
+    betting: &MultiwayBetting,
+    rows: &Rows,
+    mut f: impl FnMut(&Spot, u32, usize) -> Result<()>,
+) -> Result<()> {
     for (ti, t) in betting.trees.iter().enumerate() {
         let s = t.street as usize;
         for i in t.root..t.end {
@@ -159,32 +181,96 @@ fn encode_rows(solver: &SampledSolver) -> Vec<u8> {
             if n.kind != MwKind::Action {
                 continue;
             }
-            let k = n.num_children as usize;
-            for class in 0..pot_classes(s) as u8 {
+            for pot_class in 0..pot_classes(s) as u8 {
+                let spot = Spot {
+                    tree: ti as u32,
+                    node: i,
+                    pot_class,
+                };
                 for bucket in 0..rows.buckets[s] {
-                    let slot = rows.slot(betting, ti as u32, class, bucket, n.index);
-                    let row = &mut buf[..k];
-                    for (b, &p) in row.iter_mut().zip(&played[slot..slot + k]) {
-                        *b = p as f64;
-                    }
-                    crate::kernel::normalize(row);
-                    let spot = Spot {
-                        tree: ti as u32,
-                        node: i,
-                        pot_class: class,
-                    };
-                    let at = stored.at(&spot, bucket);
-                    Width::U8.encode_row(row, &mut out[at..at + k - 1]);
+                    f(&spot, bucket, n.num_children as usize)?;
                 }
             }
         }
     }
-    out
+    Ok(())
 }
 
-/// Writes the strategy `solver` plays on `problem` to `path`, atomically.
-pub fn write(path: &Path, solver: &SampledSolver, problem: &Problem) -> Result<()> {
-    let rows = encode_rows(solver);
+/// A rows section of `format` laid out as [`Stored`] for `betting` and `rows`, each
+/// decision's row (normalized first: a row of no mass is uniform) filled by `fill` (given its
+/// spot and bucket).
+fn encode_rows(
+    betting: &MultiwayBetting,
+    rows: &Rows,
+    format: RowFormat,
+    mut fill: impl FnMut(&Spot, u32, &mut [f64]) -> Result<()>,
+) -> Result<Vec<u8>> {
+    let stored = Stored::new(betting, rows);
+    let mut out = format.empty_section(stored.bytes);
+    let mut buf = [0.0; MAX_ACTIONS];
+    each_row(betting, rows, |spot, bucket, k| {
+        let row = &mut buf[..k];
+        fill(spot, bucket, row)?;
+        crate::kernel::normalize(row);
+        format.encode_row(row, &mut out, stored.at(spot, bucket));
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// The first slot of the row of `bucket` at `spot` in the solver's layout.
+fn slot_of(betting: &MultiwayBetting, rows: &Rows, spot: &Spot, bucket: u32) -> usize {
+    let index = betting.nodes[spot.node as usize].index;
+    rows.slot(betting, spot.tree, spot.pot_class, bucket, index)
+}
+
+/// The rows section of the strategy `solver` plays ([`SampledSolver::played_strategy`]) in
+/// `format`.
+fn solver_rows(solver: &SampledSolver, format: RowFormat) -> Result<Vec<u8>> {
+    let played = solver.played_strategy();
+    let (betting, rows) = (&solver.betting, &solver.rows);
+    encode_rows(betting, rows, format, |spot, bucket, row| {
+        let slot = slot_of(betting, rows, spot, bucket);
+        let k = row.len();
+        for (b, &p) in row.iter_mut().zip(&played[slot..slot + k]) {
+            *b = p as f64;
+        }
+        Ok(())
+    })
+}
+
+/// The strategy `solver` plays ([`SampledSolver::played_strategy`]), every row rounded as a
+/// file of `format` stores it and read back: what the file's player plays, by slot (for
+/// measuring the rounding: `stud eval multiway --rows`).
+pub fn as_stored(solver: &SampledSolver, format: RowFormat) -> Result<Vec<f32>> {
+    let mut played = solver.played_strategy();
+    let (betting, rows) = (&solver.betting, &solver.rows);
+    let mut buf = [0.0; MAX_ACTIONS];
+    let rounded = each_row(betting, rows, |spot, bucket, k| {
+        let start = slot_of(betting, rows, spot, bucket);
+        let row = &mut buf[..k];
+        for (b, &p) in row.iter_mut().zip(&played[start..start + k]) {
+            *b = p as f64;
+        }
+        crate::kernel::normalize(row);
+        format.round_trip(row);
+        for (p, &b) in played[start..start + k].iter_mut().zip(row.iter()) {
+            *p = b as f32;
+        }
+        Ok(())
+    });
+    rounded.map(|()| played)
+}
+
+/// Writes the strategy `solver` plays on `problem` to `path`, atomically, its rows in
+/// `format`.
+pub fn write(
+    path: &Path,
+    solver: &SampledSolver,
+    problem: &Problem,
+    format: RowFormat,
+) -> Result<()> {
+    let rows = solver_rows(solver, format)?;
     let header = MultiwayFileHeader {
         game: problem.game.clone(),
         card_abstraction: problem.card_abstraction.clone(),
@@ -206,6 +292,23 @@ pub fn write(path: &Path, solver: &SampledSolver, problem: &Problem) -> Result<(
     sections.extend(encoded.iter().map(Vec::as_slice));
     sections.push(solver.betting.within_street.name().as_bytes());
     container::write(path, MAGIC, header, &sections)
+}
+
+/// Writes the multiway file `file` to `path` (atomically) with its rows re-encoded in
+/// `format`: every row as `file` reads it, stored again; the header and the other sections
+/// (bucketings, recall) copied byte for byte. Re-encoding rows read from a byte (or two)
+/// rounds them a second time.
+pub fn convert(file: &MultiwayFile, path: &Path, format: RowFormat) -> Result<()> {
+    let bytes = &*file.data;
+    let c: Container<MultiwayFileHeader> = Container::open(bytes, MAGIC, WHAT)?;
+    let rows = encode_rows(&file.betting, &file.rows, format, |spot, bucket, row| {
+        file.row_into(spot, bucket, row).map(|_| ())
+    })?;
+    let mut sections: Vec<&[u8]> = vec![&rows];
+    for i in 1..c.sections.len() {
+        sections.push(c.section(bytes, i)?);
+    }
+    container::write(path, MAGIC, file.header.clone(), &sections)
 }
 
 /// The within-street recall named by a file's last section.
@@ -247,8 +350,8 @@ impl std::ops::Deref for FileBytes {
 
 /// How a file's rows section stores the rows.
 enum RowEncoding {
-    /// `k - 1` bytes a row, as [`Stored`] lays them out ([`Width::U8`]).
-    Cumulative(Stored),
+    /// `k - 1` values a row, as [`Stored`] lays them out, a byte or half a byte each.
+    Cumulative(Stored, RowFormat),
     /// A `u16` LE per slot, probability × 65535 (files written before 2026-12-02).
     PerSlot,
 }
@@ -346,18 +449,30 @@ impl MultiwayFile {
         }
         let raw = c.section(bytes, 0)?;
         let stored = Stored::new(&betting, &rows);
-        let encoding = if raw.len() == stored.bytes {
-            RowEncoding::Cumulative(stored)
+        let values = stored.bytes;
+        let encoding = if let Some(format) = [RowFormat::Nibble, RowFormat::Byte]
+            .into_iter()
+            .find(|f| f.holds(raw, values))
+        {
+            RowEncoding::Cumulative(stored, format)
         } else if raw.len() == rows.slots * 2 {
             RowEncoding::PerSlot
         } else {
             bail!(
-                "{} bytes of rows: {} slots in {} rows take {} (or {} as files before 2026-12-02 \
-                 stored them)",
+                "{} bytes of rows{}: {} slots in {} rows take {} at 8 bits, {} at 4 bits (the \
+                 tag {:?} and the values, an odd count's last high nibble 0) or {} as files \
+                 before 2026-12-02 stored them",
                 raw.len(),
+                if raw.starts_with(NIBBLE_TAG) {
+                    " beginning as 4-bit rows"
+                } else {
+                    ""
+                },
                 rows.slots,
                 rows.infosets,
-                stored.bytes,
+                RowFormat::Byte.section_len(values),
+                RowFormat::Nibble.section_len(values),
+                String::from_utf8_lossy(NIBBLE_TAG),
                 rows.slots * 2
             );
         };
@@ -375,12 +490,23 @@ impl MultiwayFile {
         })
     }
 
-    /// Bytes per stored probability, and how many are stored: `k - 1` a row, or (files before
-    /// 2026-12-02) one per slot.
-    pub fn stored(&self) -> (usize, usize) {
+    /// How the file stores its rows: `k - 1` values a row in 8 or 4 bits, or (files before
+    /// 2026-12-02) 16 bits for every slot.
+    pub fn stored(&self) -> StoredRows {
+        let section = self.rows_at.len();
         match &self.encoding {
-            RowEncoding::Cumulative(s) => (1, s.bytes),
-            RowEncoding::PerSlot => (2, self.rows.slots),
+            RowEncoding::Cumulative(s, format) => StoredRows {
+                encoding: format.name(),
+                bits: format.bits(),
+                values: s.bytes,
+                bytes: section,
+            },
+            RowEncoding::PerSlot => StoredRows {
+                encoding: "16bit",
+                bits: 16,
+                values: self.rows.slots,
+                bytes: section,
+            },
         }
     }
 
@@ -462,10 +588,12 @@ impl MultiwayFile {
             bail!(outside);
         }
         match &self.encoding {
-            RowEncoding::Cumulative(s) => {
+            RowEncoding::Cumulative(s, format) => {
                 let at = s.at(spot, bucket);
-                let stored = rows.get(at..at + k - 1).context(outside)?;
-                (Width::U8.decode_row(stored, &mut out[..k])).context("a row summing past 1")?;
+                if at + k - 1 > s.bytes {
+                    bail!(outside);
+                }
+                (format.decode_row(rows, at, &mut out[..k])).context("a row summing past 1")?;
             }
             RowEncoding::PerSlot => {
                 let slot = self.slot(spot, bucket);
@@ -476,6 +604,26 @@ impl MultiwayFile {
             }
         }
         Ok(k)
+    }
+
+    /// The largest difference of a probability between this file's rows and `other`'s, every
+    /// row of both read ([`MultiwayFile::row_into`]); refused unless both have the same rows
+    /// (the same game, betting and buckets: a file and its re-encoding).
+    pub fn largest_difference(&self, other: &MultiwayFile) -> Result<f64> {
+        if self.header != other.header || self.rows.buckets != other.rows.buckets {
+            bail!("the files' rows differ in layout: not one strategy in two encodings");
+        }
+        let (mut a, mut b) = ([0.0; MAX_ACTIONS], [0.0; MAX_ACTIONS]);
+        let mut largest = 0.0f64;
+        each_row(&self.betting, &self.rows, |spot, bucket, _| {
+            let k = self.row_into(spot, bucket, &mut a)?;
+            other.row_into(spot, bucket, &mut b)?;
+            for (x, y) in a[..k].iter().zip(&b[..k]) {
+                largest = largest.max((x - y).abs());
+            }
+            Ok(())
+        })?;
+        Ok(largest)
     }
 
     /// The bucket of `seat`'s view at `state`, its down cards known.

@@ -389,6 +389,92 @@ fn a_solve_plays_its_current_strategy_when_asked_and_a_resume_may_choose_again()
     assert!(e.contains("average, current"), "{e}");
 }
 
+/// `--rows 4bit` writes half a byte a probability; only the file depends on it (a resume may
+/// choose again), `stud info` says which, `stud query` answers the player's own row, and `stud
+/// convert` re-encodes either way: to 8 bits again the same bytes as the 8-bit solve's file,
+/// to 4 bits the 4-bit rows of those bytes, each row within 1/14 of the 8-bit one.
+#[test]
+fn a_four_bit_file_is_written_queried_and_converted() {
+    let (file, _) = solve("rows8.strat", &["--iterations", "3"]);
+    let eight = std::fs::read(&file).unwrap();
+    let (file4, _) = solve(
+        "rows8.strat",
+        &["--iterations", "3", "--resume", "--rows", "4bit"],
+    );
+    let four = std::fs::read(&file4).unwrap();
+    assert!(
+        four.len() < eight.len() * 6 / 10,
+        "{} against {}",
+        four.len(),
+        eight.len()
+    );
+    let f4 = file4.to_str().unwrap();
+    let info = ok(&stud(&["info", f4], ""));
+    assert!(info.contains("4 bits each (4bit"), "{info}");
+    let v: Value = serde_json::from_str(&ok(&stud(&["info", f4, "--json"], ""))).unwrap();
+    assert_eq!(v["rows"]["encoding"], "4bit", "{v}");
+    assert_eq!(v["rows"]["bits"], 4, "{v}");
+    query_is_the_players_own_row(f4);
+    // Back to 8 bits from the resumed solve: the first file's bytes.
+    solve("rows8.strat", &["--iterations", "3", "--resume"]);
+    assert!(std::fs::read(&file).unwrap() == eight, "8 bits again");
+    let again = dir().join("rows8-again.strat");
+    let v: Value = serde_json::from_str(&ok(&stud(
+        &[
+            "convert",
+            file.to_str().unwrap(),
+            "--rows",
+            "8bit",
+            "--out",
+            again.to_str().unwrap(),
+            "--json",
+        ],
+        "",
+    )))
+    .unwrap();
+    assert_eq!(v["largest_difference"], 0.0, "{v}");
+    assert!(
+        std::fs::read(&again).unwrap() == eight,
+        "converted to 8 bits"
+    );
+    let converted = dir().join("rows4-converted.strat");
+    let text = ok(&stud(
+        &[
+            "convert",
+            file.to_str().unwrap(),
+            "--rows",
+            "4bit",
+            "--out",
+            converted.to_str().unwrap(),
+        ],
+        "",
+    ));
+    assert!(text.contains("(8bit,") && text.contains("(4bit,"), "{text}");
+    let difference: f64 = text
+        .lines()
+        .last()
+        .and_then(|l| l.rsplit(' ').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(difference > 0.0 && difference < 1.0 / 14.0, "{text}");
+    assert_eq!(std::fs::read(&converted).unwrap().len(), four.len());
+    let e = err(&stud(&["convert", f4, "--rows", "4bit", "--out", f4], ""));
+    assert!(e.contains("the file read"), "{e}");
+    let heads_up = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/5stud-hu.strat");
+    let out = dir().join("x.strat");
+    let out = out.to_str().unwrap();
+    let e = err(&stud(
+        &["convert", heads_up, "--rows", "4bit", "--out", out],
+        "",
+    ));
+    assert!(e.contains("heads-up"), "{e}");
+    let e = err(&stud(&["solve", "--game", "razz", "--rows", "4bit"], ""));
+    assert!(e.contains("--rows") && e.contains("heads-up"), "{e}");
+    let e = err(&stud(&["convert", f4, "--rows", "2bit", "--out", out], ""));
+    assert!(e.contains("4bit"), "{e}");
+}
+
 /// At a three-seat spot on 3rd and 4th street (a seat folded), `stud query` on the file `f`
 /// gives the row its `MultiwayPlayer` plays.
 fn query_is_the_players_own_row(f: &str) {

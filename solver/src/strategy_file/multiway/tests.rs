@@ -9,7 +9,8 @@ use rand_chacha::ChaCha8Rng;
 
 #[test]
 fn a_short_solve_plays_hundreds_of_hands_through_the_engine() {
-    plays_hundreds_of_hands(solver(Algorithm::Linear, 30, 2), &game(), "best");
+    let s = solver(Algorithm::Linear, 30, 2);
+    plays_hundreds_of_hands(s, &game(), "best", RowFormat::Byte);
 }
 
 /// A table whose deck runs short (five seats on 32 cards): the file's lookup sees the community
@@ -17,27 +18,40 @@ fn a_short_solve_plays_hundreds_of_hands_through_the_engine() {
 #[test]
 fn a_solve_of_a_table_that_runs_short_plays_hundreds_of_hands_through_the_engine() {
     let s = crate::multiway::sampled::tests::short_solver(40, 2);
-    let short = plays_hundreds_of_hands(s, &crate::multiway::sampled::tests::short_game(), "short");
+    let def = crate::multiway::sampled::tests::short_game();
+    let short = plays_hundreds_of_hands(s, &def, "short", RowFormat::Byte);
     assert!(short > 10, "{short} hands with a community card");
 }
 
 #[test]
 fn a_table_view_solve_plays_hundreds_of_hands_through_the_engine() {
     let s = solver_with(table_buckets(), Algorithm::Linear, 30, 2);
-    plays_hundreds_of_hands(s, &game(), "table");
+    plays_hundreds_of_hands(s, &game(), "table", RowFormat::Byte);
+}
+
+/// The same at half a byte a probability: every row within its fourteenths' bound of the solve's.
+#[test]
+fn a_four_bit_table_view_file_plays_hundreds_of_hands_through_the_engine() {
+    let s = solver_with(table_buckets(), Algorithm::Linear, 30, 2);
+    plays_hundreds_of_hands(s, &game(), "table4", RowFormat::Nibble);
 }
 
 #[test]
 fn a_solve_recalling_betting_positions_plays_hundreds_of_hands_through_the_engine() {
     let within = WithinStreet::Position;
     let s = solver_recalling(within, table_buckets(), Algorithm::Linear, 30, 2);
-    plays_hundreds_of_hands(s, &game(), "position");
+    plays_hundreds_of_hands(s, &game(), "position", RowFormat::Byte);
 }
 
-/// Solves `s` (of `def`) for 5 iterations, writes it, reads it back and plays 300 hands with
-/// it through the rules engine: every row on legal actions. Returns the hands whose last
-/// street was a community card.
-fn plays_hundreds_of_hands(mut s: SampledSolver, def: &GameDef, name: &str) -> usize {
+/// Solves `s` (of `def`) for 5 iterations, writes it with its rows in `format`, reads it back
+/// and plays 300 hands with it through the rules engine: every row on legal actions. Returns
+/// the hands whose last street was a community card.
+fn plays_hundreds_of_hands(
+    mut s: SampledSolver,
+    def: &GameDef,
+    name: &str,
+    format: RowFormat,
+) -> usize {
     let dir = std::env::temp_dir().join(format!("stud-mw-file-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("s.strat");
@@ -46,7 +60,7 @@ fn plays_hundreds_of_hands(mut s: SampledSolver, def: &GameDef, name: &str) -> u
     }
     s.settle();
     let problem = Problem::sampled(def, &s.buckets, s.betting.within_street);
-    write(&path, &s, &problem).unwrap();
+    write(&path, &s, &problem, format).unwrap();
     let file = MultiwayFile::open(&path).unwrap();
     assert_eq!(file.betting.within_street, s.betting.within_street);
     assert_eq!(file.buckets.view, s.buckets.view);
@@ -54,9 +68,18 @@ fn plays_hundreds_of_hands(mut s: SampledSolver, def: &GameDef, name: &str) -> u
     assert_eq!(file.header.iterations, 5);
     assert_eq!(file.rows.slots, s.rows.slots);
     // The rows are the average strategy as solved, to a 255th (cumulative rounding: each
-    // probability within one step, the row summing to 1), k - 1 bytes a row.
+    // probability within one step, the row summing to 1) or a 15th (each rounded down or up),
+    // k - 1 values a row, and exactly what `as_stored` rounds them to.
     let avg = s.average_strategy();
-    assert_eq!(file.stored(), (1, s.rows.slots - s.rows.infosets));
+    let stored = as_stored(&s, format).unwrap();
+    let values = s.rows.slots - s.rows.infosets;
+    let want = StoredRows {
+        encoding: format.name(),
+        bits: format.bits(),
+        values,
+        bytes: format.section_len(values),
+    };
+    assert_eq!(file.stored(), want);
     let mut out = [0.0; MAX_ACTIONS];
     let mut rows = std::collections::HashSet::new();
     for (ti, t) in s.betting.trees.iter().enumerate() {
@@ -77,8 +100,13 @@ fn plays_hundreds_of_hands(mut s: SampledSolver, def: &GameDef, name: &str) -> u
                     let slot = s
                         .rows
                         .slot(&s.betting, spot.tree, pot_class, bucket, n.index);
+                    let step = match format {
+                        RowFormat::Byte => 1.0 / 255.0,
+                        RowFormat::Nibble => 1.0 / 14.0,
+                    };
                     for (a, (&q, &p)) in out[..k].iter().zip(&avg[slot..slot + k]).enumerate() {
-                        assert!((q - p as f64).abs() <= 1.0 / 255.0 + 1e-6, "{spot:?} {a}");
+                        assert!((q - p as f64).abs() <= step + 1e-6, "{spot:?} {a}");
+                        assert_eq!(q as f32, stored[slot + a], "{spot:?} {a}");
                     }
                     assert!((out[..k].iter().sum::<f64>() - 1.0).abs() < 1e-12);
                     rows.insert(slot);
@@ -145,6 +173,7 @@ fn a_damaged_file_is_refused() {
         &path,
         &s,
         &Problem::sampled(&game(), &s.buckets, WithinStreet::History),
+        RowFormat::Byte,
     )
     .unwrap();
     let mut bytes = std::fs::read(&path).unwrap();
@@ -199,6 +228,7 @@ fn a_spec_says_how_the_rows_are_played_and_names_the_player() {
         &path,
         &s,
         &Problem::sampled(&def, &s.buckets, WithinStreet::History),
+        RowFormat::Byte,
     )
     .unwrap();
     let f = path.to_str().unwrap();
@@ -245,5 +275,129 @@ fn a_spec_says_how_the_rows_are_played_and_names_the_player() {
         let e = load(&format!("{f}:{spec}")).err().unwrap().to_string();
         assert!(e.contains(says), "{spec}: {e}");
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A 4-bit file forged (its checksums recomputed, so that only the rows' own checks can tell)
+/// or cut short is refused with an error naming the rows; one whose row sums past 1 is refused
+/// when that row is read.
+#[test]
+fn a_forged_or_truncated_four_bit_file_is_refused_by_name() {
+    let dir = std::env::temp_dir().join(format!("stud-mw-forged-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("s.strat");
+    let s = solver(Algorithm::Linear, 3, 2);
+    let problem = Problem::sampled(&game(), &s.buckets, WithinStreet::History);
+    write(&path, &s, &problem, RowFormat::Nibble).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let file = MultiwayFile::from_bytes(&bytes).unwrap();
+    assert_eq!(file.stored().encoding, "4bit");
+    let c: Container<MultiwayFileHeader> = Container::open(&bytes, MAGIC, WHAT).unwrap();
+    let sections: Vec<Vec<u8>> = (0..c.sections.len())
+        .map(|i| c.section(&bytes, i).unwrap().to_vec())
+        .collect();
+    // The file again with its rows section replaced by `rows` (every checksum right).
+    let forged = |rows: Vec<u8>| {
+        let mut all: Vec<&[u8]> = vec![&rows];
+        all.extend(sections[1..].iter().map(Vec::as_slice));
+        container::write(&path, MAGIC, c.header.clone(), &all).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        MultiwayFile::from_bytes(&bytes)
+    };
+    let rows = &sections[0];
+    // Its own rows again: the same file.
+    assert!(forged(rows.clone()).is_ok());
+    // A byte short, a byte long, without the tag.
+    for (what, bad) in [
+        ("short", rows[..rows.len() - 1].to_vec()),
+        ("long", [rows.as_slice(), &[0]].concat()),
+        ("untagged", [b"ROWS8BIT".as_slice(), &rows[8..]].concat()),
+    ] {
+        let e = format!("{:#}", forged(bad).err().unwrap());
+        assert!(
+            e.contains("bytes of rows") && e.contains("4 bits"),
+            "{what}: {e}"
+        );
+    }
+    let e = format!(
+        "{:#}",
+        forged(rows[..rows.len() - 1].to_vec()).err().unwrap()
+    );
+    assert!(e.contains("beginning as 4-bit rows"), "{e}");
+    // An odd count's padding nibble set.
+    let values = s.rows.slots - s.rows.infosets;
+    if values % 2 == 1 {
+        let mut bad = rows.clone();
+        *bad.last_mut().unwrap() |= 0x10;
+        assert!(forged(bad).is_err());
+    }
+    // Every value 15: each row of three actions or more sums past 14, refused where it is
+    // read (a row of two is the uniform row's code).
+    let mut bad = rows.clone();
+    bad[8..].fill(0xff);
+    if values % 2 == 1 {
+        *bad.last_mut().unwrap() = 0x0f;
+    }
+    let file = forged(bad).unwrap();
+    let (mut out, mut refused) = ([0.0; MAX_ACTIONS], 0);
+    each_row(&file.betting, &file.rows, |spot, bucket, k| {
+        match file.row_into(spot, bucket, &mut out) {
+            Ok(_) => assert!(k == 2 && out[..2] == [0.5, 0.5], "{spot:?}"),
+            Err(e) => {
+                assert!(k > 2 && e.to_string().contains("summing past 1"), "{e}");
+                refused += 1;
+            }
+        }
+        Ok(())
+    })
+    .unwrap();
+    assert!(refused > 0);
+    // Cut short on disk: the container refuses it.
+    write(&path, &s, &problem, RowFormat::Nibble).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    assert!(MultiwayFile::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Re-encoding: 8 bits to 8 bits is the same bytes; 8 to 4 is each row's fourteenths of the
+/// 8-bit row (so within 1/14 of it; a uniform row uniform), the rest of the file copied.
+#[test]
+fn converting_keeps_the_file_but_its_rows() {
+    let dir = std::env::temp_dir().join(format!("stud-mw-convert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (eight, four, again) = (
+        dir.join("8.strat"),
+        dir.join("4.strat"),
+        dir.join("88.strat"),
+    );
+    let s = solver_with(table_buckets(), Algorithm::Linear, 30, 2);
+    let problem = Problem::sampled(&game(), &s.buckets, WithinStreet::History);
+    write(&eight, &s, &problem, RowFormat::Byte).unwrap();
+    let file = MultiwayFile::open(&eight).unwrap();
+    convert(&file, &again, RowFormat::Byte).unwrap();
+    assert!(std::fs::read(&eight).unwrap() == std::fs::read(&again).unwrap());
+    convert(&file, &four, RowFormat::Nibble).unwrap();
+    let converted = MultiwayFile::open(&four).unwrap();
+    assert_eq!(converted.header, file.header);
+    assert_eq!(converted.stored().encoding, "4bit");
+    let d = file.largest_difference(&converted).unwrap();
+    assert!(d > 0.0 && d < 1.0 / 14.0, "{d}");
+    let (mut a, mut b, mut q) = ([0.0; MAX_ACTIONS], [0.0; MAX_ACTIONS], [0u8; MAX_ACTIONS]);
+    each_row(&file.betting, &file.rows, |spot, bucket, k| {
+        file.row_into(spot, bucket, &mut a)?;
+        converted.row_into(spot, bucket, &mut b)?;
+        fourteenths(&a[..k], &mut q[..k]);
+        let uniform = a[..k].iter().all(|&p| p == a[0]);
+        for (&x, &v) in b[..k].iter().zip(&q[..k]) {
+            let want = if uniform {
+                1.0 / k as f64
+            } else {
+                v as f64 / 14.0
+            };
+            assert_eq!(x, want);
+        }
+        Ok(())
+    })
+    .unwrap();
     std::fs::remove_dir_all(&dir).ok();
 }
