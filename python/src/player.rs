@@ -9,7 +9,7 @@ use abstraction::rules::{Action, GameDef, Next, State};
 use anyhow::{bail, Context};
 use pyo3::prelude::*;
 use solver::bot::protocol::{due, spot, NoDecision};
-use solver::bot::{Answer, Bet, Player as Plays, BOT_NAMES};
+use solver::bot::{Answer, AveragePlayer, Bet, Player as Plays, BOT_NAMES};
 use solver::players::{load, strategy_spec};
 use solver::resolve::verify::exploitability_of;
 use solver::strategy_file::StrategyFile;
@@ -29,9 +29,24 @@ pub struct Player {
     /// The player loaded for each game asked so far: a strategy file is checked against a game
     /// once, when first asked in it (a handful of games at most: a linear search, no hashing).
     loaded: RwLock<Vec<(GameDef, Arc<dyn Plays>)>>,
+    /// Made in memory, not from a spec: it plays its one game only (a solve's average).
+    fixed: bool,
 }
 
 impl Player {
+    /// The player of a walked solve's unrounded average (see `solve`), which plays the game
+    /// solved and no other.
+    pub(crate) fn of_average(player: AveragePlayer) -> Player {
+        let def = player.average().game.clone();
+        let name = player.name().to_string();
+        Player {
+            spec: name.clone(),
+            name,
+            loaded: RwLock::new(vec![(def, Arc::new(player))]),
+            fixed: true,
+        }
+    }
+
     /// The player loaded for `def`, loading it the first time.
     fn for_game(&self, def: &GameDef) -> anyhow::Result<Arc<dyn Plays>> {
         let found = |v: &Vec<(GameDef, Arc<dyn Plays>)>| {
@@ -44,6 +59,9 @@ impl Player {
                 .expect("never poisoned: no panic holds it"),
         ) {
             return Ok(p);
+        }
+        if self.fixed {
+            bail!("{} plays the game it solved only", self.name);
         }
         let player: Arc<dyn Plays> = Arc::from(load(&self.spec, def)?);
         let mut loaded = self
@@ -87,6 +105,7 @@ impl Player {
             spec,
             name,
             loaded: RwLock::new(loaded),
+            fixed: false,
         })
     }
 
@@ -103,7 +122,8 @@ impl Player {
             .loaded
             .read()
             .expect("never poisoned: no panic holds it");
-        match (BOT_NAMES.contains(&self.spec.as_str()), loaded.first()) {
+        let bot = BOT_NAMES.contains(&self.spec.as_str()) && !self.fixed;
+        match (bot, loaded.first()) {
             (false, Some((def, _))) => {
                 let v = serde_json::to_value(def).map_err(|e| stud_error(e.into()))?;
                 Ok(Some(json_to_py(py, &v)?))

@@ -18,7 +18,7 @@ import random as _random
 from . import _stud
 from ._pokerkit import Action, game_of, phh_actions
 from ._stud import (BOT_NAMES, Decision, Game, NoDecisionError, Ranges, StrategyFile, StudError,
-                    deck, solve)
+                    deck)
 
 __all__ = [
     "Action",
@@ -29,6 +29,7 @@ __all__ = [
     "Player",
     "Ranges",
     "StrategyFile",
+    "SolveReport",
     "StudError",
     "deck",
     "game_of",
@@ -101,6 +102,38 @@ class Player:
 
     def __repr__(self) -> str:
         return "stud.Player(%r)" % self.name
+
+    @classmethod
+    def _of(cls, native) -> "Player":
+        """The ``Player`` of a native player made in memory (a solve's average)."""
+        player = cls.__new__(cls)
+        player._native = native
+        return player
+
+
+class SolveReport(dict):
+    """A solve's report: the dict of ``stud solve --json``'s last line (equal to it), and
+    ``average``, a walked solve's (Kuhn, Leduc, the walkable stud games) average strategy as it
+    ended, unrounded, as a ``Player`` of the game solved (``None`` for the other back ends):
+    the policy whose exploitability the report gives, to the last bit (the strategy file stores
+    each probability rounded to 1/65535)."""
+
+    def __init__(self, report: dict, average: "Player | None"):
+        super().__init__(report)
+        self.average = average
+
+
+def solve(game: str, **options) -> SolveReport:
+    """Solves ``game`` (a preset: ``kuhn``, ``leduc``, ``7stud``, ...) with its default back
+    end, as ``stud solve --game GAME`` does: keyword options ``iterations``, ``time``
+    (seconds), ``out`` (default ``solves/GAME.strat``), ``seed``, ``keep_checkpoint``,
+    ``resume``, ``abstraction_dir``, ``lock`` (a lock file) and ``progress`` (``True``: the
+    progress lines on stderr; a callable: each line to it). Returns the ``SolveReport``.
+    KeyboardInterrupt stops after the iteration in progress, writes the strategy so far, keeps
+    the checkpoint (``resume=True`` goes on from it) and is raised again with the report (a
+    dict) as its ``report`` attribute."""
+    report, average = _stud.solve(game, **options)
+    return SolveReport(report, None if average is None else Player._of(average))
 
 
 def _draw(policy: dict, rng):
