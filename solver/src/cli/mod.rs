@@ -23,7 +23,7 @@ pub mod solve;
 mod solve_text;
 mod solve_watch;
 
-use ::abstraction::rules::{Action, FirstRound, GameDef, State};
+use ::abstraction::rules::GameDef;
 use anyhow::{bail, Result};
 
 /// Which solver a command runs (`--solver`).
@@ -119,31 +119,4 @@ pub fn deals_bar(quiet: bool, deals: u64) -> indicatif::ProgressBar {
     b
 }
 
-/// An action in a player's words, with its amount, before it is applied to `state`: fold,
-/// check, call 5, bring in for 2, complete to 5, bet 5, raise to 10. The bring-in seat that
-/// opens for the full small bet completes, even though nothing was posted before it: one word
-/// for one move, whoever makes it.
-pub fn action_words(state: &State, a: Action) -> String {
-    let seat = state.to_act().unwrap_or(0);
-    let def = state.def();
-    let level = (0..def.seats)
-        .map(|s| state.round_bet(s))
-        .max()
-        .unwrap_or(0);
-    let owed = (level - state.round_bet(seat)).min(state.stack(seat));
-    match a {
-        Action::Fold => "fold".into(),
-        Action::CheckCall if owed == 0 => "check".into(),
-        Action::CheckCall => format!("call {owed}"),
-        Action::BringIn => format!("bring in for {}", def.bring_in.min(state.stack(seat))),
-        Action::CompleteBetRaise(n)
-            if state.street() == 0
-                && def.first_round == FirstRound::BringIn
-                && level < def.small_bet =>
-        {
-            format!("complete to {n}")
-        }
-        Action::CompleteBetRaise(n) if level == 0 => format!("bet {n}"),
-        Action::CompleteBetRaise(n) => format!("raise to {n}"),
-    }
-}
+pub use solver::query::spot::action_words;
