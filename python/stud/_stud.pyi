@@ -98,3 +98,13 @@ def solve(
     lock: Optional[Union[str, PathLike[str]]] = None,
     progress: Union[None, bool, Callable[[str], Any]] = None,
 ) -> tuple[dict[str, Any], Optional[Player]]: ...
+def query(
+    spec: str,
+    spot: str = "",
+    *,
+    hand: Optional[str] = None,
+    ranges: bool = False,
+    values: bool = False,
+    samples: int = 2000,
+    seed: int = 1,
+) -> tuple[dict[str, Any], Optional[dict[str, Any]]]: ...
