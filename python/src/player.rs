@@ -10,10 +10,8 @@ use anyhow::{bail, Context};
 use pyo3::prelude::*;
 use solver::bot::protocol::{due, spot, NoDecision};
 use solver::bot::{Answer, AveragePlayer, Bet, Player as Plays, BOT_NAMES};
-use solver::players::{load, strategy_spec};
+use solver::players::{load, load_own};
 use solver::resolve::verify::exploitability_of;
-use solver::strategy_file::StrategyFile;
-use std::path::Path;
 use std::sync::{Arc, RwLock};
 
 /// A player as the command line names it: a bot (`random`, `call`, `raise`, `heuristic`) or a
@@ -76,15 +74,6 @@ impl Player {
     }
 }
 
-/// The game a strategy file's spec plays by default: the file's own.
-fn own_game(spec: &str) -> anyhow::Result<Option<GameDef>> {
-    if BOT_NAMES.contains(&spec) {
-        return Ok(None);
-    }
-    let (path, _) = strategy_spec(spec)?;
-    Ok(Some(StrategyFile::open(Path::new(path))?.game().clone()))
-}
-
 #[pymethods]
 impl Player {
     /// Loads the player `spec` names; a strategy file is opened (memory-mapped, every byte
@@ -93,11 +82,12 @@ impl Player {
     fn new(py: Python<'_>, spec: String) -> PyResult<Player> {
         let (name, loaded) = py
             .detach(|| -> anyhow::Result<_> {
-                // A bot plays any game: it is loaded for each game asked (for nothing).
-                let Some(def) = own_game(&spec)? else {
+                // A bot plays any game: it is loaded for each game asked (for nothing). A
+                // strategy file is opened once, in its own game.
+                let Some((def, player)) = load_own(&spec)? else {
                     return Ok((spec.clone(), Vec::new()));
                 };
-                let player: Arc<dyn Plays> = Arc::from(load(&spec, &def)?);
+                let player: Arc<dyn Plays> = Arc::from(player);
                 Ok((player.name().to_string(), vec![(def, player)]))
             })
             .map_err(stud_error)?;
