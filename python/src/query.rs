@@ -1,26 +1,28 @@
-//! `query`: `stud query`'s answer at a spot of a heads-up real game's strategy file, from the
-//! library that answers the command ([`solver::query::betting`], [`solver::query::values`]),
-//! as the dicts `stud query --json` and `stud query --values --json` print.
+//! `query`: `stud query`'s answer at a spot of a heads-up strategy file (a real game's or a
+//! walkable game's), from the library that answers the command ([`solver::query::betting`],
+//! [`solver::query::public`], [`solver::query::values`]), as the dicts `stud query --json` and
+//! `stud query --values --json` print.
 
 use crate::{json_to_py, stud_error};
 use anyhow::{bail, Context};
 use pyo3::prelude::*;
-use solver::bot::StrategyPlayer;
+use solver::bot::{StrategyPlayer, BOT_NAMES};
 use solver::players::strategy_spec;
 use solver::purify::Purification;
 use solver::query::betting::{answer, Ask};
+use solver::query::public;
 use solver::query::spot::parse_spot;
 use solver::query::values::values_json;
 use solver::strategy_file::StrategyFile;
 use solver::values::{Options, DEFAULT_SAMPLES, MAX_SAMPLES, MIN_SAMPLES};
 use std::path::Path;
 
-/// `stud query SPEC SPOT [--hand HAND] [--ranges] --json` as a dict: `spec` a heads-up real
-/// game's strategy file (a betting-tree file), optionally with how its rows are played
+/// `stud query SPEC SPOT [--hand HAND] [--ranges] --json` as a dict: `spec` a heads-up strategy
+/// file (a real game's betting-tree file, or a walkable game's public-tree file), optionally with how its rows are played
 /// (`FILE:pure`, `FILE:threshold=0.15`: `--play`), `spot` the command's spot notation
 /// (`"3c 8d pb cc | Qs 2h x b"`), `hand` the cards of the player to act (`"As Kd"`, `"(As Kd)
 /// 8d"`; default every bucket), `ranges` each seat's range reaching the spot and the strategy by
-/// hand class (the rows as stored; without `hand`). `values`: also `stud query --values
+/// hand class (the rows as stored; without `hand`; a real game's). `values`: also `stud query --values
 /// --json`'s answer (the value of each legal action, for `hand` and by hand class; `samples`
 /// deals of the unknown cards from `seed` where estimated), returned second (else `None`).
 #[pyfunction]
@@ -53,6 +55,9 @@ fn answer_json(
     ranges: bool,
     values: Option<Options>,
 ) -> anyhow::Result<(serde_json::Value, Option<serde_json::Value>)> {
+    if BOT_NAMES.contains(&spec) {
+        bail!("`{spec}` is a bot: it has no strategy file to query");
+    }
     let (path, play) = strategy_spec(spec)?;
     if ranges && hand.is_some() {
         bail!("ranges=True shows every holding's range: give no hand with it");
@@ -67,11 +72,19 @@ fn answer_json(
     }
     let steps = parse_spot(spot)?;
     let file = StrategyFile::open(Path::new(path))?;
-    if file.betting().is_none() {
-        bail!(
-            "{path}: stud.query answers a heads-up real game's file (a betting-tree file); \
-             ask `stud query` for this one"
-        );
+    match &file {
+        StrategyFile::Betting(_) => {}
+        StrategyFile::Public(_) if ranges || values.is_some() => bail!(
+            "ranges and values read a real game's strategy (a betting-tree file); {path} is a \
+             public tree: every private hand has its own row already"
+        ),
+        StrategyFile::Public(f) => {
+            return Ok((public::answer(f, hand, play, &steps)?.json(), None))
+        }
+        StrategyFile::Multiway(_) => bail!(
+            "{path}: stud.query answers a heads-up file (a betting-tree or public-tree file); \
+             ask `stud query` for a multiway one"
+        ),
     }
     let def = file.game().clone();
     // One open: the player of the file (its rows as stored) reads it for the ranges too.

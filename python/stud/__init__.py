@@ -168,9 +168,10 @@ class QueryAnswer:
         return self._answer["seat"]
 
     @property
-    def role(self) -> int:
-        """0 if the seat acts first on this street, 1 if second."""
-        return self._answer["role"]
+    def role(self):
+        """0 if the seat acts first on this street, 1 if second (``None`` for a public-tree
+        file, whose answer names the seat only)."""
+        return self._answer.get("role")
 
     @property
     def street(self) -> int:
@@ -185,7 +186,7 @@ class QueryAnswer:
     @property
     def capped(self) -> bool:
         """Past the strategy's raise cap, where it checks or calls with every hand."""
-        return self._answer["capped"]
+        return self._answer.get("capped", False)
 
     @property
     def actions(self) -> list:
@@ -243,15 +244,17 @@ class QueryAnswer:
 
 def query(file_or_player, spot: str = "", hand=None, ranges: bool = False, values: bool = False,
           samples: int = 2000, seed: int = 1) -> QueryAnswer:
-    """``stud query FILE SPOT [--hand HAND] [--ranges]`` on a heads-up real game's strategy file
-    (a path, ``FILE:pure`` or ``FILE:threshold=T`` for ``--play``, or a ``Player`` of one: its
-    spec), at ``spot`` in the command's notation (public cards and actions in order: ``"3c 8d
-    pb cc | Qs 2h x b"``; docs/guide/query.md), as a ``QueryAnswer``. ``hand``: the cards of
-    the player to act (``"As Kd"``, or ``"(As Kd) 8d"`` with its up cards); default every
-    bucket. ``ranges=True`` (without ``hand``): each seat's range reaching the spot and the
-    strategy by hand class, the rows as stored. ``values=True``: also ``stud query --values``'
-    answer (``QueryAnswer.values``): exact on 6th and 7th street, else estimated from
-    ``samples`` deals drawn from ``seed`` (``--samples``, ``--seed``)."""
+    """``stud query FILE SPOT [--hand HAND] [--ranges]`` on a heads-up strategy file, a real
+    game's or a walkable game's (Kuhn, Leduc: a row per private card), given as a path,
+    ``FILE:pure`` or ``FILE:threshold=T`` (``--play``), or a ``Player`` of one (its spec), at
+    ``spot`` in the command's notation (public cards and actions in order: ``"3c 8d pb cc | Qs
+    2h x b"``; docs/guide/query.md), as a ``QueryAnswer``. ``hand``: the cards of the player to
+    act (``"As Kd"``, or ``"(As Kd) 8d"`` with its up cards); default every bucket (every
+    private card). A real game's file also answers ``ranges=True`` (without ``hand``): each
+    seat's range reaching the spot and the strategy by hand class, the rows as stored; and
+    ``values=True``: ``stud query --values``' answer (``QueryAnswer.values``), exact on 6th and
+    7th street, else estimated from ``samples`` deals drawn from ``seed`` (``--samples``,
+    ``--seed``)."""
     spec = file_or_player.name if isinstance(file_or_player, Player) else _os.fspath(file_or_player)
     answer, vals = _stud.query(spec, spot, hand=hand, ranges=ranges, values=values,
                                samples=samples, seed=seed)

@@ -96,8 +96,35 @@ def test_the_values_are_the_commands():
     ((HU, "3c 8d pb"), {"hand": "As As"}, "--hand"),
     ((HU, "3c 8d pb"), {"hand": "As Kd", "ranges": True}, "give no hand"),
     ((HU + ":pure", "3c 8d pb"), {"ranges": True}, "drop `:pure`"),
-    ((strategy("7stud-3p.strat"), "3c 8d Kh pb"), {}, "betting-tree file"),
+    ((strategy("7stud-3p.strat"), "3c 8d Kh pb"), {}, "ask `stud query` for a multiway"),
+    ((stud.Player("heuristic"), "3c 8d pb"), {}, "a bot: it has no strategy file"),
 ])
 def test_a_bad_question_is_refused_with_the_commands_words(args, options, message):
     with pytest.raises(stud.StudError, match=message.replace("(", r"\(").replace(")", r"\)")):
         stud.query(*args, **options)
+
+
+@pytest.fixture(scope="module")
+def leduc(tmp_path_factory):
+    out = tmp_path_factory.mktemp("leduc") / "leduc.strat"
+    stud.solve("leduc", iterations=20, out=str(out))
+    return str(out)
+
+
+@pytest.mark.parametrize("spot, options, flags", [
+    ("", {}, []),
+    ("cbr2 cc | Kd | cbr4", {}, []),
+    ("cbr2 cc | Kd | cbr4", {"hand": "Qc"}, ["--hand", "Qc"]),
+    ("cc b", {}, []),
+])
+def test_a_public_tree_files_answer_is_the_commands_json(leduc, spot, options, flags):
+    answer = stud.query(leduc, spot, **options)
+    assert answer.to_dict() == command(leduc, spot, *flags)
+    assert answer.role is None and not answer.capped
+
+
+def test_a_public_tree_file_has_no_ranges_or_values(leduc):
+    with pytest.raises(stud.StudError, match="public tree"):
+        stud.query(leduc, "cbr2", ranges=True)
+    with pytest.raises(stud.StudError, match="public tree"):
+        stud.query(leduc, "cbr2", hand="Kd", values=True)
