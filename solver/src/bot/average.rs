@@ -91,3 +91,49 @@ impl Player for AveragePlayer {
         Ok(normalize_or_fall_back(legal, probs))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::AveragePlayer;
+    use crate::resolve::verify::exploitability_of;
+    use crate::solve::{drive, Request, Results, Settings};
+    use abstraction::rules::GameDef;
+    use std::sync::Arc;
+
+    /// A walked solve's average, played: the library's best response of the player gives the
+    /// solve's own reported exploitability (the file's rounding would move it by 1e-7 and more).
+    #[test]
+    fn the_average_plays_the_exploitability_the_solve_reports() {
+        let dir = std::env::temp_dir().join(format!("stud-average-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for game in ["kuhn", "leduc"] {
+            let def = GameDef::preset(game).unwrap();
+            let request = Request {
+                settings: Settings::default_for(&def),
+                game: def.clone(),
+                name: game.into(),
+                iterations: Some(50),
+                time: None,
+                out: Some(dir.join(format!("{game}.strat"))),
+                keep_checkpoint: false,
+                resume: false,
+                seed: 0,
+                abstraction_dir: dir.clone(),
+                lock: None,
+            };
+            let report = drive(&request, &mut ()).unwrap();
+            let Results::Walked(w) = report.results else {
+                panic!("{game}: not a walked solve");
+            };
+            let player = AveragePlayer::new(Arc::clone(&w.average), game.into());
+            let e = exploitability_of(&def, &player).unwrap();
+            assert!(
+                (e.chips - w.exploitability).abs() < 1e-12,
+                "{game}: {} played, {} reported",
+                e.chips,
+                w.exploitability
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

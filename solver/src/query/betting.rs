@@ -424,3 +424,73 @@ pub fn answer_of(
     };
     answer(f, ask, &steps)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::answer_of;
+    use crate::bot::StrategyPlayer;
+    use crate::purify::Purification;
+    use crate::strategy_file::StrategyFile;
+    use serde_json::Value;
+
+    fn numbers(v: &Value) -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_range_after_one_action_weighs_each_bucket_by_its_row() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/7stud-hu.strat");
+        let def = StrategyFile::open(std::path::Path::new(path))
+            .unwrap()
+            .game()
+            .clone();
+        let player = StrategyPlayer::open(path, &def)
+            .unwrap()
+            .with_purification(Purification::Mixed);
+        // p1 brings in with the 3c: each of its buckets is in the range by its row's
+        // probability of the bring-in at the decision before.
+        let before = answer_of(&player, "3c 8d", None, false).unwrap().json();
+        assert_eq!(before["actions"][0], "pb");
+        let at = answer_of(&player, "3c 8d pb", None, true).unwrap().json();
+        let ranges = at["ranges"].as_array().unwrap();
+        let p1 = &ranges[0];
+        let buckets = p1["buckets"].as_array().unwrap();
+        assert!(buckets.len() > 10);
+        for b in buckets {
+            let bucket = b["bucket"].as_u64().unwrap() as usize;
+            let row = numbers(&before["hands"][bucket]["probabilities"]);
+            let reach = b["reach"].as_f64().unwrap();
+            assert!(
+                (reach - row[0]).abs() < 1e-9,
+                "bucket {bucket}: {reach} vs {row:?}"
+            );
+        }
+        // p2 has not acted: every class is in whole, each by its number of holdings.
+        let p2 = &ranges[1];
+        let total = p2["holdings"].as_f64().unwrap();
+        assert_eq!(p2["reach"], 1.0);
+        for c in p2["classes"].as_array().unwrap() {
+            let n = c["holdings"].as_f64().unwrap();
+            if n > 0.0 {
+                assert_eq!(c["reach"], 1.0);
+            }
+            assert!((c["share"].as_f64().unwrap() - n / total).abs() < 1e-12);
+        }
+        for r in ranges {
+            let shares: f64 = r["classes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["share"].as_f64().unwrap())
+                .sum();
+            assert!((shares - 1.0).abs() < 1e-9);
+            assert_eq!(r["lost"], false);
+        }
+        // The chart counts each of p2's holdings once.
+        assert_eq!(at["chart"]["holdings"], p2["holdings"]);
+    }
+}
