@@ -6,7 +6,10 @@ Python bots, PokerKit states and OpenSpiel games.
     bot.policy(state)        # {Action("complete_bet_or_raise_to", 5): 0.8, ...} at a PokerKit State
     bot.act(state, random.Random(1))  # draws one and plays it on the state
 
-docs/guide/python.md has the whole walk. ``stud.arrays.StrategyArrays(path)`` views a heads-up strategy file's sections as numpy arrays
+docs/guide/python.md has the whole walk. ``stud.query(path, "3c 8d pb", hand="As Kd")`` is
+``stud query``'s answer at a spot in its notation (``ranges=True``, ``values=True`` as its
+flags); ``stud.solve(game, iterations=N)`` solves, its report's ``average`` the unrounded
+average strategy as a ``Player``. ``stud.arrays.StrategyArrays(path)`` views a heads-up strategy file's sections as numpy arrays
 (in place, no copy); ``stud.openspiel`` has OpenSpiel's policies. Every error is a ``StudError`` with the command line's
 message; a history that leads to no decision is a ``NoDecisionError`` with its ``due`` fields.
 """
