@@ -15,6 +15,7 @@ use pyo3::prelude::*;
 
 mod game;
 mod player;
+mod query;
 mod ranges;
 mod solve;
 mod strategy;
@@ -58,6 +59,7 @@ fn _stud(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::Game>()?;
     m.add_function(wrap_pyfunction!(game::deck, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(query::query, m)?)?;
     m.add_class::<player::Player>()?;
     m.add_class::<player::Decision>()?;
     m.add_class::<strategy::StrategyFile>()?;

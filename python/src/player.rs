@@ -9,11 +9,9 @@ use abstraction::rules::{Action, GameDef, Next, State};
 use anyhow::{bail, Context};
 use pyo3::prelude::*;
 use solver::bot::protocol::{due, spot, NoDecision};
-use solver::bot::{Answer, Bet, Player as Plays, BOT_NAMES};
-use solver::players::{load, strategy_spec};
+use solver::bot::{Answer, AveragePlayer, Bet, Player as Plays, BOT_NAMES};
+use solver::players::{load, load_own};
 use solver::resolve::verify::exploitability_of;
-use solver::strategy_file::StrategyFile;
-use std::path::Path;
 use std::sync::{Arc, RwLock};
 
 /// A player as the command line names it: a bot (`random`, `call`, `raise`, `heuristic`) or a
@@ -29,9 +27,24 @@ pub struct Player {
     /// The player loaded for each game asked so far: a strategy file is checked against a game
     /// once, when first asked in it (a handful of games at most: a linear search, no hashing).
     loaded: RwLock<Vec<(GameDef, Arc<dyn Plays>)>>,
+    /// Made in memory, not from a spec: it plays its one game only (a solve's average).
+    fixed: bool,
 }
 
 impl Player {
+    /// The player of a walked solve's unrounded average (see `solve`), which plays the game
+    /// solved and no other.
+    pub(crate) fn of_average(player: AveragePlayer) -> Player {
+        let def = player.average().game.clone();
+        let name = player.name().to_string();
+        Player {
+            spec: name.clone(),
+            name,
+            loaded: RwLock::new(vec![(def, Arc::new(player))]),
+            fixed: true,
+        }
+    }
+
     /// The player loaded for `def`, loading it the first time.
     fn for_game(&self, def: &GameDef) -> anyhow::Result<Arc<dyn Plays>> {
         let found = |v: &Vec<(GameDef, Arc<dyn Plays>)>| {
@@ -44,6 +57,9 @@ impl Player {
                 .expect("never poisoned: no panic holds it"),
         ) {
             return Ok(p);
+        }
+        if self.fixed {
+            bail!("{} plays the game it solved only", self.name);
         }
         let player: Arc<dyn Plays> = Arc::from(load(&self.spec, def)?);
         let mut loaded = self
@@ -58,15 +74,6 @@ impl Player {
     }
 }
 
-/// The game a strategy file's spec plays by default: the file's own.
-fn own_game(spec: &str) -> anyhow::Result<Option<GameDef>> {
-    if BOT_NAMES.contains(&spec) {
-        return Ok(None);
-    }
-    let (path, _) = strategy_spec(spec)?;
-    Ok(Some(StrategyFile::open(Path::new(path))?.game().clone()))
-}
-
 #[pymethods]
 impl Player {
     /// Loads the player `spec` names; a strategy file is opened (memory-mapped, every byte
@@ -75,11 +82,12 @@ impl Player {
     fn new(py: Python<'_>, spec: String) -> PyResult<Player> {
         let (name, loaded) = py
             .detach(|| -> anyhow::Result<_> {
-                // A bot plays any game: it is loaded for each game asked (for nothing).
-                let Some(def) = own_game(&spec)? else {
+                // A bot plays any game: it is loaded for each game asked (for nothing). A
+                // strategy file is opened once, in its own game.
+                let Some((def, player)) = load_own(&spec)? else {
                     return Ok((spec.clone(), Vec::new()));
                 };
-                let player: Arc<dyn Plays> = Arc::from(load(&spec, &def)?);
+                let player: Arc<dyn Plays> = Arc::from(player);
                 Ok((player.name().to_string(), vec![(def, player)]))
             })
             .map_err(stud_error)?;
@@ -87,6 +95,7 @@ impl Player {
             spec,
             name,
             loaded: RwLock::new(loaded),
+            fixed: false,
         })
     }
 
@@ -103,7 +112,8 @@ impl Player {
             .loaded
             .read()
             .expect("never poisoned: no panic holds it");
-        match (BOT_NAMES.contains(&self.spec.as_str()), loaded.first()) {
+        let bot = BOT_NAMES.contains(&self.spec.as_str()) && !self.fixed;
+        match (bot, loaded.first()) {
             (false, Some((def, _))) => {
                 let v = serde_json::to_value(def).map_err(|e| stud_error(e.into()))?;
                 Ok(Some(json_to_py(py, &v)?))

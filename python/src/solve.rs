@@ -3,15 +3,17 @@
 //! and watches for KeyboardInterrupt, which stops the solve as Ctrl-C stops `stud solve`: after
 //! the iteration in progress, the strategy so far written and the checkpoint kept.
 
+use crate::player::Player;
 use crate::{json_to_py, stud_error};
 use abstraction::rules::GameDef;
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
+use solver::bot::AveragePlayer;
 use solver::session::{self, Plan};
-use solver::solve::{drive, read_lock, Report, Request, Settings, Tick, Watcher};
+use solver::solve::{drive, read_lock, Report, Request, Results, Settings, Tick, Watcher};
 use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How often the waiting thread looks for KeyboardInterrupt and the solve reports its pace.
@@ -77,7 +79,10 @@ impl Watcher for Lines {
 
 /// Solves `game` (a preset: `kuhn`, `leduc`, `7stud`, …) with its default back end until
 /// `iterations` in all or `time` seconds, writing the strategy to `out` (default
-/// `solves/GAME.strat`); returns the report (`stud solve --json`'s last line) as a dict.
+/// `solves/GAME.strat`); returns the report (`stud solve --json`'s last line) as a dict, and
+/// a walked solve's (Kuhn, Leduc, the walkable stud games) average strategy as it ended,
+/// unrounded, as a `Player` (`None` for the other back ends): the policy whose exploitability
+/// the report gives (the file stores it rounded).
 /// `lock`: a lock file (`stud solve --lock`, docs/guide/solving.md) whose rows stay fixed.
 /// `progress`: print the progress lines on stderr (`True`), hand each to a callable, or
 /// nothing (`None`/`False`). KeyboardInterrupt stops after the iteration in progress, writes the
@@ -100,7 +105,7 @@ pub fn solve<'py>(
     abstraction_dir: Option<PathBuf>,
     lock: Option<PathBuf>,
     progress: Option<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<(Bound<'py, PyAny>, Option<Player>)> {
     let def = GameDef::preset(game).map_err(|e| stud_error(e.into()))?;
     let time = time
         .map(|t| {
@@ -128,8 +133,15 @@ pub fn solve<'py>(
     let report = run(py, &request, progress.as_ref())?;
     let value = serde_json::to_value(&report).map_err(|e| stud_error(e.into()))?;
     let dict = json_to_py(py, &value)?;
+    let average = match &report.results {
+        Results::Walked(w) => Some(Player::of_average(AveragePlayer::new(
+            Arc::clone(&w.average),
+            format!("{game} average ({} iterations, unrounded)", w.iterations),
+        ))),
+        _ => None,
+    };
     match report.finished() {
-        Ok(()) => Ok(dict),
+        Ok(()) => Ok((dict, average)),
         Err(e) => {
             let err = PyKeyboardInterrupt::new_err(format!("{e:#}"));
             err.value(py).setattr("report", dict)?;

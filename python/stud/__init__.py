@@ -6,19 +6,24 @@ Python bots, PokerKit states and OpenSpiel games.
     bot.policy(state)        # {Action("complete_bet_or_raise_to", 5): 0.8, ...} at a PokerKit State
     bot.act(state, random.Random(1))  # draws one and plays it on the state
 
-docs/guide/python.md has the whole walk. ``stud.arrays.StrategyArrays(path)`` views a heads-up strategy file's sections as numpy arrays
+docs/guide/python.md has the whole walk. ``stud.query(path, "3c 8d pb", hand="As Kd")`` is
+``stud query``'s answer at a spot in its notation (``ranges=True``, ``values=True`` as its
+flags); ``stud.solve(game, iterations=N)`` solves, its report's ``average`` the unrounded
+average strategy as a ``Player``. ``stud.arrays.StrategyArrays(path)`` views a heads-up strategy file's sections as numpy arrays
 (in place, no copy); ``stud.openspiel`` has OpenSpiel's policies. Every error is a ``StudError`` with the command line's
 message; a history that leads to no decision is a ``NoDecisionError`` with its ``due`` fields.
 """
 
 from __future__ import annotations
 
+import copy as _copy
+import os as _os
 import random as _random
 
 from . import _stud
 from ._pokerkit import Action, game_of, phh_actions
 from ._stud import (BOT_NAMES, Decision, Game, NoDecisionError, Ranges, StrategyFile, StudError,
-                    deck, solve)
+                    deck)
 
 __all__ = [
     "Action",
@@ -27,12 +32,15 @@ __all__ = [
     "Game",
     "NoDecisionError",
     "Player",
+    "QueryAnswer",
     "Ranges",
     "StrategyFile",
+    "SolveReport",
     "StudError",
     "deck",
     "game_of",
     "phh_actions",
+    "query",
     "solve",
 ]
 
@@ -101,6 +109,159 @@ class Player:
 
     def __repr__(self) -> str:
         return "stud.Player(%r)" % self.name
+
+    @classmethod
+    def _of(cls, native) -> "Player":
+        """The ``Player`` of a native player made in memory (a solve's average)."""
+        player = cls.__new__(cls)
+        player._native = native
+        return player
+
+
+class SolveReport(dict):
+    """A solve's report: the dict of ``stud solve --json``'s last line (equal to it), and
+    ``average``, a walked solve's (Kuhn, Leduc, the walkable stud games) average strategy as it
+    ended, unrounded, as a ``Player`` of the game solved (``None`` for the other back ends):
+    the policy whose exploitability the report gives, to the last bit (the strategy file stores
+    each probability rounded to 1/65535)."""
+
+    def __init__(self, report: dict, average: "Player | None"):
+        super().__init__(report)
+        self.average = average
+
+
+def solve(game: str, **options) -> SolveReport:
+    """Solves ``game`` (a preset: ``kuhn``, ``leduc``, ``7stud``, ...) with its default back
+    end, as ``stud solve --game GAME`` does: keyword options ``iterations``, ``time``
+    (seconds), ``out`` (default ``solves/GAME.strat``), ``seed``, ``keep_checkpoint``,
+    ``resume``, ``abstraction_dir``, ``lock`` (a lock file) and ``progress`` (``True``: the
+    progress lines on stderr; a callable: each line to it). Returns the ``SolveReport``.
+    KeyboardInterrupt stops after the iteration in progress, writes the strategy so far, keeps
+    the checkpoint (``resume=True`` goes on from it) and is raised again with the report (a
+    dict) as its ``report`` attribute."""
+    report, average = _stud.solve(game, **options)
+    return SolveReport(report, None if average is None else Player._of(average))
+
+
+class QueryAnswer:
+    """``stud query``'s answer at a spot, in a player's terms: who acts (``seat``, 0 for p1;
+    ``role``, 0 if first on the street), the ``street`` (0-based) and ``street_name`` (``"4th
+    street"``), the decision's actions in words (``actions``: ``["check", "bet 5"]``) and as
+    PHH codes (``codes``), and its rows (``hands``: the hand's, or every bucket's with how many
+    holdings it holds here, some of them, its EHS and hand classes). ``row`` is the hand's row
+    as ``{action in words: probability}``; ``ranges`` and ``chart`` what ``--ranges`` adds.
+    ``to_dict()`` is ``stud query --json``'s answer, key for key; ``values`` is ``stud query
+    --values --json``'s when asked."""
+
+    def __init__(self, answer: dict, values=None):
+        self._answer = answer
+        self.values = values
+        """``stud query --values --json``'s answer (``values=True``): the value of each
+        action in chips and big bets for the hand (``hand``), the range (``range``) and by hand
+        class (``classes``), exact or estimated (``method``) with a 95% interval; else
+        ``None``."""
+
+    def to_dict(self) -> dict:
+        """The answer as ``stud query --json`` prints it (a copy)."""
+        return _copy.deepcopy(self._answer)
+
+    @property
+    def seat(self):
+        """The seat to act (0 for p1); ``None`` at the empty spot (the door cards decide)."""
+        return self._answer["seat"]
+
+    @property
+    def role(self):
+        """0 if the seat acts first on this street, 1 if second (``None`` for a public-tree
+        file, whose answer names the seat only)."""
+        return self._answer.get("role")
+
+    @property
+    def street(self) -> int:
+        """The betting round, 0 for the first (third street in seven-card games)."""
+        return self._answer["street"]
+
+    @property
+    def street_name(self) -> str:
+        """The street as players name it (``"3rd street"``)."""
+        return self._answer["street_name"]
+
+    @property
+    def capped(self) -> bool:
+        """Past the strategy's raise cap, where it checks or calls with every hand."""
+        return self._answer.get("capped", False)
+
+    @property
+    def actions(self) -> list:
+        """The decision's actions in a player's words (``fold``, ``call 5``, ``raise to
+        10``), in the rows' order."""
+        return list(self._answer["action_names"])
+
+    @property
+    def codes(self) -> list:
+        """The same actions as PHH codes (``f``, ``cc``, ``cbr10``)."""
+        return list(self._answer["actions"])
+
+    @property
+    def hands(self) -> list:
+        """The rows: dicts of ``hand`` (with a hand asked), ``bucket``, ``probabilities`` (one
+        per action), ``unreached``, and where known ``holdings``, ``examples``,
+        ``description`` (EHS and hand classes, as ``stud query`` prints it), ``ehs``,
+        ``classes``."""
+        return _copy.deepcopy(self._answer["hands"])
+
+    @property
+    def row(self):
+        """``{action in words: probability}`` of the one row asked (with ``hand``); ``None``
+        when every bucket's row was."""
+        rows = self._answer["hands"]
+        if len(rows) != 1 or rows[0]["hand"] is None:
+            return None
+        return dict(zip(self._answer["action_names"], rows[0]["probabilities"]))
+
+    @property
+    def description(self):
+        """The hand's class as ``stud query --hand`` describes it (``None`` without a hand)."""
+        rows = self._answer["hands"]
+        if len(rows) != 1 or rows[0]["hand"] is None:
+            return None
+        return rows[0].get("description")
+
+    @property
+    def ranges(self):
+        """Each seat's range reaching the spot (``ranges=True``), seat 0's first: its
+        holdings, ``reach`` (the probability of its betting so far), and by hand class and by
+        bucket the holdings, reach and share; ``None`` when not asked."""
+        return _copy.deepcopy(self._answer.get("ranges"))
+
+    @property
+    def chart(self):
+        """The strategy by hand class (``ranges=True``): each class's mean row over its
+        holdings; ``None`` when not asked."""
+        return _copy.deepcopy(self._answer.get("chart"))
+
+    def __repr__(self) -> str:
+        who = "first decision" if self.seat is None else "p%d" % (self.seat + 1)
+        return "stud.QueryAnswer(%s on %s: %s)" % (who, self.street_name, ", ".join(self.actions))
+
+
+def query(file_or_player, spot: str = "", hand=None, ranges: bool = False, values: bool = False,
+          samples: int = 2000, seed: int = 1) -> QueryAnswer:
+    """``stud query FILE SPOT [--hand HAND] [--ranges]`` on a heads-up strategy file, a real
+    game's or a walkable game's (Kuhn, Leduc: a row per private card), given as a path,
+    ``FILE:pure`` or ``FILE:threshold=T`` (``--play``), or a ``Player`` of one (its spec), at
+    ``spot`` in the command's notation (public cards and actions in order: ``"3c 8d pb cc | Qs
+    2h x b"``; docs/guide/query.md), as a ``QueryAnswer``. ``hand``: the cards of the player to
+    act (``"As Kd"``, or ``"(As Kd) 8d"`` with its up cards); default every bucket (every
+    private card). A real game's file also answers ``ranges=True`` (without ``hand``): each
+    seat's range reaching the spot and the strategy by hand class, the rows as stored; and
+    ``values=True``: ``stud query --values``' answer (``QueryAnswer.values``), exact on 6th and
+    7th street, else estimated from ``samples`` deals drawn from ``seed`` (``--samples``,
+    ``--seed``)."""
+    spec = file_or_player.name if isinstance(file_or_player, Player) else _os.fspath(file_or_player)
+    answer, vals = _stud.query(spec, spot, hand=hand, ranges=ranges, values=values,
+                               samples=samples, seed=seed)
+    return QueryAnswer(answer, vals)
 
 
 def _draw(policy: dict, rng):

@@ -97,4 +97,14 @@ def solve(
     abstraction_dir: Optional[Union[str, PathLike[str]]] = None,
     lock: Optional[Union[str, PathLike[str]]] = None,
     progress: Union[None, bool, Callable[[str], Any]] = None,
-) -> dict[str, Any]: ...
+) -> tuple[dict[str, Any], Optional[Player]]: ...
+def query(
+    spec: str,
+    spot: str = "",
+    *,
+    hand: Optional[str] = None,
+    ranges: bool = False,
+    values: bool = False,
+    samples: int = 2000,
+    seed: int = 1,
+) -> tuple[dict[str, Any], Optional[dict[str, Any]]]: ...

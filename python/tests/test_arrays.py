@@ -5,7 +5,7 @@ import pyspiel
 import pytest
 
 import stud
-from stud.arrays import StrategyArrays
+from stud.arrays import StrategyArrays, edge_code
 from stud.openspiel import tabular_policy
 from conftest import strategy
 
@@ -22,6 +22,18 @@ def test_the_sections_are_views_of_the_mapped_file():
         assert rows.shape == (a.num_buckets[a.nodes[node]["street"]],
                               a.nodes[node]["num_children"])
         assert np.allclose(rows.sum(axis=1), 1.0) and (rows >= 0).all()
+
+
+def test_the_edges_decode_into_the_spot_notation():
+    a = StrategyArrays(strategy("7stud-hu.strat"))
+    assert edge_code(a.edges[0]) == "root"
+    first = int(a.decisions[0])
+    # The bring-in's decision: as `stud query FILE --json` names its actions.
+    assert a.actions(first) == stud.query(strategy("7stud-hu.strat")).codes == ["pb", "cbr5"]
+    assert [edge_code(x) for x in (1, 2, 3, 0x4000000A, 0x80000000 | 51, 0x80000000)] == [
+        "f", "cc", "pb", "cbr10", "As", "2c"]
+    with pytest.raises(stud.StudError, match="damaged: edge code 0x80000034"):
+        edge_code(0x80000034)
 
 
 def test_kuhns_rows_are_the_tabular_policys(tmp_path):

@@ -1,5 +1,6 @@
-"""OpenSpiel: the tabular policies of Kuhn and Leduc strategy files (their exploitability as
-OpenSpiel computes it against what the solve printed) and the policy of the
+"""OpenSpiel: the tabular policies of Kuhn and Leduc solves and strategy files (their
+exploitability as OpenSpiel computes it against what the solve printed: to 1e-9 for the solve's
+own unrounded average, within the file's rounding for its file) and the policy of the
 python_pokerkit_wrapper games."""
 
 import random
@@ -23,18 +24,24 @@ FILE_ROUNDING = 1e-5
     ("kuhn", "kuhn_poker", 500),
     ("leduc", "leduc_poker", 100),
 ])
-def test_a_solved_files_openspiel_exploitability_is_what_the_solve_printed(
+def test_a_solves_openspiel_exploitability_is_what_the_solve_printed(
         tmp_path, game, openspiel, iterations):
     out = tmp_path / (game + ".strat")
     report = stud.solve(game, iterations=iterations, out=str(out))
     assert report["iterations"] == iterations
     g = pyspiel.load_game(openspiel)
+    # The solve's own average, unrounded: OpenSpiel's best response measures the very figure
+    # the solve reported (its JSON line's, every digit).
+    average = exploitability.exploitability(g, tabular_policy(g, report.average))
+    assert abs(average - report["exploitability"]) < 1e-9, (average, report)
+    assert abs(report.average.exploitability(game)["chips"] - report["exploitability"]) < 1e-12
+    # The file's policy (its rows as stored) measured by both best responses: the same figure.
     player = stud.Player(str(out))
     measured = exploitability.exploitability(g, tabular_policy(g, player))
-    # The file's policy (its rows as stored) measured by both best responses: the same figure.
     assert abs(measured - player.exploitability(game)["chips"]) < 1e-9
-    # And the solve's own (unrounded) average's, as printed, up to the file's rounding.
+    # And the solve's figure up to the file's rounding, which moves it measurably.
     assert abs(measured - report["exploitability"]) < FILE_ROUNDING, (measured, report)
+    assert measured != average
     # A bot's table is another policy, far from equilibrium: the comparison can fail.
     always_call = exploitability.exploitability(g, tabular_policy(g, stud.Player("call")))
     assert always_call > measured + 0.1

@@ -25,6 +25,7 @@ pub mod multiway;
 pub mod players;
 pub mod policy;
 pub mod purify;
+pub mod query;
 pub mod ranges;
 pub mod resolve;
 pub mod review;

@@ -29,29 +29,55 @@ pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
             let (path, purification) = strategy_spec(spec)?;
             // The file is opened once, whichever its kind, and the kind picks the player.
             let file = StrategyFile::open(Path::new(path))?;
-            let resolve = match Path::new(spec).exists() {
-                true => None,
-                false => resolve_spec(spec),
-            };
-            if let StrategyFile::Multiway(f) = file {
-                return Ok(Box::new(multiway_player(
-                    spec,
-                    path,
-                    purification,
-                    *f,
-                    def,
-                )?));
-            }
-            let mut player = strategy_player(path, purification, file, def)?;
-            match resolve {
-                Some(parsed) => {
-                    let (_, budget, options) = parsed?;
-                    player.remember_recent(RESOLVE_RECENT_VIEWS);
-                    Box::new(ResolvingPlayer::new(player, budget, options))
-                }
-                None => Box::new(player),
-            }
+            of_file(spec, path, purification, file, def)?
         }
+    })
+}
+
+/// [`load`] in the game a strategy file was solved for: the game and the player, the file
+/// opened once; `None` for a built-in bot, which plays any game.
+pub fn load_own(spec: &str) -> anyhow::Result<Option<(GameDef, Box<dyn Player>)>> {
+    if BOT_NAMES.contains(&spec) {
+        return Ok(None);
+    }
+    let (path, purification) = strategy_spec(spec)?;
+    let file = StrategyFile::open(Path::new(path))?;
+    let def = file.game().clone();
+    let player = of_file(spec, path, purification, file, &def)?;
+    Ok(Some((def, player)))
+}
+
+/// The player of the strategy file `spec` names, `file` opened from its `path` (its
+/// purification read already), solved for `def`: a multiway file's, else the heads-up file's,
+/// re-solving where the spec says `:resolve`.
+fn of_file(
+    spec: &str,
+    path: &str,
+    purification: Option<Purification>,
+    file: StrategyFile,
+    def: &GameDef,
+) -> anyhow::Result<Box<dyn Player>> {
+    let resolve = match Path::new(spec).exists() {
+        true => None,
+        false => resolve_spec(spec),
+    };
+    if let StrategyFile::Multiway(f) = file {
+        return Ok(Box::new(multiway_player(
+            spec,
+            path,
+            purification,
+            *f,
+            def,
+        )?));
+    }
+    let mut player = strategy_player(path, purification, file, def)?;
+    Ok(match resolve {
+        Some(parsed) => {
+            let (_, budget, options) = parsed?;
+            player.remember_recent(RESOLVE_RECENT_VIEWS);
+            Box::new(ResolvingPlayer::new(player, budget, options))
+        }
+        None => Box::new(player),
     })
 }
 

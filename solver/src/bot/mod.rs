@@ -6,6 +6,7 @@
 //! and everyone's up cards. Legal actions and payoffs are the rules engine's.
 
 pub mod aivat;
+mod average;
 mod heuristic;
 mod lbr;
 pub mod matches;
@@ -19,6 +20,7 @@ pub mod third_street;
 
 pub use crate::action::Bet;
 pub use crate::policy::public_events;
+pub use average::AveragePlayer;
 pub use heuristic::Heuristic;
 pub use lbr::{Lbr, LbrDeals};
 pub use multiway::MultiwayPlayer;

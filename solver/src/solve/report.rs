@@ -2,9 +2,12 @@
 //! the final JSON line of `stud solve --json`), and whether an interrupt stopped it.
 
 use crate::memory::Estimate;
+use abstraction::rules::GameDef;
+use abstraction::tree::Tree;
 use anyhow::{bail, Result};
 use serde::Serialize;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// What [`super::drive`] returns.
 #[derive(Clone, Debug, Serialize)]
@@ -133,6 +136,38 @@ pub struct Walked {
     /// Whether the abstraction is lossless (the abstract game is the real one).
     #[serde(skip)]
     pub lossless: bool,
+    /// The average strategy as solved, unrounded: the one `exploitability` measures (the file
+    /// stores it rounded). Not in the JSON line; a program of the library plays it through
+    /// [`crate::bot::AveragePlayer`].
+    #[serde(skip)]
+    pub average: Arc<Average>,
+}
+
+/// A walked solve's average strategy as it ended, before the strategy file rounds it: the
+/// public tree and its average-strategy mass per slot (a row normalized is the strategy).
+pub struct Average {
+    /// The game solved.
+    pub game: GameDef,
+    /// The public tree the solve walked.
+    pub tree: Tree,
+    /// The average-strategy mass of each slot of `tree` (`Solver::average`).
+    pub mass: Vec<f64>,
+    /// Iterations completed.
+    pub iterations: u64,
+}
+
+impl std::fmt::Debug for Average {
+    /// The game and size only: the tree and rows are far too long to print.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Average {{ variant: {:?}, nodes: {}, slots: {}, iterations: {} }}",
+            self.game.variant,
+            self.tree.nodes.len(),
+            self.mass.len(),
+            self.iterations
+        )
+    }
 }
 
 /// The end of a deal-sampled solve.

@@ -11,6 +11,7 @@ use crate::session::{self, build_tree, Abstractions, Flow, Plan, Progress, ADVIC
 use crate::strategy_file;
 use anyhow::{bail, Result};
 use std::path::Path;
+use std::sync::Arc;
 
 /// The settings of a walked solve.
 #[derive(Clone, Debug, PartialEq)]
@@ -202,12 +203,21 @@ impl Backend for Walked<'_> {
             },
         )?;
         let e = m.real_game;
+        let (nodes, infoset_actions) = (solver.tree.nodes.len(), solver.tree.num_slots);
+        let (algorithm, iterations) = (solver.algorithm.name(), solver.iterations);
+        // The solver's own tables end here: its tree and average move into the report, unrounded.
+        let average = Arc::new(report::Average {
+            game: request.game.clone(),
+            tree: solver.tree,
+            mass: solver.average,
+            iterations,
+        });
         Ok(Results::Walked(report::Walked {
             game: request.name.clone(),
-            algorithm: solver.algorithm.name(),
+            algorithm,
             abstraction: abs.card_name(),
             sample: self.settings.sample,
-            iterations: solver.iterations,
+            iterations,
             seconds: ended.clock.session.elapsed().as_secs_f64(),
             iterate_seconds: ended.ran.iterating.as_secs_f64(),
             exploitability: e.chips,
@@ -218,12 +228,13 @@ impl Backend for Walked<'_> {
             out: out.display().to_string(),
             checkpoint: kept,
             threads: rayon::current_num_threads(),
-            nodes: solver.tree.nodes.len(),
-            infoset_actions: solver.tree.num_slots,
+            nodes,
+            infoset_actions,
             estimate: est,
             estimate_bytes: est.peak(),
             peak_bytes: status_bytes("VmHWM"),
             lossless,
+            average,
         }))
     }
 }

@@ -7,9 +7,9 @@
 //! query` command of the node; a click on an action goes on. Its one question to the server is
 //! `GET /api/node?spot=SPOT`: the spot in `stud query`'s notation (cards and PHH codes),
 //! answered with where the hand is (a card due, a decision, the end) and, at a decision, `stud
-//! query --ranges --json`'s own answer ([`crate::cli::query::betting::betting_json`]). On a
+//! query --ranges --json`'s own answer ([`solver::query::betting::answer_of`]). On a
 //! click it asks `GET /api/values?spot=SPOT&hand=CARDS`, `stud query --values --json`'s answer
-//! ([`crate::cli::query::values::values_json`]).
+//! ([`solver::query::values::values_json`]).
 //!
 //! # Bounds
 //! The accepting thread only accepts: [`WORKERS`] threads answer a connection each, so that a
@@ -400,7 +400,7 @@ impl Explorer {
             samples,
             ..Default::default()
         };
-        crate::cli::query::values::values_json(
+        solver::query::values::values_json(
             &self.player,
             &steps,
             hand.as_deref(),
@@ -495,7 +495,7 @@ impl Explorer {
         let f = (self.player.file().betting()).context("a public-tree file")?;
         let def = &f.header().game;
         let seat = state.to_act().context("a decision with no one to act")?;
-        let q = crate::cli::query::betting::betting_json(&self.player, spot, None, true)?;
+        let q = solver::query::betting::answer_of(&self.player, spot, None, true)?.json();
         let level = (0..def.seats)
             .map(|s| state.round_bet(s))
             .max()

@@ -53,12 +53,12 @@ mod multiway;
 mod public;
 mod resolve;
 mod rows;
-pub(crate) mod spot;
 pub mod values;
 
 use anyhow::{bail, Context, Result};
 use solver::bot::StrategyPlayer;
 use solver::purify::Purification;
+pub(crate) use solver::query::spot;
 use solver::strategy_file::StrategyFile;
 use spot::parse_spot;
 use std::path::PathBuf;

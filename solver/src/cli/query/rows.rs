@@ -1,66 +1,15 @@
-//! The rows of a `stud query` answer, how they are played, and the tables and JSON they print
-//! as: shared by every kind of answer.
+//! The rows of a `stud query` answer as tables: shared by every kind of answer (the rows
+//! themselves and their JSON are the library's, [`solver::query::rows`]).
 
-use super::spot::{cards_text, hand_label, Holding};
-use abstraction::cards::CardSet;
 use solver::describe::Description;
 use solver::purify::Purification;
-
-/// A row of the answer.
-pub(super) struct Row {
-    /// The hand (`As Kd`, or the card of a public-tree game), or `None` for a bucket's row.
-    pub(super) hand: Option<String>,
-    pub(super) bucket: Option<u32>,
-    pub(super) probs: Vec<f64>,
-    pub(super) unreached: bool,
-    /// How many holdings of the player to act fall in the bucket here, and a few of them.
-    pub(super) holds: Option<(usize, Vec<String>)>,
-    /// A bucket's hand classes and EHS (a `--hand` row: the hand's own class).
-    pub(super) about: Option<Description>,
-}
-
-/// Rewrites each row of the answer as `play` plays it (`None`: as stored).
-pub(super) fn play_rows(rows: &mut [Row], play: Option<Purification>) {
-    if let Some(p) = play {
-        for r in rows {
-            p.apply(&mut r.probs);
-        }
-    }
-}
-
-/// The answer's JSON `play`: how its rows are played (`mixed`: as stored).
-pub(super) fn play_json(play: Option<Purification>) -> String {
-    play.unwrap_or(Purification::Mixed).to_string()
-}
+pub(super) use solver::query::rows::{called_row, examples, play_json, play_rows, rows_json, Row};
 
 /// The text answer's line saying how its rows are played, where they are not as stored.
 pub(super) fn print_play(play: Option<Purification>) {
     if let Some(p) = play.filter(|&p| p != Purification::Mixed) {
         println!("played {p}: each row as `stud match FILE:{p}` plays it (the file stores the average as solved)");
     }
-}
-
-/// The one row of a decision past the cap, where the abstract street has called: `--hand`'s
-/// hand (if given) calling for sure.
-pub(super) fn called_row(holding: Option<&Holding>, up: CardSet) -> Row {
-    Row {
-        hand: holding.map(|h| hand_label(h.down.iter().copied().collect(), up)),
-        bucket: None,
-        probs: vec![1.0],
-        unreached: false,
-        holds: None,
-        about: None,
-    }
-}
-
-/// Up to three of a bucket's holdings, spread from its best to its worst.
-pub(super) fn examples(hands: &[CardSet]) -> Vec<String> {
-    let n = hands.len();
-    let picks: Vec<usize> = match n {
-        0..=3 => (0..n).collect(),
-        _ => vec![0, n / 2, n - 1],
-    };
-    picks.into_iter().map(|i| cards_text(hands[i])).collect()
 }
 
 /// Prints a decision's rows: the one of `--hand`, or every bucket's (`every`) with how many of
@@ -155,33 +104,6 @@ pub(super) fn print_table(actions: &[String], rows: &[Row]) {
     for (r, c) in rows.iter().zip(&cells) {
         line(c, if r.unreached { "  unreached" } else { "" });
     }
-}
-
-/// The JSON of the answer's rows.
-pub(super) fn rows_json(rows: &[Row]) -> Vec<serde_json::Value> {
-    rows.iter()
-        .map(|r| {
-            let mut v = serde_json::json!({
-                "hand": r.hand,
-                "bucket": r.bucket,
-                "probabilities": r.probs,
-                "unreached": r.unreached,
-            });
-            if let Some((n, e)) = &r.holds {
-                v["holdings"] = (*n).into();
-                v["examples"] = e.clone().into();
-            }
-            if let Some(a) = &r.about {
-                v["description"] = a.text().into();
-                v["ehs"] = a.ehs.into();
-                v["classes"] = serde_json::to_value(&a.classes).unwrap_or_default();
-                if let Some(low) = a.low {
-                    v["low_chance"] = low.into();
-                }
-            }
-            v
-        })
-        .collect()
 }
 
 /// The width of each column of a table: its widest cell, the heading included.

@@ -1,18 +1,22 @@
 //! A spot and a hand as `stud query` reads them: the notation parsed into steps, the spot
 //! replayed on the rules engine for any number of seats, and the words and codes of its
-//! actions. Shared by every kind of answer (public tree, betting tree, multiway, re-solve).
+//! actions. Shared by every kind of answer (public tree, betting tree, multiway, re-solve), by
+//! `stud explore`'s addresses and by the Python package. The notation in full:
+//! docs/guide/query.md.
 
 use abstraction::cards::{parse_distinct_cards, Card, CardSet};
 use abstraction::rules::notation::{self, Written, SPELLINGS};
 use abstraction::rules::state::Action;
-use abstraction::rules::{Deal, GameDef, Next, State};
+use abstraction::rules::{Deal, FirstRound, GameDef, Next, State};
 use abstraction::tree::Edge;
 use anyhow::{anyhow, bail, Context, Result};
 
 /// A step of a spot.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Step {
+pub enum Step {
+    /// The next public card (an up card, p1's before p2's, or a community card).
     Card(Card),
+    /// An exact action (`f`, `cc`, `pb`, `cbr 5` and their words).
     Exact(Action),
     /// `b`/`r`/`bet`/`raise`/`complete`: the only complete/bet/raise of the node.
     AnyRaise,
@@ -21,7 +25,10 @@ pub(crate) enum Step {
     Seat(u8),
 }
 
-pub(crate) fn parse_spot(spot: &str) -> Result<Vec<Step>> {
+/// Parses a spot: its tokens split at white space, `|`, `/` and `,`, each an action of
+/// [`notation`] (`cbr 5` two tokens), a seat prefix (`p1`) or a card; a token that is none of
+/// them is refused with its number.
+pub fn parse_spot(spot: &str) -> Result<Vec<Step>> {
     let tokens: Vec<&str> = spot
         .split(|c: char| c.is_whitespace() || "|/,".contains(c))
         .filter(|t| !t.is_empty())
@@ -67,13 +74,15 @@ pub(crate) fn parse_spot(spot: &str) -> Result<Vec<Step>> {
 /// down cards in brackets and the up cards after them (`(Kh Qh) Ah`). A card written twice, in
 /// or out of the brackets, is refused.
 #[derive(Debug, PartialEq)]
-pub(super) struct Holding {
-    pub(super) down: Vec<Card>,
+pub struct Holding {
+    /// The down cards.
+    pub down: Vec<Card>,
     /// The up cards, when the stud notation gives them.
-    pub(super) up: Option<Vec<Card>>,
+    pub up: Option<Vec<Card>>,
 }
 
-pub(super) fn parse_holding(h: &str) -> Result<Holding> {
+/// Parses `--hand` (see [`Holding`]).
+pub fn parse_holding(h: &str) -> Result<Holding> {
     let bad = |e: String| anyhow!("--hand {h:?}: {e}");
     let cards = |s: &str| parse_distinct_cards(s).map_err(|e| bad(e.to_string()));
     let Some(open) = h.find('(') else {
@@ -104,20 +113,20 @@ pub(super) fn parse_holding(h: &str) -> Result<Holding> {
 }
 
 /// Cards as a player writes them, best first: `AsKd`.
-pub(super) fn cards_text(set: CardSet) -> String {
+pub fn cards_text(set: CardSet) -> String {
     let mut v: Vec<Card> = set.iter().collect();
     v.reverse();
     v.iter().map(Card::to_string).collect()
 }
 
 /// A hand as a row of the answer names it: its down cards in brackets, then its up cards.
-pub(super) fn hand_label(down: CardSet, up: CardSet) -> String {
+pub fn hand_label(down: CardSet, up: CardSet) -> String {
     format!("({}) {}", cards_text(down), cards_text(up))
 }
 
 /// Refuses a `--hand` whose up cards (when it gives them) are not the ones the spot dealt
 /// `seat` (`up`).
-pub(super) fn check_hand_up(
+pub fn check_hand_up(
     hand: Option<&str>,
     holding: Option<&Holding>,
     up: CardSet,
@@ -143,11 +152,13 @@ pub(super) fn check_hand_up(
 }
 
 /// The state after the spot's betting-tree replay: where it stopped, and what was bet.
-pub(super) struct Replayed {
-    pub(super) state: State,
-    pub(super) bets: Vec<(usize, Action)>,
+pub struct Replayed {
+    /// The state at the decision the spot ends at.
+    pub state: State,
+    /// The betting on the way: each action with its street.
+    pub bets: Vec<(usize, Action)>,
     /// Whether the spot dealt no card at all: the first decision, up cards unknown.
-    pub(super) empty: bool,
+    pub empty: bool,
 }
 
 /// Door cards for an example spot, one per seat.
@@ -156,7 +167,7 @@ const DOORS: [&str; 8] = ["3c", "8d", "Kh", "5s", "Qd", "9c", "2h", "Js"];
 /// Replays the spot on the rules engine of `def` (any number of seats), down cards unknown,
 /// until it ends at a decision. A seat prefix (`p2 cc`, `p3 Kh`) must name the seat of the
 /// action or up card after it.
-pub(super) fn replay_betting(def: &GameDef, steps: &[Step]) -> Result<Replayed> {
+pub fn replay_betting(def: &GameDef, steps: &[Step]) -> Result<Replayed> {
     let mut state = State::new(def)?;
     let mut bets = Vec::new();
     let steps = with_seats(steps)?;
@@ -223,7 +234,7 @@ pub(super) fn replay_betting(def: &GameDef, steps: &[Step]) -> Result<Replayed> 
 }
 
 /// The steps with their index in the spot and the seat a prefix before them names.
-pub(crate) fn with_seats(steps: &[Step]) -> Result<Vec<(usize, Step, Option<u8>)>> {
+pub fn with_seats(steps: &[Step]) -> Result<Vec<(usize, Step, Option<u8>)>> {
     let mut out = Vec::with_capacity(steps.len());
     let mut named = None;
     for (i, &step) in steps.iter().enumerate() {
@@ -250,7 +261,7 @@ pub(crate) fn with_seats(steps: &[Step]) -> Result<Vec<(usize, Step, Option<u8>)
 }
 
 /// Fails when the prefix `named` before step `i` is not `seat`, whose `what` is due there.
-pub(crate) fn check_seat(i: usize, named: Option<u8>, seat: Option<u8>, what: &str) -> Result<()> {
+pub fn check_seat(i: usize, named: Option<u8>, seat: Option<u8>, what: &str) -> Result<()> {
     match named {
         Some(n) if Some(n) != seat => bail!(
             "step {} is written for p{}, but {what} is due there",
@@ -262,7 +273,7 @@ pub(crate) fn check_seat(i: usize, named: Option<u8>, seat: Option<u8>, what: &s
 }
 
 /// The real action a step names where `state` is to act.
-pub(crate) fn resolve(state: &State, i: usize, step: Step) -> Result<Action> {
+pub fn resolve(state: &State, i: usize, step: Step) -> Result<Action> {
     let street = state.def().street_name(state.street());
     match step {
         Step::Exact(a) => Ok(a),
@@ -277,7 +288,7 @@ pub(crate) fn resolve(state: &State, i: usize, step: Step) -> Result<Action> {
 }
 
 /// A step as the spot notation writes it.
-pub(super) fn step_name(s: Step) -> String {
+pub fn step_name(s: Step) -> String {
     match s {
         Step::Card(c) => c.to_string(),
         Step::Exact(a) => describe(Edge::Action(a)),
@@ -287,7 +298,7 @@ pub(super) fn step_name(s: Step) -> String {
 }
 
 /// An edge as a PHH code (the spot notation, and `--json`'s `actions`).
-pub(super) fn describe(e: Edge) -> String {
+pub fn describe(e: Edge) -> String {
     match e {
         Edge::Action(Action::Fold) => "f".into(),
         Edge::Action(Action::CheckCall) => "cc".into(),
@@ -299,7 +310,7 @@ pub(super) fn describe(e: Edge) -> String {
 }
 
 /// An edge in words where no state says more (no amount owed is known).
-pub(super) fn describe_words(e: Edge) -> String {
+pub fn describe_words(e: Edge) -> String {
     match e {
         Edge::Action(Action::Fold) => "fold".into(),
         Edge::Action(Action::CheckCall) => "check/call".into(),
@@ -311,15 +322,15 @@ pub(super) fn describe_words(e: Edge) -> String {
 }
 
 /// An action of the hand's first decision in words (no up cards known: no state says more).
-pub(super) fn first_words(def: &GameDef, e: Edge) -> String {
+pub fn first_words(def: &GameDef, e: Edge) -> String {
     match e {
         Edge::Action(Action::BringIn) => format!("bring in for {}", def.bring_in),
-        Edge::Action(Action::CompleteBetRaise(x))
-            if def.first_round == abstraction::rules::FirstRound::BringIn =>
-        {
+        Edge::Action(Action::CompleteBetRaise(x)) if def.first_round == FirstRound::BringIn => {
             format!("complete to {x}")
         }
         Edge::Action(Action::CompleteBetRaise(x)) => format!("bet {x}"),
         e => describe_words(e),
     }
 }
+
+pub use abstraction::rules::notation::action_words;

@@ -1,0 +1,103 @@
+//! `query`: `stud query`'s answer at a spot of a heads-up strategy file (a real game's or a
+//! walkable game's), from the library that answers the command ([`solver::query::betting`],
+//! [`solver::query::public`], [`solver::query::values`]), as the dicts `stud query --json` and
+//! `stud query --values --json` print.
+
+use crate::{json_to_py, stud_error};
+use anyhow::{bail, Context};
+use pyo3::prelude::*;
+use solver::bot::{StrategyPlayer, BOT_NAMES};
+use solver::players::strategy_spec;
+use solver::purify::Purification;
+use solver::query::betting::{answer, Ask};
+use solver::query::public;
+use solver::query::spot::parse_spot;
+use solver::query::values::values_json;
+use solver::strategy_file::StrategyFile;
+use solver::values::{Options, DEFAULT_SAMPLES, MAX_SAMPLES, MIN_SAMPLES};
+use std::path::Path;
+
+/// `stud query SPEC SPOT [--hand HAND] [--ranges] --json` as a dict: `spec` a heads-up strategy
+/// file (a real game's betting-tree file, or a walkable game's public-tree file), optionally with how its rows are played
+/// (`FILE:pure`, `FILE:threshold=0.15`: `--play`), `spot` the command's spot notation
+/// (`"3c 8d pb cc | Qs 2h x b"`), `hand` the cards of the player to act (`"As Kd"`, `"(As Kd)
+/// 8d"`; default every bucket), `ranges` each seat's range reaching the spot and the strategy by
+/// hand class (the rows as stored; without `hand`; a real game's). `values`: also `stud query --values
+/// --json`'s answer (the value of each legal action, for `hand` and by hand class; `samples`
+/// deals of the unknown cards from `seed` where estimated), returned second (else `None`).
+#[pyfunction]
+#[pyo3(signature = (spec, spot = "", *, hand = None, ranges = false, values = false,
+                    samples = DEFAULT_SAMPLES, seed = 1))]
+#[allow(clippy::too_many_arguments)]
+pub fn query<'py>(
+    py: Python<'py>,
+    spec: &str,
+    spot: &str,
+    hand: Option<&str>,
+    ranges: bool,
+    values: bool,
+    samples: usize,
+    seed: u64,
+) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
+    let values = values.then_some(Options { samples, seed });
+    let (answer, values) = py
+        .detach(|| answer_json(spec, spot, hand, ranges, values))
+        .map_err(stud_error)?;
+    let values = values.map(|v| json_to_py(py, &v)).transpose()?;
+    Ok((json_to_py(py, &answer)?, values))
+}
+
+/// The answer of [`query`], as `stud query --json` writes it, and `--values`' when asked.
+fn answer_json(
+    spec: &str,
+    spot: &str,
+    hand: Option<&str>,
+    ranges: bool,
+    values: Option<Options>,
+) -> anyhow::Result<(serde_json::Value, Option<serde_json::Value>)> {
+    if BOT_NAMES.contains(&spec) {
+        bail!("`{spec}` is a bot: it has no strategy file to query");
+    }
+    let (path, play) = strategy_spec(spec)?;
+    if ranges && hand.is_some() {
+        bail!("ranges=True shows every holding's range: give no hand with it");
+    }
+    if let (true, Some(p)) = (ranges || values.is_some(), play) {
+        bail!("{spec}: the ranges and the values read the rows as stored; drop `:{p}`");
+    }
+    if let Some(o) = values {
+        if !(MIN_SAMPLES..=MAX_SAMPLES).contains(&o.samples) {
+            bail!("samples={}: from {MIN_SAMPLES} to {MAX_SAMPLES}", o.samples);
+        }
+    }
+    let steps = parse_spot(spot)?;
+    let file = StrategyFile::open(Path::new(path))?;
+    match &file {
+        StrategyFile::Betting(_) => {}
+        StrategyFile::Public(_) if ranges || values.is_some() => bail!(
+            "ranges and values read a real game's strategy (a betting-tree file); {path} is a \
+             public tree: every private hand has its own row already"
+        ),
+        StrategyFile::Public(f) => {
+            return Ok((public::answer(f, hand, play, &steps)?.json(), None))
+        }
+        StrategyFile::Multiway(_) => bail!(
+            "{path}: stud.query answers a heads-up file (a betting-tree or public-tree file); \
+             ask `stud query` for a multiway one"
+        ),
+    }
+    let def = file.game().clone();
+    // One open: the player of the file (its rows as stored) reads it for the ranges too.
+    let player = StrategyPlayer::of_game(file, path, &def)?.with_purification(Purification::Mixed);
+    let f = player.file().betting().context("a betting-tree file")?;
+    let ask = Ask {
+        hand,
+        play,
+        ranges: ranges.then_some(&player),
+    };
+    let rows = answer(f, ask, &steps)?.json();
+    let values = values
+        .map(|o| values_json(&player, &steps, hand, o, &|_, _, _| {}))
+        .transpose()?;
+    Ok((rows, values))
+}

@@ -1,0 +1,130 @@
+"""`stud.query`: `stud query`'s answer at a spot from Python, field for field the command's
+`--json` (the same library answers both), with `--hand`, `--ranges`, `--play` and `--values`."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+import stud
+from conftest import ROOT, strategy
+
+HU = strategy("7stud-hu.strat")
+FOURTH = "3c 8d pb cc | Qs 2h x b"
+
+
+def stud_bin():
+    """The command line built beside the package (`STUD_BIN` overrides): the test profile's,
+    which `cargo test --profile verify` (and CI) builds, else a release or debug build."""
+    given = os.environ.get("STUD_BIN")
+    if given:
+        return given
+    for profile in ("verify", "release", "debug"):
+        path = os.path.join(ROOT, "target", profile, "stud")
+        if os.path.exists(path):
+            return path
+    pytest.fail("no stud binary: build it with `cargo build --profile verify -p solver`, or "
+                "set STUD_BIN")
+
+
+def command(*args):
+    """`stud query ARGS --json`'s answer."""
+    out = subprocess.run([stud_bin(), "query", *args, "--json"], check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("spot, options, flags", [
+    ("", {}, []),
+    ("3c 8d pb", {}, []),
+    (FOURTH, {"hand": "As Kd"}, ["--hand", "As Kd"]),
+    ("3c 8d pb", {"hand": "(As Kd) 8d"}, ["--hand", "(As Kd) 8d"]),
+    ("3c 8d pb", {"ranges": True}, ["--ranges"]),
+    ("3c 8d pb cbr5 cbr10 cbr15 cbr20", {"hand": "Ah Ad"}, ["--hand", "Ah Ad"]),
+    # Past the strategy's cap of 4 bets: its game has called, and so does the answer.
+    ("3c 8d pb cbr5 cbr10 cbr15 cbr20 cbr25", {"hand": "Ah Ad"}, ["--hand", "Ah Ad"]),
+    ("3c 8d pb cbr5 cbr10 cbr15 cbr20 cbr25", {"ranges": True}, ["--ranges"]),
+])
+def test_an_answer_is_the_commands_json(spot, options, flags):
+    answer = stud.query(HU, spot, **options)
+    assert answer.to_dict() == command(HU, spot, *flags)
+
+
+def test_an_answer_speaks_the_players_terms():
+    a = stud.query(HU, FOURTH, hand="As Kd")
+    # p1 shows Q-3 against 2-8: first to act on 4th street, it checked and faces the bet.
+    assert (a.seat, a.role, a.street, a.street_name) == (0, 0, 1, "4th street")
+    assert a.actions == ["fold", "call 5", "raise to 10"]
+    assert a.codes == ["f", "cc", "cbr10"]
+    assert list(a.row) == a.actions and abs(sum(a.row.values()) - 1.0) < 1e-9
+    assert a.description == "ace or king high"
+    assert a.ranges is None and a.values is None
+    first = stud.query(HU)
+    assert first.seat is None and first.row is None and first.description is None
+    assert first.actions == ["bring in for 2", "complete to 5"]
+    ranges = stud.query(HU, "3c 8d pb", ranges=True)
+    assert [r["seat"] for r in ranges.ranges] == [0, 1]
+    assert ranges.chart["holdings"] == ranges.ranges[1]["holdings"]
+
+
+def test_a_players_spec_plays_its_rows_as_the_command_plays_them():
+    pure = stud.query(stud.Player(HU + ":pure"), "3c 8d pb")
+    assert pure.to_dict() == command(HU, "3c 8d pb", "--play", "pure")
+    # Pure: one action (or a tie of equal ones, as an unreached uniform row) per row.
+    assert all(len({p for p in h["probabilities"] if p > 0}) == 1 for h in pure.hands)
+    # The bare file's player: the rows as stored, as `stud query FILE` prints them.
+    assert stud.query(stud.Player(HU), "3c 8d pb").to_dict() == command(HU, "3c 8d pb")
+
+
+def test_the_values_are_the_commands():
+    # Estimated on 4th street from 100 deals of seed 7: the same draws, the same values, on any
+    # number of threads (the exact walk of the last streets is the library's own tests').
+    a = stud.query(HU, FOURTH, hand="As Kd", values=True, samples=100, seed=7)
+    expected = command(HU, FOURTH, "--hand", "As Kd", "--values", "--samples", "100", "--seed",
+                       "7")
+    got = dict(a.values)
+    # The time it took is the one field that differs between two runs.
+    got.pop("millis"), expected.pop("millis")
+    assert got == expected
+    assert (got["method"], got["samples"], got["seed"]) == ("estimate", 100, 7)
+    assert a.to_dict() == command(HU, FOURTH, "--hand", "As Kd")
+
+
+@pytest.mark.parametrize("args, options, message", [
+    ((HU, "3c 8d zz"), {}, "token 3 \"zz\" is neither an action"),
+    ((HU, "3c 8d pb"), {"hand": "As As"}, "--hand"),
+    ((HU, "3c 8d pb"), {"hand": "As Kd", "ranges": True}, "give no hand"),
+    ((HU + ":pure", "3c 8d pb"), {"ranges": True}, "drop `:pure`"),
+    ((strategy("7stud-3p.strat"), "3c 8d Kh pb"), {}, "ask `stud query` for a multiway"),
+    ((stud.Player("heuristic"), "3c 8d pb"), {}, "a bot: it has no strategy file"),
+])
+def test_a_bad_question_is_refused_with_the_commands_words(args, options, message):
+    with pytest.raises(stud.StudError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        stud.query(*args, **options)
+
+
+@pytest.fixture(scope="module")
+def leduc(tmp_path_factory):
+    out = tmp_path_factory.mktemp("leduc") / "leduc.strat"
+    stud.solve("leduc", iterations=20, out=str(out))
+    return str(out)
+
+
+@pytest.mark.parametrize("spot, options, flags", [
+    ("", {}, []),
+    ("cbr2 cc | Kd | cbr4", {}, []),
+    ("cbr2 cc | Kd | cbr4", {"hand": "Qc"}, ["--hand", "Qc"]),
+    ("cc b", {}, []),
+])
+def test_a_public_tree_files_answer_is_the_commands_json(leduc, spot, options, flags):
+    answer = stud.query(leduc, spot, **options)
+    assert answer.to_dict() == command(leduc, spot, *flags)
+    assert answer.role is None and not answer.capped
+
+
+def test_a_public_tree_file_has_no_ranges_or_values(leduc):
+    with pytest.raises(stud.StudError, match="public tree"):
+        stud.query(leduc, "cbr2", ranges=True)
+    with pytest.raises(stud.StudError, match="public tree"):
+        stud.query(leduc, "cbr2", hand="Kd", values=True)
