@@ -58,14 +58,24 @@ impl Feedback {
     }
 }
 
+/// What everyone saw of a hand, in order: an up or community card, or an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seen {
+    /// A card dealt face up (to a seat, or to the board).
+    Card(Card),
+    /// An action.
+    Action(Action),
+}
+
 /// `state` (real cards, every seat's known) as its public view: the same up cards, community
-/// cards and actions (`bets`), every down card unknown. What the values' replay of the ranges
-/// reads.
-pub fn public_view(state: &State, bets: &[Bet]) -> Result<State> {
+/// cards and actions (`bets`), every down card unknown (what the values' replay of the ranges
+/// reads), and what was seen on the way, in order (a spot as `stud query` writes it).
+pub fn public_view(state: &State, bets: &[Bet]) -> Result<(State, Vec<Seen>)> {
     let def = state.def();
     let mut view = State::new(def)?;
     let mut ups = vec![0usize; usize::from(def.seats)];
     let (mut board, mut acted) = (0usize, 0usize);
+    let mut seen = Vec::new();
     while acted < bets.len() || view.to_act().is_none() {
         match view.next() {
             Next::Deal { deal, seat } => match (deal, seat) {
@@ -75,18 +85,21 @@ pub fn public_view(state: &State, bets: &[Bet]) -> Result<State> {
                         .context("the state has fewer up cards than its actions dealt")?;
                     ups[s as usize] += 1;
                     view.deal(c)?;
+                    seen.push(Seen::Card(c));
                 }
                 (_, _) => {
                     let c = *(state.community_cards().get(board))
                         .context("the state has fewer community cards than its actions dealt")?;
                     board += 1;
                     view.deal(c)?;
+                    seen.push(Seen::Card(c));
                 }
             },
             Next::Act { .. } => {
                 let &(_, a) = bets.get(acted).context("fewer actions than decisions")?;
                 view.apply(a)?;
                 acted += 1;
+                seen.push(Seen::Action(a));
             }
             Next::Over => bail!("the hand is over: no decision to drill"),
         }
@@ -95,7 +108,7 @@ pub fn public_view(state: &State, bets: &[Bet]) -> Result<State> {
         && view.to_act() == state.to_act()
         && view.pot() == state.pot();
     ensure!(same, "the actions given stop short of the state's decision");
-    Ok(view)
+    Ok((view, seen))
 }
 
 /// The feedback on choosing `chosen` at the decision `state` (real cards; the seat to act holds
@@ -120,7 +133,7 @@ pub fn feedback(
     let hand: Vec<Card> = (state.down_cards(seat).iter())
         .map(|c| c.context("the seat's own down cards are unknown"))
         .collect::<Result<_>>()?;
-    let view = public_view(state, bets)?;
+    let (view, _) = public_view(state, bets)?;
     let v = values::values(coach, &view, bets, Some(&hand), options, progress)?;
     ensure!(
         v.actions == actions,

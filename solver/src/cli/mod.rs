@@ -14,6 +14,7 @@ pub mod info;
 pub mod ladder;
 pub mod matches;
 pub mod play;
+mod play_train;
 pub mod query;
 pub mod replay;
 pub mod report;

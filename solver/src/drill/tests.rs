@@ -44,7 +44,14 @@ const CARDS: &str = "Kh Kd 2c 7h 7d 3s Ks 8c 7s 4d 9c 5h Qd 6s";
 #[test]
 fn the_public_view_hides_the_down_cards_only() {
     let (st, bets) = checked_to(CARDS, 4);
-    let view = public_view(&st, &bets).unwrap();
+    let (view, seen) = public_view(&st, &bets).unwrap();
+    // Two up cards a street from 3rd to 6th, and the actions between them.
+    assert_eq!(
+        seen.iter().filter(|s| matches!(s, Seen::Card(_))).count(),
+        8
+    );
+    assert_eq!(seen.len(), 8 + bets.len());
+    assert_eq!(seen[0], Seen::Card(st.up_cards(0)[0]));
     assert_eq!(view.to_act(), st.to_act());
     assert_eq!(view.legal_actions(), st.legal_actions());
     assert_eq!(view.pot(), st.pot());
@@ -128,7 +135,7 @@ fn a_seed_deals_one_decision_with_the_cards_known() {
         let seat = st.to_act().expect("a decision");
         assert_eq!(again.to_act(), Some(seat));
         assert!(st.down_cards(seat).iter().all(Option::is_some));
-        assert_eq!(public_view(&st, &bets).unwrap().to_act(), Some(seat));
+        assert_eq!(public_view(&st, &bets).unwrap().0.to_act(), Some(seat));
     }
 }
 

@@ -12,6 +12,7 @@ mod cli;
 mod common;
 mod completions_cli;
 mod deal_cfr;
+mod drill_cli;
 mod eval_real;
 mod explore_browser;
 mod explore_server;
