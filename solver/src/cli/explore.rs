@@ -1,7 +1,9 @@
 //! `stud explore`: browse a real game's strategy in a web page served on this machine's loopback
 //! (see [`server`]).
 
+mod compare;
 mod server;
+mod train;
 
 use anyhow::{Context, Result};
 use server::Explorer;
@@ -27,12 +29,19 @@ pub struct Args {
     /// The port on 127.0.0.1 (0: any free port; the address is printed).
     #[arg(long, default_value_t = 8150)]
     pub port: u16,
+    /// A strategy file of the same game, abstraction and tree (a locked solve of FILE, a
+    /// longer one): each decision shows how its strategy differs from FILE's.
+    #[arg(long, value_name = "B")]
+    pub diff: Option<PathBuf>,
 }
 
 /// Runs `stud explore` until it is stopped.
 pub fn run(args: Args) -> Result<()> {
     let f = StrategyFile::open(&args.file)?;
-    let explorer = Explorer::new(f, args.file.display().to_string())?;
+    let mut explorer = Explorer::new(f, args.file.display().to_string())?;
+    if let Some(b) = &args.diff {
+        explorer = explorer.with_diff(StrategyFile::open(b)?, b.display().to_string())?;
+    }
     let listener = TcpListener::bind(("127.0.0.1", args.port)).with_context(|| {
         format!(
             "listening on 127.0.0.1:{}: is another program using it? `--port 0` takes any free port",

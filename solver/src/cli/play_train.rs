@@ -189,7 +189,7 @@ impl Trainer {
 }
 
 /// The spot of the decision as `stud query` takes it: the up cards and actions seen, in order.
-pub fn spot_text(state: &State, bets: &[Bet]) -> Result<String> {
+pub(crate) fn spot_text(state: &State, bets: &[Bet]) -> Result<String> {
     let (_, seen) = public_view(state, bets)?;
     let words: Vec<String> = (seen.iter())
         .map(|s| match s {
