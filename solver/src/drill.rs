@@ -168,7 +168,8 @@ pub fn feedback(
 }
 
 /// A spot to drill, dealt from a seed: both seats play `coach` (its rows mixed as stored) from
-/// a shuffled deck, and one of the hand's decisions is drawn, each alike. The state has every
+/// a shuffled deck, and one of the hand's decisions is drawn: a street it reached, each alike,
+/// then a decision of that street, each alike. The state has every
 /// card (the seat to act knows its own), `bets` the actions before it.
 pub fn deal_spot(coach: &StrategyPlayer, seed: u64) -> Result<(State, Vec<Bet>)> {
     let def = coach.file().game();
@@ -197,7 +198,22 @@ pub fn deal_spot(coach: &StrategyPlayer, seed: u64) -> Result<(State, Vec<Bet>)>
             Next::Over => break,
         }
     }
-    let pick = sample(&vec![1.0; spots.len()], &mut table_stream(seed, 0, 2, 2));
+    // A street the hand reached, each alike, then one of its decisions: most hands end on third
+    // street, and decisions drawn alike would be mostly third street's.
+    let mut rng = table_stream(seed, 0, 2, 2);
+    let last = spots.last().map_or(0, |s| s.0.street());
+    let street = sample(&vec![1.0; last + 1], &mut rng);
+    // A street with no decision (every seat all in before it) gives way to the last street.
+    let on: Vec<usize> = [street, last]
+        .iter()
+        .map(|&st| {
+            (0..spots.len())
+                .filter(|&i| spots[i].0.street() == st)
+                .collect::<Vec<_>>()
+        })
+        .find(|v| !v.is_empty())
+        .context("a hand with no decision")?;
+    let pick = on[sample(&vec![1.0; on.len()], &mut rng)];
     let (state, n) = spots.swap_remove(pick);
     bets.truncate(n);
     Ok((state, bets))

@@ -422,7 +422,8 @@ impl Explorer {
     /// ([`super::train::drill`]). Stateless: the seed deals the same spot every time.
     pub fn drill(&self, query: &str) -> Result<Value> {
         let seed = param(query, "seed")?.context("seed: give the seed of the spot")?;
-        let seed = (seed.parse::<u64>()).with_context(|| format!("seed: a number, not `{seed}`"))?;
+        let seed =
+            (seed.parse::<u64>()).with_context(|| format!("seed: a number, not `{seed}`"))?;
         let pick = param(query, "pick")?;
         let options = solver::values::Options {
             samples: samples_param(query)?,

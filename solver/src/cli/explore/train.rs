@@ -24,7 +24,10 @@ pub fn drill(
     let seat = state.to_act().context("a drill's spot has a decision")?;
     let def = state.def();
     let legal = state.legal_actions();
-    let codes: Vec<String> = legal.iter().map(|a| a.to_string().replace(' ', "")).collect();
+    let codes: Vec<String> = legal
+        .iter()
+        .map(|a| a.to_string().replace(' ', ""))
+        .collect();
     let ups = |s: u8| -> Vec<String> { state.up_cards(s).iter().map(|c| c.to_string()).collect() };
     let down: Vec<String> = (state.down_cards(seat).iter().flatten())
         .map(|c| c.to_string())
@@ -48,7 +51,10 @@ pub fn drill(
     };
     let code = pick.replace(' ', "");
     let chosen = (codes.iter().position(|c| *c == code)).with_context(|| {
-        format!("pick: `{pick}` is not an action here ({})", codes.join(", "))
+        format!(
+            "pick: `{pick}` is not an action here ({})",
+            codes.join(", ")
+        )
     })?;
     let f = feedback(player, &state, &bets, legal[chosen], options, &|_, _| {})?;
     let estimate = f.method == Method::Estimate;
