@@ -217,3 +217,44 @@ fn train_refuses_what_it_cannot_judge_by_name() {
         "nowhere.strat",
     );
 }
+
+#[test]
+fn the_train_help_examples_run_on_the_shipped_files() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let help = ok(&stud(&["play", "--help"], ""));
+    let mut ran = 0;
+    for line in help
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.contains("--train"))
+    {
+        let Some(at) = line.find("stud play ") else {
+            continue;
+        };
+        // `yes 1 | stud ...`: the answers piped in; else none (the session ends at once).
+        let input = match line[..at].strip_prefix("yes ") {
+            Some(rest) => format!("{}\n", rest.trim_end_matches(" | ")).repeat(50),
+            None => String::new(),
+        };
+        let args: Vec<String> = line[at + "stud ".len()..]
+            .split_whitespace()
+            .map(|a| match a.strip_prefix("strategies/") {
+                Some(f) => root
+                    .join("strategies")
+                    .join(f)
+                    .to_str()
+                    .unwrap()
+                    .to_string(),
+                None => a.to_string(),
+            })
+            .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = ok(&stud(&args, &input));
+        assert!(
+            out.contains("session over") || out.contains("\"kind\":\"score\""),
+            "{line}: {out}"
+        );
+        ran += 1;
+    }
+    assert_eq!(ran, 2, "{help}");
+}
