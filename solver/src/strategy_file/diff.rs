@@ -148,7 +148,7 @@ pub fn betting_node(a: &BettingFile, b: &BettingFile, node: u32) -> Result<Vec<R
 /// Every row of public-tree decision `node` in both files: each private card of the deck not
 /// on the board (key: its index in the deck).
 pub fn public_node(a: &PublicFile, b: &PublicFile, node: u32) -> Result<Vec<RowMove>> {
-    let cards = a.header().game.deck.cards().len() as u32;
+    let cards = a.header().game.deck.cards().len();
     let mut rows = Vec::new();
     for h in 0..cards {
         // A card on the board is no hand here.
