@@ -14,6 +14,7 @@ pub mod checkpoint;
 pub mod container;
 pub mod deal_cfr;
 pub mod describe;
+pub mod drill;
 pub mod input;
 pub mod kernel;
 pub mod ladder;

@@ -35,6 +35,7 @@
 //! and lookups ([`multiway`]). [`StrategyFile::open`] reads the magic once and opens any of the
 //! three: callers match on the kind opened, none reads the magic itself.
 
+pub mod diff;
 pub mod multiway;
 
 use multiway::MultiwayFile;

@@ -96,6 +96,11 @@ pub struct Line {
     pub chips: Vec<f64>,
     /// An estimate's 95% interval, ± this many chips per action; `None` when exact.
     pub plus_minus: Option<Vec<f64>>,
+    /// An estimate's 95% interval of each difference of two values, `chips[a] - chips[b]` at
+    /// `a * k + b` (k actions): narrower than the two intervals together, since every action is
+    /// played from the same draws; `None` when exact.
+    #[serde(skip)]
+    pub difference_plus_minus: Option<Vec<f64>>,
     /// The samples behind an estimate (0 when exact).
     pub samples: usize,
     /// False where the player's range holds none of these holdings here (an exact class line
@@ -338,6 +343,7 @@ impl Walked {
         Some(Line {
             chips,
             plus_minus: None,
+            difference_plus_minus: None,
             samples: 0,
             reached: true,
         })
@@ -453,12 +459,15 @@ fn exact(
     })
 }
 
-/// Sums of the samples of one line: count, and per action the sum and the sum of squares.
+/// Sums of the samples of one line: count, and per action the sum and the sum of squares, and
+/// per pair of actions the sum of products (for the differences' intervals).
 #[derive(Clone)]
 struct Sums {
     n: usize,
     sum: Vec<f64>,
     squares: Vec<f64>,
+    /// `x[a] * x[b]` summed, at `a * k + b`.
+    products: Vec<f64>,
 }
 
 impl Sums {
@@ -467,14 +476,19 @@ impl Sums {
             n: 0,
             sum: vec![0.0; k],
             squares: vec![0.0; k],
+            products: vec![0.0; k * k],
         }
     }
 
     fn add(&mut self, x: &[f64]) {
         self.n += 1;
+        let k = x.len();
         for (a, &v) in x.iter().enumerate() {
             self.sum[a] += v;
             self.squares[a] += v * v;
+            for (b, &w) in x.iter().enumerate() {
+                self.products[a * k + b] += v * w;
+            }
         }
     }
 
@@ -484,6 +498,24 @@ impl Sums {
             self.sum[a] += o.sum[a];
             self.squares[a] += o.squares[a];
         }
+        for (p, q) in self.products.iter_mut().zip(&o.products) {
+            *p += q;
+        }
+    }
+
+    /// The 95% interval of each difference of two means (see [`Line::difference_plus_minus`]):
+    /// the sample variance of `x[a] - x[b]` from the sums, over `n`.
+    fn differences(&self, means: &[f64]) -> Vec<f64> {
+        let (n, k) = (self.n as f64, means.len());
+        let cov =
+            |a: usize, b: usize| (self.products[a * k + b] - n * means[a] * means[b]) / (n - 1.0);
+        (0..k * k)
+            .map(|i| {
+                let (a, b) = (i / k, i % k);
+                let var = (cov(a, a) + cov(b, b) - 2.0 * cov(a, b)).max(0.0);
+                1.96 * (var / n).sqrt()
+            })
+            .collect()
     }
 
     /// The means and their 95% intervals, from two samples on.
@@ -500,6 +532,7 @@ impl Sums {
             })
             .collect();
         Some(Line {
+            difference_plus_minus: Some(self.differences(&chips)),
             chips,
             plus_minus: Some(plus_minus),
             samples: self.n,

@@ -15,6 +15,7 @@ pub mod info;
 pub mod ladder;
 pub mod matches;
 pub mod play;
+pub(crate) mod play_train;
 pub mod query;
 pub mod replay;
 pub mod report;

@@ -2,6 +2,7 @@
 //! table of up to the game's seats.
 
 use super::game_for;
+use super::play_train::Trainer;
 use abstraction::cards::CardSet;
 use abstraction::eval::{eval_high, eval_low8, eval_razz};
 use abstraction::phh::Recorder;
@@ -22,7 +23,9 @@ use std::sync::Arc;
     after_help = "Examples:\n  stud play heuristic --game 7stud --seed 3 --save session.phhs\n  \
 stud play strategies/razz-hu.strat\n  \
 yes 2 | stud play call --game 5stud --hands 1\n  \
-stud play heuristic call --game 7stud-3p\n\n\
+stud play heuristic call --game 7stud-3p\n  \
+stud play strategies/7stud-hu.strat --train --samples 500\n  \
+yes 1 | stud play call --game 7stud --train --coach strategies/7stud-hu.strat --hands 1 --json\n\n\
 Down cards are shown in brackets, up cards plain: `(Ah 5h) 9h`; the opponent's down cards are \
 ?? until a showdown; a folded seat is marked. At each decision type the number of an action, its word as the menu \
 shows it (`call`, `check`, `raise`, `complete`, `fold`, or with the amount: `call 5`) or its \
@@ -30,7 +33,16 @@ PHH text (f, cc, pb, cbr 10); `?` shows the probabilities of the last opponent t
 decision; `q` quits. Heads-up you take seat p1 in odd hands and p2 in even ones; at a table of \
 N seats (one opponent per other seat, --game 7stud-3p) you move one seat to the left each hand, \
 the opponents in the seats after yours in the order given. The session is saved after every hand as PHHS \
-(phh-std's many-hand file: each hand under a [n] table)."
+(phh-std's many-hand file: each hand under a [n] table).\n\n\
+With --train (heads-up real games) each of your decisions is judged by a strategy file, the \
+coach (--coach, else the opponent's file): its probability of each action with your cards, \
+the value of each action in chips from there (both seats playing the coach to the end: exact \
+on the last streets, else estimated from --samples deals with a 95% interval) and the value \
+your choice lost against the best. `s` shows the score so far: decisions, chips lost in all \
+and per decision (and in mbb, thousandths of a big bet), how often you chose an action the \
+coach plays at least --agree-at of the time, the costliest decisions; it is shown at the end. \
+With --json the judgements and the score are JSON lines on standard output, the table on \
+standard error."
 )]
 pub struct Args {
     /// The opponents, one per seat besides yours: bots (random, call, raise, heuristic) or
@@ -50,6 +62,22 @@ pub struct Args {
     /// Save the session here as PHHS (stud games only).
     #[arg(long)]
     pub save: Option<PathBuf>,
+    /// Judge each of your decisions by a strategy file (see below).
+    #[arg(long)]
+    pub train: bool,
+    /// The strategy file that judges (default: the opponent's).
+    #[arg(long, requires = "train", value_name = "FILE")]
+    pub coach: Option<PathBuf>,
+    /// Deals of an estimated value (third to fifth street of seven-card stud).
+    #[arg(long, requires = "train", default_value_t = solver::values::DEFAULT_SAMPLES as u64,
+          value_parser = clap::value_parser!(u64).range(solver::values::MIN_SAMPLES as u64..=solver::values::MAX_SAMPLES as u64))]
+    pub samples: u64,
+    /// The least probability of the coach's that counts a choice as one it plays.
+    #[arg(long, requires = "train", default_value_t = 0.1)]
+    pub agree_at: f64,
+    /// With --train: the judgements and the score as JSON lines on standard output.
+    #[arg(long, requires = "train")]
+    pub json: bool,
 }
 
 /// The last opponent's decision: whose, what it could do in words, and how likely each was.
@@ -106,9 +134,31 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .iter()
         .map(|s| load(s, &def))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut trainer = match args.train {
+        true => {
+            let options = solver::values::Options {
+                samples: args.samples as usize,
+                seed: args.random.seed,
+            };
+            let coach = args.coach.as_deref();
+            Some(Trainer::new(
+                &def,
+                coach,
+                &specs,
+                options,
+                args.agree_at,
+                args.json,
+            )?)
+        }
+        false => None,
+    };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    let mut out = std::io::stdout().lock();
+    // With --json standard output carries the JSON lines alone.
+    let mut out: Box<dyn Write> = match args.json {
+        true => Box::new(std::io::stderr()),
+        false => Box::new(std::io::stdout().lock()),
+    };
     let mut session = String::new();
     // An i128: a hand's result is within ±2^53 chips (rules::MAX_CHIPS), so no session of
     // hands can overflow it.
@@ -124,7 +174,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         let table = Seating { you, seats };
         writeln!(out, "\n=== hand {} — you are p{} ===", hand + 1, you + 1)?;
-        let Some(state) = play_one(&def, &table, &args, hand, &mut input, &mut out)? else {
+        let played = play_one(
+            &def,
+            &table,
+            &args,
+            hand,
+            &mut input,
+            &mut out,
+            &mut trainer,
+        )?;
+        let Some(state) = played else {
             break;
         };
         let (state, rec) = state;
@@ -142,6 +201,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "\nsession over: {hand} hands, you {score:+} chips ({:+.2} big bets)",
         score as f64 / def.big_bet as f64
     )?;
+    if let Some(t) = &trainer {
+        t.show_score(&mut out)?;
+    }
     Ok(())
 }
 
@@ -152,7 +214,8 @@ fn play_one(
     args: &Args,
     hand: u64,
     input: &mut impl BufRead,
-    out: &mut impl Write,
+    out: &mut dyn Write,
+    trainer: &mut Option<Trainer>,
 ) -> anyhow::Result<Option<(State, Option<Recorder>)>> {
     let seed = args.random.seed;
     let cards = DealCards::random(def, &mut table_stream(seed, hand, 0, def.seats));
@@ -174,10 +237,16 @@ fn play_one(
                 }
                 let legal = state.legal_actions();
                 let action = match table.seats[seat as usize] {
-                    None => match ask(input, out, &state, &legal, last.as_ref())? {
-                        Some(a) => a,
-                        None => return Ok(None),
-                    },
+                    None => {
+                        let Some(a) = ask(input, out, &state, &legal, last.as_ref(), trainer)?
+                        else {
+                            return Ok(None);
+                        };
+                        if let Some(t) = trainer.as_mut() {
+                            t.judge(&state, &bets, a, hand + 1, out)?;
+                        }
+                        a
+                    }
                     Some((bot, _)) => {
                         let mut probs = vec![0.0; legal.len()];
                         let answer = bot.policy(&state, &bets, seat, &legal, &mut probs)?;
@@ -216,7 +285,7 @@ fn play_one(
 }
 
 /// Cards as the person sees them: down cards in brackets (`??` when hidden), then up cards.
-fn cards_text(state: &State, seat: u8, hidden: bool) -> String {
+pub(super) fn cards_text(state: &State, seat: u8, hidden: bool) -> String {
     let down: Vec<String> = state
         .down_cards(seat)
         .iter()
@@ -239,7 +308,7 @@ fn cards_text(state: &State, seat: u8, hidden: bool) -> String {
 /// The street, the pot and every seat: its cards (the person's down cards shown, the others'
 /// hidden), its stack, and whether it folded. At a table the person is reminded whose turn it
 /// is when it is theirs.
-fn show_table(out: &mut impl Write, state: &State, table: &Seating) -> std::io::Result<()> {
+fn show_table(out: &mut dyn Write, state: &State, table: &Seating) -> std::io::Result<()> {
     writeln!(
         out,
         "-- {}, pot {} --",
@@ -268,12 +337,14 @@ fn show_table(out: &mut impl Write, state: &State, table: &Seating) -> std::io::
 }
 
 /// Asks the person for an action until a legal one is typed; `None` on `q` or end of input.
+/// `s` shows a training session's score.
 fn ask(
     input: &mut impl BufRead,
-    out: &mut impl Write,
+    out: &mut dyn Write,
     state: &State,
     legal: &[Action],
     last: Option<&LastDecision>,
+    trainer: &Option<Trainer>,
 ) -> anyhow::Result<Option<Action>> {
     loop {
         let menu: Vec<String> = legal
@@ -281,7 +352,8 @@ fn ask(
             .enumerate()
             .map(|(i, a)| format!("[{}] {}", i + 1, super::action_words(state, *a)))
             .collect();
-        write!(out, "your move: {}  (? q) > ", menu.join("  "))?;
+        let keys = if trainer.is_some() { "? s q" } else { "? q" };
+        write!(out, "your move: {}  ({keys}) > ", menu.join("  "))?;
         out.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
@@ -291,6 +363,12 @@ fn ask(
         let line = line.trim();
         match line {
             "q" | "quit" => return Ok(None),
+            "s" | "score" if trainer.is_some() => {
+                if let Some(t) = trainer {
+                    t.show_score(out)?;
+                }
+                continue;
+            }
             "?" => {
                 match last {
                     Some(d) => {
@@ -362,7 +440,7 @@ fn hand_name(state: &State, seat: u8) -> Option<String> {
 }
 
 fn show_end(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     state: &State,
     table: &Seating,
     net: i64,

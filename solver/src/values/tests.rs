@@ -241,3 +241,35 @@ fn estimated_values_cover_the_exact_ones_with_their_intervals() {
         "{covered} of {compared} intervals cover the exact value"
     );
 }
+
+#[test]
+fn a_difference_interval_is_the_differences_own_spread() {
+    // Three actions over five draws, summed in two parts: each difference's interval is 1.96
+    // standard errors of the per-draw differences, computed here directly.
+    let draws = [
+        [1.0, 2.0, -1.0],
+        [3.0, 2.5, 0.0],
+        [-2.0, -1.0, 4.0],
+        [0.5, 1.5, 1.0],
+        [4.0, 3.0, -2.0],
+    ];
+    let (mut x, mut y) = (Sums::new(3), Sums::new(3));
+    draws[..2].iter().for_each(|d| x.add(d));
+    draws[2..].iter().for_each(|d| y.add(d));
+    x.merge(&y);
+    let line = x.line().unwrap();
+    let d = line.difference_plus_minus.unwrap();
+    let n = draws.len() as f64;
+    for a in 0..3 {
+        for b in 0..3 {
+            let diffs: Vec<f64> = draws.iter().map(|r| r[a] - r[b]).collect();
+            let mean = diffs.iter().sum::<f64>() / n;
+            let var = diffs.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+            let want = 1.96 * (var / n).sqrt();
+            assert!((d[a * 3 + b] - want).abs() < 1e-9, "{a} {b}");
+        }
+        assert_eq!(d[a * 3 + a], 0.0);
+    }
+    // Draws that move together: their difference is known more sharply than either value.
+    assert!(d[1] < line.plus_minus.as_ref().unwrap()[0]);
+}

@@ -38,8 +38,14 @@ impl Drop for Server {
 
 /// Starts `stud explore FILE --port 0` and reads the address it prints.
 pub(crate) fn serve(file: &str) -> Server {
+    serve_with(file, &[])
+}
+
+/// [`serve`] with more arguments (`--diff B`).
+pub(crate) fn serve_with(file: &str, more: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
         .args(["explore", file, "--port", "0"])
+        .args(more)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -95,7 +101,7 @@ pub(crate) fn dom(url: &str) -> String {
 }
 
 /// The text of the element with `id` (no markup inside it).
-fn text_of<'a>(dom: &'a str, id: &str) -> &'a str {
+pub(crate) fn text_of<'a>(dom: &'a str, id: &str) -> &'a str {
     let at = dom
         .find(&format!("id=\"{id}\""))
         .unwrap_or_else(|| panic!("no #{id} in {dom}"));
@@ -104,7 +110,7 @@ fn text_of<'a>(dom: &'a str, id: &str) -> &'a str {
 }
 
 /// The values of `attr="..."` in `s`, in order.
-fn attrs<'a>(s: &'a str, attr: &str) -> Vec<&'a str> {
+pub(crate) fn attrs<'a>(s: &'a str, attr: &str) -> Vec<&'a str> {
     let key = format!("{attr}=\"");
     s.match_indices(&key)
         .map(|(i, _)| {
@@ -134,7 +140,7 @@ fn bucket_rows(dom: &str) -> Vec<(u64, Vec<f64>)> {
 
 /// The rows of the element with `id` (up to the first `end` tag) that carry `key`: (its value,
 /// the numbers of `num` in the row, in order).
-fn keyed_rows<'a>(
+pub(crate) fn keyed_rows<'a>(
     dom: &'a str,
     id: &str,
     end: &str,

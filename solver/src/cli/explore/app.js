@@ -4,7 +4,10 @@
 // #play=3c 8d pb clicks the page's own buttons one step at a time (the browser test's route);
 // #values=AsKd then asks the values of the actions for those down cards (#values=- for none).
 // Values come from GET /api/values?spot=SPOT&hand=CARDS, asked only on a click: an estimate
-// takes seconds.
+// takes seconds. With `stud explore A --diff B` a decision also shows B's strategy beside A's.
+// The Train tab (#train=SEED, and &pick=CODE to pick as a click would) asks
+// GET /api/drill?seed=SEED for a spot dealt from the seed, then &pick=CODE for the judgement;
+// the page keeps the score.
 'use strict';
 
 let spot = [];
@@ -156,7 +159,28 @@ function drawDecision(v) {
         probCells(h.probabilities))
     )
   );
-  $('charts').replaceChildren(chart, ...q.ranges.map(drawRange), buckets);
+  $('charts').replaceChildren(chart, ...(v.diff ? [drawDiff(v, codes)] : []), ...q.ranges.map(drawRange), buckets);
+}
+
+// How the compared file's strategy differs here: by hand class and by bucket, A's row, B's row
+// and the probability mass that moved (half the sum of the changes).
+function drawDiff(v, codes) {
+  const d = v.diff;
+  const names = v.query.action_names;
+  if (d.capped) return el('p', { id: 'diff' }, `${d.file}: past the raise cap both files call`);
+  const head = (what) => el('tr', {}, el('th', {}, what), names.map((n) => el('th', {}, 'A ' + n)), names.map((n) => el('th', {}, 'B ' + n)), el('th', {}, 'moved'));
+  const cells = (ps, side) => ps.map((p, i) => el('td', { class: 'p', ['data-' + side]: p, css: { background: `rgba(${RGB[kind(codes[i])]},${p.toFixed(3)})` } }, p.toFixed(3)));
+  const row = (label, attrs, r) =>
+    el('tr', attrs, el('td', { class: 'name' }, label), cells(r.a, 'a'), cells(r.b, 'b'),
+      el('td', { class: 'moved', 'data-moved': r.moved }, r.moved.toFixed(3)));
+  return el('section', { id: 'diff' },
+    el('table', {},
+      el('caption', {}, `B = ${d.file} against A = ${v.file}: p${v.seat + 1}'s strategy by hand class (largest move of any row here: ${d.largest_move.toFixed(3)})`),
+      head('hand class'),
+      d.classes.map((c) => row(c.class, { 'data-diff-class': c.class }, c))),
+    el('details', {},
+      el('summary', {}, 'the same by bucket (the rows `stud query --diff` compares)'),
+      el('table', {}, head('bucket'), d.buckets.map((b) => row(String(b.bucket), { 'data-diff-bucket': b.bucket }, b)))));
 }
 
 // A seat's range reaching the node: by hand class, how likely the betting so far is with it
@@ -264,8 +288,127 @@ async function play(steps) {
   }
 }
 
+// The Train tab: a spot dealt from a seed, the user's pick judged, the score kept here.
+const score = { decisions: 0, lost: 0, agreed: 0, worst: [], bigBet: 0 };
+// A choice counts as the coach's own when it plays it at least this often.
+const AGREE_AT = 0.1;
+
+function tab(which) {
+  $('browse').hidden = which !== 'browse';
+  $('train').hidden = which !== 'train';
+  $('history').hidden = which !== 'browse';
+  $('tab-browse').className = which === 'browse' ? 'on' : '';
+  $('tab-train').className = which === 'train' ? 'on' : '';
+}
+
+function askDrill(q) {
+  return fetch('/api/drill?' + q)
+    .then((r) => r.json().then((v) => ({ ok: r.ok, v })))
+    .then(({ ok, v }) => {
+      if (!ok) throw new Error(v.error || 'the server refused the drill');
+      $('error').hidden = true;
+      return v;
+    });
+}
+
+function showError(e) {
+  $('error').hidden = false;
+  $('error').textContent = String(e.message || e);
+}
+
+// Deals the spot of `seed` and draws it with a button per action.
+function train(seed) {
+  tab('train');
+  history.replaceState(null, '', '#train=' + seed);
+  busy = askDrill('seed=' + seed).then(drawDrill).catch(showError);
+  return busy;
+}
+
+function drawDrill(v) {
+  const me = v.seat;
+  const other = 1 - me;
+  const buttons = v.action_names.map((name, i) =>
+    el('button', { class: kind(v.actions[i]), 'data-pick': v.actions[i], onclick: () => pick(v, i) }, name));
+  $('train').replaceChildren(
+    el('h2', { id: 'drill', 'data-seed': v.seed, 'data-spot': v.spot }, `${v.street_name}: you are p${me + 1}, to act`),
+    el('p', {}, 'your cards: (', v.down.flatMap((c) => [card(c), ' ']), ') ', v.up[me].flatMap((c) => [card(c), ' '])),
+    el('p', {}, `p${other + 1} shows: `, v.up[other].flatMap((c) => [card(c), ' '])),
+    el('p', {}, 'the hand so far: ', el('code', {}, v.spot), ` · pot ${v.pot} (a big bet is ${v.big_bet} chips)`),
+    el('p', { class: 'actions', id: 'drill-actions' }, buttons),
+    el('section', { id: 'drill-result' }),
+    el('p', { class: 'actions' }, el('button', { id: 'drill-next', onclick: () => train(v.seed + 1) }, 'next spot')),
+    el('section', { id: 'drill-score' }));
+  drawScore();
+}
+
+// Asks the judgement of action `i`, adds it to the score and draws both.
+function pick(v, i) {
+  for (const b of document.querySelectorAll('#drill-actions button')) b.disabled = true;
+  $('drill-result').replaceChildren(el('p', {}, 'working out the values (an estimate takes some seconds)...'));
+  busy = askDrill(`seed=${v.seed}&pick=${encodeURIComponent(v.actions[i])}`)
+    .then((r) => {
+      score.decisions += 1;
+      score.lost += r.loss;
+      score.bigBet = r.big_bet;
+      score.agreed += r.frequencies[r.chosen] >= AGREE_AT ? 1 : 0;
+      if (r.loss > 0) {
+        score.worst.push({ loss: r.loss, pm: r.loss_plus_minus, text: `${r.street_name}, (${r.down.join(' ')}) ${r.up[r.seat].join(' ')} after ${r.spot}: ${r.action_names[r.chosen]} (the best: ${r.action_names[r.best]})` });
+        score.worst.sort((a, b) => b.loss - a.loss);
+        score.worst.length = Math.min(score.worst.length, 5);
+      }
+      drawResult(r);
+      drawScore();
+    })
+    .catch(showError);
+  return busy;
+}
+
+function drawResult(r) {
+  const signed = (x) => (x >= 0 ? '+' : '') + x.toFixed(2);
+  const pm = (x) => (x === null || x === undefined ? '' : ' ±' + x.toFixed(2));
+  const how = r.method === 'exact' ? 'exact' : `estimated from ${r.samples} deals, ± a 95% interval`;
+  const verdict = r.chosen === r.best
+    ? `you chose ${r.action_names[r.chosen]}: the best action, nothing lost`
+    : `you chose ${r.action_names[r.chosen]}: lost ${r.loss.toFixed(2)}${pm(r.loss_plus_minus)} chips (${r.loss_big_bets.toFixed(3)} big bets) against ${r.action_names[r.best]}, the best`;
+  $('drill-result').dataset.method = r.method;
+  $('drill-result').replaceChildren(
+    el('p', { id: 'drill-verdict', 'data-loss': r.loss }, verdict),
+    el('table', { id: 'drill-table' },
+      el('caption', {}, `the strategy's frequencies with your cards, and each action's value from here in chips (${how}; a fold is worth 0)`),
+      el('tr', {}, el('th', {}, 'action'), el('th', {}, 'strategy'), el('th', {}, 'value')),
+      r.action_names.map((n, i) =>
+        el('tr', { 'data-action': r.actions[i], class: (i === r.chosen ? 'chosen' : '') + (i === r.best ? ' best' : '') },
+          el('td', { class: 'name' }, n),
+          el('td', { class: 'p', 'data-frequency': r.frequencies[i] }, pct(r.frequencies[i])),
+          el('td', { class: 'v', 'data-value': r.values[i] }, signed(r.values[i]) + pm(r.plus_minus ? r.plus_minus[i] : null))))));
+}
+
+function drawScore() {
+  const n = score.decisions;
+  const mean = n ? score.lost / n : 0;
+  const mbb = score.bigBet ? ` (${(1000 * mean / score.bigBet).toFixed(1)} mbb: thousandths of a big bet)` : '';
+  $('drill-score').replaceChildren(
+    el('h3', {}, 'score'),
+    el('p', { id: 'score', 'data-decisions': n, 'data-lost': score.lost, 'data-agreed': score.agreed },
+      n === 0 ? 'no decision yet' : `${n} decisions, ${score.lost.toFixed(2)} chips lost in all, ${mean.toFixed(2)} chips per decision${mbb}; ${score.agreed} of ${n} chose an action the strategy plays at least ${100 * AGREE_AT}% of the time`),
+    score.worst.length ? el('ol', { id: 'worst' }, score.worst.map((w) => el('li', {}, `${w.loss.toFixed(2)}${w.pm ? ' ±' + w.pm.toFixed(2) : ''} chips: ${w.text}`))) : '');
+}
+
 async function start() {
+  $('tab-browse').addEventListener('click', () => { tab('browse'); go(spot); });
+  $('tab-train').addEventListener('click', () => train(Math.floor(Math.random() * 1e9)));
   const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.has('train')) {
+    await train(Number(hash.get('train')) || 0);
+    const want = hash.get('pick');
+    const b = want && document.querySelector(`[data-pick="${CSS.escape(want)}"]`);
+    if (b) {
+      b.click();
+      await busy;
+    }
+    document.body.dataset.ready = 'yes';
+    return;
+  }
   const words = (k) => (hash.get(k) || '').split(/\s+/).filter((x) => x);
   await go(words('spot'));
   await play(words('play'));

@@ -63,6 +63,8 @@ pub struct Explorer {
     player: StrategyPlayer,
     /// The file's path as the user gave it, for the `stud query` command shown.
     name: String,
+    /// `--diff B`: the file compared at each decision, and its path as given.
+    other: Option<(StrategyPlayer, String)>,
 }
 
 /// An HTTP answer.
@@ -244,7 +246,21 @@ impl Explorer {
             ),
         }
         let player = StrategyPlayer::of_file(file, &name).with_purification(Purification::Mixed);
-        Ok(Explorer { player, name })
+        Ok(Explorer {
+            player,
+            name,
+            other: None,
+        })
+    }
+
+    /// Compares `file` (`name`: its path as given) with the browsed one at each decision
+    /// (`stud explore A --diff B`); refuses a file of another game, card abstraction or tree.
+    pub fn with_diff(mut self, file: StrategyFile, name: String) -> Result<Explorer> {
+        solver::strategy_file::diff::comparable(self.player.file(), &file, &self.name, &name)
+            .context("--diff")?;
+        let b = StrategyPlayer::of_file(file, &name).with_purification(Purification::Mixed);
+        self.other = Some((b, name));
+        Ok(self)
     }
 
     /// Answers connections on `listener` until the process ends, on [`WORKERS`] threads; a
@@ -370,6 +386,10 @@ impl Explorer {
                 Ok(v) => Reply::json(200, &v),
                 Err(e) => Reply::error(400, &format!("{e:#}")),
             },
+            "/api/drill" => match self.drill(head.query) {
+                Ok(v) => Reply::json(200, &v),
+                Err(e) => Reply::error(400, &format!("{e:#}")),
+            },
             _ => Reply::error(404, "no such page: try /"),
         };
         (reply, head.head_only)
@@ -381,19 +401,7 @@ impl Explorer {
     pub fn values(&self, query: &str) -> Result<Value> {
         let spot = param(query, "spot")?.unwrap_or_default();
         let hand = param(query, "hand")?.filter(|h| !h.trim().is_empty());
-        let samples = match param(query, "samples")? {
-            None => solver::values::DEFAULT_SAMPLES,
-            Some(n) => n
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (solver::values::MIN_SAMPLES..=MAX_VALUE_SAMPLES).contains(n))
-                .with_context(|| {
-                    format!(
-                        "samples: from {} to {MAX_VALUE_SAMPLES}, not `{n}`",
-                        solver::values::MIN_SAMPLES
-                    )
-                })?,
-        };
+        let samples = samples_param(query)?;
         let steps = parse_steps(&spot)?;
         let steps: Vec<Step> = steps.into_iter().map(|(_, s, _)| s).collect();
         let options = solver::values::Options {
@@ -407,6 +415,21 @@ impl Explorer {
             options,
             &|_, _, _| {},
         )
+    }
+
+    /// `GET /api/drill?seed=N[&pick=CODE][&samples=N]`: the Train tab's spot dealt from the
+    /// seed, and with `pick` (a PHH code of the spot's actions) the judgement of that choice
+    /// ([`super::train::drill`]). Stateless: the seed deals the same spot every time.
+    pub fn drill(&self, query: &str) -> Result<Value> {
+        let seed = param(query, "seed")?.context("seed: give the seed of the spot")?;
+        let seed =
+            (seed.parse::<u64>()).with_context(|| format!("seed: a number, not `{seed}`"))?;
+        let pick = param(query, "pick")?;
+        let options = solver::values::Options {
+            samples: samples_param(query)?,
+            seed,
+        };
+        super::train::drill(&self.player, seed, pick.as_deref(), options)
     }
 
     /// Where the spot leads: a card due, a decision (with its strategy), or the end.
@@ -537,8 +560,29 @@ impl Explorer {
                 .collect()
         };
         v["next"] = codes.into();
+        if let Some((b, name)) = &self.other {
+            v["diff"] = super::compare::node_diff(&self.player, b, name, spot, node, &q)?;
+        }
         v["query"] = q;
         Ok(())
+    }
+}
+
+/// The `samples=` of a request: [`solver::values::DEFAULT_SAMPLES`] unless given, at most
+/// [`MAX_VALUE_SAMPLES`].
+fn samples_param(query: &str) -> Result<usize> {
+    match param(query, "samples")? {
+        None => Ok(solver::values::DEFAULT_SAMPLES),
+        Some(n) => n
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (solver::values::MIN_SAMPLES..=MAX_VALUE_SAMPLES).contains(n))
+            .with_context(|| {
+                format!(
+                    "samples: from {} to {MAX_VALUE_SAMPLES}, not `{n}`",
+                    solver::values::MIN_SAMPLES
+                )
+            }),
     }
 }
 
