@@ -1192,7 +1192,13 @@ impl<T: Real> Accumulate<'_, T> {
         let w = self.weight * self.reach_me[h];
         for a in 0..k {
             let delta = self.cfv[a * n + h] - self.value[h];
-            kernel::accumulate(&mut reg[row + a], &mut avg[row + a], delta, w, self.strat[a * n + h]);
+            kernel::accumulate(
+                &mut reg[row + a],
+                &mut avg[row + a],
+                delta,
+                w,
+                self.strat[a * n + h],
+            );
         }
     }
 

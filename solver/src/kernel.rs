@@ -217,7 +217,10 @@ mod tests {
     #[test]
     fn a_discount_multiplies_by_the_sign_of_the_regret() {
         let d = Discount::<f64>::new(0.75, 0.5, 0.25).unwrap();
-        assert_eq!((d.regret(2.0), d.regret(-2.0), d.regret(0.0)), (1.5, -1.0, 0.0));
+        assert_eq!(
+            (d.regret(2.0), d.regret(-2.0), d.regret(0.0)),
+            (1.5, -1.0, 0.0)
+        );
         let (mut r, mut a) = ([4.0, -4.0], [8.0, 1.0]);
         d.rows(&mut r, &mut a);
         assert_eq!((r, a), ([3.0, -2.0], [2.0, 0.25]));
