@@ -100,8 +100,10 @@ pub trait Session {
 pub struct CheckpointInfo {
     /// The kind of checkpoint, in words ("deal checkpoint").
     pub what: &'static str,
-    /// The container's format version.
-    pub version: u32,
+    /// The checkpoint format ([`checkpoint::FORMAT`]): what a resume reads.
+    pub format: u32,
+    /// The version of the container that holds it (the layout shared with strategy files).
+    pub container: u32,
     /// Iterations completed.
     pub iterations: u64,
     /// Slots per array (regrets, averages).
@@ -138,7 +140,8 @@ pub fn checkpoint_info(path: &Path) -> Result<Option<CheckpointInfo>> {
         }
         Ok(CheckpointInfo {
             what: K::WHAT,
-            version: f.container.version,
+            format: checkpoint::FORMAT,
+            container: f.container.version,
             iterations: h.iterations,
             slots: h.slots,
             header,
