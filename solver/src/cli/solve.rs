@@ -389,6 +389,7 @@ pub(super) fn request(args: &Args, def: GameDef) -> Result<Request> {
         abstraction_dir: args.abstraction_dir.clone(),
         lock: args.lock.as_deref().map(solve::read_lock).transpose()?,
         settings,
+        measure_at: Default::default(),
     })
 }
 
