@@ -11,7 +11,6 @@ use solver::cfr::Algorithm;
 use solver::ladder::{check_iterations, lift_target, DealKnobs, DealRung, Ladder, Rung};
 use solver::memory::available_memory;
 use solver::purify::Purification;
-use std::path::PathBuf;
 
 /// Arguments of `stud eval ladder`.
 #[derive(clap::Args, Debug)]
@@ -69,9 +68,9 @@ pub struct Args {
     /// pure, threshold=T (each measured on the same solve; default mixed).
     #[arg(long, num_args = 1.., value_parser = clap::value_parser!(Purification))]
     pub play: Vec<Purification>,
-    /// The folder of the bucketing cache files.
-    #[arg(long, default_value = "abstractions")]
-    pub abstraction_dir: PathBuf,
+    /// `--abstraction-dir`.
+    #[command(flatten)]
+    pub cache: super::args::Cache,
     /// `--threads`.
     #[command(flatten)]
     pub pool: super::args::Threads,
@@ -219,7 +218,7 @@ fn ladder_of<'a>(args: &'a Args, def: &'a abstraction::rules::GameDef) -> Ladder
     Ladder {
         def,
         name: args.game.name(),
-        abstraction_dir: &args.abstraction_dir,
+        abstraction_dir: &args.cache.abstraction_dir,
         seed: args.random.seed,
     }
 }
