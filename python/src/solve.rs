@@ -116,6 +116,7 @@ pub fn solve<'py>(
         .transpose()?;
     let request = Request {
         settings: Settings::default_for(&def),
+        measure_at: Default::default(),
         game: def,
         name: game.to_string(),
         iterations,

@@ -25,7 +25,7 @@
 //! estimate of the full sum; private hands stay vectors. Only the regrets and averages of the
 //! sampled subtrees change in that iteration.
 
-use crate::kernel::{regret_match_strided, Real};
+use crate::kernel::{self, regret_match_strided, Discount, Real};
 use crate::lock::Locked;
 use crate::terminal::{fold_and_showdown, terminal_values, HoldingIds};
 use abstraction::tree::{Node, NodeKind, Tree, NONE};
@@ -147,8 +147,14 @@ pub struct Schedule {
 }
 
 impl Schedule {
-    fn discounts(&self) -> bool {
-        self.positive != 1.0 || self.negative != 1.0 || self.old_average != 1.0
+    /// The iteration's discounts in `T` ([`Discount`]); `None` where it discounts nothing.
+    pub fn discount<T: Real>(&self) -> Option<Discount<T>> {
+        Discount::new(self.positive, self.negative, self.old_average)
+    }
+
+    /// Whether the iteration discounts anything.
+    pub fn discounts(&self) -> bool {
+        self.discount::<f64>().is_some()
     }
 }
 
@@ -1139,16 +1145,8 @@ fn update<T: Real>(
             _ => {}
         }
     }
-    if sched.discounts() {
-        let (positive, negative) = (T::from_f64(sched.positive), T::from_f64(sched.negative));
-        for r in reg.iter_mut() {
-            let x = *r;
-            *r = x * if x > T::ZERO { positive } else { negative };
-        }
-        let old_average = T::from_f64(sched.old_average);
-        for s in avg.iter_mut() {
-            *s *= old_average;
-        }
+    if let Some(d) = sched.discount::<T>() {
+        d.rows(reg, avg);
     }
     match k {
         2 => rows.add::<2>(reg, avg),
@@ -1160,9 +1158,7 @@ fn update<T: Real>(
         }
     }
     if sched.clamp {
-        for r in reg.iter_mut() {
-            *r = r.max(T::ZERO);
-        }
+        kernel::clamp(reg);
     }
 }
 
@@ -1195,8 +1191,14 @@ impl<T: Real> Accumulate<'_, T> {
         let row = b as usize * k;
         let w = self.weight * self.reach_me[h];
         for a in 0..k {
-            reg[row + a] += self.cfv[a * n + h] - self.value[h];
-            avg[row + a] += w * self.strat[a * n + h];
+            let delta = self.cfv[a * n + h] - self.value[h];
+            kernel::accumulate(
+                &mut reg[row + a],
+                &mut avg[row + a],
+                delta,
+                w,
+                self.strat[a * n + h],
+            );
         }
     }
 
@@ -1217,12 +1219,7 @@ impl<T: Real> Accumulate<'_, T> {
         let (reg, avg) = (&mut reg[..n * K], &mut avg[..n * K]);
         let cfv: [&[T]; K] = std::array::from_fn(|a| &self.cfv[a * n..a * n + n]);
         let strat: [&[T]; K] = std::array::from_fn(|a| &self.strat[a * n..a * n + n]);
-        let discounts = sched.discounts();
-        let (positive, negative, old_average) = (
-            T::from_f64(sched.positive),
-            T::from_f64(sched.negative),
-            T::from_f64(sched.old_average),
-        );
+        let discount = sched.discount::<T>();
         let (value, reach_me) = (&self.value[..n], &self.reach_me[..n]);
         for (h, (r, s)) in reg
             .chunks_exact_mut(K)
@@ -1232,16 +1229,14 @@ impl<T: Real> Accumulate<'_, T> {
             let w = self.weight * reach_me[h];
             for a in 0..K {
                 let (mut x, mut y) = (r[a], s[a]);
-                if discounts {
-                    x *= if x > T::ZERO { positive } else { negative };
-                    y *= old_average;
+                if let Some(d) = &discount {
+                    (x, y) = (d.regret(x), d.average(y));
                 }
-                x += cfv[a][h] - value[h];
+                kernel::accumulate(&mut x, &mut y, cfv[a][h] - value[h], w, strat[a][h]);
                 if sched.clamp {
                     x = x.max(T::ZERO);
                 }
-                r[a] = x;
-                s[a] = y + w * strat[a][h];
+                (r[a], s[a]) = (x, y);
             }
         }
     }

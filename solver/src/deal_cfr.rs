@@ -1023,14 +1023,10 @@ fn accumulate(
         return;
     }
     if node.by_bucket {
-        for x in rows.iter_mut() {
-            *x = x.max(0.0);
-        }
+        crate::kernel::clamp(rows);
     } else {
         for &bk in buckets {
-            for x in &mut rows[bk as usize * k..][..k] {
-                *x = x.max(0.0);
-            }
+            crate::kernel::clamp(&mut rows[bk as usize * k..][..k]);
         }
     }
 }

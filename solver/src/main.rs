@@ -102,7 +102,7 @@ fn command() -> clap::Command {
         })
         .mut_subcommands(negatives_are_values)
     }
-    negatives_are_values(Cli::command())
+    negatives_are_values(Cli::command().mut_subcommand("solve", cli::solve::join_groups))
 }
 
 fn main() -> ExitCode {

@@ -110,6 +110,7 @@ mod tests {
             let def = GameDef::preset(game).unwrap();
             let request = Request {
                 settings: Settings::default_for(&def),
+                measure_at: Default::default(),
                 game: def.clone(),
                 name: game.into(),
                 iterations: Some(50),

@@ -8,7 +8,6 @@ use abstraction::rules::GameDef;
 use anyhow::{bail, Context};
 use serde::Serialize;
 use solver::bucket_cache::Origin;
-use solver::session::Cards;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -101,18 +100,6 @@ fn game_and_size(c: &Common) -> anyhow::Result<(GameDef, Size)> {
 fn load(c: &Common, force: bool) -> anyhow::Result<(Bucketing, PathBuf, Origin, f64)> {
     let (def, size) = game_and_size(c)?;
     load_or_build(&def, &size, &c.dir, force, false)
-}
-
-/// The card abstraction of a solve named on the command line
-/// ([`solver::solve::cards::walked_cards`]), a bucketing's build shown with a progress bar
-/// unless `quiet`.
-pub fn card_abstraction(
-    def: &GameDef,
-    spec: &str,
-    dir: &std::path::Path,
-    quiet: bool,
-) -> anyhow::Result<Cards> {
-    solver::solve::cards::walked_cards(def, spec, dir, &Console::new(quiet, false))
 }
 
 /// The cached abstraction of `def` at `size` in `dir`, or a fresh build with a progress bar on

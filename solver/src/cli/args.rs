@@ -4,6 +4,9 @@
 //! whose default differs says so in one line too:
 //! `#[command(mut_arg("game", |a| a.default_value("ministud")))]`.
 
+use abstraction::multiway_betting::WithinStreet;
+use abstraction::multiway_deal::MultiwayView;
+use abstraction::named::Named;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
 
@@ -145,4 +148,39 @@ mod tests {
         let e = Plain::try_parse_from(["x", "--threads", "0"]).unwrap();
         assert!(e.pool.start().is_err());
     }
+}
+
+/// `--abstraction-dir`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Cache {
+    /// The folder of the bucketing cache files (built there when missing).
+    #[arg(long, default_value = "abstractions")]
+    pub abstraction_dir: std::path::PathBuf,
+}
+
+/// `--batch`, `--view`, `--within-street`: the sampled multiway solver's flags that `stud solve`
+/// and `stud eval multiway` share. In `stud solve` they belong to the groups of the back ends
+/// they apply to, joined at run time (`cli::solve::join_groups`): a flattened struct's
+/// arguments cannot join the enclosing struct's derived group (clap-rs/clap#4697).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct Sampled {
+    /// Real games: deals sampled per iteration (three or more seats: traversals, at least one
+    /// per seat).
+    #[arg(long)]
+    pub batch: Option<usize>,
+    /// Three or more seats: how a seat's bucket sees the other seats' up cards: table (the
+    /// default: every live opponent's, the folded seats' as dead cards, a bucketing per number
+    /// of live seats) or best-opponent (only the best showing live opponent's, the first
+    /// multiway files' view, and the default where the deck cannot deal the table view's
+    /// rollouts: eight seats of the seven-card games; docs/notes/multiway.md, "The card
+    /// abstraction of an N-seat view", measures both).
+    #[arg(long, value_parser = MultiwayView::parse_or_list)]
+    pub view: Option<MultiwayView>,
+    /// Three or more seats: what a decision recalls of its street's betting: history (the
+    /// default below eight seats: every order of actions its own decision) or position (the
+    /// default at eight, whose histories are too many: the orders that reach the same betting
+    /// position share a row: 1.8 to 9.9 times fewer rows for 3 to 8 seats;
+    /// docs/notes/multiway.md, "Recall within a street", measures it).
+    #[arg(long, value_parser = WithinStreet::parse_or_list)]
+    pub within_street: Option<WithinStreet>,
 }

@@ -24,7 +24,6 @@ use solver::purify::Purification;
 use solver::session::multiway::estimate;
 use solver::session::sampled::{betting, write_strategy, ADVICE};
 use solver::strategy_file::multiway::{as_stored, MultiwayFile, RowFormat};
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Arguments of `stud eval multiway`.
@@ -51,29 +50,22 @@ pub struct Args {
     /// default, 256, gives every view of `doorstud` its own bucket where the features differ).
     #[arg(long, default_value = "256")]
     pub abstraction: String,
-    /// The folder of the bucketing cache files (built there when missing).
-    #[arg(long, default_value = "abstractions")]
-    pub abstraction_dir: PathBuf,
+    /// `--abstraction-dir`.
+    #[command(flatten)]
+    pub cache: super::args::Cache,
     /// The numbers of traversals at which to measure, ascending (rounded up to whole batches).
     #[arg(long, num_args = 1.., default_values_t = [10_000u64, 100_000, 1_000_000])]
     pub traversals: Vec<u64>,
-    /// Traversals per iteration of the sampled solver (default: 64 per seat, as `stud solve`).
-    #[arg(long)]
-    pub batch: Option<usize>,
+    /// `--batch` (default: 64 traversals per seat, as `stud solve`), `--view` and
+    /// `--within-street` of the sampled solver, as `stud solve` takes them.
+    #[command(flatten)]
+    pub sampled: super::args::Sampled,
     /// The sampled solver's member of the CFR family.
     #[arg(long, default_value = "linear", value_parser = Algorithm::parse)]
     pub algorithm: Algorithm,
     /// The sampled solver's other seats' tremble (as `stud solve --tremble`; default 0).
     #[arg(long, default_value_t = 0.0)]
     pub tremble: f32,
-    /// The sampled solver's view of the other seats' up cards (as `stud solve --view`:
-    /// table or best-opponent).
-    #[arg(long, default_value = "table", value_parser = MultiwayView::parse_or_list)]
-    pub view: MultiwayView,
-    /// What the sampled game's decisions recall of their street's betting (as `stud solve
-    /// --within-street`: history or position).
-    #[arg(long, default_value = "history", value_parser = WithinStreet::parse_or_list)]
-    pub within_street: WithinStreet,
     /// The sampled solver's strategy measured (as `stud solve --strategy`: average or current).
     #[arg(long, default_value = "average", value_parser = Played::parse_or_list)]
     pub strategy: Played,
@@ -108,6 +100,16 @@ pub struct Args {
     /// `--json`.
     #[command(flatten)]
     pub output: super::args::Output,
+}
+
+/// The sampled solver's view: `--view`, table by default.
+fn view_of(args: &Args) -> MultiwayView {
+    args.sampled.view.unwrap_or(MultiwayView::Table)
+}
+
+/// The sampled game's recall within a street: `--within-street`, history by default.
+fn within_street_of(args: &Args) -> WithinStreet {
+    args.sampled.within_street.unwrap_or(WithinStreet::History)
 }
 
 /// The most histories of a game measured: a walkable game has a few million; a real game is
@@ -229,7 +231,7 @@ fn game_tree(def: &GameDef, game: &str, say: &impl Fn(String)) -> Result<History
 /// The sampling solver as the flags configure it, and the problem its file records.
 fn sampled_solver(args: &Args, def: &GameDef, game: &str) -> Result<(SampledSolver, Problem)> {
     let seats = def.seats as usize;
-    let batch = (args.batch)
+    let batch = (args.sampled.batch)
         .unwrap_or(solver::solve::sampled::DEFAULT_BATCH_PER_SEAT * seats)
         .max(seats);
     let size = Size::parse(&args.abstraction, def.streets.len())
@@ -237,16 +239,16 @@ fn sampled_solver(args: &Args, def: &GameDef, game: &str) -> Result<(SampledSolv
     let buckets = solver::solve::cards::multiway_buckets(
         def,
         &size,
-        args.view,
-        &args.abstraction_dir,
+        view_of(args),
+        &args.cache.abstraction_dir,
         &super::solve_watch::Console::new(args.output.json, false),
     )
     .with_context(|| {
         format!("{game}: the sampling solver buckets stud cards (down and up, no community card)")
     })?;
     let abstract_game =
-        betting(def, args.within_street, 50_000_000).with_context(|| ADVICE.to_string())?;
-    let problem = Problem::sampled(def, &buckets, args.within_street);
+        betting(def, within_street_of(args), 50_000_000).with_context(|| ADVICE.to_string())?;
+    let problem = Problem::sampled(def, &buckets, within_street_of(args));
     let mut sampled = SampledSolver::new(
         def,
         abstract_game,
@@ -354,7 +356,7 @@ fn floors(
     if args.floor_iterations == 0 {
         return Ok(floors);
     }
-    let view = match args.view {
+    let view = match view_of(args) {
         MultiwayView::BestOpponent => "betting abstraction, view against the best showing opponent",
         MultiwayView::Table => "betting abstraction, the table view exact",
     };

@@ -232,7 +232,8 @@ fn info_checkpoint(args: &Args, c: &solver::session::CheckpointInfo) -> Result<(
         let mut v = serde_json::json!({
             "file": args.file.display().to_string(),
             "kind": c.what,
-            "format_version": c.version,
+            "format_version": c.format,
+            "container_version": c.container,
             "verified": true,
         });
         v["header"] = c.header.clone();
@@ -244,7 +245,10 @@ fn info_checkpoint(args: &Args, c: &solver::session::CheckpointInfo) -> Result<(
         "kind:             {} (resume with stud solve --resume)",
         c.what
     );
-    println!("format version:   {}", c.version);
+    println!(
+        "format version:   {} (checkpoint format; container version {})",
+        c.format, c.container
+    );
     println!("iterations:       {}", c.iterations);
     println!("infoset-actions:  {}", c.slots);
     if let Some(fields) = c.header.as_object() {

@@ -1,21 +1,16 @@
 //! `stud eval ladder`: the validation ladder of the card abstraction on a walkable game, solved
 //! by the exact solver on the public tree or by the real games' deal-sampled solver.
 
+use super::solve_watch::Console;
 use super::SolverKind;
 use abstraction::bucketing::{Size, SIZES};
 use abstraction::recall::Recall;
 use abstraction::tree::Tree;
 use anyhow::{bail, Context, Result};
-use solver::cfr::{Algorithm, Sampling};
-use solver::ladder::{
-    check_iterations, check_lift_fits, climb, climb_deals, climb_solver, lift_target, DealKnobs,
-    DealRung, Rung,
-};
+use solver::cfr::Algorithm;
+use solver::ladder::{check_iterations, lift_target, DealKnobs, DealRung, Ladder, Rung};
 use solver::memory::available_memory;
 use solver::purify::Purification;
-use solver::session::{new_solver, Abstractions};
-use std::path::PathBuf;
-use std::sync::Arc;
 
 /// Arguments of `stud eval ladder`.
 #[derive(clap::Args, Debug)]
@@ -73,9 +68,9 @@ pub struct Args {
     /// pure, threshold=T (each measured on the same solve; default mixed).
     #[arg(long, num_args = 1.., value_parser = clap::value_parser!(Purification))]
     pub play: Vec<Purification>,
-    /// The folder of the bucketing cache files.
-    #[arg(long, default_value = "abstractions")]
-    pub abstraction_dir: PathBuf,
+    /// `--abstraction-dir`.
+    #[command(flatten)]
+    pub cache: super::args::Cache,
     /// `--threads`.
     #[command(flatten)]
     pub pool: super::args::Threads,
@@ -198,30 +193,34 @@ pub fn run(mut args: Args) -> Result<()> {
     }
     print_header(&args, false);
     let mut bar = Progress::new(&args, args.abstractions.len() as u64, 0);
+    let ladder = ladder_of(&args, &def);
+    let mut console = Console::new(args.output.json, false);
     for spec in &args.abstractions {
         bar.rung(spec);
-        pool.install(|| -> Result<()> {
-            let cards = super::abstraction::card_abstraction(
-                &def,
+        pool.install(|| {
+            ladder.climb(
                 spec,
-                &args.abstraction_dir,
-                args.output.json,
-            )?;
-            climb(
-                &def,
-                cards,
                 args.algorithm,
-                sampling(&args),
+                args.sample,
                 &args.iterations,
-                available_memory(),
+                &mut console,
                 &mut |r| bar.row(r.iterations, || print_rung(&args, r)),
             )
-            .with_context(|| format!("the {spec} rung"))?;
-            Ok(())
-        })?;
+        })
+        .with_context(|| format!("the {spec} rung"))?;
     }
     bar.finish();
     Ok(())
+}
+
+/// The ladder of `def` as `args` set it.
+fn ladder_of<'a>(args: &'a Args, def: &'a abstraction::rules::GameDef) -> Ladder<'a> {
+    Ladder {
+        def,
+        name: args.game.name(),
+        abstraction_dir: &args.cache.abstraction_dir,
+        seed: args.random.seed,
+    }
 }
 
 /// The ladder's progress bar on standard error: iterations done of all the rungs', with the
@@ -272,13 +271,6 @@ impl Progress {
     }
 }
 
-fn sampling(args: &Args) -> Option<Sampling> {
-    args.sample.map(|batch| Sampling {
-        batch,
-        seed: args.random.seed,
-    })
-}
-
 /// The deal-sampled ladder: the lossless rows first (if asked; their tree is then the one
 /// lifted onto), then every abstraction with every combination of the knobs.
 fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
@@ -306,51 +298,39 @@ fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
     let grid = args.knobs.grid(args.random.seed).len() as u64;
     let lossless = args.lossless.last().copied().unwrap_or(0);
     let mut bar = Progress::new(args, sizes.len() as u64 * grid, lossless);
-    bar.rung("lossless");
-    let public = if args.lossless.is_empty() {
-        lift_target(def, available_memory())?
-    } else {
-        let abs = Abstractions::for_game(def);
-        let mut solver = new_solver(def, &abs, args.algorithm, available_memory())?;
-        if let Some(s) = sampling(args) {
-            solver.sample(s).map_err(anyhow::Error::msg)?;
-        }
-        climb_solver(&mut solver, "lossless", true, &args.lossless, &mut |r| {
-            bar.row(r.iterations, || print_rung(args, r))
-        })?;
-        // Its regrets and averages go; its tree stays, to lift onto.
-        let tree = solver.tree;
-        check_lift_fits(&tree, available_memory())?;
-        tree
-    };
+    // The tree every climb's strategy is lifted onto, refused now if it will not fit.
+    lift_target(def, available_memory())?;
+    let ladder = ladder_of(args, def);
+    let mut console = Console::new(args.output.json, false);
+    if !args.lossless.is_empty() {
+        bar.rung("lossless");
+        ladder.climb(
+            "lossless",
+            args.algorithm,
+            args.sample,
+            &args.lossless,
+            &mut console,
+            &mut |r| bar.row(r.iterations, || print_rung(args, r)),
+        )?;
+    }
     let plays = if args.play.is_empty() {
         vec![Purification::Mixed]
     } else {
         args.play.clone()
     };
-    for (spec, size) in args.abstractions.iter().zip(&sizes) {
-        let (mut bucketing, ..) = super::abstraction::load_or_build(
-            def,
-            size,
-            &args.abstraction_dir,
-            false,
-            args.output.json,
-        )
-        .with_context(|| format!("the {spec} abstraction of {}", args.game.name()))?;
-        bucketing.precompute_first_street();
-        let bucketing = Arc::new(bucketing);
+    for spec in &args.abstractions {
         for knobs in args.knobs.grid(args.random.seed) {
             bar.rung(spec);
-            climb_deals(
-                def,
-                Arc::clone(&bucketing),
-                &knobs,
-                &public,
-                &args.iterations,
-                &plays,
-                &mut |r| bar.row(r.iterations, || print_deal_rung(args, r)),
-            )
-            .with_context(|| format!("the {spec} rung"))?;
+            ladder
+                .climb_deals(
+                    spec,
+                    &knobs,
+                    &args.iterations,
+                    &plays,
+                    &mut console,
+                    &mut |r| bar.row(r.iterations, || print_deal_rung(args, r)),
+                )
+                .with_context(|| format!("the {spec} rung"))?;
         }
     }
     bar.finish();

@@ -5,8 +5,6 @@
 mod split;
 
 use super::solve_watch::Console;
-use abstraction::multiway_betting::WithinStreet;
-use abstraction::multiway_deal::MultiwayView;
 use abstraction::named::Named;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
@@ -91,9 +89,9 @@ pub struct Args {
     /// the real games.
     #[arg(long)]
     pub abstraction: Option<String>,
-    /// The folder of the bucketing cache files (built there when missing).
-    #[arg(long, default_value = "abstractions")]
-    pub abstraction_dir: PathBuf,
+    /// `--abstraction-dir`.
+    #[command(flatten)]
+    pub cache: super::args::Cache,
     /// `--seed`.
     #[command(flatten)]
     pub random: super::args::Random,
@@ -112,6 +110,10 @@ pub struct Args {
     /// The sampled multiway solver's own flags.
     #[command(flatten)]
     pub multiway: MultiwayFlags,
+    /// `--batch` (joins [`SamplingFlags`]' group), `--view` and `--within-street` (join
+    /// [`MultiwayFlags`]'), declared once with `stud eval multiway`'s ([`join_groups`]).
+    #[command(flatten)]
+    pub sampled: super::args::Sampled,
     /// Where to write the strategy (default solves/GAME.strat; solves/GAME-hu.strat for the
     /// real games: never over the shipped strategies/ files).
     #[arg(long)]
@@ -179,10 +181,6 @@ impl TreeFlags {
 #[derive(clap::Args, Debug)]
 #[group(id = "sampling_flags", multiple = true)]
 pub struct SamplingFlags {
-    /// Real games: deals sampled per iteration (three or more seats: traversals, at least one
-    /// per seat).
-    #[arg(long)]
-    pub batch: Option<usize>,
     /// Real games: write a checkpoint this often (90s, 10m; a bare number is seconds), and at
     /// the end.
     #[arg(long, value_parser = parse_duration)]
@@ -190,10 +188,11 @@ pub struct SamplingFlags {
 }
 
 impl SamplingFlags {
-    /// The first of these flags given, for the refusal when the game is walked.
-    pub fn given(&self) -> Option<&'static str> {
+    /// The first of these flags (with `shared`'s `--batch`) given, for the refusal when the
+    /// game is walked.
+    pub fn given(&self, shared: &super::args::Sampled) -> Option<&'static str> {
         [
-            (self.batch.is_some(), "--batch"),
+            (shared.batch.is_some(), "--batch"),
             (self.checkpoint_every.is_some(), "--checkpoint-every"),
         ]
         .into_iter()
@@ -229,21 +228,6 @@ pub struct MultiwayFlags {
     /// docs/notes/multiway.md, "Trembling", measures 0.1).
     #[arg(long)]
     pub tremble: Option<f32>,
-    /// Three or more seats: how a seat's bucket sees the other seats' up cards: table (the
-    /// default: every live opponent's, the folded seats' as dead cards, a bucketing per number
-    /// of live seats) or best-opponent (only the best showing live opponent's, the first
-    /// multiway files' view, and the default where the deck cannot deal the table view's
-    /// rollouts: eight seats of the seven-card games; docs/notes/multiway.md, "The card
-    /// abstraction of an N-seat view", measures both).
-    #[arg(long, value_parser = MultiwayView::parse_or_list)]
-    pub view: Option<MultiwayView>,
-    /// Three or more seats: what a decision recalls of its street's betting: history (the
-    /// default below eight seats: every order of actions its own decision) or position (the
-    /// default at eight, whose histories are too many: the orders that reach the same betting
-    /// position share a row: 1.8 to 9.9 times fewer rows for 3 to 8 seats;
-    /// docs/notes/multiway.md, "Recall within a street", measures it).
-    #[arg(long, value_parser = WithinStreet::parse_or_list)]
-    pub within_street: Option<WithinStreet>,
     /// Three or more seats: the strategy the file plays: average (the default) or current
     /// (regret matching of the last regrets, as Pluribus's blueprint past the first round;
     /// docs/notes/multiway.md, "The current strategy", measures both). Only the file depends on it:
@@ -261,7 +245,7 @@ pub struct MultiwayFlags {
 impl MultiwayFlags {
     /// The first of these flags given, and what it chooses, for the refusal when the game goes
     /// to another back end.
-    pub fn given(&self) -> Option<(&'static str, &'static str)> {
+    pub fn given(&self, shared: &super::args::Sampled) -> Option<(&'static str, &'static str)> {
         [
             (
                 self.tremble.is_some(),
@@ -269,12 +253,12 @@ impl MultiwayFlags {
                 "the other seats' tremble",
             ),
             (
-                self.view.is_some(),
+                shared.view.is_some(),
                 "--view",
                 "a seat's view of the other seats' cards",
             ),
             (
-                self.within_street.is_some(),
+                shared.within_street.is_some(),
                 "--within-street",
                 "what a decision recalls of its street's betting",
             ),
@@ -294,9 +278,9 @@ impl MultiwayFlags {
         .find_map(|(given, flag, what)| given.then_some((flag, what)))
     }
 
-    /// Refuses these flags for `game`, a heads-up one.
-    fn refuse_heads_up(&self, game: &str) -> Result<()> {
-        if let Some((flag, what)) = self.given() {
+    /// Refuses these flags (and `shared`'s of the multiway solver) for `game`, a heads-up one.
+    fn refuse_heads_up(&self, shared: &super::args::Sampled, game: &str) -> Result<()> {
+        if let Some((flag, what)) = self.given(shared) {
             bail!(
                 "{flag}: {game} is heads-up; {what} is the sampling solver's choice for three or \
                  more seats"
@@ -304,6 +288,21 @@ impl MultiwayFlags {
         }
         Ok(())
     }
+}
+
+/// The flags declared once in [`super::args`] and the groups of this command they join: clap
+/// refuses them beside another back end's flags as it refuses that group's own.
+const JOINED: [(&str, &[&str]); 2] = [
+    ("sampling_flags", &["batch"]),
+    ("multiway_flags", &["view", "within_street"]),
+];
+
+/// `stud solve`'s command with the shared flags of [`JOINED`] in their groups (built at run
+/// time: a flattened struct's arguments cannot join a derived group, clap-rs/clap#4697).
+pub fn join_groups(command: clap::Command) -> clap::Command {
+    JOINED.iter().fold(command, |c, &(group, ids)| {
+        c.mut_group(group, |g| g.args(ids.iter().copied()))
+    })
 }
 
 pub(super) fn parse_duration(s: &str) -> Result<Duration, String> {
@@ -399,9 +398,10 @@ pub(super) fn request(args: &Args, def: GameDef) -> Result<Request> {
         keep_checkpoint: args.keep_checkpoint,
         resume: args.resume,
         seed: args.random.seed,
-        abstraction_dir: args.abstraction_dir.clone(),
+        abstraction_dir: args.cache.abstraction_dir.clone(),
         lock: args.lock.as_deref().map(solve::read_lock).transpose()?,
         settings,
+        measure_at: Default::default(),
     })
 }
 
@@ -428,9 +428,10 @@ fn settings(args: &Args, def: &GameDef) -> Result<Settings> {
         })?,
         None => {}
     }
-    args.multiway.refuse_heads_up(args.game.name())?;
+    args.multiway
+        .refuse_heads_up(&args.sampled, args.game.name())?;
     let recall = args.heads_up.recall.map(|_| "--recall");
-    if let Some(flag) = args.sampling.given().or(recall) {
+    if let Some(flag) = args.sampling.given(&args.sampled).or(recall) {
         bail!(
             "{flag} is for the real games (deal sampling); {} is walked: use --every",
             args.game.name()
@@ -462,12 +463,12 @@ fn deal_settings(args: &Args, def: &GameDef) -> Result<solve::deal::Settings> {
             }
         );
     }
-    args.multiway.refuse_heads_up(game)?;
+    args.multiway.refuse_heads_up(&args.sampled, game)?;
     let d = solve::deal::Settings::default();
     Ok(solve::deal::Settings {
         algorithm: args.algorithm.unwrap_or(d.algorithm),
         abstraction: args.abstraction.clone().unwrap_or(d.abstraction),
-        batch: args.sampling.batch.unwrap_or(d.batch),
+        batch: args.sampled.batch.unwrap_or(d.batch),
         recall: args.heads_up.recall.unwrap_or(d.recall),
         alternating: d.alternating,
         checkpoint_every: args.sampling.checkpoint_every.unwrap_or(d.checkpoint_every),
@@ -486,10 +487,10 @@ fn multiway_settings(args: &Args, def: &GameDef) -> Result<solve::multiway::Sett
         );
     }
     let recall = args.heads_up.recall.map(|_| "--recall");
-    if let Some(flag) = args.sampling.given().or(recall) {
+    if let Some(flag) = args.sampling.given(&args.sampled).or(recall) {
         bail!("{flag} is for the real games' deal-sampled solver, which is heads-up; {game} is walked whole");
     }
-    if let Some((flag, what)) = args.multiway.given() {
+    if let Some((flag, what)) = args.multiway.given(&args.sampled) {
         bail!(
             "{flag}: {game} is solved exactly on its whole game tree; {what} is the sampling \
              solver's choice (real stud, or any game with --abstraction)"
@@ -532,11 +533,11 @@ fn sampled_settings(args: &Args, def: &GameDef) -> Result<solve::sampled::Settin
     Ok(solve::sampled::Settings {
         algorithm: args.algorithm.unwrap_or(d.algorithm),
         abstraction: args.abstraction.clone().unwrap_or(d.abstraction),
-        batch: args.sampling.batch.unwrap_or(d.batch),
+        batch: args.sampled.batch.unwrap_or(d.batch),
         checkpoint_every: args.sampling.checkpoint_every.unwrap_or(d.checkpoint_every),
         tremble: args.multiway.tremble.unwrap_or(d.tremble),
-        view: args.multiway.view.unwrap_or(d.view),
-        within_street: args.multiway.within_street.unwrap_or(d.within_street),
+        view: args.sampled.view.unwrap_or(d.view),
+        within_street: args.sampled.within_street.unwrap_or(d.within_street),
         strategy: args.multiway.strategy.unwrap_or(d.strategy),
         rows: args.multiway.rows.unwrap_or(d.rows),
     })

@@ -106,21 +106,12 @@ impl Solver {
 
     /// Applies the schedule's discounts of the iteration to `seat`'s slots before its pass.
     fn discount(&mut self, seat: u8, sched: &Schedule) {
-        if sched.positive == 1.0 && sched.negative == 1.0 && sched.old_average == 1.0 {
+        let Some(d) = sched.discount::<f64>() else {
             return;
-        }
+        };
         for set in self.tree.infosets.iter().filter(|i| i.seat == seat) {
             let s = set.first_slot as usize..set.first_slot as usize + set.actions as usize;
-            for r in &mut self.regrets[s.clone()] {
-                *r *= if *r > 0.0 {
-                    sched.positive
-                } else {
-                    sched.negative
-                };
-            }
-            for a in &mut self.average[s] {
-                *a *= sched.old_average;
-            }
+            d.rows(&mut self.regrets[s.clone()], &mut self.average[s]);
         }
     }
 
@@ -129,9 +120,7 @@ impl Solver {
         for set in self.tree.infosets.iter().filter(|i| i.seat == seat) {
             let s = set.first_slot as usize..set.first_slot as usize + set.actions as usize;
             if sched.clamp {
-                for r in &mut self.regrets[s.clone()] {
-                    *r = r.max(0.0);
-                }
+                crate::kernel::clamp(&mut self.regrets[s.clone()]);
             }
             regret_match(&self.regrets[s.clone()], &mut self.current[s]);
         }
@@ -209,8 +198,13 @@ impl Pass<'_> {
                 }
                 let own = reach[seat];
                 for (a, value) in values[..k].iter().enumerate() {
-                    self.regrets[slot + a] += others * (value - v);
-                    self.average[slot + a] += self.weight * own * self.current[slot + a];
+                    crate::kernel::accumulate(
+                        &mut self.regrets[slot + a],
+                        &mut self.average[slot + a],
+                        others * (value - v),
+                        self.weight * own,
+                        self.current[slot + a],
+                    );
                 }
                 v
             }

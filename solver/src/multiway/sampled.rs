@@ -69,7 +69,7 @@
 //! dispatches nothing dynamically.
 
 use crate::cfr::Algorithm;
-use crate::kernel::{regret_match, regret_match_in_place};
+use crate::kernel::{add_average, regret_match, regret_match_in_place, Discount};
 use abstraction::deal::DealError;
 use abstraction::multiway_betting::{pot_class, pot_classes, MultiwayBetting, MwKind};
 use abstraction::multiway_deal::{MultiwayBuckets, MultiwayFacts, MAX_DEAL_SEATS};
@@ -212,16 +212,15 @@ struct Work {
     blocks: Vec<(u32, u32)>,
 }
 
-/// A batch's discount factors, as `f32`: of a positive regret, of a negative one, of the
-/// average.
-type Factors = [f32; 3];
+/// A batch's discounts ([`Discount`]), as `f32`.
+type Factors = Discount<f32>;
 
 /// Applies `factors` to a regret, one at a time in order, as each batch's sweep did.
 #[inline(always)]
 fn discount_regret(r: &mut f32, factors: &[Factors]) {
     if *r != 0.0 {
         for f in factors {
-            *r *= if *r > 0.0 { f[0] } else { f[1] };
+            *r = f.regret(*r);
         }
     }
 }
@@ -231,7 +230,7 @@ fn discount_regret(r: &mut f32, factors: &[Factors]) {
 fn discount_average(a: &mut f32, factors: &[Factors]) {
     if *a != 0.0 {
         for f in factors {
-            *a *= f[2];
+            *a = f.average(*a);
         }
     }
 }
@@ -371,15 +370,17 @@ impl SampledSolver {
     pub fn iterate(&mut self) -> Result<()> {
         let t = self.iterations + 1;
         let sched = self.algorithm.schedule(t);
-        let f = [sched.positive, sched.negative, sched.old_average].map(|x| x as f32);
-        if f.iter().all(|x| x.is_finite() && *x >= 0.0) {
-            // Skipping zeros is exact only for such factors (0 × NaN is NaN).
-            if f != [1.0; 3] {
+        if let Some(f) = sched.discount::<f32>() {
+            if [f.positive, f.negative, f.average]
+                .iter()
+                .all(|x| x.is_finite() && *x >= 0.0)
+            {
+                // Skipping zeros is exact only for such factors (0 × NaN is NaN).
                 self.factors.push(f);
+            } else {
+                self.settle();
+                self.sweep(f);
             }
-        } else {
-            self.settle();
-            self.sweep(f);
         }
         let seats = self.def.seats as usize;
         // Left by a batch that failed.
@@ -432,7 +433,7 @@ impl SampledSolver {
             for w in &self.work[..held] {
                 self.pending.extend_from_slice(&w.regret);
                 for &(s, p) in &w.average {
-                    self.average[s as usize] += weight * p;
+                    add_average(&mut self.average[s as usize], weight, p);
                 }
             }
         }
@@ -512,18 +513,17 @@ impl SampledSolver {
     /// Multiplies every slot by the factors `f` of one batch (a settled solver's), as every
     /// batch once did.
     fn sweep(&mut self, f: Factors) {
-        let [pos, neg, old] = f;
-        if pos != 1.0 || neg != 1.0 {
+        if f.positive != 1.0 || f.negative != 1.0 {
             self.regrets.par_chunks_mut(1 << 16).for_each(|c| {
                 for r in c {
-                    *r *= if *r > 0.0 { pos } else { neg };
+                    *r = f.regret(*r);
                 }
             });
         }
-        if old != 1.0 {
+        if f.average != 1.0 {
             self.average
                 .par_chunks_mut(1 << 16)
-                .for_each(|c| c.iter_mut().for_each(|a| *a *= old));
+                .for_each(|c| c.iter_mut().for_each(|a| *a = f.average(*a)));
         }
     }
 

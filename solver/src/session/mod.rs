@@ -100,8 +100,10 @@ pub trait Session {
 pub struct CheckpointInfo {
     /// The kind of checkpoint, in words ("deal checkpoint").
     pub what: &'static str,
-    /// The container's format version.
-    pub version: u32,
+    /// The checkpoint format ([`checkpoint::FORMAT`]): what a resume reads.
+    pub format: u32,
+    /// The version of the container that holds it (the layout shared with strategy files).
+    pub container: u32,
     /// Iterations completed.
     pub iterations: u64,
     /// Slots per array (regrets, averages).
@@ -138,7 +140,8 @@ pub fn checkpoint_info(path: &Path) -> Result<Option<CheckpointInfo>> {
         }
         Ok(CheckpointInfo {
             what: K::WHAT,
-            version: f.container.version,
+            format: checkpoint::FORMAT,
+            container: f.container.version,
             iterations: h.iterations,
             slots: h.slots,
             header,
@@ -198,6 +201,10 @@ pub struct Plan {
     pub every: Every,
     /// The checkpoint file.
     pub checkpoint: PathBuf,
+    /// Iteration counts (ascending) at which the observer measures the solver
+    /// ([`Observer::measured`]), beside the checkpoints: a count already reached when the
+    /// session starts (0, or a resumed checkpoint's) is measured before the first iteration.
+    pub measure_at: Vec<u64>,
 }
 
 /// Where a session stands, after an iteration.
@@ -239,6 +246,11 @@ pub trait Observer<S> {
     fn iterated(&mut self, solver: &S, progress: &Progress);
     /// After each periodic checkpoint is written; may stop the session.
     fn checkpointed(&mut self, solver: &S, progress: &Progress) -> Result<Flow>;
+    /// At each count of [`Plan::measure_at`], the solver settled ([`Session::settle`]); the
+    /// time it takes is not counted as iterating.
+    fn measured(&mut self, _solver: &S, _progress: &Progress) -> Result<()> {
+        Ok(())
+    }
 }
 
 impl<S> Observer<S> for () {
@@ -307,6 +319,11 @@ fn iterate<S: Session>(
     iterating: &mut Duration,
 ) -> Result<()> {
     let mut last_checkpoint = start;
+    if plan.measure_at.contains(&solver.iterations()) {
+        solver.settle();
+        let at = progress(plan, solver.iterations(), first, start, *iterating);
+        observer.measured(solver, &at)?;
+    }
     loop {
         let done_iterations = plan.iterations.is_some_and(|n| solver.iterations() >= n);
         let out_of_time = plan.time.is_some_and(|t| start.elapsed() >= t);
@@ -318,6 +335,10 @@ fn iterate<S: Session>(
         *iterating += t.elapsed();
         let progress = progress(plan, solver.iterations(), first, start, *iterating);
         observer.iterated(solver, &progress);
+        if plan.measure_at.binary_search(&solver.iterations()).is_ok() {
+            solver.settle();
+            observer.measured(solver, &progress)?;
+        }
         let due = match plan.every {
             Every::Iterations(n) => solver.iterations() % n.max(1) == 0,
             Every::Time(d) => last_checkpoint.elapsed() >= d,
@@ -412,6 +433,7 @@ mod tests {
             time: None,
             every: Every::Iterations(4),
             checkpoint: d.join("s.ckpt"),
+            measure_at: Vec::new(),
         };
         let (mut straight, problem) = leduc();
         let ran = run(&mut straight, &problem, &plan(20), &mut ()).unwrap();
@@ -457,6 +479,7 @@ mod tests {
             time: Some(Duration::from_secs(3600)),
             every: Every::Time(Duration::from_secs(60)),
             checkpoint: PathBuf::new(),
+            measure_at: Vec::new(),
         };
         // 10 of 100 iterations in 1 s of iterating: 9 s left by pace, under an hour by clock.
         let p = progress(&plan, 10, 0, Instant::now(), Duration::from_secs(1));

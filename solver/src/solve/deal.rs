@@ -3,12 +3,13 @@
 //! measured exactly at the end).
 
 use super::{cards, report, Backend, Clock, Ended, Request, Results, Sampling, Watcher};
-use crate::best_response::Exploitability;
+use crate::best_response::{exploitability, Exploitability};
 use crate::cfr::Algorithm;
 use crate::checkpoint::{self, Problem};
 use crate::deal_cfr::measure::{deal_exploitability, lift_target};
 use crate::deal_cfr::DealSolver;
 use crate::memory::{available_memory, status_bytes, Estimate};
+use crate::purify::Purification;
 use crate::session::deal::{estimate, probe_deal_seconds, write_strategy};
 use crate::session::{self, Flow, Plan, Progress};
 use crate::strategy_file::Width;
@@ -18,7 +19,7 @@ use abstraction::bucketing::{Bucketing, Size, SIZES};
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::recall::Recall;
 use abstraction::rules::GameDef;
-use abstraction::tree::Tree;
+use abstraction::tree::{NodeKind, Tree, NONE};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::sync::Arc;
@@ -127,8 +128,7 @@ impl Settings {
     }
 
     /// A fresh solver of `def` on `tree` with `bucketing`, set as these settings say: the one
-    /// place a [`DealSolver`] is configured (the back end here, the split solve's ranks and
-    /// the ladder's rungs, through [`Settings::fresh`]).
+    /// place a [`DealSolver`] is configured (the back end here, and the split solve's ranks).
     pub fn solver(
         &self,
         def: &GameDef,
@@ -140,13 +140,6 @@ impl Settings {
         s.alternating = self.alternating;
         s.set_algorithm(self.algorithm)?;
         Ok(s)
-    }
-
-    /// A fresh solver of `def` with `bucketing` (built for `def`) on its own betting tree, set
-    /// as these settings say.
-    pub fn fresh(&self, def: &GameDef, bucketing: Arc<Bucketing>, seed: u64) -> Result<DealSolver> {
-        let tree = self.tree(def, &bucketing, &def.variant.to_string())?;
-        self.solver(def, tree, bucketing, seed)
     }
 }
 
@@ -160,6 +153,22 @@ pub fn measure_lifted(solver: &DealSolver, def: &GameDef) -> Result<Exploitabili
     deal_exploitability(solver, &public).map_err(|e| format!("not measured: {e:#}"))
 }
 
+/// Plays every row of `lifted` (a strategy on the public tree `public`) through `play`.
+pub fn purify_lifted(public: &Tree, lifted: &mut [f64], play: Purification) {
+    if play == Purification::Mixed {
+        return;
+    }
+    for n in public.nodes.iter().filter(|n| n.kind == NodeKind::Action) {
+        let k = n.num_children as usize;
+        for &r in public.bucket_table(n.board, n.seat) {
+            if r != NONE {
+                let at = n.first_slot() as usize + r as usize * k;
+                play.apply(&mut lifted[at..at + k]);
+            }
+        }
+    }
+}
+
 /// What a game's exploitability is when not measured: a real game's is not computable here.
 pub const NOT_COMPUTABLE: &str = "not computable for this game; use stud eval lbr";
 
@@ -169,6 +178,11 @@ pub struct Deal<'a> {
     sampling: Sampling,
     /// What preparing found: the bucketing, the estimate, the probe's seconds per deal.
     prepared: Option<(Arc<Bucketing>, Estimate, f64)>,
+    /// The lossless public tree a measurement lifts onto, built at the first.
+    public: Option<Tree>,
+    /// The last measurement of the strategy as solved and the iterations it was made at:
+    /// reused at the end if no iteration ran since.
+    last: Option<(u64, Exploitability)>,
 }
 
 impl<'a> Deal<'a> {
@@ -181,6 +195,8 @@ impl<'a> Deal<'a> {
                 batch: settings.batch,
             },
             prepared: None,
+            public: None,
+            last: None,
         }
     }
 }
@@ -250,6 +266,37 @@ impl Backend for Deal<'_> {
         Ok((self.sampling.line(p, clock, ckpt), Flow::Continue))
     }
 
+    fn measure(&mut self, solver: &DealSolver, request: &Request) -> Result<report::Measured> {
+        let Some((bucketing, ..)) = &self.prepared else {
+            bail!("a deal-sampled solve measured before it was prepared");
+        };
+        if self.public.is_none() {
+            self.public = Some(lift_target(&request.game, available_memory())?);
+        }
+        let public = self.public.as_ref().expect("built above");
+        let lifted = solver.lift(public).map_err(anyhow::Error::msg)?;
+        let plays = match &request.measure_at.plays[..] {
+            [] => &[Purification::Mixed][..],
+            plays => plays,
+        };
+        let mut played = Vec::with_capacity(plays.len());
+        for &play in plays {
+            let mut rows = lifted.clone();
+            purify_lifted(public, &mut rows, play);
+            let real_game = exploitability(public, &rows);
+            if play == Purification::Mixed {
+                self.last = Some((solver.iterations, real_game));
+            }
+            played.push(report::Played { play, real_game });
+        }
+        Ok(report::Measured::Lifted {
+            abstraction: CardAbstraction::name(bucketing.as_ref()),
+            buckets: solver.tree.num_buckets.clone(),
+            infosets: solver.tree.infosets(),
+            played,
+        })
+    }
+
     fn finish(
         self,
         solver: DealSolver,
@@ -265,7 +312,9 @@ impl Backend for Deal<'_> {
         } = ended;
         let (def, out, ckpt) = (&request.game, &outputs.strategy, &outputs.checkpoint);
         let walkable = Tree::check_supported(def).is_ok();
-        let exact = if walkable {
+        let exact = if let Some((_, e)) = self.last.filter(|(n, _)| *n == solver.iterations) {
+            Ok(e)
+        } else if walkable {
             watcher.say(&format!(
                 "measuring: lifting the strategy onto the lossless public tree of {}",
                 request.name

@@ -37,7 +37,7 @@ use crate::lock::Lock;
 use crate::session::{self, Every, Flow, Observer, Plan, Progress, Ran, Session};
 use abstraction::bucketing;
 use abstraction::rules::GameDef;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -69,6 +69,32 @@ pub struct Request {
     pub lock: Option<Lock>,
     /// The back end and its settings.
     pub settings: Settings,
+    /// Measure at these iteration counts, each measurement a row of the report
+    /// ([`Report::rows`]); none by default.
+    pub measure_at: MeasureAt,
+}
+
+/// A solve's measurement schedule: the iteration counts at which [`drive`] measures it, beside
+/// its checkpoints, each measurement a [`report::Row`] (told to the [`Watcher`] as it comes).
+/// The walked back end measures its exploitability (in the real game and the abstract one), the
+/// deal-sampled one on a walkable game its average strategy lifted onto the lossless public
+/// tree, played each way of `plays`; the others measure at their checkpoints only and refuse a
+/// schedule. The validation ladder (`stud eval ladder`) is this.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeasureAt {
+    /// The iteration counts, ascending (0 measures the fresh solver); counts past the solve's
+    /// stop are not reached.
+    pub iterations: Vec<u64>,
+    /// How a lifted strategy is played when measured (deal-sampled back end; none: as solved).
+    pub plays: Vec<crate::purify::Purification>,
+}
+
+/// Refuses iteration counts that are empty or not ascending.
+pub fn check_iterations(iterations: &[u64]) -> Result<()> {
+    if iterations.is_empty() || iterations.windows(2).any(|w| w[0] >= w[1]) {
+        bail!("the iteration counts must be ascending and not empty, not {iterations:?}");
+    }
+    Ok(())
 }
 
 /// A back end and its settings.
@@ -124,6 +150,8 @@ pub trait Watcher: Send + Sync {
     fn checkpointed(&mut self, _line: &serde_json::Value) {}
     /// The session loop is over.
     fn finished(&mut self) {}
+    /// A measurement of the request's schedule ([`MeasureAt`]), as it is made.
+    fn measured(&mut self, _row: &report::Row) {}
 }
 
 /// Watches nothing.
@@ -208,6 +236,12 @@ pub trait Backend {
         clock: &Clock,
         ckpt: &Path,
     ) -> Result<(serde_json::Value, Flow)>;
+    /// A measurement of the request's schedule ([`MeasureAt`]) at the solver's iterations;
+    /// the back ends that measure only at their checkpoints refuse a schedule in
+    /// [`Backend::check`] ([`refuse_schedule`]).
+    fn measure(&mut self, _solver: &Self::Solver, _request: &Request) -> Result<report::Measured> {
+        bail!("this back end measures at its checkpoints only")
+    }
     /// Measures the result, writes the strategy and the checkpoint
     /// ([`crate::checkpoint::write_results`]), and reports.
     fn finish(
@@ -239,13 +273,21 @@ fn run<B: Backend>(
     watcher: &mut dyn Watcher,
 ) -> Result<Report> {
     backend.check(request)?;
+    if !request.measure_at.iterations.is_empty() {
+        check_iterations(&request.measure_at.iterations).context("the measurement schedule")?;
+    }
     let outputs = Outputs::new(request, B::FILE, rank)?;
     let start = Instant::now();
     let (mut solver, problem) = backend.prepare(request, watcher)?;
+    let mut resumed_from_iteration = None;
     if request.resume {
         backend.resume(&outputs.checkpoint, &mut solver, &problem, watcher)?;
+        resumed_from_iteration = Some(solver.iterations());
     }
-    let plan = backend.plan(request, &outputs.checkpoint);
+    let plan = Plan {
+        measure_at: request.measure_at.iterations.clone(),
+        ..backend.plan(request, &outputs.checkpoint)
+    };
     watcher.started(&plan);
     let clock = Clock {
         start,
@@ -254,10 +296,13 @@ fn run<B: Backend>(
     let mut watch = Watch {
         backend: &mut backend,
         watcher: &mut *watcher,
+        request,
         clock,
         checkpoint: &outputs.checkpoint,
+        rows: Vec::new(),
     };
     let ran = session::run(&mut solver, &problem, &plan, &mut watch);
+    let rows = std::mem::take(&mut watch.rows);
     watcher.finished();
     let ran = ran?;
     let iterations = solver.iterations();
@@ -272,6 +317,8 @@ fn run<B: Backend>(
     Ok(Report {
         results,
         lock: request.lock.as_ref().map(report::LockNote::of),
+        resumed_from_iteration,
+        rows,
         interrupted: ran.interrupted.then(|| Interrupted {
             iterations,
             checkpoint: outputs.checkpoint.clone(),
@@ -284,8 +331,11 @@ fn run<B: Backend>(
 struct Watch<'a, B> {
     backend: &'a mut B,
     watcher: &'a mut dyn Watcher,
+    request: &'a Request,
     clock: Clock,
     checkpoint: &'a Path,
+    /// The measurements of the request's schedule so far.
+    rows: Vec<report::Row>,
 }
 
 impl<B: Backend> Observer<B::Solver> for Watch<'_, B> {
@@ -304,6 +354,17 @@ impl<B: Backend> Observer<B::Solver> for Watch<'_, B> {
         self.watcher.checkpointed(&line);
         Ok(flow)
     }
+
+    fn measured(&mut self, solver: &B::Solver, progress: &Progress) -> Result<()> {
+        let row = report::Row {
+            iterations: progress.iterations,
+            seconds: progress.iterating.as_secs_f64(),
+            measured: self.backend.measure(solver, self.request)?,
+        };
+        self.watcher.measured(&row);
+        self.rows.push(row);
+        Ok(())
+    }
 }
 
 /// The plan of a solve measured as it goes (walked or multiway): a checkpoint with a
@@ -317,6 +378,7 @@ fn measured_plan(request: &Request, every: Option<u64>, ckpt: &Path) -> Plan {
         time: request.time,
         every: Every::Iterations(every),
         checkpoint: ckpt.to_path_buf(),
+        measure_at: Vec::new(),
     }
 }
 
@@ -347,6 +409,19 @@ fn refuse_lock(request: &Request, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// Refuses a measurement schedule given to a back end that measures at its checkpoints only
+/// (`what`: the solver, as the refusal names it).
+fn refuse_schedule(request: &Request, what: &str) -> Result<()> {
+    if !request.measure_at.iterations.is_empty() {
+        bail!(
+            "{}: {what} measures at its checkpoints only; the walked solver and the \
+             deal-sampled one on a walkable game measure at given iteration counts",
+            request.name
+        );
+    }
+    Ok(())
+}
+
 /// Refuses a measured solve (walked, exact multiway) told no way to stop: no iterations, no
 /// time and no target exploitability.
 fn check_stop(request: &Request, target: Option<f64>) -> Result<()> {
@@ -371,6 +446,7 @@ fn timed_plan(request: &Request, every: Duration, ckpt: &Path) -> Plan {
         },
         every: Every::Time(every),
         checkpoint: ckpt.to_path_buf(),
+        measure_at: Vec::new(),
     }
 }
 

@@ -65,6 +65,7 @@ impl Backend for Multiway<'_> {
 
     fn check(&self, request: &Request) -> Result<()> {
         super::refuse_lock(request, "the exact multiway solver")?;
+        super::refuse_schedule(request, "the exact multiway solver")?;
         super::check_stop(request, self.settings.target)
     }
 

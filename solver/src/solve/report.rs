@@ -21,6 +21,67 @@ pub struct Report {
     /// The lock the solve held, if any: a locked solve's file is not an equilibrium's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lock: Option<LockNote>,
+    /// The iterations of the checkpoint a `--resume` went on from; `null` for a fresh solve.
+    pub resumed_from_iteration: Option<u64>,
+    /// The measurements of the request's schedule ([`super::MeasureAt`]), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rows: Vec<Row>,
+}
+
+/// One measurement of a solve's schedule ([`super::MeasureAt`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// Iterations completed.
+    pub iterations: u64,
+    /// Seconds of iterations so far (the measurements excluded).
+    pub seconds: f64,
+    /// What the back end measured.
+    #[serde(flatten)]
+    pub measured: Measured,
+}
+
+/// What a back end measures at a count of a schedule, with the facts of the solve it measured.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Measured {
+    /// A walked solve's average strategy, in the abstract game and the real one.
+    Walked {
+        /// The card abstraction's name.
+        abstraction: String,
+        /// Buckets per street.
+        buckets: Vec<u32>,
+        /// Information sets of the abstract game.
+        infosets: usize,
+        /// The exploitabilities.
+        measure: crate::best_response::Measure,
+    },
+    /// A deal-sampled solve's average strategy on a walkable game, lifted onto the lossless
+    /// public tree and played each way of the schedule's `plays`.
+    Lifted {
+        /// The bucketing's name (size and checksum).
+        abstraction: String,
+        /// Buckets per street.
+        buckets: Vec<u32>,
+        /// Information sets of the betting tree (action nodes × buckets).
+        infosets: usize,
+        /// Each way of playing it, against the exact best response of the real game.
+        played: Vec<Played>,
+    },
+}
+
+/// A lifted strategy played one way, measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct Played {
+    /// How its rows were played.
+    #[serde(serialize_with = "display")]
+    pub play: crate::purify::Purification,
+    /// Its exploitability in the real game.
+    pub real_game: crate::best_response::Exploitability,
+}
+
+/// Writes a value as its `Display` text.
+fn display<T: std::fmt::Display, S: serde::Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
 }
 
 /// What a report records of the lock a solve held: the file and its FNV-1a 64, which tell the

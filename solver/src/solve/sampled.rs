@@ -151,6 +151,7 @@ impl Backend for Sampled<'_> {
 
     fn check(&self, request: &Request) -> Result<()> {
         super::refuse_lock(request, "the sampled multiway solver")?;
+        super::refuse_schedule(request, "the sampled multiway solver")?;
         self.settings.size(request)?;
         // Refused before any tree is built: a table the deck cannot deal.
         MultiwayFacts::new(&request.game).with_context(|| request.name.clone())?;

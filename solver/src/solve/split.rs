@@ -119,6 +119,7 @@ impl<X: Exchange> Backend for Splitting<'_, X> {
 
     fn check(&self, request: &Request) -> Result<()> {
         super::refuse_lock(request, "the deal-sampled solve split over ranks")?;
+        super::refuse_schedule(request, "the deal-sampled solve split over ranks")?;
         self.settings.size(request).map(drop)
     }
 

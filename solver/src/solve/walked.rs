@@ -166,6 +166,20 @@ impl Backend for Walked<'_> {
         Ok((line, flow))
     }
 
+    fn measure(&mut self, solver: &Solver, _: &Request) -> Result<report::Measured> {
+        let m = measure(solver, self.lossless());
+        self.last = Some((solver.iterations, m));
+        Ok(report::Measured::Walked {
+            abstraction: self
+                .abs
+                .as_ref()
+                .map_or_else(String::new, |a| a.card_name()),
+            buckets: solver.tree.num_buckets.clone(),
+            infosets: solver.tree.num_infosets,
+            measure: m,
+        })
+    }
+
     fn finish(
         self,
         solver: Solver,

@@ -451,6 +451,12 @@ fn an_interrupted_solve_writes_its_work_and_resumes() {
             serde_json::from_str(&ok(&["info", s(&ckpt), "--json"])).unwrap();
         assert_eq!(info["header"]["iterations"], done, "{info}");
         assert_eq!(info["verified"], true, "{info}");
+        // The checkpoint's own format, beside the container's version.
+        assert_eq!(
+            (&info["format_version"], &info["container_version"]),
+            (&serde_json::json!(2), &serde_json::json!(5)),
+            "{info}"
+        );
         let text = ok(&["info", s(&ckpt)]);
         assert!(
             text.contains(&format!("iterations:       {done}\n")),
@@ -470,6 +476,7 @@ fn an_interrupted_solve_writes_its_work_and_resumes() {
         let json = ok(&resume.iter().map(String::as_str).collect::<Vec<_>>());
         let last: serde_json::Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
         assert_eq!(last["iterations"], done + 3, "{game}: {json}");
+        assert_eq!(last["resumed_from_iteration"], done, "{game}: {json}");
         assert!(!ckpt.exists(), "{game}: finished, not kept");
     }
     std::fs::remove_dir_all(&d).ok();
