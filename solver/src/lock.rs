@@ -235,10 +235,7 @@ enum Step {
 /// A spot in `stud query` notation as steps (seat prefixes `p1`.. are read past); the actions
 /// in any spelling of [`notation`].
 fn parse_spot(spot: &str) -> Result<Vec<Step>> {
-    let tokens: Vec<&str> = spot
-        .split(|c: char| c.is_whitespace() || "|/,".contains(c))
-        .filter(|t| !t.is_empty())
-        .collect();
+    let tokens = notation::tokens(spot);
     let mut steps = Vec::new();
     let mut i = 0;
     while i < tokens.len() {

@@ -110,32 +110,104 @@ impl Written {
     }
 }
 
+/// A spot's tokens, as `stud query`, a lock file's rules and `stud explore`'s addresses write a
+/// spot: split at white space, `|`, `/` and `,` (so that `cbr 5` is two tokens, which
+/// [`parse`] reads together).
+pub fn tokens(spot: &str) -> Vec<&str> {
+    spot.split(|c: char| c.is_whitespace() || "|/,".contains(c))
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
 /// An action in a player's words, with its amount, before it is applied to `state`: fold,
 /// check, call 5, bring in for 2, complete to 5, bet 5, raise to 10. The bring-in seat that
 /// opens for the full small bet completes, even though nothing was posted before it: one word
 /// for one move, whoever makes it.
 pub fn action_words(state: &State, a: Action) -> String {
     let seat = state.to_act().unwrap_or(0);
+    let level = (0..state.def().seats)
+        .map(|s| state.round_bet(s))
+        .max()
+        .unwrap_or(0);
+    let owed = (level - state.round_bet(seat)).min(state.stack(seat));
+    match (action_kind(state, a), a) {
+        (ActionKind::Call, _) => format!("call {owed}"),
+        (ActionKind::BringIn, _) => format!(
+            "bring in for {}",
+            state.def().bring_in.min(state.stack(seat))
+        ),
+        (ActionKind::Complete, Action::CompleteBetRaise(n)) => format!("complete to {n}"),
+        (ActionKind::Bet, Action::CompleteBetRaise(n)) => format!("bet {n}"),
+        (ActionKind::Raise, Action::CompleteBetRaise(n)) => format!("raise to {n}"),
+        (kind, _) => kind.words().into(),
+    }
+}
+
+/// The kind of action taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    /// Gave up the hand.
+    Fold,
+    /// Checked.
+    Check,
+    /// Called a bet, a raise or the bring-in.
+    Call,
+    /// Posted the bring-in.
+    BringIn,
+    /// Completed the bring-in to the small bet.
+    Complete,
+    /// Bet first on a street.
+    Bet,
+    /// Raised a bet.
+    Raise,
+}
+
+impl ActionKind {
+    /// The action in a player's words.
+    pub fn words(self) -> &'static str {
+        match self {
+            ActionKind::Fold => "fold",
+            ActionKind::Check => "check",
+            ActionKind::Call => "call",
+            ActionKind::BringIn => "bring in",
+            ActionKind::Complete => "complete",
+            ActionKind::Bet => "bet",
+            ActionKind::Raise => "raise",
+        }
+    }
+
+    /// Whether the action puts in more than it owes (a bet, a raise, a completion).
+    pub fn aggressive(self) -> bool {
+        matches!(
+            self,
+            ActionKind::Complete | ActionKind::Bet | ActionKind::Raise
+        )
+    }
+}
+
+/// The kind of `a` at `state` (before it is applied), as [`action_words`] words it.
+pub fn action_kind(state: &State, a: Action) -> ActionKind {
+    let seat = state.to_act().unwrap_or(0);
     let def = state.def();
     let level = (0..def.seats)
         .map(|s| state.round_bet(s))
         .max()
         .unwrap_or(0);
-    let owed = (level - state.round_bet(seat)).min(state.stack(seat));
     match a {
-        Action::Fold => "fold".into(),
-        Action::CheckCall if owed == 0 => "check".into(),
-        Action::CheckCall => format!("call {owed}"),
-        Action::BringIn => format!("bring in for {}", def.bring_in.min(state.stack(seat))),
-        Action::CompleteBetRaise(n)
+        Action::Fold => ActionKind::Fold,
+        Action::CheckCall if level == state.round_bet(seat) => ActionKind::Check,
+        Action::CheckCall => ActionKind::Call,
+        Action::BringIn => ActionKind::BringIn,
+        Action::CompleteBetRaise(_)
             if state.street() == 0
                 && def.first_round == FirstRound::BringIn
                 && level < def.small_bet =>
         {
-            format!("complete to {n}")
+            ActionKind::Complete
         }
-        Action::CompleteBetRaise(n) if level == 0 => format!("bet {n}"),
-        Action::CompleteBetRaise(n) => format!("raise to {n}"),
+        Action::CompleteBetRaise(_) if level == 0 => ActionKind::Bet,
+        Action::CompleteBetRaise(_) => ActionKind::Raise,
     }
 }
 

@@ -29,10 +29,7 @@ pub enum Step {
 /// [`notation`] (`cbr 5` two tokens), a seat prefix (`p1`) or a card; a token that is none of
 /// them is refused with its number.
 pub fn parse_spot(spot: &str) -> Result<Vec<Step>> {
-    let tokens: Vec<&str> = spot
-        .split(|c: char| c.is_whitespace() || "|/,".contains(c))
-        .filter(|t| !t.is_empty())
-        .collect();
+    let tokens = notation::tokens(spot);
     let mut steps = Vec::new();
     let mut i = 0;
     while i < tokens.len() {

@@ -5,6 +5,7 @@
 use crate::bot::Bet;
 use abstraction::cards::Card;
 use abstraction::phh::Replay;
+pub use abstraction::rules::notation::{action_kind, ActionKind};
 use abstraction::rules::{Action, Deal, FirstRound, Next, State};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
@@ -35,75 +36,6 @@ impl SpotKind {
             SpotKind::FacingBet => "facing a bet",
             SpotKind::FacingRaise => "facing a raise",
         }
-    }
-}
-
-/// The kind of action taken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ActionKind {
-    /// Gave up the hand.
-    Fold,
-    /// Checked.
-    Check,
-    /// Called a bet, a raise or the bring-in.
-    Call,
-    /// Posted the bring-in.
-    BringIn,
-    /// Completed the bring-in to the small bet.
-    Complete,
-    /// Bet first on a street.
-    Bet,
-    /// Raised a bet.
-    Raise,
-}
-
-impl ActionKind {
-    /// The action in a player's words.
-    pub fn words(self) -> &'static str {
-        match self {
-            ActionKind::Fold => "fold",
-            ActionKind::Check => "check",
-            ActionKind::Call => "call",
-            ActionKind::BringIn => "bring in",
-            ActionKind::Complete => "complete",
-            ActionKind::Bet => "bet",
-            ActionKind::Raise => "raise",
-        }
-    }
-
-    /// Whether the action puts in more than it owes (a bet, a raise, a completion).
-    pub fn aggressive(self) -> bool {
-        matches!(
-            self,
-            ActionKind::Complete | ActionKind::Bet | ActionKind::Raise
-        )
-    }
-}
-
-/// The kind of `a` at `state` (before it is applied), as [`abstraction::rules::notation::action_words`]
-/// words it.
-pub fn action_kind(state: &State, a: Action) -> ActionKind {
-    let seat = state.to_act().unwrap_or(0);
-    let def = state.def();
-    let level = (0..def.seats)
-        .map(|s| state.round_bet(s))
-        .max()
-        .unwrap_or(0);
-    match a {
-        Action::Fold => ActionKind::Fold,
-        Action::CheckCall if level == state.round_bet(seat) => ActionKind::Check,
-        Action::CheckCall => ActionKind::Call,
-        Action::BringIn => ActionKind::BringIn,
-        Action::CompleteBetRaise(_)
-            if state.street() == 0
-                && def.first_round == FirstRound::BringIn
-                && level < def.small_bet =>
-        {
-            ActionKind::Complete
-        }
-        Action::CompleteBetRaise(_) if level == 0 => ActionKind::Bet,
-        Action::CompleteBetRaise(_) => ActionKind::Raise,
     }
 }
 
