@@ -7,8 +7,9 @@ Python bots, PokerKit states and OpenSpiel games.
     bot.act(state, random.Random(1))  # draws one and plays it on the state
 
 docs/guide/python.md has the whole walk. ``stud.query(path, "3c 8d pb", hand="As Kd")`` is
-``stud query``'s answer at a spot in its notation (``ranges=True``, ``values=True`` as its
-flags); ``stud.solve(game, iterations=N)`` solves, its report's ``average`` the unrounded
+``stud query``'s answer at a spot in its notation, heads-up or multiway (``ranges=True``,
+``values=True``, ``resolve=True`` as its flags);
+``stud.solve(game, iterations=N)`` solves, its report's ``average`` the unrounded
 average strategy as a ``Player``. ``stud.arrays.StrategyArrays(path)`` views a heads-up strategy file's sections as numpy arrays
 (in place, no copy); ``stud.openspiel`` has OpenSpiel's policies. Every error is a ``StudError`` with the command line's
 message; a history that leads to no decision is a ``NoDecisionError`` with its ``due`` fields.
@@ -250,8 +251,8 @@ class QueryAnswer:
 def query(file_or_player, spot: str = "", hand=None, ranges: bool = False, values: bool = False,
           samples: int = 2000, seed: int = 1, resolve: bool = False, iterations: int = 100,
           safe: bool = False) -> QueryAnswer:
-    """``stud query FILE SPOT [--hand HAND] [--ranges]`` on a heads-up strategy file, a real
-    game's or a walkable game's (Kuhn, Leduc: a row per private card), given as a path,
+    """``stud query FILE SPOT [--hand HAND] [--ranges]`` on a strategy file, a real
+    game's (heads-up or multiway) or a walkable game's (Kuhn, Leduc: a row per private card), given as a path,
     ``FILE:pure`` or ``FILE:threshold=T`` (``--play``), or a ``Player`` of one (its spec), at
     ``spot`` in the command's notation (public cards and actions in order: ``"3c 8d pb cc | Qs
     2h x b"``; docs/guide/query.md), as a ``QueryAnswer``. ``hand``: the cards of the player to
