@@ -60,6 +60,7 @@ fn _stud(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::deck, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(query::query, m)?)?;
+    m.add_function(wrap_pyfunction!(query::resolve, m)?)?;
     m.add_class::<player::Player>()?;
     m.add_class::<player::Decision>()?;
     m.add_class::<strategy::StrategyFile>()?;

@@ -1,6 +1,7 @@
-//! `query`: `stud query`'s answer at a spot of a heads-up strategy file (a real game's or a
-//! walkable game's), from the library that answers the command ([`solver::query::betting`],
-//! [`solver::query::public`], [`solver::query::values`]), as the dicts `stud query --json` and
+//! `query`: `stud query`'s answer at a spot of a strategy file (a real game's, heads-up or
+//! multiway, or a walkable game's), from the library that answers the command
+//! ([`solver::query::betting`], [`solver::query::multiway`], [`solver::query::public`],
+//! [`solver::query::values`]), as the dicts `stud query --json` and
 //! `stud query --values --json` print.
 
 use crate::{json_to_py, stud_error};
@@ -10,19 +11,21 @@ use solver::bot::{StrategyPlayer, BOT_NAMES};
 use solver::players::strategy_spec;
 use solver::purify::Purification;
 use solver::query::betting::{answer, Ask};
-use solver::query::public;
+use solver::query::resolve::{self as resolving, DEFAULT_ITERATIONS};
 use solver::query::spot::parse_spot;
 use solver::query::values::values_json;
+use solver::query::{multiway, public};
+use solver::resolve::{Budget, DEFAULT_FLOOR, MAX_ITERATIONS};
 use solver::strategy_file::StrategyFile;
 use solver::values::{Options, DEFAULT_SAMPLES, MAX_SAMPLES, MIN_SAMPLES};
 use std::path::Path;
 
-/// `stud query SPEC SPOT [--hand HAND] [--ranges] --json` as a dict: `spec` a heads-up strategy
-/// file (a real game's betting-tree file, or a walkable game's public-tree file), optionally with how its rows are played
+/// `stud query SPEC SPOT [--hand HAND] [--ranges] --json` as a dict: `spec` a strategy file (a
+/// real game's betting-tree or multiway file, or a walkable game's public-tree file), optionally with how its rows are played
 /// (`FILE:pure`, `FILE:threshold=0.15`: `--play`), `spot` the command's spot notation
 /// (`"3c 8d pb cc | Qs 2h x b"`), `hand` the cards of the player to act (`"As Kd"`, `"(As Kd)
 /// 8d"`; default every bucket), `ranges` each seat's range reaching the spot and the strategy by
-/// hand class (the rows as stored; without `hand`; a real game's). `values`: also `stud query --values
+/// hand class (the rows as stored; without `hand`; a heads-up real game's). `values`: also `stud query --values
 /// --json`'s answer (the value of each legal action, for `hand` and by hand class; `samples`
 /// deals of the unknown cards from `seed` where estimated), returned second (else `None`).
 #[pyfunction]
@@ -81,10 +84,13 @@ fn answer_json(
         StrategyFile::Public(f) => {
             return Ok((public::answer(f, hand, play, &steps)?.json(), None))
         }
-        StrategyFile::Multiway(_) => bail!(
-            "{path}: stud.query answers a heads-up file (a betting-tree or public-tree file); \
-             ask `stud query` for a multiway one"
+        StrategyFile::Multiway(_) if ranges || values.is_some() => bail!(
+            "ranges and values read a heads-up strategy; {path} is a multiway file (three or \
+             more seats)"
         ),
+        StrategyFile::Multiway(f) => {
+            return Ok((multiway::answer(f, hand, play, &steps)?.json(), None))
+        }
     }
     let def = file.game().clone();
     // One open: the player of the file (its rows as stored) reads it for the ranges too.
@@ -100,4 +106,60 @@ fn answer_json(
         .map(|o| values_json(&player, &steps, hand, o, &|_, _, _| {}))
         .transpose()?;
     Ok((rows, values))
+}
+
+/// `stud query SPEC SPOT --hand HAND --resolve [--iterations N] [--safe] --json` as a dict:
+/// the last street (or, from the street before it, the last two) re-solved at the spot from
+/// the ranges the heads-up real game's strategy file `spec` implies, `hand`'s re-solved policy
+/// beside the strategy's row, and what the re-solve reports.
+#[pyfunction]
+#[pyo3(signature = (spec, spot, hand, *, iterations = DEFAULT_ITERATIONS, safe = false))]
+pub fn resolve<'py>(
+    py: Python<'py>,
+    spec: &str,
+    spot: &str,
+    hand: &str,
+    iterations: u64,
+    safe: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let answer = py
+        .detach(|| resolve_json(spec, spot, hand, iterations, safe))
+        .map_err(stud_error)?;
+    json_to_py(py, &answer)
+}
+
+/// The answer of [`resolve`], as `stud query --resolve --json` writes it.
+fn resolve_json(
+    spec: &str,
+    spot: &str,
+    hand: &str,
+    iterations: u64,
+    safe: bool,
+) -> anyhow::Result<serde_json::Value> {
+    if BOT_NAMES.contains(&spec) {
+        bail!("`{spec}` is a bot: it has no strategy file to query");
+    }
+    let (path, play) = strategy_spec(spec)?;
+    if let Some(p) = play {
+        bail!("{spec}: a re-solve reads the rows as stored; drop `:{p}`");
+    }
+    if !(1..=MAX_ITERATIONS).contains(&iterations) {
+        bail!("iterations={iterations}: from 1 to {MAX_ITERATIONS}");
+    }
+    let steps = parse_spot(spot)?;
+    let path = Path::new(path);
+    let file = StrategyFile::open(path)?;
+    if let StrategyFile::Multiway(_) = file {
+        bail!(
+            "a re-solve reads a heads-up strategy; {} is a multiway file (three or more seats)",
+            path.display()
+        );
+    }
+    let ask = resolving::Ask {
+        hand,
+        budget: Budget::Iterations(iterations),
+        safe,
+        floor: DEFAULT_FLOOR,
+    };
+    Ok(resolving::answer(&file, path, ask, &steps)?.json())
 }

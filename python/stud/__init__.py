@@ -7,8 +7,9 @@ Python bots, PokerKit states and OpenSpiel games.
     bot.act(state, random.Random(1))  # draws one and plays it on the state
 
 docs/guide/python.md has the whole walk. ``stud.query(path, "3c 8d pb", hand="As Kd")`` is
-``stud query``'s answer at a spot in its notation (``ranges=True``, ``values=True`` as its
-flags); ``stud.solve(game, iterations=N)`` solves, its report's ``average`` the unrounded
+``stud query``'s answer at a spot in its notation, heads-up or multiway (``ranges=True``,
+``values=True``, ``resolve=True`` as its flags);
+``stud.solve(game, iterations=N)`` solves, its report's ``average`` the unrounded
 average strategy as a ``Player``. ``stud.arrays.StrategyArrays(path)`` views a heads-up strategy file's sections as numpy arrays
 (in place, no copy); ``stud.openspiel`` has OpenSpiel's policies. Every error is a ``StudError`` with the command line's
 message; a history that leads to no decision is a ``NoDecisionError`` with its ``due`` fields.
@@ -149,7 +150,7 @@ class QueryAnswer:
     street"``), the decision's actions in words (``actions``: ``["check", "bet 5"]``) and as
     PHH codes (``codes``), and its rows (``hands``: the hand's, or every bucket's with how many
     holdings it holds here, some of them, its EHS and hand classes). ``row`` is the hand's row
-    as ``{action in words: probability}``; ``ranges`` and ``chart`` what ``--ranges`` adds.
+    as ``{action in words: probability}`` (with ``resolve=True``, its re-solved policy); ``ranges`` and ``chart`` what ``--ranges`` adds.
     ``to_dict()`` is ``stud query --json``'s answer, key for key; ``values`` is ``stud query
     --values --json``'s when asked."""
 
@@ -207,13 +208,15 @@ class QueryAnswer:
         """The rows: dicts of ``hand`` (with a hand asked), ``bucket``, ``probabilities`` (one
         per action), ``unreached``, and where known ``holdings``, ``examples``,
         ``description`` (EHS and hand classes, as ``stud query`` prints it), ``ehs``,
-        ``classes``."""
-        return _copy.deepcopy(self._answer["hands"])
+        ``classes``; none in a re-solve's answer)."""
+        return _copy.deepcopy(self._answer.get("hands", []))
 
     @property
     def row(self):
         """``{action in words: probability}`` of the one row asked (with ``hand``); ``None``
         when every bucket's row was."""
+        if "resolved" in self._answer:
+            return dict(zip(self._answer["action_names"], self._answer["resolved"]))
         rows = self._answer["hands"]
         if len(rows) != 1 or rows[0]["hand"] is None:
             return None
@@ -222,7 +225,7 @@ class QueryAnswer:
     @property
     def description(self):
         """The hand's class as ``stud query --hand`` describes it (``None`` without a hand)."""
-        rows = self._answer["hands"]
+        rows = self._answer.get("hands", [])
         if len(rows) != 1 or rows[0]["hand"] is None:
             return None
         return rows[0].get("description")
@@ -246,9 +249,10 @@ class QueryAnswer:
 
 
 def query(file_or_player, spot: str = "", hand=None, ranges: bool = False, values: bool = False,
-          samples: int = 2000, seed: int = 1) -> QueryAnswer:
-    """``stud query FILE SPOT [--hand HAND] [--ranges]`` on a heads-up strategy file, a real
-    game's or a walkable game's (Kuhn, Leduc: a row per private card), given as a path,
+          samples: int = 2000, seed: int = 1, resolve: bool = False, iterations: int = 100,
+          safe: bool = False) -> QueryAnswer:
+    """``stud query FILE SPOT [--hand HAND] [--ranges]`` on a strategy file, a real
+    game's (heads-up or multiway) or a walkable game's (Kuhn, Leduc: a row per private card), given as a path,
     ``FILE:pure`` or ``FILE:threshold=T`` (``--play``), or a ``Player`` of one (its spec), at
     ``spot`` in the command's notation (public cards and actions in order: ``"3c 8d pb cc | Qs
     2h x b"``; docs/guide/query.md), as a ``QueryAnswer``. ``hand``: the cards of the player to
@@ -257,8 +261,19 @@ def query(file_or_player, spot: str = "", hand=None, ranges: bool = False, value
     seat's range reaching the spot and the strategy by hand class, the rows as stored; and
     ``values=True``: ``stud query --values``' answer (``QueryAnswer.values``), exact on 6th and
     7th street, else estimated from ``samples`` deals drawn from ``seed`` (``--samples``,
-    ``--seed``)."""
+    ``--seed``). A multiway file (three to eight seats) answers as ``stud query`` does: the row
+    of the hand's bucket, or every bucket's, at a spot of its N seats (no ranges or values).
+    ``resolve=True`` (with ``hand``, a heads-up real game's file): ``stud query --resolve``'s
+    answer, the last street (from 6th street, the last two) re-solved for ``iterations`` DCFR
+    iterations, safely with ``safe=True``; ``row`` is then the re-solved policy and
+    ``to_dict()`` has the strategy's row beside it (``blueprint``) and the re-solve's report
+    (``subgame``)."""
     spec = file_or_player.name if isinstance(file_or_player, Player) else _os.fspath(file_or_player)
+    if resolve:
+        if hand is None or ranges or values:
+            raise StudError("resolve=True re-solves for one hand: give hand, without ranges "
+                            "or values")
+        return QueryAnswer(_stud.resolve(spec, spot, hand, iterations=iterations, safe=safe))
     answer, vals = _stud.query(spec, spot, hand=hand, ranges=ranges, values=values,
                                samples=samples, seed=seed)
     return QueryAnswer(answer, vals)

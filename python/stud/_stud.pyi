@@ -108,3 +108,11 @@ def query(
     samples: int = 2000,
     seed: int = 1,
 ) -> tuple[dict[str, Any], Optional[dict[str, Any]]]: ...
+def resolve(
+    spec: str,
+    spot: str,
+    hand: str,
+    *,
+    iterations: int = 100,
+    safe: bool = False,
+) -> dict[str, Any]: ...

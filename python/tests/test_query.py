@@ -11,6 +11,7 @@ import stud
 from conftest import ROOT, strategy
 
 HU = strategy("7stud-hu.strat")
+MW = strategy("7stud-3p.strat")
 FOURTH = "3c 8d pb cc | Qs 2h x b"
 
 
@@ -91,12 +92,72 @@ def test_the_values_are_the_commands():
     assert a.to_dict() == command(HU, FOURTH, "--hand", "As Kd")
 
 
+@pytest.mark.parametrize("spec, spot, options, flags", [
+    (MW, "", {}, []),
+    (MW, "3c 8d Kh pb", {}, []),
+    (MW, "3c 8d Kh pb", {"hand": "As Ad"}, ["--hand", "As Ad"]),
+    (MW, "p1 3c p2 8d p3 Kh p1 pb p2 f p3 cc | 9h Ts", {"hand": "(Qs Qd) Kh Ts"},
+     ["--hand", "(Qs Qd) Kh Ts"]),
+    (MW + ":pure", "3c 8d Kh pb", {}, ["--play", "pure"]),
+    # Two seats left past the cap of 4 bets: the abstract street has closed, the answer calls.
+    (MW, "3c 8d Kh pb f cbr5 cbr10 cbr15 cbr20 cbr25", {"hand": "As Ad"}, ["--hand", "As Ad"]),
+    (strategy("7stud-4p.strat"), "3c 8d Kh 2s pb", {}, []),
+])
+def test_a_multiway_answer_is_the_commands_json(spec, spot, options, flags):
+    answer = stud.query(spec, spot, **options)
+    path = spec.removesuffix(":pure")
+    assert answer.to_dict() == command(path, spot, *flags)
+
+
+def test_a_multiway_answer_speaks_the_players_terms():
+    a = stud.query(MW, "3c 8d Kh pb", hand="As Ad")
+    # p1 brought in with the 3c: p2 acts first after it, second on the street.
+    assert (a.seat, a.role, a.street_name) == (1, 1, "3rd street")
+    assert a.codes[0] == "f" and abs(sum(a.row.values()) - 1.0) < 1e-9
+    d = a.to_dict()
+    assert (d["seats"], d["live"], d["showing"]) == (3, [0, 1, 2], ["3c", "8d", "Kh"])
+    # Measured against the best showing live opponent: p3's king.
+    assert d["against"] == 2
+    assert stud.query(MW).seat is None
+
+
+SEVENTH = "3c 8d pb cc | Qs 2h x x | 4d 5h x x | 9c Jd x x"
+
+
+def timeless(answer):
+    """A re-solve's answer without the times it took: the one part two runs differ in."""
+    for key in ("solve_millis", "range_millis"):
+        answer["subgame"].pop(key)
+    return answer
+
+
+@pytest.mark.parametrize("options, flags", [
+    ({}, []),
+    ({"safe": True}, ["--safe"]),
+])
+def test_a_resolve_answer_is_the_commands_json(options, flags):
+    # 20 DCFR iterations: the same answer on every run, as the command's.
+    a = stud.query(HU, SEVENTH, hand="As Kd 2s", resolve=True, iterations=20, **options)
+    expected = command(HU, SEVENTH, "--hand", "As Kd 2s", "--resolve", "--iterations", "20",
+                       *flags)
+    assert timeless(a.to_dict()) == timeless(expected)
+    assert (a.seat, a.street_name, a.actions) == (0, "7th street", ["check", "bet 10"])
+    assert list(a.row) == a.actions and abs(sum(a.row.values()) - 1.0) < 1e-9
+    assert a.hands == [] and a.description is None
+
+
 @pytest.mark.parametrize("args, options, message", [
+    ((HU, SEVENTH), {"resolve": True}, "give hand"),
+    ((MW, "3c 8d Kh pb"), {"hand": "As Kd", "resolve": True}, "is a multiway file"),
+    ((HU + ":pure", SEVENTH), {"hand": "As Kd 2s", "resolve": True}, "drop `:pure`"),
+    ((HU, "3c 8d pb"), {"hand": "As Kd", "resolve": True}, "re-solving starts on the last"),
     ((HU, "3c 8d zz"), {}, "token 3 \"zz\" is neither an action"),
     ((HU, "3c 8d pb"), {"hand": "As As"}, "--hand"),
     ((HU, "3c 8d pb"), {"hand": "As Kd", "ranges": True}, "give no hand"),
     ((HU + ":pure", "3c 8d pb"), {"ranges": True}, "drop `:pure`"),
-    ((strategy("7stud-3p.strat"), "3c 8d Kh pb"), {}, "ask `stud query` for a multiway"),
+    ((MW, "3c 8d Kh pb"), {"ranges": True}, "is a multiway file"),
+    ((MW, "3c 8d Kh pb"), {"hand": "As Kd", "values": True}, "is a multiway file"),
+    ((MW, "3c 8d Kh pb"), {"hand": "(As Kd) Kh"}, "not the ones the spot dealt p2"),
     ((stud.Player("heuristic"), "3c 8d pb"), {}, "a bot: it has no strategy file"),
 ])
 def test_a_bad_question_is_refused_with_the_commands_words(args, options, message):

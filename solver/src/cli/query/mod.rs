@@ -37,7 +37,7 @@
 //!
 //! A multiway file (three to eight seats) reads the same notation for its N seats, the up cards
 //! p1's first on each street; a seat prefix (`p3 cc`) is checked against the seat it names on
-//! every real game. The answer is the row its player plays there: see `multiway.rs`.
+//! every real game. The answer is the row its player plays there: see `solver::query::multiway`.
 //!
 //! Examples: Leduc `cbr2 cc | Kd | cbr4` (seat 0 bets, seat 1 calls, the king of diamonds comes,
 //! seat 0 bets; seat 1 to act); ministud `Ah Kc pb c Qd As` (up cards Ah for seat 0 and Kc for

@@ -3,7 +3,7 @@
 
 use solver::describe::Description;
 use solver::purify::Purification;
-pub(super) use solver::query::rows::{called_row, examples, play_json, play_rows, rows_json, Row};
+use solver::query::rows::Row;
 
 /// The text answer's line saying how its rows are played, where they are not as stored.
 pub(super) fn print_play(play: Option<Purification>) {
