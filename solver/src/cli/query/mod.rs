@@ -80,10 +80,9 @@ use std::path::PathBuf;
     stud query strategies/7stud-4p.strat:pure \"3c 8d Kh 2s pb\" --hand \"As Ad\"\n  \
     stud query strategies/7stud-hu.strat \"3c 8d pb cc | Qs 2h x x | 4d 5h x x | 9c Jd x x\" \
 --hand \"As Kd 2s\" --resolve --iterations 50\n\n\
-    A multiway file (three or more seats; this one from stud solve --game 7stud-3p --abstraction \
-    tiny --time 90s --out solves/7stud-3p.strat):\n  \
-    stud query solves/7stud-3p.strat \"3c 8d Kh pb\" --hand \"As Ad\"\n  \
-    stud query solves/7stud-3p.strat \"p1 3c p2 8d p3 Kh p1 pb p2 f p3 cc | 9h Ts\"\n\n\
+    A multiway file (three or more seats; the shipped three-handed one):\n  \
+    stud query strategies/7stud-3p.strat \"3c 8d Kh pb\" --hand \"As Ad\"\n  \
+    stud query strategies/7stud-3p.strat \"p1 3c p2 8d p3 Kh p1 pb p2 f p3 cc | 9h Ts\"\n\n\
     Spot: public cards and actions in order: PHH f, cc, pb, cbr N (cbrN), or the words x, \
     check, c, call, fold, bi, bring-in, b, bet, r, raise, complete, in any case (stud explore's \
     address and stud serve's actions read the same). Seats are p1 to pN. Streets are named as players say them (3rd \
