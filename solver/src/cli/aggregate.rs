@@ -81,11 +81,8 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(s) = &args.street {
         let street = super::aggregate_later::street_of(f.game(), s)?;
         if street > 0 {
-            // Third street's lookups from a table pay off past a few thousand lookups (its
-            // build takes seconds); a short run looks them up one by one.
-            if args.deals >= 2_000 {
-                player.precompute_first_street();
-            }
+            // No table of third street's lookups: its build takes seconds, more than the
+            // default deals' lookups one by one.
             return super::aggregate_later::run(&args, &player, street, path);
         }
     }
