@@ -85,7 +85,7 @@ fn table(t: &LaterStreet) -> String {
         }
         let _ = write!(
             out,
-            "\n{}\n{:<34} {:<30} {:>9}",
+            "\n{}\n{:<40} {:<30} {:>9}",
             facing.words(),
             "hand",
             "board",
@@ -96,7 +96,7 @@ fn table(t: &LaterStreet) -> String {
         }
         out.push('\n');
         for r in rows {
-            let _ = write!(out, "{:<34} {:<30} {:>9}", r.class, r.board, r.decisions);
+            let _ = write!(out, "{:<40} {:<30} {:>9}", r.class, r.board, r.decisions);
             for f in r.frequencies {
                 let _ = write!(out, " {:>5.1}%", 100.0 * f);
             }
