@@ -11,6 +11,7 @@ use common::{err, ok, stud};
 use serde_json::Value;
 use solver::aggregate::later::{decision, later_street, Facing, LaterStreet};
 use solver::aggregate::{cells_of, Boards, Spot};
+use solver::bot::matches::{play_hand, stream, DealCards};
 use solver::bot::Player;
 use solver::bot::StrategyPlayer;
 use solver::describe::Classes;
@@ -182,6 +183,17 @@ fn later(player: &StrategyPlayer, street: usize, deals: u64, seed: u64) -> Later
 fn later_rows_are_distributions_and_count_the_deals() {
     let player = hu_player("7stud-hu.strat");
     let deals = 300;
+    // An independent count: the same deals played to the end by the match code (the same
+    // streams of the seed), a deal reaching the streets up to the one it ended on.
+    let def = std::sync::Arc::new(player.file().game().clone());
+    let ended: Vec<usize> = (0..deals)
+        .map(|i| {
+            let cards = DealCards::random(&def, &mut stream(11, i, 0));
+            let seats: [&dyn Player; 2] = [&player, &player];
+            let (st, _) = play_hand(&def, &seats, &cards, &mut stream(11, i, 1), None).unwrap();
+            st.street()
+        })
+        .collect();
     let mut reached = deals;
     // The same seed plays the same deals whatever the street aggregated: a deal reaching a
     // street reached every one before it.
