@@ -205,6 +205,8 @@ fn later_rows_are_distributions_and_count_the_deals() {
             "street {street}: {} > {reached}",
             t.reached
         );
+        let want = ended.iter().filter(|&&e| e >= street).count() as u64;
+        assert_eq!(t.reached, want, "street {street}");
         assert!(t.reached > 0);
         reached = t.reached;
         // Every street reached has at least two decisions (check-check, or bet then call or
