@@ -1,6 +1,7 @@
-//! `stud aggregate`: third street of a heads-up seven-card strategy at once, door card against
+//! `stud aggregate`: a street of a heads-up strategy at once. Third street door card against
 //! door card ([`solver::aggregate`] finds the frequencies; this prints them as grids, CSV or
-//! JSON, and draws them as an SVG chart).
+//! JSON, and draws them as an SVG chart); a later street (`--street`) by hand class against
+//! board, printed by [`super::aggregate_later`].
 
 use anyhow::{Context, Result};
 use solver::aggregate::{third_street, Cell, Spot, ThirdStreet, ACTIONS};
@@ -15,15 +16,37 @@ use std::path::PathBuf;
 #[command(after_help = "Examples (the shipped strategies):\n  \
     stud aggregate strategies/7stud-hu.strat\n  \
     stud aggregate strategies/razz-hu.strat --csv\n  \
-    stud aggregate strategies/7stud-hu.strat --svg /tmp/third-street.svg --json\n\n\
+    stud aggregate strategies/7stud-hu.strat --svg /tmp/third-street.svg --json\n  \
+    stud aggregate strategies/7stud-hu.strat --street 5 --deals 500\n  \
+    stud aggregate strategies/razz-hu.strat --street 7th --deals 500 --csv\n  \
+    stud aggregate strategies/7stud-hu.strat --street 4 --deals 300 --svg /tmp/4th-street.svg --json\n\n\
     Each cell: the player (p2, its door in diamonds) against the opponent's door (p1, in clubs), \
     its probabilities over every holding of its two down cards, each weighed by how likely its \
     earlier actions were with it. The same spot one cell at a time: stud query FILE \"SPOT\" \
-    --ranges, the spot in the CSV's `query` column.")]
+    --ranges, the spot in the CSV's `query` column.\n\n\
+    A later street (--street 4 to 7; five-card stud 3 to 5): deals that both seats play by the \
+    file, seeded; at each decision of the street the acting player's probabilities of check, \
+    bet, fold, call and raise, by its spot (no bet yet, facing a bet, facing a raise), its hand \
+    class (as stud query --hand prints it) and the opponent's up cards (pair showing, three to \
+    a flush showing, ...). A row is the mean over its decisions, so each counts as often as the \
+    play reaches it.")]
 pub struct Args {
-    /// The strategy file (heads-up seven-card stud, razz or hi-lo).
+    /// The strategy file (heads-up seven-card stud, razz or hi-lo; with --street, any heads-up
+    /// real-game file).
     pub file: PathBuf,
-    /// Print every cell as CSV (one line per spot and pair of door cards) instead of grids.
+    /// The street, as players say it (`4`, `4th`, `5th street`): third street (the default)
+    /// by door card, a later one by hand class against board over sampled deals.
+    #[arg(long)]
+    pub street: Option<String>,
+    /// With a later --street: deals played (1 to 10,000,000).
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub deals: u64,
+    /// With a later --street: the seed of the deals and plays (the same seed, the same table on
+    /// any number of threads).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print every cell as CSV (one line per spot and pair of door cards; per row of a later
+    /// street) instead of grids.
     #[arg(long, conflicts_with = "json")]
     pub csv: bool,
     /// Also draw the grids as an SVG chart into this file.
@@ -55,6 +78,14 @@ pub fn run(args: Args) -> Result<()> {
     let f = StrategyFile::open(&args.file)?;
     let path = args.file.to_str().context("the file's path is not UTF-8")?;
     let mut player = StrategyPlayer::open(path, f.game())?.with_purification(Purification::Mixed);
+    if let Some(s) = &args.street {
+        let street = super::aggregate_later::street_of(f.game(), s)?;
+        if street > 0 {
+            // No table of third street's lookups: its build takes seconds, more than the
+            // default deals' lookups one by one.
+            return super::aggregate_later::run(&args, &player, street, path);
+        }
+    }
     // Third street's bucket lookups from a table: 169 pairs of doors, 1,225 holdings each.
     player.precompute_first_street();
     let bar = super::deals_bar(args.output.json || args.csv, 0);

@@ -2,6 +2,7 @@
 
 pub mod abstraction;
 pub mod aggregate;
+pub mod aggregate_later;
 pub mod args;
 pub mod completions;
 pub mod convert;

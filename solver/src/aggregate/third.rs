@@ -1,4 +1,4 @@
-//! A whole street of a heads-up seven-card strategy at once, across deals: third street by
+//! Third street of a heads-up seven-card strategy at once, across deals: by
 //! door card against door card (`stud aggregate`).
 //!
 //! For every pair of door ranks, the player (the second seat, its door in diamonds; the
