@@ -57,8 +57,12 @@ class Player:
     game its spec plays: a strategy file plays the game it was solved for, under the card-room
     rules or PokerKit's where it fits them (docs/protocol.md, "A PokerKit dealer")."""
 
-    def __init__(self, spec: str):
-        self._native = _stud.Player(spec)
+    def __init__(self, spec: str, warm: bool = False):
+        """``warm=True`` computes a heads-up strategy file's 3rd-street bucket table first, as
+        ``stud serve --warm`` does: about a minute more for a seven-card file and some 15 MiB,
+        then a 3rd-street decision looks its bucket up instead of rolling it out (the same
+        answers, about three times faster: docs/guide/bots.md)."""
+        self._native = _stud.Player(spec, warm)
 
     @property
     def name(self) -> str:
