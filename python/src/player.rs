@@ -78,8 +78,8 @@ impl Player {
 impl Player {
     /// Loads the player `spec` names; a strategy file is opened (memory-mapped, every byte
     /// checked) now, so that a bad spec fails here.
-    /// `warm` computes a heads-up file's 3rd-street bucket table first (about a minute for a
-    /// seven-card file; then 3rd-street decisions look their bucket up: the same answers).
+    /// `warm` computes a heads-up file's 3rd-street bucket table first (about 10 s for a
+    /// seven-card file on 2 cores; then 3rd-street decisions look their bucket up: the same answers).
     #[new]
     #[pyo3(signature = (spec, warm = false))]
     fn new(py: Python<'_>, spec: String, warm: bool) -> PyResult<Player> {

@@ -59,9 +59,9 @@ class Player:
 
     def __init__(self, spec: str, warm: bool = False):
         """``warm=True`` computes a heads-up strategy file's 3rd-street bucket table first, as
-        ``stud serve --warm`` does: about a minute more for a seven-card file and some 15 MiB,
-        then a 3rd-street decision looks its bucket up instead of rolling it out (the same
-        answers, about three times faster: docs/guide/bots.md)."""
+        ``stud serve --warm`` does: about 10 s more for a seven-card file on 2 cores and some 18
+        MiB, then a 3rd-street decision looks its bucket up instead of rolling it out (the same
+        answers, faster: docs/guide/bots.md measures the server's)."""
         self._native = _stud.Player(spec, warm)
 
     @property

@@ -36,8 +36,8 @@ pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
 
 /// [`load`] in the game a strategy file was solved for: the game and the player, the file
 /// opened once; `None` for a built-in bot, which plays any game. `warm` computes a heads-up
-/// file's first-street bucket table first (`BettingFile::precompute_first_street`: a minute
-/// and some 15 MiB for a seven-card file, then faster first-street decisions, the same ones).
+/// file's first-street bucket table first (`BettingFile::precompute_first_street`: some 10 s
+/// and 18 MiB for a seven-card file, then faster first-street decisions, the same ones).
 pub fn load_own(spec: &str, warm: bool) -> anyhow::Result<Option<(GameDef, Box<dyn Player>)>> {
     if BOT_NAMES.contains(&spec) {
         return Ok(None);

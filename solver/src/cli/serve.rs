@@ -96,9 +96,9 @@ pub struct Args {
     /// A heads-up seven-card strategy file: compute its 3rd-street bucket table before serving
     /// (every canonical 3rd-street view's bucket, as `stud eval` does), so that 3rd-street
     /// requests look their bucket up instead of rolling it out: the same answers, a 3rd-street
-    /// request's median 0.077 -> 0.023 ms, for 48 to 62 s more start-up and 12 to 18 MiB more memory
-    /// with strategies/7stud-hu.strat on 2 busy cores (`scripts/bench-serve --street 3
-    /// [--warm]`). Pays for a server answering about a million 3rd-street requests or more.
+    /// request's median 0.077 -> 0.024 ms, for 10 s more start-up (48 to 62 s on 2 cores at load
+    /// 9) and 18 MiB more memory with strategies/7stud-hu.strat (`scripts/bench-serve --street 3
+    /// [--warm]`). Pays for a server answering some 200,000 3rd-street requests or more.
     #[arg(long)]
     pub warm: bool,
 }
