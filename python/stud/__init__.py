@@ -58,8 +58,12 @@ class Player:
     game its spec plays: a strategy file plays the game it was solved for, under the card-room
     rules or PokerKit's where it fits them (docs/protocol.md, "A PokerKit dealer")."""
 
-    def __init__(self, spec: str):
-        self._native = _stud.Player(spec)
+    def __init__(self, spec: str, warm: bool = False):
+        """``warm=True`` computes a heads-up strategy file's 3rd-street bucket table first, as
+        ``stud serve --warm`` does: about 10 s more for a seven-card file on 2 cores and some 18
+        MiB, then a 3rd-street decision looks its bucket up instead of rolling it out (the same
+        answers, faster: docs/guide/bots.md measures the server's)."""
+        self._native = _stud.Player(spec, warm)
 
     @property
     def name(self) -> str:

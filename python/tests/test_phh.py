@@ -96,3 +96,21 @@ def test_a_player_knows_its_files_game_and_a_bot_has_none():
     assert stud.Player(strategy("razz-hu.strat")).game["variant"] == "razz"
     assert stud.Player("heuristic").game is None
     assert stud.deck("leduc") == ["Jc", "Jd", "Qc", "Qd", "Kc", "Kd"]  # OpenSpiel's order
+
+
+def test_a_warm_player_decides_as_a_cold_one():
+    # warm=True computes the first street's bucket table (a lookup, not a rollout): the same
+    # probabilities at both seats' first decisions of fixed five-card stud hands.
+    path = strategy("5stud-hu.strat") + ":mixed"
+    cold, warm = stud.Player(path), stud.Player(path, warm=True)
+    ranks = "23456789TJQKA"
+    for i in range(26):
+        p1 = ranks[i % 13] + "s" + ranks[(i * 5 + 3) % 13] + "h"
+        p2 = ranks[(i * 7 + 1) % 13] + "d" + ranks[(i * 3 + 2) % 13] + "c"
+        first = ["d dh p1 " + p1, "d dh p2 " + p2]
+        d = cold.decide(first, "5stud")
+        # The bring-in or the completion, then the other seat's decision.
+        second = first + ["p%d %s" % (d.seat + 1, d.legal[0 if i % 2 else -1])]
+        for spot in (first, second):
+            c, w = cold.decide(spot, "5stud"), warm.decide(spot, "5stud")
+            assert (c.seat, c.legal, c.probs) == (w.seat, w.legal, w.probs), spot

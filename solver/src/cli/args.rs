@@ -2,13 +2,16 @@
 //! in its `Args`, `#[command(flatten)] pub game: args::Game`, and reads it through the group
 //! (`args.game.load()`, `args.output.json`, `args.random.seed`, `args.pool.start()`). A command
 //! whose default differs says so in one line too:
-//! `#[command(mut_arg("game", |a| a.default_value("ministud")))]`.
+//! `#[command(mut_arg("game", |a| a.default_value("ministud")))]`, and one whose help differs
+//! gives it there too (`--algorithm`: `a.default_value("cfr+").help(...)`), so that its
+//! `--help` says its own default.
 
 use abstraction::multiway_betting::WithinStreet;
 use abstraction::multiway_deal::MultiwayView;
 use abstraction::named::Named;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
+use solver::cfr::Algorithm;
 
 /// The game when a command is not told one (and no strategy file names one).
 pub const DEFAULT_GAME: &str = "7stud";
@@ -49,6 +52,25 @@ impl Game {
     /// The game's definition: a preset, or a TOML game file ([`solver::input::load_game`]).
     pub fn load(&self) -> Result<GameDef> {
         solver::input::load_game(self.name())
+    }
+}
+
+/// `--algorithm`. Each command gives its default and help by `mut_arg` (the commands that solve
+/// differ: `stud solve` picks one per back end, `stud eval ladder` defaults to cfr+, `stud eval
+/// multiway`'s sampled solver to linear).
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct Cfr {
+    /// The member of the CFR family: cfr+ (regret matching+, linear averaging), linear (regret
+    /// matching, regrets and average weighted by the iteration), dcfr (1.5, 0, 2; walkable
+    /// games) or cfr.
+    #[arg(id = "algorithm", long = "algorithm", value_name = "ALGORITHM", value_parser = Algorithm::parse)]
+    given: Option<Algorithm>,
+}
+
+impl Cfr {
+    /// The algorithm as given (or defaulted by the command), else `default`.
+    pub fn or(&self, default: Algorithm) -> Algorithm {
+        self.given.unwrap_or(default)
     }
 }
 
@@ -147,6 +169,37 @@ mod tests {
         assert_eq!((d.game.given(), d.output.json), (Some("ministud"), true));
         let e = Plain::try_parse_from(["x", "--threads", "0"]).unwrap();
         assert!(e.pool.start().is_err());
+    }
+
+    #[derive(Parser, Debug)]
+    #[command(mut_arg("algorithm", |a| a.default_value("linear").help("Its own help.")))]
+    struct AlgorithmDefault {
+        #[command(flatten)]
+        algorithm: Cfr,
+    }
+
+    #[derive(Parser, Debug)]
+    struct AlgorithmPlain {
+        #[command(flatten)]
+        algorithm: Cfr,
+    }
+
+    #[test]
+    fn algorithm_is_declared_once_and_each_command_gives_its_default_and_help() {
+        let p = AlgorithmPlain::try_parse_from(["x"]).unwrap();
+        assert_eq!(p.algorithm.or(Algorithm::Cfr), Algorithm::Cfr);
+        let p = AlgorithmPlain::try_parse_from(["x", "--algorithm", "dcfr"]).unwrap();
+        assert_eq!(p.algorithm.or(Algorithm::Cfr), Algorithm::DCFR);
+        let e = AlgorithmPlain::try_parse_from(["x", "--algorithm", "cfr++"]).unwrap_err();
+        assert!(e.to_string().contains("cfr++"), "{e}");
+        let d = AlgorithmDefault::try_parse_from(["x"]).unwrap();
+        assert_eq!(d.algorithm.or(Algorithm::Cfr), Algorithm::Linear);
+        let d = AlgorithmDefault::try_parse_from(["x", "--algorithm", "cfr+"]).unwrap();
+        assert_eq!(d.algorithm.or(Algorithm::Cfr), Algorithm::CfrPlus);
+        let help = <AlgorithmDefault as clap::CommandFactory>::command()
+            .render_help()
+            .to_string();
+        assert!(help.contains("Its own help. [default: linear]"), "{help}");
     }
 }
 

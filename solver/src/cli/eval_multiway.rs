@@ -42,6 +42,9 @@ it has used as much CPU time (both threads of the sampled solve counted), and it
 lift is checked at every decision of --check-hands random hands against the strategy file's own \
 player. NashConv in chips per hand summed over the seats (0 at a Nash equilibrium).")]
 #[command(mut_arg("game", |a| a.default_value("doorstud")))]
+#[command(mut_arg("algorithm", |a| a
+    .default_value(ALGORITHM.name())
+    .help("The sampled solver's member of the CFR family")))]
 pub struct Args {
     /// `--game`: a walkable game of three or more seats without community cards.
     #[command(flatten)]
@@ -60,9 +63,9 @@ pub struct Args {
     /// `--within-street` of the sampled solver, as `stud solve` takes them.
     #[command(flatten)]
     pub sampled: super::args::Sampled,
-    /// The sampled solver's member of the CFR family.
-    #[arg(long, default_value = "linear", value_parser = Algorithm::parse)]
-    pub algorithm: Algorithm,
+    /// `--algorithm` (linear unless given).
+    #[command(flatten)]
+    pub algorithm: super::args::Cfr,
     /// The sampled solver's other seats' tremble (as `stud solve --tremble`; default 0).
     #[arg(long, default_value_t = 0.0)]
     pub tremble: f32,
@@ -100,6 +103,14 @@ pub struct Args {
     /// `--json`.
     #[command(flatten)]
     pub output: super::args::Output,
+}
+
+/// The sampled solver's `--algorithm` when not given.
+const ALGORITHM: Algorithm = Algorithm::Linear;
+
+/// The sampled solver's algorithm: `--algorithm`, [`ALGORITHM`] by default.
+fn algorithm_of(args: &Args) -> Algorithm {
+    args.algorithm.or(ALGORITHM)
 }
 
 /// The sampled solver's view: `--view`, table by default.
@@ -253,7 +264,7 @@ fn sampled_solver(args: &Args, def: &GameDef, game: &str) -> Result<(SampledSolv
         def,
         abstract_game,
         Arc::new(buckets),
-        args.algorithm,
+        algorithm_of(args),
         batch,
         args.random.seed,
     )?;
@@ -459,7 +470,7 @@ fn print(args: &Args, game: &str, rows: &[Row], floors: &[Floor], lift: &Lift, c
             serde_json::json!({
                 "game": game,
                 "abstraction": args.abstraction,
-                "algorithm": args.algorithm.name(),
+                "algorithm": algorithm_of(args).name(),
                 "strategy": args.strategy.name(),
                 "exact_algorithm": args.exact_algorithm.name(),
                 "seed": args.random.seed,

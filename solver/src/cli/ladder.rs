@@ -31,6 +31,9 @@ and measured in the real game; --lossless adds the full-width lossless solve's r
 Chips per game and milli-big-bets per game (1 mbb = 0.001 big bets). The abstractions are built \
 once into --abstraction-dir (cached there).")]
 #[command(mut_arg("game", |a| a.default_value("ministud")))]
+#[command(mut_arg("algorithm", |a| a
+    .default_value(ALGORITHM.name())
+    .help("cfr+, dcfr or cfr (tree, and the --lossless rows of deal)")))]
 pub struct Args {
     /// `--game`.
     #[command(flatten)]
@@ -47,9 +50,9 @@ pub struct Args {
     /// uniform strategy). Default: 10 30 100 300 (tree), 25 100 400 (deal).
     #[arg(long, num_args = 1..)]
     pub iterations: Vec<u64>,
-    /// cfr+, dcfr or cfr (tree, and the --lossless rows of deal).
-    #[arg(long, default_value = "cfr+", value_parser = Algorithm::parse)]
-    pub algorithm: Algorithm,
+    /// `--algorithm` (cfr+ unless given).
+    #[command(flatten)]
+    pub algorithm: super::args::Cfr,
     /// Public chance sampling: children walked per chance node below the first (default: full
     /// width; tree, and the --lossless rows of deal).
     #[arg(long)]
@@ -151,6 +154,14 @@ fn vary<T>(grid: &mut Vec<DealKnobs>, values: &[T], set: impl Fn(&mut DealKnobs,
 }
 
 /// Runs `stud eval ladder`.
+/// `--algorithm` when not given.
+const ALGORITHM: Algorithm = Algorithm::CfrPlus;
+
+/// The exact solver's algorithm: `--algorithm`, [`ALGORITHM`] by default.
+fn algorithm_of(args: &Args) -> Algorithm {
+    args.algorithm.or(ALGORITHM)
+}
+
 pub fn run(mut args: Args) -> Result<()> {
     let def = args.game.load()?;
     let deal = args.solver == SolverKind::Deal;
@@ -200,7 +211,7 @@ pub fn run(mut args: Args) -> Result<()> {
         pool.install(|| {
             ladder.climb(
                 spec,
-                args.algorithm,
+                algorithm_of(&args),
                 args.sample,
                 &args.iterations,
                 &mut console,
@@ -306,7 +317,7 @@ fn run_deals(args: &Args, def: &abstraction::rules::GameDef) -> Result<()> {
         bar.rung("lossless");
         ladder.climb(
             "lossless",
-            args.algorithm,
+            algorithm_of(args),
             args.sample,
             &args.lossless,
             &mut console,
@@ -393,7 +404,7 @@ fn print_rung(args: &Args, r: &Rung) {
             r.infosets,
             "-",
             "-",
-            args.algorithm.name(),
+            algorithm_of(args).name(),
             "all",
             r.iterations,
             "all",

@@ -63,6 +63,10 @@ use std::time::Duration;
                   bucketing per number of live seats of views of every seat's up cards, --view; --batch \
                   traversals per iteration,\n--checkpoint-every); its NashConv is not computable."
 )]
+#[command(mut_arg("algorithm", |a| a.help(
+    "cfr+ (regret matching+, linear averaging), linear (regret matching, regrets and average \
+     weighted by the iteration), dcfr (1.5, 0, 2; walkable games) or cfr. Default: cfr+ \
+     (docs/notes/solver.md, \"Schedules\", measures linear against it)")))]
 pub struct Args {
     /// `--game`.
     #[command(flatten)]
@@ -73,11 +77,9 @@ pub struct Args {
     /// the game is walkable, else deal.
     #[arg(long, value_enum)]
     pub solver: Option<super::SolverKind>,
-    /// cfr+ (regret matching+, linear averaging), linear (regret matching, regrets and average
-    /// weighted by the iteration), dcfr (1.5, 0, 2; walkable games) or cfr. Default: cfr+
-    /// (docs/notes/solver.md, "Schedules", measures linear against it).
-    #[arg(long, value_parser = Algorithm::parse)]
-    pub algorithm: Option<Algorithm>,
+    /// `--algorithm`: the shared flag's help, with the default each back end applies.
+    #[command(flatten)]
+    pub algorithm: super::args::Cfr,
     /// Stop after this many iterations in total (at least 1: none would write an untrained file).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub iterations: Option<u64>,
@@ -438,7 +440,7 @@ fn settings(args: &Args, def: &GameDef) -> Result<Settings> {
         );
     }
     Ok(Settings::Walked(solve::walked::Settings {
-        algorithm: args.algorithm.unwrap_or(Algorithm::CfrPlus),
+        algorithm: args.algorithm.or(Algorithm::CfrPlus),
         abstraction: args
             .abstraction
             .clone()
@@ -466,7 +468,7 @@ fn deal_settings(args: &Args, def: &GameDef) -> Result<solve::deal::Settings> {
     args.multiway.refuse_heads_up(&args.sampled, game)?;
     let d = solve::deal::Settings::default();
     Ok(solve::deal::Settings {
-        algorithm: args.algorithm.unwrap_or(d.algorithm),
+        algorithm: args.algorithm.or(d.algorithm),
         abstraction: args.abstraction.clone().unwrap_or(d.abstraction),
         batch: args.sampled.batch.unwrap_or(d.batch),
         recall: args.heads_up.recall.unwrap_or(d.recall),
@@ -500,7 +502,7 @@ fn multiway_settings(args: &Args, def: &GameDef) -> Result<solve::multiway::Sett
         bail!("--sample: the multiway solver walks every deal ({game} has no chance sampling yet)");
     }
     Ok(solve::multiway::Settings {
-        algorithm: args.algorithm.unwrap_or(Algorithm::CfrPlus),
+        algorithm: args.algorithm.or(Algorithm::CfrPlus),
         target: args.tree.target_exploitability,
         every: args.tree.every,
     })
@@ -531,7 +533,7 @@ fn sampled_settings(args: &Args, def: &GameDef) -> Result<solve::sampled::Settin
     }
     let d = solve::sampled::Settings::for_game(def);
     Ok(solve::sampled::Settings {
-        algorithm: args.algorithm.unwrap_or(d.algorithm),
+        algorithm: args.algorithm.or(d.algorithm),
         abstraction: args.abstraction.clone().unwrap_or(d.abstraction),
         batch: args.sampled.batch.unwrap_or(d.batch),
         checkpoint_every: args.sampling.checkpoint_every.unwrap_or(d.checkpoint_every),

@@ -174,6 +174,43 @@ fn match_serve_and_play_use_the_strategy() {
     assert!(out.contains("session over: 1 hand"), "{out}");
 }
 
+/// `serve --warm` changes how 3rd street's buckets are found (a table computed at start instead
+/// of a rollout per request), not the answers: the same replies, probabilities and sampled
+/// actions alike, to both seats' 3rd-street decisions with and without it.
+#[test]
+fn serve_warm_answers_as_served_cold() {
+    let (path, _) = strategy();
+    let p = path.to_str().unwrap();
+    let deck: Vec<String> = "3456789TJQKA"
+        .chars()
+        .flat_map(|r| "cdhs".chars().map(move |s| format!("{r}{s}")))
+        .collect();
+    let mut input = String::new();
+    for i in 0..24 {
+        // Five distinct cards a hand (offsets 0, 7, .., 28 apart in 48); p2's door is 2c, the
+        // lowest, so p2 brings in and p1 then decides.
+        let c = |k: usize| &deck[(i * 5 + k * 7) % deck.len()];
+        let (d1, d2, u1, e1, e2) = (c(0), c(1), c(2), c(3), c(4));
+        let (bring_in, answer) = (2 * i, 2 * i + 1);
+        input += &format!(
+            r#"{{"id":{bring_in},"seat":1,"actions":["d dh p1 ????{u1}","d dh p2 {e1}{e2}2c"]}}"#
+        );
+        input += "\n";
+        input += &format!(
+            r#"{{"id":{answer},"seat":0,"actions":["d dh p1 {d1}{d2}{u1}","d dh p2 ????2c","p2 pb"]}}"#
+        );
+        input += "\n";
+    }
+    let cold = ok(&stud(&["serve", p, "--seed", "4"], &input));
+    let warm = ok(&stud(&["serve", p, "--seed", "4", "--warm"], &input));
+    assert_eq!(cold.lines().count(), 48, "{cold}");
+    for line in cold.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert!(v["probs"].is_array() && v["error"].is_null(), "{line}");
+    }
+    assert_eq!(warm, cold);
+}
+
 #[test]
 #[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn resume_ends_byte_identical_to_an_uninterrupted_solve() {
