@@ -14,10 +14,11 @@
 
 use crate::bot::matches::{table_stream, DealCards};
 use crate::bot::{sample, Bet, Player, StrategyPlayer};
+pub use crate::public_view::{public_view, Seen};
 use crate::values::{self, Method, Options};
 use abstraction::cards::Card;
-use abstraction::rules::{Action, Deal, Next, State};
-use anyhow::{bail, ensure, Context, Result};
+use abstraction::rules::{Action, Next, State};
+use anyhow::{ensure, Context, Result};
 use serde::Serialize;
 
 /// What one decision was worth (see the module).
@@ -56,59 +57,6 @@ impl Feedback {
     pub fn chosen_frequency(&self) -> f64 {
         self.frequencies[self.chosen]
     }
-}
-
-/// What everyone saw of a hand, in order: an up or community card, or an action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seen {
-    /// A card dealt face up (to a seat, or to the board).
-    Card(Card),
-    /// An action.
-    Action(Action),
-}
-
-/// `state` (real cards, every seat's known) as its public view: the same up cards, community
-/// cards and actions (`bets`), every down card unknown (what the values' replay of the ranges
-/// reads), and what was seen on the way, in order (a spot as `stud query` writes it).
-pub fn public_view(state: &State, bets: &[Bet]) -> Result<(State, Vec<Seen>)> {
-    let def = state.def();
-    let mut view = State::new(def)?;
-    let mut ups = vec![0usize; usize::from(def.seats)];
-    let (mut board, mut acted) = (0usize, 0usize);
-    let mut seen = Vec::new();
-    while acted < bets.len() || view.to_act().is_none() {
-        match view.next() {
-            Next::Deal { deal, seat } => match (deal, seat) {
-                (Deal::Down, _) => view.deal_unknown()?,
-                (Deal::Up, Some(s)) => {
-                    let c = *(state.up_cards(s).get(ups[s as usize]))
-                        .context("the state has fewer up cards than its actions dealt")?;
-                    ups[s as usize] += 1;
-                    view.deal(c)?;
-                    seen.push(Seen::Card(c));
-                }
-                (_, _) => {
-                    let c = *(state.community_cards().get(board))
-                        .context("the state has fewer community cards than its actions dealt")?;
-                    board += 1;
-                    view.deal(c)?;
-                    seen.push(Seen::Card(c));
-                }
-            },
-            Next::Act { .. } => {
-                let &(_, a) = bets.get(acted).context("fewer actions than decisions")?;
-                view.apply(a)?;
-                acted += 1;
-                seen.push(Seen::Action(a));
-            }
-            Next::Over => bail!("the hand is over: no decision to drill"),
-        }
-    }
-    let same = (0..def.seats).all(|s| view.up_cards(s) == state.up_cards(s))
-        && view.to_act() == state.to_act()
-        && view.pot() == state.pot();
-    ensure!(same, "the actions given stop short of the state's decision");
-    Ok((view, seen))
 }
 
 /// The feedback on choosing `chosen` at the decision `state` (real cards; the seat to act holds

@@ -25,6 +25,7 @@ pub mod mpi;
 pub mod multiway;
 pub mod players;
 pub mod policy;
+pub mod public_view;
 pub mod purify;
 pub mod query;
 pub mod ranges;

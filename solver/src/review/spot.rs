@@ -3,11 +3,12 @@
 //! down cards, and the kind of spot and of action in a player's words.
 
 use crate::bot::Bet;
+use crate::public_view;
 use abstraction::cards::Card;
 use abstraction::phh::Replay;
 pub use abstraction::rules::notation::{action_kind, ActionKind};
-use abstraction::rules::{Action, Deal, FirstRound, Next, State};
-use anyhow::{bail, Context, Result};
+use abstraction::rules::{Action, FirstRound, State};
+use anyhow::{Context, Result};
 use serde::Serialize;
 
 /// What the player faced when it acted: the betting on the street before its action.
@@ -75,46 +76,14 @@ pub struct HeroSpot {
 /// dealt, every down card unknown, the actions as taken. Fails when a down card of the hero
 /// is not in the file (a review reads the hero's cards).
 pub fn hero_spots(r: &Replay, hero: u8) -> Result<Vec<HeroSpot>> {
-    let end = &r.state;
-    let mut state = State::new(&r.def)?;
-    let mut bets: Vec<Bet> = Vec::new();
-    let seats = usize::from(r.def.seats);
-    let (mut ups, mut community) = (vec![0usize; seats], 0usize);
+    let bets: Vec<Bet> = r.decisions.iter().map(|d| (d.street, d.taken)).collect();
     let mut spots = Vec::new();
-    let mut next_decision = 0;
-    while next_decision < r.decisions.len() {
-        match state.next() {
-            Next::Deal {
-                seat: Some(s),
-                deal: Deal::Up,
-            } => {
-                let card = *end.up_cards(s).get(ups[s as usize]).with_context(|| {
-                    format!("p{}'s up card {} is missing", s + 1, ups[s as usize] + 1)
-                })?;
-                ups[s as usize] += 1;
-                state.deal(card)?;
-            }
-            Next::Deal {
-                deal: Deal::Community,
-                ..
-            } => {
-                let card = *(end.community_cards().get(community)).context("a community card")?;
-                community += 1;
-                state.deal(card)?;
-            }
-            Next::Deal { .. } => state.deal_unknown()?,
-            Next::Act { seat } => {
-                let d = &r.decisions[next_decision];
-                if seat == hero {
-                    spots.push(spot_of(&state, &bets, end, hero, next_decision)?);
-                }
-                bets.push((state.street(), d.taken));
-                state.apply(d.taken)?;
-                next_decision += 1;
-            }
-            Next::Over => bail!("the hand ends before its decisions do"),
+    public_view::replay(&r.state, &bets, false, &mut Vec::new(), |public, i| {
+        if r.decisions[i].seat == hero {
+            spots.push(spot_of(public, &bets[..i], &r.state, hero, i)?);
         }
-    }
+        Ok(())
+    })?;
     Ok(spots)
 }
 
