@@ -1,12 +1,13 @@
-//! Third street of a heads-up seven-card strategy at once, across deals: by
-//! door card against door card (`stud aggregate`).
+//! The first street of a heads-up strategy at once, across deals: by door card against door
+//! card (`stud aggregate`): third street in the seven-card games, second in five-card stud.
 //!
 //! For every pair of door ranks, the player (the second seat, its door in diamonds; the
 //! opponent's in clubs, so that equal ranks make the opponent the bring-in in the high games)
-//! at three spots of third street: its first decision (bringing in or completing when its door
+//! at three spots of the first street: its first decision (bringing in or completing when its door
 //! brings in; folding, calling or completing facing the opponent's bring-in), and, where it
 //! brought in, facing the opponent's completion. Each spot's frequencies are the player's
-//! probabilities of the actions over every holding of its two down cards, each holding weighed
+//! probabilities of the actions over every holding of its down cards (two in the seven-card
+//! games, one in five-card stud), each holding weighed
 //! by the probability that the player took the spot's earlier actions with it (Bayes' rule on
 //! the rows as stored: at its first decision every holding alike): how often the strategy does
 //! each thing there, as a player counting its hands would see it.
@@ -22,7 +23,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// The actions counted, in this order: a completion is not a raise.
 pub const ACTIONS: [&str; 5] = ["fold", "bring in", "call", "complete", "raise"];
 
-/// The third-street spots aggregated.
+/// The first-street spots aggregated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Spot {
@@ -59,28 +60,34 @@ pub struct Cell {
     pub frequencies: [f64; 5],
 }
 
-/// Every cell of third street: for each spot, 13 × 13 door ranks (those where the spot occurs).
+/// Every cell of the first street: for each spot, 13 × 13 door ranks (those where the spot
+/// occurs).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ThirdStreet {
+    /// The street, as players name it: "3rd street" (the seven-card games) or "2nd street"
+    /// (five-card stud).
+    pub street: String,
     /// The door ranks in the game's order (deuce to ace; ace to king in razz).
     pub ranks: Vec<String>,
     /// The cells, spot by spot, the player's door rank then the opponent's in `ranks`' order.
     pub cells: Vec<Cell>,
 }
 
-/// Aggregates third street of `player`'s file (see the module); `progress` is told the cells
-/// done and their total.
+/// Aggregates the first street of `player`'s file (see the module); `progress` is told the
+/// cells done and their total.
 pub fn third_street(
     player: &StrategyPlayer,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<ThirdStreet> {
     let def = player.file().game();
+    let deal = &def.streets[0].deal;
     ensure!(
         def.seats == 2
-            && def.streets[0].deal == [Deal::Down, Deal::Down, Deal::Up]
+            && deal.last() == Some(&Deal::Up)
+            && deal[..deal.len() - 1].iter().all(|d| *d == Deal::Down)
             && def.first_round == FirstRound::BringIn,
-        "third street by door card is for heads-up seven-card games (two down cards and a door \
-         card, a bring-in): {} is not one",
+        "the first street by door card is for heads-up stud games (down cards and a door card, \
+         a bring-in): {} is not one",
         def.variant.name()
     );
     let razz = def.variant.showdown() == abstraction::rules::Showdown::Razz;
@@ -108,6 +115,7 @@ pub fn third_street(
     // Spot by spot, in the order of the pairs (a stable sort).
     all.sort_by_key(|c| c.spot == Spot::FacingCompletion);
     Ok(ThirdStreet {
+        street: def.street_name(0),
         ranks: ranks.iter().map(|r| r.to_string()).collect(),
         cells: all,
     })
@@ -128,7 +136,7 @@ pub fn cells_of(player: &StrategyPlayer, door: Card, theirs: Card) -> Result<Vec
             Next::Deal { seat: Some(0), .. } => st.deal(theirs)?,
             Next::Deal { seat: Some(1), .. } => st.deal(door)?,
             Next::Act { .. } => break,
-            _ => bail!("third street did not deal two door cards"),
+            _ => bail!("the first street did not deal two door cards"),
         }
     }
     let pool: Vec<Card> = def
@@ -137,9 +145,11 @@ pub fn cells_of(player: &StrategyPlayer, door: Card, theirs: Card) -> Result<Vec
         .minus(CardSet::from_iter([door, theirs]))
         .iter()
         .collect();
+    // Every holding of the player's down cards, `down` cards each, one after another.
+    let down = def.streets[0].deal.len() - 1;
     let mut holdings = Vec::new();
-    crate::bot::range::for_each_set(&pool, 2, |c| holdings.push([c[0], c[1]]));
-    let mut weights = vec![1.0; holdings.len()];
+    crate::bot::range::for_each_set(&pool, down, |c| holdings.extend_from_slice(c));
+    let mut weights = vec![1.0; holdings.len() / down];
     let mut out = Vec::new();
     if st.to_act() == Some(0) {
         // The opponent brings in.
@@ -192,7 +202,8 @@ fn act(st: &mut State, bets: &mut Vec<Bet>, words: &mut Vec<String>, a: Action) 
     Ok(())
 }
 
-/// The cell of the player's decision at `st`: its mean policy over `holdings` by `weights`;
+/// The cell of the player's decision at `st`: its mean policy over `holdings` (one after
+/// another, as many cards each as `weights` has entries in their number) by `weights`;
 /// then each weight multiplied by the holding's probability of `then` (the action the
 /// player takes on the way to its next spot), if any.
 #[allow(clippy::too_many_arguments)]
@@ -201,7 +212,7 @@ fn cell(
     st: &State,
     bets: &[Bet],
     words: &[String],
-    holdings: &[[Card; 2]],
+    holdings: &[Card],
     weights: &mut [f64],
     spot: Spot,
     then: Option<Action>,
@@ -225,7 +236,8 @@ fn cell(
     let p = &mut probs[..legal.len()];
     let (mut sum, mut total, mut count) = ([0.0; 5], 0.0, 0);
     let mut s = st.clone();
-    for (h, w) in holdings.iter().zip(weights.iter_mut()) {
+    let down = holdings.len() / weights.len();
+    for (h, w) in holdings.chunks_exact(down).zip(weights.iter_mut()) {
         if *w <= 0.0 {
             continue;
         }

@@ -1,5 +1,5 @@
-//! `stud aggregate`: a street of a heads-up strategy at once. Third street door card against
-//! door card ([`solver::aggregate`] finds the frequencies; this prints them as grids, CSV or
+//! `stud aggregate`: a street of a heads-up strategy at once. The first street (3rd; 2nd in
+//! five-card stud) door card against door card ([`solver::aggregate`] finds the frequencies; this prints them as grids, CSV or
 //! JSON, and draws them as an SVG chart); a later street (`--street`) by hand class against
 //! board, printed by [`super::aggregate_later`].
 
@@ -19,9 +19,11 @@ use std::path::PathBuf;
     stud aggregate strategies/7stud-hu.strat --svg /tmp/third-street.svg --json\n  \
     stud aggregate strategies/7stud-hu.strat --street 5 --deals 500\n  \
     stud aggregate strategies/razz-hu.strat --street 7th --deals 500 --csv\n  \
-    stud aggregate strategies/7stud-hu.strat --street 4 --deals 300 --svg /tmp/4th-street.svg --json\n\n\
-    Each cell: the player (p2, its door in diamonds) against the opponent's door (p1, in clubs), \
-    its probabilities over every holding of its two down cards, each weighed by how likely its \
+    stud aggregate strategies/7stud-hu.strat --street 4 --deals 300 --svg /tmp/4th-street.svg --json\n  \
+    stud aggregate strategies/5stud-hu.strat\n\n\
+    The first street (3rd street; five-card stud's 2nd), each cell: the player (p2, its door in \
+    diamonds) against the opponent's door (p1, in clubs), its probabilities over every holding \
+    of its down cards (two; one in five-card stud), each weighed by how likely its \
     earlier actions were with it. The same spot one cell at a time: stud query FILE \"SPOT\" \
     --ranges, the spot in the CSV's `query` column.\n\n\
     A later street (--street 4 to 7; five-card stud 3 to 5): deals that both seats play by the \
@@ -31,11 +33,11 @@ use std::path::PathBuf;
     a flush showing, ...). A row is the mean over its decisions, so each counts as often as the \
     play reaches it.")]
 pub struct Args {
-    /// The strategy file (heads-up seven-card stud, razz or hi-lo; with --street, any heads-up
-    /// real-game file).
+    /// The strategy file (any heads-up real-game file).
     pub file: PathBuf,
-    /// The street, as players say it (`4`, `4th`, `5th street`): third street (the default)
-    /// by door card, a later one by hand class against board over sampled deals.
+    /// The street, as players say it (`4`, `4th`, `5th street`): the first street (the
+    /// default: 3rd, five-card stud's 2nd) by door card, a later one by hand class against
+    /// board over sampled deals.
     #[arg(long)]
     pub street: Option<String>,
     /// With a later --street: deals played (1 to 10,000,000).
@@ -81,12 +83,13 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(s) = &args.street {
         let street = super::aggregate_later::street_of(f.game(), s)?;
         if street > 0 {
-            // No table of third street's lookups: its build takes seconds, more than the
+            // No table of the first street's lookups: its build takes seconds, more than the
             // default deals' lookups one by one.
             return super::aggregate_later::run(&args, &player, street, path);
         }
     }
-    // Third street's bucket lookups from a table: 169 pairs of doors, 1,225 holdings each.
+    // The first street's bucket lookups from a table (seven-card games: 169 pairs of doors,
+    // 1,225 holdings each).
     player.precompute_first_street();
     let bar = super::deals_bar(args.output.json || args.csv, 0);
     bar.set_style(
@@ -150,9 +153,10 @@ fn csv(t: &ThirdStreet) -> String {
 
 /// The grids as text: rows the player's door rank, columns the opponent's, percentages.
 fn grids(t: &ThirdStreet) -> String {
-    let mut out = String::from(
-        "third street, door card against door card: the player (p2, its door in diamonds) \
-         against the opponent's door (p1, in clubs); `.`: the spot does not occur\n",
+    let mut out = format!(
+        "{}, door card against door card: the player (p2, its door in diamonds) against the \
+         opponent's door (p1, in clubs); `.`: the spot does not occur\n",
+        t.street
     );
     for (spot, title, cols) in GRIDS {
         let _ = write!(
@@ -188,8 +192,9 @@ fn chart(t: &ThirdStreet, name: &str) -> String {
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
          font-family=\"sans-serif\" font-size=\"11\">\n<text x=\"10\" y=\"18\" font-size=\"14\">\
-         {}: third street, the player's door (rows) against the opponent's (columns)</text>\n",
-        escape(name)
+         {}: {}, the player's door (rows) against the opponent's (columns)</text>\n",
+        escape(name),
+        t.street
     );
     for (g, (spot, title, cols)) in GRIDS.iter().enumerate() {
         let x0 = 10 + (g % 2) * (14 * SIDE + 30);

@@ -102,6 +102,37 @@ fn a_cell_is_the_query_s_rows_summed_over_the_player_s_range() {
 }
 
 #[test]
+fn five_card_stud_s_second_street_is_its_door_grid() {
+    let file = shipped("5stud-hu.strat");
+    let f = StrategyFile::open(std::path::Path::new(&file)).unwrap();
+    let player = StrategyPlayer::open(&file, f.game())
+        .unwrap()
+        .with_purification(Purification::Mixed);
+    let card = |s: &str| s.parse::<Card>().unwrap();
+    // One down card: the 8d facing the 3c's bring-in over each of the 50 cards left alike.
+    let cells = cells_of(&player, card("8d"), card("3c")).unwrap();
+    let c = &cells[0];
+    assert_eq!(
+        (c.spot, c.query.as_str(), c.holdings),
+        (Spot::First, "3c 8d pb", 50)
+    );
+    let (names, want) = query_frequencies(&file, &c.query);
+    assert_eq!(names, ["fold", "call 2", "complete to 5"]);
+    let got = [c.frequencies[0], c.frequencies[2], c.frequencies[3]];
+    for (g, w) in got.iter().zip(&want) {
+        assert!((g - w).abs() < 1e-9, "{got:?} vs {want:?}");
+    }
+    // The command names the street as five-card stud players do.
+    let out = ok(&stud(
+        &["aggregate", &file, "--street", "2nd", "--json"],
+        "",
+    ));
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["street"], "2nd street");
+    assert_eq!(v["cells"].as_array().unwrap().len(), 169 + 78);
+}
+
+#[test]
 #[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn the_help_examples_run_on_the_shipped_files() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
