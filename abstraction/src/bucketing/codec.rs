@@ -3,7 +3,7 @@
 //! and centroids), then a 64-bit FNV-1a checksum of all that precedes it. All little-endian.
 //! Decoding checks everything and refuses damaged, foreign or other-version bytes by name.
 
-use super::features::{FeatureParams, Layout};
+use super::features::{FeatureParams, Layout, Version};
 use super::view::{Shape, Table};
 use super::{canon, BucketError, Bucketing, Size, StreetBuckets};
 use crate::rules::GameDef;
@@ -11,8 +11,11 @@ use ndarray::Array2;
 
 /// The first eight bytes of every encoding.
 const MAGIC: &[u8; 8] = b"STUDBKT\0";
-/// The format version; bump it when the bytes or the meaning of the features change.
-pub const VERSION: u32 = 1;
+/// The format version; bump it when the bytes or the meaning of the features change. A
+/// bucketing of the first version of the features is written in format 1 (the bytes, so the
+/// checksum, it always had); one of the second ([`Version::Two`]) in format 2, which records the
+/// features' version after the feature seed.
+pub const VERSION: u32 = 2;
 
 /// The checksum of an encoding: FNV-1a 64 ([`crate::fnv`]).
 pub use crate::fnv::fnv1a as checksum;
@@ -73,6 +76,15 @@ impl Reader<'_> {
     }
 }
 
+/// The number of a version of the features, which is also the format a bucketing of them is
+/// written in: the first for the first version's features, so that their bytes never change.
+fn format_version(features: Version) -> u32 {
+    match features {
+        Version::One => 1,
+        Version::Two => 2,
+    }
+}
+
 impl Bucketing {
     /// Everything after the magic and version, before the checksum.
     pub(super) fn encode_payload(&self) -> Vec<u8> {
@@ -93,6 +105,9 @@ impl Bucketing {
         w.u32(f.bins);
         w.f32(f.board_weight);
         w.u64(f.seed);
+        if f.version != Version::One {
+            w.u32(format_version(f.version));
+        }
         w.u32(self.layout.dim() as u32);
         for s in &self.streets {
             w.u32(s.points);
@@ -110,7 +125,7 @@ impl Bucketing {
     /// The bytes to cache: magic, version, payload, checksum.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&format_version(self.size.features.version).to_le_bytes());
         out.extend_from_slice(&self.encode_payload());
         out.extend_from_slice(&checksum(&out).to_le_bytes());
         out
@@ -140,9 +155,9 @@ impl Bucketing {
         let (body, sum) = bytes.split_at(bytes.len() - 8);
         let stored = u64::from_le_bytes(sum.try_into().unwrap());
         let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap());
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return bad(format!(
-                "format version {version}, this program reads version {VERSION}"
+                "format version {version}, this program reads versions 1 to {VERSION}"
             ));
         }
         if checksum(body) != stored {
@@ -171,7 +186,7 @@ impl Bucketing {
         let buckets = (0..streets)
             .map(|_| r.u32("the bucket counts"))
             .collect::<Result<Vec<_>, _>>()?;
-        let size = Size {
+        let mut size = Size {
             name,
             buckets,
             train: r.u32("the training size")?,
@@ -183,8 +198,15 @@ impl Bucketing {
                 bins: r.u32("the bins")?,
                 board_weight: r.f32("the board weight")?,
                 seed: r.u64("the feature seed")?,
+                version: Version::One,
             },
         };
+        if version >= 2 {
+            size.features.version = match r.u32("the features' version")? {
+                2 => Version::Two,
+                v => return bad(format!("features of version {v}, in format {version}")),
+            };
+        }
         let layout = Layout::new(shape.showdown, &size.features);
         let dim = r.u32("the dimension")? as usize;
         if dim != layout.dim() {

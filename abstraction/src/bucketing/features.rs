@@ -16,6 +16,24 @@ use crate::rules::Showdown;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+mod v2;
+
+/// Which features a view gets: a versioned setting recorded with a built bucketing (its cache
+/// file and checksum), so a bucketing keeps the features it was built with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Version {
+    /// The histogram, its mean (the EHS: my pot share against every live opponent), the low
+    /// extras and the classes of my board and the measured opponent's. Every bucketing built
+    /// before the second version is of this one.
+    #[default]
+    One,
+    /// The first version's features followed by how the pot share is made up: the chance of
+    /// taking the whole pot and of a part of it, my share in a duel with the measured opponent
+    /// and with the strongest of the live opponents, and the classes of the other live
+    /// opponents' boards ([`v2`]). Size suffix `:features=2`.
+    Two,
+}
+
 /// The knobs of the feature computation. They are recorded with a built abstraction, so the
 /// lookup computes exactly what the build computed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -33,6 +51,8 @@ pub struct FeatureParams {
     pub board_weight: f32,
     /// Mixed into every per-view seed: another seed gives other (equally valid) samples.
     pub seed: u64,
+    /// Which features.
+    pub version: Version,
 }
 
 /// Board classes per player: pairing, highest and lowest rank, low cards, flush and straight draws.
@@ -46,6 +66,8 @@ pub struct Layout {
     /// Extra strength features of the showdown (2 for hi-lo: the chance of a qualifying low and
     /// its mean strength; none otherwise).
     pub extras: usize,
+    /// Features after the boards' classes: none in the first version.
+    pub more: usize,
 }
 
 impl Layout {
@@ -54,12 +76,16 @@ impl Layout {
         Layout {
             bins: (params.bins as usize).clamp(2, MAX_BINS),
             extras: if showdown == Showdown::HiLo8 { 2 } else { 0 },
+            more: match params.version {
+                Version::One => 0,
+                Version::Two => v2::MORE,
+            },
         }
     }
 
     /// The length of the feature vector.
     pub fn dim(&self) -> usize {
-        self.bins - 1 + 1 + self.extras + 2 * BOARD
+        self.bins - 1 + 1 + self.extras + 2 * BOARD + self.more
     }
 
     /// Where the EHS sits.
@@ -74,6 +100,9 @@ impl Layout {
 /// share of the pot is against all of them; the board classes are of my board and the
 /// measured opponent's. A heads-up view gets the features it always had.
 pub fn features(shape: &Shape, params: &FeatureParams, t: &TableView, out: &mut [f32]) {
+    if params.version == Version::Two {
+        return v2::features(shape, params, t, out);
+    }
     let layout = Layout::new(shape.showdown, params);
     debug_assert_eq!(out.len(), layout.dim());
     let v = &t.view;
@@ -365,8 +394,9 @@ impl Scorer for Showing {
 /// The most histogram bins (the vectors live on the stack).
 pub const MAX_BINS: usize = 32;
 
-/// The longest feature vector: `MAX_BINS - 1` CDF points, the EHS, two extras, the boards.
-pub const MAX_DIM: usize = MAX_BINS + 2 + 2 * BOARD;
+/// The longest feature vector: `MAX_BINS - 1` CDF points, the EHS, two extras, the boards, the
+/// second version's more.
+pub const MAX_DIM: usize = MAX_BINS + 2 + 2 * BOARD + v2::MORE;
 
 /// One rollout: what it deals and what it has accumulated.
 struct Rollout<'a, S> {

@@ -1,12 +1,14 @@
 //! The size presets of a bucketing: buckets per street, the training sample, the rollout budget.
 
-use super::features::FeatureParams;
+use super::features::{FeatureParams, Version};
 use super::BucketError;
 
 /// The names of the size presets, and the other forms [`Size::parse`] reads.
 pub const SIZES: &str = "tiny, small, default, large, or buckets per street (`4`: 4 on every \
                          street; `4,8`: per street), each optionally with `:board=W`, the \
-                         weight of the visible boards' classes (default 0.05)";
+                         weight of the visible boards' classes (default 0.05), and/or \
+                         `:features=2`, the second version of the features (how the pot share \
+                         against the table is made up)";
 
 /// Everything that decides a built bucketing besides the game.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,6 +62,7 @@ impl Size {
                 bins: 8,
                 board_weight: 0.05,
                 seed: 0x5ee_d5ee_d5ee_d5ee,
+                version: Version::One,
             },
             iterations,
             seed: 0xb0c_7e75,
@@ -74,26 +77,51 @@ impl Size {
     /// A suffix `:board=W` sets the weight of the visible boards' classes in the features
     /// ([`FeatureParams::board_weight`]: how much the opponent's up cards separate buckets beside
     /// the strength features) and adds `-bW` to the name, so each weight is its own cached
-    /// bucketing.
+    /// bucketing. A suffix `:features=2` gives the second version of the features
+    /// ([`Version::Two`]) and adds `-f2`; `:features=1` is the first, as without it. Both
+    /// suffixes may be given, in either order (`small:board=0.5:features=2`).
     pub fn parse(spec: &str, streets: usize) -> Result<Size, BucketError> {
-        let (counts, knob) = match spec.split_once(':') {
-            Some((counts, knob)) => (counts, Some(knob)),
-            None => (spec, None),
-        };
+        let mut parts = spec.split(':');
+        let counts = parts.next().unwrap_or_default();
         let mut size = Size::parse_counts(counts, streets)?;
-        if let Some(knob) = knob {
-            let weight = knob
-                .strip_prefix("board=")
-                .and_then(|w| w.parse::<f32>().ok())
-                .filter(|w| w.is_finite() && *w >= 0.0)
-                .ok_or_else(|| {
+        let (mut board, mut version) = (None, None);
+        for knob in parts {
+            if let Some(w) = knob.strip_prefix("board=") {
+                let weight = w
+                    .parse::<f32>()
+                    .ok()
+                    .filter(|w| w.is_finite() && *w >= 0.0 && board.is_none());
+                board = Some(weight.ok_or_else(|| {
                     BucketError::Size(format!(
-                        "`{spec}`: after the size, `:board=W` with W a weight of at least 0 \
-                         (the default is 0.05)"
+                        "`{spec}`: after the size, `:board=W` once with W a weight of at least \
+                         0 (the default is 0.05)"
                     ))
-                })?;
+                })?);
+            } else if let Some(v) = knob.strip_prefix("features=") {
+                let v = match v {
+                    "1" => Some(Version::One),
+                    "2" => Some(Version::Two),
+                    _ => None,
+                };
+                version = Some(v.filter(|_| version.is_none()).ok_or_else(|| {
+                    BucketError::Size(format!(
+                        "`{spec}`: `:features=` once, with 1 or 2 (the versions of the features)"
+                    ))
+                })?);
+            } else {
+                return Err(BucketError::Size(format!(
+                    "`{spec}`: after the size, `:board=W` (W a weight of at least 0, the \
+                     default 0.05) or `:features=2`, not `:{knob}`"
+                )));
+            }
+        }
+        if let Some(weight) = board {
             size.features.board_weight = weight;
             size.name = format!("{}-b{weight}", size.name);
+        }
+        if version == Some(Version::Two) {
+            size.features.version = Version::Two;
+            size.name += "-f2";
         }
         Ok(size)
     }
@@ -127,7 +155,7 @@ impl Size {
 
 #[cfg(test)]
 mod tests {
-    use super::Size;
+    use super::{Size, Version};
 
     #[test]
     fn explicit_bucket_counts() {
@@ -158,6 +186,22 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .contains(":board=W"));
+        }
+        // The second version of the features: its own name, either order of the suffixes.
+        let f = Size::parse("256:features=2", 2).unwrap();
+        assert_eq!(
+            (f.name.as_str(), f.features.version),
+            ("k256-256-f2", Version::Two)
+        );
+        let both = Size::parse("small:features=2:board=0.5", 3).unwrap();
+        assert_eq!(both.name, "small-b0.5-f2");
+        assert_eq!(both, Size::parse("small:board=0.5:features=2", 3).unwrap());
+        assert_eq!(Size::parse("tiny:features=1", 2), Size::preset("tiny", 2));
+        for bad in ["8:features=3", "8:features=2:features=2", "8:features="] {
+            assert!(Size::parse(bad, 2)
+                .unwrap_err()
+                .to_string()
+                .contains(":features="));
         }
     }
 }

@@ -1,5 +1,5 @@
 use super::canon::permute_view;
-use super::features::{FeatureParams, Layout};
+use super::features::{FeatureParams, Layout, Version};
 use super::*;
 use crate::cards::{parse_cards, Card};
 use crate::eval::{eval_high, eval_low8, eval_razz};
@@ -392,6 +392,7 @@ fn table_features(game: &str, table: Table, t: &TableView, outer: u32, inner: u3
         bins: 8,
         board_weight: 0.05,
         seed: 1,
+        version: Version::One,
     };
     let mut f = vec![0.0; Layout::new(shape.showdown, &p).dim()];
     features::features(&shape, &p, t, &mut f);

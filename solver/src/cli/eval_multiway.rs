@@ -31,6 +31,7 @@ use std::sync::Arc;
 #[command(after_help = "Examples:\n  \
 stud eval multiway --traversals 10000 100000 1000000 --abstraction-dir /work/exp/abst\n  \
 stud eval multiway --game doorstud --abstraction 4 --traversals 100000 --json\n  \
+stud eval multiway --abstraction 256:features=2 --traversals 100000 1000000 --threads 1\n  \
 stud eval multiway --tremble 0.1 --traversals 100000 1000000 --play threshold=0.15 pure\n  \
 stud eval multiway --tremble 0.1 --traversals 100000 1000000 --floor-iterations 0 --rows 8bit 4bit\n\n\
 Solves the game with the sampling solver of real multiway stud (external-sampling MCCFR on the \
@@ -50,7 +51,8 @@ pub struct Args {
     #[command(flatten)]
     pub game: super::args::Game,
     /// The heads-up bucketing of the sampled solve: a preset or buckets per street (the
-    /// default, 256, gives every view of `doorstud` its own bucket where the features differ).
+    /// default, 256, gives every view of `doorstud` its own bucket where the features differ),
+    /// with `:features=2` for the features that tell how the share against the table is made up.
     #[arg(long, default_value = "256")]
     pub abstraction: String,
     /// `--abstraction-dir`.
