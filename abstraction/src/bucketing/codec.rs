@@ -3,6 +3,7 @@
 //! and centroids), then a 64-bit FNV-1a checksum of all that precedes it. All little-endian.
 //! Decoding checks everything and refuses damaged, foreign or other-version bytes by name.
 
+use super::draws::Draws;
 use super::features::{FeatureParams, Layout};
 use super::view::{Shape, Table};
 use super::{canon, BucketError, Bucketing, Size, StreetBuckets};
@@ -11,8 +12,13 @@ use ndarray::Array2;
 
 /// The first eight bytes of every encoding.
 const MAGIC: &[u8; 8] = b"STUDBKT\0";
-/// The format version; bump it when the bytes or the meaning of the features change.
+/// The format version; bump it when the bytes or the meaning of the features change. A
+/// bucketing of the default draws ([`Draws::ChaCha`]) is still written as version 1, byte for
+/// byte as before the setting existed (so its checksum, which strategy files record, stays);
+/// one of other draws is version [`DRAWS_VERSION`], the setting's code after the feature seed.
 pub const VERSION: u32 = 1;
+/// The format version of a bucketing whose draws are not the default's.
+const DRAWS_VERSION: u32 = 2;
 
 /// The checksum of an encoding: FNV-1a 64 ([`crate::fnv`]).
 pub use crate::fnv::fnv1a as checksum;
@@ -93,6 +99,9 @@ impl Bucketing {
         w.u32(f.bins);
         w.f32(f.board_weight);
         w.u64(f.seed);
+        if f.draws != Draws::ChaCha {
+            w.u32(f.draws.code());
+        }
         w.u32(self.layout.dim() as u32);
         for s in &self.streets {
             w.u32(s.points);
@@ -110,7 +119,11 @@ impl Bucketing {
     /// The bytes to cache: magic, version, payload, checksum.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        let version = match self.size.features.draws {
+            Draws::ChaCha => VERSION,
+            _ => DRAWS_VERSION,
+        };
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&self.encode_payload());
         out.extend_from_slice(&checksum(&out).to_le_bytes());
         out
@@ -140,9 +153,10 @@ impl Bucketing {
         let (body, sum) = bytes.split_at(bytes.len() - 8);
         let stored = u64::from_le_bytes(sum.try_into().unwrap());
         let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap());
-        if version != VERSION {
+        if version != VERSION && version != DRAWS_VERSION {
             return bad(format!(
-                "format version {version}, this program reads version {VERSION}"
+                "format version {version}, this program reads versions {VERSION} and \
+                 {DRAWS_VERSION}"
             ));
         }
         if checksum(body) != stored {
@@ -171,7 +185,7 @@ impl Bucketing {
         let buckets = (0..streets)
             .map(|_| r.u32("the bucket counts"))
             .collect::<Result<Vec<_>, _>>()?;
-        let size = Size {
+        let mut size = Size {
             name,
             buckets,
             train: r.u32("the training size")?,
@@ -183,8 +197,16 @@ impl Bucketing {
                 bins: r.u32("the bins")?,
                 board_weight: r.f32("the board weight")?,
                 seed: r.u64("the feature seed")?,
+                draws: Draws::ChaCha,
             },
         };
+        if version == DRAWS_VERSION {
+            let code = r.u32("the draws")?;
+            size.features.draws = match Draws::of_code(code) {
+                Some(d) if d != Draws::ChaCha => d,
+                _ => return bad(format!("unknown draws {code} in a version {version} file")),
+            };
+        }
         let layout = Layout::new(shape.showdown, &size.features);
         let dim = r.u32("the dimension")? as usize;
         if dim != layout.dim() {

@@ -1,12 +1,28 @@
 //! The size presets of a bucketing: buckets per street, the training sample, the rollout budget.
 
+use super::draws::Draws;
 use super::features::FeatureParams;
 use super::BucketError;
+use crate::named::Named;
+
+/// The board weight `w` of `:board=w` in `spec`.
+fn parse_weight(spec: &str, w: &str) -> Result<f32, BucketError> {
+    w.parse::<f32>()
+        .ok()
+        .filter(|w| w.is_finite() && *w >= 0.0)
+        .ok_or_else(|| {
+            BucketError::Size(format!(
+                "`{spec}`: after the size, `:board=W` with W a weight of at least 0 (the \
+                 default is 0.05)"
+            ))
+        })
+}
 
 /// The names of the size presets, and the other forms [`Size::parse`] reads.
 pub const SIZES: &str = "tiny, small, default, large, or buckets per street (`4`: 4 on every \
                          street; `4,8`: per street), each optionally with `:board=W`, the \
-                         weight of the visible boards' classes (default 0.05)";
+                         weight of the visible boards' classes (default 0.05), and \
+                         `:draws=fast`, the rollouts' cheaper samples";
 
 /// Everything that decides a built bucketing besides the game.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,6 +76,7 @@ impl Size {
                 bins: 8,
                 board_weight: 0.05,
                 seed: 0x5ee_d5ee_d5ee_d5ee,
+                draws: Draws::ChaCha,
             },
             iterations,
             seed: 0xb0c_7e75,
@@ -74,26 +91,35 @@ impl Size {
     /// A suffix `:board=W` sets the weight of the visible boards' classes in the features
     /// ([`FeatureParams::board_weight`]: how much the opponent's up cards separate buckets beside
     /// the strength features) and adds `-bW` to the name, so each weight is its own cached
-    /// bucketing.
+    /// bucketing. A suffix `:draws=fast` takes the rollouts' samples the cheaper way
+    /// ([`Draws::Fast`]: the same distribution of features, other samples) and adds `-fast`;
+    /// `:draws=chacha` is the default's. Both may be given, each once.
     pub fn parse(spec: &str, streets: usize) -> Result<Size, BucketError> {
-        let (counts, knob) = match spec.split_once(':') {
-            Some((counts, knob)) => (counts, Some(knob)),
-            None => (spec, None),
-        };
+        let mut parts = spec.split(':');
+        let counts = parts.next().unwrap_or_default();
         let mut size = Size::parse_counts(counts, streets)?;
-        if let Some(knob) = knob {
-            let weight = knob
-                .strip_prefix("board=")
-                .and_then(|w| w.parse::<f32>().ok())
-                .filter(|w| w.is_finite() && *w >= 0.0)
-                .ok_or_else(|| {
-                    BucketError::Size(format!(
-                        "`{spec}`: after the size, `:board=W` with W a weight of at least 0 \
-                         (the default is 0.05)"
-                    ))
-                })?;
+        let (mut board, mut draws) = (None, None);
+        for knob in parts {
+            if let Some(w) = knob.strip_prefix("board=").filter(|_| board.is_none()) {
+                board = Some(parse_weight(spec, w)?);
+            } else if let Some(d) = knob.strip_prefix("draws=").filter(|_| draws.is_none()) {
+                draws = Some(Draws::parse_or_list(d).map_err(|e| {
+                    BucketError::Size(format!("`{spec}`: after the size, `:draws=`: {e}"))
+                })?);
+            } else {
+                return Err(BucketError::Size(format!(
+                    "`{spec}`: after the size, `:board=W` (W a weight of at least 0, the \
+                     default 0.05) or `:draws=fast`, each at most once, not `{knob}`"
+                )));
+            }
+        }
+        if let Some(weight) = board {
             size.features.board_weight = weight;
             size.name = format!("{}-b{weight}", size.name);
+        }
+        if draws == Some(Draws::Fast) {
+            size.features.draws = Draws::Fast;
+            size.name = format!("{}-fast", size.name);
         }
         Ok(size)
     }
@@ -127,7 +153,7 @@ impl Size {
 
 #[cfg(test)]
 mod tests {
-    use super::Size;
+    use super::{Draws, Size};
 
     #[test]
     fn explicit_bucket_counts() {
@@ -153,11 +179,25 @@ mod tests {
         assert_eq!(b.features.board_weight, 0.5);
         assert_eq!(b.buckets, Size::preset("small", 3).unwrap().buckets);
         assert_eq!(Size::parse("8:board=1", 2).unwrap().name, "k8-8-b1");
-        for bad in ["8:board=-1", "8:board=x", "8:weight=1", "8:board=NaN"] {
+        for bad in [
+            "8:board=-1",
+            "8:board=x",
+            "8:weight=1",
+            "8:board=NaN",
+            "8:board=1:board=2",
+        ] {
             assert!(Size::parse(bad, 2)
                 .unwrap_err()
                 .to_string()
                 .contains(":board=W"));
         }
+        let f = Size::parse("tiny:board=0.5:draws=fast", 5).unwrap();
+        assert_eq!(f.name, "tiny-b0.5-fast");
+        assert_eq!(f.features.draws, Draws::Fast);
+        assert_eq!(Size::parse("tiny:draws=chacha", 5), Size::parse("tiny", 5));
+        assert!(Size::parse("tiny:draws=slow", 5)
+            .unwrap_err()
+            .to_string()
+            .contains("chacha, fast"));
     }
 }
