@@ -3,6 +3,7 @@
 //! and centroids), then a 64-bit FNV-1a checksum of all that precedes it. All little-endian.
 //! Decoding checks everything and refuses damaged, foreign or other-version bytes by name.
 
+use super::draws::Draws;
 use super::features::{FeatureParams, Layout, Version};
 use super::view::{Shape, Table};
 use super::{canon, BucketError, Bucketing, Size, StreetBuckets};
@@ -12,9 +13,10 @@ use ndarray::Array2;
 /// The first eight bytes of every encoding.
 const MAGIC: &[u8; 8] = b"STUDBKT\0";
 /// The format version; bump it when the bytes or the meaning of the features change. A
-/// bucketing of the first version of the features is written in format 1 (the bytes, so the
-/// checksum, it always had); one of the second ([`Version::Two`]) in format 2, which records the
-/// features' version after the feature seed.
+/// bucketing of the first version of the features and the default draws is written in format 1
+/// (the bytes, so the checksum that strategy files record, it always had); any other in format
+/// 2, which records after the feature seed the features' version ([`Version`]) and the draws'
+/// code ([`Draws`]).
 pub const VERSION: u32 = 2;
 
 /// The checksum of an encoding: FNV-1a 64 ([`crate::fnv`]).
@@ -76,12 +78,21 @@ impl Reader<'_> {
     }
 }
 
-/// The number of a version of the features, which is also the format a bucketing of them is
-/// written in: the first for the first version's features, so that their bytes never change.
-fn format_version(features: Version) -> u32 {
+/// The number of a version of the features, as format 2 records it.
+fn features_code(features: Version) -> u32 {
     match features {
         Version::One => 1,
         Version::Two => 2,
+    }
+}
+
+/// The format a bucketing of these features is written in: 1 for the first version's features
+/// with the default draws, so that their bytes never change; 2 for any other.
+fn format_of(f: &FeatureParams) -> u32 {
+    if f.version == Version::One && f.draws == Draws::ChaCha {
+        1
+    } else {
+        2
     }
 }
 
@@ -105,8 +116,9 @@ impl Bucketing {
         w.u32(f.bins);
         w.f32(f.board_weight);
         w.u64(f.seed);
-        if f.version != Version::One {
-            w.u32(format_version(f.version));
+        if format_of(f) == 2 {
+            w.u32(features_code(f.version));
+            w.u32(f.draws.code());
         }
         w.u32(self.layout.dim() as u32);
         for s in &self.streets {
@@ -125,7 +137,7 @@ impl Bucketing {
     /// The bytes to cache: magic, version, payload, checksum.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&format_version(self.size.features.version).to_le_bytes());
+        out.extend_from_slice(&format_of(&self.size.features).to_le_bytes());
         out.extend_from_slice(&self.encode_payload());
         out.extend_from_slice(&checksum(&out).to_le_bytes());
         out
@@ -199,12 +211,19 @@ impl Bucketing {
                 board_weight: r.f32("the board weight")?,
                 seed: r.u64("the feature seed")?,
                 version: Version::One,
+                draws: Draws::ChaCha,
             },
         };
         if version >= 2 {
             size.features.version = match r.u32("the features' version")? {
+                1 => Version::One,
                 2 => Version::Two,
                 v => return bad(format!("features of version {v}, in format {version}")),
+            };
+            let code = r.u32("the draws")?;
+            size.features.draws = match Draws::of_code(code) {
+                Some(d) => d,
+                None => return bad(format!("unknown draws {code} in a format {version} file")),
             };
         }
         let layout = Layout::new(shape.showdown, &size.features);

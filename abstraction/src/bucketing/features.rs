@@ -9,11 +9,12 @@
 //! Draws enumerate every outcome when there are few enough, else sample a fixed number from a
 //! generator seeded by the canonical cards, so the same view always gets the same features.
 
+use super::draws::{Draws, Source, WyRand};
 use super::view::{Shape, TableView, MAX_OTHERS};
 use crate::cards::{Card, CardSet};
 use crate::eval::{eval_low8, eval_razz, showing_high, HighStrength, LowStrength, PartialHand};
 use crate::rules::Showdown;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 mod v2;
@@ -53,6 +54,8 @@ pub struct FeatureParams {
     pub seed: u64,
     /// Which features.
     pub version: Version,
+    /// How the rollouts draw ([`Draws`]): the same distribution of features either way.
+    pub draws: Draws,
 }
 
 /// Board classes per player: pairing, highest and lowest rank, low cards, flush and straight draws.
@@ -106,7 +109,7 @@ pub fn features(shape: &Shape, params: &FeatureParams, t: &TableView, out: &mut 
     let layout = Layout::new(shape.showdown, params);
     debug_assert_eq!(out.len(), layout.dim());
     let v = &t.view;
-    let mut rng = ChaCha8Rng::seed_from_u64(view_seed(params.seed, t));
+    let seed = view_seed(params.seed, t);
     let r = (shape, params, &layout, t);
     let Tally {
         hist,
@@ -114,11 +117,9 @@ pub fn features(shape: &Shape, params: &FeatureParams, t: &TableView, out: &mut 
         ehs,
         outcomes,
         ..
-    } = match shape.showdown {
-        Showdown::High => rollout(&High, r, &mut rng),
-        Showdown::Razz => rollout(&Razz, r, &mut rng),
-        Showdown::HiLo8 => rollout(&HiLo::new(), r, &mut rng),
-        Showdown::Showing => rollout(&Showing, r, &mut rng),
+    } = match params.draws {
+        Draws::ChaCha => tally(r, &mut ChaCha8Rng::seed_from_u64(seed)),
+        Draws::Fast => tally(r, &mut WyRand::new(seed)),
     };
     let n = outcomes as f32;
     let b = layout.bins;
@@ -174,8 +175,18 @@ impl Tally {
     }
 }
 
+/// The rollout of a view with its game's showdown.
+fn tally<R: Source>(r: Of, rng: &mut R) -> Tally {
+    match r.0.showdown {
+        Showdown::High => rollout(&High, r, rng),
+        Showdown::Razz => rollout(&Razz, r, rng),
+        Showdown::HiLo8 => rollout(&HiLo::new(), r, rng),
+        Showdown::Showing => rollout(&Showing, r, rng),
+    }
+}
+
 /// The rollout of a view with one showdown.
-fn rollout<S: Scorer>(sc: &S, (shape, params, layout, t): Of, rng: &mut ChaCha8Rng) -> Tally {
+fn rollout<S: Scorer, R: Source>(sc: &S, (shape, params, layout, t): Of, rng: &mut R) -> Tally {
     if t.live > 0 {
         let mut r = TableRollout::new(sc, shape, layout, t);
         r.run(params, rng);
@@ -469,18 +480,25 @@ pub(super) fn for_each_subset(cards: &[u8], k: usize, f: &mut impl FnMut(CardSet
 /// below `m` is the high half of a 32-bit word times `m`: biased by under `m / 2^32`, which no
 /// estimate here can see, and branch-free.
 #[inline]
-fn draw<'a>(pool: &'a mut [u8], k: usize, rng: &mut ChaCha8Rng) -> &'a [u8] {
+fn draw<'a, R: Source>(pool: &'a mut [u8], k: usize, rng: &mut R) -> &'a [u8] {
+    draw_range(pool, 0..k, rng);
+    &pool[..k]
+}
+
+/// Positions `at` of a partial Fisher-Yates shuffle of `pool` (those before `at.start` done):
+/// each gets a uniform card of those at or after it.
+#[inline]
+fn draw_range<R: Source>(pool: &mut [u8], at: std::ops::Range<usize>, rng: &mut R) {
     let n = pool.len() as u64;
-    for i in 0..k {
-        let j = i + ((rng.next_u32() as u64 * (n - i as u64)) >> 32) as usize;
+    for i in at {
+        let j = i + ((rng.word() as u64 * (n - i as u64)) >> 32) as usize;
         pool.swap(i, j);
     }
-    &pool[..k]
 }
 
 impl<S: Scorer> Rollout<'_, S> {
     /// Deals every outer outcome, or a sample of them, and scores each.
-    fn run(&mut self, shape: &Shape, p: &FeatureParams, rng: &mut ChaCha8Rng) {
+    fn run<R: Source>(&mut self, shape: &Shape, p: &FeatureParams, rng: &mut R) {
         let (fd, fu) = shape.final_counts();
         let k_me = (fd + fu) as usize - self.mine_now.len() as usize;
         let k_opp_up = fu as usize - self.opp_now.len() as usize;
@@ -498,29 +516,44 @@ impl<S: Scorer> Rollout<'_, S> {
                 let mut rest = [0u8; 52];
                 let m = ids(self.unseen.minus(mine), &mut rest);
                 for_each_subset(&rest[..m], k_opp_up, &mut |opp| {
-                    self.outcome(mine, opp, rng)
+                    self.outcome(mine, opp, None, rng)
                 });
             });
         } else {
+            let k = k_me + k_opp_up;
             for _ in 0..budget {
-                let both = draw(rem, k_me + k_opp_up, rng);
+                let both = draw(rem, k, rng);
                 let (mine, opp) = (set_of(&both[..k_me]), set_of(&both[k_me..]));
-                self.outcome(mine, opp, rng);
+                // The fast draws deal the inner outcomes from what the outer draw left.
+                let left = R::LAZY.then(|| &mut rem[k..]);
+                self.outcome(mine, opp, left, rng);
             }
         }
     }
 
     /// Scores one outer outcome (my new cards `mine`, the opponent's new up cards `opp_new`)
-    /// against the opponent's down cards: every one, or a sample.
-    fn outcome(&mut self, mine: CardSet, opp_new: CardSet, rng: &mut ChaCha8Rng) {
+    /// against the opponent's down cards: every one, or a sample (from `left`, the cards not
+    /// dealt in any order, when given).
+    fn outcome<R: Source>(
+        &mut self,
+        mine: CardSet,
+        opp_new: CardSet,
+        left: Option<&mut [u8]>,
+        rng: &mut R,
+    ) {
         let sc = self.sc;
         let my_final = self.mine_now.union(mine);
         let s = sc.strength(PartialHand::of(my_final));
         sc.extras(my_final, &mut self.tally.extras);
         let opp_now = self.opp_now.union(opp_new);
-        let mut rest = [0u8; 52];
-        let m = ids(self.unseen.minus(mine).minus(opp_new), &mut rest);
-        let rest = &mut rest[..m];
+        let mut buf = [0u8; 52];
+        let rest = match left {
+            Some(left) => left,
+            None => {
+                let m = ids(self.unseen.minus(mine).minus(opp_new), &mut buf);
+                &mut buf[..m]
+            }
+        };
         let (mut sum, mut count) = (0.0f64, 0u64);
         let mut score = |opp: PartialHand| {
             sum += sc.share(s, sc.strength(opp));
@@ -576,7 +609,7 @@ fn deals(n: usize, sizes: &[usize]) -> u64 {
 }
 
 /// Deals `sizes[i]` random cards of `pool` to each group, into `out`.
-fn draw_deal(pool: &mut [u8], sizes: &[usize], out: &mut [CardSet], rng: &mut ChaCha8Rng) {
+fn draw_deal<R: Source>(pool: &mut [u8], sizes: &[usize], out: &mut [CardSet], rng: &mut R) {
     let total: usize = sizes.iter().sum();
     let drawn = draw(pool, total, rng);
     let mut at = 0;
@@ -633,7 +666,7 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
         }
     }
 
-    fn run(&mut self, p: &FeatureParams, rng: &mut ChaCha8Rng) {
+    fn run<R: Source>(&mut self, p: &FeatureParams, rng: &mut R) {
         let outer_sizes = self.outer_sizes;
         let sizes = &outer_sizes[..1 + self.opps];
         let n = self.unseen.len() as usize;
@@ -647,20 +680,23 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
         if total <= budget {
             let unseen = self.unseen;
             for_each_deal(unseen, sizes, &mut got[..sizes.len()], &mut |g| {
-                self.outcome(g, rng)
+                self.outcome(g, None, rng)
             });
         } else {
             let mut pool = [0u8; 52];
             let m = ids(self.unseen, &mut pool);
             for _ in 0..budget {
                 draw_deal(&mut pool[..m], sizes, &mut got, rng);
-                self.outcome(&got[..sizes.len()], rng);
+                // The fast draws deal the inner outcomes from what the outer draw left.
+                let left = R::LAZY.then(|| &mut pool[dealt..m]);
+                self.outcome(&got[..sizes.len()], left, rng);
             }
         }
     }
 
-    /// Scores one outer outcome: `g[0]` my new cards, `g[1 + i]` opponent `i`'s new up cards.
-    fn outcome(&mut self, g: &[CardSet], rng: &mut ChaCha8Rng) {
+    /// Scores one outer outcome: `g[0]` my new cards, `g[1 + i]` opponent `i`'s new up cards;
+    /// `left`, when given, the cards not dealt (in any order) for the inner draws.
+    fn outcome<R: Source>(&mut self, g: &[CardSet], left: Option<&mut [u8]>, rng: &mut R) {
         let sc = self.sc;
         let opps = self.opps;
         let my_final = self.mine_now.union(g[0]);
@@ -685,6 +721,19 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
                 sum += sc.share_many(s, opps, of);
                 count += 1;
             });
+        } else if let Some(pool) = left {
+            let k = self.inner_sizes[0];
+            for _ in 0..self.inner_budget {
+                // Opponent `i`'s hidden cards are positions `i * k..` of one partial shuffle,
+                // dealt when the showdown first asks for its strength (it asks in order).
+                let of = |i: usize| {
+                    draw_range(pool, i * k..(i + 1) * k, rng);
+                    let hidden = &pool[i * k..(i + 1) * k];
+                    sc.strength(hidden.iter().fold(base[i], |h, &c| h.add(Card::from_id(c))))
+                };
+                sum += sc.share_many(s, opps, of);
+                count += 1;
+            }
         } else {
             // Every opponent hides as many cards, so one draw of them all is `draw_deal`'s of
             // equal groups (the same swaps): opponent `i`'s are its `i`-th run of `k`.

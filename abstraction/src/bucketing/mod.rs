@@ -18,6 +18,7 @@
 
 pub mod canon;
 mod codec;
+mod draws;
 pub mod features;
 pub mod kmeans;
 mod recent;
@@ -25,6 +26,7 @@ mod size;
 mod table;
 pub mod view;
 
+pub use draws::Draws;
 pub use size::{Size, SIZES};
 pub use view::{CardView, Shape, Table, TableView, MAX_OTHERS};
 
@@ -388,5 +390,7 @@ fn random_views(
         .collect()
 }
 
+#[cfg(test)]
+mod draws_tests;
 #[cfg(test)]
 mod tests;

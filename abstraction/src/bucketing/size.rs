@@ -1,14 +1,30 @@
 //! The size presets of a bucketing: buckets per street, the training sample, the rollout budget.
 
+use super::draws::Draws;
 use super::features::{FeatureParams, Version};
 use super::BucketError;
+use crate::named::Named;
+
+/// The board weight `w` of `:board=w` in `spec`.
+fn parse_weight(spec: &str, w: &str) -> Result<f32, BucketError> {
+    w.parse::<f32>()
+        .ok()
+        .filter(|w| w.is_finite() && *w >= 0.0)
+        .ok_or_else(|| {
+            BucketError::Size(format!(
+                "`{spec}`: after the size, `:board=W` with W a weight of at least 0 (the \
+                 default is 0.05)"
+            ))
+        })
+}
 
 /// The names of the size presets, and the other forms [`Size::parse`] reads.
 pub const SIZES: &str = "tiny, small, default, large, or buckets per street (`4`: 4 on every \
                          street; `4,8`: per street), each optionally with `:board=W`, the \
-                         weight of the visible boards' classes (default 0.05), and/or \
+                         weight of the visible boards' classes (default 0.05), \
                          `:features=2`, the second version of the features (how the pot share \
-                         against the table is made up)";
+                         against the table is made up), and `:draws=fast`, the rollouts' \
+                         cheaper samples (with the first version only)";
 
 /// Everything that decides a built bucketing besides the game.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,6 +79,7 @@ impl Size {
                 board_weight: 0.05,
                 seed: 0x5ee_d5ee_d5ee_d5ee,
                 version: Version::One,
+                draws: Draws::ChaCha,
             },
             iterations,
             seed: 0xb0c_7e75,
@@ -78,25 +95,18 @@ impl Size {
     /// ([`FeatureParams::board_weight`]: how much the opponent's up cards separate buckets beside
     /// the strength features) and adds `-bW` to the name, so each weight is its own cached
     /// bucketing. A suffix `:features=2` gives the second version of the features
-    /// ([`Version::Two`]) and adds `-f2`; `:features=1` is the first, as without it. Both
-    /// suffixes may be given, in either order (`small:board=0.5:features=2`).
+    /// ([`Version::Two`]) and adds `-f2`; `:features=1` is the first, as without it. A suffix
+    /// `:draws=fast` takes the rollouts' samples the cheaper way ([`Draws::Fast`]: the same
+    /// distribution of features, other samples) and adds `-fast`; `:draws=chacha` is the
+    /// default's. Each suffix at most once, in any order (`small:board=0.5:features=2`).
     pub fn parse(spec: &str, streets: usize) -> Result<Size, BucketError> {
         let mut parts = spec.split(':');
         let counts = parts.next().unwrap_or_default();
         let mut size = Size::parse_counts(counts, streets)?;
-        let (mut board, mut version) = (None, None);
+        let (mut board, mut version, mut draws) = (None, None, None);
         for knob in parts {
-            if let Some(w) = knob.strip_prefix("board=") {
-                let weight = w
-                    .parse::<f32>()
-                    .ok()
-                    .filter(|w| w.is_finite() && *w >= 0.0 && board.is_none());
-                board = Some(weight.ok_or_else(|| {
-                    BucketError::Size(format!(
-                        "`{spec}`: after the size, `:board=W` once with W a weight of at least \
-                         0 (the default is 0.05)"
-                    ))
-                })?);
+            if let Some(w) = knob.strip_prefix("board=").filter(|_| board.is_none()) {
+                board = Some(parse_weight(spec, w)?);
             } else if let Some(v) = knob.strip_prefix("features=") {
                 let v = match v {
                     "1" => Some(Version::One),
@@ -108,10 +118,15 @@ impl Size {
                         "`{spec}`: `:features=` once, with 1 or 2 (the versions of the features)"
                     ))
                 })?);
+            } else if let Some(d) = knob.strip_prefix("draws=").filter(|_| draws.is_none()) {
+                draws = Some(Draws::parse_or_list(d).map_err(|e| {
+                    BucketError::Size(format!("`{spec}`: after the size, `:draws=`: {e}"))
+                })?);
             } else {
                 return Err(BucketError::Size(format!(
                     "`{spec}`: after the size, `:board=W` (W a weight of at least 0, the \
-                     default 0.05) or `:features=2`, not `:{knob}`"
+                     default 0.05), `:features=2` or `:draws=fast`, each at most once, not \
+                     `:{knob}`"
                 )));
             }
         }
@@ -119,9 +134,20 @@ impl Size {
             size.features.board_weight = weight;
             size.name = format!("{}-b{weight}", size.name);
         }
+        if version == Some(Version::Two) && draws == Some(Draws::Fast) {
+            // The second version's rollouts keep the first version's ChaCha draws.
+            return Err(BucketError::Size(format!(
+                "`{spec}`: `:draws=fast` is for the first version of the features, not with \
+                 `:features=2`"
+            )));
+        }
         if version == Some(Version::Two) {
             size.features.version = Version::Two;
             size.name += "-f2";
+        }
+        if draws == Some(Draws::Fast) {
+            size.features.draws = Draws::Fast;
+            size.name = format!("{}-fast", size.name);
         }
         Ok(size)
     }
@@ -155,7 +181,7 @@ impl Size {
 
 #[cfg(test)]
 mod tests {
-    use super::{Size, Version};
+    use super::{Draws, Size, Version};
 
     #[test]
     fn explicit_bucket_counts() {
@@ -181,7 +207,13 @@ mod tests {
         assert_eq!(b.features.board_weight, 0.5);
         assert_eq!(b.buckets, Size::preset("small", 3).unwrap().buckets);
         assert_eq!(Size::parse("8:board=1", 2).unwrap().name, "k8-8-b1");
-        for bad in ["8:board=-1", "8:board=x", "8:weight=1", "8:board=NaN"] {
+        for bad in [
+            "8:board=-1",
+            "8:board=x",
+            "8:weight=1",
+            "8:board=NaN",
+            "8:board=1:board=2",
+        ] {
             assert!(Size::parse(bad, 2)
                 .unwrap_err()
                 .to_string()
@@ -203,5 +235,20 @@ mod tests {
                 .to_string()
                 .contains(":features="));
         }
+        let f = Size::parse("tiny:board=0.5:draws=fast", 5).unwrap();
+        assert_eq!(f.name, "tiny-b0.5-fast");
+        assert_eq!(f.features.draws, Draws::Fast);
+        assert_eq!(Size::parse("tiny:draws=chacha", 5), Size::parse("tiny", 5));
+        assert!(Size::parse("tiny:draws=slow", 5)
+            .unwrap_err()
+            .to_string()
+            .contains("chacha, fast"));
+        // The second version's rollouts draw as the first version's default does.
+        assert!(Size::parse("tiny:draws=fast:features=2", 5)
+            .unwrap_err()
+            .to_string()
+            .contains("not with `:features=2`"));
+        let both = Size::parse("tiny:draws=fast:board=0.5", 5).unwrap();
+        assert_eq!(both, Size::parse("tiny:board=0.5:draws=fast", 5).unwrap());
     }
 }

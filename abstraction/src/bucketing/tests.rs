@@ -393,6 +393,7 @@ fn table_features(game: &str, table: Table, t: &TableView, outer: u32, inner: u3
         board_weight: 0.05,
         seed: 1,
         version: Version::One,
+        draws: Draws::ChaCha,
     };
     let mut f = vec![0.0; Layout::new(shape.showdown, &p).dim()];
     features::features(&shape, &p, t, &mut f);

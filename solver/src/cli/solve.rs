@@ -35,6 +35,7 @@ use std::time::Duration;
                   stud solve --game 7stud-3p --abstraction tiny --time 5m   # real stud three-handed\n  \
                   stud solve --game 7stud-3p --abstraction tiny --view best-opponent --time 5m   # the first files' view\n  \
                   stud solve --game 7stud-3p --abstraction tiny --rows 4bit --time 5m   # half a byte a probability\n  \
+                  stud solve --game 7stud-5p --abstraction tiny:draws=fast --time 5m   # the buckets' rollouts sampled more cheaply\n  \
                   stud solve --game 7stud-5p --abstraction tiny --within-street position --time 5m   # rows by betting position\n\n\
                   Exploitability is NashConv / 2 in chips per game (and milli-big-bets: 1 mbb = \
                   0.001 big bets).\n\

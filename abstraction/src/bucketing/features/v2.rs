@@ -291,6 +291,7 @@ mod tests {
             board_weight: 0.05,
             seed: 1,
             version,
+            draws: crate::bucketing::Draws::ChaCha,
         }
     }
 
@@ -429,7 +430,8 @@ mod tests {
         assert_ne!(first.checksum(), b.checksum());
         // Format 2 with a features' version it does not know is refused by name.
         let mut bad = bytes.clone();
-        let at = bytes.len() - 8 - b.streets().iter().map(street_bytes).sum::<usize>() - 8;
+        // Before the streets: the features' version, the draws' code and the dimension.
+        let at = bytes.len() - 8 - b.streets().iter().map(street_bytes).sum::<usize>() - 12;
         assert_eq!(&bad[at..at + 4], &2u32.to_le_bytes(), "the version's place");
         bad[at] = 9;
         let n = bad.len() - 8;

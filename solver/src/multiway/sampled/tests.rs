@@ -573,3 +573,33 @@ fn short_solves_give_the_bits_of_the_code_they_were_pinned_on() {
     ];
     assert_eq!(got, want);
 }
+
+/// The fast draws' bucketings ([`Draws::Fast`]): a solve of the table view gives the same bits
+/// on any number of threads, other buckets than the default draws', and a card abstraction of
+/// another name (a checkpoint of one is refused by the other).
+#[test]
+fn fast_draws_give_the_same_bits_on_any_number_of_threads() {
+    use abstraction::bucketing::Draws;
+    let def = GameDef::stud(Variant::SevenStud);
+    let mut size = test_size();
+    size.features.draws = Draws::Fast;
+    size.name = "tiny-fast".into();
+    let heads_up = Bucketing::build(&def, &size, &|_| {}).unwrap();
+    let by_live = (2..=3)
+        .map(|live| {
+            let table = MultiwayBuckets::table_of(3, live);
+            Bucketing::build_table(&def, table, &size, &|_| {}).unwrap()
+        })
+        .collect();
+    let fast = Arc::new(MultiwayBuckets::table(heads_up, by_live, 3).unwrap());
+    let one = run_with(fast.clone(), 1, Algorithm::Linear, 4);
+    let three = run_with(fast, 3, Algorithm::Linear, 4);
+    assert!(bits(&one.regrets) == bits(&three.regrets));
+    assert!(bits(&one.average) == bits(&three.average));
+    let chacha = run_with(table_buckets(), 1, Algorithm::Linear, 4);
+    assert!(bits(&one.regrets) != bits(&chacha.regrets));
+    let name = |s: &SampledSolver| {
+        Problem::sampled(&game(), &s.buckets, WithinStreet::History).card_abstraction
+    };
+    assert_ne!(name(&one), name(&chacha));
+}
