@@ -52,6 +52,9 @@
 //! enter the subgame, so the re-solved seat gains only where no opponent hand loses.
 
 mod build;
+mod chance;
+#[cfg(test)]
+mod chance_tests;
 pub mod classes;
 mod player;
 #[cfg(test)]
@@ -63,7 +66,7 @@ use crate::bot::Bet;
 use crate::cfr::{Algorithm, Solver};
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::{Action, State};
-use abstraction::tree::{Edge, NodeKind, Tree};
+use abstraction::tree::{Edge, NodeKind, Tree, NONE};
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -435,7 +438,8 @@ impl Subgame {
             // One hand asks for each bucket: a bucket's hands hold the same cards here.
             let table = t.bucket_table(node.board, seat);
             let mut reps = vec![usize::MAX; t.num_buckets[node.street as usize] as usize];
-            for (h, &b) in table.iter().enumerate().rev() {
+            // A hand colliding with the board's cards (public chance below the root) has no row.
+            for (h, &b) in table.iter().enumerate().rev().filter(|x| *x.1 != NONE) {
                 reps[b as usize] = h;
             }
             let n = reps.len();
