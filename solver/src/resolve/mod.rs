@@ -13,6 +13,10 @@
 //! the pair's. A set of three cards is then three hands ([`Tree::twins`]), struck together by
 //! card removal.
 //!
+//! Or, in a walkable game (one down card, dealt on the first street), the first decision of any
+//! street, the up cards still to come dealt inside the subgame as public chance
+//! ([`Subgame::with_chance`]: its tree is the lossless public tree of the rest of the hand).
+//!
 //! - **Hands.** Every holding of a seat's down cards possible from the public cards: seventh
 //!   street's three down cards make C(44, 3) = 13,244 holdings per seat (five-card stud's one,
 //!   44). Both seats' holdings are numbered alike; where two collide the terminal values leave
