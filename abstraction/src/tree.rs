@@ -335,6 +335,69 @@ impl Tree {
         budget: Budget,
     ) -> Result<Tree, TreeError> {
         Tree::check_supported(def)?;
+        let n = def.deck.len();
+        // Every ordered pair of distinct private cards is equally likely.
+        let prior = 1.0 / (n * (n - 1)) as f64;
+        let at = At {
+            public: CardSet::EMPTY,
+            community: CardSet::EMPTY,
+            board: NONE,
+            round: 0,
+            bets: 0,
+            weight: prior,
+            depth: 1,
+        };
+        Tree::build_at(def, cards, betting, budget, State::new(def)?, at)
+    }
+
+    /// Builds the public tree below a spot of a hand: `state` (its down cards unknown, at a
+    /// decision, `raises` bets and raises made on its street so far) is the root, and every
+    /// terminal's value is multiplied by `weight` and by the probability of the public cards
+    /// dealt below the root, each uniform over the cards not seen given both private cards (as
+    /// in [`Tree::build`]). A re-solved subgame whose later streets deal up cards is this tree,
+    /// entered with ranges (`weight` then 1 / the weight of the pairs of hands that do not
+    /// collide). The hands are the deck's cards, those showing at the root bucketed [`NONE`].
+    pub fn build_below<A: CardAbstraction>(
+        cards: &A,
+        betting: BettingAbstraction,
+        budget: Budget,
+        state: &State,
+        raises: u8,
+        weight: f64,
+    ) -> Result<Tree, TreeError> {
+        let def = state.def();
+        if !matches!(state.next(), Next::Act { .. }) {
+            return Err(TreeError::Unsupported(
+                "a tree below a spot starts at a decision".into(),
+            ));
+        }
+        let mut public: CardSet = state.community_cards().iter().copied().collect();
+        let community = public;
+        for seat in 0..2 {
+            public = public.union(state.up_cards(seat).iter().copied().collect());
+        }
+        let at = At {
+            public,
+            community,
+            board: NONE,
+            round: state.street(),
+            bets: raises,
+            weight,
+            depth: 1,
+        };
+        Tree::build_at(def, cards, betting, budget, state.clone(), at)
+    }
+
+    /// The walk of [`Tree::build`] and [`Tree::build_below`] from `state`, where `at` says.
+    fn build_at<A: CardAbstraction>(
+        def: &GameDef,
+        cards: &A,
+        betting: BettingAbstraction,
+        budget: Budget,
+        state: State,
+        at: At,
+    ) -> Result<Tree, TreeError> {
+        Tree::check_supported(def)?;
         let hands: Vec<Card> = def.deck.cards().iter().collect();
         let n = hands.len();
         let possible: Vec<usize> = (0..def.streets.len())
@@ -387,18 +450,7 @@ impl Tree {
         };
         b.alloc(1)?;
         b.tree.edges[0] = Edge::Root;
-        // Every ordered pair of distinct private cards is equally likely.
-        let prior = 1.0 / (n * (n - 1)) as f64;
-        let at = At {
-            public: CardSet::EMPTY,
-            community: CardSet::EMPTY,
-            board: NONE,
-            round: 0,
-            bets: 0,
-            weight: prior,
-            depth: 1,
-        };
-        b.visit(0, State::new(def)?, at)?;
+        b.visit(0, state, at)?;
         b.tree.num_slots = b.slots as usize;
         // Give back the slack of the arrays' doubling (a large buffer shrinks in place): the
         // caller's arrays come next, and `bytes` is then what the tree holds.

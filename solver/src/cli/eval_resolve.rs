@@ -11,13 +11,16 @@ use solver::resolve::{verify, Budget, Method, Options, DEFAULT_FLOOR, DEFAULT_PL
 #[command(after_help = "Examples:\n  \
 stud solve --game ministud --solver deal --abstraction 8 --iterations 200 --out /tmp/m8.strat\n  \
 stud eval resolve /tmp/m8.strat --iterations 30\n  \
-stud eval resolve /tmp/m8.strat:mixed --iterations 100 --floor 0 --json\n\n\
+stud eval resolve /tmp/m8.strat:mixed --iterations 100 --floor 0 --json\n  \
+stud eval resolve /tmp/m8.strat --from-street 2nd --iterations 100\n\n\
 On a walkable game (ministud, kings and aces and the like: one down card, the lossless public \
 tree in memory), the player's strategy is lifted onto the lossless public tree and measured by \
 the exact best response; then every last-street subgame it reaches is re-solved from the \
 player's ranges, as `FILE:resolve` does at play time, its rows replace the player's there, and \
 the result is measured the same way. Unsafe re-solving can make a strategy more exploitable: \
-this says whether it does. Exploitability is in chips per game (and milli-big-bets).")]
+this says whether it does. With --from-street, the subgames start at the first decision of that \
+street instead and hold the rest of the hand, the up cards still to come dealt inside them. \
+Exploitability is in chips per game (and milli-big-bets).")]
 pub struct Args {
     /// The blueprint: a strategy file of a walkable game (FILE:mixed, FILE:pure or
     /// FILE:threshold=T say how its rows are played), or a built-in bot.
@@ -40,6 +43,11 @@ pub struct Args {
     /// opponent bounded by its blueprint counterfactual values (twice the re-solves).
     #[arg(long)]
     pub safe: bool,
+    /// The street the subgames start on, as the game names it (`3rd`, `3rd street`, `3`):
+    /// every first decision of it re-solved with the rest of the hand below (default: the
+    /// last street).
+    #[arg(long)]
+    pub from_street: Option<String>,
     /// `--threads`.
     #[command(flatten)]
     pub pool: super::args::Threads,
@@ -55,6 +63,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(ms) => Budget::Millis(ms),
         None if args.iterations == 0 => bail!("--iterations must be at least 1"),
         None => Budget::Iterations(args.iterations),
+    };
+    let last = def.streets.len() - 1;
+    let street = match &args.from_street {
+        None => last,
+        Some(s) => super::aggregate_later::street_of(&def, s).map_err(|_| {
+            anyhow::anyhow!(
+                "--from-street {s}: {} has {} to {}",
+                def.variant.name(),
+                def.street_name(0),
+                def.street_name(last)
+            )
+        })?,
     };
     let player = load(&args.strategy, &def)?;
     let pool = args.pool.start()?;
@@ -79,10 +99,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ..Default::default()
     };
     let m = pool.install(|| {
-        verify::measure(
+        verify::measure_from(
             &def,
             &tree,
             player.as_ref(),
+            street,
             budget,
             options,
             &|done, all| {
@@ -100,6 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         v["budget"] = serde_json::to_value(budget)?;
         v["floor"] = args.floor.into();
         v["method"] = serde_json::to_value(options.method)?;
+        v["from_street"] = def.street_name(street).into();
         println!("{v}");
         return Ok(());
     }
@@ -113,8 +135,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         m.blueprint.chips, m.blueprint.mbb
     );
     println!(
-        "  last street re-solved{}: {:.4} ({:.1} mbb), {} subgames, {:.0} DCFR iterations each",
-        if args.safe { " safely" } else { "       " },
+        "  re-solved from {}{}: {:.4} ({:.1} mbb), {} subgames, {:.0} DCFR iterations each",
+        def.street_name(street),
+        if args.safe { " safely" } else { "" },
         m.resolved.chips,
         m.resolved.mbb,
         m.subgames,

@@ -13,6 +13,10 @@
 //! the pair's. A set of three cards is then three hands ([`Tree::twins`]), struck together by
 //! card removal.
 //!
+//! Or, in a walkable game (one down card, dealt on the first street), the first decision of any
+//! street, the up cards still to come dealt inside the subgame as public chance
+//! ([`Subgame::with_chance`]: its tree is the lossless public tree of the rest of the hand).
+//!
 //! - **Hands.** Every holding of a seat's down cards possible from the public cards: seventh
 //!   street's three down cards make C(44, 3) = 13,244 holdings per seat (five-card stud's one,
 //!   44). Both seats' holdings are numbered alike; where two collide the terminal values leave
@@ -52,6 +56,9 @@
 //! enter the subgame, so the re-solved seat gains only where no opponent hand loses.
 
 mod build;
+mod chance;
+#[cfg(test)]
+mod chance_tests;
 pub mod classes;
 mod player;
 #[cfg(test)]
@@ -63,7 +70,7 @@ use crate::bot::Bet;
 use crate::cfr::{Algorithm, Solver};
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::{Action, State};
-use abstraction::tree::{Edge, NodeKind, Tree};
+use abstraction::tree::{Edge, NodeKind, Tree, NONE};
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -435,7 +442,8 @@ impl Subgame {
             // One hand asks for each bucket: a bucket's hands hold the same cards here.
             let table = t.bucket_table(node.board, seat);
             let mut reps = vec![usize::MAX; t.num_buckets[node.street as usize] as usize];
-            for (h, &b) in table.iter().enumerate().rev() {
+            // A hand colliding with the board's cards (public chance below the root) has no row.
+            for (h, &b) in table.iter().enumerate().rev().filter(|x| *x.1 != NONE) {
                 reps[b as usize] = h;
             }
             let n = reps.len();

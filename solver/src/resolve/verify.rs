@@ -61,13 +61,32 @@ pub(crate) fn lift(
     tree: &Tree,
     player: &dyn Player,
 ) -> Result<(Vec<f64>, Vec<Root>)> {
+    lift_at(def, tree, player, def.streets.len() - 1)
+}
+
+/// [`lift`], with the roots of `street` (0-based): the first decision of that street after
+/// every betting history and every board.
+pub(crate) fn lift_at(
+    def: &GameDef,
+    tree: &Tree,
+    player: &dyn Player,
+    street: usize,
+) -> Result<(Vec<f64>, Vec<Root>)> {
+    if street >= def.streets.len() {
+        bail!(
+            "{} has {} streets: there is no street {}",
+            def.variant,
+            def.streets.len(),
+            street + 1
+        );
+    }
     let mut lift = Lift {
         tree,
         player,
         out: vec![0.0; tree.num_slots],
         bets: Vec::new(),
         classes: HashMap::new(),
-        last: def.streets.len() - 1,
+        street,
         roots: Vec::new(),
     };
     lift.node(0, State::new(def)?)?;
@@ -86,8 +105,24 @@ pub fn measure(
     options: Options,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Measured> {
+    let last = def.streets.len() - 1;
+    measure_from(def, tree, player, last, budget, options, progress)
+}
+
+/// [`measure`] with the subgames rooted at the first decision of `street` (0-based) instead of
+/// the last street's: before the last street each holds the rest of the hand, the up cards
+/// still to come dealt inside it as public chance ([`Subgame::with_chance`]).
+pub fn measure_from(
+    def: &GameDef,
+    tree: &Tree,
+    player: &dyn Player,
+    street: usize,
+    budget: Budget,
+    options: Options,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Measured> {
     let start = Instant::now();
-    let (lifted, roots) = lift(def, tree, player)?;
+    let (lifted, roots) = lift_at(def, tree, player, street)?;
     let lift_millis = start.elapsed().as_secs_f64() * 1000.0;
     let blueprint = exploitability(tree, &lifted);
 
@@ -153,8 +188,19 @@ fn resolve_root(
     options: Options,
     lifted: &[f64],
 ) -> Result<Solved> {
-    let sub = Subgame::at(player, &root.state, &root.bets, options)
-        .with_context(|| format!("the subgame at public node {}", root.node))?;
+    let last = root.state.def().streets.len() - 1;
+    let sub = if root.state.street() == last {
+        Subgame::at(player, &root.state, &root.bets, options)
+    } else {
+        Subgame::with_chance(
+            player,
+            &root.state,
+            &root.bets,
+            root.state.street(),
+            options,
+        )
+    }
+    .with_context(|| format!("the subgame at public node {}", root.node))?;
     let pairs = row_pairs(tree, root.node, &sub)?;
     let mut blue = vec![0.0; sub.tree.num_slots];
     for &(at, sub_at, k) in &pairs {
@@ -173,7 +219,6 @@ fn resolve_root(
     };
     // The re-solved strategy: each decision's rows from the solve of the seat acting there.
     let mut average = solves[0].1.average();
-    let n = sub.tree.num_hands();
     for node in &sub.tree.nodes {
         if node.kind != NodeKind::Action {
             continue;
@@ -182,8 +227,10 @@ fn resolve_root(
             .iter()
             .find(|(s, _)| s.is_none_or(|s| s == node.seat))
             .context("a seat without its re-solve")?;
-        let slots =
-            node.first_slot() as usize..node.first_slot() as usize + n * node.num_children as usize;
+        // A row per bucket: per hand on the last street, per possible hand below public chance.
+        let rows = sub.tree.num_buckets[node.street as usize] as usize;
+        let slots = node.first_slot() as usize
+            ..node.first_slot() as usize + rows * node.num_children as usize;
         for (a, &x) in average[slots.clone()]
             .iter_mut()
             .zip(&r.solver.average[slots])
@@ -211,7 +258,8 @@ fn resolve_root(
 
 /// The rows of the same (decision, hand) in the public tree below `root` and in the subgame
 /// `sub` built there: (public row start, subgame row start, actions), for every hand of the
-/// public tree not holding a public card.
+/// public tree not holding a public card (below chance nodes too, where the subgame deals the
+/// same cards in the same order).
 pub(crate) fn row_pairs(
     tree: &Tree,
     root: usize,
@@ -223,26 +271,32 @@ pub(crate) fn row_pairs(
     let mut stack = vec![(root, 0usize)];
     while let Some((p, q)) = stack.pop() {
         let node = tree.nodes[p];
-        if node.kind != NodeKind::Action {
+        if !matches!(node.kind, NodeKind::Action | NodeKind::Chance) {
             continue;
         }
         let k = node.num_children as usize;
         let kids = sub.tree.children(q);
         if tree.edges[tree.children(p)] != sub.tree.edges[kids.clone()] {
-            bail!("public node {p}: the subgame's betting differs from the public tree's");
+            bail!("public node {p}: the subgame's betting or cards differ from the public tree's");
         }
-        let sub_slot = sub.tree.nodes[q].first_slot() as usize;
+        stack.extend(tree.children(p).zip(kids));
+        if node.kind == NodeKind::Chance {
+            continue;
+        }
+        let sub_node = sub.tree.nodes[q];
+        let sub_slot = sub_node.first_slot() as usize;
         let table = tree.bucket_table(node.board, node.seat);
+        let sub_table = sub.tree.bucket_table(sub_node.board, sub_node.seat);
         for (h, &row) in table.iter().enumerate() {
-            if let Some(j) = hand_of[h].filter(|_| row != NONE) {
+            let sub_row = hand_of[h].map_or(NONE, |j| sub_table[j]);
+            if row != NONE && sub_row != NONE {
                 pairs.push((
                     node.first_slot() as usize + row as usize * k,
-                    sub_slot + j * k,
+                    sub_slot + sub_row as usize * k,
                     k,
                 ));
             }
         }
-        stack.extend(tree.children(p).zip(kids));
     }
     Ok(pairs)
 }
@@ -255,7 +309,8 @@ struct Lift<'a> {
     bets: Vec<Bet>,
     /// Per (board, seat), each hand's card class (`None`: the player has none).
     classes: HashMap<(u32, u8), Vec<Option<u32>>>,
-    last: usize,
+    /// The street whose roots are collected.
+    street: usize,
     roots: Vec<Root>,
 }
 
@@ -271,7 +326,7 @@ impl Lift<'_> {
         let n = self.tree.nodes[i];
         if n.kind == NodeKind::Action {
             let street = state.street();
-            if street == self.last && !self.bets.iter().any(|&(s, _)| s == street) {
+            if street == self.street && !self.bets.iter().any(|&(s, _)| s == street) {
                 self.roots.push(Root {
                     node: i,
                     state: state.clone(),

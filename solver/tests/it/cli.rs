@@ -582,6 +582,37 @@ fn abstract_solve_query_and_ladder() {
         e.contains("--floor") && e.contains("a probability from 0 to 1, not `2`"),
         "{e}"
     );
+    // From the first street: each subgame the whole hand given the door cards, the second
+    // street's up cards dealt inside it; a street the game lacks is refused by name.
+    let r = ok(&[
+        "eval",
+        "resolve",
+        s(&out),
+        "--game",
+        s(&game),
+        "--from-street",
+        "2nd",
+        "--iterations",
+        "20",
+        "--json",
+    ]);
+    let r: serde_json::Value = serde_json::from_str(&r).unwrap();
+    assert_eq!(r["from_street"], "2nd street", "{r}");
+    assert_eq!(r["subgames"], 56, "{r}");
+    assert!((r["blueprint"]["chips"].as_f64().unwrap() - lifted).abs() < 1e-12);
+    let e = fails(&[
+        "eval",
+        "resolve",
+        s(&out),
+        "--game",
+        s(&game),
+        "--from-street",
+        "5th",
+    ]);
+    assert!(
+        e.contains("--from-street 5th") && e.contains("2nd street to 3rd street"),
+        "{e}"
+    );
     let e = fails(&[
         "solve",
         "--game",
