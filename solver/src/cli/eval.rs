@@ -78,8 +78,8 @@ pub struct LbrArgs {
     #[arg(long, default_value_t = Candidates::Sample(256))]
     pub candidates: Candidates,
     /// How far LBR looks at each decision: `none` (the hand checked down after the action) or
-    /// `street` (the rest of the street's betting walked against the player's range; about
-    /// 2 to 10 times the time).
+    /// `street` (the rest of the street's betting walked against the player's range; up to
+    /// twice the time).
     #[arg(long, default_value_t = Lookahead::None)]
     pub lookahead: Lookahead,
     /// Also write each deal's net chips for LBR (over its two hands), one line per deal in the
