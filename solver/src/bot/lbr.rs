@@ -26,6 +26,7 @@
 //! each decision; other players are asked for each holding.
 
 use super::heuristic::equity;
+use super::lookahead::{Lookahead, Walk};
 use super::matches::{play_hand, stream, summarize, DealCards, MatchResult};
 use super::range::{Candidates, HiddenRange, MAX_DOWN};
 use super::{Answer, Bet, Player};
@@ -40,12 +41,14 @@ use std::sync::{Arc, Mutex};
 /// down: folding is worth 0, checking or calling `equity × (pot + cost) − cost`, and a bet or
 /// raise adds the chance that the opponent folds to it (its policy at the state the raise leads
 /// to, for each holding), the opponent calling otherwise. Equities are by rollouts of the cards
-/// to come against each holding.
+/// to come against each holding. With [`Lookahead::Street`] each action is valued instead by
+/// walking the rest of the street's betting ([`super::lookahead`]).
 pub struct Lbr<'a> {
     opponent: &'a dyn Player,
     def: Arc<GameDef>,
     rollouts: u32,
     candidates: Candidates,
+    lookahead: Lookahead,
 }
 
 impl<'a> Lbr<'a> {
@@ -72,7 +75,13 @@ impl<'a> Lbr<'a> {
             def,
             rollouts,
             candidates,
+            lookahead: Lookahead::None,
         })
+    }
+
+    /// The same LBR looking `lookahead` ahead at each of its decisions.
+    pub fn with_lookahead(self, lookahead: Lookahead) -> Lbr<'a> {
+        Lbr { lookahead, ..self }
     }
 
     /// Plays LBR against the opponent on `deals` duplicate deals, as
@@ -334,6 +343,44 @@ impl<'l> Range<'l> {
             "LBR infers 1 to {MAX_DOWN} hidden cards: the opponent has none"
         );
         self.equities();
+        let best = match self.lbr.lookahead {
+            Lookahead::None => self.plain_best(real, bets, legal)?,
+            Lookahead::Street => self.lookahead_best(bets, legal)?,
+        };
+        probs.fill(0.0);
+        probs[best.1] = 1.0;
+        Ok(())
+    }
+
+    /// The best of `legal` by the walk of the rest of the street ([`Walk`]), and its value per
+    /// unit of the range's weight; the first action on a tie.
+    fn lookahead_best(&mut self, bets: &[Bet], legal: &[Action]) -> anyhow::Result<(f64, usize)> {
+        let total: f64 = self.hidden.holdings().iter().map(|h| h.weight).sum();
+        let mut values = Vec::with_capacity(legal.len());
+        Walk::new(&mut self.hidden, self.seat, &self.st, bets).action_values(
+            &self.st,
+            legal,
+            &mut values,
+        )?;
+        let mut best = (f64::NEG_INFINITY, 0);
+        for (i, v) in values.iter().enumerate() {
+            if let Some(v) = v.map(|v| v / total) {
+                if v > best.0 {
+                    best = (v, i);
+                }
+            }
+        }
+        Ok(best)
+    }
+
+    /// The best of `legal` by plain LBR's valuation (see [`Lbr`]), and its value; the first
+    /// action on a tie.
+    fn plain_best(
+        &mut self,
+        real: &State,
+        bets: &[Bet],
+        legal: &[Action],
+    ) -> anyhow::Result<(f64, usize)> {
         let (seat, opp) = (self.seat, 1 - self.seat);
         let total: f64 = self.hidden.holdings().iter().map(|h| h.weight).sum();
         let mean_eq: f64 = self
@@ -356,27 +403,10 @@ impl<'l> Range<'l> {
                 Action::CompleteBetRaise(to) => {
                     let cost = (to - my_bet) as f64;
                     let called = to.saturating_sub(real.round_bet(opp)) as f64;
-                    let mut child = self.st.clone();
-                    child.apply(a)?;
-                    let answer = child.legal_actions();
-                    let fold_at = answer.iter().position(|x| *x == Action::Fold);
-                    let answers = matches!(child.next(), Next::Act { seat } if seat == opp);
-                    let folds = match fold_at {
-                        Some(k) if answers => {
-                            let mut after = bets.to_vec();
-                            after.push((real.street(), a));
-                            if self
-                                .hidden
-                                .policy_column(&child, &after, &answer, k)
-                                .is_err()
-                            {
-                                // The opponent cannot answer this raise (its abstract game
-                                // lacks it): LBR does not try it.
-                                continue;
-                            }
-                            true
-                        }
-                        _ => false,
+                    let Some(folds) = self.folds_to(real, bets, a)? else {
+                        // The opponent cannot answer this raise (its abstract game lacks
+                        // it): LBR does not try it.
+                        continue;
                     };
                     let column = self.hidden.column();
                     self.hidden
@@ -396,9 +426,27 @@ impl<'l> Range<'l> {
                 best = (v, i);
             }
         }
-        probs.fill(0.0);
-        probs[best.1] = 1.0;
-        Ok(())
+        Ok(best)
+    }
+
+    /// Whether the opponent may fold to LBR's raise `a` at `real` after `bets` (its chance of
+    /// folding per holding then in the range's column); `None` if it cannot answer the raise.
+    fn folds_to(&mut self, real: &State, bets: &[Bet], a: Action) -> anyhow::Result<Option<bool>> {
+        let opp = 1 - self.seat;
+        let mut child = self.st.clone();
+        child.apply(a)?;
+        let answer = child.legal_actions();
+        let fold_at = answer.iter().position(|x| *x == Action::Fold);
+        let answers = matches!(child.next(), Next::Act { seat } if seat == opp);
+        Ok(match fold_at {
+            Some(k) if answers => {
+                let mut after = bets.to_vec();
+                after.push((real.street(), a));
+                let asked = self.hidden.policy_column(&child, &after, &answer, k);
+                asked.is_ok().then_some(true)
+            }
+            _ => Some(false),
+        })
     }
 }
 
@@ -412,6 +460,7 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
+    use crate::bot::most_aggressive;
     use crate::bot::tests::PairRaiser;
 
     /// Third street of seven-card stud with the given cards (seat 0 brings in with the 2c),
@@ -607,5 +656,283 @@ mod tests {
         let mut h = vec![Holding::EMPTY];
         extend(&mut h, &mut spare, 0, 2, &pool, Some(10), &mut rng);
         assert_eq!(h.len(), 10);
+    }
+    /// A pure policy by the first down card: raises as much as it may with an ace, folds to a
+    /// bet with a queen (where folding is legal), checks or calls otherwise; `raises: false`
+    /// never bets or raises (it checks or calls with an ace).
+    struct ByDownCard {
+        raises: bool,
+    }
+
+    impl Player for ByDownCard {
+        fn name(&self) -> &str {
+            "by-down-card"
+        }
+        fn policy(
+            &self,
+            state: &State,
+            _: &[Bet],
+            seat: u8,
+            legal: &[Action],
+            probs: &mut [f64],
+        ) -> anyhow::Result<Answer> {
+            let first = state.down_cards(seat)[0].expect("the seat's own card");
+            let rank = |c: &str| parse_cards(c).unwrap()[0].rank();
+            let fold = legal.iter().position(|a| *a == Action::Fold);
+            let k = match fold {
+                Some(f) if first.rank() == rank("Qs") => f,
+                _ if self.raises && first.rank() == rank("As") => most_aggressive(legal),
+                _ => passive(legal),
+            };
+            probs.fill(0.0);
+            probs[k] = 1.0;
+            Ok(Answer::Own)
+        }
+    }
+
+    /// A hand of `game` dealt at random from `seed`, LBR at `seat` acting at random (never
+    /// folding) and `opp` by its pure policy, up to LBR's first decision on `street`: the state
+    /// and the betting, or `None` if the hand ended before.
+    fn lbr_decision(
+        game: &str,
+        seed: u64,
+        seat: u8,
+        opp: &dyn Player,
+        street: usize,
+    ) -> Option<(State, Vec<Bet>)> {
+        let def = GameDef::preset(game).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut st = State::new(&def).unwrap();
+        let mut bets = Vec::new();
+        loop {
+            let a = match st.next() {
+                Next::Deal { .. } => {
+                    st.deal_random(&mut rng).unwrap();
+                    continue;
+                }
+                Next::Over => return None,
+                Next::Act { seat: s } if s == seat && st.street() == street => {
+                    return Some((st, bets))
+                }
+                Next::Act { seat: s } => {
+                    let legal = st.legal_actions();
+                    let k = if s == seat {
+                        let open: Vec<usize> = (0..legal.len())
+                            .filter(|&k| legal[k] != Action::Fold)
+                            .collect();
+                        open[abstraction::draw::below(&mut rng, open.len())]
+                    } else {
+                        let mut probs = vec![0.0; legal.len()];
+                        opp.policy(&st, &bets, s, &legal, &mut probs).unwrap();
+                        probs.iter().position(|&p| p == 1.0).unwrap()
+                    };
+                    legal[k]
+                }
+            };
+            bets.push((st.street(), a));
+            st.apply(a).unwrap();
+        }
+    }
+
+    /// The hand of `real` (LBR at `seat`) after `bets` replayed with the opponent's down card
+    /// `card`, and the probability of the opponent's actions with it.
+    fn replay_with(
+        real: &State,
+        bets: &[Bet],
+        seat: u8,
+        card: Card,
+        opp: &dyn Player,
+    ) -> (State, f64) {
+        let mut st = State::new(real.def()).unwrap();
+        let (mut read, mut weight) = (0, 1.0);
+        loop {
+            match st.next() {
+                Next::Deal {
+                    seat: Some(s),
+                    deal,
+                } => {
+                    let c = match deal {
+                        Deal::Down if s != seat => card,
+                        Deal::Down => real.down_cards(s)[st.down_cards(s).len()].unwrap(),
+                        _ => real.up_cards(s)[st.up_cards(s).len()],
+                    };
+                    st.deal(c).unwrap();
+                }
+                Next::Act { .. } if read == bets.len() => return (st, weight),
+                Next::Act { seat: s } => {
+                    let (legal, a) = (st.legal_actions(), bets[read].1);
+                    if s != seat {
+                        let mut probs = vec![0.0; legal.len()];
+                        opp.policy(&st, &bets[..read], s, &legal, &mut probs)
+                            .unwrap();
+                        weight *= probs[legal.iter().position(|x| *x == a).unwrap()];
+                    }
+                    st.apply(a).unwrap();
+                    read += 1;
+                }
+                other => panic!("no community cards here, and the hand goes on: {other:?}"),
+            }
+        }
+    }
+
+    /// The exact best response of LBR at `seat` from the decision the hands of `states` share
+    /// (the same public history, the opponent's card differing) to the end of the hand: LBR's
+    /// chips plus `root` (what it had put in), summed over the hands by weight, from the rules
+    /// engine's payoffs.
+    fn best_response(
+        states: &[(State, f64)],
+        bets: &mut Vec<Bet>,
+        seat: u8,
+        root: f64,
+        opp: &dyn Player,
+    ) -> f64 {
+        let st = &states[0].0;
+        match st.next() {
+            Next::Over => states
+                .iter()
+                .map(|(s, w)| w * (s.payoffs().unwrap()[seat as usize] as f64 + root))
+                .sum(),
+            Next::Act { seat: s } => {
+                let legal = st.legal_actions();
+                let values = legal.iter().enumerate().map(|(k, &a)| {
+                    let mut children = Vec::new();
+                    for (x, w) in states {
+                        let mut p = 1.0;
+                        if s != seat {
+                            let mut probs = vec![0.0; legal.len()];
+                            opp.policy(x, bets, s, &legal, &mut probs).unwrap();
+                            p = probs[k];
+                        }
+                        if w * p > 0.0 {
+                            let mut c = x.clone();
+                            c.apply(a).unwrap();
+                            children.push((c, w * p));
+                        }
+                    }
+                    if children.is_empty() {
+                        return 0.0;
+                    }
+                    bets.push((st.street(), a));
+                    let v = best_response(&children, bets, seat, root, opp);
+                    bets.pop();
+                    v
+                });
+                if s == seat {
+                    values.fold(f64::NEG_INFINITY, f64::max)
+                } else {
+                    values.sum()
+                }
+            }
+            Next::Deal { .. } => panic!("the walk is on the last street"),
+        }
+    }
+
+    #[test]
+    fn on_the_last_street_the_lookahead_is_the_exact_best_response_to_the_range() {
+        // yardstud: one hidden card, so the range is exact; the last street's walk is the
+        // whole rest of the hand, against an opponent that raises, calls and folds.
+        let def = Arc::new(GameDef::preset("yardstud").unwrap());
+        let opp = ByDownCard { raises: true };
+        let mut checked = 0;
+        for seed in 0..60 {
+            let seat = (seed % 2) as u8;
+            let Some((real, bets)) = lbr_decision("yardstud", seed, seat, &opp, 2) else {
+                continue;
+            };
+            let lbr = Lbr::new(&opp, Arc::clone(&def), 4, Candidates::All).unwrap();
+            let mut r = range_at(&lbr, &real, &bets, seat);
+            r.equities();
+            let legal = real.legal_actions();
+            let mut values = Vec::new();
+            Walk::new(&mut r.hidden, seat, &r.st, &bets)
+                .action_values(&r.st, &legal, &mut values)
+                .unwrap();
+            let total: f64 = r.hidden.holdings().iter().map(|h| h.weight).sum();
+            // Independently: every card the opponent may hold, weighed by its policy along
+            // the hand, and the rest of the hand walked with the cards known.
+            let seen: CardSet = real
+                .up_cards(0)
+                .iter()
+                .chain(real.up_cards(1))
+                .chain(real.down_cards(seat).iter().flatten())
+                .copied()
+                .collect();
+            let hands: Vec<(State, f64)> = def
+                .deck
+                .cards()
+                .minus(seen)
+                .iter()
+                .map(|c| replay_with(&real, &bets, seat, c, &opp))
+                .filter(|(_, w)| *w > 0.0)
+                .collect();
+            let weight: f64 = hands.iter().map(|h| h.1).sum();
+            assert!(
+                (weight - total).abs() < 1e-12,
+                "seed {seed}: {weight} {total}"
+            );
+            let root = real.committed(seat) as f64;
+            for (k, &a) in legal.iter().enumerate() {
+                let children: Vec<(State, f64)> = hands
+                    .iter()
+                    .map(|(s, w)| {
+                        let mut c = s.clone();
+                        c.apply(a).unwrap();
+                        (c, *w)
+                    })
+                    .collect();
+                let mut b = bets.clone();
+                b.push((real.street(), a));
+                let exact = best_response(&children, &mut b, seat, root, &opp) / weight;
+                let walked = values[k].unwrap() / total;
+                assert!(
+                    (exact - walked).abs() < 1e-9,
+                    "seed {seed}, {a}: {exact} {walked}"
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked >= 20, "{checked} decisions checked");
+    }
+
+    #[test]
+    fn the_lookahead_finds_at_least_plain_lbr_s_value_against_a_player_who_never_raises() {
+        // Against a player who only checks, calls or folds, plain LBR's valuation of each
+        // action is the walk's value of that action followed by checking and calling: the
+        // walk's best is at least plain LBR's best.
+        let opp = ByDownCard { raises: false };
+        let mut checked = 0;
+        for (game, streets) in [("yardstud", 3), ("7stud", 5)] {
+            let def = Arc::new(GameDef::preset(game).unwrap());
+            for seed in 0..24 {
+                let (seat, street) = ((seed % 2) as u8, seed as usize % streets);
+                let Some((real, bets)) = lbr_decision(game, seed, seat, &opp, street) else {
+                    continue;
+                };
+                let lbr = Lbr::new(&opp, Arc::clone(&def), 8, Candidates::Sample(64)).unwrap();
+                let lbr = lbr.with_lookahead(Lookahead::Street);
+                let mut r = range_at(&lbr, &real, &bets, seat);
+                r.equities();
+                let legal = real.legal_actions();
+                let plain = r.plain_best(&real, &bets, &legal).unwrap();
+                let walked = r.lookahead_best(&bets, &legal).unwrap();
+                assert!(
+                    walked.0 >= plain.0 - 1e-9,
+                    "{game} seed {seed}: {walked:?} {plain:?}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 20, "{checked} decisions checked");
+    }
+
+    #[test]
+    fn the_lookahead_is_none_or_street() {
+        assert_eq!("street".parse(), Ok(Lookahead::Street));
+        assert_eq!("none".parse(), Ok(Lookahead::None));
+        assert!("two"
+            .parse::<Lookahead>()
+            .unwrap_err()
+            .contains("`none` or `street`"));
+        assert_eq!(Lookahead::Street.to_string(), "street");
     }
 }

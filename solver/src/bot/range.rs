@@ -320,6 +320,48 @@ impl<'p> HiddenRange<'p> {
         Ok(())
     }
 
+    /// Sets `rows` to the player's whole policy over `legal` at the seat's decision `st` (after
+    /// `bets`; the seat's down cards unknown) for each holding in turn: `legal.len()` entries
+    /// per holding. A player with classes is asked once per class.
+    pub(crate) fn policy_rows(
+        &mut self,
+        st: &State,
+        bets: &[Bet],
+        legal: &[Action],
+        rows: &mut Vec<f64>,
+    ) -> anyhow::Result<()> {
+        let width = legal.len();
+        ensure!(width <= MAX_ACTIONS, "a decision with {width} actions");
+        let (seat, player) = (self.seat, self.player);
+        let mut row = [0.0; MAX_ACTIONS];
+        let row = &mut row[..width];
+        rows.clear();
+        if self.classes(st)? {
+            // One row per class: NaN marks a class not asked yet.
+            self.per_class.clear();
+            for h in &self.holdings {
+                let at = h.class as usize * width;
+                if at >= self.per_class.len() {
+                    self.per_class.resize(at + width, f64::NAN);
+                }
+                if self.per_class[at].is_nan() {
+                    player.class_policy(st, bets, seat, h.class, legal, row)?;
+                    self.per_class[at..at + width].copy_from_slice(row);
+                }
+                rows.extend_from_slice(&self.per_class[at..at + width]);
+            }
+        } else {
+            let mut s = st.clone();
+            for h in &self.holdings {
+                s.clone_from(st);
+                s.show(seat, &h.cards[..self.n])?;
+                player.policy(&s, bets, seat, legal, row)?;
+                rows.extend_from_slice(row);
+            }
+        }
+        Ok(())
+    }
+
     /// Whether the player reads its cards through classes; if so, gives each holding its
     /// class on the street of `st` (once a street).
     pub(crate) fn classes(&mut self, st: &State) -> anyhow::Result<bool> {

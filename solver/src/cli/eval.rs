@@ -6,7 +6,7 @@
 use super::game_for;
 use abstraction::rules::GameDef;
 use anyhow::ensure;
-use solver::bot::{Candidates, Lbr, Player, BOT_NAMES};
+use solver::bot::{Candidates, Lbr, Lookahead, Player, BOT_NAMES};
 use solver::players::{load, open_strategy};
 use solver::purify::Purification;
 use std::sync::Arc;
@@ -41,14 +41,18 @@ enum Measure {
 #[command(
     after_help = "Examples:\n  stud eval lbr strategies/razz-hu.strat --hands 200 --seed 1\n  \
 stud eval lbr heuristic --game 7stud --hands 100 --json\n  \
-stud eval lbr strategies/7stud-hu.strat --hands 20 --candidates all\n\n\
+stud eval lbr strategies/7stud-hu.strat --hands 20 --candidates all\n  \
+stud eval lbr strategies/5stud-hu.strat --hands 200 --lookahead street\n\n\
 LBR (Lisy and Bowling 2017) plays the player on duplicate deals (each played twice, seats \
 swapped). It follows the player's range over its hidden cards through each hand, weighing each \
 holding by the player's probabilities of the actions it took (every holding with --candidates \
 all, about 20 times the time of the default sample of 256 in seven-card stud), and at each of \
 its decisions picks the action of best expected value \
 assuming the rest of the hand is checked down (a bet or raise counts the player's chance of \
-folding to it). Its win rate, with a 95% confidence interval, is a lower bound on the \
+folding to it). With --lookahead street it values each action instead by walking the rest of \
+the street's betting against the range, the player raising or folding as its strategy says and \
+LBR answering, the hand checked down only where the street's betting ends (on the last street: \
+the exact best response to the range). Its win rate, with a 95% confidence interval, is a lower bound on the \
 exploitability; the exploitability stored in a strategy file (exact, on games the solver walks) \
 is printed beside it."
 )]
@@ -73,6 +77,11 @@ pub struct LbrArgs {
     /// at most this many (all of them when there are no more, else this many drawn at random).
     #[arg(long, default_value_t = Candidates::Sample(256))]
     pub candidates: Candidates,
+    /// How far LBR looks at each decision: `none` (the hand checked down after the action) or
+    /// `street` (the rest of the street's betting walked against the player's range; up to
+    /// twice the time).
+    #[arg(long, default_value_t = Lookahead::None)]
+    pub lookahead: Lookahead,
     /// Also write each deal's net chips for LBR (over its two hands), one line per deal in the
     /// order of the deals, to this file: two runs on the same seed compared deal by deal.
     #[arg(long)]
@@ -110,7 +119,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Arc::clone(&def),
         args.rollouts,
         args.candidates,
-    )?;
+    )?
+    .with_lookahead(args.lookahead);
     let prepare_secs = prepared.elapsed().as_secs_f64();
     let bar = super::deals_bar(args.output.json, args.hands);
     let start = Instant::now();
@@ -137,11 +147,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Candidates::Sample(m) => m.into(),
         };
         v["rollouts"] = args.rollouts.into();
+        v["lookahead"] = args.lookahead.to_string().into();
         println!("{v}");
     } else {
         println!(
-            "LBR against {path}: {:+.1} ± {:.1} mbb/hand (95% CI), {} hands in {secs:.1} s \
+            "LBR ({} lookahead) against {path}: {:+.1} ± {:.1} mbb/hand (95% CI), {} hands in {secs:.1} s \
              (after {prepare_secs:.1} s preparing the player){}",
+            args.lookahead,
             r.mbb_per_hand,
             r.ci95,
             r.hands,
