@@ -484,6 +484,54 @@ mod tests {
         assert!(folds > 0);
     }
 
+    #[test]
+    fn a_pot_left_heads_up_by_a_fold_on_seventh_street_is_re_solved_from_there() {
+        let (mut real, _, mut bets, _) = (0..)
+            .find_map(|seed| heads_up_by_seventh(&Leaner, seed, 9))
+            .unwrap();
+        assert_eq!(real.live().count_ones(), 3);
+        // The first seat bets, the next folds: two are left, one bet made on the street.
+        for pick in [true, false] {
+            let legal = real.legal_actions();
+            let a = match pick {
+                true => *legal
+                    .iter()
+                    .find(|a| matches!(a, Action::CompleteBetRaise(_)))
+                    .unwrap(),
+                false => Action::Fold,
+            };
+            bets.push((real.street(), a));
+            real.apply(a).unwrap();
+        }
+        let folder = (0..3).find(|&s| real.folded(s)).unwrap();
+        let sub = Subgame::at_table(&Leaner, &real, &bets, 0.3).unwrap();
+        assert_eq!(
+            sub.root_bets,
+            bets.len(),
+            "the root is the decision after the fold"
+        );
+        let live: Vec<u8> = (0..3).filter(|&s| s != folder).collect();
+        assert_eq!(sub.seats.to_vec(), live);
+        let to_act = real.to_act().unwrap();
+        assert_eq!(sub.seats[sub.tree.nodes[0].seat as usize], to_act);
+        // The rules engine's actions there, the raise kept (one bet of the cap made).
+        assert_eq!(sub.actions(0), real.legal_actions());
+        let folded: CardSet = real.up_cards(folder).iter().copied().collect();
+        assert!(sub.hands.iter().all(|h| h.intersection(folded).is_empty()));
+        // The folder's seventh-street chips are dead money too: a fold at the root costs the
+        // folder what it put in and half of them.
+        let dead = real.committed(folder) as f64;
+        let fold = sub
+            .tree
+            .children(0)
+            .find(|&c| sub.tree.edges[c] == Edge::Action(Action::Fold));
+        let n = &sub.tree.nodes[fold.unwrap()];
+        let v = sub.tree.values[n.value_index() as usize] / sub.scale;
+        let put_in = real.committed(to_act) as f64 + dead / 2.0;
+        let expected = if n.seat == 0 { -put_in } else { put_in };
+        assert!((v - expected).abs() < 1e-9, "{v} against {expected}");
+    }
+
     /// The shipped 3-seat file's player.
     fn three_seat_file() -> MultiwayPlayer {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/7stud-3p.strat");
