@@ -7,6 +7,7 @@ use crate::bot::{
     AlwaysCall, AlwaysRaise, Heuristic, MultiwayPlayer, Player, StrategyPlayer, Uniform, BOT_NAMES,
 };
 use crate::purify::Purification;
+use crate::resolve::table::TablePlayer;
 use crate::resolve::{resolve_spec, ResolvingPlayer};
 use crate::strategy_file::multiway::MultiwayFile;
 use crate::strategy_file::StrategyFile;
@@ -18,7 +19,8 @@ use std::path::Path;
 /// (`FILE:mixed`, `FILE:pure`, `FILE:threshold=T`; see [`strategy_spec`]), then optionally by
 /// `:resolve` (`:resolve=N` iterations, `:resolve=Nms`; `:resolve-safe…` the safe re-solve;
 /// `,floor=F` after any of them, the ranges' floor):
-/// its last street re-solved at play time ([`ResolvingPlayer`]).
+/// its last street re-solved at play time ([`ResolvingPlayer`]; a multiway file's once two
+/// players are left: [`TablePlayer`]).
 pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
     Ok(match spec {
         "random" => Box::new(Uniform),
@@ -67,13 +69,14 @@ fn of_file(
         false => resolve_spec(spec),
     };
     if let StrategyFile::Multiway(f) = file {
-        return Ok(Box::new(multiway_player(
-            spec,
-            path,
-            purification,
-            *f,
-            def,
-        )?));
+        let player = multiway_player(path, purification, *f, def)?;
+        return Ok(match resolve {
+            Some(parsed) => {
+                let (_, budget, options) = parsed?;
+                Box::new(TablePlayer::new(player, budget, options)?)
+            }
+            None => Box::new(player),
+        });
     }
     let mut player = strategy_player(path, purification, file, def)?;
     Ok(match resolve {
@@ -138,21 +141,14 @@ fn strategy_player(
     })
 }
 
-/// The player of the multiway file `file` that `spec` names (opened from `path`, the spec's
-/// purification already read by [`strategy_spec`], as a heads-up file's spec is), solved for
-/// `def`.
+/// The player of the multiway file `file` (opened from `path`, its purification already read
+/// by [`strategy_spec`], as a heads-up file's spec is), solved for `def`.
 fn multiway_player(
-    spec: &str,
     path: &str,
     purification: Option<Purification>,
     file: MultiwayFile,
     def: &GameDef,
 ) -> anyhow::Result<MultiwayPlayer> {
-    if !Path::new(spec).exists() && resolve_spec(spec).is_some() {
-        anyhow::bail!(
-            "`{spec}`: re-solving is heads-up; a multiway strategy file plays without `:resolve`"
-        );
-    }
     let player = MultiwayPlayer::new(file, path).playing(def)?;
     Ok(match purification {
         Some(p) => player.with_purification(p),

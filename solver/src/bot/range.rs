@@ -215,7 +215,9 @@ impl<'p> HiddenRange<'p> {
         self.pool.extend(self.deck.minus(seen).iter());
         // Seeded by what was seen (and the observing seat), so that the same spot draws the
         // same sample and the result does not depend on the thread count.
-        let observer = 1 - self.seat;
+        // Seat 0's observer is seat 1 and the other way round (the heads-up replay's draws);
+        // at a larger table a seat's partner by the same rule.
+        let observer = self.seat ^ 1;
         let mut rng =
             ChaCha8Rng::seed_from_u64(seen.0 ^ (u64::from(observer) << 60) ^ 0x5851_F42D_4C95_7F2D);
         let groups: &[usize] = if start {
@@ -420,6 +422,18 @@ pub(crate) struct Replay<'p> {
     pub(crate) seen: CardSet,
 }
 
+/// The ranges of some seats of a table replayed along a hand ([`replay_seats`]).
+pub(crate) struct TableReplay<'p> {
+    /// Each seat's range, brought up to the cards dealt; `None` for a seat not followed.
+    pub(crate) ranges: Vec<Option<HiddenRange<'p>>>,
+    /// The hand where the replay stopped, every down card unknown.
+    pub(crate) state: State,
+    /// How many of the bets given were replayed.
+    pub(crate) read: usize,
+    /// The cards dealt face up, every seat's, folded or not (the holdings' dead cards).
+    pub(crate) seen: CardSet,
+}
+
 /// Replays the public events of `real`'s hand from its start with both seats' down cards
 /// unknown, each seat's actions (`bets`, in order) weighing its range by `player`'s policy, each
 /// action by at least `floor` (every holding of the seat's down cards, [`Candidates::All`]).
@@ -433,12 +447,39 @@ pub(crate) fn replay<'p>(
     floor: f64,
     stop: impl Fn(&State) -> bool,
 ) -> anyhow::Result<Replay<'p>> {
+    ensure!(real.def().seats == 2, "a heads-up replay of a table");
+    let r = replay_seats(player, real, bets, floor, 0b11, stop)?;
+    let mut ranges = r.ranges.into_iter().flatten();
+    let (Some(r0), Some(r1)) = (ranges.next(), ranges.next()) else {
+        anyhow::bail!("a heads-up replay lost a seat's range");
+    };
+    Ok(Replay {
+        ranges: [r0, r1],
+        state: r.state,
+        read: r.read,
+        seen: r.seen,
+    })
+}
+
+/// [`replay`] at a table of any size, following the ranges of the seats in the mask `follow`
+/// only (bit `i`: seat `i`; the others' actions move the hand on and weigh nothing): the
+/// replay of a multiway pot down to two players (`crate::resolve`'s table subgame).
+pub(crate) fn replay_seats<'p>(
+    player: &'p dyn Player,
+    real: &State,
+    bets: &[Bet],
+    floor: f64,
+    follow: u16,
+    stop: impl Fn(&State) -> bool,
+) -> anyhow::Result<TableReplay<'p>> {
     let def = real.def();
     let deck = def.deck.cards();
-    let mut ranges = [
-        HiddenRange::new(player, 0, deck, Candidates::All, floor),
-        HiddenRange::new(player, 1, deck, Candidates::All, floor),
-    ];
+    let mut ranges: Vec<Option<HiddenRange>> = (0..def.seats)
+        .map(|s| {
+            (follow >> s & 1 == 1)
+                .then(|| HiddenRange::new(player, s, deck, Candidates::All, floor))
+        })
+        .collect();
     let mut st = State::new(def)?;
     let mut seen = CardSet::EMPTY;
     let mut read = 0;
@@ -449,7 +490,9 @@ pub(crate) fn replay<'p>(
                 deal: Deal::Down,
             } => {
                 st.deal_unknown()?;
-                ranges[s as usize].deal_hidden();
+                if let Some(r) = &mut ranges[s as usize] {
+                    r.deal_hidden();
+                }
             }
             Next::Deal { seat, .. } => {
                 let card = match seat {
@@ -463,9 +506,10 @@ pub(crate) fn replay<'p>(
             Next::Act { .. } if read == bets.len() || stop(&st) => break,
             Next::Act { seat } => {
                 let (_, a) = bets[read];
-                let r = &mut ranges[seat as usize];
-                r.refresh(seen)?;
-                r.observe(&st, &bets[..read], a)?;
+                if let Some(r) = &mut ranges[seat as usize] {
+                    r.refresh(seen)?;
+                    r.observe(&st, &bets[..read], a)?;
+                }
                 st.apply(a)
                     .with_context(|| format!("bet {} of the hand ({a})", read + 1))?;
                 read += 1;
@@ -473,10 +517,10 @@ pub(crate) fn replay<'p>(
             Next::Over => break,
         }
     }
-    for r in &mut ranges {
+    for r in ranges.iter_mut().flatten() {
         r.refresh(seen)?;
     }
-    Ok(Replay {
+    Ok(TableReplay {
         ranges,
         state: st,
         read,

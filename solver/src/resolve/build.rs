@@ -2,7 +2,7 @@
 //! tree of the street's betting (see the parent module).
 
 use super::{Options, Subgame};
-use crate::bot::range::{for_each_set, replay, HiddenRange, Replay};
+use crate::bot::range::{for_each_set, replay, Replay};
 use crate::bot::{Bet, Player};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::cards::{Card, CardSet};
@@ -37,8 +37,28 @@ pub fn parse_floor(text: &str) -> Result<f64, String> {
 /// The most down cards a holding may have: the terminals' card removal stops at three.
 const MAX_CARDS: usize = crate::terminal::MAX_HOLDING_CARDS;
 
+/// What a subgame is built from, however it was found ([`Subgame::given`]): the hand at the
+/// root, the two seats that play it and their ranges, the cards out of the deck.
+#[derive(Clone, Debug)]
+pub struct Given {
+    /// The hand at the subgame's root, every down card unknown: the first decision of its
+    /// street, or at a table a later one of the last street where the pot became heads-up.
+    pub state: State,
+    /// The hand's betting up to the root.
+    pub bets: Vec<Bet>,
+    /// The two seats still in, the subgame's first seat and its second (every other seat has
+    /// folded).
+    pub seats: [u8; 2],
+    /// Each of the two seats' weight on each holding of its down cards at the root (the sets
+    /// left out weigh 0; normalized here).
+    pub ranges: [Vec<(CardSet, f64)>; 2],
+    /// Cards known to be out of the deck beside every up card of `state` (which are always
+    /// out, a folded seat's too): none of them is in a holding.
+    pub dead: CardSet,
+}
+
 /// See [`Subgame::at`] and [`Subgame::at_street`]: the subgame from the first decision of
-/// `root` (the last street, or the one before it).
+/// `root` (the last street, or the one before it), both seats' ranges replayed heads-up.
 pub(super) fn subgame(
     blueprint: &dyn Player,
     real: &State,
@@ -46,33 +66,74 @@ pub(super) fn subgame(
     root: usize,
     options: Options,
 ) -> anyhow::Result<Subgame> {
-    let def = real.def();
-    let last = check_spot(real, root, options)?;
+    check_spot(real, root, options)?;
     let start = Instant::now();
     // Replay the public events of the hand up to the root street's first decision, both
     // seats' down cards unknown, each seat's actions weighing its range.
     let Replay {
         ranges,
-        state: st,
+        state,
         read,
         seen,
     } = replay(blueprint, real, bets, options.floor, |st| {
         st.street() == root
     })?;
+    check_replayed(&state, root)?;
+    let given = Given {
+        state,
+        bets: bets[..read].to_vec(),
+        seats: [0, 1],
+        ranges: ranges.map(|r| r.holdings().iter().map(|h| (h.set, h.weight)).collect()),
+        dead: seen,
+    };
+    of_given(given, start)
+}
+
+/// Checks that a replay stopped at a decision of the subgame's street `root` (`st`).
+pub(super) fn check_replayed(st: &State, root: usize) -> anyhow::Result<()> {
+    match st.next() {
+        Next::Act { .. } if st.street() == root => Ok(()),
+        Next::Act { .. } => bail!("the betting given stops before the subgame's street"),
+        Next::Over => bail!("the hand ends before the subgame's street"),
+        Next::Deal { .. } => bail!("the state lacks a card the betting so far dealt"),
+    }
+}
+
+/// [`Subgame::given`]: the subgame of `given`, its ranges' time counted from `start`.
+pub(super) fn of_given(given: Given, start: Instant) -> anyhow::Result<Subgame> {
+    let Given {
+        state: st,
+        bets,
+        seats,
+        ranges,
+        dead,
+    } = given;
+    let def = &st.def().clone();
+    let root = st.street();
+    let last = def.streets.len() - 1;
+    check_seats(&st, seats)?;
+    check_game(def, root)?;
     // The last street's down card, dealt below the root: one more card per hand.
     let later = last - root;
-    let k = check_root(&st, &ranges, root, later)?;
+    let k = check_root(&ranges, later)?;
+    // Every up card on the table is out, a folded seat's too.
+    let shown = (0..def.seats).fold(dead, |d, s| {
+        st.up_cards(s)
+            .iter()
+            .fold(d, |d, &c| d.union(CardSet::single(c)))
+    });
     // The root's hands: every set of `k` unseen cards, in the order of `for_each_set`.
-    let pool: Vec<Card> = def.deck.cards().minus(seen).iter().collect();
+    let pool: Vec<Card> = def.deck.cards().minus(shown).iter().collect();
     let mut roots = Vec::new();
     for_each_set(&pool, k, |c| {
         roots.push(c.iter().copied().collect::<CardSet>())
     });
-    let root_weights = root_weights(&roots, &ranges)?;
+    let root_weights = root_weights(&roots, &ranges, shown)?;
     let deal = Dealt::new(&roots, &pool, later > 0);
     let weights = root_weights.map(|w| deal.spread(&w));
     let range_millis = start.elapsed().as_secs_f64() * 1000.0;
     let mut b = Builder::new(def, &deal, k + later, root, last);
+    b.seats = seats;
     // The chance of the subgame: the weight of every pair of holdings that do not collide.
     let pairs = b.disjoint_pairs(&weights);
     ensure!(
@@ -80,7 +141,13 @@ pub(super) fn subgame(
         "every pair of the two ranges' holdings shares a card"
     );
     b.scale = 1.0 / pairs;
-    b.visit(0, st, bets[..read].to_vec(), 0, root, 1)?;
+    // A root later in its street (a table's pot become heads-up there) keeps the street's
+    // raises so far against the cap.
+    let raises = bets
+        .iter()
+        .filter(|(s, a)| *s == root && matches!(a, Action::CompleteBetRaise(_)))
+        .count() as u8;
+    b.visit(0, st, bets.clone(), raises, root, 1)?;
     b.showdown_tables(&deal.hands)?;
     let scale = b.scale;
     let Builder {
@@ -99,11 +166,35 @@ pub(super) fn subgame(
         of_root: deal.of_root,
         states,
         bets: node_bets,
-        root_bets: read,
+        root_bets: bets.len(),
         street: root,
         range_millis,
         scale,
+        seats,
     })
+}
+
+/// Checks that `seats` are two seats of `st`'s table still in, every other seat folded, and
+/// that one of them acts at `st`.
+fn check_seats(st: &State, seats: [u8; 2]) -> anyhow::Result<()> {
+    let n = st.def().seats;
+    ensure!(
+        seats[0] != seats[1] && seats.iter().all(|&s| s < n),
+        "a subgame's two seats are two seats of the table of {n}, not p{} and p{}",
+        u16::from(seats[0]) + 1,
+        u16::from(seats[1]) + 1
+    );
+    let pair = 1u16 << seats[0] | 1u16 << seats[1];
+    ensure!(
+        st.live() == pair,
+        "a subgame is heads-up: at its root p{} and p{} are the only seats in",
+        u16::from(seats[0]) + 1,
+        u16::from(seats[1]) + 1
+    );
+    match st.next() {
+        Next::Act { .. } => Ok(()),
+        _ => bail!("a subgame's root is a decision"),
+    }
 }
 
 /// Checks that a subgame from `root` at `real` can be built (heads-up, a floor that is a
@@ -132,6 +223,22 @@ fn check_spot(real: &State, root: usize, options: Options) -> anyhow::Result<usi
         def.street_name(last.saturating_sub(1)),
         def.street_name(real.street())
     );
+    check_game(def, root)?;
+    Ok(last)
+}
+
+/// Checks that a subgame of `def` from `root` can be built: the last street or the one before
+/// it, that one only where the last street deals one down card and nothing else, and no split
+/// showdown.
+fn check_game(def: &GameDef, root: usize) -> anyhow::Result<()> {
+    let last = def.streets.len() - 1;
+    ensure!(
+        root == last || root + 1 == last,
+        "re-solving starts on the last street ({}) or the one before ({}), not on {}",
+        def.street_name(last),
+        def.street_name(last.saturating_sub(1)),
+        def.street_name(root)
+    );
     if root < last && def.streets[last].deal != [Deal::Down] {
         bail!(
             "{}: re-solving from {} needs the last street to deal each seat one down card and \
@@ -147,27 +254,17 @@ fn check_spot(real: &State, root: usize, options: Options) -> anyhow::Result<usi
             def.variant
         );
     }
-    Ok(last)
+    Ok(())
 }
 
-/// Checks that the replay stopped at the root street's first decision (`st`) with both seats
-/// holding as many down cards, as many as the subgame handles with `later` streets below the
-/// root; that number.
-fn check_root(
-    st: &State,
-    ranges: &[HiddenRange; 2],
-    root: usize,
-    later: usize,
-) -> anyhow::Result<usize> {
-    match st.next() {
-        Next::Act { .. } if st.street() == root => {}
-        Next::Act { .. } => bail!("the betting given stops before the subgame's street"),
-        Next::Over => bail!("the hand ends before the subgame's street"),
-        Next::Deal { .. } => bail!("the state lacks a card the betting so far dealt"),
-    }
-    let k = ranges[0].n();
+/// Checks that both ranges' holdings hold as many down cards, as many as the subgame handles
+/// with `later` streets below the root; that number.
+fn check_root(ranges: &[Vec<(CardSet, f64)>; 2], later: usize) -> anyhow::Result<usize> {
+    let first = ranges[0].first().or(ranges[1].first());
+    let k = first.map_or(0, |h| h.0.len() as usize);
     ensure!(
-        k == ranges[1].n() && (1..=MAX_CARDS - later).contains(&k),
+        ranges.iter().flatten().all(|h| h.0.len() as usize == k)
+            && (1..=MAX_CARDS - later).contains(&k),
         "re-solving handles 1 to {} down cards per seat at the subgame's root, the same for both",
         MAX_CARDS - later
     );
@@ -179,9 +276,13 @@ fn check_root(
     Ok(k)
 }
 
-/// Each seat's range over the root hands `roots`, normalized; a holding outside them, or an
-/// empty range, is an error.
-fn root_weights(roots: &[CardSet], ranges: &[HiddenRange; 2]) -> anyhow::Result<[Vec<f64>; 2]> {
+/// Each seat's range over the root hands `roots`, normalized; a holding with a card of
+/// `out` (a dead card), a holding outside them, or an empty range, is an error.
+fn root_weights(
+    roots: &[CardSet],
+    ranges: &[Vec<(CardSet, f64)>; 2],
+    out: CardSet,
+) -> anyhow::Result<[Vec<f64>; 2]> {
     let mut sorted: Vec<(u64, u32)> = roots
         .iter()
         .enumerate()
@@ -190,11 +291,14 @@ fn root_weights(roots: &[CardSet], ranges: &[HiddenRange; 2]) -> anyhow::Result<
     sorted.sort_unstable();
     let mut root_weights = [vec![0.0; roots.len()], vec![0.0; roots.len()]];
     for (r, w) in ranges.iter().zip(&mut root_weights) {
-        for h in r.holdings() {
+        for &(set, weight) in r {
+            if let Some(c) = set.intersection(out).iter().next() {
+                bail!("a holding of the ranges holds {c}, a card out of the deck");
+            }
             let i = sorted
-                .binary_search_by_key(&h.set.0, |x| x.0)
+                .binary_search_by_key(&set.0, |x| x.0)
                 .map_err(|_| anyhow::anyhow!("a holding outside the unseen cards"))?;
-            w[sorted[i].1 as usize] += h.weight;
+            w[sorted[i].1 as usize] += weight;
         }
         let total: f64 = w.iter().sum();
         ensure!(total > 0.0, "a seat's range is empty");
@@ -280,6 +384,8 @@ struct Builder<'a> {
     scale: f64,
     /// The up cards of each seat at the last state seen (for the showdown tables).
     up: [Vec<Card>; 2],
+    /// The table's seats of the subgame's two (the first and the second).
+    seats: [u8; 2],
     /// The street of the root (board 0; board `s - root` is street `s`'s).
     root: usize,
 }
@@ -346,7 +452,16 @@ impl<'a> Builder<'a> {
             slots: 0,
             scale: 1.0,
             up: [Vec::new(), Vec::new()],
+            seats: [0, 1],
             root,
+        }
+    }
+
+    /// The subgame's seat (0 or 1) of the table's `seat`.
+    fn seat_of(&self, seat: u8) -> anyhow::Result<u8> {
+        match self.seats.iter().position(|&s| s == seat) {
+            Some(i) => Ok(i as u8),
+            None => bail!("p{} acts in a heads-up subgame of two others", seat + 1),
         }
     }
 
@@ -381,6 +496,7 @@ impl<'a> Builder<'a> {
         let raises = if state.street() == round { raises } else { 0 };
         match state.next() {
             Next::Act { seat } => {
+                let seat = self.seat_of(seat)?;
                 let legal: Vec<Action> = state
                     .legal_actions()
                     .into_iter()
@@ -426,30 +542,7 @@ impl<'a> Builder<'a> {
                 self.states[id] = Some(state);
                 self.bets[id] = bets;
             }
-            Next::Over => {
-                let (c0, c1) = (state.committed(0) as f64, state.committed(1) as f64);
-                let node = match (state.folded(0), state.folded(1)) {
-                    (true, false) | (false, true) => {
-                        let f = state.folded(1) as u8;
-                        // The winner takes what the folder put in.
-                        let v0 = if f == 0 { -c0 } else { c1 };
-                        self.tree.values.push(v0 * self.scale);
-                        Node::fold(f, state.street() as u8, (self.tree.values.len() - 1) as u32)
-                    }
-                    (false, false) => {
-                        self.up = [0, 1].map(|s| state.up_cards(s).to_vec());
-                        self.tree.values.push(c0.min(c1) * self.scale);
-                        let board = (state.street() - self.root) as u32;
-                        Node::showdown(
-                            state.street() as u8,
-                            (self.tree.values.len() - 1) as u32,
-                            board,
-                        )
-                    }
-                    (true, true) => bail!("the hand ended with both players folded"),
-                };
-                self.tree.nodes[id] = node;
-            }
+            Next::Over => self.tree.nodes[id] = self.terminal(&state)?,
             Next::Deal { .. } => bail!(
                 "a card is dealt face up after the subgame's betting began ({}): public chance \
                  is not built",
@@ -458,6 +551,41 @@ impl<'a> Builder<'a> {
         }
         self.tree.slot_range[id] = [slot_start, self.slots as u32];
         Ok(())
+    }
+
+    /// The terminal node of the hand over at `state`, its value pushed.
+    fn terminal(&mut self, state: &State) -> anyhow::Result<Node> {
+        let [s0, s1] = self.seats;
+        let (c0, c1) = (state.committed(s0) as f64, state.committed(s1) as f64);
+        // The chips of the seats that folded before the subgame, which its two seats
+        // play for: each terminal's payoffs sum to them, so seat 0's value is the
+        // payoffs' half difference (what the seat puts in, plus half the dead chips).
+        let half_dead = (state.pot() as f64 - c0 - c1) / 2.0;
+        let node = match (state.folded(s0), state.folded(s1)) {
+            (true, false) | (false, true) => {
+                let f = state.folded(s1) as u8;
+                // The winner takes what the folder put in.
+                let v0 = if f == 0 {
+                    -c0 - half_dead
+                } else {
+                    c1 + half_dead
+                };
+                self.tree.values.push(v0 * self.scale);
+                Node::fold(f, state.street() as u8, (self.tree.values.len() - 1) as u32)
+            }
+            (false, false) => {
+                self.up = self.seats.map(|s| state.up_cards(s).to_vec());
+                self.tree.values.push((c0.min(c1) + half_dead) * self.scale);
+                let board = (state.street() - self.root) as u32;
+                Node::showdown(
+                    state.street() as u8,
+                    (self.tree.values.len() - 1) as u32,
+                    board,
+                )
+            }
+            (true, true) => bail!("the hand ended with both players folded"),
+        };
+        Ok(node)
     }
 
     /// The board's showdown tables: each seat's strength with each hand (its up cards and the

@@ -61,6 +61,7 @@ mod chance;
 mod chance_tests;
 pub mod classes;
 mod player;
+pub mod table;
 #[cfg(test)]
 pub(crate) mod tests;
 pub mod verify;
@@ -78,7 +79,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-pub use build::{parse_floor, DEFAULT_FLOOR};
+pub use build::{parse_floor, Given, DEFAULT_FLOOR};
 pub use player::{resolve_spec, ResolvingPlayer, DEFAULT_PLAYER_ITERATIONS};
 
 /// The re-solve's CFR: DCFR with the paper's parameters (1.5, 0, 2), chosen by measurement
@@ -242,6 +243,9 @@ pub struct Subgame {
     /// What each terminal's chips are multiplied by: 1 / the weight of the pairs of holdings
     /// that do not collide (so that the values are chips per hand reaching the subgame).
     pub scale: f64,
+    /// The table's seats of the subgame's first seat and its second (`[0, 1]` heads-up; at a
+    /// table, the two still in: [`Subgame::given`]).
+    pub seats: [u8; 2],
 }
 
 /// The re-solved subgame: the solver (its tree and average strategy) and what the solve cost.
@@ -320,6 +324,14 @@ impl Subgame {
         options: Options,
     ) -> anyhow::Result<Subgame> {
         build::subgame(blueprint, state, bets, street, options)
+    }
+
+    /// The subgame of `given`: its two seats' ranges as given (normalized), its hands every
+    /// set of the cards neither dealt face up nor dead, the betting from its root by the rules
+    /// engine. [`Subgame::at`] is this with both ranges replayed heads-up;
+    /// [`Subgame::at_table`] with them replayed at a table down to two players.
+    pub fn given(given: Given) -> anyhow::Result<Subgame> {
+        build::of_given(given, Instant::now())
     }
 
     /// The hand of a seat holding the down cards `down` in the order dealt (the root's cards,
@@ -434,13 +446,14 @@ impl Subgame {
             let st = self.states[i]
                 .as_ref()
                 .context("an action node without its state")?;
-            let seat = node.seat;
+            // The table's seat: the player reads the table, the tree its two seats.
+            let seat = self.seats[node.seat as usize];
             let legal = st.legal_actions();
             let acts = self.actions(i);
             let k = acts.len();
             let probs = &mut row[..legal.len()];
             // One hand asks for each bucket: a bucket's hands hold the same cards here.
-            let table = t.bucket_table(node.board, seat);
+            let table = t.bucket_table(node.board, node.seat);
             let mut reps = vec![usize::MAX; t.num_buckets[node.street as usize] as usize];
             // A hand colliding with the board's cards (public chance below the root) has no row.
             for (h, &b) in table.iter().enumerate().rev().filter(|x| *x.1 != NONE) {
@@ -449,7 +462,7 @@ impl Subgame {
             let n = reps.len();
             // Each bucket's classes, once per street and seat (the street's cards do not
             // change), looked up on the threads there are: thousands of bucket lookups.
-            let on = &mut classes[node.board as usize][seat as usize];
+            let on = &mut classes[node.board as usize][node.seat as usize];
             if on.is_none() {
                 let c: Vec<Option<u32>> = reps
                     .par_iter()

@@ -270,29 +270,44 @@ impl ResolvingPlayer {
         }
         let solved = self.solve(state, bets, budget, seat, stop)?;
         let (sub, resolved) = &*solved;
-        let Some(node) = sub.node_after(bets)? else {
-            return blueprint(probs);
-        };
-        let down = state
-            .down_cards(seat)
-            .iter()
-            .map(|c| c.context("re-solving needs the seat's own down cards"))
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        let hand = sub
-            .hand_index(&down)
-            .context("the seat's down cards are not a hand of the subgame")?;
-        let row = resolved.strategy(node, hand);
-        probs.fill(0.0);
-        for (a, p) in sub.actions(node).iter().zip(row) {
-            if let Some(i) = legal.iter().position(|x| x == a) {
-                probs[i] += p;
-            }
+        match play_row(sub, resolved, state, bets, seat, legal, probs)? {
+            Some(answer) => Ok((answer, Some(resolved.report(sub)))),
+            None => blueprint(probs),
         }
-        Ok((
-            normalize_or_fall_back(legal, probs),
-            Some(resolved.report(sub)),
-        ))
     }
+}
+
+/// Writes into `probs` (over `legal`) the re-solved row of `seat` (the table's) holding its down
+/// cards at `state` after `bets`, in the solved subgame `sub`; `None` where the subgame lacks
+/// the spot (a raise past its cap: the caller's blueprint answers).
+pub(super) fn play_row(
+    sub: &Subgame,
+    resolved: &Resolved,
+    state: &State,
+    bets: &[Bet],
+    seat: u8,
+    legal: &[Action],
+    probs: &mut [f64],
+) -> anyhow::Result<Option<Answer>> {
+    let Some(node) = sub.node_after(bets)? else {
+        return Ok(None);
+    };
+    let down = state
+        .down_cards(seat)
+        .iter()
+        .map(|c| c.context("re-solving needs the seat's own down cards"))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let hand = sub
+        .hand_index(&down)
+        .context("the seat's down cards are not a hand of the subgame")?;
+    let row = resolved.strategy(node, hand);
+    probs.fill(0.0);
+    for (a, p) in sub.actions(node).iter().zip(row) {
+        if let Some(i) = legal.iter().position(|x| x == a) {
+            probs[i] += p;
+        }
+    }
+    Ok(Some(normalize_or_fall_back(legal, probs)))
 }
 
 impl Player for ResolvingPlayer {

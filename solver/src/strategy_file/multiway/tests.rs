@@ -270,7 +270,7 @@ fn a_spec_says_how_the_rows_are_played_and_names_the_player() {
     for (spec, says) in [
         ("threshold=1.5", "between 0 and 1"),
         ("thresh=0.1", "not a way to play a strategy"),
-        ("resolve", "re-solving is heads-up"),
+        ("resolve-safe", "write :resolve"),
     ] {
         let e = load(&format!("{f}:{spec}")).err().unwrap().to_string();
         assert!(e.contains(says), "{spec}: {e}");
