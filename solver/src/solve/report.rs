@@ -403,6 +403,8 @@ pub struct SampledRanks {
     pub received_bytes_per_batch: Vec<f64>,
     /// Per rank, the seconds in collectives (waiting for the slowest rank included).
     pub communication_seconds: Vec<f64>,
+    /// Per rank, the seconds adding every rank's updates (each rank adds them all).
+    pub adding_seconds: Vec<f64>,
 }
 
 /// The end of a split solve, as rank 0 reports it.

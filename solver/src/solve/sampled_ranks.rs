@@ -136,6 +136,7 @@ impl<X: Exchange> Backend for Ranked<'_, X> {
             updates,
         } = session;
         let traffic = gather_traffic(&mut exchange, updates.traffic)?;
+        let adding = exchange.all_u64(updates.adding.as_nanos() as u64)?;
         let mut results = self.inner.finish(solver, problem, ended, watcher)?;
         // Every rank waits for rank 0's file: a job ends when its strategy is written.
         exchange.decide(true)?;
@@ -146,6 +147,7 @@ impl<X: Exchange> Backend for Ranked<'_, X> {
                     .map(|t| t.received as f64 / t.batches.max(1) as f64)
                     .collect(),
                 communication_seconds: traffic.iter().map(|t| t.time.as_secs_f64()).collect(),
+                adding_seconds: adding.iter().map(|&n| n as f64 * 1e-9).collect(),
             });
         }
         Ok(results)

@@ -17,7 +17,7 @@ use super::{add_average, Batch, SampledSolver, Work};
 use crate::deal_cfr::split::{Exchange, Traffic};
 use anyhow::{bail, Result};
 use std::ops::Range;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A rank's buffers of a batch's updates, kept from batch to batch (their capacity too).
 #[derive(Default)]
@@ -34,6 +34,9 @@ pub struct Updates {
     all: Vec<u32>,
     /// What this rank has received and how long it waited.
     pub traffic: Traffic,
+    /// Time adding every rank's updates (each rank adds them all: the part that does not
+    /// shrink with more ranks).
+    pub adding: Duration,
 }
 
 impl Updates {
@@ -53,25 +56,35 @@ impl Updates {
         }
     }
 
-    /// Every rank's lists into `all` (rank order); each rank's three lengths returned.
+    /// Every rank's lists into `all` (rank order); each rank's three lengths returned. Two
+    /// collectives a batch (their latency is most of the exchange's time on a loaded machine):
+    /// every rank's length, then every rank's words, each rank's two first lengths leading.
     fn exchange<X: Exchange>(&mut self, x: &mut X) -> Result<Vec<[usize; 3]>> {
         let start = Instant::now();
         self.mine.clear();
+        self.mine
+            .extend([self.regret.len() as u32, self.average.len() as u32]);
         for list in [&self.regret, &self.average, &self.blocks] {
             self.mine.extend_from_slice(list);
         }
-        let lens: Vec<Vec<u64>> = [&self.regret, &self.average, &self.blocks]
-            .iter()
-            .map(|l| x.all_u64(l.len() as u64))
-            .collect::<Result<_>>()?;
-        let lens: Vec<[usize; 3]> = (0..x.ranks())
-            .map(|r| [0, 1, 2].map(|i| lens[i][r] as usize))
+        let counts: Vec<usize> = (x.all_u64(4 * self.mine.len() as u64)?.iter())
+            .map(|&c| c as usize)
             .collect();
-        let counts: Vec<usize> = lens.iter().map(|l| 4 * l.iter().sum::<usize>()).collect();
         self.all.clear();
         self.all.resize(counts.iter().sum::<usize>() / 4, 0);
         let mine = bytemuck::cast_slice(&self.mine);
         x.all_gather_bytes(mine, &counts, bytemuck::cast_slice_mut(&mut self.all))?;
+        let mut lens = Vec::with_capacity(counts.len());
+        let mut at = 0;
+        for &c in &counts {
+            let words = c / 4;
+            let (r, a) = (self.all[at] as usize, self.all[at + 1] as usize);
+            if words < 2 || r + a > words - 2 {
+                bail!("a rank sent {r} and {a} words of updates in {words}");
+            }
+            lens.push([r, a, words - 2 - r - a]);
+            at += words;
+        }
         let t = &mut self.traffic;
         t.received += (4 * self.all.len() - mine.len()) as u64;
         t.sent += (mine.len() * (x.ranks() - 1)) as u64;
@@ -104,8 +117,10 @@ impl SampledSolver {
             updates.push(&solver.work[..held])
         })?;
         let lens = updates.exchange(x)?;
+        let start = Instant::now();
         self.add_gathered(&batch, &updates.all, &lens)?;
         self.end_batch(&batch);
+        updates.adding += start.elapsed();
         Ok(())
     }
 
@@ -117,10 +132,11 @@ impl SampledSolver {
         let mut at = 0;
         let mut lists = Vec::with_capacity(lens.len());
         for l in lens {
-            let (regret, rest) = all[at..].split_at(l[0]);
+            // Past each rank's two leading lengths.
+            let (regret, rest) = all[at + 2..].split_at(l[0]);
             let (average, rest) = rest.split_at(l[1]);
             lists.push((regret, average, &rest[..l[2]]));
-            at += l.iter().sum::<usize>();
+            at += 2 + l.iter().sum::<usize>();
         }
         for &(_, _, blocks) in &lists {
             for &b in blocks {
@@ -161,6 +177,9 @@ mod tests {
     use crate::cfr::Algorithm;
     use crate::deal_cfr::split::tests::Threads;
     use crate::multiway::sampled::tests::{solver, solver_with, table_buckets};
+
+    /// How a case makes a fresh solver (on every rank).
+    type Make = Box<dyn Fn() -> SampledSolver + Sync>;
 
     fn bits(v: &[f32]) -> Vec<u32> {
         v.iter().map(|x| x.to_bits()).collect()
@@ -216,7 +235,7 @@ mod tests {
     /// and the table view.
     #[test]
     fn every_rank_holds_the_single_process_bits() {
-        let cases: Vec<(&str, Box<dyn Fn() -> SampledSolver + Sync>)> = vec![
+        let cases: Vec<(&str, Make)> = vec![
             ("linear", Box::new(|| solver(Algorithm::Linear, 14, 5))),
             ("cfr+", Box::new(|| solver(Algorithm::CfrPlus, 12, 7))),
             ("dcfr", Box::new(|| solver(Algorithm::DCFR, 13, 9))),
