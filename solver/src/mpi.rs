@@ -129,4 +129,12 @@ impl Exchange for Mpi {
         self.world.all_gather_into(&value, &mut all[..]);
         Ok(all)
     }
+
+    fn broadcast_f32(&mut self, values: &mut [f32]) -> Result<()> {
+        // In pieces that MPI's `int` counts can hold.
+        for piece in values.chunks_mut(1 << 28) {
+            self.world.process_at_rank(0).broadcast_into(piece);
+        }
+        Ok(())
+    }
 }

@@ -1,7 +1,8 @@
 //! `stud solve` split over MPI ranks (the `mpi` feature; CI builds and runs it): on 2 and 3
 //! ranks of one machine (`mpirun --oversubscribe`) the strategy file is byte-identical to the
-//! single process's; a job whose rank is killed stops with an error naming it, and `--resume`
-//! from the ranks' checkpoints ends byte-identical too. Without `mpirun` these tests fail: the
+//! single process's, heads-up (the deal-sampled solve split) and three-handed (the sampled
+//! multiway solve, its traversals shared); a job whose rank is killed stops with an error
+//! naming it, and `--resume` from the checkpoints ends byte-identical too. Without `mpirun` these tests fail: the
 //! feature is on, so MPI must be there.
 #![cfg(feature = "mpi")]
 
@@ -215,5 +216,133 @@ fn rank_0_writes_the_file_without_holding_every_slot() {
         grown < whole,
         "rank 0 grew by {grown} bytes at the write, the whole average is {whole}: {last}"
     );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The sampled multiway solve every multiway test runs: 7stud three-handed, `tiny` with the
+/// table view (its bucketings built in a few seconds), small batches.
+fn multiway_args(d: &Path, out: &str, iterations: u32) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "solve",
+        "--game",
+        "7stud-3p",
+        "--abstraction",
+        "tiny",
+        "--view",
+        "table",
+        "--batch",
+        "24",
+        "--seed",
+        "5",
+        "--threads",
+        "1",
+        "--abstraction-dir",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.extend([
+        d.join("abst").display().to_string(),
+        "--iterations".into(),
+        iterations.to_string(),
+        "--out".into(),
+        d.join(out).display().to_string(),
+    ]);
+    args
+}
+
+fn single_multiway(d: &Path, out: &str, iterations: u32, more: &[&str]) -> Vec<u8> {
+    let args = multiway_args(d, out, iterations);
+    let args: Vec<&str> = args
+        .iter()
+        .map(|s| s.as_str())
+        .chain(more.iter().copied())
+        .collect();
+    common::ok(&common::stud(&args, ""));
+    std::fs::read(d.join(out)).unwrap()
+}
+
+/// Every rank of a multiway solve holds the whole table and adds the batch's updates in the
+/// single process's order: the strategy file and the checkpoint (rank 0's, under the single
+/// process's name) are the single process's bytes, and no other rank writes one.
+#[test]
+fn multiway_on_two_and_three_ranks_writes_the_single_process_bytes() {
+    let d = dir("multiway");
+    let want = single_multiway(&d, "one.strat", 30, &["--keep-checkpoint"]);
+    let want_ckpt = std::fs::read(d.join("one.ckpt")).unwrap();
+    for ranks in [2, 3] {
+        let name = format!("r{ranks}.strat");
+        let mut args = multiway_args(&d, &name, 30);
+        args.push("--keep-checkpoint".into());
+        let out = run(mpirun(ranks, &args));
+        ok(&out);
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(log.contains(&format!("over {ranks} ranks")), "{log}");
+        let got = std::fs::read(d.join(&name)).unwrap();
+        assert!(got == want, "{ranks} ranks: the strategy file differs");
+        let ckpt = std::fs::read(d.join(format!("r{ranks}.ckpt"))).unwrap();
+        assert!(ckpt == want_ckpt, "{ranks} ranks: the checkpoint differs");
+    }
+    let files: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!files.iter().any(|f| f.contains("rank")), "{files:?}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A multiway job whose rank 1 is killed stops naming it; rank 0's checkpoint resumes it on
+/// another number of ranks (every rank's state is the whole one), byte-identical to an
+/// uninterrupted single process; a resume on ranks whose settings differ is refused.
+#[test]
+fn a_multiway_job_killed_resumes_on_another_number_of_ranks() {
+    let d = dir("mwkill");
+    let iterations = 400;
+    let want = single_multiway(&d, "one.strat", iterations, &[]);
+    let mut args = multiway_args(&d, "r.strat", iterations);
+    args.extend(["--checkpoint-every".into(), "1".into()]);
+    let mut job = mpirun(2, &args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let ckpt = d.join("r.ckpt");
+    let start = Instant::now();
+    while !ckpt.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(120) && job.try_wait().unwrap().is_none(),
+            "no checkpoint from the job"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = rank_pid(job.id(), 1).expect("rank 1's process");
+    let killed = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    assert!(killed.unwrap().success());
+    let out = job.wait_with_output().unwrap();
+    assert!(!out.status.success(), "the job went on without rank 1");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("rank 1") && log.contains("signal 9"), "{log}");
+    assert!(!d.join("r.strat").exists());
+
+    let mut other = multiway_args(&d, "r.strat", iterations);
+    let at = other.iter().position(|a| a == "24").unwrap();
+    other[at] = "30".into();
+    other.push("--resume".into());
+    let out = run(mpirun(3, &other));
+    assert!(!out.status.success());
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        log.contains("rank 0 of 3 failed") && log.contains("seed"),
+        "{log}"
+    );
+
+    let mut resume = multiway_args(&d, "r.strat", iterations);
+    resume.push("--resume".into());
+    let out = run(mpirun(3, &resume));
+    ok(&out);
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("resumed every rank at iteration"), "{log}");
+    assert!(std::fs::read(d.join("r.strat")).unwrap() == want);
+    assert!(!ckpt.exists(), "a finished solve removes its checkpoint");
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -61,6 +61,9 @@ pub trait Exchange {
     fn decide(&mut self, value: bool) -> Result<bool>;
     /// Every rank's `value`, rank order.
     fn all_u64(&mut self, value: u64) -> Result<Vec<u64>>;
+    /// Rank 0's `values` into every rank's (as long on every rank): a checkpoint that rank 0
+    /// alone read.
+    fn broadcast_f32(&mut self, values: &mut [f32]) -> Result<()>;
 }
 
 impl<X: Exchange + ?Sized> Exchange for &mut X {
@@ -84,6 +87,9 @@ impl<X: Exchange + ?Sized> Exchange for &mut X {
     }
     fn all_u64(&mut self, value: u64) -> Result<Vec<u64>> {
         (**self).all_u64(value)
+    }
+    fn broadcast_f32(&mut self, values: &mut [f32]) -> Result<()> {
+        (**self).broadcast_f32(values)
     }
 }
 
@@ -853,4 +859,4 @@ impl Up<'_> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

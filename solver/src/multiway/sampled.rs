@@ -215,6 +215,14 @@ struct Work {
 /// A batch's discounts ([`Discount`]), as `f32`.
 type Factors = Discount<f32>;
 
+/// What a running batch applies: its number, its average's weight and whether its regrets
+/// are clamped (CFR+).
+pub(crate) struct Batch {
+    t: u64,
+    weight: f32,
+    clamp: bool,
+}
+
 /// Applies `factors` to a regret, one at a time in order, as each batch's sweep did.
 #[inline(always)]
 fn discount_regret(r: &mut f32, factors: &[Factors]) {
@@ -368,6 +376,23 @@ impl SampledSolver {
     /// rows it did not touch may owe it their discount: [`SampledSolver::settle`] before
     /// reading them all.
     pub fn iterate(&mut self) -> Result<()> {
+        let batch = self.begin_batch();
+        let deals = self.batch.div_ceil(self.def.seats as usize);
+        self.run_deals(&batch, 0..deals, |solver, held| {
+            solver.catch_up(held);
+            for w in &solver.work[..held] {
+                solver.pending.extend_from_slice(&w.regret);
+                for &(s, p) in &w.average {
+                    add_average(&mut solver.average[s as usize], batch.weight, p);
+                }
+            }
+        })?;
+        self.end_batch(&batch);
+        Ok(())
+    }
+
+    /// The start of a batch: its discount pushed (or swept), the queue emptied.
+    pub(crate) fn begin_batch(&mut self) -> Batch {
         let t = self.iterations + 1;
         let sched = self.algorithm.schedule(t);
         if let Some(f) = sched.discount::<f32>() {
@@ -382,13 +407,26 @@ impl SampledSolver {
                 self.sweep(f);
             }
         }
-        let seats = self.def.seats as usize;
         // Left by a batch that failed.
         self.pending.clear();
-        let (seed, weight) = (self.seed, sched.new_average as f32);
-        let (batch, chunk) = (self.batch, self.work.len());
-        let deals = batch.div_ceil(seats);
-        for first in (0..deals).step_by(chunk) {
+        Batch {
+            t,
+            weight: sched.new_average as f32,
+            clamp: sched.clamp,
+        }
+    }
+
+    /// Runs the traversals of the batch's deals `deals`, a chunk at a time; after each chunk,
+    /// `take(self, held)` takes the updates of its first `held` deals' [`Work`] (in deal order).
+    pub(crate) fn run_deals(
+        &mut self,
+        batch: &Batch,
+        deals: Range<usize>,
+        mut take: impl FnMut(&mut SampledSolver, usize),
+    ) -> Result<()> {
+        let seats = self.def.seats as usize;
+        let (seed, t, traversals, chunk) = (self.seed, batch.t, self.batch, self.work.len());
+        for first in deals.clone().step_by(chunk) {
             let ctx = Ctx {
                 def: &self.def,
                 betting: &self.betting,
@@ -399,7 +437,7 @@ impl SampledSolver {
                 factors: &self.factors,
                 tremble: self.tremble,
             };
-            let held = chunk.min(deals - first);
+            let held = chunk.min(deals.end - first);
             self.work[..held].par_iter_mut().enumerate().try_for_each(
                 |(j, w)| -> Result<(), DealError> {
                     let deal = first + j;
@@ -409,7 +447,7 @@ impl SampledSolver {
                     w.average.clear();
                     w.blocks.clear();
                     // The last deal of a batch that is not whole deals has fewer traversals.
-                    for traverser in 0..seats.min(batch - deal * seats) {
+                    for traverser in 0..seats.min(traversals - deal * seats) {
                         let mut walk = Traversal {
                             ctx: &ctx,
                             facts: &mut w.facts,
@@ -429,19 +467,18 @@ impl SampledSolver {
                     Ok(())
                 },
             )?;
-            self.catch_up(held);
-            for w in &self.work[..held] {
-                self.pending.extend_from_slice(&w.regret);
-                for &(s, p) in &w.average {
-                    add_average(&mut self.average[s as usize], weight, p);
-                }
-            }
+            take(self, held);
         }
-        // The batch's regrets in traversal order: each slot's sum in the order the chunks had.
+        Ok(())
+    }
+
+    /// The end of a batch: its queued regrets added in traversal order (each slot's sum in
+    /// the order the chunks had), clamped under CFR+.
+    pub(crate) fn end_batch(&mut self, batch: &Batch) {
         for &(s, d) in &self.pending {
             self.regrets[s as usize] += d;
         }
-        if sched.clamp {
+        if batch.clamp {
             // Every slot this batch did not touch is at least 0 already (clamped when it last
             // was, or never touched), so clamping the touched ones is clamping all.
             for &(s, _) in &self.pending {
@@ -450,28 +487,34 @@ impl SampledSolver {
             }
         }
         self.pending.clear();
-        self.iterations = t;
-        Ok(())
+        self.iterations = batch.t;
     }
 
     /// Brings every block the first `held` deals of the chunk read up to this batch's
     /// discount, before anything is added to it, as the sweep at the batch's start did.
     fn catch_up(&mut self, held: usize) {
-        for w in &self.work[..held] {
-            for &(tree, block) in &w.blocks {
-                let at = &mut self.stamps[block as usize];
-                if (*at as usize) < self.factors.len() {
-                    let factors = &self.factors[*at as usize..];
-                    *at = self.factors.len() as u32;
-                    let slots = self.rows.block_slots(&self.betting, tree, block as usize);
-                    self.regrets[slots.clone()]
-                        .iter_mut()
-                        .for_each(|r| discount_regret(r, factors));
-                    self.average[slots]
-                        .iter_mut()
-                        .for_each(|a| discount_average(a, factors));
-                }
+        for j in 0..held {
+            for b in 0..self.work[j].blocks.len() {
+                let (tree, block) = self.work[j].blocks[b];
+                self.catch_up_block(tree, block);
             }
+        }
+    }
+
+    /// Brings block `block` of tree `tree` up to this batch's discount, if it is behind.
+    #[inline(always)]
+    fn catch_up_block(&mut self, tree: u32, block: u32) {
+        let at = &mut self.stamps[block as usize];
+        if (*at as usize) < self.factors.len() {
+            let factors = &self.factors[*at as usize..];
+            *at = self.factors.len() as u32;
+            let slots = self.rows.block_slots(&self.betting, tree, block as usize);
+            self.regrets[slots.clone()]
+                .iter_mut()
+                .for_each(|r| discount_regret(r, factors));
+            self.average[slots]
+                .iter_mut()
+                .for_each(|a| discount_average(a, factors));
         }
     }
 
@@ -776,5 +819,6 @@ fn sample(sigma: &[f32], bits: u32) -> usize {
     sigma.len() - 1
 }
 
+pub mod ranks;
 #[cfg(test)]
 pub(crate) mod tests;

@@ -16,6 +16,7 @@
 pub mod deal;
 pub mod multiway;
 pub mod sampled;
+pub mod sampled_ranks;
 pub mod split;
 pub mod walked;
 
@@ -92,6 +93,11 @@ pub trait Session {
     /// same iteration. One process: its own answer.
     fn agree(&mut self, mine: bool) -> Result<bool> {
         Ok(mine)
+    }
+    /// Whether this process writes the periodic checkpoints: not the ranks after the first of
+    /// a solve whose every rank holds the same arrays (rank 0 writes them for all).
+    fn writes_checkpoint(&self) -> bool {
+        true
     }
 }
 
@@ -345,8 +351,10 @@ fn iterate<S: Session>(
         };
         if solver.agree(due)? {
             solver.settle();
-            save(&plan.checkpoint, solver, problem)
-                .with_context(|| periodic_failed(&plan.checkpoint, solver.iterations()))?;
+            if solver.writes_checkpoint() {
+                save(&plan.checkpoint, solver, problem)
+                    .with_context(|| periodic_failed(&plan.checkpoint, solver.iterations()))?;
+            }
             last_checkpoint = Instant::now();
             if observer.checkpointed(solver, &progress)? == Flow::Stop {
                 break;

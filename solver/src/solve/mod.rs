@@ -26,10 +26,11 @@ pub mod multiway;
 pub mod outputs;
 pub mod report;
 pub mod sampled;
+pub mod sampled_ranks;
 pub mod split;
 pub mod walked;
 
-pub use outputs::Outputs;
+pub use outputs::{Outputs, Place};
 pub use report::{Interrupted, Report, Results};
 
 use crate::checkpoint::Problem;
@@ -258,25 +259,25 @@ pub trait Backend {
 /// its strategy so far and its checkpoint written.
 pub fn drive(request: &Request, watcher: &mut dyn Watcher) -> Result<Report> {
     match &request.settings {
-        Settings::Walked(s) => run(walked::Walked::new(s), request, None, watcher),
-        Settings::Deal(s) => run(deal::Deal::new(s), request, None, watcher),
-        Settings::Multiway(s) => run(multiway::Multiway::new(s), request, None, watcher),
-        Settings::Sampled(s) => run(sampled::Sampled::new(s), request, None, watcher),
+        Settings::Walked(s) => run(walked::Walked::new(s), request, Place::Single, watcher),
+        Settings::Deal(s) => run(deal::Deal::new(s), request, Place::Single, watcher),
+        Settings::Multiway(s) => run(multiway::Multiway::new(s), request, Place::Single, watcher),
+        Settings::Sampled(s) => run(sampled::Sampled::new(s), request, Place::Single, watcher),
     }
 }
 
-/// The one drive of every back end, as rank `rank` of as many ranks when split.
+/// The one drive of every back end, as the process `place` says.
 fn run<B: Backend>(
     mut backend: B,
     request: &Request,
-    rank: Option<(usize, usize)>,
+    place: Place,
     watcher: &mut dyn Watcher,
 ) -> Result<Report> {
     backend.check(request)?;
     if !request.measure_at.iterations.is_empty() {
         check_iterations(&request.measure_at.iterations).context("the measurement schedule")?;
     }
-    let outputs = Outputs::new(request, B::FILE, rank)?;
+    let outputs = Outputs::new(request, B::FILE, place)?;
     let start = Instant::now();
     let (mut solver, problem) = backend.prepare(request, watcher)?;
     let mut resumed_from_iteration = None;

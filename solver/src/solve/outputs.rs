@@ -7,6 +7,19 @@ use crate::session::split::rank_checkpoint;
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 
+/// Which process of a solve this is, for its outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// The one process.
+    Single,
+    /// Rank `.0` of `.1` of a solve split over ranks, each with a checkpoint of its own
+    /// ([`rank_checkpoint`]).
+    Part(usize, usize),
+    /// Rank `.0` of a solve whose every rank holds the same arrays: rank 0 writes the single
+    /// process's checkpoint and strategy file, the others write nothing.
+    Replica(usize),
+}
+
 /// The strategy file and the checkpoint of a solve.
 #[derive(Clone, Debug)]
 pub struct Outputs {
@@ -20,15 +33,12 @@ pub struct Outputs {
 impl Outputs {
     /// The request's `out`, else `solves/STEM{suffix}.{ext}` (`file`; a folder git ignores, so
     /// that a newcomer's solve never overwrites a shipped file in `strategies/`), and its
-    /// checkpoint; as rank `rank` of as many ranks, that rank's checkpoint. The folder is
-    /// created and both files are checked to be writable there (rank 0 alone checks the
-    /// strategy file: the ranks would race on its test file). With `resume`, the checkpoint
-    /// must be there.
-    pub fn new(
-        request: &Request,
-        (suffix, ext): (&str, &str),
-        rank: Option<(usize, usize)>,
-    ) -> Result<Outputs> {
+    /// checkpoint; as a [`Place::Part`], that rank's checkpoint. The folder is created and
+    /// both files are checked to be writable there (rank 0 alone checks the strategy file:
+    /// the ranks would race on its test file; a [`Place::Replica`] after rank 0 checks
+    /// nothing, writing nothing). With `resume`, the checkpoint must be there (on a replica,
+    /// rank 0's).
+    pub fn new(request: &Request, (suffix, ext): (&str, &str), place: Place) -> Result<Outputs> {
         let out = request.out.clone().unwrap_or_else(|| {
             PathBuf::from("solves").join(format!("{}{suffix}.{ext}", game_stem(&request.name)))
         });
@@ -40,19 +50,20 @@ impl Outputs {
                 .with_context(|| format!("--out: creating {}", dir.display()))?;
         }
         let single = out.with_extension("ckpt");
-        let (checkpoint, lead) = match rank {
-            None => (single, true),
-            Some((r, n)) => (rank_checkpoint(&single, r, n), r == 0),
+        let (checkpoint, lead, writes) = match place {
+            Place::Single => (single, true, true),
+            Place::Part(r, n) => (rank_checkpoint(&single, r, n), r == 0, true),
+            Place::Replica(r) => (single, r == 0, r == 0),
         };
-        let check: &[&PathBuf] = if lead {
-            &[&out, &checkpoint]
-        } else {
-            &[&checkpoint]
+        let check: &[&PathBuf] = match (lead, writes) {
+            (true, _) => &[&out, &checkpoint],
+            (false, true) => &[&checkpoint],
+            (false, false) => &[],
         };
         for path in check {
             check_writable(path).context("--out")?;
         }
-        if request.resume && !checkpoint.exists() {
+        if request.resume && writes && !checkpoint.exists() {
             bail!("--resume: no checkpoint at {}", checkpoint.display());
         }
         Ok(Outputs {

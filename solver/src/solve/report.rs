@@ -389,6 +389,22 @@ pub struct Sampled {
     /// The solver in words.
     #[serde(skip)]
     pub describe: String,
+    /// The ranks' figures of a solve over MPI ranks (none for one process).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub ranks: Option<SampledRanks>,
+}
+
+/// What a sampled multiway solve over ranks adds to its report.
+#[derive(Clone, Debug, Serialize)]
+pub struct SampledRanks {
+    /// The number of ranks.
+    pub ranks: usize,
+    /// Per rank, the bytes it received per batch (the other ranks' updates).
+    pub received_bytes_per_batch: Vec<f64>,
+    /// Per rank, the seconds in collectives (waiting for the slowest rank included).
+    pub communication_seconds: Vec<f64>,
+    /// Per rank, the seconds adding every rank's updates (each rank adds them all).
+    pub adding_seconds: Vec<f64>,
 }
 
 /// The end of a split solve, as rank 0 reports it.

@@ -129,6 +129,11 @@ pub struct Sampled<'a> {
     settings: &'a Settings,
     sampling: Sampling,
     est: Option<Estimate>,
+    /// Whether this process writes the strategy file and the checkpoint (all but the ranks
+    /// after the first of a solve over ranks).
+    pub(super) lead: bool,
+    /// Bytes the process holds beyond one process's solver (a rank's exchange buffers).
+    pub(super) exchange_bytes: usize,
 }
 
 impl<'a> Sampled<'a> {
@@ -141,6 +146,8 @@ impl<'a> Sampled<'a> {
                 batch: settings.batch,
             },
             est: None,
+            lead: true,
+            exchange_bytes: 0,
         }
     }
 }
@@ -197,7 +204,8 @@ impl Backend for Sampled<'_> {
         // Measured after the betting is built: the tree, and what its building's position maps
         // leave in the allocator (7stud-7p `tiny`: 176 MiB resident against 95 counted).
         let resident = status_bytes("VmRSS").unwrap_or(0);
-        let est = estimate(&tree, &buckets, s.batch, resident);
+        let mut est = estimate(&tree, &buckets, s.batch, resident);
+        est.scratch_bytes += self.exchange_bytes;
         let sizes = tree.street_sizes();
         watcher.say(&format!(
             "{} ({seats} seats): betting abstraction of {} nodes (decisions per street {:?}), \
@@ -257,13 +265,17 @@ impl Backend for Sampled<'_> {
             request, outputs, ..
         } = ended;
         let (out, ckpt) = (&outputs.strategy, &outputs.checkpoint);
-        let kept = checkpoint::write_results(
-            ckpt,
-            out,
-            ended.keep,
-            || session::save(ckpt, &solver, problem),
-            || write_strategy(out, &solver, problem, self.settings.rows),
-        )?;
+        let kept = if self.lead {
+            checkpoint::write_results(
+                ckpt,
+                out,
+                ended.keep,
+                || session::save(ckpt, &solver, problem),
+                || write_strategy(out, &solver, problem, self.settings.rows),
+            )?
+        } else {
+            "rank 0's".into()
+        };
         let seconds = ended.clock.start.elapsed().as_secs_f64();
         let iter_secs = ended.ran.iterating.as_secs_f64().max(1e-9);
         let batch = solver.batch;
@@ -294,6 +306,7 @@ impl Backend for Sampled<'_> {
             file_bytes: std::fs::metadata(out).map(|m| m.len()).unwrap_or(0),
             checkpoint: kept,
             describe: solver.describe(),
+            ranks: None,
         }))
     }
 }

@@ -11,7 +11,9 @@
 //! outside any rayon pool, with rayon's global pool as the ranks' workers.
 
 use super::deal::{measure_lifted, Settings, NOT_COMPUTABLE, WIDTH};
-use super::{cards, report, Backend, Clock, Ended, Report, Request, Results, Sampling, Watcher};
+use super::{
+    cards, report, Backend, Clock, Ended, Place, Report, Request, Results, Sampling, Watcher,
+};
 use crate::best_response::Exploitability;
 use crate::checkpoint::{self, Problem};
 use crate::deal_cfr::split::{DealPart, Exchange, Gathered, Split, Traffic};
@@ -44,7 +46,7 @@ pub fn drive_split<X: Exchange>(
         },
         prepared: None,
     };
-    super::run(backend, request, Some(ranks), watcher)
+    super::run(backend, request, Place::Part(ranks.0, ranks.1), watcher)
 }
 
 /// What preparing a rank found: the bucketing, the rank's estimate and one process's peak.
@@ -359,7 +361,7 @@ fn full_average<X: Exchange>(
 }
 
 /// Every rank's traffic, rank order (a collective: every rank calls it).
-fn gather_traffic(x: &mut impl Exchange, mine: Traffic) -> Result<Vec<Traffic>> {
+pub(super) fn gather_traffic(x: &mut impl Exchange, mine: Traffic) -> Result<Vec<Traffic>> {
     let received = x.all_u64(mine.received)?;
     let sent = x.all_u64(mine.sent)?;
     let nanos = x.all_u64(mine.time.as_nanos() as u64)?;

@@ -6,7 +6,7 @@ use std::sync::{Barrier, Mutex};
 
 /// Ranks as threads of one process: each collective deposits every rank's share, waits for all,
 /// reads them in rank order and waits again (so that no share is overwritten while read).
-struct Threads {
+pub(crate) struct Threads {
     rank: usize,
     ranks: usize,
     shared: Arc<Shared>,
@@ -18,7 +18,7 @@ struct Shared {
 }
 
 impl Threads {
-    fn all(ranks: usize) -> Vec<Threads> {
+    pub(crate) fn all(ranks: usize) -> Vec<Threads> {
         let shared = Arc::new(Shared {
             barrier: Barrier::new(ranks),
             slots: Mutex::new(vec![Vec::new(); ranks]),
@@ -77,6 +77,16 @@ impl Exchange for Threads {
             .chunks_exact(8)
             .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
             .collect())
+    }
+    fn broadcast_f32(&mut self, values: &mut [f32]) -> Result<()> {
+        let mine: &[u8] = if self.rank == 0 {
+            bytemuck::cast_slice(values)
+        } else {
+            &[]
+        };
+        let bytes = self.exchange(mine);
+        values.copy_from_slice(bytemuck::cast_slice(&bytes));
+        Ok(())
     }
 }
 
