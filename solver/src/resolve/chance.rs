@@ -113,6 +113,7 @@ impl Subgame {
         let hands: Vec<CardSet> = cards.iter().map(|&c| CardSet::single(c)).collect();
         Ok(Subgame {
             tree,
+            seats: [0, 1],
             ranges,
             roots: hands.clone(),
             of_root: (0..hands.len() as u32).collect(),
