@@ -206,9 +206,10 @@ pub struct Plan {
     /// ([`Observer::measured`]), beside the checkpoints: a count already reached when the
     /// session starts (0, or a resumed checkpoint's) is measured before the first iteration.
     pub measure_at: Vec<u64>,
-    /// CPU seconds of iterating (ascending) at which the observer measures the solver, each
-    /// after the first iteration that reaches it (several at one iteration if it passes them
-    /// all); the session stops at the last. Counts the CPU time ([`Plan::count_cpu`]).
+    /// CPU seconds of iterating (none below the one before) at which the observer measures the
+    /// solver, each after the first iteration that reaches it (several at one iteration if it
+    /// passes them all); the session stops at the last. Counts the CPU time
+    /// ([`Plan::count_cpu`]).
     pub measure_at_cpu: Vec<f64>,
     /// Count the CPU time of the iterations ([`Progress::cpu`]): the process's, every thread,
     /// the checkpoints and measurements left out. Off unless asked: it reads the process's
@@ -388,8 +389,6 @@ struct CpuClock<'a> {
     left_out: f64,
     /// The next count of the CPU schedule.
     next: usize,
-    /// CPU seconds of iterating at the last reading.
-    now: f64,
 }
 
 impl<'a> CpuClock<'a> {
@@ -405,17 +404,15 @@ impl<'a> CpuClock<'a> {
             },
             left_out: 0.0,
             next: 0,
-            now: 0.0,
         })
     }
 
     /// Reads the clock: CPU seconds of iterating so far.
-    fn read(&mut self) -> Result<Option<f64>> {
+    fn read(&self) -> Result<Option<f64>> {
         if self.counting.is_none() {
             return Ok(None);
         }
-        self.now = cpu_seconds()? - self.began - self.left_out;
-        Ok(Some(self.now))
+        Ok(Some(cpu_seconds()? - self.began - self.left_out))
     }
 
     /// Whether the next count of the CPU schedule is reached (read after an iteration).

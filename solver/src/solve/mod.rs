@@ -88,9 +88,9 @@ pub struct MeasureAt {
     /// The iteration counts, ascending (0 measures the fresh solver); counts past the solve's
     /// stop are not reached.
     pub iterations: Vec<u64>,
-    /// CPU seconds of iterating (every thread of the process), ascending: measured after the
-    /// first iteration that reaches each, the solve stopping at the last (a solve run to the
-    /// CPU time another used).
+    /// CPU seconds of iterating (every thread of the process), none below the one before:
+    /// measured after the first iteration that reaches each, the solve stopping at the last (a
+    /// solve run to the CPU time another used).
     pub cpu_seconds: Vec<f64>,
     /// Count the CPU time of the iterations with an iteration schedule too: each row's
     /// [`report::Row::cpu_seconds`].
@@ -298,11 +298,13 @@ fn run<B: Backend>(
     if !at.iterations.is_empty() {
         check_iterations(&at.iterations).context("the measurement schedule")?;
     }
-    if at.cpu_seconds.windows(2).any(|w| w[0] >= w[1])
+    // Equal times are allowed: two counts one CPU time reaches (a sampled solve's rows a clock
+    // tick apart or none).
+    if at.cpu_seconds.windows(2).any(|w| w[0] > w[1])
         || at.cpu_seconds.iter().any(|c| !c.is_finite())
     {
         bail!(
-            "the CPU times to measure at must be ascending, not {:?}",
+            "the CPU times to measure at must not descend, not {:?}",
             at.cpu_seconds
         );
     }
