@@ -14,6 +14,7 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 
 mod game;
+mod opened;
 mod player;
 mod query;
 mod ranges;

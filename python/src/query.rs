@@ -4,12 +4,12 @@
 //! [`solver::query::values`]), as the dicts `stud query --json` and
 //! `stud query --values --json` print.
 
+use crate::opened::Opened;
 use crate::{json_to_py, stud_error};
 use anyhow::{bail, Context};
 use pyo3::prelude::*;
-use solver::bot::{StrategyPlayer, BOT_NAMES};
+use solver::bot::BOT_NAMES;
 use solver::players::strategy_spec;
-use solver::purify::Purification;
 use solver::query::betting::{answer, Ask};
 use solver::query::resolve::{self as resolving, DEFAULT_ITERATIONS};
 use solver::query::spot::parse_spot;
@@ -74,36 +74,37 @@ fn answer_json(
         }
     }
     let steps = parse_spot(spot)?;
-    let file = StrategyFile::open(Path::new(path))?;
-    match &file {
-        StrategyFile::Betting(_) => {}
-        StrategyFile::Public(_) if ranges || values.is_some() => bail!(
+    let opened = crate::opened::open(path)?;
+    let player = match &*opened {
+        Opened::Betting(player) => player,
+        Opened::File(StrategyFile::Public(_)) if ranges || values.is_some() => bail!(
             "ranges and values read a real game's strategy (a betting-tree file); {path} is a \
              public tree: every private hand has its own row already"
         ),
-        StrategyFile::Public(f) => {
+        Opened::File(StrategyFile::Public(f)) => {
             return Ok((public::answer(f, hand, play, &steps)?.json(), None))
         }
-        StrategyFile::Multiway(_) if ranges || values.is_some() => bail!(
+        Opened::File(StrategyFile::Multiway(_)) if ranges || values.is_some() => bail!(
             "ranges and values read a heads-up strategy; {path} is a multiway file (three or \
              more seats)"
         ),
-        StrategyFile::Multiway(f) => {
+        Opened::File(StrategyFile::Multiway(f)) => {
             return Ok((multiway::answer(f, hand, play, &steps)?.json(), None))
         }
-    }
-    let def = file.game().clone();
+        Opened::File(StrategyFile::Betting(_)) => {
+            bail!("{path}: a betting-tree file is kept as its player, not as a file")
+        }
+    };
     // One open: the player of the file (its rows as stored) reads it for the ranges too.
-    let player = StrategyPlayer::of_game(file, path, &def)?.with_purification(Purification::Mixed);
     let f = player.file().betting().context("a betting-tree file")?;
     let ask = Ask {
         hand,
         play,
-        ranges: ranges.then_some(&player),
+        ranges: ranges.then_some(player),
     };
     let rows = answer(f, ask, &steps)?.json();
     let values = values
-        .map(|o| values_json(&player, &steps, hand, o, &|_, _, _| {}))
+        .map(|o| values_json(player, &steps, hand, o, &|_, _, _| {}))
         .transpose()?;
     Ok((rows, values))
 }
@@ -147,8 +148,8 @@ fn resolve_json(
         bail!("iterations={iterations}: from 1 to {MAX_ITERATIONS}");
     }
     let steps = parse_spot(spot)?;
-    let path = Path::new(path);
-    let file = StrategyFile::open(path)?;
+    let opened = crate::opened::open(path)?;
+    let (file, path) = (opened.file(), Path::new(path));
     if let StrategyFile::Multiway(_) = file {
         bail!(
             "a re-solve reads a heads-up strategy; {} is a multiway file (three or more seats)",
@@ -161,5 +162,5 @@ fn resolve_json(
         safe,
         floor: DEFAULT_FLOOR,
     };
-    Ok(resolving::answer(&file, path, ask, &steps)?.json())
+    Ok(resolving::answer(file, path, ask, &steps)?.json())
 }

@@ -271,7 +271,9 @@ def query(file_or_player, spot: str = "", hand=None, ranges: bool = False, value
     answer, the last street (from 6th street, the last two) re-solved for ``iterations`` DCFR
     iterations, safely with ``safe=True``; ``row`` is then the re-solved policy and
     ``to_dict()`` has the strategy's row beside it (``blueprint``) and the re-solve's report
-    (``subgame``)."""
+    (``subgame``). The file is opened once while it is unchanged (the last few files asked are
+    kept, each known by its path, modification time and length): asking one file at many spots
+    reads and checks it once, and a file rewritten since is read again."""
     spec = file_or_player.name if isinstance(file_or_player, Player) else _os.fspath(file_or_player)
     if resolve:
         if hand is None or ranges or values:

@@ -3,6 +3,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 
 import pytest
@@ -189,3 +190,17 @@ def test_a_public_tree_file_has_no_ranges_or_values(leduc):
         stud.query(leduc, "cbr2", ranges=True)
     with pytest.raises(stud.StudError, match="public tree"):
         stud.query(leduc, "cbr2", hand="Kd", values=True)
+
+
+def test_a_file_is_read_again_once_rewritten(tmp_path):
+    # The file is kept open between queries while unchanged: rewritten under the same name
+    # (another strategy, a later modification time), its new contents answer.
+    path = str(tmp_path / "kept.strat")
+    shutil.copy(HU, path)
+    assert stud.query(path, "3c 8d pb").to_dict() == stud.query(HU, "3c 8d pb").to_dict()
+    assert stud.query(path, FOURTH, hand="As Kd").to_dict() == \
+        stud.query(HU, FOURTH, hand="As Kd").to_dict()
+    shutil.copy(MW, path)
+    later = os.stat(path).st_mtime + 10
+    os.utime(path, (later, later))
+    assert stud.query(path, "").to_dict() == stud.query(MW, "").to_dict()

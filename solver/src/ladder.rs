@@ -274,6 +274,7 @@ impl Ladder<'_> {
             measure_at: MeasureAt {
                 iterations: iterations.to_vec(),
                 plays: plays.to_vec(),
+                ..MeasureAt::default()
             },
         };
         let report = solve::drive(&request, &mut Rows { watcher, row });

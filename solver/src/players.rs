@@ -133,11 +133,61 @@ fn strategy_player(
     file: StrategyFile,
     def: &GameDef,
 ) -> anyhow::Result<StrategyPlayer> {
+    heads_up_player(path, purification, file, def, RECENT_VIEWS)
+}
+
+/// [`strategy_player`] remembering the buckets of `recent` views.
+fn heads_up_player(
+    path: &str,
+    purification: Option<Purification>,
+    file: StrategyFile,
+    def: &GameDef,
+    recent: usize,
+) -> anyhow::Result<StrategyPlayer> {
     let mut player = StrategyPlayer::of_game(file, path, def)?;
-    player.remember_recent(RECENT_VIEWS);
+    player.remember_recent(recent);
     Ok(match purification {
         Some(p) => player.with_purification(p),
         None => player,
+    })
+}
+
+/// A strategy file's player, of the file's kind: a heads-up file's (whose ranges and values a
+/// caller can read) or a multiway file's.
+pub enum FilePlayer {
+    /// A heads-up file's.
+    HeadsUp(StrategyPlayer),
+    /// A multiway file's.
+    Multiway(MultiwayPlayer),
+}
+
+impl FilePlayer {
+    /// The player.
+    pub fn player(&self) -> &dyn Player {
+        match self {
+            FilePlayer::HeadsUp(p) => p,
+            FilePlayer::Multiway(p) => p,
+        }
+    }
+}
+
+/// The player of the strategy file at `path` (of either kind, opened once) for hands of `def`
+/// (refused where the file was solved for another game), played as `purification` says; a
+/// heads-up file's remembers the buckets of `recent` views ([`RECENT_VIEWS`],
+/// [`RESOLVE_RECENT_VIEWS`] for a caller that asks the ranges of every decision).
+pub fn open_file(
+    path: &Path,
+    def: &GameDef,
+    purification: Option<Purification>,
+    recent: usize,
+) -> anyhow::Result<FilePlayer> {
+    let name = path.display().to_string();
+    let file = StrategyFile::open(path)?;
+    Ok(match file {
+        StrategyFile::Multiway(f) => {
+            FilePlayer::Multiway(multiway_player(&name, purification, *f, def)?)
+        }
+        file => FilePlayer::HeadsUp(heads_up_player(&name, purification, file, def, recent)?),
     })
 }
 

@@ -668,6 +668,15 @@ impl GameDef {
             .count()
     }
 
+    /// The community cards the game deals (not counting one turned when the stub runs short).
+    pub fn community_cards(&self) -> usize {
+        self.streets
+            .iter()
+            .flat_map(|s| &s.deal)
+            .filter(|d| **d == Deal::Community)
+            .count()
+    }
+
     /// Street `street` (0-based) as players say it: in a stud game the number of cards each
     /// player holds once it is dealt ("3rd street" to "7th street" in seven-card stud, "2nd
     /// street" to "5th street" in five-card stud); in a game with community cards or no up

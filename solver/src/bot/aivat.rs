@@ -31,7 +31,6 @@
 //! community card depending on who folded, which the equity above does not model: there the
 //! estimator does not apply ([`applies`]).
 
-use super::matches::community_cards;
 use abstraction::cards::CardSet;
 use abstraction::rules::pots::MAX_SEATS;
 use abstraction::rules::{showdown_winnings, Action, GameDef, State};
@@ -53,7 +52,7 @@ const UNIT: u64 = 5040;
 /// Whether the estimator applies to `def`: every seat's cards and the board fit the deck, so
 /// that the cards come uniformly from those not yet dealt whoever folds.
 pub fn applies(def: &GameDef) -> bool {
-    let total = def.seats as usize * def.cards_per_player() + community_cards(def);
+    let total = def.seats as usize * def.cards_per_player() + def.community_cards();
     total <= def.deck.cards().len() as usize
 }
 
@@ -187,7 +186,7 @@ impl HandEstimate {
             out = out.union(*h);
         }
         let per = def.cards_per_player();
-        let board_missing = community_cards(def) - state.community_cards().len();
+        let board_missing = def.community_cards() - state.community_cards().len();
         let seats = || (0..n).filter(move |&s| live & (1 << s) != 0);
         let need = seats().map(|s| per - held[s].len() as usize).sum::<usize>() + board_missing;
         let mut pool: Vec<_> = def.deck.cards().minus(out).iter().collect();

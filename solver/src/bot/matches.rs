@@ -44,7 +44,7 @@ impl DealCards {
         abstraction::draw::shuffle(&mut deck, rng);
         let mut order = [Card::from_id(0); MAX_DECK];
         order[..deck.len()].copy_from_slice(&deck);
-        let total = def.seats as usize * def.cards_per_player() + community_cards(def);
+        let total = def.seats as usize * def.cards_per_player() + def.community_cards();
         DealCards {
             order,
             len: deck.len() as u8,
@@ -61,7 +61,7 @@ impl DealCards {
         let at = if self.runs {
             match seat {
                 Some(s) => (k < per).then_some(s as usize * per + k)?,
-                None => (k < community_cards(def)).then_some(n * per + k)?,
+                None => (k < def.community_cards()).then_some(n * per + k)?,
             }
         } else {
             // Dealing order: each street's cards seat by seat, then its community cards.
@@ -141,7 +141,7 @@ impl DealCards {
                 }
             }
         }
-        for k in state.community_cards().len()..community_cards(def) {
+        for k in state.community_cards().len()..def.community_cards() {
             if let Some(at) = self.place(def, None, k) {
                 due.insert(self.order[at]);
             }
@@ -153,15 +153,6 @@ impl DealCards {
             .find(|&c| free.contains(c))
             .context("the deal has no card left for the rules engine's next card")
     }
-}
-
-/// The community cards `def` deals (not counting one turned when the stub runs short).
-pub(crate) fn community_cards(def: &GameDef) -> usize {
-    def.streets
-        .iter()
-        .flat_map(|st| &st.deal)
-        .filter(|d| **d == Deal::Community)
-        .count()
 }
 
 /// What one match found.

@@ -7,6 +7,7 @@
 
 pub mod aivat;
 mod average;
+pub mod check;
 mod heuristic;
 mod lbr;
 pub(crate) mod lookahead;

@@ -1,30 +1,29 @@
 //! `stud eval multiway`: the sampling multiway solver measured exactly on a walkable game of
-//! three or more seats: its average strategy lifted onto the whole game tree
-//! (`solver::multiway::lift`) after increasing numbers of traversals, its NashConv beside the
-//! exact solver's at the same CPU time, and the lift checked against the strategy file's
-//! player on hands played through the rules engine.
+//! three or more seats: two solves of the library's `solve::drive`, each with a measurement
+//! schedule: the sampled solve measured at each count of traversals (its average strategy
+//! lifted onto the whole game tree, `solver::multiway::lift`, and its NashConv taken), then the
+//! exact solver run to the same CPU times; between them the lift checked against the strategy
+//! file's player on hands played through the rules engine, and the exact solver's floors on
+//! the abstract games.
 
-use abstraction::bucketing::{Size, SIZES};
-use abstraction::card_abstraction::CardAbstraction;
+use abstraction::bucketing::Progress as Building;
 use abstraction::history_tree::HistoryTree;
 use abstraction::multiway_betting::WithinStreet;
 use abstraction::multiway_deal::MultiwayView;
 use abstraction::named::Named;
 use abstraction::rules::GameDef;
-use abstraction::tree::Budget;
-use anyhow::{ensure, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
+use solver::bot::check::{check_player, Checked};
 use solver::bot::MultiwayPlayer;
 use solver::cfr::Algorithm;
-use solver::checkpoint::Problem;
-use solver::memory::{available_memory, cpu_seconds, status_bytes};
-use solver::multiway::lift::{check_player, merge, unmerge, Checked, Lift};
-use solver::multiway::sampled::{Played, SampledSolver};
-use solver::multiway::{nash_conv, Solver};
+use solver::multiway::lift::{floor, Lift};
+use solver::multiway::sampled::Played;
 use solver::purify::Purification;
-use solver::session::multiway::estimate;
-use solver::session::sampled::{betting, write_strategy, ADVICE};
-use solver::strategy_file::multiway::{as_stored, MultiwayFile, RowFormat};
-use std::sync::Arc;
+use solver::solve::report::{Measured, Results, Row as Measurement};
+use solver::solve::{self, MeasureAt, Request, Settings, Watcher};
+use solver::strategy_file::multiway::{MultiwayFile, RowFormat};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Arguments of `stud eval multiway`.
 #[derive(clap::Args, Debug)]
@@ -125,10 +124,6 @@ fn within_street_of(args: &Args) -> WithinStreet {
     args.sampled.within_street.unwrap_or(WithinStreet::History)
 }
 
-/// The most histories of a game measured: a walkable game has a few million; a real game is
-/// refused once its walk passes this many, within seconds.
-const MAX_HISTORIES: usize = 1 << 25;
-
 /// The exact solver on an abstract game.
 struct Floor {
     what: &'static str,
@@ -150,6 +145,15 @@ struct Row {
     exact: f64,
 }
 
+/// What the sampled solve leaves for the check and the floors.
+struct Sampled {
+    rows: Vec<Row>,
+    /// Its strategy file.
+    file: PathBuf,
+    /// The strategy it played, unrounded.
+    played: Vec<f32>,
+}
+
 /// Runs the command: the sampled solve measured at each count of traversals, its lift checked
 /// against the file's player, the exact solver's floors on the abstract games, then the exact
 /// solver on the whole tree at the same CPU time.
@@ -165,40 +169,47 @@ pub fn run(args: Args) -> Result<()> {
         !args.traversals.is_empty() && args.traversals.windows(2).all(|w| w[0] < w[1]),
         "--traversals: one or more counts, ascending"
     );
-    let quiet = args.output.json;
-    let say = |s: String| {
-        if !quiet {
-            eprintln!("{s}");
-        }
-    };
     let pool = args.pool.start()?;
-    let tree = game_tree(&def, game, &say)?;
-    let (mut sampled, problem) = sampled_solver(&args, &def, game)?;
-    let lift = Lift::new(
+    let dir = std::env::temp_dir().join(format!("stud-eval-multiway-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let measured = pool.install(|| measure(&args, &def, game, &dir));
+    std::fs::remove_dir_all(&dir).ok();
+    let (rows, floors, lift, checked) = measured?;
+    print(&args, game, &rows, &floors, &lift, &checked);
+    Ok(())
+}
+
+/// The two solves, the check and the floors: the table's rows, its floors (the whole tree's
+/// exact solve first, the sampled solve last), the lift and the check; the files in `dir`.
+fn measure(
+    args: &Args,
+    def: &GameDef,
+    game: &str,
+    dir: &Path,
+) -> Result<(Vec<Row>, Vec<Floor>, Lift, Checked)> {
+    let mut lines = Lines::new(args.output.json);
+    let sampled = solve_sampled(args, def, game, dir, &mut lines)?;
+    let tree = solve::sampled::game_tree(def, game)?;
+    let file = MultiwayFile::open(&sampled.file)?;
+    let lift = Lift::new(&tree, def, &file.betting, &file.buckets, &file.rows)?;
+    let policy = lift.policy(&tree, &sampled.played);
+    let player = MultiwayPlayer::new(file, "sampled");
+    let checked = check_player(
         &tree,
-        &def,
-        &sampled.betting,
-        &sampled.buckets,
-        &sampled.rows,
+        def,
+        &policy,
+        &player,
+        args.check_hands,
+        args.random.seed,
     )?;
-    say(format!(
-        "card abstraction {}: per street, {:?} distinct views (under suit renaming) in {:?} \
-         buckets",
-        sampled.buckets.heads_up.name(),
-        lift.views,
-        lift.buckets
-    ));
-    let mut rows = measure_sampled(&args, &pool, &mut sampled, &tree, &lift, &say)?;
-    let checked = check_lift(&args, &def, &tree, &sampled, &problem, &lift)?;
-    say(format!(
+    lines.say(&format!(
         "lift checked against the strategy file's player: {} decisions of {} hands, largest \
          difference of a probability {:.2e} (the file's rows are rounded to 1/255)",
         checked.decisions, checked.hands, checked.max_difference
     ));
-    drop(sampled);
-    let floors = floors(&args, &tree, &lift, &say)?;
-    let infosets = tree.infosets.len();
-    measure_exact(&args, tree, &mut rows, &say)?;
+    let floors = floors(args, &tree, &lift, &lines)?;
+    let mut rows = sampled.rows;
+    solve_exact(args, def, game, dir, &mut rows, &mut lines)?;
     let last = rows.last().context("no rows")?;
     let abstract_sets = lift
         .abstract_key
@@ -207,7 +218,7 @@ pub fn run(args: Args) -> Result<()> {
         .map_or(0, |&k| k as usize + 1);
     let mut all = vec![Floor {
         what: "exact solver, whole tree",
-        sets: infosets,
+        sets: tree.infosets.len(),
         nc: last.exact,
     }];
     all.extend(floors);
@@ -216,155 +227,117 @@ pub fn run(args: Args) -> Result<()> {
         sets: abstract_sets,
         nc: last.sampled,
     });
-    print(&args, game, &rows, &all, &lift, &checked);
-    Ok(())
+    Ok((rows, all, lift, checked))
 }
 
-/// The whole game tree the profiles are measured on, refused if it will not fit.
-fn game_tree(def: &GameDef, game: &str, say: &impl Fn(String)) -> Result<HistoryTree> {
-    let resident = status_bytes("VmRSS").unwrap_or(0);
-    let budget = Budget {
-        nodes: MAX_HISTORIES,
-        bytes: available_memory().unwrap_or(usize::MAX),
-        per_slot: solver::multiway::BYTES_PER_SLOT,
-    };
-    let tree = HistoryTree::build(def, budget).with_context(|| {
-        format!("{game}'s game tree: stud eval multiway needs a walkable game (tristud has 8M histories)")
-    })?;
-    estimate(&tree, resident).check_fits(available_memory(), "a smaller game")?;
-    say(format!(
-        "{game}: game tree of {} histories, {} information sets, {} infoset-actions",
-        tree.nodes.len(),
-        tree.infosets.len(),
-        tree.num_slots
-    ));
-    Ok(tree)
-}
-
-/// The sampling solver as the flags configure it, and the problem its file records.
-fn sampled_solver(args: &Args, def: &GameDef, game: &str) -> Result<(SampledSolver, Problem)> {
-    let seats = def.seats as usize;
-    let batch = (args.sampled.batch)
-        .unwrap_or(solver::solve::sampled::DEFAULT_BATCH_PER_SEAT * seats)
-        .max(seats);
-    let size = Size::parse(&args.abstraction, def.streets.len())
-        .with_context(|| format!("--abstraction {} ({SIZES})", args.abstraction))?;
-    let buckets = solver::solve::cards::multiway_buckets(
-        def,
-        &size,
-        view_of(args),
-        &args.cache.abstraction_dir,
-        &super::solve_watch::Console::new(args.output.json, false),
-    )
-    .with_context(|| {
-        format!("{game}: the sampling solver buckets stud cards (down and up, no community card)")
-    })?;
-    let abstract_game =
-        betting(def, within_street_of(args), 50_000_000).with_context(|| ADVICE.to_string())?;
-    let problem = Problem::sampled(def, &buckets, within_street_of(args));
-    let mut sampled = SampledSolver::new(
-        def,
-        abstract_game,
-        Arc::new(buckets),
-        algorithm_of(args),
-        batch,
-        args.random.seed,
-    )?;
-    sampled.set_tremble(args.tremble)?;
-    sampled.played = args.strategy;
-    Ok((sampled, problem))
-}
-
-/// The sampled solve run to each count of `--traversals`, its lift's NashConv (and each way of
-/// `--play`'s) measured there: the table's rows, the exact solver's columns still empty.
-fn measure_sampled(
-    args: &Args,
-    pool: &rayon::ThreadPool,
-    sampled: &mut SampledSolver,
-    tree: &HistoryTree,
-    lift: &Lift,
-    say: &impl Fn(String),
-) -> Result<Vec<Row>> {
-    let batch = sampled.batch as u64;
-    let mut rows = Vec::new();
-    let mut cpu = 0.0;
-    for &t in &args.traversals {
-        let target = t.div_ceil(batch);
-        let start = cpu_seconds()?;
-        pool.install(|| -> Result<()> {
-            while sampled.iterations < target {
-                sampled.iterate()?;
-            }
-            Ok(())
-        })?;
-        sampled.settle();
-        cpu += cpu_seconds()? - start;
-        let policy = lift.policy(tree, &sampled.played_strategy());
-        let nc = nash_conv(tree, &policy).total();
-        say(format!(
-            "sampled: {} traversals, {cpu:.1} CPU s, NashConv {nc:.5}",
-            sampled.iterations * batch
-        ));
-        let played: Vec<f64> = (args.play.iter())
-            .map(|&play| nash_conv(tree, &played_as(tree, &policy, play)).total())
-            .collect();
-        for (play, nc) in args.play.iter().zip(&played) {
-            say(format!("  played {play}: NashConv {nc:.5}"));
-        }
-        let mut stored = Vec::with_capacity(args.rows.len());
-        for &format in &args.rows {
-            let rows = as_stored(sampled, format)?;
-            let nc = nash_conv(tree, &lift.policy(tree, &rows)).total();
-            say(format!("  rows stored {}: NashConv {nc:.5}", format.name()));
-            stored.push(nc);
-        }
-        rows.push(Row {
-            traversals: sampled.iterations * batch,
-            sampled_cpu: cpu,
-            sampled: nc,
-            played,
-            stored,
-            exact_iterations: 0,
-            exact_cpu: 0.0,
-            exact: 0.0,
-        });
-    }
-    Ok(rows)
-}
-
-/// The lift against the file's own player: the file written, read back and played.
-fn check_lift(
+/// A request of `settings` on the game, its files in `dir`, measured at `measure_at`.
+fn request(
     args: &Args,
     def: &GameDef,
-    tree: &HistoryTree,
-    sampled: &SampledSolver,
-    problem: &Problem,
-    lift: &Lift,
-) -> Result<Checked> {
-    let file =
-        std::env::temp_dir().join(format!("stud-eval-multiway-{}.strat", std::process::id()));
-    write_strategy(&file, sampled, problem, RowFormat::Byte)?;
-    let player = MultiwayFile::open(&file).map(|f| MultiwayPlayer::new(f, "sampled"));
-    std::fs::remove_file(&file).ok();
-    let policy = lift.policy(tree, &sampled.played_strategy());
-    check_player(
-        tree,
-        def,
-        &policy,
-        &player?,
-        args.check_hands,
-        args.random.seed,
-    )
+    game: &str,
+    out: PathBuf,
+    settings: Settings,
+    measure_at: MeasureAt,
+) -> Request {
+    Request {
+        game: def.clone(),
+        name: game.to_string(),
+        iterations: measure_at.iterations.last().copied(),
+        time: None,
+        out: Some(out),
+        keep_checkpoint: false,
+        resume: false,
+        seed: args.random.seed,
+        abstraction_dir: args.cache.abstraction_dir.clone(),
+        lock: None,
+        settings,
+        measure_at,
+    }
+}
+
+/// The sampled solve as the flags configure it, measured at each count of `--traversals`
+/// (rounded up to whole batches): the table's rows, the exact solver's columns still empty.
+fn solve_sampled(
+    args: &Args,
+    def: &GameDef,
+    game: &str,
+    dir: &Path,
+    lines: &mut Lines,
+) -> Result<Sampled> {
+    let seats = def.seats as usize;
+    let batch = (args.sampled.batch)
+        .unwrap_or(solve::sampled::DEFAULT_BATCH_PER_SEAT * seats)
+        .max(seats);
+    let at: Vec<u64> = args
+        .traversals
+        .iter()
+        .map(|t| t.div_ceil(batch as u64))
+        .collect();
+    if let Some(w) = at.windows(2).find(|w| w[0] == w[1]) {
+        bail!(
+            "--traversals: two counts round up to the same {} batches of {batch} traversals",
+            w[0]
+        );
+    }
+    let settings = Settings::Sampled(solve::sampled::Settings {
+        algorithm: algorithm_of(args),
+        abstraction: args.abstraction.clone(),
+        batch,
+        // No checkpoint before the end: an evaluation is measured, not resumed.
+        checkpoint_every: Duration::MAX,
+        tremble: args.tremble,
+        view: view_of(args),
+        within_street: within_street_of(args),
+        strategy: args.strategy,
+        rows: RowFormat::Byte,
+    });
+    let measure_at = MeasureAt {
+        iterations: at,
+        count_cpu: true,
+        plays: args.play.clone(),
+        rows: args.rows.clone(),
+        ..MeasureAt::default()
+    };
+    let file = dir.join("sampled.strat");
+    let request = request(args, def, game, file.clone(), settings, measure_at);
+    let report = solve::drive(&request, lines)?;
+    report.finished()?;
+    let Results::Sampled(end) = report.results else {
+        bail!("the sampled solve reported another solver's results");
+    };
+    let played = end.played.context("the sampled solve kept no strategy")?;
+    let rows = (report.rows.iter())
+        .map(sampled_row)
+        .collect::<Result<Vec<Row>>>()?;
+    Ok(Sampled { rows, file, played })
+}
+
+/// A row of the table from a measurement of the sampled solve.
+fn sampled_row(m: &Measurement) -> Result<Row> {
+    let Measured::LiftedMultiway {
+        traversals,
+        nash_conv,
+        played,
+        stored,
+    } = &m.measured
+    else {
+        bail!("the sampled solve measured another solver's figures");
+    };
+    Ok(Row {
+        traversals: *traversals,
+        sampled_cpu: m.cpu_seconds.unwrap_or(0.0),
+        sampled: *nash_conv,
+        played: played.iter().map(|p| p.nash_conv).collect(),
+        stored: stored.iter().map(|s| s.nash_conv).collect(),
+        exact_iterations: 0,
+        exact_cpu: 0.0,
+        exact: 0.0,
+    })
 }
 
 /// The exact solver on the abstract games (the information sets merged as the abstraction
 /// merges them), `--floor-iterations` each: where the sampled solver's NashConv floors.
-fn floors(
-    args: &Args,
-    tree: &HistoryTree,
-    lift: &Lift,
-    say: &impl Fn(String),
-) -> Result<Vec<Floor>> {
+fn floors(args: &Args, tree: &HistoryTree, lift: &Lift, lines: &Lines) -> Result<Vec<Floor>> {
     let mut floors = Vec::new();
     if args.floor_iterations == 0 {
         return Ok(floors);
@@ -381,60 +354,117 @@ fn floors(
             &lift.abstract_key,
         ),
     ] {
-        let merged = merge(tree, key)?;
-        let sets = merged.infosets.len();
-        let mut s = Solver::new(merged, args.exact_algorithm);
-        while s.iterations < args.floor_iterations {
-            s.iterate();
-        }
-        let policy = unmerge(tree, &s.tree, key, &s.average_strategy());
-        let nc = nash_conv(tree, &policy).total();
-        say(format!(
+        let (sets, nc) = floor(tree, key, args.exact_algorithm, args.floor_iterations)?;
+        lines.say(&format!(
             "{what}: {sets} information sets, {} iterations, NashConv {nc:.5}",
-            s.iterations
+            args.floor_iterations
         ));
         floors.push(Floor { what, sets, nc });
     }
     Ok(floors)
 }
 
-/// The exact solver on the whole tree, run to each row's CPU time of the sampled solve: the
-/// rows' exact columns.
-fn measure_exact(
+/// The exact solver on the whole tree, run to each row's CPU time of the sampled solve (at
+/// least one iteration): the rows' exact columns.
+fn solve_exact(
     args: &Args,
-    tree: HistoryTree,
+    def: &GameDef,
+    game: &str,
+    dir: &Path,
     rows: &mut [Row],
-    say: &impl Fn(String),
+    lines: &mut Lines,
 ) -> Result<()> {
-    let mut exact = Solver::new(tree, args.exact_algorithm);
-    let mut cpu = 0.0;
-    for row in rows {
-        let start = cpu_seconds()?;
-        let mut spent = 0.0;
-        while exact.iterations == 0 || cpu + spent < row.sampled_cpu {
-            exact.iterate();
-            spent = cpu_seconds()? - start;
-        }
-        cpu += spent;
-        row.exact_iterations = exact.iterations;
-        row.exact_cpu = cpu;
-        row.exact = nash_conv(&exact.tree, &exact.average_strategy()).total();
-        say(format!(
-            "exact: {} iterations, {cpu:.1} CPU s, NashConv {:.5}",
-            exact.iterations, row.exact
-        ));
+    let settings = Settings::Multiway(solve::multiway::Settings {
+        algorithm: args.exact_algorithm,
+        target: None,
+        // No checkpoint before the end: an evaluation is measured, not resumed.
+        every: Some(u64::MAX),
+    });
+    let measure_at = MeasureAt {
+        cpu_seconds: rows.iter().map(|r| r.sampled_cpu).collect(),
+        ..MeasureAt::default()
+    };
+    let request = request(
+        args,
+        def,
+        game,
+        dir.join("exact.json"),
+        settings,
+        measure_at,
+    );
+    let report = solve::drive(&request, lines)?;
+    report.finished()?;
+    ensure!(
+        report.rows.len() == rows.len(),
+        "the exact solve measured {} times, not {}",
+        report.rows.len(),
+        rows.len()
+    );
+    for (row, m) in rows.iter_mut().zip(&report.rows) {
+        let Measured::NashConv { nash_conv } = m.measured else {
+            bail!("the exact solve measured another solver's figures");
+        };
+        row.exact_iterations = m.iterations;
+        row.exact_cpu = m.cpu_seconds.unwrap_or(0.0);
+        row.exact = nash_conv;
     }
     Ok(())
 }
 
-/// `policy` as a player plays it who rewrites each information set's row by `play`.
-fn played_as(tree: &HistoryTree, policy: &[f64], play: Purification) -> Vec<f64> {
-    let mut out = policy.to_vec();
-    for set in &tree.infosets {
-        let s = set.first_slot as usize;
-        play.apply(&mut out[s..s + set.actions as usize]);
+/// The solves' lines on standard error (none with `--json`), each measurement in a line as it
+/// comes; the bucketing's progress as `stud solve` draws it.
+struct Lines {
+    console: super::solve_watch::Console,
+}
+
+impl Lines {
+    fn new(quiet: bool) -> Lines {
+        Lines {
+            console: super::solve_watch::Console::new(quiet, false),
+        }
     }
-    out
+}
+
+impl Watcher for Lines {
+    fn say(&self, line: &str) {
+        self.console.say(line);
+    }
+    fn building(&self, def: &GameDef, progress: Building) {
+        self.console.building(def, progress);
+    }
+    fn built(&self) {
+        self.console.built();
+    }
+    fn measured(&mut self, row: &Measurement) {
+        let cpu = row.cpu_seconds.unwrap_or(0.0);
+        match &row.measured {
+            Measured::LiftedMultiway {
+                traversals,
+                nash_conv,
+                played,
+                stored,
+            } => {
+                self.say(&format!(
+                    "sampled: {traversals} traversals, {cpu:.1} CPU s, NashConv {nash_conv:.5}"
+                ));
+                for p in played {
+                    self.say(&format!("  played {}: NashConv {:.5}", p.play, p.nash_conv));
+                }
+                for s in stored {
+                    let rows = s.rows.name();
+                    self.say(&format!(
+                        "  rows stored {rows}: NashConv {:.5}",
+                        s.nash_conv
+                    ));
+                }
+            }
+            Measured::NashConv { nash_conv } => self.say(&format!(
+                "exact: {} iterations, {cpu:.1} CPU s, NashConv {nash_conv:.5}",
+                row.iterations
+            )),
+            _ => {}
+        }
+    }
 }
 
 /// The tables, or one JSON object.

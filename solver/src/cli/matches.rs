@@ -178,27 +178,7 @@ fn table(
     let hands = t.per_deal.len() as u64 * specs.len() as u64;
     let per_sec = hands as f64 / secs.max(1e-9);
     if args.output.json {
-        let players: Vec<serde_json::Value> = each
-            .iter()
-            .enumerate()
-            .map(|(p, r)| {
-                let mut v = serde_json::to_value(r)?;
-                v["player"] = specs[p].into();
-                v["seat"] = p.into();
-                v["fallbacks"] = t.fallbacks[p].into();
-                Ok(v)
-            })
-            .collect::<anyhow::Result<_>>()?;
-        let by_spec: Vec<serde_json::Value> = distinct
-            .iter()
-            .zip(&pooled)
-            .map(|((spec, copies), r)| {
-                let mut v = serde_json::to_value(r)?;
-                v["player"] = (*spec).into();
-                v["copies"] = copies.len().into();
-                Ok(v)
-            })
-            .collect::<anyhow::Result<_>>()?;
+        let (players, by_spec) = table_json(specs, &t.fallbacks, &each, &distinct, &pooled)?;
         let v = serde_json::json!({
             "game": cfg.def.variant.name(),
             "seats": specs.len(),
@@ -259,6 +239,35 @@ fn table(
     }
     print_fallbacks(specs, &t.fallbacks);
     Ok(())
+}
+
+/// The JSON of a table's players (each seat's win rate, `fallbacks` its decisions a fallback
+/// made) and of its distinct specs (their copies pooled).
+fn table_json(
+    specs: &[&str],
+    fallbacks: &[u64],
+    each: &[WinRate],
+    distinct: &[(&str, Vec<usize>)],
+    pooled: &[WinRate],
+) -> anyhow::Result<(Vec<serde_json::Value>, Vec<serde_json::Value>)> {
+    let players = (each.iter().enumerate())
+        .map(|(p, r)| {
+            let mut v = serde_json::to_value(r)?;
+            v["player"] = specs[p].into();
+            v["seat"] = p.into();
+            v["fallbacks"] = fallbacks[p].into();
+            Ok(v)
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let by_spec = (distinct.iter().zip(pooled))
+        .map(|((spec, copies), r)| {
+            let mut v = serde_json::to_value(r)?;
+            v["player"] = (*spec).into();
+            v["copies"] = copies.len().into();
+            Ok(v)
+        })
+        .collect::<anyhow::Result<_>>()?;
+    Ok((players, by_spec))
 }
 
 /// A table row's variance-reduced column (empty where the estimator does not apply).

@@ -10,24 +10,23 @@
 //! against the best showing live opponent (the other up cards seen as the solve's
 //! [`MultiwayView`]) by [`MultiwayFacts::bucket`]. The other seats' down
 //! cards, which the seat has not seen, are filled with cards no event shows: no fact of the
-//! seat's view reads them. [`check_player`] then plays hands through the rules engine and asks
-//! [`MultiwayPlayer`](crate::bot::MultiwayPlayer) (or any player) at every
-//! decision: the other lookup, by real states and `MultiwayBetting::locate`.
+//! seat's view reads them. `bot::check::check_player` then plays hands through the rules
+//! engine and asks the file's player at every decision: the other lookup, by real states and
+//! `MultiwayBetting::locate`.
 
 use super::sampled::Rows;
-use crate::bot::{Bet, Player};
+use super::Solver;
+use crate::cfr::Algorithm;
+use crate::purify::Purification;
 use abstraction::bucketing::{canon, TableView};
 use abstraction::cards::{Card, CardSet};
-use abstraction::draw::below;
 use abstraction::history_tree::{Event, HistoryKind, HistoryTree, Infoset, Move, Seen};
 use abstraction::multiway_betting::{pot_class, MultiwayBetting, MwKind};
 use abstraction::multiway_deal::{MultiwayBuckets, MultiwayFacts, MAX_DEAL_SEATS};
 use abstraction::rules::game_def::Deal;
-use abstraction::rules::{GameDef, Next, State};
+use abstraction::rules::GameDef;
 use abstraction::tree::Edge;
 use anyhow::{bail, ensure, Context, Result};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 
 /// The most cards a seat holds in a multiway deal.
@@ -411,96 +410,40 @@ pub fn unmerge(tree: &HistoryTree, merged: &HistoryTree, key: &[u32], policy: &[
     out
 }
 
-/// What [`check_player`] found.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Checked {
-    /// Hands played.
-    pub hands: usize,
-    /// Decisions compared.
-    pub decisions: usize,
-    /// The largest difference of an action's probability between the player and the lift.
-    pub max_difference: f64,
+/// `policy` (a profile on `tree`) as a player plays it who rewrites each information set's row
+/// by `play` (as `stud match FILE:PLAY` plays a file's rows).
+pub fn played_as(tree: &HistoryTree, policy: &[f64], play: Purification) -> Vec<f64> {
+    let mut out = policy.to_vec();
+    for set in &tree.infosets {
+        let s = set.first_slot as usize;
+        play.apply(&mut out[s..s + set.actions as usize]);
+    }
+    out
 }
 
-/// Plays `hands` random hands of `def` through the rules engine (cards dealt at random, every
-/// action the tree keeps equally likely, seeded by `seed`) and, at each decision, compares
-/// `player`'s probability of each action with `policy`'s (a profile on `tree`, the game tree
-/// of `def`) at the history the hand has reached.
-pub fn check_player(
+/// The exact solver on the abstract game `merge(tree, key)` (the information sets merged as an
+/// abstraction merges them), `iterations` of `algorithm`: its information sets and the
+/// NashConv on `tree` of its average strategy, unmerged: where a solver of that abstraction
+/// floors.
+pub fn floor(
     tree: &HistoryTree,
-    def: &GameDef,
-    policy: &[f64],
-    player: &dyn Player,
-    hands: usize,
-    seed: u64,
-) -> Result<Checked> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut out = Checked {
-        hands,
-        ..Checked::default()
-    };
-    let mut probs = Vec::new();
-    for _ in 0..hands {
-        let mut state = State::new(def)?;
-        let mut bets: Vec<Bet> = Vec::new();
-        let mut at = 0usize;
-        loop {
-            let node = tree.nodes[at];
-            match state.next() {
-                Next::Over => {
-                    ensure!(node.kind == HistoryKind::Terminal, "the hand ended early");
-                    break;
-                }
-                Next::Deal { .. } => {
-                    let unseen = state.unseen();
-                    let k = unseen.len() as usize;
-                    ensure!(
-                        node.kind == HistoryKind::Chance && node.num_children as usize == k,
-                        "a deal of {k} cards where the tree has {:?}",
-                        node.kind
-                    );
-                    let j = below(&mut rng, k);
-                    let card = unseen.iter().nth(j).context("a card to deal")?;
-                    state.deal(card)?;
-                    at = node.first_child as usize + j;
-                }
-                Next::Act { seat } => {
-                    ensure!(
-                        node.kind == HistoryKind::Action && node.seat == seat,
-                        "p{} to act where the tree has {:?}",
-                        seat + 1,
-                        node.kind
-                    );
-                    let legal = state.legal_actions();
-                    probs.clear();
-                    probs.resize(legal.len(), 0.0);
-                    player.policy(&state, &bets, seat, &legal, &mut probs)?;
-                    let set = tree.infosets[node.index as usize];
-                    let s = set.first_slot as usize;
-                    for a in 0..set.actions as usize {
-                        let i = (legal.iter().position(|&l| l == tree.actions[s + a]))
-                            .context("an action of the tree the engine does not allow")?;
-                        let d = (probs[i] - policy[s + a]).abs();
-                        out.max_difference = out.max_difference.max(d);
-                    }
-                    out.decisions += 1;
-                    let a = below(&mut rng, set.actions as usize);
-                    let action = tree.actions[s + a];
-                    bets.push((state.street(), action));
-                    state.apply(action)?;
-                    at = node.first_child as usize + a;
-                }
-            }
-        }
+    key: &[u32],
+    algorithm: Algorithm,
+    iterations: u64,
+) -> Result<(usize, f64)> {
+    let merged = merge(tree, key)?;
+    let sets = merged.infosets.len();
+    let mut s = Solver::new(merged, algorithm);
+    while s.iterations < iterations {
+        s.iterate();
     }
-    Ok(out)
+    let policy = unmerge(tree, &s.tree, key, &s.average_strategy());
+    Ok((sets, super::nash_conv(tree, &policy).total()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cfr::Algorithm;
-    use crate::multiway::Solver;
     use abstraction::tree::Budget;
 
     fn kuhn3() -> HistoryTree {

@@ -3,6 +3,7 @@
 //! where the file fits PokerKit's rules, as `stud serve --rules pokerkit` plays it).
 
 use crate::bot::{MultiwayPlayer, Player, StrategyPlayer};
+use crate::players::{self, FilePlayer};
 use crate::purify::Purification;
 use crate::strategy_file::StrategyFile;
 use abstraction::rules::GameDef;
@@ -133,22 +134,15 @@ fn candidate(path: &Path) -> Result<Candidate> {
 }
 
 /// The file at `path` as a player of `def` (refused where it was solved for another game),
-/// its rows as stored.
+/// its rows as stored. A review replays the ranges of every decision of a hand around the same
+/// up cards: a heads-up player remembers the buckets of the views asked before, as a
+/// re-solving player's blueprint remembers them (the same buckets, computed once).
 fn open_for(path: &Path, def: &GameDef) -> Result<Table> {
-    let name = path.display().to_string();
-    let file = StrategyFile::open(path)?;
-    Ok(match file {
-        StrategyFile::Multiway(f) => {
-            let p = MultiwayPlayer::new(*f, &name).playing(def)?;
-            Table::Multiway(p.with_purification(Purification::Mixed))
-        }
-        file => {
-            // A review replays the ranges of every decision of a hand around the same up
-            // cards: the buckets of the views asked before are remembered, as a re-solving
-            // player's blueprint remembers them (the same buckets, computed once).
-            let mut player = StrategyPlayer::of_game(file, &name, def)?;
-            player.remember_recent(crate::players::RESOLVE_RECENT_VIEWS);
-            Table::HeadsUp(player.with_purification(Purification::Mixed))
-        }
-    })
+    let mixed = Some(Purification::Mixed);
+    Ok(
+        match players::open_file(path, def, mixed, players::RESOLVE_RECENT_VIEWS)? {
+            FilePlayer::Multiway(p) => Table::Multiway(p),
+            FilePlayer::HeadsUp(p) => Table::HeadsUp(p),
+        },
+    )
 }

@@ -23,6 +23,7 @@ pub mod walked;
 pub use walked::{build_tree, estimate, new_solver, Abstractions, Cards, ADVICE};
 
 use crate::checkpoint::{self, periodic_failed, Problem};
+use crate::memory::cpu_seconds;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -211,6 +212,16 @@ pub struct Plan {
     /// ([`Observer::measured`]), beside the checkpoints: a count already reached when the
     /// session starts (0, or a resumed checkpoint's) is measured before the first iteration.
     pub measure_at: Vec<u64>,
+    /// CPU seconds of iterating (none below the one before) at which the observer measures the
+    /// solver, each after the first iteration that reaches it (several at one iteration if it
+    /// passes them all); the session stops at the last. Counts the CPU time
+    /// ([`Plan::count_cpu`]).
+    pub measure_at_cpu: Vec<f64>,
+    /// Count the CPU time of the iterations ([`Progress::cpu`]): the process's, every thread,
+    /// the checkpoints and measurements left out. Off unless asked: it reads the process's
+    /// times at each iteration when [`Plan::measure_at_cpu`] is given, else at each
+    /// measurement.
+    pub count_cpu: bool,
 }
 
 /// Where a session stands, after an iteration.
@@ -227,6 +238,10 @@ pub struct Progress {
     /// The time left until a stop condition holds, when one is given: from the pace so far for
     /// `--iterations`, from the clock for `--time` (the sooner of the two).
     pub left: Option<Duration>,
+    /// CPU seconds of iterating so far (every thread of the process, checkpoints and
+    /// measurements left out), when the plan counts them ([`Plan::count_cpu`]); up to date at
+    /// a measurement ([`Observer::measured`]), not necessarily at other calls.
+    pub cpu: Option<f64>,
 }
 
 impl Progress {
@@ -325,15 +340,15 @@ fn iterate<S: Session>(
     iterating: &mut Duration,
 ) -> Result<()> {
     let mut last_checkpoint = start;
+    let mut cpu = CpuClock::start(plan)?;
     if plan.measure_at.contains(&solver.iterations()) {
-        solver.settle();
         let at = progress(plan, solver.iterations(), first, start, *iterating);
-        observer.measured(solver, &at)?;
+        cpu.measure(solver, at, observer)?;
     }
     loop {
         let done_iterations = plan.iterations.is_some_and(|n| solver.iterations() >= n);
         let out_of_time = plan.time.is_some_and(|t| start.elapsed() >= t);
-        if solver.agree(done_iterations || out_of_time || interrupted())? {
+        if solver.agree(done_iterations || out_of_time || cpu.done() || interrupted())? {
             break;
         }
         let t = Instant::now();
@@ -342,26 +357,112 @@ fn iterate<S: Session>(
         let progress = progress(plan, solver.iterations(), first, start, *iterating);
         observer.iterated(solver, &progress);
         if plan.measure_at.binary_search(&solver.iterations()).is_ok() {
-            solver.settle();
-            observer.measured(solver, &progress)?;
+            cpu.measure(solver, progress, observer)?;
+        }
+        while cpu.due()? {
+            cpu.measure(solver, progress, observer)?;
+            cpu.next += 1;
         }
         let due = match plan.every {
             Every::Iterations(n) => solver.iterations() % n.max(1) == 0,
             Every::Time(d) => last_checkpoint.elapsed() >= d,
         };
         if solver.agree(due)? {
-            solver.settle();
-            if solver.writes_checkpoint() {
-                save(&plan.checkpoint, solver, problem)
-                    .with_context(|| periodic_failed(&plan.checkpoint, solver.iterations()))?;
-            }
+            let checkpointed = cpu.leave_out(|| {
+                solver.settle();
+                if solver.writes_checkpoint() {
+                    save(&plan.checkpoint, solver, problem)
+                        .with_context(|| periodic_failed(&plan.checkpoint, solver.iterations()))?;
+                }
+                observer.checkpointed(solver, &progress)
+            })?;
             last_checkpoint = Instant::now();
-            if observer.checkpointed(solver, &progress)? == Flow::Stop {
+            if checkpointed == Flow::Stop {
                 break;
             }
         }
     }
     Ok(())
+}
+
+/// The CPU time of a session's iterations, when its plan counts it: the process's CPU time
+/// since the loop began, less what the checkpoints and measurements took (the process's clock,
+/// [`cpu_seconds`], ticks a hundred times a second: counted over spans, not per iteration).
+struct CpuClock<'a> {
+    /// The CPU schedule, when the plan counts CPU time.
+    counting: Option<&'a [f64]>,
+    /// The process's CPU seconds when the loop began.
+    began: f64,
+    /// CPU seconds spent in checkpoints and measurements.
+    left_out: f64,
+    /// The next count of the CPU schedule.
+    next: usize,
+}
+
+impl<'a> CpuClock<'a> {
+    fn start(plan: &'a Plan) -> Result<CpuClock<'a>> {
+        let counting =
+            (plan.count_cpu || !plan.measure_at_cpu.is_empty()).then_some(&plan.measure_at_cpu[..]);
+        Ok(CpuClock {
+            counting,
+            began: if counting.is_some() {
+                cpu_seconds()?
+            } else {
+                0.0
+            },
+            left_out: 0.0,
+            next: 0,
+        })
+    }
+
+    /// Reads the clock: CPU seconds of iterating so far.
+    fn read(&self) -> Result<Option<f64>> {
+        if self.counting.is_none() {
+            return Ok(None);
+        }
+        Ok(Some(cpu_seconds()? - self.began - self.left_out))
+    }
+
+    /// Whether the next count of the CPU schedule is reached (read after an iteration).
+    fn due(&mut self) -> Result<bool> {
+        match self.counting {
+            Some(at) if self.next < at.len() => {
+                Ok(self.read()?.is_some_and(|c| c >= at[self.next]))
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// Whether every count of a CPU schedule is measured: the session stops.
+    fn done(&self) -> bool {
+        self.counting
+            .is_some_and(|at| !at.is_empty() && self.next >= at.len())
+    }
+
+    /// Runs `f` with its CPU time left out of the iterations'.
+    fn leave_out<T>(&mut self, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        let before = match self.counting {
+            Some(_) => cpu_seconds()?,
+            None => return f(),
+        };
+        let out = f();
+        self.left_out += cpu_seconds()? - before;
+        out
+    }
+
+    /// Settles `solver` and has `observer` measure it at `at`, with the CPU time so far.
+    fn measure<S: Session>(
+        &mut self,
+        solver: &mut S,
+        mut at: Progress,
+        observer: &mut impl Observer<S>,
+    ) -> Result<()> {
+        at.cpu = self.read()?;
+        self.leave_out(|| {
+            solver.settle();
+            observer.measured(solver, &at)
+        })
+    }
 }
 
 /// Where a session of `plan` stands at `iterations`, having started at `first` at `start`.
@@ -389,6 +490,7 @@ fn progress(
         elapsed,
         iterating,
         left,
+        cpu: None,
     }
 }
 
@@ -442,6 +544,8 @@ mod tests {
             every: Every::Iterations(4),
             checkpoint: d.join("s.ckpt"),
             measure_at: Vec::new(),
+            measure_at_cpu: Vec::new(),
+            count_cpu: false,
         };
         let (mut straight, problem) = leduc();
         let ran = run(&mut straight, &problem, &plan(20), &mut ()).unwrap();
@@ -488,6 +592,8 @@ mod tests {
             every: Every::Time(Duration::from_secs(60)),
             checkpoint: PathBuf::new(),
             measure_at: Vec::new(),
+            measure_at_cpu: Vec::new(),
+            count_cpu: false,
         };
         // 10 of 100 iterations in 1 s of iterating: 9 s left by pace, under an hour by clock.
         let p = progress(&plan, 10, 0, Instant::now(), Duration::from_secs(1));

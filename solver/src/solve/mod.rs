@@ -75,19 +75,40 @@ pub struct Request {
     pub measure_at: MeasureAt,
 }
 
-/// A solve's measurement schedule: the iteration counts at which [`drive`] measures it, beside
-/// its checkpoints, each measurement a [`report::Row`] (told to the [`Watcher`] as it comes).
-/// The walked back end measures its exploitability (in the real game and the abstract one), the
-/// deal-sampled one on a walkable game its average strategy lifted onto the lossless public
-/// tree, played each way of `plays`; the others measure at their checkpoints only and refuse a
-/// schedule. The validation ladder (`stud eval ladder`) is this.
+/// A solve's measurement schedule: the iteration counts (or the CPU times) at which [`drive`]
+/// measures it, beside its checkpoints, each measurement a [`report::Row`] (told to the
+/// [`Watcher`] as it comes). The walked back end measures its exploitability (in the real game
+/// and the abstract one), the deal-sampled one on a walkable game its average strategy lifted
+/// onto the lossless public tree, played each way of `plays`; the exact multiway one its
+/// NashConv; the sampled multiway one on a walkable game its strategy lifted onto the whole
+/// game tree, its NashConv (played each way of `plays`, stored in each encoding of `rows`).
+/// The split solve measures at its checkpoints only and refuses a schedule. The validation
+/// ladder (`stud eval ladder`) and `stud eval multiway` are this.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MeasureAt {
     /// The iteration counts, ascending (0 measures the fresh solver); counts past the solve's
     /// stop are not reached.
     pub iterations: Vec<u64>,
-    /// How a lifted strategy is played when measured (deal-sampled back end; none: as solved).
+    /// CPU seconds of iterating (every thread of the process), none below the one before:
+    /// measured after the first iteration that reaches each, the solve stopping at the last (a
+    /// solve run to the CPU time another used).
+    pub cpu_seconds: Vec<f64>,
+    /// Count the CPU time of the iterations with an iteration schedule too: each row's
+    /// [`report::Row::cpu_seconds`].
+    pub count_cpu: bool,
+    /// How a lifted strategy is played when measured (deal-sampled and sampled multiway back
+    /// ends; none: as solved).
     pub plays: Vec<crate::purify::Purification>,
+    /// Encodings of a multiway file's rows in which the sampled multiway back end also
+    /// measures its strategy, every row rounded as the file stores it.
+    pub rows: Vec<crate::strategy_file::multiway::RowFormat>,
+}
+
+impl MeasureAt {
+    /// Whether anything is to be measured.
+    pub fn is_empty(&self) -> bool {
+        self.iterations.is_empty() && self.cpu_seconds.is_empty()
+    }
 }
 
 /// Refuses iteration counts that are empty or not ascending.
@@ -274,8 +295,19 @@ fn run<B: Backend>(
     watcher: &mut dyn Watcher,
 ) -> Result<Report> {
     backend.check(request)?;
-    if !request.measure_at.iterations.is_empty() {
-        check_iterations(&request.measure_at.iterations).context("the measurement schedule")?;
+    let at = &request.measure_at;
+    if !at.iterations.is_empty() {
+        check_iterations(&at.iterations).context("the measurement schedule")?;
+    }
+    // Equal times are allowed: two counts one CPU time reaches (a sampled solve's rows a clock
+    // tick apart or none).
+    if at.cpu_seconds.windows(2).any(|w| w[0] > w[1])
+        || at.cpu_seconds.iter().any(|c| !c.is_finite())
+    {
+        bail!(
+            "the CPU times to measure at must not descend, not {:?}",
+            at.cpu_seconds
+        );
     }
     let outputs = Outputs::new(request, B::FILE, place)?;
     let start = Instant::now();
@@ -286,7 +318,9 @@ fn run<B: Backend>(
         resumed_from_iteration = Some(solver.iterations());
     }
     let plan = Plan {
-        measure_at: request.measure_at.iterations.clone(),
+        measure_at: at.iterations.clone(),
+        measure_at_cpu: at.cpu_seconds.clone(),
+        count_cpu: at.count_cpu,
         ..backend.plan(request, &outputs.checkpoint)
     };
     watcher.started(&plan);
@@ -360,6 +394,7 @@ impl<B: Backend> Observer<B::Solver> for Watch<'_, B> {
         let row = report::Row {
             iterations: progress.iterations,
             seconds: progress.iterating.as_secs_f64(),
+            cpu_seconds: progress.cpu,
             measured: self.backend.measure(solver, self.request)?,
         };
         self.watcher.measured(&row);
@@ -380,6 +415,8 @@ fn measured_plan(request: &Request, every: Option<u64>, ckpt: &Path) -> Plan {
         every: Every::Iterations(every),
         checkpoint: ckpt.to_path_buf(),
         measure_at: Vec::new(),
+        measure_at_cpu: Vec::new(),
+        count_cpu: false,
     }
 }
 
@@ -413,10 +450,10 @@ fn refuse_lock(request: &Request, what: &str) -> Result<()> {
 /// Refuses a measurement schedule given to a back end that measures at its checkpoints only
 /// (`what`: the solver, as the refusal names it).
 fn refuse_schedule(request: &Request, what: &str) -> Result<()> {
-    if !request.measure_at.iterations.is_empty() {
+    if !request.measure_at.is_empty() {
         bail!(
-            "{}: {what} measures at its checkpoints only; the walked solver and the \
-             deal-sampled one on a walkable game measure at given iteration counts",
+            "{}: {what} measures at its checkpoints only; the other solvers (the deal-sampled \
+             and sampled multiway ones on a walkable game) measure at given iteration counts",
             request.name
         );
     }
@@ -424,9 +461,10 @@ fn refuse_schedule(request: &Request, what: &str) -> Result<()> {
 }
 
 /// Refuses a measured solve (walked, exact multiway) told no way to stop: no iterations, no
-/// time and no target exploitability.
+/// time, no target exploitability and no CPU schedule (which stops at its last count).
 fn check_stop(request: &Request, target: Option<f64>) -> Result<()> {
-    if request.iterations.is_none() && request.time.is_none() && target.is_none() {
+    let cpu = !request.measure_at.cpu_seconds.is_empty();
+    if request.iterations.is_none() && request.time.is_none() && target.is_none() && !cpu {
         bail!(
             "{}: say when to stop, with --iterations, --time or --target-exploitability",
             request.name
@@ -448,6 +486,8 @@ fn timed_plan(request: &Request, every: Duration, ckpt: &Path) -> Plan {
         every: Every::Time(every),
         checkpoint: ckpt.to_path_buf(),
         measure_at: Vec::new(),
+        measure_at_cpu: Vec::new(),
+        count_cpu: false,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The exact multiway back end: the CFR family on the whole game tree of a walkable game of
-//! three to eight seats, its NashConv measured at each checkpoint and at the end, the average
-//! strategy written as a JSON policy.
+//! three to eight seats, its NashConv measured at each checkpoint, at the counts of a
+//! measurement schedule ([`super::MeasureAt`]: iterations or CPU seconds) and at the end, the
+//! average strategy written as a JSON policy.
 
 use super::{report, Backend, Clock, Ended, Request, Results, Watcher};
 use crate::cfr::Algorithm;
@@ -65,7 +66,6 @@ impl Backend for Multiway<'_> {
 
     fn check(&self, request: &Request) -> Result<()> {
         super::refuse_lock(request, "the exact multiway solver")?;
-        super::refuse_schedule(request, "the exact multiway solver")?;
         super::check_stop(request, self.settings.target)
     }
 
@@ -131,6 +131,13 @@ impl Backend for Multiway<'_> {
             _ => Flow::Continue,
         };
         Ok((line, flow))
+    }
+
+    fn measure(&mut self, solver: &Solver, _: &Request) -> Result<report::Measured> {
+        let nc = measure(solver);
+        let nash_conv = nc.total();
+        self.last = Some((solver.iterations, nc));
+        Ok(report::Measured::NashConv { nash_conv })
     }
 
     fn finish(

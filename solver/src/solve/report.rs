@@ -35,6 +35,10 @@ pub struct Row {
     pub iterations: u64,
     /// Seconds of iterations so far (the measurements excluded).
     pub seconds: f64,
+    /// CPU seconds of iterations so far, every thread (the measurements excluded), when the
+    /// schedule counts them ([`super::MeasureAt::count_cpu`], or a CPU schedule).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_seconds: Option<f64>,
     /// What the back end measured.
     #[serde(flatten)]
     pub measured: Measured,
@@ -67,6 +71,51 @@ pub enum Measured {
         /// Each way of playing it, against the exact best response of the real game.
         played: Vec<Played>,
     },
+    /// An exact multiway solve's average strategy.
+    NashConv {
+        /// Its NashConv, chips per hand summed over the seats.
+        nash_conv: f64,
+    },
+    /// A sampled multiway solve's strategy on a walkable game, lifted onto its whole game tree
+    /// ([`crate::multiway::lift`]).
+    LiftedMultiway {
+        /// Traversals so far: iterations × batch.
+        traversals: u64,
+        /// The NashConv of the lifted strategy as solved.
+        nash_conv: f64,
+        /// The same played each way of the schedule's `plays`, in its order.
+        played: Vec<PlayedNashConv>,
+        /// The same stored in each encoding of the schedule's `rows`, in its order.
+        stored: Vec<StoredNashConv>,
+    },
+}
+
+/// A lifted multiway strategy played one way, measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayedNashConv {
+    /// How its rows were played.
+    #[serde(serialize_with = "display")]
+    pub play: crate::purify::Purification,
+    /// Its NashConv.
+    pub nash_conv: f64,
+}
+
+/// A lifted multiway strategy stored in one encoding of a file's rows, measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct StoredNashConv {
+    /// The encoding.
+    #[serde(serialize_with = "row_format")]
+    pub rows: crate::strategy_file::multiway::RowFormat,
+    /// Its NashConv.
+    pub nash_conv: f64,
+}
+
+/// Writes a row encoding as its name (`8bit`, `4bit`).
+fn row_format<S: serde::Serializer>(
+    f: &crate::strategy_file::multiway::RowFormat,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.serialize_str(abstraction::named::Named::name(*f))
 }
 
 /// A lifted strategy played one way, measured.
@@ -389,6 +438,11 @@ pub struct Sampled {
     /// The solver in words.
     #[serde(skip)]
     pub describe: String,
+    /// The strategy played ([`crate::multiway::sampled::SampledSolver::played_strategy`]),
+    /// unrounded, by slot: kept when the request measured (the file rounds it), for a caller
+    /// that compares the file's player with it.
+    #[serde(skip)]
+    pub played: Option<Vec<f32>>,
     /// The ranks' figures of a solve over MPI ranks (none for one process).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub ranks: Option<SampledRanks>,

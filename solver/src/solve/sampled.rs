@@ -1,20 +1,27 @@
 //! The sampled multiway back end: external-sampling MCCFR of stud at three to eight seats on
 //! the N-seat betting abstraction with the game's heads-up bucketing (and with the table view
-//! one per number of live seats); its NashConv is not computable.
+//! one per number of live seats). Its NashConv is not computable in a real game; on a walkable
+//! game a measurement schedule ([`super::MeasureAt`]) lifts its strategy onto the whole game
+//! tree ([`crate::multiway::lift`]) and measures it exactly (`stud eval multiway`).
 
 use super::{cards, report, Backend, Clock, Ended, Request, Results, Sampling, Watcher};
 use crate::cfr::Algorithm;
 use crate::checkpoint::{self, Problem};
 use crate::memory::{available_memory, status_bytes, Estimate};
+use crate::multiway::lift::{played_as, Lift};
+use crate::multiway::nash_conv;
 use crate::multiway::sampled::{Played, SampledSolver};
 use crate::session::sampled::{betting, estimate, write_strategy, ADVICE};
 use crate::session::{self, Flow, Plan, Progress};
-use crate::strategy_file::multiway::RowFormat;
+use crate::strategy_file::multiway::{as_stored, RowFormat};
 use abstraction::bucketing::{Size, SIZES};
+use abstraction::card_abstraction::CardAbstraction;
+use abstraction::history_tree::HistoryTree;
 use abstraction::multiway_betting::WithinStreet;
 use abstraction::multiway_deal::{MultiwayBuckets, MultiwayFacts, MultiwayView};
 use abstraction::named::Named;
 use abstraction::rules::GameDef;
+use abstraction::tree::Budget;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::sync::Arc;
@@ -124,6 +131,37 @@ impl Settings {
     }
 }
 
+/// The most histories of a game whose whole tree a measured solve builds: a walkable game has
+/// a few million; a real game is refused once its walk passes this many, within seconds.
+const MAX_HISTORIES: usize = 1 << 25;
+
+/// The whole game tree of `def` (named `name`) on which a sampled solve's strategy is measured,
+/// refused if it is not walkable or will not fit.
+pub fn game_tree(def: &GameDef, name: &str) -> Result<HistoryTree> {
+    let resident = status_bytes("VmRSS").unwrap_or(0);
+    let budget = Budget {
+        nodes: MAX_HISTORIES,
+        bytes: available_memory().unwrap_or(usize::MAX),
+        per_slot: crate::multiway::BYTES_PER_SLOT,
+    };
+    let tree = HistoryTree::build(def, budget).with_context(|| {
+        format!(
+            "{name}'s game tree: a sampled multiway solve is measured on a walkable game \
+             (tristud has 8M histories)"
+        )
+    })?;
+    crate::session::multiway::estimate(&tree, resident)
+        .check_fits(available_memory(), "a smaller game")?;
+    Ok(tree)
+}
+
+/// What a measured solve measures on: the whole game tree and where each of its information
+/// sets sits in the solver's rows.
+struct Measuring {
+    tree: HistoryTree,
+    lift: Lift,
+}
+
 /// The sampled multiway back end as it runs.
 pub struct Sampled<'a> {
     settings: &'a Settings,
@@ -134,6 +172,8 @@ pub struct Sampled<'a> {
     pub(super) lead: bool,
     /// Bytes the process holds beyond one process's solver (a rank's exchange buffers).
     pub(super) exchange_bytes: usize,
+    /// Built in preparing when the request has a measurement schedule.
+    measuring: Option<Measuring>,
 }
 
 impl<'a> Sampled<'a> {
@@ -148,6 +188,7 @@ impl<'a> Sampled<'a> {
             est: None,
             lead: true,
             exchange_bytes: 0,
+            measuring: None,
         }
     }
 }
@@ -158,7 +199,6 @@ impl Backend for Sampled<'_> {
 
     fn check(&self, request: &Request) -> Result<()> {
         super::refuse_lock(request, "the sampled multiway solver")?;
-        super::refuse_schedule(request, "the sampled multiway solver")?;
         self.settings.size(request)?;
         // Refused before any tree is built: a table the deck cannot deal.
         MultiwayFacts::new(&request.game).with_context(|| request.name.clone())?;
@@ -183,6 +223,11 @@ impl Backend for Sampled<'_> {
         let (def, s) = (&request.game, self.settings);
         let seats = def.seats as usize;
         let size = s.size(request)?;
+        // Built first: a game that cannot be measured is refused before its bucketing.
+        let measured = !request.measure_at.is_empty();
+        let whole = measured
+            .then(|| measured_tree(request, watcher))
+            .transpose()?;
         let buckets =
             cards::multiway_buckets(def, &size, s.view, &request.abstraction_dir, watcher)
                 .with_context(|| {
@@ -230,6 +275,17 @@ impl Backend for Sampled<'_> {
         solver.set_tremble(s.tremble)?;
         solver.played = s.strategy;
         self.est = Some(est);
+        if let Some(tree) = whole {
+            let lift = Lift::new(&tree, def, &solver.betting, &solver.buckets, &solver.rows)?;
+            watcher.say(&format!(
+                "card abstraction {}: per street, {:?} distinct views (under suit renaming) in \
+                 {:?} buckets",
+                solver.buckets.heads_up.name(),
+                lift.views,
+                lift.buckets
+            ));
+            self.measuring = Some(Measuring { tree, lift });
+        }
         Ok((solver, problem))
     }
 
@@ -249,6 +305,32 @@ impl Backend for Sampled<'_> {
         ckpt: &Path,
     ) -> Result<(serde_json::Value, Flow)> {
         Ok((self.sampling.line(p, clock, ckpt), Flow::Continue))
+    }
+
+    fn measure(&mut self, solver: &SampledSolver, request: &Request) -> Result<report::Measured> {
+        let Some(Measuring { tree, lift }) = &self.measuring else {
+            bail!("a sampled solve measured before it was prepared");
+        };
+        let at = &request.measure_at;
+        let policy = lift.policy(tree, &solver.played_strategy());
+        let played = (at.plays.iter())
+            .map(|&play| report::PlayedNashConv {
+                play,
+                nash_conv: nash_conv(tree, &played_as(tree, &policy, play)).total(),
+            })
+            .collect();
+        let mut stored = Vec::with_capacity(at.rows.len());
+        for &rows in &at.rows {
+            let policy = lift.policy(tree, &as_stored(solver, rows)?);
+            let nash_conv = nash_conv(tree, &policy).total();
+            stored.push(report::StoredNashConv { rows, nash_conv });
+        }
+        Ok(report::Measured::LiftedMultiway {
+            traversals: solver.iterations * solver.batch as u64,
+            nash_conv: nash_conv(tree, &policy).total(),
+            played,
+            stored,
+        })
     }
 
     fn finish(
@@ -307,8 +389,22 @@ impl Backend for Sampled<'_> {
             checkpoint: kept,
             describe: solver.describe(),
             ranks: None,
+            played: self.measuring.is_some().then(|| solver.played_strategy()),
         }))
     }
+}
+
+/// The game tree of a measured solve, said.
+fn measured_tree(request: &Request, watcher: &dyn Watcher) -> Result<HistoryTree> {
+    let tree = game_tree(&request.game, &request.name)?;
+    watcher.say(&format!(
+        "{}: game tree of {} histories, {} information sets, {} infoset-actions",
+        request.name,
+        tree.nodes.len(),
+        tree.infosets.len(),
+        tree.num_slots
+    ));
+    Ok(tree)
 }
 
 /// Whether a solve of `def` (three or more seats) goes to this back end rather than the exact

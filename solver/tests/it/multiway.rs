@@ -208,3 +208,89 @@ fn the_heads_up_back_ends_and_their_flags_are_refused_by_name() {
         assert!(text(&out.stderr).contains(says), "{}", text(&out.stderr));
     }
 }
+
+/// A request of the exact multiway solver on kuhn-3p, its file in the temporary folder.
+fn kuhn3_request(name: &str, measure_at: solver::solve::MeasureAt) -> solver::solve::Request {
+    let out = std::env::temp_dir().join(format!("stud-mw-{name}-{}.json", std::process::id()));
+    solver::solve::Request {
+        game: GameDef::kuhn_for(3).unwrap(),
+        name: "kuhn-3p".into(),
+        iterations: measure_at.iterations.last().copied(),
+        time: None,
+        out: Some(out),
+        keep_checkpoint: false,
+        resume: false,
+        seed: 0,
+        abstraction_dir: std::env::temp_dir(),
+        lock: None,
+        settings: solver::solve::Settings::Multiway(solver::solve::multiway::Settings {
+            algorithm: Algorithm::CfrPlus,
+            target: None,
+            every: Some(u64::MAX),
+        }),
+        measure_at,
+    }
+}
+
+/// The NashConvs of a driven solve's measurements.
+fn measured(report: &solver::solve::Report) -> Vec<f64> {
+    (report.rows.iter())
+        .map(|r| match r.measured {
+            solver::solve::report::Measured::NashConv { nash_conv } => nash_conv,
+            ref m => panic!("{m:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn the_exact_solver_measures_at_a_schedule_as_a_walk_of_its_own_does() {
+    let at = vec![1, 7, 40];
+    let request = kuhn3_request(
+        "schedule",
+        solver::solve::MeasureAt {
+            iterations: at.clone(),
+            ..Default::default()
+        },
+    );
+    let report = solver::solve::drive(&request, &mut ()).unwrap();
+    std::fs::remove_file(request.out.as_ref().unwrap()).ok();
+    let iterations: Vec<u64> = report.rows.iter().map(|r| r.iterations).collect();
+    assert_eq!(iterations, at);
+    let want = curve(&GameDef::kuhn_for(3).unwrap(), Algorithm::CfrPlus, &at);
+    assert_eq!(measured(&report), want);
+    // Rows count CPU seconds only when asked.
+    assert!(report.rows.iter().all(|r| r.cpu_seconds.is_none()));
+}
+
+#[test]
+fn a_cpu_schedule_measures_once_reached_and_stops_at_its_last() {
+    // Zero seconds are reached by the first iteration: two measurements there, then the stop.
+    let request = kuhn3_request(
+        "cpu",
+        solver::solve::MeasureAt {
+            cpu_seconds: vec![0.0, 0.0],
+            ..Default::default()
+        },
+    );
+    let report = solver::solve::drive(&request, &mut ()).unwrap();
+    std::fs::remove_file(request.out.as_ref().unwrap()).ok();
+    let iterations: Vec<u64> = report.rows.iter().map(|r| r.iterations).collect();
+    assert_eq!(iterations, [1, 1]);
+    assert!(report
+        .rows
+        .iter()
+        .all(|r| r.cpu_seconds.is_some_and(|c| c >= 0.0)));
+    let want = curve(&GameDef::kuhn_for(3).unwrap(), Algorithm::CfrPlus, &[1]);
+    assert_eq!(measured(&report), [want[0], want[0]]);
+
+    // Descending CPU times are refused before any work.
+    let bad = kuhn3_request(
+        "cpu-bad",
+        solver::solve::MeasureAt {
+            cpu_seconds: vec![1.0, 0.5],
+            ..Default::default()
+        },
+    );
+    let e = solver::solve::drive(&bad, &mut ()).unwrap_err();
+    assert!(format!("{e:#}").contains("must not descend"), "{e:#}");
+}
