@@ -78,6 +78,26 @@ impl Reader<'_> {
     }
 }
 
+/// Reads what format 2 records after the feature seed: the features' version and the draws.
+fn read_settings(
+    r: &mut Reader<'_>,
+    format: u32,
+    f: &mut FeatureParams,
+) -> Result<(), BucketError> {
+    let bad = |what: String| Err(BucketError::Decode(what));
+    f.version = match r.u32("the features' version")? {
+        1 => Version::One,
+        2 => Version::Two,
+        v => return bad(format!("features of version {v}, in format {format}")),
+    };
+    let code = r.u32("the draws")?;
+    f.draws = match Draws::of_code(code) {
+        Some(d) => d,
+        None => return bad(format!("unknown draws {code} in a format {format} file")),
+    };
+    Ok(())
+}
+
 /// The number of a version of the features, as format 2 records it.
 fn features_code(features: Version) -> u32 {
     match features {
@@ -215,16 +235,7 @@ impl Bucketing {
             },
         };
         if version >= 2 {
-            size.features.version = match r.u32("the features' version")? {
-                1 => Version::One,
-                2 => Version::Two,
-                v => return bad(format!("features of version {v}, in format {version}")),
-            };
-            let code = r.u32("the draws")?;
-            size.features.draws = match Draws::of_code(code) {
-                Some(d) => d,
-                None => return bad(format!("unknown draws {code} in a format {version} file")),
-            };
+            read_settings(&mut r, version, &mut size.features)?;
         }
         let layout = Layout::new(shape.showdown, &size.features);
         let dim = r.u32("the dimension")? as usize;
