@@ -401,8 +401,8 @@ pub fn read_lock(path: &Path) -> Result<Lock> {
 fn refuse_lock(request: &Request, what: &str) -> Result<()> {
     if let Some(lock) = &request.lock {
         bail!(
-            "{}: {what} does not lock rows yet; the walked solver (heads-up walkable games) and \
-             the deal-sampled one (heads-up real games) do",
+            "{}: {what} does not lock rows yet; the walked solver (heads-up walkable games), the \
+             deal-sampled one (heads-up real games) and the multiway solvers do",
             lock.source
         );
     }

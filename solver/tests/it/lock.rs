@@ -312,26 +312,47 @@ fn diff_shows_how_the_locked_solve_moved() {
     assert!(text.contains(" 0 changed"), "{text}");
 }
 
-/// A solver that cannot hold a lock refuses it by name before any work.
+/// The exact multiway solver locked from the command line: its report names the lock and
+/// shows p3, the one seat free, at its best response; a rule of another game's streets is
+/// refused before any work, naming the streets there are.
 #[test]
-fn the_multiway_solvers_refuse_a_lock() {
+fn a_multiway_solve_holds_its_lock_from_the_command_line() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let lock = root.join("docs/guide/locks/leduc-calls-down.toml");
+    let lock = root.join("docs/guide/locks/kuhn-3p-two-seats.toml");
     let out = std::env::temp_dir().join(format!("stud-lock-3p-{}.json", std::process::id()));
-    let args = ["solve", "--game", "kuhn-3p", "--iterations", "10"];
-    let lock_args = [
+    let (lock, out) = (lock.to_str().unwrap(), out.to_str().unwrap());
+    let args = [
+        "solve",
+        "--game",
+        "kuhn-3p",
+        "--iterations",
+        "3000",
+        "--json",
         "--lock",
-        lock.to_str().unwrap(),
+        lock,
         "--out",
-        out.to_str().unwrap(),
+        out,
     ];
-    let args: Vec<&str> = args.iter().chain(&lock_args).copied().collect();
+    let stdout = crate::common::ok(&crate::common::stud(&args, ""));
+    let report: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(report["lock"]["rules"], 6, "{report}");
+    let (best, value) = (
+        report["best_response"][2].as_f64(),
+        report["on_policy"][2].as_f64(),
+    );
+    assert!((best.unwrap() - value.unwrap()).abs() < 1e-4, "{report}");
+    let other = root.join("docs/guide/locks/leduc-calls-down.toml");
+    let args = ["solve", "--game", "kuhn-3p", "--iterations", "10", "--lock"];
+    let args: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain([other.to_str().unwrap(), "--out", out])
+        .collect();
     let e = crate::common::err(&crate::common::stud(&args, ""));
     assert!(
-        e.contains("the exact multiway solver does not lock rows yet; the walked solver"),
+        e.contains("line 8") && e.contains("this game's streets are round 1"),
         "{e}"
     );
-    assert!(!out.exists());
 }
 
 /// The pairs of third street (the classes of `stud query`'s chart).
