@@ -26,12 +26,12 @@ pub fn on_betting(
     let mut decisions = Vec::new();
     let mut live_of = vec![0u8; betting.nodes.len()];
     for (ti, t) in betting.trees.iter().enumerate() {
+        live_of[t.root as usize..t.end as usize].fill(t.live);
         for i in t.root as usize..t.end as usize {
             let n = &betting.nodes[i];
             if n.kind != MwKind::Action {
                 continue;
             }
-            live_of[i] = t.live;
             let kinds: Vec<Kind> = (betting.children(i))
                 .map(|c| match betting.edges[c] {
                     Edge::Action(a) => Kind::of(a),
