@@ -15,13 +15,15 @@
 //! given, every holding of the player to act ([`holdings`]); else a fixed sample of the street's
 //! deals ([`sampled`]), the same for every node of the street.
 
-use crate::bot::third_street::{high_class, razz_class, HIGH_CLASSES, RAZZ_CLASSES};
+pub mod third;
+
 use abstraction::bucketing::{Bucketing, CardView, TableView};
 use abstraction::cards::{Card, CardSet, Rank};
 use abstraction::eval::{eval_high, Category};
 use abstraction::rules::Showdown;
 use anyhow::Result;
 use rayon::prelude::*;
+use third::{high_class, razz_class, HIGH_CLASSES, RAZZ_CLASSES};
 
 /// The hand classes of the high games after the first street, strongest first.
 const HIGH: [&str; 14] = [

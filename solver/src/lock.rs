@@ -3,7 +3,8 @@
 //!
 //! A lock file (TOML, [`Lock::parse`]) is a list of `[[lock]]` rules. Each names a player, which
 //! of their decisions (a spot in `stud query` notation, a street, or all of them), optionally
-//! which rows there (private hands of a lossless walkable game, or buckets), and the frequency
+//! which rows there (private hands of a lossless walkable game, buckets, or hand classes as
+//! `stud query` names them: [`classes`] says which buckets those are), and the frequency
 //! of each action; the actions it does not name are never played. A rule without a spot applies
 //! at every decision of the player (on its street) where each action it names is legal, so that
 //! `play = { fold = 0, call = 1 }` reads "never folds": the decisions facing a bet. A later rule
@@ -13,7 +14,10 @@
 //! decision node and a probability per slot (`NaN` for a free row), which the walk reads at the
 //! nodes flagged, so that an unlocked solve pays one test of an `Option` per decision node.
 
+pub mod classes;
+
 use abstraction::betting_tree::{BettingKind, BettingTree};
+use abstraction::bucketing::Bucketing;
 use abstraction::cards::Card;
 use abstraction::recall::Recall;
 use abstraction::rules::notation::{self, Written};
@@ -21,6 +25,7 @@ use abstraction::rules::state::Action;
 use abstraction::rules::GameDef;
 use abstraction::tree::{Edge, NodeKind, Tree, NONE};
 use anyhow::{bail, Context, Result};
+use classes::ClassRows;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use toml::Spanned;
@@ -55,6 +60,9 @@ pub struct Rule {
     pub hands: Vec<String>,
     /// The buckets fixed; none: every row.
     pub buckets: Vec<u32>,
+    /// The hand classes fixed (`stud query`'s names: the buckets mostly of these, see
+    /// [`classes`]); none: every row.
+    pub classes: Vec<String>,
     /// The frequency of each action named.
     pub play: Vec<(Kind, f64)>,
 }
@@ -103,6 +111,11 @@ impl Kind {
     }
 }
 
+/// The positions a rule may name, first to act on the street to last.
+const POSITIONS: [&str; 8] = [
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+];
+
 /// The frequencies of a row may miss 1 by this much (a file's decimals).
 const SUM_TOLERANCE: f64 = 1e-9;
 
@@ -121,6 +134,7 @@ struct RawRule {
     spot: Option<String>,
     hands: Option<Vec<String>>,
     buckets: Option<Vec<u32>>,
+    classes: Option<Vec<String>>,
     play: Spanned<BTreeMap<Spanned<String>, Spanned<f64>>>,
 }
 
@@ -165,12 +179,25 @@ fn rule(raw: RawRule, text: &str, line: usize) -> Result<Rule> {
     }
     let role = match raw.position.as_deref() {
         None => None,
-        Some("first") => Some(0),
-        Some("second") => Some(1),
-        Some(p) => {
-            bail!("line {line}, `position = {p:?}`: \"first\" or \"second\" to act on the street")
-        }
+        Some(p) => match POSITIONS.iter().position(|&x| x.eq_ignore_ascii_case(p)) {
+            Some(r) => Some(r as u8),
+            None => bail!(
+                "line {line}, `position = {p:?}`: \"first\", \"second\", ... \"eighth\" to act \
+                 on the street"
+            ),
+        },
     };
+    let named = [
+        ("hands", raw.hands.is_some()),
+        ("buckets", raw.buckets.is_some()),
+        ("classes", raw.classes.is_some()),
+    ];
+    if let [(a, _), (b, _), ..] = named.iter().filter(|x| x.1).collect::<Vec<_>>()[..] {
+        bail!("line {line}, `{a}` and `{b}`: name a rule's rows one way");
+    }
+    if raw.classes.as_ref().is_some_and(|c| c.is_empty()) {
+        bail!("line {line}, `classes`: name at least one hand class");
+    }
     let street = match raw.street.map(|s| s.into_inner()) {
         None => None,
         Some(toml::Value::String(s)) => Some(s),
@@ -219,6 +246,7 @@ fn rule(raw: RawRule, text: &str, line: usize) -> Result<Rule> {
         spot: raw.spot,
         hands: raw.hands.unwrap_or_default(),
         buckets: raw.buckets.unwrap_or_default(),
+        classes: raw.classes.unwrap_or_default(),
         play,
     })
 }
@@ -319,8 +347,11 @@ pub(crate) struct Decision {
     pub path: Vec<Edge>,
     /// Each action's kind, in child order.
     pub kinds: Vec<Kind>,
-    /// The node's first slot: row `r` is the slots `first_slot + r × actions ..`.
+    /// The node's first slot: row `r` is the slots `first_slot + r × stride ..`.
     pub first_slot: usize,
+    /// The slots from one row of the node to the next (its actions, unless a row is a
+    /// block of several decisions').
+    pub stride: usize,
 }
 
 impl Locked {
@@ -352,9 +383,8 @@ impl Locked {
     }
 
     /// Fixes `row` (its index within the decision) of `d` to `rule`'s frequencies.
-    fn fix(&mut self, d: &Decision, row: u32, rule: &Rule) {
-        let k = d.kinds.len();
-        let s = d.first_slot + row as usize * k;
+    pub(crate) fn fix(&mut self, d: &Decision, row: u32, rule: &Rule) {
+        let s = d.first_slot + row as usize * d.stride;
         if self.slots[s].is_nan() {
             self.rows += 1;
         }
@@ -390,6 +420,11 @@ impl Locked {
                          seat's: name the `player`";
                 return Err(anyhow::anyhow!(e)).with_context(at);
             }
+            if !rule.classes.is_empty() {
+                let e = "`classes`: a walkable heads-up game's rows are its single down cards, \
+                         named in `hands`; classes name the buckets of the stud games";
+                return Err(anyhow::anyhow!(e)).with_context(at);
+            }
             let rows = |d: &Decision| hand_rows(tree, d, rule);
             let at_tree = Actor::Seat(seat);
             apply(&mut locked, def, &decisions, rule, at_tree, rows).with_context(at)?;
@@ -400,12 +435,15 @@ impl Locked {
     /// Resolves `lock` on the betting tree of a heads-up real game `def` whose rows recall
     /// `recall`: a rule names a `position` (or both), not a `player`, since a seat's rows are
     /// those of the role it holds on the street; its spot's cards are read past; it fixes
-    /// `buckets` only where the rows recall nothing else.
+    /// `buckets` or `classes` only where the rows recall nothing else. `bucketing` (the card
+    /// abstraction the tree's buckets are of) says which buckets a rule's `classes` name
+    /// ([`classes`]).
     pub fn on_betting(
         lock: &Lock,
         def: &GameDef,
         tree: &BettingTree,
         recall: Recall,
+        bucketing: &Bucketing,
     ) -> Result<Locked> {
         let mut locked = Locked::empty(tree.nodes.len(), tree.num_slots);
         let decisions = betting_decisions(tree);
@@ -422,10 +460,23 @@ impl Locked {
             if !rule.hands.is_empty() {
                 return refuse("`hands`: a real game's rows are buckets: give `buckets`");
             }
-            if !rule.buckets.is_empty() && recall != Recall::None {
-                return refuse("`buckets`: these rows recall earlier streets too; lock whole rows");
+            if !(rule.buckets.is_empty() && rule.classes.is_empty()) && recall != Recall::None {
+                return refuse(
+                    "`buckets`, `classes`: these rows recall earlier streets too; lock whole rows",
+                );
+            }
+            let class_rows = ClassRows::new(&rule.classes);
+            if !rule.classes.is_empty() {
+                let streets = rule_streets(def, rule).with_context(at)?;
+                let name = |s| def.street_name(s);
+                class_rows
+                    .check(bucketing, name, &streets)
+                    .with_context(at)?;
             }
             let rows = |d: &Decision| {
+                if !rule.classes.is_empty() {
+                    return class_rows.buckets(bucketing, 0, d.street);
+                }
                 let n = tree.num_buckets[d.street];
                 if let Some(&b) = rule.buckets.iter().find(|&&b| b >= n) {
                     bail!(
@@ -442,6 +493,14 @@ impl Locked {
         }
         Ok(locked)
     }
+}
+
+/// The streets a rule reaches: the one it names, or every street.
+pub(crate) fn rule_streets(def: &GameDef, rule: &Rule) -> Result<Vec<usize>> {
+    Ok(match rule.street.as_deref() {
+        Some(s) => vec![street_index(def, s)?],
+        None => (0..def.streets.len()).collect(),
+    })
 }
 
 /// Every decision of the betting tree, in node order.
@@ -485,7 +544,7 @@ fn decisions(
             stack.push((c, p));
         }
         if let Some((actor, street, first_slot)) = decision(i) {
-            let kinds = children(i)
+            let kinds: Vec<Kind> = children(i)
                 .map(|c| match edges[c] {
                     Edge::Action(a) => Kind::of(a),
                     _ => Kind::CheckCall,
@@ -496,6 +555,7 @@ fn decisions(
                 actor,
                 street: street as usize,
                 path,
+                stride: kinds.len(),
                 kinds,
                 first_slot: first_slot as usize,
             });
@@ -508,7 +568,7 @@ fn decisions(
 /// Whose decisions a rule fixes: a seat's (a public tree), or a role's or both (a betting
 /// tree).
 #[derive(Clone, Copy)]
-enum Actor {
+pub(crate) enum Actor {
     Seat(u8),
     Role(Option<u8>),
 }
@@ -524,8 +584,10 @@ impl Actor {
     fn name(self) -> String {
         match self {
             Actor::Seat(s) => format!("p{}", s + 1),
-            Actor::Role(Some(0)) => "the player first to act on the street".into(),
-            Actor::Role(Some(_)) => "the player second to act on the street".into(),
+            Actor::Role(Some(r)) => format!(
+                "the player {} to act on the street",
+                POSITIONS[(r as usize).min(POSITIONS.len() - 1)]
+            ),
             Actor::Role(None) => "either player".into(),
         }
     }
@@ -577,7 +639,7 @@ fn hand_rows(tree: &Tree, d: &Decision, rule: &Rule) -> Result<Vec<u32>> {
 
 /// Fixes the rows `rows` picks at each decision `rule` names. Refuses a rule that fixes no
 /// row, and at its spot a decision of another player or an action named that is not legal.
-fn apply(
+pub(crate) fn apply(
     locked: &mut Locked,
     def: &GameDef,
     decisions: &[Decision],
@@ -638,10 +700,10 @@ fn apply(
                 .map_or(String::new(), |s| format!(" at spot {s:?}")),
             actions.join(" and "),
             if actions.len() > 1 { "are" } else { "is" },
-            if rule.hands.is_empty() && rule.buckets.is_empty() {
+            if rule.hands.is_empty() && rule.buckets.is_empty() && rule.classes.is_empty() {
                 ""
             } else {
-                " with the hands or buckets named"
+                " with the hands, buckets or classes named"
             }
         );
     }

@@ -31,8 +31,11 @@ use std::time::Duration;
                   stud solve --game ministud --abstraction 4 --iterations 300 --json\n  \
                   stud solve --game ministud --sample 3 --seed 7 --time 60s --every 100\n  \
                   stud solve --game yardstud --solver deal --abstraction 8 --iterations 400\n  \
+                  stud solve --game 7stud --abstraction tiny --iterations 20 --lock docs/guide/locks/7stud-completes-pairs.toml --out 7stud-pairs.strat   # by hand class\n  \
                   stud solve --game kuhn-3p --iterations 1000 --out kuhn3.json   # three players\n  \
+                  stud solve --game kuhn-3p --iterations 20000 --lock docs/guide/locks/kuhn-3p-two-seats.toml --out kuhn3-locked.json   # p3's best response to p1 and p2\n  \
                   stud solve --game 7stud-3p --abstraction tiny --time 5m   # real stud three-handed\n  \
+                  stud solve --game 7stud-3p --abstraction tiny --time 2m --lock docs/guide/locks/7stud-completes-pairs.toml --out 7stud-3p-pairs.strat\n  \
                   stud solve --game 7stud-3p --abstraction tiny --view best-opponent --time 5m   # the first files' view\n  \
                   stud solve --game 7stud-3p --abstraction tiny --rows 4bit --time 5m   # half a byte a probability\n  \
                   stud solve --game 7stud-5p --abstraction tiny:draws=fast --time 5m   # the buckets' rollouts sampled more cheaply\n  \
@@ -127,9 +130,10 @@ pub struct Args {
     #[arg(long)]
     pub keep_checkpoint: bool,
     /// A lock file (TOML): one player's rows fixed at given frequencies, the rest solved
-    /// around them (docs/guide/solving.md, "Locking"). The walked solver and the heads-up
-    /// deal-sampled one lock; with --resume, a checkpoint of an unlocked solve of the same
-    /// game and abstraction warm-starts the locked one.
+    /// around them (docs/guide/solving.md, "Locking"): rows by spot, street, hand, bucket or
+    /// hand class (`classes`, as `stud query` names them). Every solver locks but an MPI
+    /// split; with --resume, a checkpoint of an unlocked solve of the same game and abstraction
+    /// warm-starts the locked one.
     #[arg(long, value_name = "FILE")]
     pub lock: Option<PathBuf>,
     /// Continue from the checkpoint (OUT.ckpt) of an interrupted solve.

@@ -15,15 +15,21 @@
 //! With more than two players CFR guarantees no equilibrium: the average strategy's regret
 //! vanishes (a coarse correlated equilibrium), and [`nash_conv`] measures how far each player
 //! could gain by deviating alone (docs/notes/multiway.md).
+//!
+//! A lock ([`lock::on_history`]) fixes rows of chosen seats: each pass plays them as given,
+//! their regrets are never added to (nor matched), and the average strategy is the lock there,
+//! so the free seats are solved against the fixed ones (with one free seat: its best response).
 
 mod best_response;
 pub mod lift;
+pub mod lock;
 pub mod sampled;
 
 pub use best_response::{nash_conv, NashConv};
 
 use crate::cfr::{Algorithm, Schedule};
 use crate::kernel::regret_match;
+use crate::lock::Locked;
 use abstraction::history_tree::{HistoryKind, HistoryTree, MAX_ACTIONS, MAX_SEATS};
 
 /// Bytes the solver holds per slot: the regret, the average mass and the current strategy.
@@ -46,6 +52,8 @@ pub struct Solver {
     current: Vec<f64>,
     /// Whether `current` must be matched again from `regrets` (they were restored).
     stale: bool,
+    /// The rows fixed ([`lock::on_history`]): flags per information set.
+    lock: Option<Box<Locked>>,
 }
 
 impl Solver {
@@ -60,6 +68,7 @@ impl Solver {
             average: vec![0.0; n],
             current: vec![0.0; n],
             stale: true,
+            lock: None,
         };
         s.rematch_all();
         s
@@ -70,6 +79,17 @@ impl Solver {
     pub fn restore(&mut self) -> ([&mut [f64]; 2], &mut u64) {
         self.stale = true;
         ([&mut self.regrets, &mut self.average], &mut self.iterations)
+    }
+
+    /// Fixes the rows of `lock` (resolved on this tree, [`lock::on_history`]) from the next
+    /// iteration on; refuses a lock of another tree's size.
+    pub fn set_lock(&mut self, lock: Locked) -> Result<(), String> {
+        if !lock.fits(self.tree.infosets.len(), self.tree.num_slots) {
+            return Err("the lock was resolved on another tree".into());
+        }
+        self.lock = Some(Box::new(lock));
+        self.stale = true;
+        Ok(())
     }
 
     /// Runs one iteration: a pass per seat, in seat order.
@@ -86,6 +106,7 @@ impl Solver {
                 seat,
                 weight: sched.new_average,
                 current: &self.current,
+                lock: self.lock.as_deref(),
                 regrets: &mut self.regrets,
                 average: &mut self.average,
             };
@@ -94,12 +115,16 @@ impl Solver {
         }
     }
 
-    /// The average strategy, normalised per information set (uniform where it has no mass).
+    /// The average strategy, normalised per information set (uniform where it has no mass);
+    /// a locked row is the lock's.
     pub fn average_strategy(&self) -> Vec<f64> {
         let mut out = self.average.clone();
         for set in &self.tree.infosets {
             let s = set.first_slot as usize;
             crate::kernel::normalize(&mut out[s..s + set.actions as usize]);
+        }
+        if let Some(lock) = &self.lock {
+            lock.fix_average(&mut out);
         }
         out
     }
@@ -124,6 +149,7 @@ impl Solver {
             }
             regret_match(&self.regrets[s.clone()], &mut self.current[s]);
         }
+        self.impose_lock();
     }
 
     fn rematch_all(&mut self) {
@@ -131,7 +157,15 @@ impl Solver {
             let s = set.first_slot as usize..set.first_slot as usize + set.actions as usize;
             regret_match(&self.regrets[s.clone()], &mut self.current[s]);
         }
+        self.impose_lock();
         self.stale = false;
+    }
+
+    /// Plays every locked row as the lock says (its regrets, never added to, are not read).
+    fn impose_lock(&mut self) {
+        if let Some(lock) = &self.lock {
+            lock.fix_average(&mut self.current);
+        }
     }
 }
 
@@ -142,6 +176,8 @@ struct Pass<'a> {
     /// The weight of this iteration's strategy in the average.
     weight: f64,
     current: &'a [f64],
+    /// The rows fixed: played from `current`, where they are imposed, and never updated.
+    lock: Option<&'a Locked>,
     regrets: &'a mut [f64],
     average: &'a mut [f64],
 }
@@ -183,7 +219,7 @@ impl Pass<'_> {
                     values[a] = self.walk(c, &below);
                     v += p * values[a];
                 }
-                if actor != seat {
+                if actor != seat || self.lock.is_some_and(|l| l.node(node.index as usize)) {
                     return v;
                 }
                 // The counterfactual reach as OpenSpiel multiplies it: every other seat's

@@ -61,6 +61,11 @@
 //! schedule whose factor is anything else is swept as before. Whatever reads every row (a
 //! checkpoint, the strategy, a test) settles first.
 //!
+//! # Locks
+//! A lock ([`lock::on_betting`]) fixes rows of chosen positions: a traversal plays a locked row
+//! as given (sampling its action whoever acts, never trembling), adds no regret or average to
+//! it, and the strategy written is the lock there.
+//!
 //! # Rows
 //! Regrets and averages are flat `f32` arrays, one element per slot: the rows of a street tree
 //! for one pot class and bucket are contiguous, `base[tree] + (class × buckets + bucket) ×
@@ -70,6 +75,7 @@
 
 use crate::cfr::Algorithm;
 use crate::kernel::{add_average, regret_match, regret_match_in_place, Discount};
+use crate::lock::Locked;
 use abstraction::deal::DealError;
 use abstraction::multiway_betting::{pot_class, pot_classes, MultiwayBetting, MwKind};
 use abstraction::multiway_deal::{MultiwayBuckets, MultiwayFacts, MAX_DEAL_SEATS};
@@ -278,6 +284,8 @@ pub struct SampledSolver {
     pub played: Played,
     /// The working memory of a chunk's traversals.
     work: Vec<Work>,
+    /// The rows fixed ([`lock::on_betting`]): flags per node of `betting`.
+    lock: Option<Box<Locked>>,
 }
 
 impl SampledSolver {
@@ -347,6 +355,7 @@ impl SampledSolver {
             tremble: 0.0,
             played: Played::Average,
             work,
+            lock: None,
         })
     }
 
@@ -357,6 +366,16 @@ impl SampledSolver {
             bail!("a tremble of {tremble}: it must be at least 0 and below 1");
         }
         self.tremble = tremble;
+        Ok(())
+    }
+
+    /// Fixes the rows of `lock` (resolved on this solver's rows, [`lock::on_betting`]) from
+    /// the next iteration on; refuses a lock of another layout's size.
+    pub fn set_lock(&mut self, lock: Locked) -> Result<()> {
+        if !lock.fits(self.betting.nodes.len(), self.rows.slots) {
+            bail!("the lock was resolved on other rows");
+        }
+        self.lock = Some(Box::new(lock));
         Ok(())
     }
 
@@ -436,6 +455,7 @@ impl SampledSolver {
                 stamps: &self.stamps,
                 factors: &self.factors,
                 tremble: self.tremble,
+                lock: self.lock.as_deref(),
             };
             let held = chunk.min(deals.end - first);
             self.work[..held].par_iter_mut().enumerate().try_for_each(
@@ -618,6 +638,9 @@ impl SampledSolver {
                 }
             }
         }
+        if let Some(lock) = &self.lock {
+            lock.fix_average(&mut out);
+        }
         out
     }
 }
@@ -656,6 +679,7 @@ struct Ctx<'a> {
     stamps: &'a [u32],
     factors: &'a [Factors],
     tremble: f32,
+    lock: Option<&'a Locked>,
 }
 
 /// Where a traversal is on a street: its tree, the pot class it was entered with, the seat of
@@ -750,9 +774,22 @@ impl Traversal<'_, '_> {
                 self.facts
                     .bucket(self.ctx.buckets, s.street, (seat, opponent), set, &s.shown)?;
             let slot = self.ctx.rows.slot(b, s.tree, s.class, bucket, n.index);
+            let k = n.num_children as usize;
+            if let Some(row) = (self.ctx.lock)
+                .filter(|l| l.node(i as usize))
+                .and_then(|l| l.row(slot, k))
+            {
+                // A fixed row: its action drawn from the lock whoever acts (an unbiased sample
+                // of the traverser's value too), no tremble, no regret or average added.
+                let mut sigma = [0f32; MAX_ACTIONS];
+                for (p, &q) in sigma.iter_mut().zip(row) {
+                    *p = q as f32;
+                }
+                let a = sample(&sigma[..k], self.rng.next_u32());
+                return self.node(n.first_child + a as u32, s);
+            }
             let block = self.ctx.rows.block(b, s.tree, s.class, bucket);
             self.blocks.push((s.tree, block as u32));
-            let k = n.num_children as usize;
             // The row as the batch's discount leaves it, whether or not its block has had it.
             let mut regrets = [0f32; MAX_ACTIONS];
             regrets[..k].copy_from_slice(&self.ctx.regrets[slot..slot + k]);
@@ -819,6 +856,7 @@ fn sample(sigma: &[f32], bits: u32) -> usize {
     sigma.len() - 1
 }
 
+pub mod lock;
 pub mod ranks;
 #[cfg(test)]
 pub(crate) mod tests;

@@ -240,7 +240,8 @@ impl Backend for Deal<'_> {
         let bucketing = Arc::new(bucketing);
         let mut solver = s.solver(def, tree, Arc::clone(&bucketing), request.seed)?;
         if let Some(lock) = &request.lock {
-            let locked = crate::lock::Locked::on_betting(lock, def, &solver.tree, s.recall)?;
+            let locked =
+                crate::lock::Locked::on_betting(lock, def, &solver.tree, s.recall, &bucketing)?;
             watcher.say(&format!("{}: {} rows fixed", lock.source, locked.rows));
             solver.set_lock(locked).map_err(anyhow::Error::msg)?;
         }

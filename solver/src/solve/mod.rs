@@ -439,8 +439,8 @@ pub fn read_lock(path: &Path) -> Result<Lock> {
 fn refuse_lock(request: &Request, what: &str) -> Result<()> {
     if let Some(lock) = &request.lock {
         bail!(
-            "{}: {what} does not lock rows yet; the walked solver (heads-up walkable games) and \
-             the deal-sampled one (heads-up real games) do",
+            "{}: {what} does not lock rows yet; the walked solver (heads-up walkable games), the \
+             deal-sampled one (heads-up real games) and the multiway solvers do",
             lock.source
         );
     }
@@ -452,8 +452,9 @@ fn refuse_lock(request: &Request, what: &str) -> Result<()> {
 fn refuse_schedule(request: &Request, what: &str) -> Result<()> {
     if !request.measure_at.is_empty() {
         bail!(
-            "{}: {what} measures at its checkpoints only; the other solvers (the deal-sampled \
-             and sampled multiway ones on a walkable game) measure at given iteration counts",
+            "{}: {what} measures at its checkpoints only; the other solvers (the walked one, \
+             the multiway ones, and the deal-sampled one on a walkable game) measure at given \
+             iteration counts",
             request.name
         );
     }

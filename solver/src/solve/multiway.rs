@@ -65,7 +65,6 @@ impl Backend for Multiway<'_> {
     const FILE: (&'static str, &'static str) = ("", "json");
 
     fn check(&self, request: &Request) -> Result<()> {
-        super::refuse_lock(request, "the exact multiway solver")?;
         super::check_stop(request, self.settings.target)
     }
 
@@ -84,10 +83,13 @@ impl Backend for Multiway<'_> {
         ));
         est.check_fits(memory, ADVICE)?;
         self.est = Some(est);
-        Ok((
-            Solver::new(tree, self.settings.algorithm),
-            Problem::multiway(def),
-        ))
+        let mut solver = Solver::new(tree, self.settings.algorithm);
+        if let Some(lock) = &request.lock {
+            let locked = crate::multiway::lock::on_history(lock, def, &solver.tree)?;
+            watcher.say(&format!("{}: {} rows fixed", lock.source, locked.rows));
+            solver.set_lock(locked).map_err(anyhow::Error::msg)?;
+        }
+        Ok((solver, Problem::multiway(def)))
     }
 
     fn resume(

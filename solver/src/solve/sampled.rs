@@ -198,7 +198,6 @@ impl Backend for Sampled<'_> {
     const FILE: (&'static str, &'static str) = ("", "strat");
 
     fn check(&self, request: &Request) -> Result<()> {
-        super::refuse_lock(request, "the sampled multiway solver")?;
         self.settings.size(request)?;
         // Refused before any tree is built: a table the deck cannot deal.
         MultiwayFacts::new(&request.game).with_context(|| request.name.clone())?;
@@ -274,6 +273,12 @@ impl Backend for Sampled<'_> {
         )?;
         solver.set_tremble(s.tremble)?;
         solver.played = s.strategy;
+        if let Some(lock) = &request.lock {
+            let (b, rows, buckets) = (&solver.betting, &solver.rows, &solver.buckets);
+            let locked = crate::multiway::sampled::lock::on_betting(lock, def, b, rows, buckets)?;
+            watcher.say(&format!("{}: {} rows fixed", lock.source, locked.rows));
+            solver.set_lock(locked)?;
+        }
         self.est = Some(est);
         if let Some(tree) = whole {
             let lift = Lift::new(&tree, def, &solver.betting, &solver.buckets, &solver.rows)?;

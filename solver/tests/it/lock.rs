@@ -244,7 +244,7 @@ fn a_locked_real_game_solve_writes_the_lock() {
         .collect();
     let tree = BettingTree::build(&def, BettingAbstraction::for_game(&def), &nb).unwrap();
     let lock = Lock::parse(text, "lock.toml").unwrap();
-    let locked = Locked::on_betting(&lock, &def, &tree, Recall::None).unwrap();
+    let locked = Locked::on_betting(&lock, &def, &tree, Recall::None, f.bucketing()).unwrap();
     assert!(locked.rows > 8, "{} rows", locked.rows);
     let mut checked = 0;
     for (i, node) in tree
@@ -312,24 +312,170 @@ fn diff_shows_how_the_locked_solve_moved() {
     assert!(text.contains(" 0 changed"), "{text}");
 }
 
-/// A solver that cannot hold a lock refuses it by name before any work.
+/// The exact multiway solver locked from the command line: its report names the lock and
+/// shows p3, the one seat free, at its best response; a rule of another game's streets is
+/// refused before any work, naming the streets there are.
 #[test]
-fn the_multiway_solvers_refuse_a_lock() {
+fn a_multiway_solve_holds_its_lock_from_the_command_line() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let lock = root.join("docs/guide/locks/leduc-calls-down.toml");
+    let lock = root.join("docs/guide/locks/kuhn-3p-two-seats.toml");
     let out = std::env::temp_dir().join(format!("stud-lock-3p-{}.json", std::process::id()));
-    let args = ["solve", "--game", "kuhn-3p", "--iterations", "10"];
-    let lock_args = [
+    let (lock, out) = (lock.to_str().unwrap(), out.to_str().unwrap());
+    let args = [
+        "solve",
+        "--game",
+        "kuhn-3p",
+        "--iterations",
+        "3000",
+        "--json",
         "--lock",
-        lock.to_str().unwrap(),
+        lock,
+        "--out",
+        out,
+    ];
+    let stdout = crate::common::ok(&crate::common::stud(&args, ""));
+    let report: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(report["lock"]["rules"], 6, "{report}");
+    let (best, value) = (
+        report["best_response"][2].as_f64(),
+        report["on_policy"][2].as_f64(),
+    );
+    assert!((best.unwrap() - value.unwrap()).abs() < 1e-4, "{report}");
+    let other = root.join("docs/guide/locks/leduc-calls-down.toml");
+    let args = ["solve", "--game", "kuhn-3p", "--iterations", "10", "--lock"];
+    let args: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain([other.to_str().unwrap(), "--out", out])
+        .collect();
+    let e = crate::common::err(&crate::common::stud(&args, ""));
+    assert!(
+        e.contains("line 8") && e.contains("this game's streets are round 1"),
+        "{e}"
+    );
+}
+
+/// The pairs of third street (the classes of `stud query`'s chart).
+const PAIRS: [&str; 4] = [
+    "buried pair T-A",
+    "split pair T-A",
+    "buried pair 2-9",
+    "split pair 2-9",
+];
+
+/// "Completes every pair on 3rd street" (docs/guide/locks/7stud-completes-pairs.toml) on a
+/// deal-sampled solve of seven-card stud: the rows it fixes are counted again by a walk of the
+/// betting tree of their own (every third-street decision where a complete or raise is legal,
+/// every bucket more than half of whose sampled holdings are pairs, summed from `stud query`'s
+/// descriptions), the file plays exactly the lock there, and no other row is fixed.
+#[test]
+fn completes_every_pair_on_third_street_fixes_those_rows_only() {
+    use abstraction::betting_abstraction::BettingAbstraction;
+    use abstraction::betting_tree::{BettingKind, BettingTree};
+    use abstraction::recall::Recall;
+    use abstraction::rules::Action;
+    use abstraction::tree::Edge;
+    use solver::strategy_file::StrategyFile;
+    let d = std::env::temp_dir().join(format!("stud-lock-class-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let lock_path = root.join("docs/guide/locks/7stud-completes-pairs.toml");
+    let (out, abst) = (d.join("pairs.strat"), d.join("abstractions"));
+    let args = [
+        "solve",
+        "--game",
+        "7stud",
+        "--abstraction",
+        "tiny",
+        "--abstraction-dir",
+        abst.to_str().unwrap(),
+        "--batch",
+        "64",
+        "--iterations",
+        "4",
+        "--threads",
+        "2",
+        "--json",
+        "--lock",
+        lock_path.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
     ];
-    let args: Vec<&str> = args.iter().chain(&lock_args).copied().collect();
-    let e = crate::common::err(&crate::common::stud(&args, ""));
+    crate::common::ok(&crate::common::stud(&args, ""));
+    let file = StrategyFile::open(&out).unwrap();
+    let f = file.betting().unwrap();
+    let def = file.game().clone();
+    let b = f.bucketing();
+    let nb: Vec<u32> = (0..def.streets.len()).map(|s| b.buckets(s)).collect();
+    let tree = BettingTree::build(&def, BettingAbstraction::for_game(&def), &nb).unwrap();
+    // The pair buckets, from the descriptions `stud query 7stud.strat 3rd` prints.
+    let pairs: Vec<u32> = (solver::describe::sampled(b, 0).unwrap().iter().enumerate())
+        .filter(|(_, x)| {
+            let share: f64 = (x.classes.iter())
+                .filter(|s| PAIRS.contains(&s.class.as_str()))
+                .map(|s| s.share)
+                .sum();
+            share > 0.5
+        })
+        .map(|(b, _)| b as u32)
+        .collect();
     assert!(
-        e.contains("the exact multiway solver does not lock rows yet; the walked solver"),
+        !pairs.is_empty() && pairs.len() < nb[0] as usize,
+        "{pairs:?}"
+    );
+    let text = std::fs::read_to_string(&lock_path).unwrap();
+    let lock = Lock::parse(&text, "pairs.toml").unwrap();
+    let locked = Locked::on_betting(&lock, &def, &tree, Recall::None, b).unwrap();
+    let mut counted = 0;
+    for (i, node) in tree.nodes.iter().enumerate() {
+        if node.kind != BettingKind::Action {
+            continue;
+        }
+        let k = node.num_children as usize;
+        let raise = (tree.children(i))
+            .position(|c| matches!(tree.edges[c], Edge::Action(Action::CompleteBetRaise(_))));
+        for bucket in 0..nb[node.street as usize] {
+            let slot = node.first_slot() as usize + bucket as usize * k;
+            let fixed = locked.row(slot, k);
+            let want = node.street == 0 && raise.is_some() && pairs.contains(&bucket);
+            assert_eq!(fixed.is_some(), want, "node {i} bucket {bucket}");
+            if let (true, Some(r)) = (want, raise) {
+                let mut lock_row = vec![0.0; k];
+                lock_row[r] = 1.0;
+                let mut got = vec![0.0; k];
+                f.row_into(i as u32, bucket, &mut got).unwrap();
+                assert_eq!(got, lock_row, "node {i} bucket {bucket}");
+                counted += 1;
+            }
+        }
+    }
+    assert_eq!(locked.rows, counted);
+    assert!(counted > 0);
+}
+
+/// A class that is not one is refused with the classes there are.
+#[test]
+fn an_unknown_class_lists_the_classes() {
+    use abstraction::betting_abstraction::BettingAbstraction;
+    use abstraction::betting_tree::BettingTree;
+    use abstraction::bucketing::{Bucketing, Size};
+    use abstraction::recall::Recall;
+    let def = GameDef::preset("7stud").unwrap();
+    let size = Size::parse("2", def.streets.len()).unwrap();
+    let b = Bucketing::build(&def, &size, &|_| {}).unwrap();
+    let nb: Vec<u32> = (0..def.streets.len()).map(|s| b.buckets(s)).collect();
+    let tree = BettingTree::build(&def, BettingAbstraction::for_game(&def), &nb).unwrap();
+    let text = "[[lock]]\nstreet = \"3rd\"\nclasses = [\"pair\"]\nplay = { complete = 1 }\n";
+    let lock = Lock::parse(text, "pair.toml").unwrap();
+    let e = Locked::on_betting(&lock, &def, &tree, Recall::None, &b).unwrap_err();
+    let e = format!("{e:#}");
+    assert!(
+        e.contains("pair.toml line 1")
+            && e.contains("\"pair\" is not a hand class")
+            && e.contains("on 3rd street: rolled-up trips, buried pair T-A"),
         "{e}"
     );
-    assert!(!out.exists());
+    let both = "[[lock]]\nbuckets = [1]\nclasses = [\"two pair\"]\nplay = { call = 1 }\n";
+    let e = format!("{:#}", Lock::parse(both, "both.toml").unwrap_err());
+    assert!(e.contains("`buckets` and `classes`"), "{e}");
 }

@@ -23,6 +23,7 @@ mod fuzz;
 mod hand_cli;
 mod ladder;
 mod lock;
+mod lock_multiway;
 mod ministud;
 mod multiway;
 mod multiway_lift;
