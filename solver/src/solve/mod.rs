@@ -335,6 +335,7 @@ fn run<B: Backend>(
         clock,
         checkpoint: &outputs.checkpoint,
         rows: Vec::new(),
+        last_tick: None,
     };
     let ran = session::run(&mut solver, &problem, &plan, &mut watch);
     let rows = std::mem::take(&mut watch.rows);
@@ -371,10 +372,25 @@ struct Watch<'a, B> {
     checkpoint: &'a Path,
     /// The measurements of the request's schedule so far.
     rows: Vec<report::Row>,
+    /// When the watcher was last told of an iteration.
+    last_tick: Option<Instant>,
 }
+
+/// The least time between two ticks told to the watcher: a tick formats the back end's figures
+/// and draws them, which a game of microsecond iterations (Kuhn, Leduc) would otherwise pay at
+/// every one; a progress bar redraws at most about this often anyway.
+const TICK_EVERY: Duration = Duration::from_millis(50);
 
 impl<B: Backend> Observer<B::Solver> for Watch<'_, B> {
     fn iterated(&mut self, solver: &B::Solver, progress: &Progress) {
+        let now = Instant::now();
+        if self
+            .last_tick
+            .is_some_and(|t| now.duration_since(t) < TICK_EVERY)
+        {
+            return;
+        }
+        self.last_tick = Some(now);
         let (pace, note) = self.backend.tick(solver, progress);
         self.watcher.iterated(&Tick {
             progress,
