@@ -88,6 +88,7 @@ fn read_settings(
     f.version = match r.u32("the features' version")? {
         1 => Version::One,
         2 => Version::Two,
+        3 => Version::Three,
         v => return bad(format!("features of version {v}, in format {format}")),
     };
     let code = r.u32("the draws")?;
@@ -103,6 +104,7 @@ fn features_code(features: Version) -> u32 {
     match features {
         Version::One => 1,
         Version::Two => 2,
+        Version::Three => 3,
     }
 }
 

@@ -18,6 +18,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 mod v2;
+mod v3;
 
 /// Which features a view gets: a versioned setting recorded with a built bucketing (its cache
 /// file and checksum), so a bucketing keeps the features it was built with.
@@ -33,6 +34,9 @@ pub enum Version {
     /// and with the strongest of the live opponents, and the classes of the other live
     /// opponents' boards ([`v2`]). Size suffix `:features=2`.
     Two,
+    /// The second version's features followed by the classes of the folded seats' up cards
+    /// and of my down cards ([`v3`]). Size suffix `:features=3`.
+    Three,
 }
 
 /// The knobs of the feature computation. They are recorded with a built abstraction, so the
@@ -82,6 +86,7 @@ impl Layout {
             more: match params.version {
                 Version::One => 0,
                 Version::Two => v2::MORE,
+                Version::Three => v2::MORE + v3::MORE,
             },
         }
     }
@@ -103,8 +108,10 @@ impl Layout {
 /// share of the pot is against all of them; the board classes are of my board and the
 /// measured opponent's. A heads-up view gets the features it always had.
 pub fn features(shape: &Shape, params: &FeatureParams, t: &TableView, out: &mut [f32]) {
-    if params.version == Version::Two {
-        return v2::features(shape, params, t, out);
+    match params.version {
+        Version::One => {}
+        Version::Two => return v2::features(shape, params, t, out),
+        Version::Three => return v3::features(shape, params, t, out),
     }
     let layout = Layout::new(shape.showdown, params);
     debug_assert_eq!(out.len(), layout.dim());
@@ -406,8 +413,8 @@ impl Scorer for Showing {
 pub const MAX_BINS: usize = 32;
 
 /// The longest feature vector: `MAX_BINS - 1` CDF points, the EHS, two extras, the boards, the
-/// second version's more.
-pub const MAX_DIM: usize = MAX_BINS + 2 + 2 * BOARD + v2::MORE;
+/// second and third versions' more.
+pub const MAX_DIM: usize = MAX_BINS + 2 + 2 * BOARD + v2::MORE + v3::MORE;
 
 /// One rollout: what it deals and what it has accumulated.
 struct Rollout<'a, S> {

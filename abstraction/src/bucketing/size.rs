@@ -23,7 +23,8 @@ pub const SIZES: &str = "tiny, small, default, large, or buckets per street (`4`
                          street; `4,8`: per street), each optionally with `:board=W`, the \
                          weight of the visible boards' classes (default 0.05), \
                          `:features=2`, the second version of the features (how the pot share \
-                         against the table is made up), and `:draws=fast`, the rollouts' \
+                         against the table is made up), `:features=3`, the third (the second's \
+                         with the folded seats' and my down cards' classes), and `:draws=fast`, the rollouts' \
                          cheaper samples (with the first version only)";
 
 /// Everything that decides a built bucketing besides the game.
@@ -95,7 +96,8 @@ impl Size {
     /// ([`FeatureParams::board_weight`]: how much the opponent's up cards separate buckets beside
     /// the strength features) and adds `-bW` to the name, so each weight is its own cached
     /// bucketing. A suffix `:features=2` gives the second version of the features
-    /// ([`Version::Two`]) and adds `-f2`; `:features=1` is the first, as without it. A suffix
+    /// ([`Version::Two`]) and adds `-f2`, `:features=3` the third ([`Version::Three`]) and adds
+    /// `-f3`; `:features=1` is the first, as without it. A suffix
     /// `:draws=fast` takes the rollouts' samples the cheaper way ([`Draws::Fast`]: the same
     /// distribution of features, other samples) and adds `-fast`; `:draws=chacha` is the
     /// default's. Each suffix at most once, in any order (`small:board=0.5:features=2`).
@@ -111,11 +113,12 @@ impl Size {
                 let v = match v {
                     "1" => Some(Version::One),
                     "2" => Some(Version::Two),
+                    "3" => Some(Version::Three),
                     _ => None,
                 };
                 version = Some(v.filter(|_| version.is_none()).ok_or_else(|| {
                     BucketError::Size(format!(
-                        "`{spec}`: `:features=` once, with 1 or 2 (the versions of the features)"
+                        "`{spec}`: `:features=` once, with 1, 2 or 3 (the versions of the features)"
                     ))
                 })?);
             } else if let Some(d) = knob.strip_prefix("draws=").filter(|_| draws.is_none()) {
@@ -125,7 +128,7 @@ impl Size {
             } else {
                 return Err(BucketError::Size(format!(
                     "`{spec}`: after the size, `:board=W` (W a weight of at least 0, the \
-                     default 0.05), `:features=2` or `:draws=fast`, each at most once, not \
+                     default 0.05), `:features=2|3` or `:draws=fast`, each at most once, not \
                      `:{knob}`"
                 )));
             }
@@ -134,16 +137,21 @@ impl Size {
             size.features.board_weight = weight;
             size.name = format!("{}-b{weight}", size.name);
         }
-        if version == Some(Version::Two) && draws == Some(Draws::Fast) {
-            // The second version's rollouts keep the first version's ChaCha draws.
+        if let (Some(v @ (Version::Two | Version::Three)), Some(Draws::Fast)) = (version, draws) {
+            // The later versions' rollouts keep the first version's ChaCha draws.
+            let n = if v == Version::Two { 2 } else { 3 };
             return Err(BucketError::Size(format!(
                 "`{spec}`: `:draws=fast` is for the first version of the features, not with \
-                 `:features=2`"
+                 `:features={n}`"
             )));
         }
-        if version == Some(Version::Two) {
-            size.features.version = Version::Two;
-            size.name += "-f2";
+        match version {
+            Some(Version::Two) => size.name += "-f2",
+            Some(Version::Three) => size.name += "-f3",
+            _ => {}
+        }
+        if let Some(v) = version {
+            size.features.version = v;
         }
         if draws == Some(Draws::Fast) {
             size.features.draws = Draws::Fast;
@@ -229,7 +237,12 @@ mod tests {
         assert_eq!(both.name, "small-b0.5-f2");
         assert_eq!(both, Size::parse("small:board=0.5:features=2", 3).unwrap());
         assert_eq!(Size::parse("tiny:features=1", 2), Size::preset("tiny", 2));
-        for bad in ["8:features=3", "8:features=2:features=2", "8:features="] {
+        let f = Size::parse("256:board=0.5:features=3", 2).unwrap();
+        assert_eq!(
+            (f.name.as_str(), f.features.version),
+            ("k256-256-b0.5-f3", Version::Three)
+        );
+        for bad in ["8:features=4", "8:features=2:features=2", "8:features="] {
             assert!(Size::parse(bad, 2)
                 .unwrap_err()
                 .to_string()
@@ -248,6 +261,10 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("not with `:features=2`"));
+        assert!(Size::parse("tiny:features=3:draws=fast", 5)
+            .unwrap_err()
+            .to_string()
+            .contains("not with `:features=3`"));
         let both = Size::parse("tiny:draws=fast:board=0.5", 5).unwrap();
         assert_eq!(both, Size::parse("tiny:board=0.5:draws=fast", 5).unwrap());
     }

@@ -1,0 +1,253 @@
+//! The third version of the features (`:features=3`): the second version's, then the classes of
+//! the cards it sees only through the share.
+//!
+//! The second version still merges views that play differently: on `doorstud` its buckets
+//! used are 142 of 256 on the last street and 59 of 256 on the first, because two views whose
+//! shares coincide get the same vector whatever the folded seats showed (a dead card reaches
+//! the features only through the share) and whatever my down cards are. This version adds
+//!
+//! - the classes of the folded seats' up cards (all of them as one board), at the board weight;
+//! - the classes of my down cards, at the board weight.
+//!
+//! Both are read off the view, so they cost nothing beside the rollout; the rollout is the
+//! second version's, called as it is.
+
+use super::{board_classes, FeatureParams, Version, BOARD};
+use crate::bucketing::view::{Shape, TableView};
+use crate::rules::Showdown;
+
+/// Features after the second version's: the folded seats' board, my down cards.
+pub(super) const MORE: usize = 2 * BOARD;
+
+/// Writes the third version's features of `t` into `out` (of length `Layout::dim`): the second
+/// version's (the same rollout, the same draws) in the first `Layout::dim() - MORE`, then the
+/// classes of the dead cards and of my down cards.
+pub(super) fn features(shape: &Shape, params: &FeatureParams, t: &TableView, out: &mut [f32]) {
+    let (two, more) = out.split_at_mut(out.len() - MORE);
+    let p = FeatureParams {
+        version: Version::Two,
+        ..*params
+    };
+    super::v2::features(shape, &p, t, two);
+    let razz = shape.showdown == Showdown::Razz;
+    let (dead, down) = more.split_at_mut(BOARD);
+    board_classes(t.dead, razz, dead);
+    board_classes(t.view.down, razz, down);
+    for x in more.iter_mut() {
+        *x *= params.board_weight;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{features, FeatureParams, Layout, Version, BOARD};
+    use super::MORE;
+    use crate::bucketing::canon::{canonical_table, deck_perms, permute_view};
+    use crate::bucketing::view::{CardView, Shape, Table, TableView};
+    use crate::bucketing::{random_views, Bucketing, Size};
+    use crate::cards::{parse_cards, Card, CardSet};
+    use crate::rules::GameDef;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+
+    fn set(s: &str) -> CardSet {
+        parse_cards(s).unwrap().into_iter().collect()
+    }
+
+    fn params(outer: u32, inner: u32, version: Version) -> FeatureParams {
+        FeatureParams {
+            outer,
+            inner,
+            bins: 8,
+            board_weight: 0.05,
+            seed: 1,
+            version,
+            draws: crate::bucketing::Draws::ChaCha,
+        }
+    }
+
+    fn of(shape: &Shape, p: &FeatureParams, t: &TableView) -> Vec<f32> {
+        let mut f = vec![0.0; Layout::new(shape.showdown, p).dim()];
+        features(shape, p, t, &mut f);
+        f
+    }
+
+    /// A `doorstud` last street with a folded seat, worked by hand: my J♣ down and Q♦ up
+    /// against K♣, the folded seat's A♦ dead. The new features are the dead ace's classes and
+    /// my jack's, each at the board weight; the rest is the second version's.
+    #[test]
+    fn a_doorstud_view_with_a_folded_seat_worked_by_hand() {
+        let def = GameDef::preset("doorstud").unwrap();
+        let shape = Shape::of_table(&def, Table { live: 0, folded: 1 }).unwrap();
+        let mut t = TableView::heads_up(CardView {
+            street: 1,
+            down: set("Jc"),
+            up: set("Qd"),
+            opp_up: set("Kc"),
+        });
+        t.dead = set("Ad");
+        shape.check_table(&t).unwrap();
+        let f = of(&shape, &params(64, 16, Version::Three), &t);
+        let w = 0.05;
+        // One card: no pair, the rank high and low, no low card (an ace is low: one of four),
+        // no suit or run beside it.
+        let ace = [0.0, w, w, 0.25 * w, 0.0, 0.0];
+        let jack = [0.0, 9.0 / 12.0 * w, 9.0 / 12.0 * w, 0.0, 0.0, 0.0];
+        assert_eq!(&f[f.len() - MORE..f.len() - BOARD], &ace);
+        assert_eq!(&f[f.len() - BOARD..], &jack);
+        let two = of(&shape, &params(64, 16, Version::Two), &t);
+        assert_eq!(&f[..f.len() - MORE], &two[..]);
+    }
+
+    /// The third version's first features are the second version's, bit for bit, at any
+    /// table (the same rollout, the same draws), sampled or enumerated; with no folded seat the
+    /// dead cards' classes are zero.
+    #[test]
+    fn the_first_features_are_the_second_versions() {
+        for (game, live, folded) in [("7stud", 1, 1), ("razz", 2, 0), ("stud8", 3, 2)] {
+            let table = Table { live, folded };
+            let shape = Shape::of_table(&GameDef::preset(game).unwrap(), table).unwrap();
+            let perms = deck_perms(shape.deck);
+            for street in 0..shape.streets() {
+                for t in random_views(&shape, &perms, street, 6, 7 + street as u64) {
+                    for (outer, inner) in [(16, 4), (1, 2_000)] {
+                        let three = of(&shape, &params(outer, inner, Version::Three), &t);
+                        let two = of(&shape, &params(outer, inner, Version::Two), &t);
+                        assert_eq!(&three[..three.len() - MORE], &two[..], "{game} {t:?}");
+                        let dead = &three[three.len() - MORE..three.len() - BOARD];
+                        assert_eq!(folded == 0, dead.iter().all(|&x| x == 0.0), "{t:?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(MORE, 2 * BOARD);
+    }
+
+    fn table_size() -> Size {
+        let mut size = Size::parse("tiny:features=3", 5).unwrap();
+        size.train = 300;
+        size
+    }
+
+    fn tiny_table() -> &'static Bucketing {
+        static B: OnceLock<Bucketing> = OnceLock::new();
+        B.get_or_init(|| {
+            let g = GameDef::preset("7stud").unwrap();
+            Bucketing::build_table(&g, Table { live: 1, folded: 2 }, &table_size(), &|_| {})
+                .unwrap()
+        })
+    }
+
+    /// The build, the features and the buckets are the same on one thread and on three.
+    #[test]
+    fn the_build_and_the_buckets_are_the_same_whatever_the_threads() {
+        let g = GameDef::preset("7stud").unwrap();
+        let table = Table { live: 1, folded: 2 };
+        let on = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| {
+                    let b = Bucketing::build_table(&g, table, &table_size(), &|_| {}).unwrap();
+                    let views: Vec<_> = (0..5)
+                        .flat_map(|s| b.sample_table_views(s, 20, 3 + s as u64))
+                        .collect();
+                    let buckets: Vec<u32> = {
+                        use rayon::prelude::*;
+                        views
+                            .par_iter()
+                            .map(|t| b.bucket_table(t).unwrap())
+                            .collect()
+                    };
+                    (b.encode(), buckets)
+                })
+        };
+        let (a, b) = (on(1), on(3));
+        assert_eq!(a, b);
+        assert_eq!(&tiny_table().encode(), &a.0);
+    }
+
+    /// Format 2 records version 3 and reads it back to the same buckets; the first and second
+    /// versions' bucketings keep the bytes they had before the third (their checksums, as
+    /// built here, pinned).
+    #[test]
+    fn a_third_version_bucketing_round_trips_and_the_others_keep_their_bits() {
+        let b = tiny_table();
+        let g = GameDef::preset("7stud").unwrap();
+        let table = Table { live: 1, folded: 2 };
+        let bytes = b.encode();
+        assert_eq!(&bytes[8..12], &2u32.to_le_bytes());
+        let back = Bucketing::decode_table(&bytes, &g, table).unwrap();
+        assert_eq!((back.checksum(), back.size()), (b.checksum(), b.size()));
+        assert_eq!(back.encode(), bytes);
+        for t in b.sample_table_views(4, 20, 9) {
+            assert_eq!(back.bucket_table(&t), b.bucket_table(&t));
+        }
+        let checksum = |spec| {
+            let mut size = Size::parse(spec, 5).unwrap();
+            size.train = 300;
+            Bucketing::build_table(&g, table, &size, &|_| {})
+                .unwrap()
+                .checksum()
+        };
+        let (one, two) = (checksum("tiny"), checksum("tiny:features=2"));
+        assert_eq!((one, two), (PINNED_ONE, PINNED_TWO), "{one:#x} {two:#x}");
+        assert_ne!(b.checksum(), two);
+    }
+
+    /// The checksums of `tiny` and `tiny:features=2` at this table with 300 training views, as
+    /// the code before the third version built them (it left their features and encoding
+    /// alone): a change to either version's bits shows here.
+    const PINNED_ONE: u64 = 0x0920_0425_d12f_2738;
+    const PINNED_TWO: u64 = 0xa91a_d2b2_8927_239f;
+
+    /// A random seven-card stud table view of one other live opponent and two folded seats,
+    /// and a random suit renaming.
+    fn arb_table() -> impl Strategy<Value = (TableView, usize)> {
+        let deck = Just((0..52u8).collect::<Vec<_>>()).prop_shuffle();
+        (0usize..5, deck, 0usize..24).prop_map(|(street, deck, perm)| {
+            let g = GameDef::preset("7stud").unwrap();
+            let shape = Shape::of_table(&g, Table { live: 1, folded: 2 }).unwrap();
+            let (d, u) = (shape.downs[street] as usize, shape.ups[street] as usize);
+            let cards = |at: usize, n: usize| {
+                deck[at..at + n]
+                    .iter()
+                    .map(|&i| Card::from_id(i))
+                    .collect::<CardSet>()
+            };
+            let mut t = TableView::heads_up(CardView {
+                street,
+                down: cards(0, d),
+                up: cards(d, u),
+                opp_up: cards(d + u, u),
+            });
+            t.others[0] = cards(d + 2 * u, u);
+            t.live = 1;
+            t.dead = cards(d + 3 * u, 2 * u);
+            (t, perm)
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// A view's bucket is a function of its canonical view: renaming suits keeps it.
+        #[test]
+        fn the_bucket_is_the_canonical_views((t, p) in arb_table()) {
+            let b = tiny_table();
+            let perms = deck_perms(CardSet::FULL);
+            let one = |s: CardSet, perm: &[u8; 4]| {
+                permute_view(&CardView { opp_up: s, ..t.view }, perm).opp_up
+            };
+            let mut w = t;
+            w.view = permute_view(&t.view, &perms[p]);
+            w.others[0] = one(t.others[0], &perms[p]);
+            w.dead = one(t.dead, &perms[p]);
+            prop_assert_eq!(canonical_table(&t, &perms), canonical_table(&w, &perms));
+            let bucket = b.bucket_table(&t).unwrap();
+            prop_assert_eq!(bucket, b.bucket_table(&w).unwrap());
+            prop_assert!(bucket < b.buckets(t.view.street));
+        }
+    }
+}
