@@ -61,6 +61,7 @@ use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+pub mod diff;
 mod rows;
 pub use rows::{fourteenths, RowFormat, NIBBLE_SCALE, NIBBLE_TAG, NIBBLE_UNIFORM};
 
