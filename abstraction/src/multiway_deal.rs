@@ -47,7 +47,7 @@ use crate::named::Named;
 use crate::rules::game_def::OutOfCards;
 use crate::rules::game_def::{Deal, FirstRound, GameDef, LaterRounds};
 use crate::rules::order::{best_showing, bring_in_opener};
-use crate::rules::state::{runs_short, showdown_winnings};
+use crate::rules::state::{runs_short, showdown_winnings, State};
 
 /// The most seats of a multiway deal.
 pub const MAX_DEAL_SEATS: usize = 8;
@@ -206,6 +206,44 @@ impl MultiwayBuckets {
             MultiwayView::BestOpponent => &self.heads_up,
             MultiwayView::Table => &self.by_live[live - 2],
         }
+    }
+
+    /// The opponent `seat`'s view is taken against at a real `state`: the live opponent with
+    /// the best showing hand (the solver's, [`MultiwayFacts::opponent`]); `None` when no
+    /// opponent is live.
+    pub fn opponent_at(state: &State, seat: u8) -> Option<u8> {
+        let low = state.def().variant.is_low();
+        let live = state.live();
+        let others = (0..state.def().seats).filter(|&s| s != seat && live >> s & 1 == 1);
+        best_showing(others.map(|s| (s, state.up_cards(s))), low)
+    }
+
+    /// `seat`'s view at a real `state` with the down cards `down`, as the solver sees it
+    /// ([`MultiwayFacts::table_view`]): its cards against its [`MultiwayBuckets::opponent_at`]'s
+    /// up cards, and with the table view the other live seats' up cards (in seat order) and
+    /// the folded seats' (dead). The community card turned when the deck runs short is seen
+    /// as the seat's own last card. `None` when no opponent is live.
+    pub fn view_at(&self, state: &State, seat: u8, down: CardSet) -> Option<TableView> {
+        let opponent = MultiwayBuckets::opponent_at(state, seat)?;
+        let down = state.community_cards().iter().fold(down, |mut d, &c| {
+            d.insert(c);
+            d
+        });
+        let set = |cards: &[Card]| cards.iter().copied().collect();
+        let view = CardView {
+            street: state.street(),
+            down,
+            up: set(state.up_cards(seat)),
+            opp_up: set(state.up_cards(opponent)),
+        };
+        if self.view != MultiwayView::Table {
+            return Some(TableView::heads_up(view));
+        }
+        let live = state.live();
+        let others = (0..state.def().seats)
+            .filter(|&s| s != seat && s != opponent)
+            .map(|s| (set(state.up_cards(s)), live >> s & 1 == 1));
+        Some(TableView::at_table(view, others))
     }
 }
 

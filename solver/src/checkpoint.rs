@@ -12,6 +12,13 @@
 //! arrays ([`ContainerFile`]), so resuming needs no second copy of them in memory. Format 1 (a
 //! header of its own per solver, magics `STUDCKPT`, `STUDDCKP`, `STUDDPRT`, `STUDMWCK`,
 //! `STUDMSCK`) is refused by name.
+//!
+//! A locked solve's checkpoint has a third section, its lock ([`LockMark`]: the FNV-1a 64 of
+//! the lock's normalised rules, 8 bytes LE, then the lock file's name as given, UTF-8), so
+//! that a resume with other rules, or with none, is refused by name: the regrets of a locked
+//! solve are of a game with those rows fixed. An unlocked checkpoint has two sections, the
+//! same bytes as before locks were recorded, and may warm-start a locked solve. (Builds
+//! before 2026-12-05 refuse a three-section checkpoint as damaged.)
 
 use crate::container::{self, ContainerFile};
 use abstraction::betting_abstraction::BettingAbstraction;
@@ -30,6 +37,88 @@ pub struct Problem {
     pub card_abstraction: String,
     /// The betting abstraction.
     pub betting: BettingAbstraction,
+    /// The lock the solve holds, if any: recorded in its checkpoints ([`LockMark`]).
+    pub lock: Option<LockMark>,
+}
+
+/// What a checkpoint records of the lock its solve held: the digest of the lock's normalised
+/// rules ([`crate::lock::Lock::normalised`]) and the file's name, for the messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LockMark {
+    /// FNV-1a 64 of the normalised rules.
+    pub rules: u64,
+    /// The lock file, as given.
+    pub file: String,
+}
+
+/// The most bytes a checkpoint's lock section may have (a name of a file and 8 bytes).
+const MAX_LOCK_SECTION: u64 = 1 << 16;
+
+impl LockMark {
+    /// The mark of `lock`.
+    pub fn of(lock: &crate::lock::Lock) -> LockMark {
+        LockMark {
+            rules: lock.rules_digest,
+            file: lock.source.clone(),
+        }
+    }
+
+    /// The section's bytes.
+    fn bytes(&self) -> Vec<u8> {
+        let mut b = self.rules.to_le_bytes().to_vec();
+        b.extend_from_slice(self.file.as_bytes());
+        b
+    }
+
+    /// The lock section (the third) of the checkpoint `f`, if it has one.
+    pub fn read<H: DeserializeOwned>(
+        f: &mut ContainerFile<H>,
+        path: &Path,
+    ) -> Result<Option<LockMark>> {
+        let Some(s) = f.container.sections.get(2).copied() else {
+            return Ok(None);
+        };
+        let at = path.display().to_string();
+        if f.container.sections.len() > 3 || !(8..=MAX_LOCK_SECTION).contains(&s.len) {
+            bail!(
+                "{at}: damaged: {} sections, the lock's of {} bytes",
+                f.container.sections.len(),
+                s.len
+            );
+        }
+        let mut b = vec![0u8; s.len as usize];
+        f.read_section_into(2, &mut b)?;
+        let file = String::from_utf8(b[8..].to_vec())
+            .map_err(|_| anyhow::anyhow!("{at}: damaged: the lock's file name is not UTF-8"))?;
+        let rules = u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
+        Ok(Some(LockMark { rules, file }))
+    }
+
+    /// Refuses to resume the checkpoint `path`, locked by `saved`, with the lock `now` (none:
+    /// unlocked): only the same rules resume a locked solve. An unlocked checkpoint resumes
+    /// with any lock (a warm start), so `saved` is `Some`.
+    fn refuse(path: &Path, saved: &LockMark, now: Option<&LockMark>) -> Result<()> {
+        let was = format!(
+            "{}: the checkpoint is of a solve locked by {} (rules fnv {:016x})",
+            path.display(),
+            saved.file,
+            saved.rules
+        );
+        match now {
+            None => bail!(
+                "{was}; this solve has no lock: resume with --lock {} (the same rules), or solve \
+                 again without --resume",
+                saved.file
+            ),
+            Some(n) if n.rules != saved.rules => bail!(
+                "{was}; this solve's lock {} has other rules (fnv {:016x}): resume with the \
+                 same rules, or solve again without --resume",
+                n.file,
+                n.rules
+            ),
+            Some(_) => Ok(()),
+        }
+    }
 }
 
 /// The checkpoint format written and read (format 1 is refused: [`refuse_older`]).
@@ -123,31 +212,32 @@ pub fn refuse_older(path: &Path) -> Result<()> {
 }
 
 /// Writes `header` and the two `arrays` (regrets, then average-strategy mass) to `path`
-/// atomically.
+/// atomically, and the `lock` the solve holds, if any (a third section).
 pub fn save<K: Kind, T: bytemuck::Pod>(
     path: &Path,
     header: Header<K>,
     arrays: [&[T]; 2],
+    lock: Option<&LockMark>,
 ) -> Result<()> {
-    container::write(
-        path,
-        K::MAGIC,
-        header,
-        &[
-            bytemuck::cast_slice(arrays[0]),
-            bytemuck::cast_slice(arrays[1]),
-        ],
-    )
+    let mark = lock.map(LockMark::bytes);
+    let mut sections = vec![
+        bytemuck::cast_slice(arrays[0]),
+        bytemuck::cast_slice(arrays[1]),
+    ];
+    sections.extend(mark.as_deref());
+    container::write(path, K::MAGIC, header, &sections)
 }
 
 /// Reads the checkpoint at `path` into `arrays` (a fresh solver's, on the same tree), after
-/// checking that it was made for what `expect` describes and that no byte is damaged; returns
-/// the iterations it had completed. The arrays are read straight into place: `--resume` needs no
-/// more memory than the estimate of a fresh solve.
+/// checking that it was made for what `expect` describes, under the same `lock` if it was
+/// locked ([`LockMark`]), and that no byte is damaged; returns the iterations it had completed.
+/// The arrays are read straight into place: `--resume` needs no more memory than the estimate
+/// of a fresh solve.
 pub fn load<K: Kind, T: bytemuck::Pod>(
     path: &Path,
     expect: &Header<K>,
     arrays: [&mut [T]; 2],
+    lock: Option<&LockMark>,
 ) -> Result<u64> {
     refuse_older(path)?;
     let mut f =
@@ -160,7 +250,11 @@ pub fn load<K: Kind, T: bytemuck::Pod>(
             K::RESUME_WITH
         );
     }
-    if h.slots != expect.slots || f.container.sections.len() != 2 {
+    if let Some(saved) = LockMark::read(&mut f, path)? {
+        LockMark::refuse(path, &saved, lock)?;
+    }
+    let h = &f.container.header;
+    if h.slots != expect.slots || !(2..=3).contains(&f.container.sections.len()) {
         bail!(
             "{}: damaged: {} slots, the tree has {}",
             path.display(),

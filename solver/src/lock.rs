@@ -15,6 +15,7 @@
 //! nodes flagged, so that an unlocked solve pays one test of an `Option` per decision node.
 
 pub mod classes;
+pub(crate) mod spot;
 
 use abstraction::betting_tree::{BettingKind, BettingTree};
 use abstraction::bucketing::Bucketing;
@@ -37,6 +38,10 @@ pub struct Lock {
     pub source: String,
     /// FNV-1a 64 of the file's bytes, which a locked solve's report records.
     pub digest: u64,
+    /// FNV-1a 64 of the rules normalised ([`Lock::normalised`]): what a locked solve's
+    /// checkpoint records, so that only the same rules resume it (a comment, a blank line or
+    /// another spelling of an action changes the file's bytes, not its rules).
+    pub rules_digest: u64,
     /// The rules; a later one overrides an earlier one on a row both fix.
     pub rules: Vec<Rule>,
 }
@@ -155,7 +160,7 @@ impl Lock {
         if raw.lock.is_empty() {
             bail!("{source}: no [[lock]] rule");
         }
-        let rules = raw
+        let rules: Vec<Rule> = raw
             .lock
             .into_iter()
             .map(|r| {
@@ -166,9 +171,50 @@ impl Lock {
         Ok(Lock {
             source: source.to_string(),
             digest: abstraction::fnv::fnv1a(text.as_bytes()),
+            rules_digest: abstraction::fnv::fnv1a(normalised(&rules).as_bytes()),
             rules,
         })
     }
+
+    /// The rules as one text that says what they fix and nothing else, a line a rule in file
+    /// order (a later rule overrides an earlier one, so the order is kept): no line numbers,
+    /// a street as `7th` whether written `7th street` or `7TH`, a spot's tokens one space
+    /// apart, hands, classes (any case) and buckets sorted, each action by its kind.
+    pub fn normalised(&self) -> String {
+        normalised(&self.rules)
+    }
+}
+
+/// [`Lock::normalised`] of `rules`.
+fn normalised(rules: &[Rule]) -> String {
+    let sorted = |v: &[String]| {
+        let mut v: Vec<String> = v.iter().map(|x| x.trim().to_ascii_lowercase()).collect();
+        v.sort();
+        v.dedup();
+        v.join(",")
+    };
+    let mut out = String::new();
+    for r in rules {
+        let street = r.street.as_deref().map(|s| {
+            let s = s.trim().to_ascii_lowercase();
+            s.strip_suffix(" street").unwrap_or(&s).to_string()
+        });
+        let spot = r.spot.as_deref().map(|s| notation::tokens(s).join(" "));
+        let mut buckets = r.buckets.clone();
+        buckets.sort_unstable();
+        buckets.dedup();
+        let play: Vec<String> = r.play.iter().map(|(k, p)| format!("{k:?}={p:?}")).collect();
+        out += &format!(
+            "seat={:?};role={:?};street={street:?};spot={spot:?};hands={};buckets={buckets:?};\
+             classes={};play={}\n",
+            r.seat,
+            r.role,
+            sorted(&r.hands),
+            sorted(&r.classes),
+            play.join(",")
+        );
+    }
+    out
 }
 
 /// One rule checked: the player, the street's spelling, the actions and their sum. An error
@@ -254,7 +300,7 @@ fn rule(raw: RawRule, text: &str, line: usize) -> Result<Rule> {
 /// A step of a rule's spot: a public card, or an action (the words `b`, `bet`, `raise`,
 /// `complete` matching the decision's one complete/bet/raise).
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Step {
+pub(crate) enum Step {
     Card(Card),
     Action(Action),
     AnyRaise,
@@ -262,7 +308,7 @@ enum Step {
 
 /// A spot in `stud query` notation as steps (seat prefixes `p1`.. are read past); the actions
 /// in any spelling of [`notation`].
-fn parse_spot(spot: &str) -> Result<Vec<Step>> {
+pub(crate) fn parse_spot(spot: &str) -> Result<Vec<Step>> {
     let tokens = notation::tokens(spot);
     let mut steps = Vec::new();
     let mut i = 0;
@@ -637,6 +683,27 @@ fn hand_rows(tree: &Tree, d: &Decision, rule: &Rule) -> Result<Vec<u32>> {
     Ok(rows)
 }
 
+/// Refuses `rule` at the decision `d` of its spot where another player than `actor` acts, or
+/// where an action it names is not legal.
+pub(crate) fn at_spot(d: &Decision, rule: &Rule, actor: Actor) -> Result<()> {
+    if !actor.acts(d.actor) {
+        bail!(
+            "`spot`: {} acts there, not {}",
+            actor.actor_name(d.actor),
+            actor.name()
+        );
+    }
+    if let Some((k, _)) = rule.play.iter().find(|(k, _)| !d.kinds.contains(k)) {
+        let names: Vec<&str> = d.kinds.iter().map(|k| k.name()).collect();
+        bail!(
+            "`play`: {} is not legal at this spot (legal: {})",
+            k.name(),
+            names.join(", ")
+        );
+    }
+    Ok(())
+}
+
 /// Fixes the rows `rows` picks at each decision `rule` names. Refuses a rule that fixes no
 /// row, and at its spot a decision of another player or an action named that is not legal.
 pub(crate) fn apply(
@@ -664,21 +731,7 @@ pub(crate) fn apply(
             if !spot_is(steps, &d.path, cards) {
                 continue;
             }
-            if !actor.acts(d.actor) {
-                bail!(
-                    "`spot`: {} acts there, not {}",
-                    actor.actor_name(d.actor),
-                    actor.name()
-                );
-            }
-            if let Some((k, _)) = rule.play.iter().find(|(k, _)| !d.kinds.contains(k)) {
-                let names: Vec<&str> = d.kinds.iter().map(|k| k.name()).collect();
-                bail!(
-                    "`play`: {} is not legal at this spot (legal: {})",
-                    k.name(),
-                    names.join(", ")
-                );
-            }
+            at_spot(d, rule, actor)?;
         } else if !actor.acts(d.actor) || !legal(d) {
             continue;
         }

@@ -36,6 +36,7 @@ use std::time::Duration;
                   stud solve --game kuhn-3p --iterations 20000 --lock docs/guide/locks/kuhn-3p-two-seats.toml --out kuhn3-locked.json   # p3's best response to p1 and p2\n  \
                   stud solve --game 7stud-3p --abstraction tiny --time 5m   # real stud three-handed\n  \
                   stud solve --game 7stud-3p --abstraction tiny --time 2m --lock docs/guide/locks/7stud-completes-pairs.toml --out 7stud-3p-pairs.strat\n  \
+                  stud solve --game 7stud-3p --abstraction tiny --iterations 20 --lock docs/guide/locks/7stud-3p-calls-the-bring-in.toml --out 7stud-3p-locked.strat   # a spot at the table\n  \
                   stud solve --game 7stud-3p --abstraction tiny --view best-opponent --time 5m   # the first files' view\n  \
                   stud solve --game 7stud-3p --abstraction tiny --rows 4bit --time 5m   # half a byte a probability\n  \
                   stud solve --game 7stud-5p --abstraction tiny:draws=fast --time 5m   # the buckets' rollouts sampled more cheaply\n  \
@@ -133,7 +134,8 @@ pub struct Args {
     /// around them (docs/guide/solving.md, "Locking"): rows by spot, street, hand, bucket or
     /// hand class (`classes`, as `stud query` names them). Every solver locks but an MPI
     /// split; with --resume, a checkpoint of an unlocked solve of the same game and abstraction
-    /// warm-starts the locked one.
+    /// warm-starts the locked one, and a locked solve's checkpoint resumes only with a lock of
+    /// the same rules.
     #[arg(long, value_name = "FILE")]
     pub lock: Option<PathBuf>,
     /// Continue from the checkpoint (OUT.ckpt) of an interrupted solve.

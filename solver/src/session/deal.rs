@@ -70,6 +70,7 @@ impl Problem {
                 r => format!("{} recalling {}", bucketing.name(), r.name()),
             },
             betting: BettingAbstraction::for_game(def),
+            lock: None,
         }
     }
 }

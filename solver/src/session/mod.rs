@@ -123,14 +123,21 @@ pub struct CheckpointInfo {
 /// checked against the checksums; `None` if the file does not start as a checkpoint.
 pub fn checkpoint_info(path: &Path) -> Result<Option<CheckpointInfo>> {
     fn open<K: checkpoint::Kind>(path: &Path) -> Result<CheckpointInfo> {
-        let f = crate::container::ContainerFile::<checkpoint::Header<K>>::open(
+        let mut f = crate::container::ContainerFile::<checkpoint::Header<K>>::open(
             path,
             crate::input::CHECKPOINT,
             K::MAGIC,
             K::WHAT,
         )?;
+        let lock = checkpoint::LockMark::read(&mut f, path)?;
         let h = &f.container.header;
         let mut header = serde_json::to_value(h)?;
+        if let Some(m) = lock {
+            header["lock"] = serde_json::json!({
+                "file": m.file,
+                "rules_fnv": format!("{:016x}", m.rules),
+            });
+        }
         // The solver's settings shown beside the problem's, as one object (as `stud info`
         // showed every header before checkpoint format 2).
         if let Some(o) = header.as_object_mut() {
@@ -176,15 +183,17 @@ pub fn checkpoint_info(path: &Path) -> Result<Option<CheckpointInfo>> {
 
 /// Writes `solver`'s state on `problem` to the checkpoint `path`, atomically.
 pub fn save<S: Session>(path: &Path, solver: &S, problem: &Problem) -> Result<()> {
-    checkpoint::save(path, solver.header(problem), solver.arrays())
+    let lock = problem.lock.as_ref();
+    checkpoint::save(path, solver.header(problem), solver.arrays(), lock)
 }
 
 /// Restores the checkpoint `path` into `solver` (fresh, on the same tree), after checking that
-/// it was made for the same problem and solver settings and that no byte is damaged.
+/// it was made for the same problem and solver settings (a locked one under the same lock's
+/// rules) and that no byte is damaged.
 pub fn resume<S: Session>(path: &Path, solver: &mut S, problem: &Problem) -> Result<()> {
     let expect = solver.header(problem);
     let (arrays, iterations) = solver.restore();
-    *iterations = checkpoint::load(path, &expect, arrays)?;
+    *iterations = checkpoint::load(path, &expect, arrays, problem.lock.as_ref())?;
     Ok(())
 }
 
@@ -581,6 +590,53 @@ mod tests {
         };
         let e = resume(&d.join("s.ckpt"), &mut leduc().0, &other).unwrap_err();
         assert!(format!("{e:#}").contains("another abstraction"), "{e:#}");
+        std::fs::remove_dir_all(&d).ok();
+    }
+
+    /// A locked solve's checkpoint resumes under the same rules only (another file of the
+    /// same rules is the same lock); an unlocked one warm-starts a locked solve.
+    #[test]
+    fn a_locked_checkpoint_resumes_with_its_rules_only() {
+        let d = dir("locked");
+        let (mut s, problem) = leduc();
+        s.iterate();
+        let text = "[[lock]]\nplayer = 2\nstreet = \"round 2\"\nplay = { fold = 0, call = 1 }\n";
+        let mark = |text: &str, file: &str| {
+            let lock = crate::lock::Lock::parse(text, file).unwrap();
+            Some(checkpoint::LockMark::of(&lock))
+        };
+        let locked = Problem {
+            lock: mark(text, "a.toml"),
+            ..problem.clone()
+        };
+        let ckpt = d.join("s.ckpt");
+        save(&ckpt, &s, &locked).unwrap();
+        let e = resume(&ckpt, &mut leduc().0, &problem).unwrap_err();
+        let e = format!("{e:#}");
+        assert!(
+            e.contains("locked by a.toml") && e.contains("no lock"),
+            "{e}"
+        );
+        let other =
+            "[[lock]]\nplayer = 2\nstreet = \"round 2\"\nplay = { fold = 0.5, call = 0.5 }\n";
+        let moved = Problem {
+            lock: mark(other, "b.toml"),
+            ..problem.clone()
+        };
+        let e = format!("{:#}", resume(&ckpt, &mut leduc().0, &moved).unwrap_err());
+        assert!(e.contains("b.toml has other rules"), "{e}");
+        // The same rules written otherwise: a comment, another spelling, another name.
+        let same = "# p2 calls down\n[[lock]]\nplay = { c = 1.0, fold = 0 }\nstreet = \"Round 2\"\nplayer = 2\n";
+        let again = Problem {
+            lock: mark(same, "c.toml"),
+            ..problem.clone()
+        };
+        let mut r = leduc().0;
+        resume(&ckpt, &mut r, &again).unwrap();
+        assert_eq!(r.iterations(), 1);
+        // An unlocked checkpoint warm-starts a locked solve, and has two sections as before.
+        save(&ckpt, &s, &problem).unwrap();
+        resume(&ckpt, &mut leduc().0, &locked).unwrap();
         std::fs::remove_dir_all(&d).ok();
     }
 

@@ -67,6 +67,7 @@ impl Problem {
             game: def.clone(),
             card_abstraction: "none (every deal apart)".into(),
             betting: BettingAbstraction::for_game(def),
+            lock: None,
         }
     }
 }

@@ -107,6 +107,7 @@ impl Problem {
                 buckets.view.describe()
             ),
             betting: BettingAbstraction::for_game(def),
+            lock: None,
         }
     }
 }

@@ -153,6 +153,7 @@ impl Problem {
             game: def.clone(),
             card_abstraction: abs.card_name(),
             betting: abs.betting,
+            lock: None,
         }
     }
 }

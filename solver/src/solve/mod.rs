@@ -311,7 +311,9 @@ fn run<B: Backend>(
     }
     let outputs = Outputs::new(request, B::FILE, place)?;
     let start = Instant::now();
-    let (mut solver, problem) = backend.prepare(request, watcher)?;
+    let (mut solver, mut problem) = backend.prepare(request, watcher)?;
+    // Recorded in every checkpoint, so that only the same lock's rules resume it.
+    problem.lock = request.lock.as_ref().map(crate::checkpoint::LockMark::of);
     let mut resumed_from_iteration = None;
     if request.resume {
         backend.resume(&outputs.checkpoint, &mut solver, &problem, watcher)?;

@@ -143,6 +143,9 @@ pub struct LockNote {
     pub fnv: String,
     /// Its rules.
     pub rules: usize,
+    /// FNV-1a 64 of its normalised rules, 16 hex digits: what its checkpoints record, so that
+    /// only the same rules resume one.
+    pub rules_fnv: String,
 }
 
 impl LockNote {
@@ -152,6 +155,7 @@ impl LockNote {
             file: lock.source.clone(),
             fnv: format!("{:016x}", lock.digest),
             rules: lock.rules.len(),
+            rules_fnv: format!("{:016x}", lock.rules_digest),
         }
     }
 }

@@ -248,7 +248,7 @@ fn finish<X: Exchange>(
         ckpt,
         out,
         ended.keep,
-        || checkpoint::save(ckpt, header, [&part.regrets, &part.average]),
+        || checkpoint::save(ckpt, header, [&part.regrets, &part.average], None),
         || match (&full, walkable) {
             (Some(full), _) => {
                 let b = &prepared.bucketing;

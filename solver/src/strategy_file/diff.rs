@@ -40,14 +40,15 @@ pub fn moved(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Refuses two files that cannot be compared row by row (`name_a`, `name_b` name them): not
-/// both heads-up, not the same game, card abstraction and node count, not the same kind of
+/// both heads-up (two multiway files: [`super::multiway::diff::comparable`]), not the same game, card abstraction and node count, not the same kind of
 /// tree, or betting trees of other bucketings or recall.
 pub fn comparable(a: &StrategyFile, b: &StrategyFile, name_a: &str, name_b: &str) -> Result<()> {
     let (ha, hb) = match (a.header(), b.header()) {
         (Some(x), Some(y)) => (x, y),
-        _ => {
-            bail!("only heads-up files are compared (a multiway file's rows are not compared yet)")
-        }
+        _ => bail!(
+            "{name_a} and {name_b}: a multiway file's rows are compared with another multiway \
+             file's only (`stud query --diff A B` on two of them)"
+        ),
     };
     if ha.game != hb.game || ha.card_abstraction != hb.card_abstraction || ha.nodes != hb.nodes {
         let same = if ha.game == hb.game {

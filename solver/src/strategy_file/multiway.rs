@@ -49,19 +49,19 @@ use crate::container::{self, Container};
 use crate::multiway::sampled::{Rows, SampledSolver};
 use crate::strategy_file::MAX_ACTIONS;
 use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::bucketing::{Bucketing, CardView, TableView};
+use abstraction::bucketing::{Bucketing, TableView};
 use abstraction::cards::CardSet;
 use abstraction::multiway_betting::{
     pot_classes, MultiwayBetting, MwKind, Spot, WithinStreet, POT_CLASSES,
 };
-use abstraction::multiway_deal::{MultiwayBuckets, MultiwayView};
+use abstraction::multiway_deal::MultiwayBuckets;
 use abstraction::named::Named;
-use abstraction::rules::order::best_showing;
 use abstraction::rules::{Action, GameDef, State};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+pub mod diff;
 mod rows;
 pub use rows::{fourteenths, RowFormat, NIBBLE_SCALE, NIBBLE_TAG, NIBBLE_UNIFORM};
 
@@ -526,38 +526,15 @@ impl MultiwayFile {
     /// The opponent `seat`'s view is taken against at `state`: the live opponent with the best
     /// showing hand (the solver's view, [`abstraction::multiway_deal`]).
     pub fn opponent(state: &State, seat: u8) -> Result<u8> {
-        let low = state.def().variant.is_low();
-        let live = state.live();
-        let others = (0..state.def().seats).filter(|&s| s != seat && live >> s & 1 == 1);
-        best_showing(others.map(|s| (s, state.up_cards(s))), low).context("no live opponent")
+        MultiwayBuckets::opponent_at(state, seat).context("no live opponent")
     }
 
     /// `seat`'s view at `state` with the down cards `down`: its cards against the up cards of
     /// its [`MultiwayFile::opponent`], and with the table view the other live seats' up cards
-    /// (in seat order) and the folded seats' (dead), as the solver's `MultiwayFacts::table_view`.
-    /// The community card turned when the deck runs short is seen as the seat's own last card,
-    /// as the solver sees it.
+    /// (in seat order) and the folded seats' (dead), as the solver's `MultiwayFacts::table_view`
+    /// ([`MultiwayBuckets::view_at`]).
     pub fn view(&self, state: &State, seat: u8, down: CardSet) -> Result<TableView> {
-        let opponent = MultiwayFile::opponent(state, seat)?;
-        let down = state.community_cards().iter().fold(down, |mut d, &c| {
-            d.insert(c);
-            d
-        });
-        let set = |cards: &[abstraction::cards::Card]| cards.iter().copied().collect();
-        let view = CardView {
-            street: state.street(),
-            down,
-            up: set(state.up_cards(seat)),
-            opp_up: set(state.up_cards(opponent)),
-        };
-        if self.buckets.view != MultiwayView::Table {
-            return Ok(TableView::heads_up(view));
-        }
-        let live = state.live();
-        let others = (0..state.def().seats)
-            .filter(|&s| s != seat && s != opponent)
-            .map(|s| (set(state.up_cards(s)), live >> s & 1 == 1));
-        Ok(TableView::at_table(view, others))
+        (self.buckets.view_at(state, seat, down)).context("no live opponent")
     }
 
     /// The bucketing of `seat`'s view at `state`.

@@ -3,13 +3,16 @@
 //! rows a lock names (counted by a walk of the rows of its own) played and written as the lock.
 
 use abstraction::betting_abstraction::BettingAbstraction;
-use abstraction::bucketing::{Bucketing, Size};
-use abstraction::multiway_betting::{pot_classes, MultiwayBetting, MwKind, WithinStreet};
+use abstraction::bucketing::{Bucketing, CardView, Size};
+use abstraction::cards::Card;
+use abstraction::multiway_betting::{
+    pot_class, pot_classes, MultiwayBetting, MwKind, WithinStreet,
+};
 use abstraction::multiway_deal::MultiwayBuckets;
 use abstraction::rules::{Action, GameDef, Variant};
 use abstraction::tree::Edge;
 use solver::cfr::Algorithm;
-use solver::lock::Lock;
+use solver::lock::{Kind, Lock};
 use solver::multiway::sampled::{lock as sampled_lock, SampledSolver};
 use solver::multiway::{lock::on_history, nash_conv, Solver};
 use solver::session::multiway::build_tree;
@@ -97,16 +100,143 @@ fn the_exact_multiway_lock_refuses_positions_and_buckets() {
     assert!(e.contains("name `hands`"), "{e}");
 }
 
-/// Seven-card stud three-handed on the sampled solver, 4 buckets a street: "whoever acts second
-/// on 7th street never folds" and a third-street rule by hand class. The rows fixed are counted
-/// again from the rows' layout, the solve never adds to them, and its strategy is the lock there.
-#[test]
-fn a_sampled_multiway_solve_plays_and_writes_its_lock() {
+/// Seven-card stud three-handed and its heads-up bucketing of 4 buckets a street (300
+/// training views: built in a moment).
+fn tiny_3p() -> (GameDef, Bucketing) {
     let def = GameDef::preset("7stud-3p").unwrap();
     let mut size = Size::preset("tiny", 5).unwrap();
     size.buckets = vec![4; 5];
     size.train = 300;
     let hu = Bucketing::build(&GameDef::stud(Variant::SevenStud), &size, &|_| {}).unwrap();
+    (def, hu)
+}
+
+/// The sampled solver of `def` on the bucketing `hu` (the view against the best showing
+/// opponent), 12 traversals a batch.
+fn sampled_3p(def: &GameDef, hu: Bucketing) -> SampledSolver {
+    let betting = MultiwayBetting::build(
+        def,
+        BettingAbstraction::for_game(def),
+        WithinStreet::History,
+        usize::MAX,
+    )
+    .unwrap();
+    let buckets = Arc::new(MultiwayBuckets::best_opponent(hu));
+    SampledSolver::new(def, betting, buckets, Algorithm::CfrPlus, 12, 5).unwrap()
+}
+
+/// The first slots of the rows `locked` fixes, every row of every decision looked at.
+fn fixed_rows(s: &SampledSolver, locked: &solver::lock::Locked) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (ti, t) in s.betting.trees.iter().enumerate() {
+        let nb = s.rows.buckets[t.street as usize];
+        for i in t.root as usize..t.end as usize {
+            let n = s.betting.nodes[i];
+            if n.kind != MwKind::Action {
+                continue;
+            }
+            for row in 0..pot_classes(t.street as usize) * nb {
+                let slot = s.rows.base[ti] + (row * t.actions + n.index) as usize;
+                if locked.row(slot, n.num_children as usize).is_some() {
+                    out.push(slot);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A rule at a spot of a three-handed table (`stud query`'s notation: the up cards p1's first,
+/// then the betting) fixes that decision's rows in the pot class its spot enters the street
+/// with, and no other row: the decision found again by a walk of the street's tree from its
+/// root by the spot's actions, the pot class from the chips the spot put in, a hand's bucket
+/// from its view against the best showing opponent.
+#[test]
+fn a_spot_at_a_table_fixes_that_decisions_rows_only() {
+    let (def, hu) = tiny_3p();
+    let s = sampled_3p(&def, hu.clone());
+    let resolve = |text: &str| {
+        let lock = Lock::parse(text, "spot.toml").unwrap();
+        sampled_lock::on_betting(&lock, &def, &s.betting, &s.rows, &s.buckets)
+    };
+    // The node a street's actions reach from the root of the tree of `live` seats.
+    let walk = |street: usize, actions: &[Action]| {
+        let tree = s.betting.tree(street, 3).unwrap() as usize;
+        let mut node = s.betting.trees[tree].root as usize;
+        for &a in actions {
+            node = (s.betting.children(node))
+                .find(|&c| matches!(s.betting.edges[c], Edge::Action(b) if Kind::of(b) == Kind::of(a)))
+                .unwrap();
+        }
+        (tree, node)
+    };
+    let slot = |(tree, node): (usize, usize), class: u32, bucket: u32| {
+        let t = s.betting.trees[tree];
+        let row = class * s.rows.buckets[t.street as usize] + bucket;
+        s.rows.base[tree] + (row * t.actions + s.betting.nodes[node].index) as usize
+    };
+    // Third street: p1's 3c brings in; p2 (second to act) facing it, buckets 1 and 2.
+    let text =
+        "[[lock]]\nspot = \"3c 8d Kh pb\"\nbuckets = [2, 1]\nplay = { fold = 0, call = 1 }\n";
+    let locked = resolve(text).unwrap();
+    let at = walk(0, &[Action::BringIn]);
+    assert_eq!(s.betting.nodes[at.1].role, 1);
+    assert_eq!(
+        fixed_rows(&s, &locked),
+        vec![slot(at, 0, 1), slot(at, 0, 2)]
+    );
+    // Fourth street after every seat called the bring-in: the pot entering it is three antes
+    // and three bring-ins; p3's K-Q shows best and checks, p1 (second) to act, every bucket.
+    let text =
+        "[[lock]]\nposition = \"second\"\nspot = \"p1 3c p2 8d p3 Kh pb cc cc | 9h Ts Qd x\"\n\
+                street = \"4th\"\nplay = { check = 0.5, bet = 0.5 }\n";
+    let locked = resolve(text).unwrap();
+    let class = pot_class(&def, 1, 3 * def.ante + 3 * def.bring_in) as u32;
+    assert!(class > 0);
+    let at = walk(1, &[Action::CheckCall]);
+    let want: Vec<usize> = (0..4).map(|b| slot(at, class, b)).collect();
+    assert_eq!(fixed_rows(&s, &locked), want);
+    assert_eq!(locked.row(want[0], 2), Some(&[0.5, 0.5][..]));
+    // A hand: p2's aces against the king showing, the best showing opponent.
+    let text = "[[lock]]\nspot = \"3c 8d Kh pb\"\nhands = [\"AsAd\"]\nplay = { complete = 1 }\n";
+    let locked = resolve(text).unwrap();
+    let view = CardView {
+        street: 0,
+        down: ["As".parse::<Card>().unwrap(), "Ad".parse::<Card>().unwrap()]
+            .into_iter()
+            .collect(),
+        up: ["8d".parse::<Card>().unwrap()].into_iter().collect(),
+        opp_up: ["Kh".parse::<Card>().unwrap()].into_iter().collect(),
+    };
+    let b = hu.bucket(&view).unwrap();
+    assert_eq!(
+        fixed_rows(&s, &locked),
+        vec![slot(walk(0, &[Action::BringIn]), 0, b)]
+    );
+    // Refused by name: another position acts there; the spot stops before the up cards; a
+    // hand of the wrong number of down cards; a hand without a spot.
+    let refused = |text: &str| format!("{:#}", resolve(text).unwrap_err());
+    let e =
+        refused("[[lock]]\nposition = \"first\"\nspot = \"3c 8d Kh pb\"\nplay = { call = 1 }\n");
+    assert!(
+        e.contains("spot.toml line 1") && e.contains("second to act"),
+        "{e}"
+    );
+    let e = refused("[[lock]]\nspot = \"pb\"\nplay = { call = 1 }\n");
+    assert!(e.contains("p1's up card"), "{e}");
+    let e =
+        refused("[[lock]]\nspot = \"3c 8d Kh pb\"\nhands = [\"AsAdAh\"]\nplay = { call = 1 }\n");
+    assert!(e.contains("holds 2 down cards"), "{e}");
+    let e = refused("[[lock]]\nhands = [\"AsAd\"]\nplay = { call = 1 }\n");
+    assert!(e.contains("or a `spot`"), "{e}");
+}
+
+/// Seven-card stud three-handed on the sampled solver, 4 buckets a street: "whoever acts second
+/// on 7th street never folds" and a third-street rule by hand class. The rows fixed are counted
+/// again from the rows' layout, the solve never adds to them, and its strategy is the lock there.
+#[test]
+fn a_sampled_multiway_solve_plays_and_writes_its_lock() {
+    let (def, hu) = tiny_3p();
     // The classes of the strongest third-street bucket: more than half of its holdings are of
     // them (all are), so the class rule fixes it and whichever others are mostly of them.
     let described = solver::describe::sampled(&hu, 0).unwrap();
@@ -134,15 +264,7 @@ fn a_sampled_multiway_solve_plays_and_writes_its_lock() {
          [[lock]]\nstreet = \"3rd\"\nclasses = {names:?}\nplay = {{ complete = 1 }}\n"
     );
     let lock = Lock::parse(&text, "3p.toml").unwrap();
-    let betting = MultiwayBetting::build(
-        &def,
-        BettingAbstraction::for_game(&def),
-        WithinStreet::History,
-        usize::MAX,
-    )
-    .unwrap();
-    let buckets = Arc::new(MultiwayBuckets::best_opponent(hu));
-    let mut s = SampledSolver::new(&def, betting, buckets, Algorithm::CfrPlus, 12, 5).unwrap();
+    let mut s = sampled_3p(&def, hu);
     let locked = sampled_lock::on_betting(&lock, &def, &s.betting, &s.rows, &s.buckets).unwrap();
     // The rows counted again: each decision's pot classes × buckets, at the row layout's slots.
     let mut want = vec![false; s.rows.slots];
@@ -195,4 +317,106 @@ fn a_sampled_multiway_solve_plays_and_writes_its_lock() {
         seen += 1;
     }
     assert_eq!(seen, counted);
+}
+
+/// A sampled multiway solve locked from the command line, end to end: warm-started from an
+/// unlocked solve's checkpoint, its checkpoint records the lock (a resume without it, or with
+/// other rules, is refused by name; the same rules written otherwise resume), and `stud query
+/// --diff` of the two files shows the rows the spot rule fixes moved to the lock, and none
+/// moved from a file to itself.
+#[test]
+fn a_locked_table_solve_resumes_with_its_lock_only_and_diffs_against_the_unlocked() {
+    use crate::common::{err, ok, stud};
+    let d = std::env::temp_dir().join(format!("stud-mw-lock-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let abst = d.join("abstractions");
+    let path = |name: &str| d.join(name).to_str().unwrap().to_string();
+    let lock = "[[lock]]\nspot = \"3c 8d Kh pb\"\nplay = { fold = 0, call = 1 }\n";
+    std::fs::write(d.join("lock.toml"), lock).unwrap();
+    std::fs::write(
+        d.join("same.toml"),
+        format!("# the same rules\n{}", lock.replace("call = 1", "c = 1.0")),
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("other.toml"),
+        lock.replace("fold = 0, call = 1", "fold = 1"),
+    )
+    .unwrap();
+    let solve = |out: &str, extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "--game",
+            "7stud-3p",
+            "--abstraction",
+            "tiny",
+            "--batch",
+            "12",
+            "--threads",
+            "2",
+            "--json",
+            "--keep-checkpoint",
+            "--view",
+            "best-opponent",
+        ];
+        let (abst, out) = (abst.to_str().unwrap().to_string(), path(out));
+        args.extend(["--abstraction-dir", &abst, "--out", &out]);
+        args.extend(extra);
+        stud(&args, "")
+    };
+    ok(&solve("a.strat", &["--iterations", "3"]));
+    std::fs::copy(d.join("a.ckpt"), d.join("b.ckpt")).unwrap();
+    let (l, same, other) = (path("lock.toml"), path("same.toml"), path("other.toml"));
+    let b = ok(&solve(
+        "b.strat",
+        &["--iterations", "5", "--resume", "--lock", &l],
+    ));
+    let report: serde_json::Value = serde_json::from_str(b.lines().last().unwrap()).unwrap();
+    assert_eq!(report["resumed_from_iteration"], 3, "{report}");
+    assert_eq!(report["lock"]["rules"], 1, "{report}");
+    // The checkpoint holds the lock: refused without it and with other rules.
+    let e = err(&solve("b.strat", &["--iterations", "6", "--resume"]));
+    assert!(e.contains("locked by") && e.contains("no lock"), "{e}");
+    let e = err(&solve(
+        "b.strat",
+        &["--iterations", "6", "--resume", "--lock", &other],
+    ));
+    assert!(e.contains("other rules"), "{e}");
+    ok(&solve(
+        "b.strat",
+        &["--iterations", "6", "--resume", "--lock", &same],
+    ));
+    let (a, b) = (path("a.strat"), path("b.strat"));
+    let v: serde_json::Value = serde_json::from_str(&ok(&stud(
+        &["query", "--diff", &a, &b, "--top", "0", "--json"],
+        "",
+    )))
+    .unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len() as u64, v["rows_compared"].as_u64().unwrap());
+    let moved: Vec<f64> = rows.iter().map(|r| r["moved"].as_f64().unwrap()).collect();
+    assert!(moved.windows(2).all(|w| w[0] >= w[1]), "biggest first");
+    // The spot's rows: third street, every seat in, second to act after the bring-in.
+    let at: Vec<&serde_json::Value> = rows
+        .iter()
+        .filter(|r| {
+            r["street"] == 0
+                && r["position"] == "second"
+                && r["betting_codes"] == serde_json::json!(["first pb"])
+        })
+        .collect();
+    assert_eq!(at.len() as u32, 8, "a row per bucket");
+    for r in &at {
+        assert_eq!(r["actions"][1], "cc", "{r}");
+        assert_eq!(r["b"][0].as_f64().unwrap(), 0.0, "{r}");
+        assert_eq!(r["b"][1].as_f64().unwrap(), 1.0, "{r}");
+    }
+    assert!(
+        at.iter().any(|r| r["moved"].as_f64().unwrap() > 0.1),
+        "the lock moved them"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&stud(&["query", "--diff", &a, &a, "--json"], ""))).unwrap();
+    assert_eq!(v["rows_changed"], 0, "{v}");
+    std::fs::remove_dir_all(&d).ok();
 }

@@ -1,7 +1,8 @@
 //! `stud query --diff A B`: how the strategy moved from file A to file B (a locked solve against
 //! the solve it was locked from, two solves of different lengths): every row of every decision
 //! compared ([`solver::strategy_file::diff`]), the biggest moves first. The two files must be of
-//! the same game, card abstraction and tree (compared node by node).
+//! the same game, card abstraction and tree (compared node by node). Two multiway files are
+//! compared by [`super::diff_multiway`].
 
 use super::spot::describe;
 use abstraction::rules::GameDef;
@@ -39,6 +40,9 @@ fn spot_of(d: &Decision) -> String {
 pub(super) fn run(a: &Path, b: &Path, top: usize, json: bool) -> Result<()> {
     let (fa, fb) = (StrategyFile::open(a)?, StrategyFile::open(b)?);
     let (na, nb) = (a.display().to_string(), b.display().to_string());
+    if let (StrategyFile::Multiway(x), StrategyFile::Multiway(y)) = (&fa, &fb) {
+        return super::diff_multiway::run((x, &na), (y, &nb), top, json);
+    }
     diff::comparable(&fa, &fb, &na, &nb).context("--diff")?;
     let game = fa.game();
     let mut rows = match (&fa, &fb) {

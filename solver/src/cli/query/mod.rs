@@ -49,6 +49,7 @@
 
 pub mod betting;
 mod diff;
+mod diff_multiway;
 mod multiway;
 mod public;
 mod resolve;
@@ -82,7 +83,8 @@ use std::path::PathBuf;
 --hand \"As Kd 2s\" --resolve --iterations 50\n\n\
     A multiway file (three or more seats; the shipped three-handed one):\n  \
     stud query strategies/7stud-3p.strat \"3c 8d Kh pb\" --hand \"As Ad\"\n  \
-    stud query strategies/7stud-3p.strat \"p1 3c p2 8d p3 Kh p1 pb p2 f p3 cc | 9h Ts\"\n\n\
+    stud query strategies/7stud-3p.strat \"p1 3c p2 8d p3 Kh p1 pb p2 f p3 cc | 9h Ts\"\n  \
+    stud query --diff strategies/7stud-3p.strat strategies/7stud-3p.strat --top 3\n\n\
     Spot: public cards and actions in order: PHH f, cc, pb, cbr N (cbrN), or the words x, \
     check, c, call, fold, bi, bring-in, b, bet, r, raise, complete, in any case (stud explore's \
     address and stud serve's actions read the same). Seats are p1 to pN. Streets are named as players say them (3rd \
@@ -160,7 +162,8 @@ pub struct Args {
     pub seed: u64,
     /// `--diff A B` (or `B --diff A`): compare two strategy files of the same game,
     /// abstraction and tree (the solve a lock changed, then the locked solve): how every row
-    /// moved from A to B, the biggest moves first.
+    /// moved from A to B, the biggest moves first (two multiway files: by street and position
+    /// first, each row's street, pot and betting in words).
     #[arg(long, value_name = "A", conflicts_with_all = ["hand", "resolve", "ranges", "play", "values"])]
     pub diff: Option<PathBuf>,
     /// With --diff: how many rows to print, the biggest moves (0: all).
