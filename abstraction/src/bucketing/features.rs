@@ -188,9 +188,9 @@ fn tally<R: Source>(r: Of, rng: &mut R) -> Tally {
 /// The rollout of a view with one showdown.
 fn rollout<S: Scorer, R: Source>(sc: &S, (shape, params, layout, t): Of, rng: &mut R) -> Tally {
     if t.live > 0 {
-        let mut r = TableRollout::new(sc, shape, layout, t);
+        let mut r = TableRollout::new(sc, shape, t, Tally::new(layout));
         r.run(params, rng);
-        return r.tally;
+        return r.acc;
     }
     let v = &t.view;
     let mut r = Rollout {
@@ -619,10 +619,56 @@ fn draw_deal<R: Source>(pool: &mut [u8], sizes: &[usize], out: &mut [CardSet], r
     }
 }
 
+/// What a [`TableRollout`] adds up: the first version's [`Tally`], or the second version's more
+/// (`v2`). The hook through which one rollout, and so one sequence of draws, serves every
+/// version of the features.
+trait Accumulate<S: Scorer> {
+    /// What the inner outcomes of one outer outcome add up to.
+    type Inner: Default;
+    /// Scores one inner outcome into `inner`: my strength `me` against `opps` live opponents,
+    /// opponent `i` of strength `opp(i)`, asked in order (as far as the accumulator needs:
+    /// with the fast draws an opponent not asked is not dealt).
+    fn inner(
+        sc: &S,
+        inner: &mut Self::Inner,
+        me: S::S,
+        opps: usize,
+        opp: impl FnMut(usize) -> S::S,
+    );
+    /// Adds the inner sums of one outer outcome.
+    fn outer(&mut self, inner: Self::Inner);
+    /// The first version's tally, where the extras of my final hands are added.
+    fn tally(&mut self) -> &mut Tally;
+}
+
+/// The first version's: the HS of an outer outcome is my mean pot share over its inner ones.
+impl<S: Scorer> Accumulate<S> for Tally {
+    /// The sum of my shares and the number of inner outcomes.
+    type Inner = (f64, u64);
+    #[inline]
+    fn inner(
+        sc: &S,
+        inner: &mut (f64, u64),
+        me: S::S,
+        opps: usize,
+        opp: impl FnMut(usize) -> S::S,
+    ) {
+        inner.0 += sc.share_many(me, opps, opp);
+        inner.1 += 1;
+    }
+    fn outer(&mut self, (sum, count): (f64, u64)) {
+        self.add(sum / count as f64);
+    }
+    fn tally(&mut self) -> &mut Tally {
+        self
+    }
+}
+
 /// The rollout of an N-seat view with other live opponents (as [`Rollout`], the outer draws my
-/// cards to come and every live opponent's up cards to come, the inner draws their down cards;
-/// the HS of an outer outcome is my mean pot share against all of them).
-struct TableRollout<'a, S> {
+/// cards to come and every live opponent's up cards to come, the inner draws their down cards),
+/// adding up what `A` asks of each outcome (the first version: the HS of an outer outcome is
+/// my mean pot share against all of them).
+struct TableRollout<'a, S, A> {
     sc: &'a S,
     mine_now: CardSet,
     /// The live opponents' up cards now: the measured one first.
@@ -635,11 +681,12 @@ struct TableRollout<'a, S> {
     inner_sizes: [usize; 1 + MAX_OTHERS],
     inner_budget: u64,
     inner_total: u64,
-    tally: Tally,
+    acc: A,
 }
 
-impl<'a, S: Scorer> TableRollout<'a, S> {
-    fn new(sc: &'a S, shape: &Shape, layout: &Layout, t: &TableView) -> TableRollout<'a, S> {
+impl<'a, S: Scorer, A: Accumulate<S>> TableRollout<'a, S, A> {
+    /// The rollout of `t` (with every live opponent), adding into `acc`.
+    fn new(sc: &'a S, shape: &Shape, t: &TableView, acc: A) -> TableRollout<'a, S, A> {
         let v = &t.view;
         let (fd, fu) = shape.final_counts();
         let opps = 1 + t.live as usize;
@@ -662,10 +709,11 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
             inner_sizes,
             inner_budget: 1,
             inner_total: 0,
-            tally: Tally::new(layout),
+            acc,
         }
     }
 
+    /// Deals every outer outcome, or a sample of them, and scores each.
     fn run<R: Source>(&mut self, p: &FeatureParams, rng: &mut R) {
         let outer_sizes = self.outer_sizes;
         let sizes = &outer_sizes[..1 + self.opps];
@@ -701,7 +749,7 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
         let opps = self.opps;
         let my_final = self.mine_now.union(g[0]);
         let s = sc.strength(PartialHand::of(my_final));
-        sc.extras(my_final, &mut self.tally.extras);
+        sc.extras(my_final, &mut self.acc.tally().extras);
         // Each opponent's cards in sight are keyed once per outer outcome; a sampled hidden
         // card is then one addition (the key is a sum over the cards: the same strength).
         let mut base = [PartialHand::EMPTY; 1 + MAX_OTHERS];
@@ -712,14 +760,13 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
         for &c in g {
             rest = rest.minus(c);
         }
-        let (mut sum, mut count) = (0.0f64, 0u64);
+        let mut inner = A::Inner::default();
         if self.inner_total <= self.inner_budget {
             let inner_sizes = self.inner_sizes;
             let mut hidden = [CardSet::EMPTY; 1 + MAX_OTHERS];
             for_each_deal(rest, &inner_sizes[..opps], &mut hidden[..opps], &mut |h| {
                 let of = |i: usize| sc.strength(PartialHand::of(base[i].cards().union(h[i])));
-                sum += sc.share_many(s, opps, of);
-                count += 1;
+                A::inner(sc, &mut inner, s, opps, of);
             });
         } else if let Some(pool) = left {
             let k = self.inner_sizes[0];
@@ -731,8 +778,7 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
                     let hidden = &pool[i * k..(i + 1) * k];
                     sc.strength(hidden.iter().fold(base[i], |h, &c| h.add(Card::from_id(c))))
                 };
-                sum += sc.share_many(s, opps, of);
-                count += 1;
+                A::inner(sc, &mut inner, s, opps, of);
             }
         } else {
             // Every opponent hides as many cards, so one draw of them all is `draw_deal`'s of
@@ -746,12 +792,10 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
                     let hidden = &drawn[i * k..(i + 1) * k];
                     sc.strength(hidden.iter().fold(base[i], |h, &c| h.add(Card::from_id(c))))
                 };
-                sum += sc.share_many(s, opps, of);
-                count += 1;
+                A::inner(sc, &mut inner, s, opps, of);
             }
         }
-        let hs = sum / count as f64;
-        self.tally.add(hs);
+        self.acc.outer(inner);
     }
 }
 
