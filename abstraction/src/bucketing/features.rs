@@ -409,9 +409,6 @@ pub const MAX_BINS: usize = 32;
 /// second version's more.
 pub const MAX_DIM: usize = MAX_BINS + 2 + 2 * BOARD + v2::MORE;
 
-/// The sampled inner outcomes dealt before any is scored (see `Rollout::outcome`).
-const BATCH: usize = 64;
-
 /// One rollout: what it deals and what it has accumulated.
 struct Rollout<'a, S> {
     sc: &'a S,
@@ -595,21 +592,11 @@ impl<S: Scorer> Rollout<'_, S> {
                 score(PartialHand::of(opp_now.union(hidden)))
             });
         } else {
-            // The opponent's up cards are added once, each hidden card with one addition. The
-            // hands of a batch of draws are dealt first and scored after, in the same order (the
-            // same sums): the draws are one chain of swaps, the evaluations independent table
-            // loads, and apart each loop keeps more of its own work in flight.
+            // The opponent's up cards are added once, each hidden card with one addition.
             let base = PartialHand::of(opp_now);
-            let mut hands = [PartialHand::EMPTY; BATCH];
-            let mut left = self.inner_budget;
-            while left > 0 {
-                let n = left.min(BATCH as u64) as usize;
-                for h in &mut hands[..n] {
-                    let hidden = draw(rest, self.k_opp_down, rng);
-                    *h = hidden.iter().fold(base, |h, &c| h.add(Card::from_id(c)));
-                }
-                hands[..n].iter().for_each(|&h| score(h));
-                left -= n as u64;
+            for _ in 0..self.inner_budget {
+                let hidden = draw(rest, self.k_opp_down, rng);
+                score(hidden.iter().fold(base, |h, &c| h.add(Card::from_id(c))));
             }
         }
         let hs = sum / count as f64;
@@ -824,24 +811,16 @@ impl<'a, S: Scorer, A: Accumulate<S>> TableRollout<'a, S, A> {
         } else {
             // Every opponent hides as many cards, so one draw of them all is `draw_deal`'s of
             // equal groups (the same swaps): opponent `i`'s are its `i`-th run of `k`.
-            // A batch's hands are dealt first and scored after, in order, as in `Rollout`.
             let k = self.inner_sizes[0];
             let mut pool = [0u8; 52];
             let m = ids(rest, &mut pool);
-            let mut hands = [[PartialHand::EMPTY; 1 + MAX_OTHERS]; BATCH];
-            let mut left = self.inner_budget;
-            while left > 0 {
-                let n = left.min(BATCH as u64) as usize;
-                for hs in &mut hands[..n] {
-                    let drawn = draw(&mut pool[..m], k * opps, rng);
-                    for (i, (h, hidden)) in hs[..opps].iter_mut().zip(drawn.chunks(k)).enumerate() {
-                        *h = hidden.iter().fold(base[i], |h, &c| h.add(Card::from_id(c)));
-                    }
-                }
-                for hs in &hands[..n] {
-                    A::inner(sc, &mut inner, s, opps, |i| sc.strength(hs[i]));
-                }
-                left -= n as u64;
+            for _ in 0..self.inner_budget {
+                let drawn = draw(&mut pool[..m], k * opps, rng);
+                let of = |i: usize| {
+                    let hidden = &drawn[i * k..(i + 1) * k];
+                    sc.strength(hidden.iter().fold(base[i], |h, &c| h.add(Card::from_id(c))))
+                };
+                A::inner(sc, &mut inner, s, opps, of);
             }
         }
         self.acc.outer(inner);
