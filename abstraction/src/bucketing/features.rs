@@ -195,9 +195,9 @@ fn tally<R: Source>(r: Of, rng: &mut R) -> Tally {
 /// The rollout of a view with one showdown.
 fn rollout<S: Scorer, R: Source>(sc: &S, (shape, params, layout, t): Of, rng: &mut R) -> Tally {
     if t.live > 0 {
-        let mut r = TableRollout::new(sc, shape, layout, t);
+        let mut r = TableRollout::new(sc, shape, t, Tally::new(layout));
         r.run(params, rng);
-        return r.tally;
+        return r.acc;
     }
     let v = &t.view;
     let mut r = Rollout {
@@ -432,15 +432,43 @@ struct Rollout<'a, S> {
     tally: Tally,
 }
 
-/// The cards of `set` as ids, into `buf`; returns how many.
+/// The cards of `set` as ids in increasing order, into `buf`; returns how many.
 pub(super) fn ids(set: CardSet, buf: &mut [u8; 52]) -> usize {
+    // A rollout rebuilds its pool of cards in card order once per outer outcome (the draws of
+    // the default's streams deal from it): one table load and one 8-byte store per byte of
+    // the set instead of a step per card. Each store writes the byte's bit positions, of which
+    // the next store keeps the first `count_ones`.
+    let mut out = [0u8; 64];
     let mut n = 0;
-    for c in set.iter() {
-        buf[n] = c.id();
-        n += 1;
+    for b in 0..7 {
+        let byte = (set.0 >> (8 * b) & 0xff) as usize;
+        let at = BYTE_IDS[byte] + 0x0808_0808_0808_0808 * b as u64;
+        out[n..n + 8].copy_from_slice(&at.to_le_bytes());
+        n += byte.count_ones() as usize;
     }
+    buf.copy_from_slice(&out[..52]);
     n
 }
+
+/// The positions of each byte value's set bits, in increasing order, one per byte of a word
+/// from its lowest (the rest zero).
+static BYTE_IDS: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut v = 0;
+    while v < 256 {
+        let (mut word, mut k, mut bit) = (0u64, 0, 0);
+        while bit < 8 {
+            if v >> bit & 1 == 1 {
+                word |= (bit as u64) << (8 * k);
+                k += 1;
+            }
+            bit += 1;
+        }
+        t[v] = word;
+        v += 1;
+    }
+    t
+};
 
 /// The set of the cards with these ids.
 fn set_of(ids: &[u8]) -> CardSet {
@@ -626,10 +654,56 @@ fn draw_deal<R: Source>(pool: &mut [u8], sizes: &[usize], out: &mut [CardSet], r
     }
 }
 
+/// What a [`TableRollout`] adds up: the first version's [`Tally`], or the second version's more
+/// (`v2`). The hook through which one rollout, and so one sequence of draws, serves every
+/// version of the features.
+trait Accumulate<S: Scorer> {
+    /// What the inner outcomes of one outer outcome add up to.
+    type Inner: Default;
+    /// Scores one inner outcome into `inner`: my strength `me` against `opps` live opponents,
+    /// opponent `i` of strength `opp(i)`, asked in order (as far as the accumulator needs:
+    /// with the fast draws an opponent not asked is not dealt).
+    fn inner(
+        sc: &S,
+        inner: &mut Self::Inner,
+        me: S::S,
+        opps: usize,
+        opp: impl FnMut(usize) -> S::S,
+    );
+    /// Adds the inner sums of one outer outcome.
+    fn outer(&mut self, inner: Self::Inner);
+    /// The first version's tally, where the extras of my final hands are added.
+    fn tally(&mut self) -> &mut Tally;
+}
+
+/// The first version's: the HS of an outer outcome is my mean pot share over its inner ones.
+impl<S: Scorer> Accumulate<S> for Tally {
+    /// The sum of my shares and the number of inner outcomes.
+    type Inner = (f64, u64);
+    #[inline]
+    fn inner(
+        sc: &S,
+        inner: &mut (f64, u64),
+        me: S::S,
+        opps: usize,
+        opp: impl FnMut(usize) -> S::S,
+    ) {
+        inner.0 += sc.share_many(me, opps, opp);
+        inner.1 += 1;
+    }
+    fn outer(&mut self, (sum, count): (f64, u64)) {
+        self.add(sum / count as f64);
+    }
+    fn tally(&mut self) -> &mut Tally {
+        self
+    }
+}
+
 /// The rollout of an N-seat view with other live opponents (as [`Rollout`], the outer draws my
-/// cards to come and every live opponent's up cards to come, the inner draws their down cards;
-/// the HS of an outer outcome is my mean pot share against all of them).
-struct TableRollout<'a, S> {
+/// cards to come and every live opponent's up cards to come, the inner draws their down cards),
+/// adding up what `A` asks of each outcome (the first version: the HS of an outer outcome is
+/// my mean pot share against all of them).
+struct TableRollout<'a, S, A> {
     sc: &'a S,
     mine_now: CardSet,
     /// The live opponents' up cards now: the measured one first.
@@ -642,11 +716,12 @@ struct TableRollout<'a, S> {
     inner_sizes: [usize; 1 + MAX_OTHERS],
     inner_budget: u64,
     inner_total: u64,
-    tally: Tally,
+    acc: A,
 }
 
-impl<'a, S: Scorer> TableRollout<'a, S> {
-    fn new(sc: &'a S, shape: &Shape, layout: &Layout, t: &TableView) -> TableRollout<'a, S> {
+impl<'a, S: Scorer, A: Accumulate<S>> TableRollout<'a, S, A> {
+    /// The rollout of `t` (with every live opponent), adding into `acc`.
+    fn new(sc: &'a S, shape: &Shape, t: &TableView, acc: A) -> TableRollout<'a, S, A> {
         let v = &t.view;
         let (fd, fu) = shape.final_counts();
         let opps = 1 + t.live as usize;
@@ -669,10 +744,11 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
             inner_sizes,
             inner_budget: 1,
             inner_total: 0,
-            tally: Tally::new(layout),
+            acc,
         }
     }
 
+    /// Deals every outer outcome, or a sample of them, and scores each.
     fn run<R: Source>(&mut self, p: &FeatureParams, rng: &mut R) {
         let outer_sizes = self.outer_sizes;
         let sizes = &outer_sizes[..1 + self.opps];
@@ -708,7 +784,7 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
         let opps = self.opps;
         let my_final = self.mine_now.union(g[0]);
         let s = sc.strength(PartialHand::of(my_final));
-        sc.extras(my_final, &mut self.tally.extras);
+        sc.extras(my_final, &mut self.acc.tally().extras);
         // Each opponent's cards in sight are keyed once per outer outcome; a sampled hidden
         // card is then one addition (the key is a sum over the cards: the same strength).
         let mut base = [PartialHand::EMPTY; 1 + MAX_OTHERS];
@@ -719,14 +795,13 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
         for &c in g {
             rest = rest.minus(c);
         }
-        let (mut sum, mut count) = (0.0f64, 0u64);
+        let mut inner = A::Inner::default();
         if self.inner_total <= self.inner_budget {
             let inner_sizes = self.inner_sizes;
             let mut hidden = [CardSet::EMPTY; 1 + MAX_OTHERS];
             for_each_deal(rest, &inner_sizes[..opps], &mut hidden[..opps], &mut |h| {
                 let of = |i: usize| sc.strength(PartialHand::of(base[i].cards().union(h[i])));
-                sum += sc.share_many(s, opps, of);
-                count += 1;
+                A::inner(sc, &mut inner, s, opps, of);
             });
         } else if let Some(pool) = left {
             let k = self.inner_sizes[0];
@@ -738,8 +813,7 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
                     let hidden = &pool[i * k..(i + 1) * k];
                     sc.strength(hidden.iter().fold(base[i], |h, &c| h.add(Card::from_id(c))))
                 };
-                sum += sc.share_many(s, opps, of);
-                count += 1;
+                A::inner(sc, &mut inner, s, opps, of);
             }
         } else {
             // Every opponent hides as many cards, so one draw of them all is `draw_deal`'s of
@@ -753,12 +827,10 @@ impl<'a, S: Scorer> TableRollout<'a, S> {
                     let hidden = &drawn[i * k..(i + 1) * k];
                     sc.strength(hidden.iter().fold(base[i], |h, &c| h.add(Card::from_id(c))))
                 };
-                sum += sc.share_many(s, opps, of);
-                count += 1;
+                A::inner(sc, &mut inner, s, opps, of);
             }
         }
-        let hs = sum / count as f64;
-        self.tally.add(hs);
+        self.acc.outer(inner);
     }
 }
 
@@ -848,6 +920,22 @@ mod tests {
         symmetric(&Razz, 7);
         symmetric(&HiLo::new(), 7);
         symmetric(&Showing, 3);
+    }
+
+    /// The pool of a set is its cards in increasing order, as iterating the set gives them.
+    #[test]
+    fn ids_are_the_sets_cards_in_order() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut deck: Vec<u8> = (0..52).collect();
+        for k in [0, 1, 7, 8, 9, 30, 51, 52] {
+            for _ in 0..200 {
+                let set = set_of(draw(&mut deck, k, &mut rng));
+                let mut buf = [0u8; 52];
+                let n = ids(set, &mut buf);
+                let want: Vec<u8> = set.iter().map(|c| c.id()).collect();
+                assert_eq!(&buf[..n], &want[..]);
+            }
+        }
     }
 
     #[test]

@@ -384,6 +384,18 @@ fn remembered_buckets_are_the_computed_ones() {
 /// The features of an N-seat view `t` of `game` with other seats `table`, a budget of
 /// `outer * inner` draws.
 fn table_features(game: &str, table: Table, t: &TableView, outer: u32, inner: u32) -> Vec<f32> {
+    table_features_of(game, table, t, outer, inner, (Version::One, Draws::ChaCha))
+}
+
+/// As [`table_features`], of a version of the features and a way of drawing.
+fn table_features_of(
+    game: &str,
+    table: Table,
+    t: &TableView,
+    outer: u32,
+    inner: u32,
+    (version, draws): (Version, Draws),
+) -> Vec<f32> {
     let shape = Shape::of_table(&def(game), table).unwrap();
     shape.check_table(t).unwrap();
     let p = FeatureParams {
@@ -392,8 +404,8 @@ fn table_features(game: &str, table: Table, t: &TableView, outer: u32, inner: u3
         bins: 8,
         board_weight: 0.05,
         seed: 1,
-        version: Version::One,
-        draws: Draws::ChaCha,
+        version,
+        draws,
     };
     let mut f = vec![0.0; Layout::new(shape.showdown, &p).dim()];
     features::features(&shape, &p, t, &mut f);
@@ -532,16 +544,44 @@ fn table_views_are_canonical_whatever_the_order_of_the_other_opponents() {
 /// 2026-12-05 (8ca5d7c).
 #[test]
 fn the_features_of_sampled_table_views_are_those_of_the_shipped_code() {
-    let tables = [(0, 0), (1, 0), (2, 1), (3, 1), (4, 2)];
-    let budgets = [(16, 4), (64, 16), (1, 2_000)];
     let want = [
         ("7stud", 0x9315_830e_a767_7696u64),
         ("razz", 0x29fa_f6ae_b1b1_7799),
         ("stud8", 0xddf8_cf73_fc22_7fb9),
         ("5stud", 0xc978_3a6c_9a5c_56e4),
     ];
+    assert_eq!(pinned_hashes(want, (Version::One, Draws::ChaCha)), want);
+}
+
+/// As above, the second version of the features and the fast draws (of the first version),
+/// pinned on the code of 2026-12-05 (ea064d5) before their rollouts were merged into one.
+#[test]
+fn the_second_versions_and_the_fast_draws_features_are_those_of_the_shipped_code() {
+    let two = [
+        ("7stud", 0x8a8a_8e7b_3f7a_3734u64),
+        ("razz", 0xaf10_50bb_2567_0be8),
+        ("stud8", 0x4f55_4dd8_ade2_b6f7),
+        ("5stud", 0x7c7c_6bc7_5764_5432),
+    ];
+    assert_eq!(pinned_hashes(two, (Version::Two, Draws::ChaCha)), two);
+    let fast = [
+        ("7stud", 0x2446_10d0_0bad_8943u64),
+        ("razz", 0x2e6d_033e_35c4_6500),
+        ("stud8", 0xc5fa_9316_858b_2b2f),
+        ("5stud", 0x8d11_829e_2d80_fa3e),
+    ];
+    assert_eq!(pinned_hashes(fast, (Version::One, Draws::Fast)), fast);
+}
+
+/// The hash of the features of each game's sampled views, as the pinned tests above take them.
+fn pinned_hashes(
+    games: [(&'static str, u64); 4],
+    of: (Version, Draws),
+) -> Vec<(&'static str, u64)> {
+    let tables = [(0, 0), (1, 0), (2, 1), (3, 1), (4, 2)];
+    let budgets = [(16, 4), (64, 16), (1, 2_000)];
     let mut got = Vec::new();
-    for (game, _) in want {
+    for (game, _) in games {
         let mut h = crate::fnv::Fnv::new();
         for (live, folded) in tables {
             let table = Table { live, folded };
@@ -551,7 +591,7 @@ fn the_features_of_sampled_table_views_are_those_of_the_shipped_code() {
                 let seed = 1000 * street as u64 + live as u64;
                 for t in random_views(&shape, &perms, street, 12, seed) {
                     for (outer, inner) in budgets {
-                        for x in table_features(game, table, &t, outer, inner) {
+                        for x in table_features_of(game, table, &t, outer, inner, of) {
                             h.update(&x.to_bits().to_le_bytes());
                         }
                     }
@@ -560,5 +600,5 @@ fn the_features_of_sampled_table_views_are_those_of_the_shipped_code() {
         }
         got.push((game, h.finish()));
     }
-    assert_eq!(got, want);
+    got
 }

@@ -19,12 +19,10 @@
 //! EHS, the boards of nobody zero.
 
 use super::{
-    board_classes, deals, draw, draw_deal, for_each_deal, ids, view_seed, FeatureParams, HiLo,
-    High, Layout, Razz, Scorer, Showing, Tally, BOARD,
+    board_classes, view_seed, Accumulate, FeatureParams, HiLo, High, Layout, Razz, Scorer, Showing,
+    Source, TableRollout, Tally, BOARD,
 };
 use crate::bucketing::view::{Shape, TableView, MAX_OTHERS};
-use crate::cards::{Card, CardSet};
-use crate::eval::PartialHand;
 use crate::rules::Showdown;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -91,25 +89,10 @@ pub(super) fn features(shape: &Shape, params: &FeatureParams, t: &TableView, out
     }
 }
 
-/// The rollout of a view for the second version: as the first version's table rollout (the
-/// outer draws my cards to come and every live opponent's up cards to come, the inner draws
-/// their down cards), summing besides each outer outcome's chances of the whole pot and of a
-/// part, and its duel shares.
-struct Rollout<'a, S> {
-    sc: &'a S,
-    mine_now: CardSet,
-    /// The live opponents' up cards now: the measured one first.
-    opp_now: [CardSet; 1 + MAX_OTHERS],
-    opps: usize,
-    unseen: CardSet,
-    outer_sizes: [usize; 2 + MAX_OTHERS],
-    inner_sizes: [usize; 1 + MAX_OTHERS],
-    inner_budget: u64,
-    inner_total: u64,
-    acc: Acc,
-}
-
-/// What a rollout has accumulated over its outer outcomes.
+/// What the second version adds up over a view's outer outcomes (through the first version's
+/// table rollout: the outer draws deal my cards to come and every live opponent's up cards to
+/// come, the inner draws their down cards): besides the first version's tally, each outer
+/// outcome's chances of the whole pot and of a part, and its duel shares.
 struct Acc {
     /// The first version's.
     tally: Tally,
@@ -121,121 +104,43 @@ struct Acc {
 }
 
 /// Runs the rollout of `t` with the showdown `sc`.
-fn run<S: Scorer>(
+fn run<S: Scorer, R: Source>(
     sc: &S,
     shape: &Shape,
     params: &FeatureParams,
     layout: &Layout,
     t: &TableView,
-    rng: &mut ChaCha8Rng,
+    rng: &mut R,
 ) -> Acc {
-    let v = &t.view;
-    let (fd, fu) = shape.final_counts();
-    let opps = 1 + t.live as usize;
-    let mut opp_now = [CardSet::EMPTY; 1 + MAX_OTHERS];
-    opp_now[0] = v.opp_up;
-    opp_now[1..opps].copy_from_slice(t.others());
-    let mine_now = v.down.union(v.up);
-    let mut outer_sizes = [0; 2 + MAX_OTHERS];
-    outer_sizes[0] = (fd + fu) as usize - mine_now.len() as usize;
-    outer_sizes[1..=opps].fill(fu as usize - v.opp_up.len() as usize);
-    let mut inner_sizes = [0; 1 + MAX_OTHERS];
-    inner_sizes[..opps].fill(fd as usize);
-    let mut r = Rollout {
-        sc,
-        mine_now,
-        opp_now,
-        opps,
-        unseen: shape.deck.minus(t.known()),
-        outer_sizes,
-        inner_sizes,
-        inner_budget: 1,
-        inner_total: 0,
-        acc: Acc {
-            tally: Tally::new(layout),
-            whole: 0.0,
-            part: 0.0,
-            duel: [0.0; 1 + MAX_OTHERS],
-        },
+    let acc = Acc {
+        tally: Tally::new(layout),
+        whole: 0.0,
+        part: 0.0,
+        duel: [0.0; 1 + MAX_OTHERS],
     };
+    let mut r = TableRollout::new(sc, shape, t, acc);
     r.run(params, rng);
     r.acc
 }
 
-impl<S: Scorer> Rollout<'_, S> {
-    /// Deals every outer outcome, or a sample of them, and scores each.
-    fn run(&mut self, p: &FeatureParams, rng: &mut ChaCha8Rng) {
-        let outer_sizes = self.outer_sizes;
-        let sizes = &outer_sizes[..1 + self.opps];
-        let n = self.unseen.len() as usize;
-        let budget = p.outer.max(1) as u64;
-        let total = deals(n, sizes);
-        let outer = total.min(budget);
-        // Fewer outer outcomes than the budget leave the rest to the inner draws.
-        self.inner_budget = (budget * p.inner.max(1) as u64 / outer).max(1);
-        let dealt: usize = sizes.iter().sum();
-        self.inner_total = deals(n - dealt, &self.inner_sizes[..self.opps]);
-        let mut got = [CardSet::EMPTY; 2 + MAX_OTHERS];
-        if total <= budget {
-            let unseen = self.unseen;
-            for_each_deal(unseen, sizes, &mut got[..sizes.len()], &mut |g| {
-                self.outcome(g, rng)
-            });
-        } else {
-            let mut pool = [0u8; 52];
-            let m = ids(self.unseen, &mut pool);
-            for _ in 0..budget {
-                draw_deal(&mut pool[..m], sizes, &mut got, rng);
-                self.outcome(&got[..sizes.len()], rng);
-            }
-        }
+impl<S: Scorer> Accumulate<S> for Acc {
+    type Inner = Sums;
+    #[inline]
+    fn inner(sc: &S, inner: &mut Sums, me: S::S, opps: usize, opp: impl FnMut(usize) -> S::S) {
+        inner.score(sc, me, opps, opp);
     }
-
-    /// Scores one outer outcome: `g[0]` my new cards, `g[1 + i]` opponent `i`'s new up cards.
-    fn outcome(&mut self, g: &[CardSet], rng: &mut ChaCha8Rng) {
-        let sc = self.sc;
-        let opps = self.opps;
-        let my_final = self.mine_now.union(g[0]);
-        let me = sc.strength(PartialHand::of(my_final));
-        sc.extras(my_final, &mut self.acc.tally.extras);
-        let mut base = [PartialHand::EMPTY; 1 + MAX_OTHERS];
-        let mut rest = self.unseen;
-        for (i, b) in base[..opps].iter_mut().enumerate() {
-            *b = PartialHand::of(self.opp_now[i].union(g[1 + i]));
-        }
-        for &c in g {
-            rest = rest.minus(c);
-        }
-        let mut sums = Sums::default();
-        if self.inner_total <= self.inner_budget {
-            let inner_sizes = self.inner_sizes;
-            let mut hidden = [CardSet::EMPTY; 1 + MAX_OTHERS];
-            for_each_deal(rest, &inner_sizes[..opps], &mut hidden[..opps], &mut |h| {
-                sums.score(sc, me, opps, |i| {
-                    sc.strength(PartialHand::of(base[i].cards().union(h[i])))
-                });
-            });
-        } else {
-            // One draw of every opponent's hidden cards: opponent `i`'s are its `i`-th run of `k`.
-            let k = self.inner_sizes[0];
-            let mut pool = [0u8; 52];
-            let m = ids(rest, &mut pool);
-            for _ in 0..self.inner_budget {
-                let drawn = draw(&mut pool[..m], k * opps, rng);
-                sums.score(sc, me, opps, |i| {
-                    let hidden = &drawn[i * k..(i + 1) * k];
-                    sc.strength(hidden.iter().fold(base[i], |h, &c| h.add(Card::from_id(c))))
-                });
-            }
-        }
+    fn outer(&mut self, sums: Sums) {
         let count = sums.count as f64;
-        let acc = &mut self.acc;
-        acc.tally.add(sums.share / count);
-        acc.whole += sums.whole as f64 / count;
-        acc.part += sums.part as f64 / count;
-        for (d, s) in acc.duel[..opps].iter_mut().zip(&sums.duel) {
+        self.tally.add(sums.share / count);
+        self.whole += sums.whole as f64 / count;
+        self.part += sums.part as f64 / count;
+        // The seats past the live ones add nothing (their sums are zero).
+        for (d, s) in self.duel.iter_mut().zip(&sums.duel) {
             *d += s / count;
         }
+    }
+    fn tally(&mut self) -> &mut Tally {
+        &mut self.tally
     }
 }
 
@@ -253,7 +158,13 @@ impl Sums {
     /// Scores one inner outcome: my strength `me` against `opps` opponents of strengths `opp(i)`
     /// (each evaluated once).
     #[inline]
-    fn score<S: Scorer>(&mut self, sc: &S, me: S::S, opps: usize, opp: impl Fn(usize) -> S::S) {
+    fn score<S: Scorer>(
+        &mut self,
+        sc: &S,
+        me: S::S,
+        opps: usize,
+        mut opp: impl FnMut(usize) -> S::S,
+    ) {
         let mut strengths = [me; 1 + MAX_OTHERS];
         for (i, s) in strengths[..opps].iter_mut().enumerate() {
             *s = opp(i);
