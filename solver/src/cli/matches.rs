@@ -16,6 +16,7 @@ use std::time::Instant;
 stud match raise call --game razz --hands 100 --phh-out hands/ --json\n  \
 stud match strategies/razz-hu.strat heuristic --hands 200\n  \
 stud match strategies/7stud-hu.strat:resolve strategies/7stud-hu.strat --hands 20 --seed 11\n  \
+stud match strategies/7stud-hu.strat:resolve,cold random --hands 20 --seed 1 --no-aivat\n  \
 stud match heuristic call call --game 7stud-3p --hands 20000 --seed 11\n  \
 stud match strategies/7stud-3p.strat:resolve strategies/7stud-3p.strat strategies/7stud-3p.strat --hands 5 --seed 7\n  \
 stud match strategies/7stud-hu.strat call --hands 2000 --seed 1 --no-aivat\n\n\
@@ -41,7 +42,8 @@ pub struct Args {
     /// The players, one per seat: bot names or strategy files (FILE:mixed, FILE:pure,
     /// FILE:threshold=T say how its rows are played; default threshold=0.15 for the real games;
     /// a final :resolve, :resolve=N or :resolve=Nms re-solves its last street at play time, N
-    /// iterations or ms, and `,floor=F` after it sets the ranges' floor; a multiway file's
+    /// iterations or ms, and `,floor=F` after it sets the ranges' floor, `,cold` looks the
+    /// ranges' classes up at the last street only, faster in a match; a multiway file's
     /// once the pot is down to two players). Heads-up: A then B.
     #[arg(required = true, num_args = 2.., value_name = "PLAYER")]
     pub players: Vec<String>,

@@ -48,7 +48,8 @@ pub struct Args {
     /// The player: a bot (random, call, raise, heuristic) or a strategy file (FILE:mixed,
     /// FILE:pure, FILE:threshold=T say how its rows are played; default threshold=0.15 for the
     /// real games; a final :resolve, :resolve=N or :resolve=Nms re-solves every last street;
-    /// :resolve2 the last two, from 6th street; `,floor=F` after either sets the ranges' floor).
+    /// :resolve2 the last two, from 6th street; `,floor=F` after either sets the ranges' floor,
+    /// `,cold` works their classes out at the re-solve only, not at earlier decisions).
     pub player: String,
     /// `--game`.
     #[command(flatten)]

@@ -73,6 +73,17 @@ impl ClassCache {
         ClassCache::default()
     }
 
+    /// How many classes it holds (both generations).
+    pub fn len(&self) -> anyhow::Result<usize> {
+        let g = self.lock()?;
+        Ok(g[0].len() + g[1].len())
+    }
+
+    /// Whether it holds no class.
+    pub fn is_empty(&self) -> anyhow::Result<bool> {
+        Ok(self.len()? == 0)
+    }
+
     fn lock(&self) -> anyhow::Result<std::sync::MutexGuard<'_, [HashMap<ViewKey, u32>; 2]>> {
         self.generations
             .lock()

@@ -60,6 +60,8 @@ mod chance;
 #[cfg(test)]
 mod chance_tests;
 pub mod classes;
+#[cfg(test)]
+mod cold_tests;
 mod player;
 pub mod table;
 #[cfg(test)]
@@ -109,6 +111,12 @@ pub struct Options {
     /// than the last one alone (`FILE:resolve2`). [`Subgame::at`] reads the street from the
     /// spot instead.
     pub two_streets: bool,
+    /// Whether a [`ResolvingPlayer`] leaves the ranges' classes to be looked up when a hand
+    /// reaches the re-solve's street (`FILE:resolve,cold`) rather than working each earlier
+    /// street's out at its decisions there ([`classes::warm`]): the same ranges and play, no
+    /// lookup for a hand that ends sooner (most of a match's time against a bot that folds),
+    /// and a longer wait at the re-solve. A table's player ([`table::TablePlayer`]) never warms.
+    pub cold: bool,
 }
 
 impl Default for Options {
@@ -117,6 +125,7 @@ impl Default for Options {
             floor: DEFAULT_FLOOR,
             method: Method::Unsafe,
             two_streets: false,
+            cold: false,
         }
     }
 }

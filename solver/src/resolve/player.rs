@@ -56,8 +56,9 @@ struct Key {
 /// (N milliseconds), or the same with `resolve-safe` (the safe re-solve, [`Method::Safe`]) or
 /// `resolve2` (the last two streets re-solved from the first decision of the street before the
 /// last, unsafely: [`Options::two_streets`]), each optionally followed by `,floor=F` (the
-/// ranges' [`Options::floor`]), into the blueprint's spec, the budget and the options; `None`
-/// for any other spec.
+/// ranges' [`Options::floor`]) and `,cold` (the classes looked up at the re-solve only:
+/// [`Options::cold`]), in either order, into the blueprint's spec, the budget and the
+/// options; `None` for any other spec.
 pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)>> {
     let (rest, how) = spec.rsplit_once(':')?;
     let after = how.strip_prefix("resolve")?;
@@ -75,17 +76,16 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
         Some(a) => (Method::Safe, a),
         None => (Method::Unsafe, after),
     };
-    let (after, floor) = match after.split_once(',') {
-        None => (after, DEFAULT_FLOOR),
-        Some((budget, option)) => match floor_option(how, option) {
-            Ok(floor) => (budget, floor),
-            Err(e) => return Some(Err(e)),
-        },
+    let (after, listed) = after.split_once(',').unwrap_or((after, ""));
+    let (floor, cold) = match comma_options(how, listed) {
+        Ok(o) => o,
+        Err(e) => return Some(Err(e)),
     };
     let options = Options {
         method,
         two_streets,
         floor,
+        cold,
     };
     let budget = match after {
         "" => Ok(Budget::Iterations(DEFAULT_PLAYER_ITERATIONS)),
@@ -115,17 +115,26 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
     Some(budget.map(|b| (rest, b, options)))
 }
 
-/// The `floor=F` option of a `:resolve` spec `how` ([`super::parse_floor`]).
-fn floor_option(how: &str, option: &str) -> anyhow::Result<f64> {
-    option
-        .strip_prefix("floor=")
-        .and_then(|f| super::parse_floor(f).ok())
-        .ok_or_else(|| {
-            anyhow::anyhow!(
+/// The options after a `:resolve` spec `how`'s budget, `listed` with commas between them (empty:
+/// none): the floor (`floor=F`, [`super::parse_floor`]; else the default) and whether the player
+/// is cold (`cold`), each at most once.
+fn comma_options(how: &str, listed: &str) -> anyhow::Result<(f64, bool)> {
+    let (mut floor, mut cold) = (None, false);
+    for option in listed.split(',').filter(|_| !listed.is_empty()) {
+        if option == "cold" && !cold {
+            cold = true;
+            continue;
+        }
+        match option.strip_prefix("floor=").map(super::parse_floor) {
+            Some(Ok(f)) if floor.is_none() => floor = Some(f),
+            _ => anyhow::bail!(
                 "`{how}`: after the budget, write `,floor=F` with F between 0 and 1 (the \
-                 ranges' floor), not `{option}`"
-            )
-        })
+                 ranges' floor) or `,cold` (classes looked up at the re-solve only), each at \
+                 most once, not `{option}`"
+            ),
+        }
+    }
+    Ok((floor.unwrap_or(DEFAULT_FLOOR), cold))
 }
 
 impl ResolvingPlayer {
@@ -135,11 +144,14 @@ impl ResolvingPlayer {
             Budget::Iterations(n) => format!("{n}"),
             Budget::Millis(ms) => format!("{ms}ms"),
         };
-        let floor = if options.floor == DEFAULT_FLOOR {
+        let mut floor = if options.floor == DEFAULT_FLOOR {
             String::new()
         } else {
             format!(",floor={}", options.floor)
         };
+        if options.cold {
+            floor.push_str(",cold");
+        }
         ResolvingPlayer {
             name: match (options.method, options.two_streets) {
                 (Method::Unsafe, false) => format!("{}:resolve={how}{floor}", blueprint.name()),
@@ -157,6 +169,11 @@ impl ResolvingPlayer {
     /// The blueprint, as it plays before the last street.
     pub fn blueprint(&self) -> &StrategyPlayer {
         &self.blueprint
+    }
+
+    /// The blueprint's classes of the hands' holdings it has worked out so far.
+    pub fn class_cache(&self) -> &ClassCache {
+        &self.classes
     }
 
     /// The budget of a re-solve when none is asked for.
@@ -265,7 +282,9 @@ impl ResolvingPlayer {
             Ok((answer, None))
         };
         if state.street() < self.root_street(state) {
-            self.warm(state, bets)?;
+            if !self.options.cold {
+                self.warm(state, bets)?;
+            }
             return blueprint(probs);
         }
         let solved = self.solve(state, bets, budget, seat, stop)?;
