@@ -183,12 +183,6 @@ pub fn values_by(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Values> {
     let start = Instant::now();
-    let def = state.def();
-    ensure!(
-        def.seats == 2,
-        "values of actions are heads-up: this game has {} seats",
-        def.seats
-    );
     let seat = state
         .to_act()
         .context("no one is to act at this spot: it has no actions to value")?;
@@ -200,11 +194,26 @@ pub fn values_by(
         "samples: from {MIN_SAMPLES} to {MAX_SAMPLES}, not {}",
         options.samples
     );
-    let classes = player
-        .file()
-        .betting()
-        .map(|f| Classes::of(f.bucketing(), state.street()));
-    let mut v = if exact && walkable(state) {
+    let classes = match player.file() {
+        crate::strategy_file::StrategyFile::Multiway(f) => {
+            Some(Classes::of(f.bucketing_at(state), state.street()))
+        }
+        f => f
+            .betting()
+            .map(|f| Classes::of(f.bucketing(), state.street())),
+    };
+    let mut v = if state.def().seats > 2 {
+        // A table: no walk; every seat's range sampled together (`multiway`).
+        multiway::estimate(
+            player,
+            state,
+            bets,
+            hand,
+            classes.as_ref(),
+            options,
+            progress,
+        )?
+    } else if exact && walkable(state) {
         self::exact(player, state, bets, hand, classes.as_ref(), progress)?
     } else {
         estimate(
@@ -247,7 +256,7 @@ fn check_hand(state: &State, seat: u8, hand: &[Card]) -> Result<()> {
         seat + 1
     );
     let mut seen = CardSet::EMPTY;
-    for s in 0..2 {
+    for s in 0..state.def().seats {
         state.up_cards(s).iter().for_each(|&c| seen.insert(c));
     }
     for &c in hand {
@@ -815,5 +824,6 @@ fn estimate(
     })
 }
 
+mod multiway;
 #[cfg(test)]
 mod tests;
