@@ -1,5 +1,6 @@
 //! The value of each legal action at a decision of a heads-up strategy file, both seats playing
-//! the file from there: what `stud query --values` prints and `stud explore` draws.
+//! the file from there: what `stud query --values` prints and `stud explore` draws. At a table
+//! of three or more seats (a multiway file), always estimated: [`multiway`].
 //!
 //! Both seats' ranges reaching the decision are the replay `stud query --ranges` shows
 //! ([`crate::bot::range`] on the player's rows, a floor of 0: Bayes' rule exactly). A value is

@@ -127,7 +127,14 @@ fn print_values(v: &Value) {
         return;
     }
     println!();
-    println!("by hand class (the player's holdings of each class, weighed by both ranges):");
+    println!(
+        "by hand class (the player's holdings of each class, weighed by {}):",
+        if seats > 2 {
+            "every seat's range"
+        } else {
+            "both ranges"
+        }
+    );
     let mut head = vec!["hand class".to_string(), "holds".into(), "share".into()];
     head.extend(names.iter().cloned());
     let row = |name: String, holds: String, share: String, l: &Value| {
