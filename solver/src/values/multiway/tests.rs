@@ -226,10 +226,10 @@ fn misses(
         let v = estimate_with(spot, state, true, options, &|_, _| {}).unwrap();
         assert_eq!(v.actions, state.legal_actions());
         let line = v.hand.unwrap();
-        for a in 0..want.len() {
+        let pm = line.plus_minus.as_ref().unwrap();
+        for ((got, want), pm) in line.chips.iter().zip(&want).zip(pm) {
             compared += 1;
-            let pm = line.plus_minus.as_ref().unwrap()[a];
-            if (line.chips[a] - want[a]).abs() > 2.0 * pm + 1e-9 {
+            if (got - want).abs() > 2.0 * pm + 1e-9 {
                 missed += 1;
             }
         }
