@@ -8,9 +8,11 @@ use crate::opened::Opened;
 use crate::{json_to_py, stud_error};
 use anyhow::{bail, Context};
 use pyo3::prelude::*;
-use solver::bot::BOT_NAMES;
+use solver::bot::{StrategyPlayer, BOT_NAMES};
 use solver::players::strategy_spec;
+use solver::purify::Purification;
 use solver::query::betting::{answer, Ask};
+use solver::query::multiway_ranges::ranges_json;
 use solver::query::resolve::{self as resolving, DEFAULT_ITERATIONS};
 use solver::query::spot::parse_spot;
 use solver::query::values::values_json;
@@ -24,8 +26,9 @@ use std::path::Path;
 /// real game's betting-tree or multiway file, or a walkable game's public-tree file), optionally with how its rows are played
 /// (`FILE:pure`, `FILE:threshold=0.15`: `--play`), `spot` the command's spot notation
 /// (`"3c 8d pb cc | Qs 2h x b"`), `hand` the cards of the player to act (`"As Kd"`, `"(As Kd)
-/// 8d"`; default every bucket), `ranges` each seat's range reaching the spot and the strategy by
-/// hand class (the rows as stored; without `hand`; a heads-up real game's). `values`: also `stud query --values
+/// 8d"`; default every bucket), `ranges` each seat's range reaching the spot and (heads-up) the
+/// strategy by hand class (the rows as stored; without `hand`; a real game's, heads-up or
+/// multiway: each live seat's). `values`: also `stud query --values
 /// --json`'s answer (the value of each legal action, for `hand` and by hand class; `samples`
 /// deals of the unknown cards from `seed` where estimated), returned second (else `None`).
 #[pyfunction]
@@ -84,12 +87,21 @@ fn answer_json(
         Opened::File(StrategyFile::Public(f)) => {
             return Ok((public::answer(f, hand, play, &steps)?.json(), None))
         }
-        Opened::File(StrategyFile::Multiway(_)) if ranges || values.is_some() => bail!(
-            "ranges and values read a heads-up strategy; {path} is a multiway file (three or \
-             more seats)"
-        ),
         Opened::File(StrategyFile::Multiway(f)) => {
-            return Ok((multiway::answer(f, hand, play, &steps)?.json(), None))
+            let mut rows = multiway::answer(f, hand, play, &steps)?.json();
+            if !ranges && values.is_none() {
+                return Ok((rows, None));
+            }
+            // The ranges and values replay the table through a player of the file.
+            let player =
+                StrategyPlayer::open(path, &f.header.game)?.with_purification(Purification::Mixed);
+            if ranges {
+                rows["ranges"] = ranges_json(&player, &steps)?;
+            }
+            let values = values
+                .map(|o| values_json(&player, &steps, hand, o, &|_, _, _| {}))
+                .transpose()?;
+            return Ok((rows, values));
         }
         Opened::File(StrategyFile::Betting(_)) => {
             bail!("{path}: a betting-tree file is kept as its player, not as a file")

@@ -266,7 +266,8 @@ def query(file_or_player, spot: str = "", hand=None, ranges: bool = False, value
     ``values=True``: ``stud query --values``' answer (``QueryAnswer.values``), exact on 6th and
     7th street, else estimated from ``samples`` deals drawn from ``seed`` (``--samples``,
     ``--seed``). A multiway file (three to eight seats) answers as ``stud query`` does: the row
-    of the hand's bucket, or every bucket's, at a spot of its N seats (no ranges or values).
+    of the hand's bucket, or every bucket's, at a spot of its N seats; ``ranges=True`` adds each
+    live seat's range, ``values=True`` the values estimated from deals of the whole table.
     ``resolve=True`` (with ``hand``, a heads-up real game's file): ``stud query --resolve``'s
     answer, the last street (from 6th street, the last two) re-solved for ``iterations`` DCFR
     iterations, safely with ``safe=True``; ``row`` is then the re-solved policy and

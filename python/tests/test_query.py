@@ -110,6 +110,20 @@ def test_a_multiway_answer_is_the_commands_json(spec, spot, options, flags):
     assert answer.to_dict() == command(path, spot, *flags)
 
 
+def test_a_multiway_files_ranges_and_values_are_the_commands():
+    # Every live seat's range, and the values estimated from 100 deals of the table from seed 7.
+    a = stud.query(MW, "3c 8d Kh pb", ranges=True)
+    assert a.to_dict() == command(MW, "3c 8d Kh pb", "--ranges")
+    assert [r["seat"] for r in a.to_dict()["ranges"]] == [0, 1, 2]
+    a = stud.query(MW, "3c 8d Kh pb", hand="As Ad", values=True, samples=100, seed=7)
+    expected = command(MW, "3c 8d Kh pb", "--hand", "As Ad", "--values", "--samples", "100",
+                       "--seed", "7")
+    got = dict(a.values)
+    got.pop("millis"), expected.pop("millis")
+    assert got == expected
+    assert (got["method"], got["seats"], got["live"]) == ("estimate", 3, [0, 1, 2])
+
+
 def test_a_multiway_answer_speaks_the_players_terms():
     a = stud.query(MW, "3c 8d Kh pb", hand="As Ad")
     # p1 brought in with the 3c: p2 acts first after it, second on the street.
@@ -156,8 +170,6 @@ def test_a_resolve_answer_is_the_commands_json(options, flags):
     ((HU, "3c 8d pb"), {"hand": "As As"}, "--hand"),
     ((HU, "3c 8d pb"), {"hand": "As Kd", "ranges": True}, "give no hand"),
     ((HU + ":pure", "3c 8d pb"), {"ranges": True}, "drop `:pure`"),
-    ((MW, "3c 8d Kh pb"), {"ranges": True}, "is a multiway file"),
-    ((MW, "3c 8d Kh pb"), {"hand": "As Kd", "values": True}, "is a multiway file"),
     ((MW, "3c 8d Kh pb"), {"hand": "(As Kd) Kh"}, "not the ones the spot dealt p2"),
     ((stud.Player("heuristic"), "3c 8d pb"), {}, "a bot: it has no strategy file"),
 ])

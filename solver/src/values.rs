@@ -1,5 +1,6 @@
 //! The value of each legal action at a decision of a heads-up strategy file, both seats playing
-//! the file from there: what `stud query --values` prints and `stud explore` draws.
+//! the file from there: what `stud query --values` prints and `stud explore` draws. At a table
+//! of three or more seats (a multiway file), always estimated: [`multiway`].
 //!
 //! Both seats' ranges reaching the decision are the replay `stud query --ranges` shows
 //! ([`crate::bot::range`] on the player's rows, a floor of 0: Bayes' rule exactly). A value is
@@ -183,12 +184,6 @@ pub fn values_by(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Values> {
     let start = Instant::now();
-    let def = state.def();
-    ensure!(
-        def.seats == 2,
-        "values of actions are heads-up: this game has {} seats",
-        def.seats
-    );
     let seat = state
         .to_act()
         .context("no one is to act at this spot: it has no actions to value")?;
@@ -200,11 +195,26 @@ pub fn values_by(
         "samples: from {MIN_SAMPLES} to {MAX_SAMPLES}, not {}",
         options.samples
     );
-    let classes = player
-        .file()
-        .betting()
-        .map(|f| Classes::of(f.bucketing(), state.street()));
-    let mut v = if exact && walkable(state) {
+    let classes = match player.file() {
+        crate::strategy_file::StrategyFile::Multiway(f) => {
+            Some(Classes::of(f.bucketing_at(state), state.street()))
+        }
+        f => f
+            .betting()
+            .map(|f| Classes::of(f.bucketing(), state.street())),
+    };
+    let mut v = if state.def().seats > 2 {
+        // A table: no walk; every seat's range sampled together (`multiway`).
+        multiway::estimate(
+            player,
+            state,
+            bets,
+            hand,
+            classes.as_ref(),
+            options,
+            progress,
+        )?
+    } else if exact && walkable(state) {
         self::exact(player, state, bets, hand, classes.as_ref(), progress)?
     } else {
         estimate(
@@ -247,7 +257,7 @@ fn check_hand(state: &State, seat: u8, hand: &[Card]) -> Result<()> {
         seat + 1
     );
     let mut seen = CardSet::EMPTY;
-    for s in 0..2 {
+    for s in 0..state.def().seats {
         state.up_cards(s).iter().for_each(|&c| seen.insert(c));
     }
     for &c in hand {
@@ -815,5 +825,6 @@ fn estimate(
     })
 }
 
+mod multiway;
 #[cfg(test)]
 mod tests;

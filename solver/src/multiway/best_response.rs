@@ -51,6 +51,19 @@ pub fn nash_conv(tree: &HistoryTree, policy: &[f64]) -> NashConv {
     }
 }
 
+/// Each history's reach by every seat but `seat` (chance included) and its value to `seat`,
+/// every seat playing `policy` from there: the two factors of a counterfactual value. At an
+/// information set of `seat`, an action's value given the set (`stud query --values`' value,
+/// less what the seat has put in) is the sum over the set's histories of reach times the
+/// value of the history's child by that action, over the sum of their reach.
+pub fn reach_and_values(tree: &HistoryTree, policy: &[f64], seat: u8) -> (Vec<f64>, Vec<f64>) {
+    let mut reach = vec![0.0; tree.nodes.len()];
+    let mut values = vec![0.0; tree.nodes.len()];
+    others_reach(tree, policy, seat, &mut reach);
+    on_policy(tree, policy, seat, &mut values);
+    (reach, values)
+}
+
 /// The nodes grouped by depth: `order[start[d]..start[d + 1]]` are the nodes at depth `d`.
 struct Levels {
     order: Vec<u32>,

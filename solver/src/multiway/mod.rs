@@ -25,7 +25,7 @@ pub mod lift;
 pub mod lock;
 pub mod sampled;
 
-pub use best_response::{nash_conv, NashConv};
+pub use best_response::{nash_conv, reach_and_values, NashConv};
 
 use crate::cfr::{Algorithm, Schedule};
 use crate::kernel::regret_match;

@@ -1,14 +1,15 @@
-//! `stud query --values`'s answer at a spot of a heads-up real-game file: the spot replayed, the
-//! value of each legal action for the hand and by hand class ([`crate::values`]), as `--json`
-//! writes it. The command line, `stud explore`'s values view and the Python package ask it.
+//! `stud query --values`'s answer at a spot of a real-game file, heads-up or multiway: the spot
+//! replayed, the value of each legal action for the hand and by hand class ([`crate::values`]),
+//! as `--json` writes it. The command line, `stud explore`'s values view and the Python package ask it.
 
 use super::spot::{action_words, cards_text, check_hand_up, parse_holding, replay_betting};
 use super::spot::{Replayed, Step};
 use crate::bot::StrategyPlayer;
+use crate::strategy_file::StrategyFile;
 use crate::values::{Line, Method, Options, Values};
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::State;
-use anyhow::{Context, Result};
+use anyhow::{ensure, Context, Result};
 use serde_json::{json, Value};
 
 /// The answer of `stud query FILE SPOT --values [--hand HAND] --json` (`player`'s file,
@@ -21,8 +22,13 @@ pub fn values_json(
     options: Options,
     progress: &(dyn Fn(&'static str, usize, usize) + Sync),
 ) -> Result<Value> {
-    let f = (player.file().betting()).context("--values reads a betting-tree file")?;
-    let def = &f.header().game;
+    let file = player.file();
+    ensure!(
+        !matches!(file, StrategyFile::Public(_)),
+        "--values reads a real game's strategy (a betting-tree or multiway file), not a public \
+         tree: every private hand has its own row already"
+    );
+    let def = file.game();
     let Replayed { state, bets, .. } = replay_betting(def, steps)?;
     let seat = state.to_act().context(
         "--values needs a decision with its up cards: give the door cards in the spot, as in \
@@ -68,6 +74,8 @@ fn to_json(state: &State, v: &Values, hand: Option<&[Card]>, options: Options) -
     let def = state.def();
     json!({
         "seat": v.seat,
+        "seats": def.seats,
+        "live": (0..def.seats).filter(|s| state.live() >> s & 1 == 1).collect::<Vec<u8>>(),
         "street": state.street(),
         "street_name": def.street_name(state.street()),
         "method": v.method,

@@ -1,7 +1,8 @@
-//! `stud query --values` on the shipped seven-card stud file: estimated on third street with
+//! `stud query --values` on the shipped seven-card stud files: estimated on third street with
 //! intervals, repeated by its seed; exact on seventh street, the range's values its classes'
 //! mixed by their shares; clear refusals. (The values themselves are checked against the exact
-//! solver in `solver/src/values/tests.rs`.)
+//! solver in `solver/src/values/tests.rs` and `solver/src/values/multiway/tests.rs`.) A table's
+//! values and ranges (the three-handed file).
 
 use crate::common;
 use crate::explore_browser::shipped;
@@ -123,4 +124,73 @@ fn values_refuse_what_they_cannot_answer_by_name() {
         "",
     ));
     assert!(e.contains("cannot be used with"), "{e}");
+}
+
+#[test]
+fn a_tables_values_are_estimated_from_every_seats_range_and_its_ranges_shown() {
+    let three = shipped("7stud-3p.strat");
+    let run = |args: &[&str]| -> Value {
+        let mut all = vec!["query", &three];
+        all.extend(args);
+        all.push("--json");
+        serde_json::from_str(&ok(&stud(&all, ""))).expect("one JSON object")
+    };
+    let args = [
+        "3c 8d Kh pb",
+        "--values",
+        "--hand",
+        "As Ad",
+        "--samples",
+        "200",
+        "--seed",
+        "5",
+    ];
+    let mut a = run(&args);
+    assert_eq!(a["method"], "estimate");
+    assert_eq!(
+        (a["seats"].as_u64(), a["seat"].as_u64()),
+        (Some(3), Some(1))
+    );
+    assert_eq!(a["live"], serde_json::json!([0, 1, 2]));
+    let chips = numbers(&a["hand"]["chips"]);
+    assert_eq!(chips[0], 0.0, "a fold from here is worth nothing more");
+    // Aces against a bring-in and a king: calling is worth chips.
+    assert!(chips[1] > 0.0, "{chips:?}");
+    let mut b = run(&args);
+    a.as_object_mut().unwrap().remove("millis");
+    b.as_object_mut().unwrap().remove("millis");
+    assert_eq!(a, b, "the same seed, the same values");
+
+    // Without a hand: the range and its classes, the classes' shares summing to 1.
+    let r = run(&["3c 8d Kh pb", "--values", "--samples", "200"]);
+    let share: f64 = (r["classes"].as_array().unwrap().iter())
+        .map(|c| c["share"].as_f64().unwrap())
+        .sum();
+    assert!(share <= 1.0 + 1e-9 && share > 0.9, "{share}");
+
+    // p2 completed, p3 folded: the ranges of the two live seats, each summing to 1.
+    let q = run(&["3c 8d Kh pb cbr5 f", "--ranges"]);
+    let ranges = q["ranges"].as_array().unwrap();
+    let seats: Vec<u64> = ranges.iter().map(|r| r["seat"].as_u64().unwrap()).collect();
+    assert_eq!(seats, [0, 1]);
+    for r in ranges {
+        let total: f64 = (r["classes"].as_array().unwrap().iter())
+            .map(|c| c["share"].as_f64().unwrap())
+            .sum();
+        assert!((total - 1.0).abs() < 1e-9, "{r}");
+        assert_eq!(r["top"].as_array().unwrap().len(), 10);
+    }
+
+    let e = err(&stud(
+        &[
+            "query",
+            &three,
+            "3c 8d Kh pb",
+            "--values",
+            "--hand",
+            "Kh As",
+        ],
+        "",
+    ));
+    assert!(e.contains("Kh is already dealt face up"), "{e}");
 }

@@ -84,6 +84,9 @@ use std::path::PathBuf;
     A multiway file (three or more seats; the shipped three-handed one):\n  \
     stud query strategies/7stud-3p.strat \"3c 8d Kh pb\" --hand \"As Ad\"\n  \
     stud query strategies/7stud-3p.strat \"p1 3c p2 8d p3 Kh p1 pb p2 f p3 cc | 9h Ts\"\n  \
+    stud query strategies/7stud-3p.strat \"3c 8d Kh pb cbr5\" --ranges\n  \
+    stud query strategies/7stud-3p.strat \"3c 8d Kh pb\" --hand \"As Ad\" --values\n  \
+    stud query strategies/7stud-3p.strat \"3c 8d Kh pb\" --values --samples 500 --json\n  \
     stud query --diff strategies/7stud-3p.strat strategies/7stud-3p.strat --top 3\n\n\
     Spot: public cards and actions in order: PHH f, cc, pb, cbr N (cbrN), or the words x, \
     check, c, call, fold, bi, bring-in, b, bet, r, raise, complete, in any case (stud explore's \
@@ -134,7 +137,8 @@ pub struct Args {
     /// Also print the strategy of the player to act by hand class, and each seat's range
     /// reaching the spot: the probability of the betting so far by hand class and by bucket,
     /// by Bayes' rule on the rows as stored (a real game's file, the up cards given; what
-    /// `stud explore` shows).
+    /// `stud explore` shows). On a multiway file: each live seat's range by hand class and its
+    /// likeliest holdings, from the replay of the whole table.
     #[arg(long, conflicts_with_all = ["hand", "resolve"])]
     pub ranges: bool,
     /// Print each row as a player plays it: `mixed` (the rows as stored, the default),
@@ -146,8 +150,9 @@ pub struct Args {
     /// Print the value of each legal action, in chips and big bets from here, for `--hand`
     /// and by hand class, both seats playing the file (rows as stored) from the ranges that
     /// `--ranges` shows: exact on 6th and 7th street (the rest of the hand walked), else
-    /// estimated by deals of the unknown cards, with a 95% interval (a heads-up real-game
-    /// file).
+    /// estimated by deals of the unknown cards, with a 95% interval (a real-game file; on a
+    /// multiway file always estimated, every seat's down cards dealt from its range, every seat
+    /// playing the file).
     #[arg(long, conflicts_with_all = ["ranges", "resolve", "play"])]
     pub values: bool,
     /// With --values, where estimated: deals of the unknown cards, each playing every action

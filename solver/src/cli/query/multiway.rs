@@ -1,37 +1,105 @@
 //! `stud query` on a multiway strategy file (three to eight seats of real stud): the library's
 //! answer ([`solver::query::multiway`]: the spot replayed on the rules engine, the decision
 //! located in the file's abstraction, the rows of `--hand`'s bucket or of every bucket, as the
-//! file's player reads them) printed as text or `--json`.
+//! file's player reads them) printed as text or `--json`, with `--ranges` each live seat's
+//! range ([`solver::query::multiway_ranges`]).
 
-use super::rows::{print_play, print_rows, print_table};
+use super::rows::{print_aligned, print_play, print_rows, print_table};
 use super::spot::{cards_text, Step};
 use super::Args;
 use abstraction::multiway_deal::MultiwayView;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
+use serde_json::Value;
+use solver::bot::StrategyPlayer;
+use solver::purify::Purification;
 use solver::query::betting::Kind;
 use solver::query::multiway::{answer, Answer, Table};
+use solver::query::multiway_ranges::ranges_json;
 use solver::strategy_file::multiway::MultiwayFile;
 
 /// Runs `stud query` on the multiway file `f`, opened from `args.file`.
 pub(super) fn run(f: &MultiwayFile, args: &Args, steps: &[Step]) -> Result<()> {
-    if args.resolve || args.ranges {
+    if args.resolve {
         bail!(
-            "{} reads a heads-up strategy; {} is a multiway file (three or more seats)",
-            if args.resolve {
-                "--resolve"
-            } else {
-                "--ranges"
-            },
+            "--resolve reads a heads-up strategy; {} is a multiway file (three or more seats)",
             args.file.display()
         );
     }
     let a = answer(f, args.hand.as_deref(), args.play, steps)?;
+    // --ranges replays the strategy as stored, through a player of the file.
+    let ranges = match args.ranges {
+        true => {
+            let path = args.file.to_str().context("the file's path is not UTF-8")?;
+            let player =
+                StrategyPlayer::open(path, &f.header.game)?.with_purification(Purification::Mixed);
+            Some(ranges_json(&player, steps)?)
+        }
+        false => None,
+    };
     if args.output.json {
-        println!("{}", a.json());
+        let mut v = a.json();
+        if let Some(r) = ranges {
+            v["ranges"] = r;
+        }
+        println!("{v}");
         return Ok(());
     }
     print_answer(f, a, args.hand.is_none());
+    if let Some(r) = &ranges {
+        print_ranges(r);
+    }
     Ok(())
+}
+
+/// Prints `--ranges`' answer: each live seat's range by hand class, then its likeliest
+/// holdings.
+fn print_ranges(r: &Value) {
+    let empty = Vec::new();
+    let list = |x: &Value| x.as_array().unwrap_or(&empty).clone();
+    for seat in list(r) {
+        println!();
+        let p = seat["seat"].as_u64().unwrap_or(0) + 1;
+        if seat["down_cards"] == 0 {
+            println!("p{p} holds no down card yet");
+            continue;
+        }
+        println!(
+            "p{p}'s range reaching the spot (showing {}): {} holdings of its {} down cards left \
+             possible by the betting, by hand class",
+            seat["showing"].as_str().unwrap_or(""),
+            seat["holdings"],
+            seat["down_cards"]
+        );
+        if seat["lost"] == true {
+            println!(
+                "(p{p} took an action its strategy never takes with any holding: from there \
+                 every holding counts alike)"
+            );
+        }
+        let head = ["hand class", "holds", "share"].map(String::from).to_vec();
+        let cells: Vec<Vec<String>> = list(&seat["classes"])
+            .iter()
+            .map(|c| {
+                vec![
+                    c["class"].as_str().unwrap_or("").to_string(),
+                    c["holdings"].to_string(),
+                    format!("{:.3}", c["share"].as_f64().unwrap_or(0.0)),
+                ]
+            })
+            .collect();
+        print_aligned(&head, &cells, &[0]);
+        let top: Vec<String> = list(&seat["top"])
+            .iter()
+            .map(|h| {
+                format!(
+                    "{} {:.1}%",
+                    h["cards"].as_str().unwrap_or(""),
+                    100.0 * h["share"].as_f64().unwrap_or(0.0)
+                )
+            })
+            .collect();
+        println!("likeliest holdings: {}", top.join(", "));
+    }
 }
 
 /// Prints the answer as text (`every`: every bucket's rows were asked, not a hand's).

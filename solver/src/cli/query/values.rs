@@ -1,5 +1,5 @@
-//! `stud query --values`: the value of each legal action at a decision of a heads-up real-game
-//! file, for `--hand` and by hand class ([`solver::values`] finds them and
+//! `stud query --values`: the value of each legal action at a decision of a real-game file
+//! (heads-up or multiway), for `--hand` and by hand class ([`solver::values`] finds them and
 //! [`solver::query::values`] answers at a spot; this draws the progress and prints).
 
 use super::rows::print_aligned;
@@ -15,9 +15,10 @@ use solver::values::Options;
 
 /// Runs `stud query --values` on `f` (opened from `args.file`).
 pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
-    if !matches!(f, StrategyFile::Betting(_)) {
+    if matches!(f, StrategyFile::Public(_)) {
         bail!(
-            "--values reads a heads-up real game's strategy (a betting-tree file); {} is not one",
+            "--values reads a real game's strategy (a betting-tree or multiway file); {} is a \
+             public tree",
             args.file.display()
         );
     }
@@ -78,7 +79,20 @@ fn print_values(v: &Value) {
         v["committed"],
         v["big_bet"]
     );
-    if v["method"] == "exact" {
+    let seats = v["seats"].as_u64().unwrap_or(2);
+    if seats > 2 {
+        let live: Vec<String> = (v["live"].as_array().into_iter().flatten())
+            .map(|s| format!("p{}", s.as_u64().unwrap_or(0) + 1))
+            .collect();
+        println!(
+            "values from here in chips (a fold is worth 0), estimated: {} deals of every \
+             seat's down cards from its range (seats live: {}) and of the cards to come (seed \
+             {}), every seat playing the file to the end; ± a 95% interval",
+            v["samples"],
+            live.join(" "),
+            v["seed"]
+        );
+    } else if v["method"] == "exact" {
         println!(
             "values from here in chips (a fold is worth 0), exact: every holding of both seats \
              and every card to come, both seats playing the file to the end"
@@ -113,7 +127,14 @@ fn print_values(v: &Value) {
         return;
     }
     println!();
-    println!("by hand class (the player's holdings of each class, weighed by both ranges):");
+    println!(
+        "by hand class (the player's holdings of each class, weighed by {}):",
+        if seats > 2 {
+            "every seat's range"
+        } else {
+            "both ranges"
+        }
+    );
     let mut head = vec!["hand class".to_string(), "holds".into(), "share".into()];
     head.extend(names.iter().cloned());
     let row = |name: String, holds: String, share: String, l: &Value| {
