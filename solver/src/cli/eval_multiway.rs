@@ -29,7 +29,7 @@ use std::time::Duration;
 /// Arguments of `stud eval multiway`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  \
-stud eval multiway --traversals 10000 100000 1000000 --abstraction-dir /work/exp/abst\n  \
+stud eval multiway --traversals 10000 100000 1000000\n  \
 stud eval multiway --game doorstud --abstraction 4 --traversals 100000 --json\n  \
 stud eval multiway --abstraction 256:features=2 --traversals 100000 1000000 --threads 1\n  \
 stud eval multiway --tremble 0.1 --traversals 100000 1000000 --play threshold=0.15 pure\n  \
