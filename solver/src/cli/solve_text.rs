@@ -24,7 +24,7 @@ pub fn print(results: &Results) {
 fn walked(r: &Walked) {
     println!(
         "{} {} ({}): {} iterations in {:.1}s, exploitability {:.6} chips/game ({:.3} \
-         mbb/game), seat 0 value {:.6}\npeak memory {} (estimated {:.1} MiB)\nstrategy: \
+         mbb/game), p1's value {:.6}\npeak memory {} (estimated {:.1} MiB)\nstrategy: \
          {}\ncheckpoint: {}",
         r.game,
         r.algorithm,
