@@ -5,6 +5,11 @@
 use anyhow::{bail, Result};
 use serde::Serialize;
 
+/// `bytes` in MiB, as every figure of memory is printed.
+pub fn mib(bytes: usize) -> f64 {
+    bytes as f64 / (1 << 20) as f64
+}
+
 /// The bytes this process may still allocate, if anything says: the least of the system's
 /// `MemAvailable`, the room left under the address-space limit (`ulimit -v`: the limit minus
 /// the address space already mapped, `VmSize`), and the room left under the memory limit of a
@@ -150,7 +155,6 @@ impl Estimate {
 
     /// The estimate as printed before a solve: each part and the expected peak, in MiB.
     pub fn describe(&self) -> String {
-        let mib = |b: usize| b as f64 / (1 << 20) as f64;
         let tree = if self.tree_bytes > 0 {
             format!("{:.1} MiB tree + ", mib(self.tree_bytes))
         } else {

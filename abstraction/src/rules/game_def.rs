@@ -335,6 +335,19 @@ fn seven_card_streets() -> Vec<StreetDef> {
     ]
 }
 
+/// `n` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st (the streets' names, a seat's
+/// place in the order of play).
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 impl GameDef {
     /// A preset by name: `7stud`, `stud8`, `razz`, `5stud` (heads-up, ante 1, bring-in 2, bets
     /// 5/10, 200 chips each, card-room rules), `kuhn`, `leduc`, `ministud`, `yardstud`.
@@ -693,13 +706,7 @@ impl GameDef {
             .take(street + 1)
             .map(|s| s.deal.len())
             .sum();
-        let suffix = match held {
-            1 => "st",
-            2 => "nd",
-            3 => "rd",
-            _ => "th",
-        };
-        format!("{held}{suffix} street")
+        format!("{} street", ordinal(held))
     }
 
     /// The size of a bet of kind `b`.
@@ -1063,6 +1070,21 @@ mod tests {
         assert_eq!(GameDef::leduc().street_name(0), "round 1");
         assert_eq!(GameDef::leduc().street_name(1), "round 2");
         assert_eq!(GameDef::kuhn().street_name(0), "round 1");
+    }
+
+    #[test]
+    fn ordinals_take_their_suffix_from_the_last_digits() {
+        let words: Vec<String> = [1, 2, 3, 4, 8, 11, 12, 13, 21, 22, 23, 101, 111, 112]
+            .into_iter()
+            .map(ordinal)
+            .collect();
+        assert_eq!(
+            words,
+            [
+                "1st", "2nd", "3rd", "4th", "8th", "11th", "12th", "13th", "21st", "22nd", "23rd",
+                "101st", "111th", "112th"
+            ]
+        );
     }
 
     #[test]

@@ -7,9 +7,10 @@ use std::io::Write;
 /// Arguments of `stud completions`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  \
-    stud completions bash > ~/.local/share/bash-completion/completions/stud\n  \
-    stud completions zsh > ~/.zfunc/_stud\n  \
-    stud completions fish > ~/.config/fish/completions/stud.fish")]
+    mkdir -p ~/.local/share/bash-completion/completions && stud completions bash > ~/.local/share/bash-completion/completions/stud\n  \
+    mkdir -p ~/.zfunc && stud completions zsh > ~/.zfunc/_stud\n  \
+    mkdir -p ~/.config/fish/completions && stud completions fish > ~/.config/fish/completions/stud.fish\n\n\
+    Each folder is one the shell reads completions from (zsh: add ~/.zfunc to fpath in ~/.zshrc).")]
 pub struct Args {
     /// The shell.
     #[arg(value_enum)]

@@ -4,7 +4,7 @@
 //! lifted onto the whole game tree, `solver::multiway::lift`, and its NashConv taken), then the
 //! exact solver run to the same CPU times; between them the lift checked against the strategy
 //! file's player on hands played through the rules engine, and the exact solver's floors on
-//! the abstract games.
+//! the abstract games. The whole game tree is built once, for all of them.
 
 use abstraction::bucketing::Progress as Building;
 use abstraction::history_tree::HistoryTree;
@@ -23,12 +23,13 @@ use solver::solve::report::{Measured, Results, Row as Measurement};
 use solver::solve::{self, MeasureAt, Request, Settings, Watcher};
 use solver::strategy_file::multiway::{MultiwayFile, RowFormat};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Arguments of `stud eval multiway`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  \
-stud eval multiway --traversals 10000 100000 1000000 --abstraction-dir /work/exp/abst\n  \
+stud eval multiway --traversals 10000 100000 1000000\n  \
 stud eval multiway --game doorstud --abstraction 4 --traversals 100000 --json\n  \
 stud eval multiway --abstraction 256:features=3 --traversals 100000 1000000 --threads 1\n  \
 stud eval multiway --tremble 0.1 --traversals 100000 1000000 --play threshold=0.15 pure\n  \
@@ -189,8 +190,10 @@ fn measure(
     dir: &Path,
 ) -> Result<(Vec<Row>, Vec<Floor>, Lift, Checked)> {
     let mut lines = Lines::new(args.output.json);
-    let sampled = solve_sampled(args, def, game, dir, &mut lines)?;
-    let tree = solve::sampled::game_tree(def, game)?;
+    // Built once: the sampled solve measures on it, the check and the floors walk it, the
+    // exact solve solves a copy.
+    let tree = Arc::new(solve::sampled::game_tree(def, game)?);
+    let sampled = solve_sampled(args, def, game, dir, &tree, &mut lines)?;
     let file = MultiwayFile::open(&sampled.file)?;
     let lift = Lift::new(&tree, def, &file.betting, &file.buckets, &file.rows)?;
     let policy = lift.policy(&tree, &sampled.played);
@@ -210,7 +213,7 @@ fn measure(
     ));
     let floors = floors(args, &tree, &lift, &lines)?;
     let mut rows = sampled.rows;
-    solve_exact(args, def, game, dir, &mut rows, &mut lines)?;
+    solve_exact(args, def, game, dir, &tree, &mut rows, &mut lines)?;
     let last = rows.last().context("no rows")?;
     let abstract_sets = lift
         .abstract_key
@@ -263,6 +266,7 @@ fn solve_sampled(
     def: &GameDef,
     game: &str,
     dir: &Path,
+    tree: &Arc<HistoryTree>,
     lines: &mut Lines,
 ) -> Result<Sampled> {
     let seats = def.seats as usize;
@@ -297,6 +301,7 @@ fn solve_sampled(
         count_cpu: true,
         plays: args.play.clone(),
         rows: args.rows.clone(),
+        tree: Some(Arc::clone(tree)),
         ..MeasureAt::default()
     };
     let file = dir.join("sampled.strat");
@@ -372,6 +377,7 @@ fn solve_exact(
     def: &GameDef,
     game: &str,
     dir: &Path,
+    tree: &Arc<HistoryTree>,
     rows: &mut [Row],
     lines: &mut Lines,
 ) -> Result<()> {
@@ -383,6 +389,7 @@ fn solve_exact(
     });
     let measure_at = MeasureAt {
         cpu_seconds: rows.iter().map(|r| r.sampled_cpu).collect(),
+        tree: Some(Arc::clone(tree)),
         ..MeasureAt::default()
     };
     let request = request(

@@ -12,12 +12,11 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  stud info strategies/7stud-hu.strat\n  \
                         stud info strategies/7stud-hu.strat --json\n  \
+                        stud solve --game 7stud-3p --abstraction tiny --iterations 20 --keep-checkpoint\n  \
                         stud info solves/7stud-3p.strat\n  \
                         stud info solves/7stud-3p.ckpt\n\n\
-                        The third is a multiway file (three seats, from stud solve --game 7stud-3p \
-                        --abstraction tiny --time 90s --keep-checkpoint --out \
-                        solves/7stud-3p.strat); the fourth is that solve's checkpoint, which a \
-                        solve keeps with --keep-checkpoint or when it is interrupted (Ctrl-C).\n\n\
+                        The solve writes a multiway file (three seats) and keeps its checkpoint, \
+                        as a solve does with --keep-checkpoint or when it is interrupted (Ctrl-C).\n\n\
                         Every byte of the file is checked against its checksum before anything is \
                         printed: a damaged file is refused.")]
 pub struct Args {

@@ -17,6 +17,7 @@ use solver::purify::Purification;
 #[command(after_help = "Examples:\n  \
 stud eval ladder --game ministud --abstractions 1 2 3 4 6 lossless --iterations 10 30 100 300\n  \
 stud eval ladder --game ministud --abstractions 2 4 lossless --iterations 1000 4000 --sample 3 --seed 1\n  \
+printf 'preset = \"ministud\"\\nmax_bets = 2\\n' > my-ministud.toml\n  \
 stud eval ladder --game my-ministud.toml --abstractions 1 lossless --iterations 10 100 --json\n  \
 stud eval ladder --game yardstud --solver deal --abstractions 8 32 --iterations 0 100 400 --batch 64 256 --lossless 10 30\n\n\
 For each card abstraction, solves the abstract game and, at each iteration count, measures the \

@@ -21,13 +21,12 @@ use std::time::Duration;
     after_help = "Examples:\n  stud solve        # heads-up 7stud, default abstraction, about 30 minutes: \
                   solves/7stud-hu.strat\n  \
                   stud solve --game razz --abstraction small --time 10m --threads 2\n  \
-                  stud solve --game 7stud --abstraction tiny --iterations 50 --batch 256 --json\n  \
-                  stud solve --game 7stud --time 60m --resume   # extend solves/7stud-hu.ckpt (kept by --keep-checkpoint, or left by an interruption)\n  \
+                  stud solve --game 7stud --abstraction tiny --iterations 50 --batch 256 --keep-checkpoint --json\n  \
+                  stud solve --game 7stud --abstraction tiny --iterations 100 --batch 256 --resume   # 50 more from solves/7stud-hu.ckpt (kept by --keep-checkpoint or by Ctrl-C; the main job's: stud solve --time 60m --resume)\n  \
                   stud solve --game leduc --iterations 1000 --out leduc.strat\n  \
                   stud solve --game leduc --iterations 1000 --lock docs/guide/locks/leduc-calls-down.toml --out leduc-locked.strat\n  \
                   stud solve --game ministud --target-exploitability 0.001 --threads 2 --json\n  \
                   stud solve --game ministud --time 10m --every 50\n  \
-                  stud solve --game ministud --iterations 2000 --resume   # after an interruption\n  \
                   stud solve --game ministud --abstraction 4 --iterations 300 --json\n  \
                   stud solve --game ministud --sample 3 --seed 7 --time 60s --every 100\n  \
                   stud solve --game yardstud --solver deal --abstraction 8 --iterations 400\n  \

@@ -1,13 +1,9 @@
 //! The end of `stud solve` in words: a few lines of each back end's [`Results`] (`--json`
 //! prints them as one object instead).
 
-use solver::memory::status_bytes;
+use solver::memory::{mib, status_bytes};
 use solver::solve::report::{Deal, Multiway, Sampled, Split, Walked};
 use solver::solve::Results;
-
-fn mib(b: usize) -> f64 {
-    b as f64 / (1 << 20) as f64
-}
 
 /// The peak resident memory, in MiB.
 fn peak(bytes: Option<usize>) -> String {
@@ -28,7 +24,7 @@ pub fn print(results: &Results) {
 fn walked(r: &Walked) {
     println!(
         "{} {} ({}): {} iterations in {:.1}s, exploitability {:.6} chips/game ({:.3} \
-         mbb/game), seat 0 value {:.6}\npeak memory {} (estimated {:.1} MiB)\nstrategy: \
+         mbb/game), p1's value {:.6}\npeak memory {} (estimated {:.1} MiB)\nstrategy: \
          {}\ncheckpoint: {}",
         r.game,
         r.algorithm,

@@ -84,7 +84,7 @@ pub struct Request {
 /// game tree, its NashConv (played each way of `plays`, stored in each encoding of `rows`).
 /// The split solve measures at its checkpoints only and refuses a schedule. The validation
 /// ladder (`stud eval ladder`) and `stud eval multiway` are this.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct MeasureAt {
     /// The iteration counts, ascending (0 measures the fresh solver); counts past the solve's
     /// stop are not reached.
@@ -102,6 +102,11 @@ pub struct MeasureAt {
     /// Encodings of a multiway file's rows in which the sampled multiway back end also
     /// measures its strategy, every row rounded as the file stores it.
     pub rows: Vec<crate::strategy_file::multiway::RowFormat>,
+    /// The game's whole tree ([`crate::solve::sampled::game_tree`]) when the caller has built
+    /// it already: the sampled multiway back end measures on it and the exact one solves a copy
+    /// of it, instead of each building its own (`stud eval multiway` builds it once for its two
+    /// solves and its check). It must be the request's game's.
+    pub tree: Option<std::sync::Arc<abstraction::history_tree::HistoryTree>>,
 }
 
 impl MeasureAt {

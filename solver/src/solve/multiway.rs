@@ -8,8 +8,9 @@ use crate::cfr::Algorithm;
 use crate::checkpoint::{self, Problem};
 use crate::memory::{available_memory, status_bytes, Estimate};
 use crate::multiway::{nash_conv, NashConv, Solver};
-use crate::session::multiway::{build_tree, write_policy, ADVICE};
+use crate::session::multiway::{build_tree, estimate, write_policy, ADVICE};
 use crate::session::{self, Flow, Plan, Progress};
+use abstraction::history_tree::HistoryTree;
 use anyhow::{bail, Result};
 use std::path::Path;
 
@@ -71,7 +72,16 @@ impl Backend for Multiway<'_> {
     fn prepare(&mut self, request: &Request, watcher: &dyn Watcher) -> Result<(Solver, Problem)> {
         let def = &request.game;
         let memory = available_memory();
-        let (tree, est) = build_tree(def, memory)?;
+        let (tree, est) = match &request.measure_at.tree {
+            // A copy of the caller's: copying is a small part of building it.
+            Some(tree) => {
+                let resident = status_bytes("VmRSS").unwrap_or(0);
+                let tree = HistoryTree::clone(tree);
+                let est = estimate(&tree, resident);
+                (tree, est)
+            }
+            None => build_tree(def, memory)?,
+        };
         watcher.say(&format!(
             "{} ({} seats): {} histories, {} infosets, {} infoset-actions\n{}",
             request.name,

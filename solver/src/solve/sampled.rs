@@ -158,7 +158,7 @@ pub fn game_tree(def: &GameDef, name: &str) -> Result<HistoryTree> {
 /// What a measured solve measures on: the whole game tree and where each of its information
 /// sets sits in the solver's rows.
 struct Measuring {
-    tree: HistoryTree,
+    tree: Arc<HistoryTree>,
     lift: Lift,
 }
 
@@ -399,9 +399,12 @@ impl Backend for Sampled<'_> {
     }
 }
 
-/// The game tree of a measured solve, said.
-fn measured_tree(request: &Request, watcher: &dyn Watcher) -> Result<HistoryTree> {
-    let tree = game_tree(&request.game, &request.name)?;
+/// The game tree of a measured solve (the request's, if it brings one), said.
+fn measured_tree(request: &Request, watcher: &dyn Watcher) -> Result<Arc<HistoryTree>> {
+    let tree = match &request.measure_at.tree {
+        Some(tree) => Arc::clone(tree),
+        None => Arc::new(game_tree(&request.game, &request.name)?),
+    };
     watcher.say(&format!(
         "{}: game tree of {} histories, {} information sets, {} infoset-actions",
         request.name,

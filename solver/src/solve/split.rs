@@ -18,7 +18,7 @@ use crate::best_response::Exploitability;
 use crate::checkpoint::{self, Problem};
 use crate::deal_cfr::split::{DealPart, Exchange, Gathered, Split, Traffic};
 use crate::deal_cfr::DealSolver;
-use crate::memory::{available_memory, status_bytes, Estimate};
+use crate::memory::{available_memory, mib, status_bytes, Estimate};
 use crate::session::deal::{estimate, write_solved, write_strategy, Solved};
 use crate::session::split::{estimate_part, SplitSession};
 use crate::session::{self, Flow, Plan, Progress, Session};
@@ -78,7 +78,6 @@ impl<X: Exchange> Splitting<'_, X> {
     ) -> Result<(Estimate, usize)> {
         let batch = self.settings.batch;
         let one = estimate(tree, batch, bucketing, table, WIDTH);
-        let mib = |b: usize| b as f64 / (1 << 20) as f64;
         let per_rank: Vec<String> = (0..split.ranks)
             .map(|r| {
                 let e = estimate_part(tree, split, r, batch, bucketing, table, WIDTH);

@@ -8,6 +8,7 @@ use super::rows::{print_aligned, print_play, print_rows, print_table};
 use super::spot::{cards_text, Step};
 use super::Args;
 use abstraction::multiway_deal::MultiwayView;
+use abstraction::rules::game_def::ordinal;
 use anyhow::{bail, Context, Result};
 use serde_json::Value;
 use solver::bot::StrategyPlayer;
@@ -170,16 +171,4 @@ fn print_table_seen(t: &Table, street_name: &str) {
             t.seat + 1
         ),
     }
-}
-
-/// `n` as an English ordinal: 1st, 2nd, 3rd, 4th.
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (1, 11) | (2, 12) | (3, 13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
