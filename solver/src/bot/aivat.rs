@@ -27,6 +27,9 @@
 //! independent of what follows, entering the estimate linearly, so the estimate stays unbiased.
 //! At the end every card is known and `V(end)` is exact.
 //!
+//! The corrections are kept by group, each street's cards and the decisions
+//! ([`HandEstimate::corrections`]), for a match to weigh them anew (`super::control`).
+//!
 //! A table that may run out of cards (seven-card stud for eight) deals the last street as one
 //! community card depending on who folded, which the equity above does not model: there the
 //! estimator does not apply ([`applies`]).
