@@ -75,10 +75,11 @@ fn solve<const G: usize>(mut a: [[f64; G]; G], mut b: [f64; G]) -> [f64; G] {
             .unwrap_or(k);
         a.swap(k, p);
         b.swap(k, p);
+        let pivot = a[k];
         for i in k + 1..G {
-            let f = a[i][k] / a[k][k];
-            for j in k..G {
-                a[i][j] -= f * a[k][j];
+            let f = a[i][k] / pivot[k];
+            for (x, p) in a[i][k..].iter_mut().zip(&pivot[k..]) {
+                *x -= f * p;
             }
             b[i] -= f * b[k];
         }
@@ -94,14 +95,25 @@ fn solve<const G: usize>(mut a: [[f64; G]; G], mut b: [f64; G]) -> [f64; G] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{Rng, SeedableRng};
+    use rand::{Rng, RngExt, SeedableRng};
+
+    /// A uniform draw from `[lo, hi)`.
+    fn uniform(rng: &mut impl Rng, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * rng.random::<f64>()
+    }
 
     #[test]
     fn least_squares_recovers_the_weights_and_ignores_a_dead_control() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
         let rows: Vec<usize> = (0..500).collect();
         let c: Vec<[f64; 3]> = (0..500)
-            .map(|_| [rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), 0.0])
+            .map(|_| {
+                [
+                    uniform(&mut rng, -1.0, 1.0),
+                    uniform(&mut rng, -1.0, 1.0),
+                    0.0,
+                ]
+            })
             .collect();
         let x: Vec<f64> = c.iter().map(|c| 4.0 + 2.0 * c[0] - 0.5 * c[1]).collect();
         let g = least_squares(&rows, &x, &c);
@@ -117,12 +129,12 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
         let n = 4000;
         let c: Vec<[f64; 2]> = (0..n)
-            .map(|_| [rng.gen_range(-3.0..3.0), rng.gen_range(-1.0..1.0)])
+            .map(|_| [uniform(&mut rng, -3.0, 3.0), uniform(&mut rng, -1.0, 1.0)])
             .collect();
         // The estimate still carries half its first control: weight 1 was too small.
         let x: Vec<f64> = c
             .iter()
-            .map(|c| 1.0 + 0.5 * c[0] + rng.gen_range(-0.1..0.1))
+            .map(|c| 1.0 + 0.5 * c[0] + uniform(&mut rng, -0.1, 0.1))
             .collect();
         let y = reweighed(&x, &c);
         let sd = |v: &[f64]| {
