@@ -27,6 +27,9 @@
 //! independent of what follows, entering the estimate linearly, so the estimate stays unbiased.
 //! At the end every card is known and `V(end)` is exact.
 //!
+//! The corrections are kept by group, each street's cards and the decisions
+//! ([`HandEstimate::corrections`]), for a match to weigh them anew (`super::control`).
+//!
 //! A table that may run out of cards (seven-card stud for eight) deals the last street as one
 //! community card depending on who folded, which the equity above does not model: there the
 //! estimator does not apply ([`applies`]).
@@ -43,6 +46,11 @@ use rand_chacha::ChaCha8Rng;
 /// small part of what is left: 32, 64, 256 and 1,024 rollouts gave intervals within 4% of each
 /// other, and 64 costs a quarter of 256 (docs/notes/bots.md, "Variance-reduced matches").
 pub const ROLLOUTS: u32 = 64;
+
+/// Groups of corrections a hand's estimate keeps apart ([`HandEstimate::corrections`]): the
+/// cards of each street (the last group but one shared by the seventh street and any later),
+/// then every decision's.
+pub const GROUPS: usize = 8;
 
 /// Chips a live seat puts into a rollout's pot: 2 × lcm(1..10), so that a pot or either half of
 /// a hi-lo pot splits exactly among any number of winners, and no odd chip favours a seat
@@ -76,6 +84,10 @@ pub struct HandEstimate {
     opaque: u16,
     /// Per seat, `V(start)` plus the decisions' terms so far.
     sum: [f64; MAX_SEATS],
+    /// Per seat, `V` after the last event (the start or the last decision).
+    last: [f64; MAX_SEATS],
+    /// Per seat, the corrections so far by group ([`GROUPS`]).
+    groups: [[f64; GROUPS]; MAX_SEATS],
 }
 
 impl HandEstimate {
@@ -95,7 +107,13 @@ impl HandEstimate {
         // No card out, every seat live: each seat's equity is 1 / n by symmetry.
         let even = [1.0 / n as f64; MAX_SEATS];
         values(start, &even, &mut sum);
-        Ok(HandEstimate { key, opaque, sum })
+        Ok(HandEstimate {
+            key,
+            opaque,
+            sum,
+            last: sum,
+            groups: [[0.0; GROUPS]; MAX_SEATS],
+        })
     }
 
     /// Adds the term of a decision at `state`: the actor chose `legal[chosen]`, having given
@@ -117,6 +135,7 @@ impl HandEstimate {
         };
         let mut before = [0.0; MAX_SEATS];
         values(state, &equity, &mut before);
+        self.cards_dealt(state.street(), &before);
         let known = self.opaque & (1 << actor) == 0;
         let mut after = [0.0; MAX_SEATS];
         let mut v = [0.0; MAX_SEATS];
@@ -125,7 +144,7 @@ impl HandEstimate {
                 true => probs[i],
                 false => f64::from(u8::from(i == chosen)),
             };
-            if weight == 0.0 {
+            if weight == 0.0 && i != chosen {
                 continue;
             }
             let mut next = state.clone();
@@ -139,27 +158,50 @@ impl HandEstimate {
             for (s, x) in after.iter_mut().enumerate() {
                 *x += weight * v[s];
             }
+            if i == chosen {
+                self.last = v;
+            }
         }
         for (s, x) in self.sum.iter_mut().enumerate() {
             *x += after[s] - before[s];
+            // The decision's correction: V after the action taken less its mean.
+            self.groups[s][GROUPS - 1] += self.last[s] - after[s];
         }
         Ok(())
     }
 
     /// The estimate of each seat's chips once the hand is over at `end`: the terms so far plus
     /// `u − V(end)` (0 but for side pots and odd chips: every live card is known).
-    pub fn finish(&self, end: &State) -> anyhow::Result<[f64; MAX_SEATS]> {
+    pub fn finish(&mut self, end: &State) -> anyhow::Result<[f64; MAX_SEATS]> {
         let payoffs = end
             .payoffs()
             .context("a finished hand has no payoffs (a rules engine bug)")?;
         let equity = self.equities(end, end.live())?;
         let mut v = [0.0; MAX_SEATS];
         values(end, &equity, &mut v);
+        self.cards_dealt(end.street(), &v);
         let mut out = self.sum;
         for (s, &u) in payoffs.iter().enumerate() {
             out[s] += u as f64 - v[s];
         }
         Ok(out)
+    }
+
+    /// Each seat's corrections by group ([`GROUPS`]), each of mean 0 given the hand before it:
+    /// the hand's chips less its estimate is their sum. A match weighs them anew by a
+    /// regression on other deals ([`super::control`]).
+    pub fn corrections(&self) -> &[[f64; GROUPS]; MAX_SEATS] {
+        &self.groups
+    }
+
+    /// Books `V(now) − V(after the last event)`, the correction of the cards dealt between
+    /// them (0 when none was), to the group of `street`; `now` becomes the last event's `V`.
+    fn cards_dealt(&mut self, street: usize, now: &[f64; MAX_SEATS]) {
+        let g = street.min(GROUPS - 2);
+        for (s, x) in now.iter().enumerate() {
+            self.groups[s][g] += x - self.last[s];
+        }
+        self.last = *now;
     }
 
     /// Each seat's checkdown equity at `state` among the seats `live` (0 for the others): its

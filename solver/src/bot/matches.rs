@@ -3,8 +3,8 @@
 //! cards and the luck of the cards cancels out. Heads-up that is each deal twice with the
 //! players swapped.
 
-use super::aivat::{self, Aivat, HandEstimate};
-use super::{choose, Answer, Bet, Player};
+use super::aivat::{self, Aivat, HandEstimate, GROUPS};
+use super::{choose, control, Answer, Bet, Player};
 use abstraction::cards::{Card, CardSet};
 use abstraction::phh::{HandHistory, Recorder};
 use abstraction::rules::pots::MAX_SEATS;
@@ -192,6 +192,11 @@ pub struct Estimate {
     pub mbb_per_hand: f64,
     /// Half the width of its 95% confidence interval, from the variance between deals.
     pub ci95: f64,
+    /// The estimate with every correction at weight 1 (AIVAT's own, before the weights are
+    /// fitted: [`control`]).
+    pub unweighed_mbb: f64,
+    /// Its 95% half-width.
+    pub unweighed_ci95: f64,
 }
 
 /// How to play a match.
@@ -242,6 +247,10 @@ pub fn play_hand(
 /// it does not read ([`HandEstimate::new`]).
 pub type EstimateKey = (u64, u16);
 
+/// A hand's variance-reduced estimate ([`aivat`]): per seat, its estimate of the chips and its
+/// corrections by group ([`HandEstimate::corrections`]).
+pub type Estimated = ([f64; MAX_SEATS], [[f64; GROUPS]; MAX_SEATS]);
+
 /// [`play_hand`], with each seat's variance-reduced estimate of its chips ([`aivat`]) when
 /// `estimate` gives its key.
 pub fn play_hand_estimated(
@@ -251,7 +260,7 @@ pub fn play_hand_estimated(
     rng: &mut ChaCha8Rng,
     mut rec: Option<&mut Recorder>,
     estimate: Option<EstimateKey>,
-) -> anyhow::Result<(State, [u64; MAX_SEATS], Option<[f64; MAX_SEATS]>)> {
+) -> anyhow::Result<(State, [u64; MAX_SEATS], Option<Estimated>)> {
     if seats.len() != def.seats as usize {
         bail!("{} players for {} seats", seats.len(), def.seats);
     }
@@ -284,7 +293,10 @@ pub fn play_hand_estimated(
                 }
             }
             Next::Over => {
-                let estimated = est.map(|e| e.finish(&state)).transpose()?;
+                let estimated = match est.as_mut() {
+                    Some(e) => Some((e.finish(&state)?, *e.corrections())),
+                    None => None,
+                };
                 return Ok((state, fallbacks, estimated));
             }
         }
@@ -335,9 +347,10 @@ pub struct TableDeals {
     /// Per deal, in the order of the deals, each player's net chips over the deal's seatings
     /// (entries past `seats` are 0). They sum to 0: the game takes no rake.
     pub per_deal: Vec<[i64; MAX_SEATS]>,
-    /// Per deal, each player's variance-reduced estimate of those chips ([`aivat`]); `None`
-    /// where the estimator does not apply ([`aivat::applies`]).
-    pub estimated: Option<Vec<[f64; MAX_SEATS]>>,
+    /// Per deal, each player's variance-reduced estimate of those chips ([`aivat`]) and its
+    /// corrections by group over the deal's seatings; `None` where the estimator does not
+    /// apply ([`aivat::applies`]).
+    pub estimated: Option<Vec<Estimated>>,
     /// Each player's decisions answered by the fallback ([`Answer::Fallback`]).
     pub fallbacks: [u64; MAX_SEATS],
     /// Hands, over every deal and seating, that ended with two or more seats live: a showdown.
@@ -380,16 +393,26 @@ impl TableDeals {
         let scale = 1000.0 / ((ps.len() * self.seats) as f64 * big_bet as f64);
         let x: Vec<f64> = deals
             .iter()
-            .map(|d| ps.iter().map(|&p| d[p]).sum::<f64>() * scale)
+            .map(|d| ps.iter().map(|&p| d.0[p]).sum::<f64>() * scale)
             .collect();
-        let (mbb_per_hand, ci95) = mean_ci95(&x);
-        Some(Estimate { mbb_per_hand, ci95 })
+        let c: Vec<[f64; GROUPS]> = deals
+            .iter()
+            .map(|d| std::array::from_fn(|g| ps.iter().map(|&p| d.1[p][g]).sum::<f64>() * scale))
+            .collect();
+        let (mbb_per_hand, ci95) = mean_ci95(&control::reweighed(&x, &c));
+        let (unweighed_mbb, unweighed_ci95) = mean_ci95(&x);
+        Some(Estimate {
+            mbb_per_hand,
+            ci95,
+            unweighed_mbb,
+            unweighed_ci95,
+        })
     }
 }
 
 /// What one deal gave: each player's net over its seatings, its variance-reduced estimate,
 /// its fallbacks, and the seatings that reached a showdown.
-type Played = ([i64; MAX_SEATS], [f64; MAX_SEATS], [u64; MAX_SEATS], u64);
+type Played = ([i64; MAX_SEATS], Estimated, [u64; MAX_SEATS], u64);
 
 /// Plays `players` at a table of as many seats on duplicate deals: every deal once per seating,
 /// the players rotated one seat to the left each time (player `p` in seat `(p + r) mod N` in
@@ -460,8 +483,12 @@ fn play_deal(players: &[&dyn Player], cfg: &MatchConfig, i: u64) -> anyhow::Resu
     // the deal reaching the same cards estimate the same equities.
     let key = table_stream(cfg.seed ^ ROLLOUT_SALT, i, 0, def.seats).next_u64();
     let estimating = estimating(cfg);
-    let (mut net, mut est, mut fell, mut showdowns) =
-        ([0; MAX_SEATS], [0.0; MAX_SEATS], [0; MAX_SEATS], 0);
+    let (mut net, mut est, mut fell, mut showdowns) = (
+        [0; MAX_SEATS],
+        ([0.0; MAX_SEATS], [[0.0; GROUPS]; MAX_SEATS]),
+        [0; MAX_SEATS],
+        0,
+    );
     let mut seats: [&dyn Player; MAX_SEATS] = [players[0]; MAX_SEATS];
     for r in 0..n {
         // Player p in seat (p + r) mod n.
@@ -483,7 +510,12 @@ fn play_deal(players: &[&dyn Player], cfg: &MatchConfig, i: u64) -> anyhow::Resu
             // Within ±2^53 each (the game's chips are bounded: rules::MAX_CHIPS).
             net[p] += payoffs[(p + r) % n];
             fell[p] += f[(p + r) % n];
-            est[p] += e.map_or(0.0, |e| e[(p + r) % n]);
+            if let Some((e, groups)) = &e {
+                est.0[p] += e[(p + r) % n];
+                for (total, x) in est.1[p].iter_mut().zip(groups[(p + r) % n]) {
+                    *total += x;
+                }
+            }
         }
         if let (Some(dir), Some(rec)) = (&cfg.phh_out, rec) {
             let mut h: HandHistory = rec.finish(&state);

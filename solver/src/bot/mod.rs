@@ -8,6 +8,7 @@
 pub mod aivat;
 mod average;
 pub mod check;
+pub mod control;
 mod heuristic;
 mod lbr;
 pub(crate) mod lookahead;

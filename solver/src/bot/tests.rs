@@ -621,7 +621,7 @@ fn a_table_is_zero_sum_repeats_its_seed_and_ignores_the_thread_count() {
     assert!((calls.mbb_per_hand + r[0].mbb_per_hand / 2.0).abs() < 1e-9);
     // The variance-reduced estimates add up to 0 deal by deal, as the chips do.
     for d in t.estimated.as_ref().unwrap() {
-        assert!(d.iter().sum::<f64>().abs() < 1e-6, "{d:?}");
+        assert!(d.0.iter().sum::<f64>().abs() < 1e-6, "{d:?}");
     }
     assert_eq!(run(3, 11).estimated, t.estimated);
     assert_eq!(run(3, 11).per_deal, t.per_deal);
