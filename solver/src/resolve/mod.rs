@@ -60,6 +60,10 @@ mod chance;
 #[cfg(test)]
 mod chance_tests;
 pub mod classes;
+pub mod depth;
+#[cfg(test)]
+mod depth_tests;
+pub mod leaves;
 mod player;
 pub mod table;
 #[cfg(test)]
