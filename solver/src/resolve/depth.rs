@@ -352,9 +352,9 @@ impl Pass<'_> {
     }
 }
 
-/// The slots of `tree` on its root's street (the rows a depth-limited solve answers): each
-/// decision's first slot and its slots' number.
-pub fn root_street_rows(tree: &Tree, frontier: &Frontier) -> Vec<(usize, usize)> {
+/// The decisions of `tree` on its root's street (whose rows a depth-limited solve answers):
+/// each one's node, first slot and slots' number, in slot order.
+pub fn root_street_rows(tree: &Tree, frontier: &Frontier) -> Vec<(usize, usize, usize)> {
     let mut out = Vec::new();
     let mut stack = vec![0usize];
     while let Some(i) = stack.pop() {
@@ -362,9 +362,9 @@ pub fn root_street_rows(tree: &Tree, frontier: &Frontier) -> Vec<(usize, usize)>
             continue;
         }
         let node = &tree.nodes[i];
-        out.push((node.first_slot() as usize, node_slots(tree, node)));
+        out.push((i, node.first_slot() as usize, node_slots(tree, node)));
         stack.extend(tree.children(i));
     }
-    out.sort_unstable();
+    out.sort_unstable_by_key(|&(_, first, _)| first);
     out
 }

@@ -27,7 +27,7 @@ fn weight(seed: u64, i: usize) -> f64 {
 /// slots, 0 elsewhere.
 fn random_rows(sub: &Subgame, frontier: &Frontier, seed: u64, slots: usize) -> Vec<f64> {
     let mut rows = vec![0.0; slots];
-    for (first, len) in root_street_rows(&sub.tree, frontier) {
+    for (_, first, len) in root_street_rows(&sub.tree, frontier) {
         for at in first..first + len {
             rows[at] = weight(seed, at);
         }
@@ -54,7 +54,7 @@ fn with_the_blueprint_s_leaves_the_limited_game_is_the_full_subgame() {
         let rows = random_rows(&sub, &frontier, seed, slots(&sub, &frontier));
         // The full subgame: the same rows on the root street, the blueprint below it.
         let mut full = blue.clone();
-        for (first, len) in root_street_rows(&sub.tree, &frontier) {
+        for (_, first, len) in root_street_rows(&sub.tree, &frontier) {
             full[first..first + len].copy_from_slice(&rows[first..first + len]);
         }
         for seat in 0..2u8 {
@@ -188,4 +188,32 @@ fn a_depth_limited_solve_converges_in_its_game() {
         late < early / 4.0 && late < 0.01,
         "after 10: {early}, after 300: {late}"
     );
+}
+
+#[test]
+fn a_depth_limited_measure_writes_each_subgame_s_rows_where_they_belong() {
+    // From the first street of kings and aces each subgame is the whole game given the door
+    // cards, so the whole game's exploitability of the re-solved strategy is the subgames' own
+    // (as measured inside each, at full depth): the depth-limited rows, and the blueprint's
+    // below the cut, went to the public tree's slots of the same decisions and hands.
+    let (def, tree, player, _) = super::tests::kings_and_aces_blueprint(3, "depth-whole");
+    for leaves in [1, 4] {
+        let m = super::depth_verify::measure_limited(
+            &def,
+            &tree,
+            &player,
+            0,
+            Budget::Iterations(50),
+            Options::default(),
+            super::depth_verify::Depth { leaves },
+            &|_, _| {},
+        )
+        .unwrap();
+        assert_eq!(m.subgames, 56);
+        assert!(
+            (m.resolved.chips - m.mean_subgame_resolved).abs() < 1e-6,
+            "{leaves}: {m:?}"
+        );
+        assert!(m.mean_subgame_resolved != m.mean_subgame_blueprint, "{m:?}");
+    }
 }

@@ -63,6 +63,7 @@ pub mod classes;
 pub mod depth;
 #[cfg(test)]
 mod depth_tests;
+pub mod depth_verify;
 pub mod leaves;
 mod player;
 pub mod table;
