@@ -15,7 +15,8 @@ stud solve --game ministud --solver deal --abstraction 8 --iterations 200 --out 
 stud eval resolve /tmp/m8.strat --iterations 30\n  \
 stud eval resolve /tmp/m8.strat:mixed --iterations 100 --floor 0 --json\n  \
 stud eval resolve /tmp/m8.strat --from-street 2nd --iterations 100\n  \
-stud eval resolve /tmp/m8.strat --from-street 2nd --leaves 4 --iterations 100 --json\n\n\
+stud eval resolve /tmp/m8.strat --from-street 2nd --leaves 4 --iterations 100 --json\n  \
+stud eval resolve /tmp/m8.strat --from-street 2nd --leaves 4 --nested --iterations 100\n\n\
 On a walkable game (ministud, kings and aces and the like: one down card, the lossless public \
 tree in memory), the player's strategy is lifted onto the lossless public tree and measured by \
 the exact best response; then every last-street subgame it reaches is re-solved from the \
@@ -25,7 +26,8 @@ this says whether it does. With --from-street, the subgames start at the first d
 street instead and hold the rest of the hand, the up cards still to come dealt inside them; \
 with --leaves K they are depth-limited: that street alone is re-solved, each end of its betting \
 valued by K continuations of the player's strategy (the strategy itself, then biased to fold, \
-to call, to raise), the opponent choosing per hand, the player's own rows kept below. \
+to call, to raise), the opponent choosing per hand, the player's own rows kept below (--nested: each later street \
+re-solved the same way from the ranges of the re-solve above it). \
 Exploitability is in chips per game (and milli-big-bets).")]
 pub struct Args {
     /// The blueprint: a strategy file of a walkable game (FILE:mixed, FILE:pure or
@@ -64,6 +66,11 @@ pub struct Args {
         conflicts_with = "safe"
     )]
     pub leaves: Option<usize>,
+    /// With --leaves: re-solve each root of the following streets again, depth-limited,
+    /// from the ranges the re-solved strategy above it implies (as a player searching street
+    /// by street would) instead of keeping the player's rows below the cut.
+    #[arg(long, requires = "leaves")]
+    pub nested: bool,
     /// `--threads`.
     #[command(flatten)]
     pub pool: super::args::Threads,
@@ -135,7 +142,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             street,
             budget,
             options,
-            depth_verify::Depth { leaves },
+            depth_verify::Depth {
+                leaves,
+                nested: args.nested,
+            },
             &progress,
         ),
     });
@@ -150,6 +160,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         v["method"] = serde_json::to_value(options.method)?;
         v["from_street"] = def.street_name(street).into();
         v["leaves"] = args.leaves.into();
+        v["nested"] = args.nested.into();
         println!("{v}");
         return Ok(());
     }
@@ -166,7 +177,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "  re-solved from {}{}: {:.4} ({:.1} mbb), {} subgames, {:.0} DCFR iterations each",
         def.street_name(street),
         match args.leaves {
-            Some(k) => format!(", depth-limited ({k} continuations a leaf)"),
+            Some(k) => format!(
+                ", depth-limited ({k} continuations a leaf{})",
+                if args.nested { ", nested" } else { "" }
+            ),
             None if args.safe => " safely".into(),
             None => String::new(),
         },

@@ -29,6 +29,8 @@ use anyhow::ensure;
 /// and the regrets and averages of the root street's decisions and of the leaf choices.
 pub struct Limited<'a> {
     tree: &'a Tree,
+    /// The decision the game starts at.
+    root: usize,
     frontier: &'a Frontier,
     ranges: [Vec<f64>; 2],
     /// The seat choosing at the leaves (the searching seat's opponent).
@@ -76,10 +78,12 @@ enum Decision {
 }
 
 impl<'a> Limited<'a> {
-    /// The depth-limited game of `tree` (the subgame's tree) with `frontier` (built on it),
-    /// entered with `ranges` (one weight per hand and seat), `leaf_seat` choosing at the leaves.
+    /// The depth-limited game of `tree` (the subgame's tree) from its decision `root`, with
+    /// `frontier` (built there), entered with `ranges` (each seat's reach at `root`, one
+    /// weight per hand), `leaf_seat` choosing at the leaves.
     pub fn new(
         tree: &'a Tree,
+        root: usize,
         frontier: &'a Frontier,
         ranges: [Vec<f64>; 2],
         leaf_seat: u8,
@@ -99,6 +103,7 @@ impl<'a> Limited<'a> {
         let level = (2 * kmax + 2) * n;
         Ok(Limited {
             tree,
+            root,
             frontier,
             ranges,
             leaf_seat,
@@ -136,7 +141,7 @@ impl<'a> Limited<'a> {
                 update: Some((&mut self.regrets, &mut self.average)),
                 level: scratch.len() / (self.tree.max_depth + 1),
             };
-            pass.walk(0, me, opp, out, scratch);
+            pass.walk(self.root, me, opp, out, scratch);
         }
     }
 
@@ -172,7 +177,7 @@ impl<'a> Limited<'a> {
             update: None,
             level: scratch.len() / (self.tree.max_depth + 1),
         };
-        pass.walk(0, me, opp, out, scratch);
+        pass.walk(self.root, me, opp, out, scratch);
         out.iter()
             .zip(&self.ranges[seat as usize])
             .map(|(v, r)| v * r)
@@ -352,11 +357,16 @@ impl Pass<'_> {
     }
 }
 
-/// The decisions of `tree` on its root's street (whose rows a depth-limited solve answers):
-/// each one's node, first slot and slots' number, in slot order.
-pub fn root_street_rows(tree: &Tree, frontier: &Frontier) -> Vec<(usize, usize, usize)> {
+/// The decisions of `tree` on the street of `root` from it on (whose rows a depth-limited
+/// solve from `root` answers, `frontier` built there): each one's node, first slot and slots'
+/// number, in slot order.
+pub fn root_street_rows(
+    tree: &Tree,
+    root: usize,
+    frontier: &Frontier,
+) -> Vec<(usize, usize, usize)> {
     let mut out = Vec::new();
-    let mut stack = vec![0usize];
+    let mut stack = vec![root];
     while let Some(i) = stack.pop() {
         if frontier.at[i] != NONE {
             continue;

@@ -27,13 +27,13 @@ fn weight(seed: u64, i: usize) -> f64 {
 /// slots, 0 elsewhere.
 fn random_rows(sub: &Subgame, frontier: &Frontier, seed: u64, slots: usize) -> Vec<f64> {
     let mut rows = vec![0.0; slots];
-    for (_, first, len) in root_street_rows(&sub.tree, frontier) {
-        for at in first..first + len {
-            rows[at] = weight(seed, at);
+    for (_, first, len) in root_street_rows(&sub.tree, 0, frontier) {
+        for (at, w) in rows.iter_mut().enumerate().skip(first).take(len) {
+            *w = weight(seed, at);
         }
     }
-    for at in sub.tree.num_slots..slots {
-        rows[at] = weight(seed, at);
+    for (at, w) in rows.iter_mut().enumerate().skip(sub.tree.num_slots) {
+        *w = weight(seed, at);
     }
     rows
 }
@@ -46,15 +46,15 @@ fn slots(sub: &Subgame, frontier: &Frontier) -> usize {
 #[test]
 fn with_the_blueprint_s_leaves_the_limited_game_is_the_full_subgame() {
     let (sub, blue) = second_round();
-    let frontier = Frontier::new(&sub.tree, std::slice::from_ref(&blue)).unwrap();
+    let frontier = Frontier::new(&sub.tree, 0, std::slice::from_ref(&blue)).unwrap();
     assert!(frontier.leaves >= 5, "{} leaves", frontier.leaves);
-    let mut limited = Limited::new(&sub.tree, &frontier, sub.ranges.clone(), 1).unwrap();
+    let mut limited = Limited::new(&sub.tree, 0, &frontier, sub.ranges.clone(), 1).unwrap();
     let r = [&sub.ranges[0][..], &sub.ranges[1][..]];
     for seed in 0..3 {
         let rows = random_rows(&sub, &frontier, seed, slots(&sub, &frontier));
         // The full subgame: the same rows on the root street, the blueprint below it.
         let mut full = blue.clone();
-        for (_, first, len) in root_street_rows(&sub.tree, &frontier) {
+        for (_, first, len) in root_street_rows(&sub.tree, 0, &frontier) {
             full[first..first + len].copy_from_slice(&rows[first..first + len]);
         }
         for seat in 0..2u8 {
@@ -75,7 +75,7 @@ fn leaf_values_are_a_brute_force_sum_over_the_cards_to_come() {
     let conts = continuations(t, &blue, 0, sub.street, 4).unwrap();
     // Each bias moves some row of seat 0 below the cut.
     assert!(conts[1..].iter().all(|c| c != &blue));
-    let frontier = Frontier::new(t, &conts).unwrap();
+    let frontier = Frontier::new(t, 0, &conts).unwrap();
     let n = frontier.n;
     let showing = |h: usize| t.bucket_table(t.nodes[0].board, 0)[h] == NONE;
     let mut compared = 0;
@@ -90,14 +90,14 @@ fn leaf_values_are_a_brute_force_sum_over_the_cards_to_come() {
         };
         let mut st = sub.state(parent).unwrap().clone();
         st.apply(a).unwrap();
-        for c in 0..f.choices as usize {
+        for (c, cont) in conts.iter().enumerate().take(f.choices as usize) {
             let m = frontier.matrix(f, c);
             for h0 in (0..n).filter(|&h| !showing(h)) {
                 for h1 in (0..n).filter(|&h| h != h0 && !showing(h)) {
                     let mut s = st.clone();
                     s.show(0, &[t.hands[h0]]).unwrap();
                     s.show(1, &[t.hands[h1]]).unwrap();
-                    let want = sub.scale * brute(&sub, &conts[c], i, &s, [h0, h1]);
+                    let want = sub.scale * brute(&sub, cont, i, &s, [h0, h1]);
                     let got = m[h0 * n + h1];
                     assert!(
                         (got - want).abs() < 1e-9,
@@ -118,7 +118,7 @@ fn the_leaf_player_s_choice_is_a_best_response_among_the_continuations() {
     let t = &sub.tree;
     let leaf_seat = 1u8;
     let conts = continuations(t, &blue, leaf_seat, sub.street, 2).unwrap();
-    let frontier = Frontier::new(t, &conts).unwrap();
+    let frontier = Frontier::new(t, 0, &conts).unwrap();
     // The leaf player's range on two hands: 2 choices at 2 hands of every leaf, few enough to
     // try every pure choice.
     let mut ranges = sub.ranges.clone();
@@ -129,7 +129,7 @@ fn the_leaf_player_s_choice_is_a_best_response_among_the_continuations() {
     for (h, w) in ranges[1].iter_mut().enumerate() {
         *w = if held.contains(&h) { 0.5 } else { 0.0 };
     }
-    let mut limited = Limited::new(t, &frontier, ranges, leaf_seat).unwrap();
+    let mut limited = Limited::new(t, 0, &frontier, ranges, leaf_seat).unwrap();
     let total = slots(&sub, &frontier);
     let rows = random_rows(&sub, &frontier, 7, total);
     let best = limited.value(&rows, leaf_seat, Play::Follow, Play::BestReal);
@@ -167,8 +167,8 @@ fn a_depth_limited_solve_converges_in_its_game() {
     let (sub, blue) = second_round();
     let t = &sub.tree;
     let conts = continuations(t, &blue, 1, sub.street, 4).unwrap();
-    let frontier = Frontier::new(t, &conts).unwrap();
-    let mut limited = Limited::new(t, &frontier, sub.ranges.clone(), 1).unwrap();
+    let frontier = Frontier::new(t, 0, &conts).unwrap();
+    let mut limited = Limited::new(t, 0, &frontier, sub.ranges.clone(), 1).unwrap();
     let exploitability = |l: &mut Limited, rows: &[f64]| {
         let br0 = l.value(rows, 0, Play::BestReal, Play::BestReal);
         let br1 = l.value(rows, 1, Play::BestReal, Play::BestReal);
@@ -197,15 +197,15 @@ fn a_depth_limited_measure_writes_each_subgame_s_rows_where_they_belong() {
     // (as measured inside each, at full depth): the depth-limited rows, and the blueprint's
     // below the cut, went to the public tree's slots of the same decisions and hands.
     let (def, tree, player, _) = super::tests::kings_and_aces_blueprint(3, "depth-whole");
-    for leaves in [1, 4] {
+    for (leaves, nested) in [(1, false), (4, true)] {
         let m = super::depth_verify::measure_limited(
             &def,
             &tree,
             &player,
             0,
-            Budget::Iterations(50),
+            Budget::Iterations(10),
             Options::default(),
-            super::depth_verify::Depth { leaves },
+            super::depth_verify::Depth { leaves, nested },
             &|_, _| {},
         )
         .unwrap();

@@ -123,10 +123,10 @@ pub struct Frontier {
 }
 
 impl Frontier {
-    /// The bytes of the matrices of `tree`'s frontier below its root's street with
+    /// The bytes of the matrices of `tree`'s frontier below node `root`'s street with
     /// `choices` continuations per leaf, before they are allocated.
-    pub fn bytes(tree: &Tree, choices: usize) -> usize {
-        let (terminals, leaves) = frontier_nodes(tree)
+    pub fn bytes(tree: &Tree, root: usize, choices: usize) -> usize {
+        let (terminals, leaves) = frontier_nodes(tree, root)
             .iter()
             .fold((0, 0), |(t, l), &i| match tree.nodes[i].kind {
                 NodeKind::Chance => (t, l + 1),
@@ -136,13 +136,28 @@ impl Frontier {
         (terminals + leaves * choices) * n * n * std::mem::size_of::<f64>()
     }
 
-    /// The frontier of `tree` (a subgame whose root's street has no chance node) with each
-    /// leaf valued by `continuations` (slot weights on `tree`, see [`continuations`]). Refused
-    /// before allocating when the matrices would not fit in the memory available.
-    pub fn new(tree: &Tree, continuations: &[Vec<f64>]) -> anyhow::Result<Frontier> {
+    /// Whether the frontier below `tree`'s decision `root` has a leaf (a street follows the
+    /// root's), rather than only folds and showdowns.
+    pub fn has_leaves(tree: &Tree, root: usize) -> bool {
+        frontier_nodes(tree, root)
+            .iter()
+            .any(|&i| tree.nodes[i].kind == NodeKind::Chance)
+    }
+
+    /// The frontier of `tree` (a subgame) below its action node `root`, at the end of
+    /// `root`'s street, with each leaf valued by `continuations` (slot weights on `tree`, see
+    /// [`continuations`]). Refused before allocating when the matrices would not fit in the
+    /// memory available.
+    pub fn new(tree: &Tree, root: usize, continuations: &[Vec<f64>]) -> anyhow::Result<Frontier> {
         let choices = continuations.len();
         ensure!(choices >= 1, "a leaf needs at least one continuation");
-        let bytes = Frontier::bytes(tree, choices);
+        ensure!(
+            tree.nodes
+                .get(root)
+                .is_some_and(|n| n.kind == NodeKind::Action),
+            "node {root}: a depth-limited subgame starts at a decision"
+        );
+        let bytes = Frontier::bytes(tree, root, choices);
         let available = crate::memory::available_memory().unwrap_or(usize::MAX);
         ensure!(
             bytes <= available / 2,
@@ -153,7 +168,7 @@ impl Frontier {
             available >> 20
         );
         let n = tree.num_hands();
-        let nodes = frontier_nodes(tree);
+        let nodes = frontier_nodes(tree, root);
         let mut at = vec![NONE; tree.nodes.len()];
         let mut out = Frontier {
             n,
@@ -196,11 +211,11 @@ impl Frontier {
     }
 }
 
-/// The frontier's tree nodes in order: the terminals and chance nodes reached from the root by
+/// The frontier's tree nodes in order: the terminals and chance nodes reached from `root` by
 /// its street's actions alone.
-fn frontier_nodes(tree: &Tree) -> Vec<usize> {
+fn frontier_nodes(tree: &Tree, root: usize) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut stack = vec![0usize];
+    let mut stack = vec![root];
     while let Some(i) = stack.pop() {
         match tree.nodes[i].kind {
             NodeKind::Action => stack.extend(tree.children(i)),
