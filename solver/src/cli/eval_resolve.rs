@@ -164,6 +164,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("{v}");
         return Ok(());
     }
+    print_text(&args, &def, street, &m);
+    Ok(())
+}
+
+/// The measure in words.
+fn print_text(args: &Args, def: &abstraction::rules::GameDef, street: usize, m: &verify::Measured) {
     println!(
         "{} in {}: exact exploitability, chips per game",
         args.strategy,
@@ -178,7 +184,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         def.street_name(street),
         match args.leaves {
             Some(k) => format!(
-                ", depth-limited ({k} continuations a leaf{})",
+                ", depth-limited ({k} continuation{} a leaf{})",
+                if k == 1 { "" } else { "s" },
                 if args.nested { ", nested" } else { "" }
             ),
             None if args.safe => " safely".into(),
@@ -199,5 +206,4 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         m.lift_millis / 1000.0,
         m.resolve_millis / 1000.0
     );
-    Ok(())
 }
