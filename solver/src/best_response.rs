@@ -139,6 +139,37 @@ pub fn counterfactual_values_below(
     out
 }
 
+/// Seat 0's value of every pair of hands below `node` when both seats follow `average`:
+/// `out[h0 * n + h1]` for seat 0 holding `h0` and seat 1 `h1` (0 where they collide), in the
+/// units of the tree's terminal values (chance below `node` folded in, as in the walk). A
+/// column is one walk of [`counterfactual_values_below`] with seat 1's reach on one hand; the
+/// `n` walks share one scratch (no allocation per walk). Seat 1's values are the negation
+/// (the terminals are zero-sum).
+pub fn pair_values_below(tree: &Tree, average: &[f64], node: usize, out: &mut [f64]) {
+    let n = tree.num_hands();
+    assert_eq!(out.len(), n * n, "one value per pair of hands");
+    let level = level_len(tree);
+    let mut scratch = vec![0.0; level * tree.max_depth.max(1)];
+    let mut reach = vec![0.0; n];
+    let mut column = vec![0.0; n];
+    let w = Walk {
+        tree,
+        ids: HoldingIds::new(tree),
+        average,
+        player: 0,
+        play: Play::Follow,
+        level,
+    };
+    for h1 in 0..n {
+        reach[h1] = 1.0;
+        w.walk(node, &reach, &mut column, &mut scratch, false);
+        reach[h1] = 0.0;
+        for (h0, &v) in column.iter().enumerate() {
+            out[h0 * n + h1] = v;
+        }
+    }
+}
+
 /// Scratch per depth of the walk: strategy and values (k × n each), a child reach and the best
 /// values (n each).
 fn level_len(tree: &Tree) -> usize {

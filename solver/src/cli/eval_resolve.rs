@@ -4,7 +4,9 @@
 use super::game_for;
 use anyhow::{bail, Context};
 use solver::players::load;
-use solver::resolve::{verify, Budget, Method, Options, DEFAULT_FLOOR, DEFAULT_PLAYER_ITERATIONS};
+use solver::resolve::{
+    depth_verify, verify, Budget, Method, Options, DEFAULT_FLOOR, DEFAULT_PLAYER_ITERATIONS,
+};
 
 /// Arguments of `stud eval resolve`.
 #[derive(clap::Args)]
@@ -12,14 +14,20 @@ use solver::resolve::{verify, Budget, Method, Options, DEFAULT_FLOOR, DEFAULT_PL
 stud solve --game ministud --solver deal --abstraction 8 --iterations 200 --out /tmp/m8.strat\n  \
 stud eval resolve /tmp/m8.strat --iterations 30\n  \
 stud eval resolve /tmp/m8.strat:mixed --iterations 100 --floor 0 --json\n  \
-stud eval resolve /tmp/m8.strat --from-street 2nd --iterations 100\n\n\
+stud eval resolve /tmp/m8.strat --from-street 2nd --iterations 100\n  \
+stud eval resolve /tmp/m8.strat --from-street 2nd --leaves 4 --iterations 100 --json\n  \
+stud eval resolve /tmp/m8.strat --from-street 2nd --leaves 4 --nested --iterations 100\n\n\
 On a walkable game (ministud, kings and aces and the like: one down card, the lossless public \
 tree in memory), the player's strategy is lifted onto the lossless public tree and measured by \
 the exact best response; then every last-street subgame it reaches is re-solved from the \
 player's ranges, as `FILE:resolve` does at play time, its rows replace the player's there, and \
 the result is measured the same way. Unsafe re-solving can make a strategy more exploitable: \
 this says whether it does. With --from-street, the subgames start at the first decision of that \
-street instead and hold the rest of the hand, the up cards still to come dealt inside them. \
+street instead and hold the rest of the hand, the up cards still to come dealt inside them; \
+with --leaves K they are depth-limited: that street alone is re-solved, each end of its betting \
+valued by K continuations of the player's strategy (the strategy itself, then biased to fold, \
+to call, to raise), the opponent choosing per hand, the player's own rows kept below (--nested: each later street \
+re-solved the same way from the ranges of the re-solve above it). \
 Exploitability is in chips per game (and milli-big-bets).")]
 pub struct Args {
     /// The blueprint: a strategy file of a walkable game (FILE:mixed, FILE:pure or
@@ -48,6 +56,21 @@ pub struct Args {
     /// last street).
     #[arg(long)]
     pub from_street: Option<String>,
+    /// Depth-limited (with --from-street before the last street): re-solve that street alone,
+    /// each end of its betting valued by this many continuation strategies (1 to 4: the
+    /// player's strategy, then biased to fold, call, raise), the opponent choosing per hand.
+    #[arg(
+        long,
+        value_name = "K",
+        requires = "from_street",
+        conflicts_with = "safe"
+    )]
+    pub leaves: Option<usize>,
+    /// With --leaves: re-solve each root of the following streets again, depth-limited,
+    /// from the ranges the re-solved strategy above it implies (as a player searching street
+    /// by street would) instead of keeping the player's rows below the cut.
+    #[arg(long, requires = "leaves")]
+    pub nested: bool,
     /// `--threads`.
     #[command(flatten)]
     pub pool: super::args::Threads,
@@ -98,19 +121,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
         ..Default::default()
     };
-    let m = pool.install(|| {
-        verify::measure_from(
+    let progress = |done: usize, all: usize| {
+        bar.set_length(all as u64);
+        bar.set_position(done as u64);
+    };
+    let m = pool.install(|| match args.leaves {
+        None => verify::measure_from(
             &def,
             &tree,
             player.as_ref(),
             street,
             budget,
             options,
-            &|done, all| {
-                bar.set_length(all as u64);
-                bar.set_position(done as u64);
+            &progress,
+        ),
+        Some(leaves) => depth_verify::measure_limited(
+            &def,
+            &tree,
+            player.as_ref(),
+            street,
+            budget,
+            options,
+            depth_verify::Depth {
+                leaves,
+                nested: args.nested,
             },
-        )
+            &progress,
+        ),
     });
     bar.finish_and_clear();
     let m = m?;
@@ -122,9 +159,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         v["floor"] = args.floor.into();
         v["method"] = serde_json::to_value(options.method)?;
         v["from_street"] = def.street_name(street).into();
+        v["leaves"] = args.leaves.into();
+        v["nested"] = args.nested.into();
         println!("{v}");
         return Ok(());
     }
+    print_text(&args, &def, street, &m);
+    Ok(())
+}
+
+/// The measure in words.
+fn print_text(args: &Args, def: &abstraction::rules::GameDef, street: usize, m: &verify::Measured) {
     println!(
         "{} in {}: exact exploitability, chips per game",
         args.strategy,
@@ -137,7 +182,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!(
         "  re-solved from {}{}: {:.4} ({:.1} mbb), {} subgames, {:.0} DCFR iterations each",
         def.street_name(street),
-        if args.safe { " safely" } else { "" },
+        match args.leaves {
+            Some(k) => format!(
+                ", depth-limited ({k} continuation{} a leaf{})",
+                if k == 1 { "" } else { "s" },
+                if args.nested { ", nested" } else { "" }
+            ),
+            None if args.safe => " safely".into(),
+            None => String::new(),
+        },
         m.resolved.chips,
         m.resolved.mbb,
         m.subgames,
@@ -153,5 +206,4 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         m.lift_millis / 1000.0,
         m.resolve_millis / 1000.0
     );
-    Ok(())
 }

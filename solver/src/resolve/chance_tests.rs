@@ -12,7 +12,7 @@ use abstraction::tree::{Edge, NodeKind};
 
 /// Raises with an ace showing or held more often than without, and mixes everywhere: a range
 /// that is not uniform after it acts, and a strategy that reaches every node.
-struct AceLeaning;
+pub(super) struct AceLeaning;
 
 impl Player for AceLeaning {
     fn name(&self) -> &str {
@@ -41,7 +41,7 @@ impl Player for AceLeaning {
 /// A yardstud hand dealt `up` (the up cards in the engine's order, down cards unknown), each
 /// decision taking the action `pick` chooses from the legal ones, stopped at the first decision
 /// of `street`; and its betting.
-fn yard_hand(up: &str, street: usize, pick: &[usize]) -> (State, Vec<Bet>) {
+pub(super) fn yard_hand(up: &str, street: usize, pick: &[usize]) -> (State, Vec<Bet>) {
     let def = GameDef::yardstud();
     let mut st = State::new(&def).unwrap();
     let mut up = abstraction::cards::parse_cards(up).unwrap().into_iter();
@@ -68,7 +68,7 @@ fn yard_hand(up: &str, street: usize, pick: &[usize]) -> (State, Vec<Bet>) {
 /// Seat 0's value below `node` of `sub`'s tree (state `st`, both down cards known) when both
 /// seats play the slot weights `avg`, each public card dealt uniformly from the cards neither
 /// holds nor shows, each terminal's chips from the rules engine.
-fn brute(sub: &Subgame, avg: &[f64], node: usize, st: &State, hands: [usize; 2]) -> f64 {
+pub(super) fn brute(sub: &Subgame, avg: &[f64], node: usize, st: &State, hands: [usize; 2]) -> f64 {
     let t = &sub.tree;
     let n = t.nodes[node];
     match n.kind {

@@ -62,6 +62,11 @@ mod chance_tests;
 pub mod classes;
 #[cfg(test)]
 mod cold_tests;
+pub mod depth;
+#[cfg(test)]
+mod depth_tests;
+pub mod depth_verify;
+pub mod leaves;
 mod player;
 pub mod table;
 #[cfg(test)]

@@ -121,6 +121,23 @@ pub fn measure_from(
     options: Options,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Measured> {
+    let resolve =
+        |root: &Root, lifted: &[f64]| resolve_root(tree, player, root, budget, options, lifted);
+    measure_with(def, tree, player, street, &resolve, progress)
+}
+
+/// How one root is re-solved for [`measure_with`]: given the root and the lifted strategy.
+pub(crate) type ResolveRoot<'a> = dyn Fn(&Root, &[f64]) -> Result<Solved> + Sync + 'a;
+
+/// [`measure_from`] with each root re-solved by `resolve`.
+pub(crate) fn measure_with(
+    def: &GameDef,
+    tree: &Tree,
+    player: &dyn Player,
+    street: usize,
+    resolve: &ResolveRoot,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Measured> {
     let start = Instant::now();
     let (lifted, roots) = lift_at(def, tree, player, street)?;
     let lift_millis = start.elapsed().as_secs_f64() * 1000.0;
@@ -131,7 +148,8 @@ pub fn measure_from(
     let solved: Vec<Solved> = roots
         .par_iter()
         .map(|root| {
-            let s = resolve_root(tree, player, root, budget, options, &lifted);
+            let s = resolve(root, &lifted)
+                .with_context(|| format!("the subgame at public node {}", root.node));
             progress(
                 done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
                 roots.len(),
@@ -172,11 +190,15 @@ pub fn exploitability_of(def: &GameDef, player: &dyn Player) -> Result<Exploitab
 }
 
 /// One root re-solved: the public tree's slots it overwrites, and the subgame's figures.
-struct Solved {
-    rows: Vec<(usize, f64)>,
-    blueprint: f64,
-    resolved: f64,
-    iterations: u64,
+pub(crate) struct Solved {
+    /// (public tree slot, probability).
+    pub(crate) rows: Vec<(usize, f64)>,
+    /// The subgame's exploitability inside itself with the blueprint's rows, and re-solved.
+    pub(crate) blueprint: f64,
+    /// See [`Solved::blueprint`].
+    pub(crate) resolved: f64,
+    /// Iterations of the re-solve.
+    pub(crate) iterations: u64,
 }
 
 /// Re-solves the subgame at `root` and maps its strategy onto the public tree's slots below it.
@@ -199,8 +221,7 @@ fn resolve_root(
             root.state.street(),
             options,
         )
-    }
-    .with_context(|| format!("the subgame at public node {}", root.node))?;
+    }?;
     let pairs = row_pairs(tree, root.node, &sub)?;
     let mut blue = vec![0.0; sub.tree.num_slots];
     for &(at, sub_at, k) in &pairs {
