@@ -573,7 +573,6 @@ fn a_three_seat_query_refuses_what_is_not_a_spot() {
             &["--hand", "(As Ad) 9d"],
             "not the ones the spot dealt p2",
         ),
-        ("3c 8d Kh pb", &["--ranges"], "a multiway file"),
         ("", &["--hand", "As Ad"], "give the door cards"),
     ] {
         let e = fails(spot, extra);
