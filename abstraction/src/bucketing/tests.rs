@@ -602,3 +602,47 @@ fn pinned_hashes(
     }
     got
 }
+
+/// A table bucketing of `size` (300 training views) built on one thread and on three: the
+/// same bytes and the same buckets of 100 sampled views; the bytes returned.
+pub(super) fn built_alike_on_one_and_three_threads(size: &Size, table: Table) -> Vec<u8> {
+    let g = GameDef::preset("7stud").unwrap();
+    let on = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| {
+                let b = Bucketing::build_table(&g, table, size, &|_| {}).unwrap();
+                let views: Vec<_> = (0..5)
+                    .flat_map(|s| b.sample_table_views(s, 20, 3 + s as u64))
+                    .collect();
+                let buckets: Vec<u32> = {
+                    use rayon::prelude::*;
+                    views
+                        .par_iter()
+                        .map(|t| b.bucket_table(t).unwrap())
+                        .collect()
+                };
+                (b.encode(), buckets)
+            })
+    };
+    let (a, b) = (on(1), on(3));
+    assert_eq!(a, b);
+    a.0
+}
+
+/// `b` (a seven-card stud table bucketing of `table`) encodes in format 2 and decodes to the
+/// same checksum, size, bytes and buckets of 20 views of street `street`; the bytes returned.
+pub(super) fn round_trips_in_format_2(b: &Bucketing, table: Table, street: usize) -> Vec<u8> {
+    let g = GameDef::preset("7stud").unwrap();
+    let bytes = b.encode();
+    assert_eq!(&bytes[8..12], &2u32.to_le_bytes());
+    let back = Bucketing::decode_table(&bytes, &g, table).unwrap();
+    assert_eq!((back.checksum(), back.size()), (b.checksum(), b.size()));
+    assert_eq!(back.encode(), bytes);
+    for t in b.sample_table_views(street, 20, 9) {
+        assert_eq!(back.bucket_table(&t), b.bucket_table(&t));
+    }
+    bytes
+}
