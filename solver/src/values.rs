@@ -623,10 +623,7 @@ struct Spot<'a> {
 impl Spot<'_> {
     /// Sample `i`: the player's values of every action, and its holding's class.
     fn sample(&self, i: usize, out: &mut [f64]) -> Result<usize> {
-        let mix = (i as u64)
-            .wrapping_add(1)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ mix);
+        let mut rng = sample_rng(self.seed, i);
         let h = match self.fixed {
             Some(h) => h,
             None => self.hero.draw(&mut rng),
@@ -642,26 +639,59 @@ impl Spot<'_> {
             .collect();
         abstraction::draw::shuffle(&mut pool, &mut rng);
         let play_seed = rand::RngExt::random::<u64>(&mut rng);
-        let committed = self.base.committed(self.seat) as f64;
-        let mut st = start.clone();
-        let mut bets = Vec::with_capacity(self.bets.len() + 16);
-        for (a, v) in self.actions.iter().zip(out.iter_mut()) {
-            st.clone_from(&start);
+        let playouts = Playouts {
+            player: self.player,
+            start: &start,
+            bets: self.bets,
+            pool: &pool,
+            seat: self.seat,
+        };
+        playouts.play_each(&self.actions, play_seed, out)?;
+        Ok(self.classes.map_or(0, |c| c.classify(mine, self.up)))
+    }
+}
+
+/// Sample `i`'s own stream of a run seeded `seed`: samples apart, whatever thread draws them.
+fn sample_rng(seed: u64, i: usize) -> ChaCha8Rng {
+    let mix = (i as u64)
+        .wrapping_add(1)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    ChaCha8Rng::seed_from_u64(seed ^ mix)
+}
+
+/// One sample's start: every card of the seats dealt, the cards to come in `pool`'s order.
+struct Playouts<'a> {
+    player: &'a StrategyPlayer,
+    start: &'a State,
+    bets: &'a [Bet],
+    pool: &'a [Card],
+    seat: u8,
+}
+
+impl Playouts<'_> {
+    /// `seat`'s value of each action of `actions` into `out` (chips it ends the hand with
+    /// beyond what it had when the spot began), each played out from the same draws, seeded
+    /// `play_seed`: the differences are what a player compares.
+    fn play_each(&self, actions: &[Action], play_seed: u64, out: &mut [f64]) -> Result<()> {
+        let committed = self.start.committed(self.seat) as f64;
+        let mut st = self.start.clone();
+        let mut bets = Vec::with_capacity(self.bets.len() + 32);
+        for (a, v) in actions.iter().zip(out.iter_mut()) {
+            st.clone_from(self.start);
             bets.clear();
             bets.extend_from_slice(self.bets);
-            // The same draws for every action: the differences are what a player compares.
             let mut play = ChaCha8Rng::seed_from_u64(play_seed);
             *v = playout(
                 self.player,
                 &mut st,
                 &mut bets,
                 *a,
-                &pool,
+                self.pool,
                 self.seat,
                 &mut play,
             )? + committed;
         }
-        Ok(self.classes.map_or(0, |c| c.classify(mine, self.up)))
+        Ok(())
     }
 }
 

@@ -12,14 +12,15 @@
 //! seat's mixed actions (common random numbers, as heads-up), every seat playing the file to
 //! the end. The value is the mean, with a 95% interval.
 
-use super::{class_lines, playout, Drawn, Line, Method, Options, Sums, Values, CHUNK, MAX_DRAWS};
+use super::{
+    class_lines, sample_rng, Drawn, Line, Method, Options, Playouts, Sums, Values, CHUNK, MAX_DRAWS,
+};
 use crate::bot::range::replay_seats;
 use crate::bot::{Bet, StrategyPlayer};
 use crate::describe::Classes;
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::{Action, State};
 use anyhow::{bail, ensure, Context, Result};
-use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -78,10 +79,7 @@ impl Table<'_> {
 
     /// Sample `i`: the player's values of every action, and its holding's class.
     fn sample(&self, i: usize, held: &mut [usize], out: &mut [f64]) -> Result<usize> {
-        let mix = (i as u64)
-            .wrapping_add(1)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ mix);
+        let mut rng = sample_rng(self.seed, i);
         let taken = self.deal(&mut rng, held)?;
         let mut start = self.base.clone();
         for (s, r) in self.ranges.iter().enumerate() {
@@ -92,25 +90,14 @@ impl Table<'_> {
         let mut pool: Vec<Card> = (self.deck.minus(self.seen)).minus(taken).iter().collect();
         abstraction::draw::shuffle(&mut pool, &mut rng);
         let play_seed = rand::RngExt::random::<u64>(&mut rng);
-        let committed = self.base.committed(self.seat) as f64;
-        let mut st = start.clone();
-        let mut bets = Vec::with_capacity(self.bets.len() + 32);
-        for (a, v) in self.actions.iter().zip(out.iter_mut()) {
-            st.clone_from(&start);
-            bets.clear();
-            bets.extend_from_slice(self.bets);
-            // The same draws for every action: the differences are what a player compares.
-            let mut play = ChaCha8Rng::seed_from_u64(play_seed);
-            *v = playout(
-                self.player,
-                &mut st,
-                &mut bets,
-                *a,
-                &pool,
-                self.seat,
-                &mut play,
-            )? + committed;
-        }
+        let playouts = Playouts {
+            player: self.player,
+            start: &start,
+            bets: self.bets,
+            pool: &pool,
+            seat: self.seat,
+        };
+        playouts.play_each(&self.actions, play_seed, out)?;
         let mine = match &self.ranges[self.seat as usize] {
             Some(r) => r.sets[held[self.seat as usize]],
             None => CardSet::EMPTY,

@@ -21,6 +21,7 @@ use abstraction::multiway_betting::WithinStreet;
 use abstraction::multiway_deal::MultiwayBuckets;
 use abstraction::rules::{GameDef, Next};
 use abstraction::tree::Budget;
+use rand::SeedableRng;
 use std::sync::Arc;
 
 /// A decision met in a hand: the tree's node, the state (every card known) and the betting.
