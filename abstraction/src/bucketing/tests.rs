@@ -7,7 +7,7 @@ use crate::rules::State;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
-fn set(s: &str) -> CardSet {
+pub(super) fn set(s: &str) -> CardSet {
     parse_cards(s).unwrap().into_iter().collect()
 }
 
@@ -645,4 +645,25 @@ pub(super) fn round_trips_in_format_2(b: &Bucketing, table: Table, street: usize
         assert_eq!(back.bucket_table(&t), b.bucket_table(&t));
     }
     bytes
+}
+
+/// The features' settings the versions' table tests share: 8 bins, board weight 0.05, seed 1,
+/// ChaCha draws.
+pub(super) fn table_params(outer: u32, inner: u32, version: Version) -> FeatureParams {
+    FeatureParams {
+        outer,
+        inner,
+        bins: 8,
+        board_weight: 0.05,
+        seed: 1,
+        version,
+        draws: Draws::ChaCha,
+    }
+}
+
+/// The features of the table view `t` of `shape` under `p`.
+pub(super) fn features_of(shape: &Shape, p: &FeatureParams, t: &TableView) -> Vec<f32> {
+    let mut f = vec![0.0; Layout::new(shape.showdown, p).dim()];
+    super::features::features(shape, p, t, &mut f);
+    f
 }

@@ -40,38 +40,19 @@ pub(super) fn features(shape: &Shape, params: &FeatureParams, t: &TableView, out
 
 #[cfg(test)]
 mod tests {
-    use super::super::{features, FeatureParams, Layout, Version, BOARD};
+    use super::super::{Version, BOARD};
     use super::MORE;
     use crate::bucketing::canon::{canonical_table, deck_perms, permute_view};
-    use crate::bucketing::tests::{built_alike_on_one_and_three_threads, round_trips_in_format_2};
+    use crate::bucketing::tests::{
+        built_alike_on_one_and_three_threads, features_of as of, round_trips_in_format_2, set,
+        table_params as params,
+    };
     use crate::bucketing::view::{CardView, Shape, Table, TableView};
     use crate::bucketing::{random_views, Bucketing, Size};
-    use crate::cards::{parse_cards, Card, CardSet};
+    use crate::cards::{Card, CardSet};
     use crate::rules::GameDef;
     use proptest::prelude::*;
     use std::sync::OnceLock;
-
-    fn set(s: &str) -> CardSet {
-        parse_cards(s).unwrap().into_iter().collect()
-    }
-
-    fn params(outer: u32, inner: u32, version: Version) -> FeatureParams {
-        FeatureParams {
-            outer,
-            inner,
-            bins: 8,
-            board_weight: 0.05,
-            seed: 1,
-            version,
-            draws: crate::bucketing::Draws::ChaCha,
-        }
-    }
-
-    fn of(shape: &Shape, p: &FeatureParams, t: &TableView) -> Vec<f32> {
-        let mut f = vec![0.0; Layout::new(shape.showdown, p).dim()];
-        features(shape, p, t, &mut f);
-        f
-    }
 
     /// A `doorstud` last street with a folded seat, worked by hand: my J♣ down and Q♦ up
     /// against K♣, the folded seat's A♦ dead. The new features are the dead ace's classes and
