@@ -805,32 +805,16 @@ fn estimate(
         up: state.up_cards(seat).iter().copied().collect(),
         seed: options.seed,
     };
-    let k = spot.actions.len();
-    let n_classes = classes.map_or(1, |c| c.names.len());
     let total = options.samples;
-    let done = AtomicUsize::new(0);
-    progress(0, total);
-    // Chunks in parallel, summed in chunk order: the same bits on any number of threads.
-    let chunks: Vec<(Sums, Vec<Sums>)> = (0..total.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let (mut all, mut by) = (Sums::new(k), vec![Sums::new(k); n_classes]);
-            let mut out = vec![0.0; k];
-            for i in c * CHUNK..((c + 1) * CHUNK).min(total) {
-                let class = spot.sample(i, &mut out)?;
-                all.add(&out);
-                by[class].add(&out);
-            }
-            let n = ((c + 1) * CHUNK).min(total) - c * CHUNK;
-            progress(done.fetch_add(n, Ordering::Relaxed) + n, total);
-            Ok((all, by))
-        })
-        .collect::<Result<_>>()?;
-    let (mut all, mut by) = (Sums::new(k), vec![Sums::new(k); n_classes]);
-    for (a, b) in &chunks {
-        all.merge(a);
-        b.iter().zip(&mut by).for_each(|(x, y)| y.merge(x));
-    }
+    let n_classes = classes.map_or(1, |c| c.names.len());
+    let (all, by) = sum_samples(
+        spot.actions.len(),
+        n_classes,
+        total,
+        progress,
+        || (),
+        |i, _, out| spot.sample(i, out),
+    )?;
     let line = all.line().context("fewer than two samples")?;
     let (range, hand) = match hand {
         Some(_) => (None, Some(line)),
@@ -853,6 +837,44 @@ fn estimate(
         classes_unsampled: unsampled,
         millis: 0.0,
     })
+}
+
+/// `total` samples of `k` action values summed overall and by class (`n_classes`), in chunks
+/// in parallel summed in chunk order: the same bits on any number of threads. `sample(i,
+/// scratch, out)` writes sample `i`'s values into `out` and returns its class; each chunk
+/// makes its own `scratch`.
+fn sum_samples<S>(
+    k: usize,
+    n_classes: usize,
+    total: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    scratch: impl Fn() -> S + Sync,
+    sample: impl Fn(usize, &mut S, &mut [f64]) -> Result<usize> + Sync,
+) -> Result<(Sums, Vec<Sums>)> {
+    let done = AtomicUsize::new(0);
+    progress(0, total);
+    let chunks: Vec<(Sums, Vec<Sums>)> = (0..total.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let (mut all, mut by) = (Sums::new(k), vec![Sums::new(k); n_classes]);
+            let mut out = vec![0.0; k];
+            let mut own = scratch();
+            for i in c * CHUNK..((c + 1) * CHUNK).min(total) {
+                let class = sample(i, &mut own, &mut out)?;
+                all.add(&out);
+                by[class].add(&out);
+            }
+            let n = ((c + 1) * CHUNK).min(total) - c * CHUNK;
+            progress(done.fetch_add(n, Ordering::Relaxed) + n, total);
+            Ok((all, by))
+        })
+        .collect::<Result<_>>()?;
+    let (mut all, mut by) = (Sums::new(k), vec![Sums::new(k); n_classes]);
+    for (a, b) in &chunks {
+        all.merge(a);
+        b.iter().zip(&mut by).for_each(|(x, y)| y.merge(x));
+    }
+    Ok((all, by))
 }
 
 mod multiway;

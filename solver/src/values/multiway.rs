@@ -13,7 +13,7 @@
 //! the end. The value is the mean, with a 95% interval.
 
 use super::{
-    class_lines, sample_rng, Drawn, Line, Method, Options, Playouts, Sums, Values, CHUNK, MAX_DRAWS,
+    class_lines, sample_rng, sum_samples, Drawn, Line, Method, Options, Playouts, Values, MAX_DRAWS,
 };
 use crate::bot::range::replay_seats;
 use crate::bot::{Bet, StrategyPlayer};
@@ -22,8 +22,6 @@ use abstraction::cards::{Card, CardSet};
 use abstraction::rules::{Action, State};
 use anyhow::{bail, ensure, Context, Result};
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// What every sample shares: the spot, every seat's range, the actions.
 struct Table<'a> {
@@ -178,8 +176,7 @@ fn table<'a>(
     })
 }
 
-/// The samples of `spot` summed in chunks (in parallel, summed in chunk order: the same bits
-/// on any number of threads), and the lines made of them.
+/// The samples of `spot` summed ([`sum_samples`]), and the lines made of them.
 fn estimate_with(
     spot: Table<'_>,
     state: &State,
@@ -187,32 +184,15 @@ fn estimate_with(
     options: Options,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Values> {
-    let k = spot.actions.len();
-    let n_classes = spot.classes.map_or(1, |c| c.names.len());
     let total = options.samples;
-    let done = AtomicUsize::new(0);
-    progress(0, total);
-    let chunks: Vec<(Sums, Vec<Sums>)> = (0..total.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let (mut all, mut by) = (Sums::new(k), vec![Sums::new(k); n_classes]);
-            let mut out = vec![0.0; k];
-            let mut held = vec![0; spot.ranges.len()];
-            for i in c * CHUNK..((c + 1) * CHUNK).min(total) {
-                let class = spot.sample(i, &mut held, &mut out)?;
-                all.add(&out);
-                by[class].add(&out);
-            }
-            let n = ((c + 1) * CHUNK).min(total) - c * CHUNK;
-            progress(done.fetch_add(n, Ordering::Relaxed) + n, total);
-            Ok((all, by))
-        })
-        .collect::<Result<_>>()?;
-    let (mut all, mut by) = (Sums::new(k), vec![Sums::new(k); n_classes]);
-    for (a, b) in &chunks {
-        all.merge(a);
-        b.iter().zip(&mut by).for_each(|(x, y)| y.merge(x));
-    }
+    let (all, by) = sum_samples(
+        spot.actions.len(),
+        spot.classes.map_or(1, |c| c.names.len()),
+        total,
+        progress,
+        || vec![0; spot.ranges.len()],
+        |i, held, out| spot.sample(i, held, out),
+    )?;
     let line: Line = all.line().context("fewer than two samples")?;
     let (range, hand) = match given {
         true => (None, Some(line)),
