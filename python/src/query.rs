@@ -12,7 +12,6 @@ use solver::bot::{StrategyPlayer, BOT_NAMES};
 use solver::players::strategy_spec;
 use solver::purify::Purification;
 use solver::query::betting::{answer, Ask};
-use solver::query::multiway_ranges::ranges_json;
 use solver::query::resolve::{self as resolving, DEFAULT_ITERATIONS};
 use solver::query::spot::parse_spot;
 use solver::query::values::values_json;
@@ -26,7 +25,7 @@ use std::path::Path;
 /// real game's betting-tree or multiway file, or a walkable game's public-tree file), optionally with how its rows are played
 /// (`FILE:pure`, `FILE:threshold=0.15`: `--play`), `spot` the command's spot notation
 /// (`"3c 8d pb cc | Qs 2h x b"`), `hand` the cards of the player to act (`"As Kd"`, `"(As Kd)
-/// 8d"`; default every bucket), `ranges` each seat's range reaching the spot and (heads-up) the
+/// 8d"`; default every bucket), `ranges` each seat's range reaching the spot and the
 /// strategy by hand class (the rows as stored; without `hand`; a real game's, heads-up or
 /// multiway: each live seat's). `values`: also `stud query --values
 /// --json`'s answer (the value of each legal action, for `hand` and by hand class; `samples`
@@ -88,16 +87,13 @@ fn answer_json(
             return Ok((public::answer(f, hand, play, &steps)?.json(), None))
         }
         Opened::File(StrategyFile::Multiway(f)) => {
-            let mut rows = multiway::answer(f, hand, play, &steps)?.json();
             if !ranges && values.is_none() {
-                return Ok((rows, None));
+                return Ok((multiway::answer(f, hand, play, &steps)?.json(), None));
             }
             // The ranges and values replay the table through a player of the file.
             let player =
                 StrategyPlayer::open(path, &f.header.game)?.with_purification(Purification::Mixed);
-            if ranges {
-                rows["ranges"] = ranges_json(&player, &steps)?;
-            }
+            let rows = multiway::answer_json(f, hand, play, &steps, ranges.then_some(&player))?;
             let values = values
                 .map(|o| values_json(&player, &steps, hand, o, &|_, _, _| {}))
                 .transpose()?;

@@ -26,6 +26,7 @@ use crate::strategy_file::MAX_ACTIONS;
 use abstraction::cards::CardSet;
 use abstraction::multiway_betting::{MwKind, Spot};
 use abstraction::multiway_deal::MultiwayView;
+use abstraction::named::Named;
 use abstraction::rules::{Action, State};
 use anyhow::{bail, Context, Result};
 
@@ -74,6 +75,9 @@ pub struct Answer {
     pub rows: Vec<Row>,
     /// How the rows are played (`None`: as stored).
     pub play: Option<Purification>,
+    /// The seat to act's holdings in each bucket (none of the table's up cards), where every
+    /// bucket's row was asked at a table's decision (else empty): what [`Answer::chart`] counts.
+    pub holdings: Vec<Vec<CardSet>>,
 }
 
 impl Answer {
@@ -98,6 +102,7 @@ impl Answer {
             v["folded"] = t.folded.clone().into();
             v["showing"] = showing.into();
             v["against"] = t.against.into();
+            v["view"] = t.view.name().into();
             v["pot"] = t.pot.into();
             v["pot_class"] = self.spot.pot_class.into();
         }
@@ -106,6 +111,54 @@ impl Answer {
         }
         v
     }
+
+    /// The strategy of the seat to act by hand class ([`crate::ranges::class_chart`]: each
+    /// class's holdings here and the mean of their buckets' rows), as `--ranges` adds it;
+    /// `None` where the answer lists no bucket's holdings (a hand asked, the first decision,
+    /// past the cap).
+    pub fn chart(&self, f: &MultiwayFile) -> Option<serde_json::Value> {
+        let t = self.table.as_ref()?;
+        if self.holdings.is_empty() {
+            return None;
+        }
+        let b = f.buckets.for_live(t.live.len());
+        let up = t.showing[t.seat as usize];
+        let row = |bucket: usize| self.rows.get(bucket).map(|r| r.probs.clone());
+        Some(crate::ranges::class_chart(
+            b,
+            self.street,
+            up,
+            &self.holdings,
+            self.codes.len(),
+            row,
+        ))
+    }
+}
+
+/// The answer of `stud query FILE SPOT [--hand HAND] [--play PLAY] [--ranges] --json` on a
+/// multiway file: [`answer`]'s JSON, and with `ranges` (the file's player, its rows played as
+/// stored) the strategy by hand class ([`Answer::chart`]) and each live seat's range
+/// ([`super::multiway_ranges::ranges_json`]). What the command prints, `stud explore` serves and
+/// the Python package returns.
+pub fn answer_json(
+    f: &MultiwayFile,
+    hand: Option<&str>,
+    play: Option<Purification>,
+    steps: &[Step],
+    ranges: Option<&crate::bot::StrategyPlayer>,
+) -> Result<serde_json::Value> {
+    if ranges.is_some() && hand.is_some() {
+        bail!("--ranges shows every holding's range: give no --hand with it");
+    }
+    let a = answer(f, hand, play, steps)?;
+    let mut v = a.json();
+    if let Some(player) = ranges {
+        if let Some(chart) = a.chart(f) {
+            v["chart"] = chart;
+        }
+        v["ranges"] = super::multiway_ranges::ranges_json(player, steps)?;
+    }
+    Ok(v)
 }
 
 /// `stud query`'s answer on the multiway file `f`: the spot replayed on the rules engine (down
@@ -151,6 +204,7 @@ pub fn answer(
         names: Vec::new(),
         rows: Vec::new(),
         play,
+        holdings: Vec::new(),
     };
     if node.kind != MwKind::Action {
         // Past the cap (two players left, the card room's cap lifted) the abstract street has
@@ -162,7 +216,7 @@ pub fn answer(
         a.names = vec![action_words(&state, call)];
         return Ok(a);
     }
-    a.rows = rows_at(f, &state, seat, &spot, holding.as_ref(), table)?;
+    (a.rows, a.holdings) = rows_at(f, &state, seat, &spot, holding.as_ref(), table)?;
     for c in 0..node.num_children as usize {
         let real = f
             .betting
@@ -192,7 +246,8 @@ fn table_at(state: &State, seat: u8, role: u8, view: MultiwayView) -> Result<Tab
 }
 
 /// The rows of `seat`'s decision `spot` at `state`: `holding`'s, or every bucket's with the
-/// seat's holdings in it (none of the up cards on the `table`).
+/// seat's holdings in it (none of the up cards on the `table`); and those holdings by bucket
+/// (none for a holding's row).
 fn rows_at(
     f: &MultiwayFile,
     state: &State,
@@ -200,7 +255,7 @@ fn rows_at(
     spot: &Spot,
     holding: Option<&Holding>,
     table: CardSet,
-) -> Result<Vec<Row>> {
+) -> Result<(Vec<Row>, Vec<Vec<CardSet>>)> {
     let street = state.street();
     let up = shown(state, seat);
     Ok(match holding {
@@ -211,14 +266,8 @@ fn rows_at(
             }
             let b = f.bucket(state, seat, down).context("--hand")?;
             let about = about::of_hand(f.bucketing_at(state), street, b, down, up);
-            vec![row(
-                f,
-                spot,
-                b,
-                Some(hand_label(down, up)),
-                None,
-                Some(about),
-            )?]
+            let label = Some(hand_label(down, up));
+            (vec![row(f, spot, b, label, None, Some(about))?], Vec::new())
         }
         None => {
             let view = f.view(state, seat, CardSet::EMPTY)?;
@@ -234,7 +283,7 @@ fn rows_at(
                 let holds = Some((hs.len(), examples(hs)));
                 rows.push(row(f, spot, b as u32, None, holds, about.get(b).cloned())?);
             }
-            rows
+            (rows, held)
         }
     })
 }
@@ -315,5 +364,6 @@ fn first_decision(f: &MultiwayFile, play: Option<Purification>) -> Result<Answer
         names: edges().map(|e| first_words(def, e)).collect(),
         rows,
         play,
+        holdings: Vec::new(),
     })
 }

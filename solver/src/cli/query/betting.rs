@@ -3,7 +3,7 @@
 //! the file's betting tree, the rows of `--hand`'s bucket or of every bucket, `--ranges`' chart
 //! and ranges) printed as text or `--json`.
 
-use super::rows::{print_aligned, print_play, print_rows, print_table};
+use super::rows::{print_aligned, print_chart, print_play, print_rows, print_table};
 use super::spot::{cards_text, Step};
 use super::Args;
 use abstraction::cards::CardSet;
@@ -100,27 +100,7 @@ fn print_extras(names: &[String], extras: Option<&Extras>) {
     let count = |x: &serde_json::Value| x.as_u64().unwrap_or(0).to_string();
     let empty = Vec::new();
     let list = |x: &serde_json::Value| x.as_array().unwrap_or(&empty).clone();
-    println!();
-    println!("by hand class (the mean of the rows of each class's holdings):");
-    let mut head = vec!["hand class".to_string(), "holds".to_string()];
-    head.extend(names.iter().cloned());
-    let cells: Vec<Vec<String>> = list(&e.chart["rows"])
-        .iter()
-        .filter(|r| r["holdings"].as_u64() > Some(0))
-        .map(|r| {
-            let mut c = vec![
-                r["class"].as_str().unwrap_or("").to_string(),
-                count(&r["holdings"]),
-            ];
-            c.extend(
-                list(&r["probabilities"])
-                    .iter()
-                    .map(|p| format!("{:.3}", num(p))),
-            );
-            c
-        })
-        .collect();
-    print_aligned(&head, &cells, &[0]);
+    print_chart(names, &e.chart);
     for r in list(&e.ranges) {
         println!();
         let seat = r["seat"].as_u64().unwrap_or(0) + 1;

@@ -1,10 +1,10 @@
 //! `stud query` on a multiway strategy file (three to eight seats of real stud): the library's
 //! answer ([`solver::query::multiway`]: the spot replayed on the rules engine, the decision
 //! located in the file's abstraction, the rows of `--hand`'s bucket or of every bucket, as the
-//! file's player reads them) printed as text or `--json`, with `--ranges` each live seat's
-//! range ([`solver::query::multiway_ranges`]).
+//! file's player reads them) printed as text or `--json`, with `--ranges` the strategy by hand
+//! class and each live seat's range ([`solver::query::multiway_ranges`]).
 
-use super::rows::{print_aligned, print_play, print_rows, print_table};
+use super::rows::{print_aligned, print_chart, print_play, print_rows, print_table};
 use super::spot::{cards_text, Step};
 use super::Args;
 use abstraction::multiway_deal::MultiwayView;
@@ -14,7 +14,7 @@ use serde_json::Value;
 use solver::bot::StrategyPlayer;
 use solver::purify::Purification;
 use solver::query::betting::Kind;
-use solver::query::multiway::{answer, Answer, Table};
+use solver::query::multiway::{answer, answer_json, Answer, Table};
 use solver::query::multiway_ranges::ranges_json;
 use solver::strategy_file::multiway::MultiwayFile;
 
@@ -26,28 +26,30 @@ pub(super) fn run(f: &MultiwayFile, args: &Args, steps: &[Step]) -> Result<()> {
             args.file.display()
         );
     }
-    let a = answer(f, args.hand.as_deref(), args.play, steps)?;
     // --ranges replays the strategy as stored, through a player of the file.
-    let ranges = match args.ranges {
+    let player = match args.ranges {
         true => {
             let path = args.file.to_str().context("the file's path is not UTF-8")?;
-            let player =
-                StrategyPlayer::open(path, &f.header.game)?.with_purification(Purification::Mixed);
-            Some(ranges_json(&player, steps)?)
+            Some(StrategyPlayer::open(path, &f.header.game)?.with_purification(Purification::Mixed))
         }
         false => None,
     };
+    let hand = args.hand.as_deref();
     if args.output.json {
-        let mut v = a.json();
-        if let Some(r) = ranges {
-            v["ranges"] = r;
-        }
-        println!("{v}");
+        println!(
+            "{}",
+            answer_json(f, hand, args.play, steps, player.as_ref())?
+        );
         return Ok(());
     }
-    print_answer(f, a, args.hand.is_none());
-    if let Some(r) = &ranges {
-        print_ranges(r);
+    let a = answer(f, hand, args.play, steps)?;
+    let (names, chart) = (a.names.clone(), a.chart(f));
+    print_answer(f, a, hand.is_none());
+    if let Some(player) = &player {
+        if let Some(c) = &chart {
+            print_chart(&names, c);
+        }
+        print_ranges(&ranges_json(player, steps)?);
     }
     Ok(())
 }

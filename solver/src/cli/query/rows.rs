@@ -140,3 +140,32 @@ pub(super) fn print_aligned(head: &[String], cells: &[Vec<String>], left: &[usiz
         println!("{}", line.join("  ").trim_end());
     }
 }
+
+/// Prints `--ranges`' chart (`chart`: [`solver::ranges::class_chart`]'s JSON): each hand class
+/// the player to act may hold, its holdings and the mean of their rows, one column per action
+/// of `names`.
+pub(super) fn print_chart(names: &[String], chart: &serde_json::Value) {
+    let empty = Vec::new();
+    let list = |x: &serde_json::Value| x.as_array().unwrap_or(&empty).clone();
+    println!();
+    println!("by hand class (the mean of the rows of each class's holdings):");
+    let mut head = vec!["hand class".to_string(), "holds".to_string()];
+    head.extend(names.iter().cloned());
+    let cells: Vec<Vec<String>> = list(&chart["rows"])
+        .iter()
+        .filter(|r| r["holdings"].as_u64() > Some(0))
+        .map(|r| {
+            let mut c = vec![
+                r["class"].as_str().unwrap_or("").to_string(),
+                r["holdings"].as_u64().unwrap_or(0).to_string(),
+            ];
+            c.extend(
+                list(&r["probabilities"])
+                    .iter()
+                    .map(|p| format!("{:.3}", p.as_f64().unwrap_or(0.0))),
+            );
+            c
+        })
+        .collect();
+    print_aligned(&head, &cells, &[0]);
+}
