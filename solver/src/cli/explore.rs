@@ -3,6 +3,7 @@
 
 mod compare;
 mod server;
+mod table;
 mod train;
 
 use anyhow::{Context, Result};
@@ -17,7 +18,10 @@ use std::path::PathBuf;
 #[command(after_help = "Examples (the shipped strategies):\n  \
     stud explore strategies/7stud-hu.strat\n  \
     stud explore strategies/razz-hu.strat --port 0\n  \
-    stud explore strategies/7stud-hu.strat --diff strategies/7stud-hu.strat\n\n\
+    stud explore strategies/7stud-hu.strat --diff strategies/7stud-hu.strat\n  \
+    stud explore strategies/7stud-3p.strat\n  \
+    stud explore strategies/7stud-5p.strat --port 0\n  \
+    stud explore strategies/7stud-3p.strat --diff strategies/7stud-3p.strat\n\n\
     Then open the address it prints. The page deals the up cards street by street (pick them \
     or draw at random), shows the strategy of the player to act by hand class and by bucket, \
     each seat's range reaching the node (the probability of the betting so far by hand class \
@@ -27,15 +31,22 @@ use std::path::PathBuf;
     strategy's frequencies with your cards, each action's value and what your pick lost, and keeps \
     a score. With --diff B (a file of the same game, abstraction and tree: a locked or longer \
     solve) each decision shows B's strategy beside the file's and how much moved. \
+    A multiway file (three to eight seats) is walked the same way, every seat's up cards dealt \
+    (#spot=3c%208d%20Kh%20pb, as `stud query` writes a table's spot): the seat to act's \
+    strategy by hand class and by bucket, each live seat's range by hand class and its \
+    likeliest holdings, the values of the actions (every seat's down cards dealt from its \
+    range) and --diff; the Train tab is heads-up only. \
     Served on 127.0.0.1 only, to pages of this machine; nothing is fetched from elsewhere.")]
 pub struct Args {
-    /// The strategy file (a real game's: seven-card stud, razz, hi-lo, five-card stud).
+    /// The strategy file (a real game's: seven-card stud, razz, hi-lo, five-card stud; heads-up
+    /// or a table of three to eight seats).
     pub file: PathBuf,
     /// The port on 127.0.0.1 (0: any free port; the address is printed).
     #[arg(long, default_value_t = 8150)]
     pub port: u16,
     /// A strategy file of the same game, abstraction and tree (a locked solve of FILE, a
-    /// longer one): each decision shows how its strategy differs from FILE's.
+    /// longer one; multiway if FILE is): each decision shows how its strategy differs from
+    /// FILE's.
     #[arg(long, value_name = "B")]
     pub diff: Option<PathBuf>,
 }

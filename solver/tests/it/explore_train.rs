@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 /// `GET target` on the server at `url`: the status and the JSON body.
-fn get(url: &str, target: &str) -> (u16, Value) {
+pub(crate) fn get(url: &str, target: &str) -> (u16, Value) {
     let addr = url.trim_start_matches("http://").trim_end_matches('/');
     let mut c = std::net::TcpStream::connect(addr).unwrap();
     write!(c, "GET {target} HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
@@ -22,13 +22,13 @@ fn get(url: &str, target: &str) -> (u16, Value) {
 }
 
 /// A JSON list of numbers.
-fn numbers(v: &Value) -> Vec<f64> {
+pub(crate) fn numbers(v: &Value) -> Vec<f64> {
     (v.as_array().unwrap().iter())
         .map(|x| x.as_f64().unwrap())
         .collect()
 }
 
-fn close(a: &[f64], b: &[f64], what: &str) {
+pub(crate) fn close(a: &[f64], b: &[f64], what: &str) {
     assert_eq!(a.len(), b.len(), "{what}: {a:?} vs {b:?}");
     for (x, y) in a.iter().zip(b) {
         assert!((x - y).abs() < 1e-9, "{what}: {a:?} vs {b:?}");

@@ -16,6 +16,7 @@ mod drill_cli;
 mod eval_real;
 mod explore_browser;
 mod explore_server;
+mod explore_table;
 mod explore_train;
 mod export_cli;
 mod files;

@@ -5,6 +5,8 @@
 // #values=AsKd then asks the values of the actions for those down cards (#values=- for none).
 // Values come from GET /api/values?spot=SPOT&hand=CARDS, asked only on a click: an estimate
 // takes seconds. With `stud explore A --diff B` a decision also shows B's strategy beside A's.
+// A multiway file (three to eight seats) is walked the same way: every seat's up cards, the
+// seat to act's strategy, each live seat's range as `stud query --ranges` gives a table's.
 // The Train tab (#train=SEED, and &pick=CODE to pick as a click would) asks
 // GET /api/drill?seed=SEED for a spot dealt from the seed, then &pick=CODE for the judgement;
 // the page keeps the score.
@@ -82,11 +84,16 @@ function drawHistory(v) {
 
 function drawBoard(v) {
   const b = $('board');
+  const folded = new Set(v.folded);
   b.replaceChildren(
-    ...[0, 1].map((s) => el('p', {}, `p${s + 1} shows: `, v.up[s].length ? v.up[s].flatMap((c) => [card(c), ' ']) : 'nothing yet')),
+    ...v.up.map((up, s) => el('p', { 'data-seat': s, class: folded.has(s) ? 'folded' : null }, `p${s + 1} shows: `,
+      up.length ? up.flatMap((c) => [card(c), ' ']) : 'nothing yet', folded.has(s) ? '(folded)' : '')),
     el('p', {}, 'pot ', el('b', { id: 'pot' }, String(v.pot)))
   );
 }
+
+// The places in a street's order of play.
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'];
 
 function drawDeal(v) {
   const seat = v.due[0];
@@ -110,7 +117,7 @@ function drawDeal(v) {
 
 function drawDecision(v) {
   const q = v.query;
-  const role = q.role === 0 ? 'first' : 'second';
+  const role = ORDINALS[q.role];
   const odds = v.pot_odds === null ? '' : ` · to call ${v.to_call}, pot odds ${pct(v.pot_odds)}`;
   const buttons = q.action_names.map((name, i) =>
     el('button', { class: kind(v.next[i]), 'data-step': v.next[i], onclick: () => go([...spot, v.next[i]]) }, name)
@@ -118,6 +125,7 @@ function drawDecision(v) {
   $('panel').replaceChildren(
     el('h2', { id: 'decision' }, `p${v.seat + 1} to act on ${v.street_name} (${role} to act on this street)`),
     el('p', { id: 'odds' }, `pot ${v.pot}${odds}`),
+    v.seats > 2 ? el('p', { id: 'against' }, tableWords(q)) : '',
     q.capped ? el('p', {}, "past the strategy's raise cap: its game has no more raises here, and it calls") : '',
     el('p', { class: 'actions' }, buttons),
     el('p', {}, 'The same node on the command line:'),
@@ -133,7 +141,7 @@ function drawDecision(v) {
     ps.map((p, i) => el('td', { class: 'p', 'data-p': p, css: { background: `rgba(${RGB[kind(codes[i])]},${p.toFixed(3)})` } }, p.toFixed(3)));
   const bar = (ps) =>
     el('td', { class: 'bar' }, ps.map((p, i) => el('span', { class: 'k-' + kind(codes[i]), css: { width: `${(100 * p).toFixed(1)}%` } })));
-  const board = [0, 1].map((s) => `p${s + 1} ${v.up[s].join(' ')}`).join(', ');
+  const board = v.up.map((up, s) => `p${s + 1} ${up.join(' ')}`).join(', ');
   const chart = el('table', { id: 'chart' },
     el('caption', {}, `p${v.seat + 1}'s strategy by hand class on this board (${board}; its ${q.chart.holdings} possible down cards, each with its bucket's row)`),
     el('tr', {}, el('th', {}, 'hand class'), el('th', {}, 'holdings'), head(), el('th', {}, '')),
@@ -159,7 +167,36 @@ function drawDecision(v) {
         probCells(h.probabilities))
     )
   );
-  $('charts').replaceChildren(chart, ...(v.diff ? [drawDiff(v, codes)] : []), ...q.ranges.map(drawRange), buckets);
+  const ranges = q.ranges.map(v.seats > 2 ? drawTableRange : drawRange);
+  $('charts').replaceChildren(chart, ...(v.diff ? [drawDiff(v, codes)] : []), ...ranges, buckets);
+}
+
+// Whom a table's buckets are measured against: the seat's best showing live opponent (and, in
+// a file of the table view, beside the other up cards).
+function tableWords(q) {
+  const against = `p${q.against + 1} (${q.showing[q.against]})`;
+  const beside = q.view === 'table' ? ', beside every other up card' : '';
+  return `${q.live.length} seats live; each bucket is of p${q.seat + 1}'s cards against ${against}, the best showing live opponent${beside}`;
+}
+
+// A live seat's range at a table: by hand class, its holdings the betting leaves possible and
+// their part of the range (share, also as a bar); its likeliest holdings below.
+function drawTableRange(r) {
+  const p = `p${r.seat + 1}`;
+  if (r.down_cards === 0) return el('p', { id: `range-${p}` }, `${p} holds no down card yet`);
+  const lost = r.lost ? ` ${p} took an action its strategy never takes with any holding: from there every holding counts alike.` : '';
+  return el('section', { id: `range-${p}`, 'data-holdings': r.holdings },
+    el('table', {},
+      el('caption', {}, `${p}'s range reaching this node (showing ${r.showing}): ${r.holdings} holdings of its ${r.down_cards} down cards left possible by the betting.${lost}`),
+      el('tr', {}, el('th', {}, 'hand class'), el('th', {}, 'holdings'), el('th', { title: 'their part of the range' }, 'share'), el('th', {}, '')),
+      r.classes.map((c) =>
+        el('tr', { 'data-range-class': c.class },
+          el('td', { class: 'name' }, c.class),
+          el('td', {}, String(c.holdings)),
+          el('td', { class: 'p', 'data-share': c.share }, pct(c.share)),
+          el('td', { class: 'bar' }, el('span', { class: 'k-s', css: { width: `${(100 * c.share).toFixed(1)}%` } }))))),
+    el('p', { class: 'top' }, 'likeliest holdings: ',
+      r.top.map((h, i) => el('span', { 'data-top': h.cards, 'data-share': h.share }, (i ? ', ' : '') + `${h.cards} ${pct(h.share)}`))));
 }
 
 // How the compared file's strategy differs here: by hand class and by bucket, A's row, B's row
@@ -231,7 +268,9 @@ function drawValues(v) {
   const best = (l) => l.chips.indexOf(Math.max(...l.chips));
   const how = v.method === 'exact'
     ? 'exact: every holding of both seats and every card to come, both seats playing the file to the end'
-    : `estimated from ${v.samples} deals of the unknown cards, both seats playing the file to the end; ± a 95% interval`;
+    : v.seats > 2
+      ? `estimated from ${v.samples} deals of every seat's down cards from its range and of the cards to come, every seat playing the file to the end; ± a 95% interval`
+      : `estimated from ${v.samples} deals of the unknown cards, both seats playing the file to the end; ± a 95% interval`;
   const row = (label, attrs, l, share) =>
     el('tr', attrs,
       el('td', { class: 'name' }, label),
@@ -265,7 +304,9 @@ function drawOver(v) {
 
 function draw(v) {
   $('title').textContent = `stud explore: ${v.game}`;
-  $('where').textContent = v.file;
+  $('where').textContent = v.seats > 2 ? `${v.file} (${v.seats} seats)` : v.file;
+  // Drills are dealt heads-up: a table's file has no Train tab.
+  $('tab-train').hidden = v.seats > 2;
   drawHistory(v);
   drawBoard(v);
   if (v.state === 'deal') drawDeal(v);

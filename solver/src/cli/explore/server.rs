@@ -232,18 +232,13 @@ fn cards_json(cards: &[Card]) -> Value {
 
 impl Explorer {
     /// A browser of `file` (`name`: its path as given, for the commands shown). Refuses a file
-    /// that is not a real game's betting tree.
+    /// that is not a real game's (a heads-up betting tree or a multiway table).
     pub fn new(file: StrategyFile, name: String) -> Result<Explorer> {
-        match file {
-            StrategyFile::Betting(_) => {}
-            StrategyFile::Public(_) => bail!(
+        if let StrategyFile::Public(_) = file {
+            bail!(
                 "{name} stores a public tree (a small game solved exactly): `stud explore` \
-                 browses the real games' betting-tree files; `stud query` reads this one"
-            ),
-            StrategyFile::Multiway(_) => bail!(
-                "{name} is a multiway file (three or more seats): `stud explore` browses the \
-                 real games' heads-up betting-tree files; `stud query` reads this one"
-            ),
+                 browses the real games' files (heads-up or multiway); `stud query` reads this one"
+            );
         }
         let player = StrategyPlayer::of_file(file, &name).with_purification(Purification::Mixed);
         Ok(Explorer {
@@ -256,8 +251,13 @@ impl Explorer {
     /// Compares `file` (`name`: its path as given) with the browsed one at each decision
     /// (`stud explore A --diff B`); refuses a file of another game, card abstraction or tree.
     pub fn with_diff(mut self, file: StrategyFile, name: String) -> Result<Explorer> {
-        solver::strategy_file::diff::comparable(self.player.file(), &file, &self.name, &name)
-            .context("--diff")?;
+        match (self.player.file(), &file) {
+            (StrategyFile::Multiway(a), StrategyFile::Multiway(b)) => {
+                solver::strategy_file::multiway::diff::comparable(a, b, &self.name, &name)
+            }
+            (a, b) => solver::strategy_file::diff::comparable(a, b, &self.name, &name),
+        }
+        .context("--diff")?;
         let b = StrategyPlayer::of_file(file, &name).with_purification(Purification::Mixed);
         self.other = Some((b, name));
         Ok(self)
@@ -476,14 +476,16 @@ impl Explorer {
         }
         deal_downs(&mut state)?;
         let spot = tokens.join(" ");
-        let ups = |s: u8| cards_json(state.up_cards(s));
+        let seats = 0..def.seats;
         let mut v = json!({
             "file": self.name,
             "game": def.variant.name(),
+            "seats": def.seats,
             "spot": spot,
             "history": history,
             "street_name": def.street_name(state.street()),
-            "up": [ups(0), ups(1)],
+            "up": seats.clone().map(|s| cards_json(state.up_cards(s))).collect::<Vec<_>>(),
+            "folded": seats.clone().filter(|&s| state.folded(s)).collect::<Vec<_>>(),
             "pot": state.pot(),
         });
         match state.next() {
@@ -498,7 +500,7 @@ impl Explorer {
             }
             Next::Deal { .. } => {
                 v["state"] = "deal".into();
-                let dealt: CardSet = (0..2).flat_map(|s| state.up_cards(s).to_vec()).collect();
+                let dealt: CardSet = seats.flat_map(|s| state.up_cards(s).to_vec()).collect();
                 let deck = def.deck.cards();
                 v["due"] = due_seats(&state)?.into();
                 v["unseen"] = deck
@@ -512,13 +514,10 @@ impl Explorer {
     }
 
     /// Fills in a decision: the query's answer (with its chart and ranges), the pot odds, the
-    /// command.
+    /// command, the real actions a click takes, and with `--diff` how B differs.
     fn decision(&self, state: &State, spot: &str, v: &mut Value) -> Result<()> {
-        // `new` took a betting-tree file only.
-        let f = (self.player.file().betting()).context("a public-tree file")?;
-        let def = &f.header().game;
+        let def = state.def();
         let seat = state.to_act().context("a decision with no one to act")?;
-        let q = solver::query::betting::answer_of(&self.player, spot, None, true)?.json();
         let level = (0..def.seats)
             .map(|s| state.round_bet(s))
             .max()
@@ -537,6 +536,20 @@ impl Explorer {
             shell_word(&self.name)
         )
         .into();
+        match self.player.file() {
+            StrategyFile::Multiway(_) => {
+                super::table::decision(&self.player, self.other.as_ref(), spot, v)
+            }
+            _ => self.betting_decision(state, spot, v),
+        }
+    }
+
+    /// [`Explorer::decision`]'s answer on a heads-up betting-tree file: `stud query --ranges
+    /// --json`'s, the real action of each of the node's choices, and B's rows with `--diff`.
+    fn betting_decision(&self, state: &State, spot: &str, v: &mut Value) -> Result<()> {
+        // `new` took no public-tree file.
+        let f = (self.player.file().betting()).context("a public-tree file")?;
+        let q = solver::query::betting::answer_of(&self.player, spot, None, true)?.json();
         // The real action of each of the node's choices: what a click on it appends.
         let node = q["node"].as_u64().context("the query's node")? as u32;
         let legal = state.legal_actions();
