@@ -120,7 +120,6 @@ def equity(st, seat, rng, rollouts):
     opp = 1 - seat
     mine = [card(c) for c in st.hole_cards[seat]]
     opp_up = [card(c) for c, up in zip(st.hole_cards[opp], st.hole_card_statuses[opp]) if up]
-    opp_n = len(st.hole_cards[opp])
     seen = set(mine) | set(opp_up)
     unseen = [(r, s) for r in range(2, 15) for s in "cdhs" if (r, s) not in seen]
     need_me, need_opp = 7 - len(mine), 7 - len(opp_up)
@@ -130,7 +129,6 @@ def equity(st, seat, rng, rollouts):
         a = score(mine + draw[:need_me])
         b = score(opp_up + draw[need_me:])
         won += 1.0 if a > b else 0.5 if a == b else 0.0
-    del opp_n
     return won / rollouts
 
 
