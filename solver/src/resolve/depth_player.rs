@@ -89,7 +89,10 @@ fn parse_listed(how: &str, listed: &str) -> anyhow::Result<DepthSpec> {
     Ok(DepthSpec {
         leaves,
         from: from.with_context(|| {
-            format!("`{how}`: say the street searched first, such as `{how},from=3rd`")
+            format!(
+                "`{how}`: say the street searched first, as `{how},from=S` with S a street \
+                 before the last (2nd in ministud, 2nd or 3rd in yardstud)"
+            )
         })?,
         nested,
         iterations: iterations.unwrap_or(super::DEFAULT_PLAYER_ITERATIONS),
