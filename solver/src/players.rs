@@ -7,6 +7,7 @@ use crate::bot::{
     AlwaysCall, AlwaysRaise, Heuristic, MultiwayPlayer, Player, StrategyPlayer, Uniform, BOT_NAMES,
 };
 use crate::purify::Purification;
+use crate::resolve::depth_player::{depth_spec, DepthPlayer};
 use crate::resolve::table::TablePlayer;
 use crate::resolve::{resolve_spec, ResolvingPlayer};
 use crate::strategy_file::multiway::MultiwayFile;
@@ -20,7 +21,9 @@ use std::path::Path;
 /// `:resolve` (`:resolve=N` iterations, `:resolve=Nms`; `:resolve-safe…` the safe re-solve;
 /// `,floor=F` after any of them, the ranges' floor; `,cold`, classes looked up at the re-solve only):
 /// its last street re-solved at play time ([`ResolvingPlayer`]; a multiway file's once two
-/// players are left: [`TablePlayer`]).
+/// players are left: [`TablePlayer`]); or, on a walkable game, `:depth=K,from=S` (and
+/// `,nested`, `,iterations=N`, `,floor=F`): a depth-limited search from street `S` on
+/// ([`DepthPlayer`]).
 pub fn load(spec: &str, def: &GameDef) -> anyhow::Result<Box<dyn Player>> {
     Ok(match spec {
         "random" => Box::new(Uniform),
@@ -64,10 +67,18 @@ fn of_file(
     file: StrategyFile,
     def: &GameDef,
 ) -> anyhow::Result<Box<dyn Player>> {
-    let resolve = match Path::new(spec).exists() {
-        true => None,
-        false => resolve_spec(spec),
+    let (resolve, depth) = match Path::new(spec).exists() {
+        true => (None, None),
+        false => (resolve_spec(spec), depth_spec(spec)),
     };
+    if let Some(parsed) = depth {
+        let (_, how) = parsed?;
+        if let StrategyFile::Multiway(_) = file {
+            anyhow::bail!("`{spec}`: a depth-limited search is heads-up: give a heads-up file");
+        }
+        let player = strategy_player(path, purification, file, def)?;
+        return Ok(Box::new(DepthPlayer::new(player, def, &how)?));
+    }
     if let StrategyFile::Multiway(f) = file {
         let player = multiway_player(path, purification, *f, def)?;
         return Ok(match resolve {
@@ -92,7 +103,7 @@ fn of_file(
 /// The strategy player `spec` names (a heads-up strategy file, optionally `:mixed`, `:pure` or
 /// `:threshold=T`), solved for `def`.
 pub fn open_strategy(spec: &str, def: &GameDef) -> anyhow::Result<StrategyPlayer> {
-    if !Path::new(spec).exists() && resolve_spec(spec).is_some() {
+    if !Path::new(spec).exists() && (resolve_spec(spec).is_some() || depth_spec(spec).is_some()) {
         anyhow::bail!(
             "`{spec}`: a re-solving player plays in match, serve and play; give the strategy \
              file here without `:resolve`"
@@ -216,6 +227,9 @@ pub fn strategy_spec(spec: &str) -> anyhow::Result<(&str, Option<Purification>)>
     // `FILE...:resolve`: the file and purification before it (the game is the file's); a bad
     // budget or floor is refused for what it is, not as a way to play the file.
     if let Some(parsed) = resolve_spec(spec) {
+        return strategy_spec(parsed?.0);
+    }
+    if let Some(parsed) = depth_spec(spec) {
         return strategy_spec(parsed?.0);
     }
     match spec.rsplit_once(':') {

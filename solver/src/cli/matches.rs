@@ -19,7 +19,9 @@ stud match strategies/7stud-hu.strat:resolve strategies/7stud-hu.strat --hands 2
 stud match strategies/7stud-hu.strat:resolve,cold random --hands 20 --seed 1 --no-aivat\n  \
 stud match heuristic call call --game 7stud-3p --hands 20000 --seed 11\n  \
 stud match strategies/7stud-3p.strat:resolve strategies/7stud-3p.strat strategies/7stud-3p.strat --hands 5 --seed 7\n  \
-stud match strategies/7stud-hu.strat call --hands 2000 --seed 1 --no-aivat\n\n\
+stud match strategies/7stud-hu.strat call --hands 2000 --seed 1 --no-aivat\n  \
+stud solve --game ministud --solver deal --abstraction 8 --iterations 200 --out /tmp/m8.strat\n  \
+stud match /tmp/m8.strat:depth=4,from=2nd /tmp/m8.strat --hands 200 --seed 1\n\n\
 The game is the one a strategy file records; --game, needed for bots alone, may repeat it. \
 Players are bots (random, call, raise, heuristic) or strategy files, one per seat of the game. \
 Heads-up (A B), each of the N deals is played twice, A in the first seat then in the second, \
@@ -44,7 +46,11 @@ pub struct Args {
     /// a final :resolve, :resolve=N or :resolve=Nms re-solves its last street at play time, N
     /// iterations or ms, and `,floor=F` after it sets the ranges' floor, `,cold` looks the
     /// ranges' classes up at the last street only, faster in a match; a multiway file's
-    /// once the pot is down to two players). Heads-up: A then B.
+    /// once the pot is down to two players; on a walkable game (ministud, yardstud) a final
+    /// :depth=K,from=S searches depth-limited from street S, each leaf valued by K (1 to 4)
+    /// continuation strategies, `,nested` every later street searched again, `,iterations=N`,
+    /// `,floor=F`: what `stud eval resolve --from-street S --leaves K` measures). Heads-up: A
+    /// then B.
     #[arg(required = true, num_args = 2.., value_name = "PLAYER")]
     pub players: Vec<String>,
     /// `--game`.

@@ -157,7 +157,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 always: true,
             }
         }
-        None if def.seats > 2 || BOT_NAMES.contains(&args.player.as_str()) => {
+        // A depth-limited searcher (`:depth=`) is refused by `load` for what it is: the
+        // walkable games it plays are not PHH's.
+        None if def.seats > 2
+            || BOT_NAMES.contains(&args.player.as_str())
+            || solver::resolve::depth_player::depth_spec(&args.player).is_some() =>
+        {
             Served::Player(load(&args.player, &def)?)
         }
         None => {

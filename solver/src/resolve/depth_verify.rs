@@ -108,8 +108,9 @@ fn resolve_limited(
 /// Re-solves `tree` depth-limited from its decision `root` (each seat's reach there
 /// `ranges`) into `average`'s rows of `root`'s street; then, when `depth.nested`, each root of
 /// the next street below the same way, from the ranges the re-solved rows imply, street by
-/// street. `blueprint`'s rows value the leaves. Returns the first solve's iterations.
-fn nest(
+/// street. `blueprint`'s rows value the leaves. Returns the first solve's iterations. The
+/// evaluator and a searching player ([`super::depth_player`]) share it.
+pub(crate) fn nest(
     tree: &Tree,
     root: usize,
     ranges: &[Vec<f64>; 2],

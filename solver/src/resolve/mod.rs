@@ -63,6 +63,9 @@ pub mod classes;
 #[cfg(test)]
 mod cold_tests;
 pub mod depth;
+pub mod depth_player;
+#[cfg(test)]
+mod depth_player_tests;
 #[cfg(test)]
 mod depth_tests;
 pub mod depth_verify;
