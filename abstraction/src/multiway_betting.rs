@@ -35,6 +35,11 @@
 //! nodes shrink by 1.8 (three seats) to 9.9 (eight) times (docs/notes/multiway.md), which is what
 //! lets eight seats be built; a traversal still walks histories, so its cost stays the same.
 //!
+//! # A cap for multiway pots
+//! [`MultiwayCap`] (`stud solve --multiway-cap 2@6`) builds the trees of streets begun by many
+//! live seats with fewer bets a round than the game's cap: what makes eight seats fit a
+//! strategy file (`cap.rs`).
+//!
 //! # Translating real betting
 //! [`MultiwayBetting::locate`] finds a real decision (a rules-engine state and the current
 //! street's actions) in its street's tree with the translation of [`BettingNodes`], the one
@@ -51,6 +56,9 @@ use crate::rules::state::{Action, Next, RoundPosition, State};
 use crate::tree::{Edge, TreeError};
 use serde::{Deserialize, Serialize};
 use std::collections::hash_map::{Entry, HashMap};
+
+mod cap;
+pub use cap::MultiwayCap;
 
 /// Pot classes of a street after the first (the first street is entered with the antes only).
 pub const POT_CLASSES: u8 = 8;
@@ -158,6 +166,8 @@ pub struct MultiwayBetting {
     pub betting: BettingAbstraction,
     /// What a decision recalls of its street's betting.
     pub within_street: WithinStreet,
+    /// The cap of multiway streets, if any (their trees' own [`BettingAbstraction`]).
+    pub cap: Option<MultiwayCap>,
     /// Every tree's nodes.
     pub nodes: Vec<MwNode>,
     /// The action that led to each node ([`Edge::Root`] at a root), with the engine's amounts.
@@ -182,6 +192,17 @@ impl MultiwayBetting {
         def: &GameDef,
         betting: BettingAbstraction,
         within_street: WithinStreet,
+        max_nodes: usize,
+    ) -> Result<MultiwayBetting, TreeError> {
+        MultiwayBetting::build_capped(def, betting, within_street, None, max_nodes)
+    }
+
+    /// [`MultiwayBetting::build`] with the streets begun by many seats capped by `cap`.
+    pub fn build_capped(
+        def: &GameDef,
+        betting: BettingAbstraction,
+        within_street: WithinStreet,
+        cap: Option<MultiwayCap>,
         max_nodes: usize,
     ) -> Result<MultiwayBetting, TreeError> {
         def.validate()?;
@@ -211,6 +232,7 @@ impl MultiwayBetting {
             streets: def.streets.len(),
             betting,
             within_street,
+            cap,
             nodes: Vec::new(),
             edges: Vec::new(),
             stakes: Vec::new(),
@@ -230,6 +252,7 @@ impl MultiwayBetting {
                 let state = enter(def, street, live)?;
                 let root = b.nodes.len();
                 let mut walk = Walk {
+                    betting: MultiwayCap::for_street(cap, betting, live),
                     b: &mut b,
                     street,
                     start: [0; MAX_SEATS],
@@ -304,8 +327,8 @@ impl MultiwayBetting {
     /// The decision reached by a real hand: `state` is at a decision of its current street,
     /// `bets` is that street's actions so far. The tree is the street's with the seats that were
     /// live when it began (those live now and those that folded on it) and the node is found
-    /// with the translation of [`BettingNodes::locate`]. The answer may be a terminal: the
-    /// abstract street closed (a raise past the cap was its call) and the real one goes on.
+    /// by [`MultiwayBetting::follow`]. The answer may be a terminal: the abstract street closed
+    /// (a raise past the cap was its call) and the real one goes on.
     pub fn locate(&self, state: &State, bets: &[Action]) -> Result<Spot, TreeError> {
         let street = state.street();
         let folds = bets.iter().filter(|a| **a == Action::Fold).count() as u32;
@@ -316,20 +339,60 @@ impl MultiwayBetting {
                 street + 1
             ))
         })?;
-        let root = self.trees[tree as usize].root;
-        let view = StreetView {
-            b: self,
-            root,
-            street: street as u8,
-        };
-        let tagged: Vec<(usize, Action)> = bets.iter().map(|&a| (street, a)).collect();
-        let node = view.locate(&tagged)? + root;
+        let node = self.follow(tree, bets)?;
         let on_street: u64 = (0..self.seats).map(|s| state.round_bet(s)).sum();
         Ok(Spot {
             tree,
             node,
             pot_class: pot_class(state.def(), street, state.pot() - on_street),
         })
+    }
+
+    /// The node of tree `tree` that a street's real actions `bets` reach. The real actors go
+    /// round the roles that began the street, skipping those folded; an action of the role
+    /// the node names is placed ([`BettingNodes::child_for`]: a raise past the abstract cap is
+    /// the call), any other is absorbed: every action once the abstract street has closed, and
+    /// a role acting again after a raise past the cap, which the abstract street never
+    /// reopened (it has called there). Where the role to act now is not the node's, the node
+    /// returned is the terminal the abstract street reaches when every role calls: the
+    /// abstract street is closed for that role, and it calls.
+    pub fn follow(&self, tree: u32, bets: &[Action]) -> Result<u32, TreeError> {
+        let t = self.trees[tree as usize];
+        let view = StreetView {
+            b: self,
+            root: t.root,
+            street: t.street,
+        };
+        let (mut node, mut role, mut folded) = (t.root, 0u8, 0u16);
+        for (i, &a) in bets.iter().enumerate() {
+            let n = self.nodes[node as usize];
+            if n.kind == MwKind::Action && n.role == role {
+                let c = view.child_for(node - t.root, a).ok_or_else(|| {
+                    TreeError::Unsupported(format!(
+                        "betting action {} ({a} on street {}) has no place in the abstract tree",
+                        i + 1,
+                        t.street + 1
+                    ))
+                })?;
+                node = n.first_child + c as u32;
+            }
+            if a == Action::Fold {
+                folded |= 1 << role;
+            }
+            role = (1..=t.live)
+                .map(|k| (role + k) % t.live)
+                .find(|&r| folded >> r & 1 == 0)
+                .unwrap_or(role);
+        }
+        while self.nodes[node as usize].kind == MwKind::Action
+            && self.nodes[node as usize].role != role
+        {
+            let c = view
+                .child_for(node - t.root, Action::CheckCall)
+                .ok_or_else(|| TreeError::Unsupported("a decision with no call".into()))?;
+            node = self.nodes[node as usize].first_child + c as u32;
+        }
+        Ok(node)
     }
 
     /// The real action that plays child `child` of decision `node` among the real `legal`
@@ -492,6 +555,8 @@ fn representative_card(state: &State) -> Result<Card, TreeError> {
 
 /// The walk building one street's tree.
 struct Walk<'a> {
+    /// The raise cap of this street's tree (the game's, or a multiway cap).
+    betting: BettingAbstraction,
     b: &'a mut MultiwayBetting,
     street: usize,
     /// Each seat's chips in when the street began.
@@ -547,7 +612,7 @@ impl Walk<'_> {
                 let legal: Vec<Action> = state
                     .legal_actions()
                     .into_iter()
-                    .filter(|&a| self.b.betting.keeps(a, bets))
+                    .filter(|&a| self.betting.keeps(a, bets))
                     .collect();
                 let k = legal.len();
                 if k == 0 || k > u8::MAX as usize {

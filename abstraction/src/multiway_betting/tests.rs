@@ -411,3 +411,155 @@ fn recalling_positions_shares_rows_as_an_independent_count_of_positions() {
     assert_eq!(sum(7), (167863, 381379));
     assert_eq!(sum(8), (956535, 2119515));
 }
+
+fn capped(def: &GameDef, within: WithinStreet, cap: &str) -> MultiwayBetting {
+    let cap = MultiwayCap::parse(cap).unwrap();
+    let b = BettingAbstraction::for_game(def);
+    MultiwayBetting::build_capped(def, b, within, Some(cap), usize::MAX).unwrap()
+}
+
+#[test]
+fn a_multiway_cap_caps_the_trees_of_streets_begun_by_enough_seats() {
+    // Six seats, at most two bets a round once four or more begin a street: those trees are
+    // the independent counts at a cap of two, the others at the game's four; by history and
+    // by position.
+    let def = game(Variant::SevenStud, 6);
+    for within in [WithinStreet::History, WithinStreet::Position] {
+        let b = capped(&def, within, "2@4");
+        for street in 1..def.streets.len() {
+            for live in 2..=6u8 {
+                let t = b.trees[b.tree(street, live as u32).unwrap() as usize];
+                let cap = if live >= 4 { 2 } else { def.max_bets };
+                let want = match within {
+                    WithinStreet::History => round_model(live as usize, cap),
+                    WithinStreet::Position => position_model(live as usize, cap),
+                };
+                assert_eq!((t.action_nodes, t.actions), want, "{within:?} {live} live");
+            }
+        }
+    }
+    // No cap above the game's: the trees are the uncapped ones.
+    let high = capped(&def, WithinStreet::Position, "9@2");
+    assert_eq!(high.nodes, positions(&def).nodes);
+}
+
+/// Plays `hands` random real hands of `def` (every legal action, raises past the abstract cap
+/// included) against `b` and checks the translation at every decision: a located decision is
+/// the seat to act's, with an abstract action for each child; the node is no decision only
+/// where a raise past the street's abstract cap was made; and the row's raise is there exactly
+/// while the abstract street's bets are below its cap.
+fn real_hands_past_a_cap_are_absorbed(def: &GameDef, b: &MultiwayBetting, hands: usize) -> usize {
+    let mut rng = ChaCha8Rng::seed_from_u64(hands as u64);
+    let mut absorbed = 0;
+    for hand in 0..hands {
+        let mut st = State::new(def).unwrap();
+        let (mut bets, mut street, mut raises) = (Vec::new(), usize::MAX, 0u8);
+        let mut order = [0u8; MAX_SEATS];
+        loop {
+            match st.next() {
+                Next::Deal { .. } => {
+                    st.deal_random(&mut rng).unwrap();
+                }
+                Next::Act { seat } => {
+                    if st.street() != street {
+                        (street, raises) = (st.street(), 0);
+                        order = role_order(&st, street);
+                        bets.clear();
+                    }
+                    let spot = b.locate(&st, &bets).unwrap();
+                    let n = b.nodes[spot.node as usize];
+                    let live = b.trees[spot.tree as usize].live;
+                    let cap = MultiwayCap::for_street(b.cap, b.betting, live).max_bets;
+                    let legal = st.legal_actions();
+                    if n.kind == MwKind::Action {
+                        assert_eq!(order[n.role as usize], seat, "hand {hand} {bets:?}");
+                        for c in 0..n.num_children as usize {
+                            let real = b.real_action(spot.tree, spot.node, c, &legal);
+                            assert!(real.is_some(), "hand {hand} {bets:?}");
+                        }
+                        let raise = b.edges[b.children(spot.node as usize)]
+                            .iter()
+                            .any(|e| matches!(e, Edge::Action(Action::CompleteBetRaise(_))));
+                        assert_eq!(raise, raises < cap, "hand {hand} {bets:?}");
+                    } else {
+                        assert!(raises > cap, "hand {hand} {bets:?}: closed at {raises}");
+                        absorbed += 1;
+                    }
+                    let a = legal[crate::draw::below(&mut rng, legal.len())];
+                    raises += matches!(a, Action::CompleteBetRaise(_)) as u8;
+                    st.apply(a).unwrap();
+                    bets.push(a);
+                }
+                Next::Over => break,
+            }
+        }
+    }
+    absorbed
+}
+
+#[test]
+fn real_raises_past_a_multiway_cap_are_calls_and_the_street_is_absorbed() {
+    for (v, seats, cap) in [
+        (Variant::SevenStud, 6, "2@4"),
+        (Variant::Razz, 5, "1@3"),
+        (Variant::StudHiLo, 8, "2@6"),
+    ] {
+        let def = game(v, seats);
+        let b = capped(&def, WithinStreet::Position, cap);
+        let absorbed = real_hands_past_a_cap_are_absorbed(&def, &b, 150);
+        assert!(
+            absorbed > 0,
+            "{v:?} {seats}: no decision past the cap was played"
+        );
+    }
+}
+
+#[test]
+fn a_raise_past_a_multiway_cap_is_the_call_and_who_called_before_calls_again() {
+    // Six seats capped at two bets, on fourth street (no bring-in): role 0 bets, role 1 raises (the cap), role 2 raises again (real, past the cap: its call), role
+    // 3 to act then has the row of a decision facing the cap with no raise, and role 0 and
+    // role 1, acting again in the real hand, find the abstract street closed.
+    let def = game(Variant::SevenStud, 6);
+    let b = capped(&def, WithinStreet::Position, "2@4");
+    let t = b.tree(1, 6).unwrap();
+    let root = b.trees[t as usize].root;
+    let bet = |n: u32| {
+        b.edges[b.children(n as usize)]
+            .iter()
+            .find_map(|e| match e {
+                Edge::Action(a @ Action::CompleteBetRaise(_)) => Some(*a),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let b1 = bet(root);
+    let after_bet = b.follow(t, &[b1]).unwrap();
+    let r1 = bet(after_bet);
+    let capped_node = b.follow(t, &[b1, r1]).unwrap();
+    let r2 = Action::CompleteBetRaise(match r1 {
+        Action::CompleteBetRaise(x) => x + def.big_bet,
+        _ => unreachable!(),
+    });
+    let called = b.follow(t, &[b1, r1, Action::CheckCall]).unwrap();
+    assert_eq!(b.follow(t, &[b1, r1, r2]).unwrap(), called);
+    let n = b.nodes[called as usize];
+    assert_eq!((n.kind, n.role), (MwKind::Action, 3));
+    assert_eq!(n.num_children, 2, "fold and call: the cap is reached");
+    assert_eq!(b.nodes[capped_node as usize].num_children, 2);
+    // Roles 3, 4 and 5 call, role 0 calls the raise (its own decision in both games): the
+    // abstract street closes; role 1, acting again for real (facing the third bet), finds it
+    // closed, and role 2's real raise was its call.
+    let c = Action::CheckCall;
+    let mut real = vec![b1, r1, r2, c, c, c];
+    let n0 = b.nodes[b.follow(t, &real).unwrap() as usize];
+    assert_eq!((n0.kind, n0.role, n0.num_children), (MwKind::Action, 0, 2));
+    real.push(c);
+    let closed = b.follow(t, &real).unwrap();
+    assert_eq!(b.nodes[closed as usize].kind, MwKind::NextStreet);
+    real.push(c);
+    assert_eq!(b.follow(t, &real).unwrap(), closed);
+    // Role 2 raising past the cap, then role 3 folding: the fold is role 3's.
+    let fold = b.follow(t, &[b1, r1, r2, Action::Fold]).unwrap();
+    assert_eq!(b.nodes[fold as usize].role, 4);
+    assert_eq!(b.nodes[fold as usize].live & 1 << 3, 0);
+}

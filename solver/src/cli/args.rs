@@ -6,7 +6,7 @@
 //! gives it there too (`--algorithm`: `a.default_value("cfr+").help(...)`), so that its
 //! `--help` says its own default.
 
-use abstraction::multiway_betting::WithinStreet;
+use abstraction::multiway_betting::{MultiwayCap, WithinStreet};
 use abstraction::multiway_deal::MultiwayView;
 use abstraction::named::Named;
 use abstraction::rules::GameDef;
@@ -236,4 +236,12 @@ pub struct Sampled {
     /// docs/notes/multiway.md, "Recall within a street", measures it).
     #[arg(long, value_parser = WithinStreet::parse_or_list)]
     pub within_street: Option<WithinStreet>,
+    /// Three or more seats: a raise cap for multiway pots, BETS@SEATS: at most BETS bets a round
+    /// (the opening bet or completion included) on a street begun by SEATS or more live seats,
+    /// the game's own cap on the others. `2@6` makes eight-handed `small` a 27 MiB file at
+    /// `--rows 4bit` (docs/notes/multiway.md, "A cap for multiway pots"). The real game keeps
+    /// its cap: the file's player takes a raise past the abstract cap as the call, and calls
+    /// when it acts again on that street. Recorded in the file and the checkpoint.
+    #[arg(long, value_parser = MultiwayCap::parse)]
+    pub multiway_cap: Option<MultiwayCap>,
 }

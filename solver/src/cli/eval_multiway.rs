@@ -284,6 +284,14 @@ fn solve_sampled(
             w[0]
         );
     }
+    if let Some(cap) = args.sampled.multiway_cap {
+        bail!(
+            "--multiway-cap {}: the measurement lifts the strategy onto the whole game tree \
+             through the abstraction's own actions, and a raise past the cap has none there \
+             (measure a capped strategy head to head: stud match with --aivat)",
+            cap.name()
+        );
+    }
     let settings = Settings::Sampled(solve::sampled::Settings {
         algorithm: algorithm_of(args),
         abstraction: args.abstraction.clone(),
@@ -293,6 +301,7 @@ fn solve_sampled(
         tremble: args.tremble,
         view: view_of(args),
         within_street: within_street_of(args),
+        cap: None,
         strategy: args.strategy,
         rows: RowFormat::Byte,
     });

@@ -163,6 +163,7 @@ fn info_multiway(args: &Args, f: &MultiwayFile) -> Result<()> {
         v["buckets"] = serde_json::to_value(&streets)?;
         v["decisions_per_street"] = serde_json::to_value(&decisions)?;
         v["within_street"] = f.betting.within_street.name().into();
+        v["multiway_cap"] = f.betting.cap.map(|c| c.name()).into();
         v["infosets"] = f.rows.infosets.into();
         v["file_bytes"] = f.bytes.into();
         let stored = f.stored();
@@ -186,9 +187,12 @@ fn info_multiway(args: &Args, f: &MultiwayFile) -> Result<()> {
         WithinStreet::History => "every action of the street recalled",
         WithinStreet::Position => "a street's betting recalled by position only",
     };
+    let cap = f.betting.cap.map_or(String::new(), |c| {
+        format!(", {} ({})", c.describe(), c.name())
+    });
     println!(
-        "betting:          {}; a tree per street and live seats, entered by {} pot classes \
-         (earlier streets' actions forgotten), {within}: {} nodes, decisions per street \
+        "betting:          {}{cap}; a tree per street and live seats, entered by {} pot \
+         classes (earlier streets' actions forgotten), {within}: {} nodes, decisions per street \
          {decisions:?}",
         h.betting.describe(),
         h.pot_classes,

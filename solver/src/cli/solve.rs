@@ -39,7 +39,9 @@ use std::time::Duration;
                   stud solve --game 7stud-3p --abstraction tiny --view best-opponent --time 5m   # the first files' view\n  \
                   stud solve --game 7stud-3p --abstraction tiny --rows 4bit --time 5m   # half a byte a probability\n  \
                   stud solve --game 7stud-5p --abstraction tiny:draws=fast --time 5m   # the buckets' rollouts sampled more cheaply\n  \
-                  stud solve --game 7stud-5p --abstraction tiny --within-street position --time 5m   # rows by betting position\n\n\
+                  stud solve --game 7stud-5p --abstraction tiny --within-street position --time 5m   # rows by betting position\n  \
+                  stud solve --game 7stud-8p --abstraction tiny --multiway-cap 2@6 --rows 4bit --time 5m   # two bets a round once six or more are in\n  \
+                  stud solve --game 7stud-8p --abstraction small --multiway-cap 2@6 --estimate   # count the file and the memory, solve nothing\n\n\
                   Exploitability is NashConv / 2 in chips per game (and milli-big-bets: 1 mbb = \
                   0.001 big bets).\n\
                   With a bucketing abstraction the abstract game is solved and the strategy is \
@@ -124,6 +126,12 @@ pub struct Args {
     /// real games: never over the shipped strategies/ files).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Three or more seats: count the solve and stop: the betting abstraction built, the
+    /// strategy file's rows at 8 and 4 bits a probability and the memory estimate counted from
+    /// it and the abstraction's buckets per street (the bucketing not built, its few hundred
+    /// KiB left out); nothing solved or written.
+    #[arg(long)]
+    pub estimate: bool,
     /// Keep the checkpoint (OUT.ckpt) of a finished solve, to extend it later with --resume
     /// and a larger --iterations or --time; by default it is removed once the strategy is
     /// written (an interrupted solve's checkpoint always stays).
@@ -271,6 +279,11 @@ impl MultiwayFlags {
                 "what a decision recalls of its street's betting",
             ),
             (
+                shared.multiway_cap.is_some(),
+                "--multiway-cap",
+                "a raise cap for multiway pots",
+            ),
+            (
                 self.strategy.is_some(),
                 "--strategy",
                 "the strategy the file plays (a heads-up file plays the average, which CFR's \
@@ -302,7 +315,7 @@ impl MultiwayFlags {
 /// refuses them beside another back end's flags as it refuses that group's own.
 const JOINED: [(&str, &[&str]); 2] = [
     ("sampling_flags", &["batch"]),
-    ("multiway_flags", &["view", "within_street"]),
+    ("multiway_flags", &["view", "within_street", "multiway_cap"]),
 ];
 
 /// `stud solve`'s command with the shared flags of [`JOINED`] in their groups (built at run
@@ -367,12 +380,51 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     let request = request(&args, def)?;
-    let pool = args.pool.start()?;
     let json = args.output.json;
+    if args.estimate {
+        return estimate(&request, json);
+    }
+    let pool = args.pool.start()?;
     let mut console = Console::new(json, json);
     let report = pool.install(|| solve::drive(&request, &mut console))?;
     print(&report, json);
     report.finished()
+}
+
+/// `--estimate`: counts the sampled multiway solve `request` asks and prints it.
+fn estimate(request: &Request, json: bool) -> Result<()> {
+    let Settings::Sampled(s) = &request.settings else {
+        bail!("--estimate: counts a solve of three or more seats by the sampling solver");
+    };
+    let c = solve::sampled_count::count(request, s)?;
+    if json {
+        println!("{}", serde_json::to_string(&c)?);
+        return Ok(());
+    }
+    let mib = |b: usize| b as f64 / (1 << 20) as f64;
+    let cap = c.multiway_cap.as_deref().unwrap_or("none");
+    println!(
+        "{} ({} seats), --abstraction {} (buckets per street {:?}), --within-street {}, \
+         --multiway-cap {cap}",
+        c.game, c.seats, c.abstraction, c.buckets, c.within_street
+    );
+    println!(
+        "betting abstraction: {} nodes; {} infosets, {} infoset-actions, {} probabilities stored",
+        c.nodes, c.infosets, c.infoset_actions, c.stored
+    );
+    println!(
+        "strategy file rows: {:.1} MiB at --rows 8bit, {:.1} MiB at --rows 4bit (plus the \
+         bucketings)",
+        mib(c.rows_8bit),
+        mib(c.rows_4bit)
+    );
+    println!(
+        "{}",
+        c.estimate
+            .describe()
+            .replace(" (the bucketing 0.0 MiB of it)", "")
+    );
+    Ok(())
 }
 
 /// Prints the end of a solve: one JSON object for `json`, else a few lines.
@@ -546,6 +598,7 @@ fn sampled_settings(args: &Args, def: &GameDef) -> Result<solve::sampled::Settin
         tremble: args.multiway.tremble.unwrap_or(d.tremble),
         view: args.sampled.view.unwrap_or(d.view),
         within_street: args.sampled.within_street.unwrap_or(d.within_street),
+        cap: args.sampled.multiway_cap,
         strategy: args.multiway.strategy.unwrap_or(d.strategy),
         rows: args.multiway.rows.unwrap_or(d.rows),
     })

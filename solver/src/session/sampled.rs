@@ -13,7 +13,7 @@ use crate::multiway::sampled::{
 use crate::strategy_file::multiway::RowFormat;
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::card_abstraction::CardAbstraction;
-use abstraction::multiway_betting::{MultiwayBetting, WithinStreet, POT_CLASSES};
+use abstraction::multiway_betting::{MultiwayBetting, MultiwayCap, WithinStreet, POT_CLASSES};
 use abstraction::multiway_deal::MultiwayBuckets;
 use abstraction::rules::GameDef;
 use anyhow::Result;
@@ -24,18 +24,20 @@ use std::path::Path;
 pub const ADVICE: &str =
     "use --within-street position, fewer seats, a smaller --abstraction or a smaller --batch";
 
-/// The multiway betting abstraction of `def` under its own raise cap, its rows recalling
-/// `within_street`, refusing a tree of more than `max_nodes` nodes (the memory estimate comes
-/// after it).
+/// The multiway betting abstraction of `def` under its own raise cap and the multiway `cap`,
+/// if any, its rows recalling `within_street`, refusing a tree of more than `max_nodes` nodes
+/// (the memory estimate comes after it).
 pub fn betting(
     def: &GameDef,
     within_street: WithinStreet,
+    cap: Option<MultiwayCap>,
     max_nodes: usize,
 ) -> Result<MultiwayBetting> {
-    Ok(MultiwayBetting::build(
+    Ok(MultiwayBetting::build_capped(
         def,
         BettingAbstraction::for_game(def),
         within_street,
+        cap,
         max_nodes,
     )?)
 }
@@ -53,7 +55,18 @@ pub fn estimate(
         .map(|b| b.encode().len())
         .sum();
     let buckets: Vec<u32> = (0..betting.streets).map(|s| buckets.buckets(s)).collect();
-    let rows = crate::multiway::sampled::Rows::new(betting, &buckets);
+    estimate_of(betting, &buckets, bucketing_bytes, batch, resident)
+}
+
+/// [`estimate`] of `buckets` per street, the bucketings' encodings `bucketing_bytes` long.
+pub fn estimate_of(
+    betting: &MultiwayBetting,
+    buckets: &[u32],
+    bucketing_bytes: usize,
+    batch: usize,
+    resident: usize,
+) -> Estimate {
+    let rows = crate::multiway::sampled::Rows::new(betting, buckets);
     let seats = betting.seats as usize;
     // Per deal of a chunk: its traversals' updates (8 bytes each, two buffers) and its memos.
     let memo = (1 << seats) * betting.streets * (seats + 1) + betting.streets * seats * seats * 4;
@@ -110,6 +123,15 @@ impl Problem {
             lock: None,
         }
     }
+
+    /// This problem with the streets begun by many seats capped by `cap`, if any: the name
+    /// carries it, so that a checkpoint resumes only a solve of the same betting abstraction.
+    pub fn with_cap(mut self, cap: Option<MultiwayCap>) -> Problem {
+        if let Some(c) = cap {
+            self.card_abstraction += &format!(", multiway cap {}", c.name());
+        }
+        self
+    }
 }
 
 /// What a sampled multiway checkpoint (magic `STUDCK2S`, two sections of `f32`) records of its
@@ -130,7 +152,7 @@ impl checkpoint::Kind for Sampled {
     const MAGIC: &'static [u8; 8] = b"STUDCK2S";
     const WHAT: &'static str = "sampled multiway checkpoint";
     const RESUME_WITH: &'static str =
-        "--game, --abstraction, --algorithm, --batch, --seed and --tremble";
+        "--game, --abstraction, --multiway-cap, --algorithm, --batch, --seed and --tremble";
 
     fn mismatch(&self, saved: &Self) -> Option<String> {
         if saved.algorithm != self.algorithm {

@@ -26,6 +26,7 @@ pub mod multiway;
 pub mod outputs;
 pub mod report;
 pub mod sampled;
+pub mod sampled_count;
 pub mod sampled_ranks;
 pub mod split;
 pub mod walked;

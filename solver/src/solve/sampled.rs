@@ -17,7 +17,7 @@ use crate::strategy_file::multiway::{as_stored, RowFormat};
 use abstraction::bucketing::{Size, SIZES};
 use abstraction::card_abstraction::CardAbstraction;
 use abstraction::history_tree::HistoryTree;
-use abstraction::multiway_betting::WithinStreet;
+use abstraction::multiway_betting::{MultiwayCap, WithinStreet};
 use abstraction::multiway_deal::{MultiwayBuckets, MultiwayFacts, MultiwayView};
 use abstraction::named::Named;
 use abstraction::rules::GameDef;
@@ -43,7 +43,7 @@ pub const POSITION_FROM_SEATS: usize = 8;
 pub const DEFAULT_BATCH_PER_SEAT: usize = 64;
 /// The most nodes the betting abstraction may have, whatever the memory: past it a solve is
 /// refused before its trees are built further.
-const MAX_NODES: usize = 50_000_000;
+pub const MAX_NODES: usize = 50_000_000;
 
 /// The settings of a sampled multiway solve.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,6 +62,8 @@ pub struct Settings {
     pub view: MultiwayView,
     /// What a decision recalls of its street's betting.
     pub within_street: WithinStreet,
+    /// The cap of streets begun by many live seats (`--multiway-cap`; none: the game's cap).
+    pub cap: Option<MultiwayCap>,
     /// The strategy the file plays (only the file depends on it).
     pub strategy: Played,
     /// How the file stores its rows (only the file depends on it).
@@ -80,6 +82,7 @@ impl Settings {
             tremble: 0.0,
             view: DEFAULT_VIEW,
             within_street: WithinStreet::default(),
+            cap: None,
             strategy: Played::default(),
             rows: RowFormat::default(),
         }
@@ -239,7 +242,7 @@ impl Backend for Sampled<'_> {
                 })?;
         let memory = available_memory();
         let max_nodes = memory.map_or(MAX_NODES, |m| (m / 512).min(MAX_NODES));
-        let tree = betting(def, s.within_street, max_nodes).with_context(|| {
+        let tree = betting(def, s.within_street, s.cap, max_nodes).with_context(|| {
             format!(
                 "the betting abstraction of {} ({seats} seats; {ADVICE})",
                 request.name
@@ -262,7 +265,7 @@ impl Backend for Sampled<'_> {
             est.describe()
         ));
         est.check_fits(available_memory(), ADVICE)?;
-        let problem = Problem::sampled(def, &buckets, s.within_street);
+        let problem = Problem::sampled(def, &buckets, s.within_street).with_cap(s.cap);
         let mut solver = SampledSolver::new(
             def,
             tree,

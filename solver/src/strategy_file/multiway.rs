@@ -25,9 +25,13 @@
 //!                         checksum), the card abstraction the rows were solved with
 //! section 2.. by live     with the table view only (`MultiwayView::Table`): for 2 to N live
 //!                         seats, the bucketing of that many (`Bucketing::build_table`)
-//! last        within      what a decision recalls of its street's betting, its name in ASCII
+//! next        within      what a decision recalls of its street's betting, its name in ASCII
 //!                         (`history`, `position`: `WithinStreet`); files written before
 //!                         2026-12-03 lack it and are `history`
+//! last        cap         with a cap for multiway pots only (`stud solve --multiway-cap`,
+//!                         since 2026-12-05): `cap BETS@SEATS` in ASCII (`MultiwayCap`); a
+//!                         file without it has the game's cap on every street, and builds
+//!                         before it refuse a file with it (a section too many)
 //! ```
 //! A file of two sections (three with the last) is of the view against the best showing
 //! opponent alone; with the table view it has N + 1 (N + 2).
@@ -52,7 +56,7 @@ use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::bucketing::{Bucketing, TableView};
 use abstraction::cards::CardSet;
 use abstraction::multiway_betting::{
-    pot_classes, MultiwayBetting, MwKind, Spot, WithinStreet, POT_CLASSES,
+    pot_classes, MultiwayBetting, MultiwayCap, MwKind, Spot, WithinStreet, POT_CLASSES,
 };
 use abstraction::multiway_deal::MultiwayBuckets;
 use abstraction::named::Named;
@@ -165,6 +169,12 @@ impl Stored {
         let row = spot.pot_class as usize * buckets + bucket as usize;
         base + row * per_row + self.offset[spot.node as usize] as usize
     }
+}
+
+/// The values a file of `betting` with the buckets of `rows` stores (`k - 1` a row of `k`
+/// actions): its rows section's length at 8 bits, twice it at 4 ([`RowFormat::section_len`]).
+pub fn stored_values(betting: &MultiwayBetting, rows: &Rows) -> usize {
+    Stored::new(betting, rows).bytes
 }
 
 /// Calls `f` on every decision's row of `betting` with the buckets of `rows`: its spot, its
@@ -291,6 +301,8 @@ pub fn write(
     let mut sections: Vec<&[u8]> = vec![&rows];
     sections.extend(encoded.iter().map(Vec::as_slice));
     sections.push(solver.betting.within_street.name().as_bytes());
+    let cap = solver.betting.cap.map(|c| c.section());
+    sections.extend(cap.as_deref());
     container::write(path, MAGIC, header, &sections)
 }
 
@@ -323,6 +335,18 @@ fn read_within_street(name: &[u8]) -> Result<WithinStreet> {
                 String::from_utf8_lossy(&name[..name.len().min(40)])
             )
         })
+}
+
+/// The cap for multiway pots a file's last section records, if it is a cap's (`cap 2@6`).
+fn read_cap(c: &Container<MultiwayFileHeader>, bytes: &[u8]) -> Result<Option<MultiwayCap>> {
+    let Some(last) = c.sections.len().checked_sub(1) else {
+        return Ok(None);
+    };
+    match MultiwayCap::of_section(c.section(bytes, last)?) {
+        None => Ok(None),
+        Some(Ok(cap)) => Ok(Some(cap)),
+        Some(Err(e)) => bail!("damaged: the last section: {e}"),
+    }
 }
 
 /// Whether `bytes` begin as a multiway strategy file.
@@ -399,9 +423,11 @@ impl MultiwayFile {
         let c: Container<MultiwayFileHeader> = Container::open(bytes, MAGIC, WHAT)?;
         c.verify(bytes)?;
         let seats = c.header.game.seats as usize;
-        // The within-street section is last where it is: 3 or N + 2 sections (a file of
-        // three seats or more, so never the 2 or N + 1 of the files before it).
-        let n = c.sections.len();
+        let cap = read_cap(&c, bytes)?;
+        // The within-street section is last where it is (before the cap's): 3 or N + 2
+        // sections (a file of three seats or more, so never the 2 or N + 1 of the files before
+        // it).
+        let n = c.sections.len() - cap.is_some() as usize;
         let (cards, within_street) = if n == 2 || n == seats + 1 {
             (n, WithinStreet::History)
         } else if n == 3 || n == seats + 2 {
@@ -434,7 +460,8 @@ impl MultiwayFile {
                 .collect::<Result<Vec<_>>>()?;
             MultiwayBuckets::table(bucketing, by_live, seats)?
         };
-        let betting = MultiwayBetting::build(&h.game, h.betting, within_street, MAX_NODES)?;
+        let betting =
+            MultiwayBetting::build_capped(&h.game, h.betting, within_street, cap, MAX_NODES)?;
         let counts: Vec<u32> = (0..betting.streets).map(|s| buckets.buckets(s)).collect();
         let rows = Rows::new(&betting, &counts);
         if betting.nodes.len() as u64 != h.nodes || rows.slots as u64 != h.slots {

@@ -27,6 +27,7 @@ mod lock;
 mod lock_multiway;
 mod ministud;
 mod multiway;
+mod multiway_cap;
 mod multiway_lift;
 mod multiway_sampled;
 mod protocol_fuzz;

@@ -48,7 +48,7 @@ fn lifted(view: MultiwayView) -> (Vec<f64>, Lift, HistoryTree) {
             MultiwayBuckets::table(bucketing, by_live, 3).unwrap()
         }
     };
-    let abstract_game = betting(&def, WithinStreet::History, 1 << 20).unwrap();
+    let abstract_game = betting(&def, WithinStreet::History, None, 1 << 20).unwrap();
     let buckets = Arc::new(buckets);
     let mut s =
         SampledSolver::new(&def, abstract_game, buckets, Algorithm::Linear, BATCH, 7).unwrap();

@@ -36,6 +36,17 @@ pub fn comparable(a: &MultiwayFile, b: &MultiwayFile, name_a: &str, name_b: &str
         Some("bucketing or view of the table".into())
     } else if a.betting.within_street != b.betting.within_street {
         Some("recall within a street".into())
+    } else if a.betting.cap != b.betting.cap {
+        let name = |c: Option<abstraction::multiway_betting::MultiwayCap>| {
+            c.map_or("the game's cap".to_string(), |c| {
+                format!("cap {}", c.name())
+            })
+        };
+        Some(format!(
+            "multiway cap ({} against {})",
+            name(a.betting.cap),
+            name(b.betting.cap)
+        ))
     } else if ha.nodes != hb.nodes || ha.slots != hb.slots || a.rows.buckets != b.rows.buckets {
         Some("tree".into())
     } else {

@@ -40,7 +40,7 @@ fn solved(name: &str) -> (StrategyPlayer, HistoryTree) {
     let size = Size::parse("64", 2).unwrap();
     let bucketing = Bucketing::build(&heads_up, &size, &|_| {}).unwrap();
     let buckets = Arc::new(MultiwayBuckets::best_opponent(bucketing));
-    let abstract_game = betting(&def, WithinStreet::History, 1 << 20).unwrap();
+    let abstract_game = betting(&def, WithinStreet::History, None, 1 << 20).unwrap();
     let batch = 192;
     let mut s = SampledSolver::new(
         &def,
