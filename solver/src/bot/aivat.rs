@@ -356,7 +356,7 @@ mod tests {
         }
     }
 
-    /// Kuhn with the first player's King and the second's Jack, the first decision due, and
+    /// Kuhn with the first player's Jack and the second's King, the first decision due, and
     /// its estimate so far.
     fn kuhn(baseline: Baseline) -> (State, HandEstimate) {
         let def = Arc::new(GameDef::preset("kuhn").unwrap());
@@ -371,11 +371,11 @@ mod tests {
         (state, e)
     }
 
-    /// The King, then the Jack, of Kuhn's deck (its highest and lowest cards).
+    /// The Jack, then the King, of Kuhn's deck (its lowest and highest cards): the first
+    /// player's bet loses a chip more than its check, so the two actions' values differ.
     fn def_cards(state: &State) -> [Card; 2] {
         let deck: Vec<Card> = state.def().deck.cards().iter().collect();
-        let (lo, hi) = (deck[0], deck[deck.len() - 1]);
-        [hi, lo]
+        [deck[0], deck[deck.len() - 1]]
     }
 
     #[test]
