@@ -104,6 +104,14 @@ fn exact_rates(def: &GameDef, players: &[&dyn Player]) -> Vec<f64> {
     rates
 }
 
+/// The most of `seeds` 95% intervals allowed to miss the exact value: 15% of them, 6 of 40,
+/// which a right interval passes but 3 times in 1,000 (at 4 of 40, as before, 1 in 20: a
+/// check that the seeds' draws alone fail). A bias shows in the pooled mean, and the broken
+/// estimators tried missed 33 and 40 times of 40.
+fn misses(seeds: usize) -> usize {
+    seeds * 3 / 20
+}
+
 /// Seeds' estimates of one value: mean and 95% half-width each.
 struct Coverage {
     exact: f64,
@@ -181,8 +189,8 @@ fn heads_up(
         reduced.estimates.push((e.mbb_per_hand, e.ci95));
     }
     let name = format!("{a} vs {b} at {game}, opaque {opaque:?}, {baseline:?}");
-    plain.check(&format!("{name}, plain"), seeds as usize / 10);
-    reduced.check(&format!("{name}, variance-reduced"), seeds as usize / 10);
+    plain.check(&format!("{name}, plain"), misses(seeds as usize));
+    reduced.check(&format!("{name}, variance-reduced"), misses(seeds as usize));
     let width = |c: &Coverage| c.estimates.iter().map(|e| e.1).sum::<f64>();
     width(&plain) / width(&reduced)
 }
@@ -246,6 +254,9 @@ fn the_variance_reduced_estimate_is_unbiased_at_a_table_of_three() {
         }
     }
     for (c, spec) in each.iter().zip(specs) {
-        c.check(&format!("{spec} at leduc-3p, variance-reduced"), seeds / 10);
+        c.check(
+            &format!("{spec} at leduc-3p, variance-reduced"),
+            misses(seeds),
+        );
     }
 }
