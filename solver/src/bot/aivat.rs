@@ -34,11 +34,13 @@
 //! community card depending on who folded, which the equity above does not model: there the
 //! estimator does not apply ([`applies`]).
 
-use abstraction::cards::CardSet;
+use super::checkdown::{self, Equities, Memo};
+use super::street_walk::{self, Walkers};
+use super::{Bet, Player};
 use abstraction::rules::pots::MAX_SEATS;
-use abstraction::rules::{showdown_winnings, Action, GameDef, State};
+use abstraction::rules::{Action, GameDef, Next, State};
 use anyhow::Context;
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Rollouts per equity at a decision. Their noise enters the estimate (a bet of `b` chips into
@@ -47,15 +49,31 @@ use rand_chacha::ChaCha8Rng;
 /// other, and 64 costs a quarter of 256 (docs/notes/bots.md, "Variance-reduced matches").
 pub const ROLLOUTS: u32 = 64;
 
-/// Groups of corrections a hand's estimate keeps apart ([`HandEstimate::corrections`]): the
-/// cards of each street (the last group but one shared by the seventh street and any later),
-/// then every decision's.
-pub const GROUPS: usize = 8;
+/// Deals of a street's cards sampled for the mean of its betting's value ([`Baseline::Street`]).
+/// Their noise enters the estimate, and each costs the players' card classes at the sampled
+/// cards (a strategy file's bucket lookups) and a walk: against the heuristic bot 2, 4 and 8
+/// samples gave intervals 2.7, 3.2 and 3.5 times narrower than the plain one, at 0.26, 0.19
+/// and 0.12 of the speed of the checkdown estimate (docs/notes/bots.md).
+pub const STREET_SAMPLES: u32 = 4;
 
-/// Chips a live seat puts into a rollout's pot: 2 × lcm(1..10), so that a pot or either half of
-/// a hi-lo pot splits exactly among any number of winners, and no odd chip favours a seat
-/// (which the symmetry of `V(start)` needs).
-const UNIT: u64 = 5040;
+/// Rollouts per equity at a sampled deal of a street's cards: there the equity only weighs the
+/// pot the street's betting adds, and the samples' noise averages out.
+pub const SAMPLE_ROLLOUTS: u32 = 16;
+
+/// Groups of corrections a hand's estimate keeps apart ([`HandEstimate::corrections`]): the
+/// checkdown terms of the cards of each street (the last of them shared by the seventh street
+/// and any later), the terms of the cards' effect on the street's betting
+/// ([`Baseline::Street`]), then every decision's.
+pub const GROUPS: usize = 9;
+
+/// The group of the cards' effect on their street's betting.
+const BETTING_GROUP: usize = GROUPS - 2;
+
+/// The group of the decisions.
+const DECISION_GROUP: usize = GROUPS - 1;
+
+/// Mixed into the seed of a street's sampled cards, apart from the rollouts' seeds.
+const SAMPLE_SALT: u64 = 0x5EED_57EE_7CA2_D500;
 
 /// Whether the estimator applies to `def`: every seat's cards and the board fit the deck, so
 /// that the cards come uniformly from those not yet dealt whoever folds.
@@ -64,28 +82,44 @@ pub fn applies(def: &GameDef) -> bool {
     total <= def.deck.cards().len() as usize
 }
 
+/// The value function a decision's correction uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Baseline {
+    /// The rest of the street's betting walked under the players' policies, the checkdown
+    /// value at its end ([`super::street_walk`]); each street's cards also corrected for the
+    /// betting they lead to, against a sample of the cards the deck could have dealt.
+    #[default]
+    Street,
+    /// The checkdown value where the decision leaves the hand.
+    Checkdown,
+}
+
 /// How a match asks for the estimate.
 #[derive(Clone, Debug, Default)]
 pub struct Aivat {
     /// The players (by index) whose probabilities the estimate does not read: their decisions
     /// are corrected by the action taken, as if their policy were unknown (an opponent that
-    /// only says its actions). Every [`super::Player`] of a match draws its action from the
-    /// probabilities it gives, so none needs it; it shows that the estimate holds without them.
+    /// only says its actions), and the walks play them as check/call. Every
+    /// [`super::Player`] of a match draws its action from the probabilities it gives, so none
+    /// needs it; it shows that the estimate holds without them.
     pub opaque: Vec<usize>,
+    /// The value function of the corrections.
+    pub baseline: Baseline,
 }
 
 /// One hand's estimate, seat by seat, built as the hand is played.
 #[derive(Clone, Debug)]
 pub struct HandEstimate {
-    /// The deal's key: the rollouts of a spot are drawn from a generator seeded with it and the
-    /// cards out.
-    key: u64,
+    /// The equities' rollouts, keyed by the deal.
+    eq: Equities,
     /// Seats whose decisions are corrected as if their probabilities were unknown (bit `s`).
     opaque: u16,
-    /// Per seat, `V(start)` plus the decisions' terms so far.
-    sum: [f64; MAX_SEATS],
-    /// Per seat, `V` after the last event (the start or the last decision).
+    baseline: Baseline,
+    /// Per seat, the checkdown value after the last event (the start or the last decision).
     last: [f64; MAX_SEATS],
+    /// The hand before the first card of its current street, until that street's first
+    /// decision ([`Baseline::Street`]).
+    before_cards: Option<State>,
     /// Per seat, the corrections so far by group ([`GROUPS`]).
     groups: [[f64; GROUPS]; MAX_SEATS],
 }
@@ -94,7 +128,12 @@ impl HandEstimate {
     /// The estimate of a hand starting at `start` (antes in, no card dealt), its rollouts keyed
     /// by `key` (the same for every seating of one deal); `opaque` marks the seats whose
     /// probabilities are not to be used.
-    pub fn new(start: &State, key: u64, opaque: u16) -> anyhow::Result<HandEstimate> {
+    pub fn new(
+        start: &State,
+        key: u64,
+        opaque: u16,
+        baseline: Baseline,
+    ) -> anyhow::Result<HandEstimate> {
         let def = start.def();
         anyhow::ensure!(
             applies(def),
@@ -102,87 +141,106 @@ impl HandEstimate {
              not)",
             def.variant
         );
-        let n = def.seats as usize;
-        let mut sum = [0.0; MAX_SEATS];
         // No card out, every seat live: each seat's equity is 1 / n by symmetry.
-        let even = [1.0 / n as f64; MAX_SEATS];
-        values(start, &even, &mut sum);
+        let even = [1.0 / f64::from(def.seats); MAX_SEATS];
         Ok(HandEstimate {
-            key,
+            eq: Equities::new(key),
             opaque,
-            sum,
-            last: sum,
+            baseline,
+            last: checkdown::values(start, &even),
+            before_cards: None,
             groups: [[0.0; GROUPS]; MAX_SEATS],
         })
     }
 
-    /// Adds the term of a decision at `state`: the actor chose `legal[chosen]`, having given
-    /// `probs` (one per legal action) as its distribution.
+    /// Notes that a card is about to be dealt at `state`: the first of a street is where the
+    /// street's betting value is sampled from ([`Baseline::Street`]).
+    pub fn card_coming(&mut self, state: &State) {
+        let street = state.street();
+        let known = self.before_cards.as_ref().map(State::street);
+        if self.baseline == Baseline::Street && known != Some(street) {
+            self.before_cards = Some(state.clone());
+        }
+    }
+
+    /// Adds the corrections of a decision at `state` (`bets`: the betting that reached it):
+    /// the actor chose `legal[chosen]`, having given `probs` (one per legal action) as its
+    /// distribution; `seats` are the hand's players, one per seat, which the walks of
+    /// [`Baseline::Street`] ask.
     pub fn decision(
         &mut self,
         state: &State,
+        bets: &[Bet],
         legal: &[Action],
         probs: &[f64],
         chosen: usize,
+        seats: &[&dyn Player],
     ) -> anyhow::Result<()> {
         let actor = state.to_act().context("no decision is due")?;
-        let live = state.live();
-        let equity = self.equities(state, live)?;
-        // After a fold the others share the pot; heads-up that is the one seat left.
-        let after_fold = match legal.contains(&Action::Fold) {
-            true => self.equities(state, live & !(1 << actor))?,
-            false => equity,
-        };
-        let mut before = [0.0; MAX_SEATS];
-        values(state, &equity, &mut before);
-        self.cards_dealt(state.street(), &before);
-        let known = self.opaque & (1 << actor) == 0;
-        let mut after = [0.0; MAX_SEATS];
-        let mut v = [0.0; MAX_SEATS];
+        anyhow::ensure!(
+            legal.len() <= 8 && chosen < legal.len(),
+            "a decision of {} actions",
+            legal.len()
+        );
+        let mut memo = Memo::default();
+        let now = memo.values(&self.eq, state, ROLLOUTS)?;
+        self.cards_dealt(state.street(), &now);
+        let mut bets = bets.to_vec();
+        if let Some(before) = self.before_cards.take_if(|b| b.street() == state.street()) {
+            let term = self.street_cards(&before, state, &mut bets, seats, &mut memo)?;
+            self.book(BETTING_GROUP, &term);
+        }
+        // The distribution the action was drawn from: the actor's probabilities as `sample`
+        // reads them, or the action taken when they are not read or give no weight at all
+        // (then the draw was fixed), whose correction is then 0.
+        let mut weights = [0.0; 8];
+        let weights = &mut weights[..legal.len()];
+        if self.opaque & (1 << actor) == 0 {
+            weights.copy_from_slice(&probs[..legal.len()]);
+        }
+        super::drawn_distribution(weights, chosen);
+        let walkers = Walkers::new(seats, self.opaque, state);
+        let (mut mean, mut taken) = ([0.0; MAX_SEATS], [0.0; MAX_SEATS]);
         for (i, &a) in legal.iter().enumerate() {
-            let weight = match known {
-                true => probs[i],
-                false => f64::from(u8::from(i == chosen)),
-            };
-            if weight == 0.0 && i != chosen {
+            if weights[i] == 0.0 && i != chosen {
                 continue;
             }
             let mut next = state.clone();
             next.apply(a)?;
-            let w = if a == Action::Fold {
-                &after_fold
-            } else {
-                &equity
+            let v = match self.baseline {
+                Baseline::Checkdown => memo.values(&self.eq, &next, ROLLOUTS)?,
+                Baseline::Street => {
+                    bets.push((state.street(), a));
+                    let mut leaf = |s: &State| memo.values(&self.eq, s, ROLLOUTS);
+                    let v = street_walk::street_value(&next, &mut bets, &walkers, &mut leaf);
+                    bets.pop();
+                    v?
+                }
             };
-            values(&next, w, &mut v);
-            for (s, x) in after.iter_mut().enumerate() {
-                *x += weight * v[s];
+            for (m, x) in mean.iter_mut().zip(v) {
+                *m += weights[i] * x;
             }
             if i == chosen {
-                self.last = v;
+                taken = v;
+                self.last = memo.values(&self.eq, &next, ROLLOUTS)?;
             }
         }
-        for (s, x) in self.sum.iter_mut().enumerate() {
-            *x += after[s] - before[s];
-            // The decision's correction: V after the action taken less its mean.
-            self.groups[s][GROUPS - 1] += self.last[s] - after[s];
-        }
+        let correction: [f64; MAX_SEATS] = std::array::from_fn(|s| taken[s] - mean[s]);
+        self.book(DECISION_GROUP, &correction);
         Ok(())
     }
 
-    /// The estimate of each seat's chips once the hand is over at `end`: the terms so far plus
-    /// `u − V(end)` (0 but for side pots and odd chips: every live card is known).
+    /// The estimate of each seat's chips once the hand is over at `end`: its chips less every
+    /// correction.
     pub fn finish(&mut self, end: &State) -> anyhow::Result<[f64; MAX_SEATS]> {
         let payoffs = end
             .payoffs()
             .context("a finished hand has no payoffs (a rules engine bug)")?;
-        let equity = self.equities(end, end.live())?;
-        let mut v = [0.0; MAX_SEATS];
-        values(end, &equity, &mut v);
+        let v = checkdown::values(end, &self.eq.at(end, end.live(), ROLLOUTS)?);
         self.cards_dealt(end.street(), &v);
-        let mut out = self.sum;
+        let mut out = [0.0; MAX_SEATS];
         for (s, &u) in payoffs.iter().enumerate() {
-            out[s] += u as f64 - v[s];
+            out[s] = u as f64 - self.groups[s].iter().sum::<f64>();
         }
         Ok(out)
     }
@@ -194,102 +252,150 @@ impl HandEstimate {
         &self.groups
     }
 
-    /// Books `V(now) − V(after the last event)`, the correction of the cards dealt between
-    /// them (0 when none was), to the group of `street`; `now` becomes the last event's `V`.
+    /// Books `V(now) − V(after the last event)` (checkdown values), the correction of the cards
+    /// dealt between them (0 when none was), to the group of `street`; `now` becomes the last
+    /// event's value.
     fn cards_dealt(&mut self, street: usize, now: &[f64; MAX_SEATS]) {
-        let g = street.min(GROUPS - 2);
+        let g = street.min(BETTING_GROUP - 1);
         for (s, x) in now.iter().enumerate() {
             self.groups[s][g] += x - self.last[s];
         }
         self.last = *now;
     }
 
-    /// Each seat's checkdown equity at `state` among the seats `live` (0 for the others): its
-    /// share of the pot when every live hand is dealt out from the cards not yet dealt and shown
-    /// down. Exact when no card is to come; else the mean over [`ROLLOUTS`] random completions.
-    fn equities(&self, state: &State, live: u16) -> anyhow::Result<[f64; MAX_SEATS]> {
-        let mut equity = [0.0; MAX_SEATS];
-        if live.count_ones() == 1 {
-            equity[live.trailing_zeros() as usize] = 1.0;
-            return Ok(equity);
+    /// Adds `term` to group `g` of every seat.
+    fn book(&mut self, g: usize, term: &[f64; MAX_SEATS]) {
+        for (s, x) in term.iter().enumerate() {
+            self.groups[s][g] += x;
         }
-        let def = state.def();
-        let n = def.seats as usize;
-        let board: CardSet = state.community_cards().iter().copied().collect();
-        let mut out = board;
-        let mut held = [CardSet::EMPTY; MAX_SEATS];
-        for (s, h) in held.iter_mut().enumerate().take(n) {
-            for c in state.down_cards(s as u8) {
-                h.insert(c.context("the estimate needs every seat's down cards")?);
-            }
-            for &c in state.up_cards(s as u8) {
-                h.insert(c);
-            }
-            out = out.union(*h);
-        }
-        let per = def.cards_per_player();
-        let board_missing = def.community_cards() - state.community_cards().len();
-        let seats = || (0..n).filter(move |&s| live & (1 << s) != 0);
-        let need = seats().map(|s| per - held[s].len() as usize).sum::<usize>() + board_missing;
-        let mut pool: Vec<_> = def.deck.cards().minus(out).iter().collect();
-        anyhow::ensure!(need <= pool.len(), "the deck cannot complete the hands");
-        let mut committed = [0; MAX_SEATS];
-        for s in seats() {
-            committed[s] = UNIT;
-        }
-        let pot = (UNIT * u64::from(live.count_ones())) as f64;
-        let rollouts = if need == 0 { 1 } else { ROLLOUTS };
-        let mut rng = ChaCha8Rng::seed_from_u64(self.spot_key(&held[..n], board, live));
-        let mut hands = [None; MAX_SEATS];
-        for _ in 0..rollouts {
-            let (drawn, _) = abstraction::draw::partial_shuffle(&mut pool, &mut rng, need);
-            let mut next = drawn.iter().copied();
-            let mut b = board;
-            for c in next.by_ref().take(board_missing) {
-                b.insert(c);
-            }
-            for s in seats() {
-                let mut h = held[s].union(b);
-                for c in next.by_ref().take(per - held[s].len() as usize) {
-                    h.insert(c);
-                }
-                hands[s] = Some(h);
-            }
-            let won = showdown_winnings(def.variant.showdown(), &committed[..n], &hands[..n]);
-            for s in seats() {
-                equity[s] += won[s] as f64 / pot;
-            }
-        }
-        for e in &mut equity[..n] {
-            *e /= f64::from(rollouts);
-        }
-        Ok(equity)
     }
 
-    /// The seed of a spot's rollouts: the deal's key, each seat's cards and the board, and who
-    /// is live. The seatings of a duplicate deal reaching the same cards draw the same
-    /// rollouts, so that their noise cancels where they bet alike.
-    fn spot_key(&self, held: &[CardSet], board: CardSet, live: u16) -> u64 {
-        let mut h = abstraction::fnv::Fnv::new();
-        h.update(&self.key.to_le_bytes());
-        for c in held {
-            h.update(&c.0.to_le_bytes());
+    /// The correction of a street's cards for the betting they lead to: at `state`, the
+    /// street's first decision, the value of the street's betting `B` (the walk's value less
+    /// the checkdown value) less its mean over [`STREET_SAMPLES`] deals of the street's cards
+    /// drawn from `before` (the hand before them) as the deck deals (uniformly from the cards
+    /// not out). The draws do not depend on the cards dealt, so the mean is an unbiased
+    /// estimate of `B`'s expectation given `before`, and the term has mean 0.
+    fn street_cards(
+        &self,
+        before: &State,
+        state: &State,
+        bets: &mut Vec<Bet>,
+        seats: &[&dyn Player],
+        memo: &mut Memo,
+    ) -> anyhow::Result<[f64; MAX_SEATS]> {
+        let mut term = self.betting_value(state, bets, seats, memo, ROLLOUTS)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(self.eq.key_of(before, SAMPLE_SALT));
+        let mut pool = [None; 64];
+        for _ in 0..STREET_SAMPLES {
+            let mut s = before.clone();
+            while let Next::Deal { .. } = s.next() {
+                let mut n = 0;
+                for c in s.unseen().iter().take(pool.len()) {
+                    pool[n] = Some(c);
+                    n += 1;
+                }
+                let card =
+                    pool[..n][rng.random_range(0..n.max(1))].context("no card left to sample")?;
+                s.deal(card)?;
+            }
+            let v = self.betting_value(&s, bets, seats, &mut Memo::default(), SAMPLE_ROLLOUTS)?;
+            for (t, x) in term.iter_mut().zip(v) {
+                *t -= x / f64::from(STREET_SAMPLES);
+            }
         }
-        h.update(&board.0.to_le_bytes());
-        h.update(&live.to_le_bytes());
-        h.finish()
+        Ok(term)
+    }
+
+    /// The value of the street's betting from `state`, the street's first decision (or the
+    /// end of the hand): the walk's value less the checkdown value, equities by `rollouts`.
+    fn betting_value(
+        &self,
+        state: &State,
+        bets: &mut Vec<Bet>,
+        seats: &[&dyn Player],
+        memo: &mut Memo,
+        rollouts: u32,
+    ) -> anyhow::Result<[f64; MAX_SEATS]> {
+        if state.to_act().is_none() {
+            return Ok([0.0; MAX_SEATS]);
+        }
+        let now = memo.values(&self.eq, state, rollouts)?;
+        let walkers = Walkers::new(seats, self.opaque, state);
+        let mut leaf = |s: &State| memo.values(&self.eq, s, rollouts);
+        let walked = street_walk::street_value(state, bets, &walkers, &mut leaf)?;
+        Ok(std::array::from_fn(|s| walked[s] - now[s]))
     }
 }
 
-/// Each seat's checkdown value at `state` given the live seats' `equity`: its share of the pot
-/// minus what it has put in (a folded seat: minus what it has put in).
-fn values(state: &State, equity: &[f64; MAX_SEATS], out: &mut [f64; MAX_SEATS]) {
-    let pot = state.pot() as f64;
-    for (s, v) in out.iter_mut().enumerate().take(state.def().seats as usize) {
-        let put_in = state.committed(s as u8) as f64;
-        *v = match state.folded(s as u8) {
-            true => -put_in,
-            false => equity[s] * pot - put_in,
-        };
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{AlwaysCall, Answer};
+    use abstraction::cards::Card;
+    use std::sync::Arc;
+
+    /// Answers with no weight on any action (a player that breaks the trait's promise of a
+    /// distribution): the match's draw is then fixed on the first action.
+    struct Weightless;
+
+    impl Player for Weightless {
+        fn name(&self) -> &str {
+            "weightless"
+        }
+        fn policy(
+            &self,
+            _: &State,
+            _: &[Bet],
+            _: u8,
+            _: &[Action],
+            probs: &mut [f64],
+        ) -> anyhow::Result<Answer> {
+            probs.fill(0.0);
+            Ok(Answer::Fallback)
+        }
+    }
+
+    /// Kuhn with the first player's Jack and the second's King, the first decision due, and
+    /// its estimate so far.
+    fn kuhn(baseline: Baseline) -> (State, HandEstimate) {
+        let def = Arc::new(GameDef::preset("kuhn").unwrap());
+        let mut state = State::with_def(def).unwrap();
+        let mut e = HandEstimate::new(&state, 7, 0, baseline).unwrap();
+        let cards = def_cards(&state);
+        for c in cards {
+            e.card_coming(&state);
+            state.deal(c).unwrap();
+        }
+        assert!(state.to_act().is_some());
+        (state, e)
+    }
+
+    /// The Jack, then the King, of Kuhn's deck (its lowest and highest cards): the first
+    /// player's bet loses a chip more than its check, so the two actions' values differ.
+    fn def_cards(state: &State) -> [Card; 2] {
+        let deck: Vec<Card> = state.def().deck.cards().iter().collect();
+        [deck[0], deck[deck.len() - 1]]
+    }
+
+    #[test]
+    fn a_decision_without_weight_has_a_correction_of_exactly_zero() {
+        for baseline in [Baseline::Street, Baseline::Checkdown] {
+            let (state, mut e) = kuhn(baseline);
+            let seats: [&dyn Player; 2] = [&Weightless, &AlwaysCall];
+            let legal = state.legal_actions();
+            // The match draws the first action from a distribution without weight.
+            let probs = vec![0.0; legal.len()];
+            e.decision(&state, &[], &legal, &probs, 0, &seats).unwrap();
+            for s in 0..2 {
+                assert_eq!(e.corrections()[s][DECISION_GROUP], 0.0, "{baseline:?}");
+            }
+            // Weight read as given, the same decision's correction is not 0: the check above
+            // can fail.
+            let (state, mut e) = kuhn(baseline);
+            let even = vec![1.0 / legal.len() as f64; legal.len()];
+            e.decision(&state, &[], &legal, &even, 0, &seats).unwrap();
+            assert_ne!(e.corrections()[0][DECISION_GROUP], 0.0, "{baseline:?}");
+        }
     }
 }

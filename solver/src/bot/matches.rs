@@ -3,7 +3,7 @@
 //! cards and the luck of the cards cancels out. Heads-up that is each deal twice with the
 //! players swapped.
 
-use super::aivat::{self, Aivat, HandEstimate, GROUPS};
+use super::aivat::{self, Aivat, Baseline, HandEstimate, GROUPS};
 use super::{choose, control, Answer, Bet, Player};
 use abstraction::cards::{Card, CardSet};
 use abstraction::phh::{HandHistory, Recorder};
@@ -243,9 +243,9 @@ pub fn play_hand(
     play_hand_estimated(def, seats, cards, rng, rec, None).map(|(state, f, _)| (state, f))
 }
 
-/// How the estimate of a hand is asked for: the deal's key and the seats whose probabilities
-/// it does not read ([`HandEstimate::new`]).
-pub type EstimateKey = (u64, u16);
+/// How the estimate of a hand is asked for: the deal's key, the seats whose probabilities
+/// it does not read and its value function ([`HandEstimate::new`]).
+pub type EstimateKey = (u64, u16, Baseline);
 
 /// A hand's variance-reduced estimate ([`aivat`]): per seat, its estimate of the chips and its
 /// corrections by group ([`HandEstimate::corrections`]).
@@ -266,7 +266,7 @@ pub fn play_hand_estimated(
     }
     let mut state = State::with_def(def.clone())?;
     let mut est = estimate
-        .map(|(key, opaque)| HandEstimate::new(&state, key, opaque))
+        .map(|(key, opaque, baseline)| HandEstimate::new(&state, key, opaque, baseline))
         .transpose()?;
     let mut probs = [0.0; 8];
     let mut bets: Vec<Bet> = Vec::new();
@@ -274,6 +274,9 @@ pub fn play_hand_estimated(
     loop {
         match state.next() {
             Next::Deal { seat, .. } => {
+                if let Some(e) = est.as_mut() {
+                    e.card_coming(&state);
+                }
                 cards.deal_next(&mut state, seat, rec.as_deref_mut())?;
             }
             Next::Act { seat } => {
@@ -284,7 +287,7 @@ pub fn play_hand_estimated(
                 fallbacks[seat as usize] += (answer == Answer::Fallback) as u64;
                 if let Some(e) = est.as_mut() {
                     let chosen = legal.iter().position(|a| *a == action).unwrap_or(0);
-                    e.decision(&state, &legal, &probs[..legal.len()], chosen)?;
+                    e.decision(&state, &bets, &legal, &probs[..legal.len()], chosen, seats)?;
                 }
                 bets.push((state.street(), action));
                 state.apply(action)?;
@@ -499,7 +502,11 @@ fn play_deal(players: &[&dyn Player], cfg: &MatchConfig, i: u64) -> anyhow::Resu
             (cfg.aivat.iter().flat_map(|a| &a.opaque)).fold(0u16, |m, &p| m | 1 << ((p + r) % n));
         let mut rec = cfg.phh_out.as_ref().and_then(|_| Recorder::new(def));
         let mut rng = table_stream(cfg.seed, i, 1 + r as u64, def.seats);
-        let estimate = estimating.then_some((key, opaque));
+        let baseline = cfg
+            .aivat
+            .as_ref()
+            .map_or(Baseline::default(), |a| a.baseline);
+        let estimate = estimating.then_some((key, opaque, baseline));
         let (state, f, e) =
             play_hand_estimated(def, &seats[..n], &cards, &mut rng, rec.as_mut(), estimate)?;
         showdowns += u64::from(state.live().count_ones() >= 2);

@@ -8,6 +8,7 @@
 pub mod aivat;
 mod average;
 pub mod check;
+pub mod checkdown;
 pub mod control;
 mod heuristic;
 mod lbr;
@@ -17,6 +18,7 @@ mod multiway;
 pub mod protocol;
 pub(crate) mod range;
 mod strategy;
+pub mod street_walk;
 #[cfg(unix)]
 pub mod tcp;
 pub mod third_street;
@@ -92,6 +94,16 @@ pub trait Player: Send + Sync {
         let _ = (state, bets, seat, class, legal, probs);
         anyhow::bail!("{} reads its cards without classes", self.name())
     }
+
+    /// Whether the variance-reduced estimate ([`aivat`]) may ask this player's policy at spots
+    /// the match does not reach: it walks the rest of each street's betting under the players'
+    /// policies ([`street_walk`]), dozens of questions a decision. `true` (the default) for a
+    /// player that answers from a table or a rule; a player whose every answer costs a re-solve
+    /// says `false`, and the walk plays its seat as check/call (the estimate stays unbiased: it
+    /// still reads the player's answers at its own decisions).
+    fn walkable(&self) -> bool {
+        true
+    }
 }
 
 /// Where a player's probabilities came from.
@@ -129,6 +141,20 @@ pub fn sample<R: Rng + ?Sized>(probs: &[f64], rng: &mut R) -> usize {
     }
     // Rounding can leave a sliver past the last entry: take the last one with weight.
     probs.iter().rposition(|&p| p > 0.0).unwrap_or(0)
+}
+
+/// Makes `probs` (a player's answer) the distribution [`sample`] draws from: each weight over
+/// their sum. With no weight (a sum of 0, or not a finite number) `sample`'s draw does not
+/// depend on its generator: all the weight goes to `fixed`, the index the caller knows it
+/// draws then.
+pub(crate) fn drawn_distribution(probs: &mut [f64], fixed: usize) {
+    let total: f64 = probs.iter().sum();
+    if total > 0.0 && total.is_finite() {
+        probs.iter_mut().for_each(|p| *p /= total);
+    } else {
+        probs.fill(0.0);
+        probs[fixed] = 1.0;
+    }
 }
 
 /// Asks `player` for its policy at `state` after `bets` (into `probs`, at least `legal.len()`

@@ -2,6 +2,7 @@
 //! larger table, the seats rotated.
 
 use super::game_for;
+use solver::bot::aivat::{Aivat, Baseline};
 use solver::bot::matches::{play_match_with, play_table, MatchConfig, WinRate};
 use solver::bot::Player;
 use solver::players::load;
@@ -20,8 +21,9 @@ stud match strategies/7stud-hu.strat:resolve,cold random --hands 20 --seed 1 --n
 stud match heuristic call call --game 7stud-3p --hands 20000 --seed 11\n  \
 stud match strategies/7stud-3p.strat:resolve strategies/7stud-3p.strat strategies/7stud-3p.strat --hands 5 --seed 7\n  \
 stud match strategies/7stud-hu.strat call --hands 2000 --seed 1 --no-aivat\n  \
-stud solve --game ministud --solver deal --abstraction 8 --iterations 200 --out /tmp/m8.strat\n  \
-stud match /tmp/m8.strat:depth=4,from=2nd /tmp/m8.strat --hands 200 --seed 1\n\n\
+stud solve --game ministud --solver deal --abstraction 8 --iterations 200 --out m8.strat\n  \
+stud match m8.strat:depth=4,from=2nd m8.strat --hands 200 --seed 1\n  \
+stud match strategies/7stud-hu.strat heuristic --hands 200 --seed 1 --aivat-value checkdown\n\n\
 The game is the one a strategy file records; --game, needed for bots alone, may repeat it. \
 Players are bots (random, call, raise, heuristic) or strategy files, one per seat of the game. \
 Heads-up (A B), each of the N deals is played twice, A in the first seat then in the second, \
@@ -37,8 +39,9 @@ streams of a ChaCha8 generator seeded with --seed: the result does not depend on
 threads (RAYON_NUM_THREADS).\n\n\
 Beside each win rate comes a variance-reduced one (AIVAT, \"aivat\" in the JSON): the same \
 expected value, each hand's chips corrected by how the cards fell and by the players' own \
-probabilities at their decisions, so its interval is narrower (about 2× in seven-card stud); \
---no-aivat leaves it out. It needs every seat's cards to fit the deck (not 7stud-8p)."
+probabilities at their decisions, each decision and each street's cards valued by the betting \
+the players' policies make of the rest of the street (--aivat-value), so its interval is \
+narrower; --no-aivat leaves it out. It needs every seat's cards to fit the deck (not 7stud-8p)."
 )]
 pub struct Args {
     /// The players, one per seat: bot names or strategy files (FILE:mixed, FILE:pure,
@@ -70,9 +73,24 @@ pub struct Args {
     /// its rollouts (a match of fast players runs up to twice as fast without them).
     #[arg(long)]
     pub no_aivat: bool,
+    /// The variance-reduced estimate's value function: `street` walks the rest of each
+    /// street's betting under the players' policies (the narrower interval), `checkdown`
+    /// values a spot by its equity share of the pot alone (cheaper; the estimate of earlier
+    /// versions).
+    #[arg(long, value_enum, default_value = "street", value_name = "VALUE")]
+    pub aivat_value: AivatValue,
     /// `--json`.
     #[command(flatten)]
     pub output: super::args::Output,
+}
+
+/// The value functions of `--aivat-value`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum AivatValue {
+    /// The rest of each street's betting walked under the players' policies.
+    Street,
+    /// The equity share of the pot where a decision leaves the hand.
+    Checkdown,
 }
 
 /// Runs the command.
@@ -98,7 +116,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         deals: args.hands,
         seed: args.random.seed,
         phh_out: args.phh_out.clone(),
-        aivat: (!args.no_aivat).then(Default::default),
+        aivat: (!args.no_aivat).then(|| Aivat {
+            opaque: Vec::new(),
+            baseline: match args.aivat_value {
+                AivatValue::Street => Baseline::Street,
+                AivatValue::Checkdown => Baseline::Checkdown,
+            },
+        }),
     };
     if specs.len() > 2 {
         return table(&args, &specs, &players, &cfg);

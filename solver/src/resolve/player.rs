@@ -334,6 +334,12 @@ impl Player for ResolvingPlayer {
         &self.name
     }
 
+    /// Its answers on the last streets are re-solves: the variance-reduced estimate's walk
+    /// does not ask them at spots the match does not reach.
+    fn walkable(&self) -> bool {
+        false
+    }
+
     fn policy(
         &self,
         state: &State,

@@ -186,6 +186,12 @@ impl Player for TablePlayer {
         &self.name
     }
 
+    /// Its answers on the last streets are re-solves: the variance-reduced estimate's walk
+    /// does not ask them at spots the match does not reach.
+    fn walkable(&self) -> bool {
+        false
+    }
+
     fn policy(
         &self,
         state: &State,

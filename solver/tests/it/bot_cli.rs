@@ -466,7 +466,17 @@ fn on_a_terminal(args: &[&str]) -> Option<String> {
 
 #[test]
 fn long_runs_show_their_progress_on_a_terminal_only() {
-    let Some(shown) = on_a_terminal(&["match", "heuristic", "random", "--hands", "2000"]) else {
+    // The checkdown estimate: the street walk's would take most of the suite's time here.
+    let args = [
+        "match",
+        "heuristic",
+        "random",
+        "--hands",
+        "2000",
+        "--aivat-value",
+        "checkdown",
+    ];
+    let Some(shown) = on_a_terminal(&args) else {
         eprintln!("no `script`: the terminal is not tried");
         return;
     };
@@ -475,7 +485,7 @@ fn long_runs_show_their_progress_on_a_terminal_only() {
         "{shown}"
     );
     // Through a pipe: the answer alone (the win rate, then the variance-reduced one).
-    let out = stud(&["match", "heuristic", "random", "--hands", "2000"], "");
+    let out = stud(&args, "");
     assert!(text(&out.stderr).is_empty(), "{}", text(&out.stderr));
     let answer = text(&out.stdout);
     assert_eq!(answer.lines().count(), 2, "{answer}");
@@ -567,6 +577,8 @@ fn match_at_a_table_of_three_rotates_the_seats() {
         args.extend([
             "--game", "7stud-3p", "--hands", "40", "--seed", "11", "--json",
         ]);
+        // The checkdown estimate: the street walk's is 15 times slower at a table.
+        args.extend(["--aivat-value", "checkdown"]);
         let out = stud(&args, "");
         assert!(out.status.success(), "{}", text(&out.stderr));
         serde_json::from_slice(&out.stdout).unwrap()
