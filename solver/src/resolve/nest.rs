@@ -195,10 +195,14 @@ fn copy_rows(
     Ok(())
 }
 
+/// A path from a subgame's root (each step an action node and the index of the child taken),
+/// and the node it reaches.
+type Path = (Vec<(usize, usize)>, usize);
+
 /// The path from `sub`'s root along the bets of `bets` past its root (`bets` the whole hand's
 /// betting), and the node it reaches; `None`
 /// where the subgame lacks one of the bets (a raise past its cap).
-fn path_after(sub: &Subgame, bets: &[Bet]) -> anyhow::Result<Option<(Vec<(usize, usize)>, usize)>> {
+fn path_after(sub: &Subgame, bets: &[Bet]) -> anyhow::Result<Option<Path>> {
     ensure!(
         bets.len() >= sub.root_bets,
         "the betting given stops before the subgame's root"

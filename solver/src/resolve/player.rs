@@ -34,13 +34,16 @@ pub struct ResolvingPlayer {
     options: Options,
     name: String,
     /// Recent solves, keyed by the street root's public cards and betting.
-    cache: Mutex<Vec<(Key, Arc<Solved>)>>,
+    cache: Mutex<Kept>,
     /// The blueprint's classes of the hands' holdings, worked out street by street.
     classes: ClassCache,
 }
 
 /// A subgame and its solve.
 type Solved = (Subgame, Resolved);
+
+/// The solves kept, each with what it depends on, oldest first.
+type Kept = Vec<(Key, Arc<Solved>)>;
 
 /// What a solve depends on: both seats' up cards, the betting before its root (whose street
 /// it is), the budget, and in a safe re-solve the seat re-solved.
@@ -267,7 +270,7 @@ impl ResolvingPlayer {
     }
 
     /// The cache, locked.
-    fn lock(&self) -> anyhow::Result<std::sync::MutexGuard<'_, Vec<(Key, Arc<Solved>)>>> {
+    fn lock(&self) -> anyhow::Result<std::sync::MutexGuard<'_, Kept>> {
         self.cache
             .lock()
             .map_err(|_| anyhow::anyhow!("the re-solve cache was left half-updated by a panic"))
