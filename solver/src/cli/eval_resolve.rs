@@ -16,7 +16,8 @@ stud eval resolve /tmp/m8.strat --iterations 30\n  \
 stud eval resolve /tmp/m8.strat:mixed --iterations 100 --floor 0 --json\n  \
 stud eval resolve /tmp/m8.strat --from-street 2nd --iterations 100\n  \
 stud eval resolve /tmp/m8.strat --from-street 2nd --leaves 4 --iterations 100 --json\n  \
-stud eval resolve /tmp/m8.strat --from-street 2nd --leaves 4 --nested --iterations 100\n\n\
+stud eval resolve /tmp/m8.strat --from-street 2nd --leaves 4 --nested --iterations 100\n  \
+stud eval resolve /tmp/m8.strat --from-street 2nd --nested --iterations 30 --json\n\n\
 On a walkable game (ministud, kings and aces and the like: one down card, the lossless public \
 tree in memory), the player's strategy is lifted onto the lossless public tree and measured by \
 the exact best response; then every last-street subgame it reaches is re-solved from the \
@@ -27,7 +28,8 @@ street instead and hold the rest of the hand, the up cards still to come dealt i
 with --leaves K they are depth-limited: that street alone is re-solved, each end of its betting \
 valued by K continuations of the player's strategy (the strategy itself, then biased to fold, \
 to call, to raise), the opponent choosing per hand, the player's own rows kept below (--nested: each later street \
-re-solved the same way from the ranges of the re-solve above it). \
+re-solved the same way from the ranges of the re-solve above it; without --leaves, each later \
+street re-solved again at full depth from them, as `FILE:search` does in seven-card stud). \
 Exploitability is in chips per game (and milli-big-bets).")]
 pub struct Args {
     /// The blueprint: a strategy file of a walkable game (FILE:mixed, FILE:pure or
@@ -66,10 +68,12 @@ pub struct Args {
         conflicts_with = "safe"
     )]
     pub leaves: Option<usize>,
-    /// With --leaves: re-solve each root of the following streets again, depth-limited,
-    /// from the ranges the re-solved strategy above it implies (as a player searching street
-    /// by street would) instead of keeping the player's rows below the cut.
-    #[arg(long, requires = "leaves")]
+    /// With --from-street: re-solve each root of the following streets again (depth-limited
+    /// with --leaves, else at full depth) from the ranges the re-solved strategy above it
+    /// implies, as a player searching street by street would (`FILE:search`), instead of
+    /// keeping the rows of the first re-solve (or the player's below a depth limit). The
+    /// nested ranges are Bayes' rule on the rows above (--floor is the first re-solve's).
+    #[arg(long, requires = "from_street", conflicts_with = "safe")]
     pub nested: bool,
     /// `--threads`.
     #[command(flatten)]
@@ -119,6 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         } else {
             Method::Unsafe
         },
+        nested: args.nested && args.leaves.is_none(),
         ..Default::default()
     };
     let progress = |done: usize, all: usize| {
@@ -189,6 +194,7 @@ fn print_text(args: &Args, def: &abstraction::rules::GameDef, street: usize, m: 
                 if args.nested { ", nested" } else { "" }
             ),
             None if args.safe => " safely".into(),
+            None if args.nested => ", nested street by street".into(),
             None => String::new(),
         },
         m.resolved.chips,

@@ -18,6 +18,7 @@ stud match raise call --game razz --hands 100 --phh-out hands/ --json\n  \
 stud match strategies/razz-hu.strat heuristic --hands 200\n  \
 stud match strategies/7stud-hu.strat:resolve strategies/7stud-hu.strat --hands 20 --seed 11\n  \
 stud match strategies/7stud-hu.strat:resolve,cold random --hands 20 --seed 1 --no-aivat\n  \
+stud match strategies/7stud-hu.strat:search strategies/7stud-hu.strat --hands 2 --seed 3\n  \
 stud match heuristic call call --game 7stud-3p --hands 20000 --seed 11\n  \
 stud match strategies/7stud-3p.strat:resolve strategies/7stud-3p.strat strategies/7stud-3p.strat --hands 5 --seed 7\n  \
 stud match strategies/7stud-hu.strat call --hands 2000 --seed 1 --no-aivat\n  \
@@ -49,11 +50,13 @@ pub struct Args {
     /// a final :resolve, :resolve=N or :resolve=Nms re-solves its last street at play time, N
     /// iterations or ms, and `,floor=F` after it sets the ranges' floor, `,cold` looks the
     /// ranges' classes up at the last street only, faster in a match; a multiway file's
-    /// once the pot is down to two players; on a walkable game (ministud, yardstud) a final
+    /// :resolve re-solves the rest of the hand once the pot is down to two players; on a
+    /// walkable game (ministud, yardstud) a final
     /// :depth=K,from=S searches depth-limited from street S, each leaf valued by K (1 to 4)
     /// continuation strategies, `,nested` every later street searched again, `,iterations=N`,
-    /// `,floor=F`: what `stud eval resolve --from-street S --leaves K` measures). Heads-up: A
-    /// then B.
+    /// `,floor=F`: what `stud eval resolve --from-street S --leaves K` measures); :search, :search=N or
+    /// :search=Nms searches from 6th street, the last two streets re-solved there and 7th street
+    /// again from the rows of that solve). Heads-up: A then B.
     #[arg(required = true, num_args = 2.., value_name = "PLAYER")]
     pub players: Vec<String>,
     /// `--game`.

@@ -22,6 +22,7 @@ use std::sync::Arc;
 #[command(
     after_help = "Examples:\n  stud play heuristic --game 7stud --seed 3 --save session.phhs\n  \
 stud play strategies/razz-hu.strat\n  \
+stud play strategies/7stud-hu.strat:search --seed 3\n  \
 yes 2 | stud play call --game 5stud --hands 1\n  \
 stud play heuristic call --game 7stud-3p\n  \
 stud play strategies/7stud-hu.strat --train --samples 500\n  \

@@ -27,7 +27,8 @@ use std::time::Duration;
 #[command(after_help = "Example:\n  \
 echo '{\"id\":1,\"seat\":1,\"actions\":[\"d dh p1 ????7h\",\"d dh p2 AsKs2c\",\"p2 pb\",\"p1 cbr 5\"]}' | stud serve heuristic\n  \
 stud serve heuristic --game razz --listen 127.0.0.1:9000 --seed 7\n  \
-stud serve heuristic --game 7stud-3p\n\n\
+stud serve heuristic --game 7stud-3p\n  \
+stud serve strategies/7stud-hu.strat:search --listen 127.0.0.1:9000\n\n\
 One request per line, one reply per line: see docs/protocol.md. At a table of N seats \
 (--game 7stud-3p) the history names p1 to pN and the server answers for whichever seat is to \
 act. Without --listen the server \
@@ -48,7 +49,8 @@ pub struct Args {
     /// The player: a bot (random, call, raise, heuristic) or a strategy file (FILE:mixed,
     /// FILE:pure, FILE:threshold=T say how its rows are played; default threshold=0.15 for the
     /// real games; a final :resolve, :resolve=N or :resolve=Nms re-solves every last street;
-    /// :resolve2 the last two, from 6th street; `,floor=F` after either sets the ranges' floor,
+    /// :resolve2 the last two, from 6th street; :search the same, 7th street re-solved again
+    /// from the 6th street solve's rows; `,floor=F` after any of them sets the ranges' floor,
     /// `,cold` works their classes out at the re-solve only, not at earlier decisions).
     pub player: String,
     /// `--game`.

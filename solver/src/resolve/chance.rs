@@ -87,6 +87,37 @@ impl Subgame {
                     .context("a holding outside the deck")?;
                 w[i] += h.weight;
             }
+        }
+        let replayed = start.elapsed().as_secs_f64() * 1000.0;
+        let mut sub = Subgame::with_chance_given(&r.state, &bets[..r.read], ranges)?;
+        sub.range_millis += replayed;
+        Ok(sub)
+    }
+
+    /// [`Subgame::with_chance`] from the first decision of `state`'s street (reached by
+    /// `bets`, down cards unknown), each seat's range given: a weight per card of the deck, in
+    /// the deck's order (normalized here). What a nested re-solve enters with
+    /// ([`super::nest`]): the ranges a solve above implies, not a replay.
+    pub fn with_chance_given(
+        state: &State,
+        bets: &[Bet],
+        mut ranges: [Vec<f64>; 2],
+    ) -> anyhow::Result<Subgame> {
+        let start = Instant::now();
+        let def = state.def();
+        let street = state.street();
+        ensure!(
+            matches!(state.next(), Next::Act { .. }) && bets.iter().all(|b| b.0 < street),
+            "a subgame with chance starts at the first decision of its street"
+        );
+        let cards: Vec<_> = def.deck.cards().iter().collect();
+        for w in &mut ranges {
+            ensure!(
+                w.len() == cards.len(),
+                "a range of {} weights for a deck of {} cards",
+                w.len(),
+                cards.len()
+            );
             let total: f64 = w.iter().sum();
             ensure!(total > 0.0, "a seat's range is empty");
             w.iter_mut().for_each(|x| *x /= total);
@@ -107,9 +138,9 @@ impl Subgame {
         };
         let betting = BettingAbstraction::for_game(def);
         // The root is the street's first decision: no bet made on it yet.
-        let tree = Tree::build_below(&Lossless, betting, budget, &r.state, 0, 1.0 / pairs)
+        let tree = Tree::build_below(&Lossless, betting, budget, state, 0, 1.0 / pairs)
             .context("the subgame's public tree")?;
-        let (states, node_bets) = states_below(&tree, &r.state, &bets[..r.read])?;
+        let (states, node_bets) = states_below(&tree, state, bets)?;
         let hands: Vec<CardSet> = cards.iter().map(|&c| CardSet::single(c)).collect();
         Ok(Subgame {
             tree,
@@ -120,7 +151,7 @@ impl Subgame {
             hands,
             states,
             bets: node_bets,
-            root_bets: r.read,
+            root_bets: bets.len(),
             street,
             range_millis,
             scale: 1.0 / pairs,

@@ -4,13 +4,12 @@
 
 use super::depth::{root_street_rows, Limited};
 use super::leaves::{continuations, Frontier};
+use super::nest::next_roots;
 use super::verify::{measure_with, row_pairs, Measured, Root, Solved};
 use super::{Budget, Options, Subgame};
 use crate::bot::Player;
-use crate::cfr::dealt_hand;
-use crate::kernel::normalize;
 use abstraction::rules::GameDef;
-use abstraction::tree::{NodeKind, Tree, NONE};
+use abstraction::tree::Tree;
 use anyhow::{ensure, Result};
 use std::time::Instant;
 
@@ -142,76 +141,12 @@ pub(crate) fn nest(
         }
     }
     if depth.nested {
-        for (next, r) in next_roots(tree, root, average, ranges) {
+        // Bayes' rule on the re-solved rows (no floor): as this measure was first run.
+        for (next, r) in next_roots(tree, root, average, ranges, 0.0) {
             nest(tree, next, &r, blueprint, budget, depth, average)?;
         }
     }
     Ok(iterations)
-}
-
-/// The first decisions of the street after `root`'s below it, each with both seats' reach
-/// there (normalised) when they enter `root` with `ranges` and play `average`'s rows on
-/// `root`'s street, the hands holding a card dealt on the way impossible. A decision either
-/// seat never reaches is left out (its rows stay as they are).
-fn next_roots(
-    tree: &Tree,
-    root: usize,
-    average: &[f64],
-    ranges: &[Vec<f64>; 2],
-) -> Vec<(usize, [Vec<f64>; 2])> {
-    let street = tree.nodes[root].street;
-    let n = tree.num_hands();
-    let mut out = Vec::new();
-    let mut stack = vec![(root, ranges.clone())];
-    let mut row = [0.0; crate::strategy_file::MAX_ACTIONS];
-    while let Some((i, reach)) = stack.pop() {
-        let node = tree.nodes[i];
-        match node.kind {
-            NodeKind::Action if node.street != street => {
-                let mut reach = reach;
-                let sums = reach.clone().map(|r| r.iter().sum::<f64>());
-                if sums.iter().all(|&s| s > 0.0) {
-                    for (r, s) in reach.iter_mut().zip(sums) {
-                        r.iter_mut().for_each(|x| *x /= s);
-                    }
-                    out.push((i, reach));
-                }
-            }
-            NodeKind::Action => {
-                let k = node.num_children as usize;
-                let table = tree.bucket_table(node.board, node.seat);
-                for (a, c) in tree.children(i).enumerate() {
-                    let mut next = reach.clone();
-                    for h in 0..n {
-                        let p = match table[h] {
-                            NONE => 0.0,
-                            b => {
-                                let at = node.first_slot() as usize + b as usize * k;
-                                row[..k].copy_from_slice(&average[at..at + k]);
-                                normalize(&mut row[..k]);
-                                row[a]
-                            }
-                        };
-                        next[node.seat as usize][h] *= p;
-                    }
-                    stack.push((c, next));
-                }
-            }
-            NodeKind::Chance => {
-                for c in tree.children(i) {
-                    let mut next = reach.clone();
-                    let h = dealt_hand(tree, c);
-                    if h != NONE {
-                        next.iter_mut().for_each(|r| r[h as usize] = 0.0);
-                    }
-                    stack.push((c, next));
-                }
-            }
-            NodeKind::Fold | NodeKind::Showdown => {}
-        }
-    }
-    out.sort_unstable_by_key(|x| x.0);
-    out
 }
 
 /// Runs `limited` for `budget`'s iterations, or until its milliseconds are spent.

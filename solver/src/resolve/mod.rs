@@ -70,6 +70,9 @@ mod depth_player_tests;
 mod depth_tests;
 pub mod depth_verify;
 pub mod leaves;
+pub mod nest;
+#[cfg(test)]
+mod nest_tests;
 mod player;
 pub mod table;
 #[cfg(test)]
@@ -125,6 +128,11 @@ pub struct Options {
     /// lookup for a hand that ends sooner (most of a match's time against a bot that folds),
     /// and a longer wait at the re-solve. A table's player ([`table::TablePlayer`]) never warms.
     pub cold: bool,
+    /// Whether a [`ResolvingPlayer`] that re-solved from an earlier street re-solves each later
+    /// street again when it comes (`FILE:search`): the next street's subgame from the ranges
+    /// its previous solve's rows imply along the hand's real betting ([`nest`]), rather than
+    /// that solve's rows played on.
+    pub nested: bool,
 }
 
 impl Default for Options {
@@ -134,6 +142,7 @@ impl Default for Options {
             method: Method::Unsafe,
             two_streets: false,
             cold: false,
+            nested: false,
         }
     }
 }

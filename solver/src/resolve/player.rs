@@ -1,5 +1,6 @@
 //! The blueprint with its last street (or last two) re-solved, as a [`Player`]: `stud match
-//! FILE:resolve ...`, `FILE:resolve2 ...`.
+//! FILE:resolve ...`, `FILE:resolve2 ...`, or searching street by street, `FILE:search ...`
+//! (the last two from sixth street, then seventh street again: [`super::nest`]).
 
 use super::classes::{warm, Cached, ClassCache};
 use super::{Budget, Method, Options, Report, Resolved, Stop, Subgame, DEFAULT_FLOOR};
@@ -33,13 +34,16 @@ pub struct ResolvingPlayer {
     options: Options,
     name: String,
     /// Recent solves, keyed by the street root's public cards and betting.
-    cache: Mutex<Vec<(Key, Arc<Solved>)>>,
+    cache: Mutex<Kept>,
     /// The blueprint's classes of the hands' holdings, worked out street by street.
     classes: ClassCache,
 }
 
 /// A subgame and its solve.
 type Solved = (Subgame, Resolved);
+
+/// The solves kept, each with what it depends on, oldest first.
+type Kept = Vec<(Key, Arc<Solved>)>;
 
 /// What a solve depends on: both seats' up cards, the betting before its root (whose street
 /// it is), the budget, and in a safe re-solve the seat re-solved.
@@ -58,13 +62,19 @@ struct Key {
 /// last, unsafely: [`Options::two_streets`]), each optionally followed by `,floor=F` (the
 /// ranges' [`Options::floor`]) and `,cold` (the classes looked up at the re-solve only:
 /// [`Options::cold`]), in either order, into the blueprint's spec, the budget and the
-/// options; `None` for any other spec.
+/// options; `None` for any other spec. `search` (`:search=N`, `:search=Nms`, the same options)
+/// is `resolve2` whose seventh street is re-solved again from the ranges the sixth-street
+/// solve's rows imply ([`Options::nested`]).
 pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)>> {
     let (rest, how) = spec.rsplit_once(':')?;
-    let after = how.strip_prefix("resolve")?;
+    // `search` is `resolve2` nested: sixth street's solve, then seventh street's from its rows.
+    let (nested, after) = match how.strip_prefix("search") {
+        Some(a) if !a.starts_with('-') => (true, a),
+        _ => (false, how.strip_prefix("resolve")?),
+    };
     let (two_streets, after) = match after.strip_prefix('2') {
-        Some(a) => (true, a),
-        None => (false, after),
+        Some(a) if !nested => (true, a),
+        _ => (nested, after),
     };
     let (method, after) = match after.strip_prefix("-safe") {
         Some(_) if two_streets => {
@@ -86,6 +96,7 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
         two_streets,
         floor,
         cold,
+        nested,
     };
     let budget = match after {
         "" => Ok(Budget::Iterations(DEFAULT_PLAYER_ITERATIONS)),
@@ -97,7 +108,7 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
         .map_err(|_| {
             anyhow::anyhow!(
                 "`{how}`: write resolve, resolve=N (iterations) or resolve=Nms, or the same \
-                 with resolve-safe or resolve2"
+                 with resolve-safe, resolve2 or search"
             )
         })
         .and_then(|b| match b {
@@ -154,6 +165,7 @@ impl ResolvingPlayer {
         }
         ResolvingPlayer {
             name: match (options.method, options.two_streets) {
+                _ if options.nested => format!("{}:search={how}{floor}", blueprint.name()),
                 (Method::Unsafe, false) => format!("{}:resolve={how}{floor}", blueprint.name()),
                 (Method::Unsafe, true) => format!("{}:resolve2={how}{floor}", blueprint.name()),
                 (Method::Safe, _) => format!("{}:resolve-safe={how}{floor}", blueprint.name()),
@@ -234,13 +246,8 @@ impl ResolvingPlayer {
             budget,
             safe_for,
         };
-        let lock = || {
-            self.cache
-                .lock()
-                .map_err(|_| anyhow::anyhow!("the re-solve cache was left half-updated by a panic"))
-        };
-        if let Some((_, hit)) = lock()?.iter().find(|(k, _)| *k == key) {
-            return Ok(Arc::clone(hit));
+        if let Some(hit) = self.cached_solve(&key)? {
+            return Ok(hit);
         }
         let sub = Subgame::at_street(&self.cached(), state, bets, root, self.options)?;
         // The ranges take a second or two: a client gone meanwhile has its solve spared.
@@ -250,8 +257,30 @@ impl ResolvingPlayer {
             None => None,
         };
         let resolved = sub.solve_until(budget, safety.as_ref(), stop)?;
+        self.keep(key, sub, resolved)
+    }
+
+    /// The cached solve of `key`, if one is kept.
+    fn cached_solve(&self, key: &Key) -> anyhow::Result<Option<Arc<Solved>>> {
+        let cache = self.lock()?;
+        Ok(cache
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, s)| Arc::clone(s)))
+    }
+
+    /// The cache, locked.
+    fn lock(&self) -> anyhow::Result<std::sync::MutexGuard<'_, Kept>> {
+        self.cache
+            .lock()
+            .map_err(|_| anyhow::anyhow!("the re-solve cache was left half-updated by a panic"))
+    }
+
+    /// Keeps the solve of `key`, dropping the oldest past [`CACHE`] solves or
+    /// [`CACHE_BYTES`] (the newest is always kept).
+    fn keep(&self, key: Key, sub: Subgame, resolved: Resolved) -> anyhow::Result<Arc<Solved>> {
         let entry = Arc::new((sub, resolved));
-        let mut cache = lock()?;
+        let mut cache = self.lock()?;
         cache.push((key, Arc::clone(&entry)));
         let bytes = |e: &Solved| e.1.cost.memory_bytes;
         while cache.len() > CACHE
@@ -260,6 +289,43 @@ impl ResolvingPlayer {
             cache.remove(0);
         }
         Ok(entry)
+    }
+
+    /// The nested solve of the street of `state` (after [`ResolvingPlayer::root_street`]'s),
+    /// from the cache or made now: its subgame's ranges are those the root street's solve
+    /// (kept, or made again: the same bits for a budget in iterations) implies along the
+    /// hand's real betting ([`super::nest::next_street`]). `None` where that solve lacks the
+    /// betting (a raise past its cap: the blueprint answers).
+    fn solve_nested(
+        &self,
+        state: &State,
+        bets: &[Bet],
+        budget: Budget,
+        seat: u8,
+        stop: &Stop,
+    ) -> anyhow::Result<Option<Arc<Solved>>> {
+        let street = state.street();
+        let before = bets.iter().take_while(|b| b.0 < street).count();
+        let key = Key {
+            street,
+            up: [0, 1].map(|s| state.up_cards(s).iter().copied().collect()),
+            bets: bets[..before].to_vec(),
+            budget,
+            safe_for: None,
+        };
+        if let Some(hit) = self.cached_solve(&key)? {
+            return Ok(Some(hit));
+        }
+        let earlier = self.solve(state, bets, budget, seat, stop)?;
+        let (sub, resolved) = &*earlier;
+        let next = super::nest::next_street(sub, resolved, &bets[..before], self.options.floor)
+            .context("the ranges of the nested re-solve")?;
+        let Some(next) = next else {
+            return Ok(None);
+        };
+        stop.check_cancelled()?;
+        let resolved = next.solve_until(budget, None, stop)?;
+        self.keep(key, next, resolved).map(Some)
     }
 }
 
@@ -287,7 +353,13 @@ impl ResolvingPlayer {
             }
             return blueprint(probs);
         }
-        let solved = self.solve(state, bets, budget, seat, stop)?;
+        let solved = match self.options.nested && state.street() > self.root_street(state) {
+            true => match self.solve_nested(state, bets, budget, seat, stop)? {
+                Some(solved) => solved,
+                None => return blueprint(probs),
+            },
+            false => self.solve(state, bets, budget, seat, stop)?,
+        };
         let (sub, resolved) = &*solved;
         match play_row(sub, resolved, state, bets, seat, legal, probs)? {
             Some(answer) => Ok((answer, Some(resolved.report(sub)))),

@@ -118,10 +118,10 @@ impl TablePlayer {
         budget: Budget,
         options: Options,
     ) -> anyhow::Result<TablePlayer> {
-        if options.method == Method::Safe || options.two_streets {
+        if options.method == Method::Safe || options.two_streets || options.nested {
             bail!(
                 "{}: at a table the last street is re-solved unsafely once two players are \
-                 left: write :resolve (resolve-safe and resolve2 are heads-up files' only)",
+                 left: write :resolve (resolve-safe, resolve2 and search are heads-up files' only)",
                 blueprint.name()
             );
         }

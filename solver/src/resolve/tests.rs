@@ -18,7 +18,7 @@ fn last_street(def: &GameDef, seed: u64, player: Option<&dyn Player>) -> Option<
 }
 
 /// [`last_street`] up to the first decision of street `last`.
-fn street_spot(
+pub(crate) fn street_spot(
     def: &GameDef,
     seed: u64,
     player: Option<&dyn Player>,

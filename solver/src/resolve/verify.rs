@@ -15,7 +15,7 @@ use crate::bot::{Bet, Player};
 use abstraction::cards::Card;
 use abstraction::rules::{Deal, GameDef, Next, State};
 use abstraction::tree::{Edge, NodeKind, Tree, NONE};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::hash_map::{Entry, HashMap};
@@ -259,6 +259,14 @@ fn resolve_root(
             *a = f64::from(x);
         }
     }
+    // Nested: each later street re-solved again below, from the ranges these rows imply.
+    if options.nested {
+        ensure!(
+            options.method == Method::Unsafe,
+            "a nested re-solve is unsafe: --nested without --safe"
+        );
+        super::nest::nest_below(&sub, &mut average, budget)?;
+    }
     let mut rows = Vec::with_capacity(pairs.len() * 3);
     for &(at, sub_at, k) in &pairs {
         let mut row = average[sub_at..sub_at + k].to_vec();
@@ -266,7 +274,7 @@ fn resolve_root(
         rows.extend(row.into_iter().enumerate().map(|(a, p)| (at + a, p)));
     }
     let resolved = match &solves[..] {
-        [(None, r)] => r.report(&sub).exploitability,
+        [(None, r)] if !options.nested => r.report(&sub).exploitability,
         _ => sub.exploitability(&average).0,
     };
     Ok(Solved {
