@@ -80,7 +80,13 @@ fn print_values(v: &Value) {
         v["big_bet"]
     );
     let seats = v["seats"].as_u64().unwrap_or(2);
-    if seats > 2 {
+    if seats > 2 && v["method"] == "exact" {
+        println!(
+            "values from here in chips (a fold is worth 0), exact: every deal of every seat's \
+             down cards and of the cards to come, each weighed by the seats' play to here, \
+             every seat playing the file to the end"
+        );
+    } else if seats > 2 {
         let live: Vec<String> = (v["live"].as_array().into_iter().flatten())
             .map(|s| format!("p{}", s.as_u64().unwrap_or(0) + 1))
             .collect();
