@@ -345,6 +345,9 @@ pub fn exact(
     })
 }
 
+/// A class's holdings and its histories' weights and values.
+type ClassRows<'a> = (Vec<CardSet>, Vec<(f64, &'a [f64])>);
+
 /// The lines by class: each class's histories weighed by every seat's reach, its share of the
 /// range's; the commonest first.
 fn class_lines(
@@ -357,8 +360,7 @@ fn class_lines(
 ) -> Vec<ClassLine> {
     let up: CardSet = state.up_cards(seat).iter().copied().collect();
     let total: f64 = histories.iter().map(|h| h.own * h.others).sum();
-    let mut by: Vec<(Vec<CardSet>, Vec<(f64, &[f64])>)> =
-        vec![(Vec::new(), Vec::new()); c.names.len()];
+    let mut by: Vec<ClassRows> = vec![(Vec::new(), Vec::new()); c.names.len()];
     for (h, v) in histories.iter().zip(values) {
         let e = &mut by[c.classify(h.holding, up)];
         if !e.0.contains(&h.holding) {

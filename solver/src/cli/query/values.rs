@@ -80,6 +80,7 @@ fn print_values(v: &Value) {
         v["big_bet"]
     );
     print_method(v);
+    let seats = v["seats"].as_u64().unwrap_or(2);
     let empty = Vec::new();
     if let Some(h) = v["hand"].as_object() {
         println!();

@@ -248,7 +248,7 @@ fn misses(
 fn table_estimates_cover_the_exact_solver_s_values_and_a_biased_estimate_does_not() {
     let (player, tree) = shared();
     let def = player.file().game().clone();
-    let all = decisions(&tree, &def, 60, 5);
+    let all = decisions(tree, &def, 60, 5);
     // The second street after another seat's action on it (where the ranges of the down
     // card dealt there are shaped), then others: the first street, after a fold.
     let (shaped, rest): (Vec<&At>, Vec<&At>) = all.iter().partition(|a| {
@@ -270,15 +270,15 @@ fn table_estimates_cover_the_exact_solver_s_values_and_a_biased_estimate_does_no
         &mut policy,
     );
     let per_seat: Vec<_> = (0..tree.seats as u8)
-        .map(|s| crate::multiway::reach_and_values(&tree, &policy, s))
+        .map(|s| crate::multiway::reach_and_values(tree, &policy, s))
         .collect();
-    let (missed, compared) = misses(&player, &tree, &per_seat, &spots, false);
+    let (missed, compared) = misses(player, tree, &per_seat, &spots, false);
     assert!(compared >= 24, "{compared} values compared");
     assert_eq!(
         missed, 0,
         "{missed} of {compared} values outside twice their interval"
     );
-    let (missed, _) = misses(&player, &tree, &per_seat, &spots, true);
+    let (missed, _) = misses(player, tree, &per_seat, &spots, true);
     assert!(
         missed >= 3,
         "the biased estimate missed only {missed} of {compared}"
@@ -347,12 +347,12 @@ fn table_values_on_doorstud_are_the_exact_solver_s_counterfactual_values() {
     let root = State::new(&def).unwrap();
     profile(tree, player, &root, &mut Vec::new(), 0, &mut policy);
     let per_seat: Vec<_> = (0..tree.seats as u8)
-        .map(|s| crate::multiway::reach_and_values(&tree, &policy, s))
+        .map(|s| crate::multiway::reach_and_values(tree, &policy, s))
         .collect();
     let own: Vec<Vec<f64>> = (0..tree.seats as u8)
-        .map(|s| own_reach(&tree, &policy, s))
+        .map(|s| own_reach(tree, &policy, s))
         .collect();
-    let all = decisions(&tree, &def, 40, 9);
+    let all = decisions(tree, &def, 40, 9);
     let (mut hands, mut ranges, mut streets) = (0, 0, [0; 2]);
     for at in all.iter().step_by(2) {
         let state = &at.state;
@@ -366,7 +366,7 @@ fn table_values_on_doorstud_are_the_exact_solver_s_counterfactual_values() {
         let classes = Classes::of(f.bucketing_at(state), state.street());
         let walked = |hand: Option<&[Card]>| {
             super::super::table_exact::exact(
-                &player,
+                player,
                 state,
                 &at.bets,
                 hand,
@@ -375,7 +375,7 @@ fn table_values_on_doorstud_are_the_exact_solver_s_counterfactual_values() {
             )
         };
         let want = exact(
-            &tree,
+            tree,
             &per_seat[seat as usize].0,
             &per_seat[seat as usize].1,
             at,
@@ -396,7 +396,7 @@ fn table_values_on_doorstud_are_the_exact_solver_s_counterfactual_values() {
             Err(_) => assert!(want.iter().all(|w| w.is_nan()), "{want:?}"),
         }
         let want = exact_range(
-            &tree,
+            tree,
             &per_seat[seat as usize],
             &own[seat as usize],
             at,
