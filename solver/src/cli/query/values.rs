@@ -100,7 +100,14 @@ fn print_values(v: &Value) {
     }
     if v["range"].is_null() {
         println!();
-        println!("(the estimate dealt this hand only: without --hand, the range and each class)");
+        println!(
+            "(the {} dealt this hand only: without --hand, the range and each class)",
+            if v["method"] == "exact" {
+                "walk"
+            } else {
+                "estimate"
+            }
+        );
         return;
     }
     println!();
