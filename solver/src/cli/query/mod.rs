@@ -87,8 +87,6 @@ use std::path::PathBuf;
     stud query strategies/7stud-3p.strat \"3c 8d Kh pb cbr5\" --ranges\n  \
     stud query strategies/7stud-3p.strat \"3c 8d Kh pb\" --hand \"As Ad\" --values\n  \
     stud query strategies/7stud-3p.strat \"3c 8d Kh pb\" --values --samples 500 --json\n  \
-    stud solve --game doorstud --abstraction 16 --iterations 20 --out door.strat   # a table small enough to walk\n  \
-    stud query door.strat \"Jc Qd Kc\" --values   # exact there: every deal of the down cards walked\n  \
     stud query --diff strategies/7stud-3p.strat strategies/7stud-3p.strat --top 3\n\n\
     Spot: public cards and actions in order: PHH f, cc, pb, cbr N (cbrN), or the words x, \
     check, c, call, fold, bi, bring-in, b, bet, r, raise, complete, in any case (stud explore's \
@@ -154,7 +152,9 @@ pub struct Args {
     /// `--ranges` shows: exact on 6th and 7th street (the rest of the hand walked), else
     /// estimated by deals of the unknown cards, with a 95% interval (a real-game file; on a
     /// multiway file estimated, every seat's down cards dealt from its range, every seat
-    /// playing the file, but exact where every deal can be walked: doorstud).
+    /// playing the file, but exact where every deal can be walked: doorstud, as in `stud solve
+    /// --game doorstud --abstraction 16 --iterations 20 --out door.strat` then `stud query
+    /// door.strat "Jc Qd Kc" --values`).
     #[arg(long, conflicts_with_all = ["ranges", "resolve", "play"])]
     pub values: bool,
     /// With --values, where estimated: deals of the unknown cards, each playing every action
