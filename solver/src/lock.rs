@@ -304,10 +304,14 @@ pub(crate) enum Step {
     Card(Card),
     Action(Action),
     AnyRaise,
+    /// A seat prefix (`p3`, 0 is p1): the seat of the card or action after it, checked
+    /// where the spot is replayed ([`spot::replay`]); a tree's path has no seats.
+    Seat(u8),
 }
 
-/// A spot in `stud query` notation as steps (seat prefixes `p1`.. are read past); the actions
-/// in any spelling of [`notation`].
+/// A spot in `stud query` notation as steps; the actions in any spelling of [`notation`]. A seat
+/// prefix (`p1` to `p8`) must stand before a card or an action: `p0`, `p9` and a prefix with
+/// nothing after it are refused by their token.
 pub(crate) fn parse_spot(spot: &str) -> Result<Vec<Step>> {
     let tokens = notation::tokens(spot);
     let mut steps = Vec::new();
@@ -320,8 +324,7 @@ pub(crate) fn parse_spot(spot: &str) -> Result<Vec<Step>> {
             Some((Written::Exact(a), n)) => (Step::Action(a), n),
             Some((Written::AnyRaise, n)) => (Step::AnyRaise, n),
             None if t.len() >= 2 && t.starts_with(['p', 'P']) && t[1..].parse::<u8>().is_ok() => {
-                i += 1;
-                continue;
+                (seat_prefix(&tokens, i)?, 1)
             }
             None => (
                 Step::Card(t.parse::<Card>().map_err(|e| {
@@ -339,12 +342,62 @@ pub(crate) fn parse_spot(spot: &str) -> Result<Vec<Step>> {
     Ok(steps)
 }
 
+/// The seat prefix at token `i` of `tokens` (`p1` is 0), refused by its token when it names no
+/// seat a game can have (p1 to p8) or stands last or before another prefix.
+fn seat_prefix(tokens: &[&str], i: usize) -> Result<Step> {
+    let t = tokens[i];
+    let n: u8 = t[1..].parse().expect("digits");
+    if !(1..=MAX_SEAT_PREFIX).contains(&n) {
+        bail!(
+            "`spot`, token {} {t:?}: seats are p1 to p{MAX_SEAT_PREFIX}",
+            i + 1
+        );
+    }
+    let next = tokens.get(i + 1).copied();
+    let is_prefix =
+        |x: &str| x.len() >= 2 && x.starts_with(['p', 'P']) && x[1..].parse::<u8>().is_ok();
+    match next {
+        None => bail!(
+            "`spot`, token {} {t:?}: a seat prefix with nothing after it",
+            i + 1
+        ),
+        Some(x) if is_prefix(x) => {
+            bail!(
+                "`spot`, token {} {t:?}: a seat prefix before another ({x:?})",
+                i + 1
+            )
+        }
+        Some(_) => Ok(Step::Seat(n - 1)),
+    }
+}
+
+/// The most seats a game has: the highest seat prefix.
+const MAX_SEAT_PREFIX: u8 = 8;
+
+/// Refuses a seat prefix of `steps` past the seats of `def`, by name.
+pub(crate) fn check_prefixes(def: &GameDef, steps: &[Step]) -> Result<()> {
+    for s in steps {
+        if let Step::Seat(seat) = *s {
+            if seat >= def.seats {
+                bail!(
+                    "`spot`: p{} is no seat of this game ({} seats: p1 to p{})",
+                    seat + 1,
+                    def.seats,
+                    def.seats
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Whether the events from the root `path` are the spot `steps` (a betting tree's path has no
-/// cards: the spot's are read past, its rows being the same whatever the up cards).
+/// cards: the spot's are read past, its rows being the same whatever the up cards; no path
+/// has seats: the prefixes were checked on the rules engine).
 fn spot_is(steps: &[Step], path: &[Edge], cards: bool) -> bool {
     let steps: Vec<&Step> = steps
         .iter()
-        .filter(|s| cards || !matches!(s, Step::Card(_)))
+        .filter(|s| !matches!(s, Step::Seat(_)) && (cards || !matches!(s, Step::Card(_))))
         .collect();
     steps.len() == path.len()
         && steps.iter().zip(path).all(|(s, e)| match (s, e) {
@@ -721,6 +774,16 @@ pub(crate) fn apply(
         .map(|s| street_index(def, s))
         .transpose()?;
     let spot = rule.spot.as_deref().map(parse_spot).transpose()?;
+    if let Some(steps) = &spot {
+        check_prefixes(def, steps)?;
+        // A prefix says whose card or action follows: only the rules engine knows, from the
+        // cards the spot gives (a public tree's spot gives them all; a betting tree's may
+        // leave them out, and then only the seat's number is checked).
+        let has = |f: fn(&Step) -> bool| steps.iter().any(f);
+        if has(|s| matches!(s, Step::Seat(_))) && (cards || has(|s| matches!(s, Step::Card(_)))) {
+            spot::replay(def, steps)?;
+        }
+    }
     let legal = |d: &Decision| rule.play.iter().all(|(k, _)| d.kinds.contains(k));
     let mut fixed = 0;
     for d in decisions {

@@ -1,6 +1,7 @@
 //! The value of each legal action at a decision of a heads-up strategy file, both seats playing
 //! the file from there: what `stud query --values` prints and `stud explore` draws. At a table
-//! of three or more seats (a multiway file), always estimated: [`multiway`].
+//! of three or more seats (a multiway file): exact where every deal of the unseen cards can be
+//! walked ([`table_exact`]: `doorstud`), else estimated ([`multiway`]).
 //!
 //! Both seats' ranges reaching the decision are the replay `stud query --ranges` shows
 //! ([`crate::bot::range`] on the player's rows, a floor of 0: Bayes' rule exactly). A value is
@@ -18,8 +19,10 @@
 //!   normalised to an expectation. The split pot of hi-lo is not built there, so hi-lo is
 //!   estimated on every street.
 //! - **Estimated** ([`Method::Estimate`]) elsewhere: Monte Carlo. Each sample draws the
-//!   opponent's down cards from its range (and the player's from its own, when no hand is
-//!   given), the cards to come from the rest of the deck, and plays every action from the same
+//!   opponent's down cards from its range and the player's from its own (its hand, when
+//!   given), together: both again whenever they share a card ([`deal_jointly`]), so that a
+//!   pair of holdings is drawn by the product of their weights. Then the cards to come from
+//!   the rest of the deck, and plays every action from the same
 //!   cards and the same draws of both seats' mixed actions (common random numbers: the
 //!   differences between actions are sharper than each value), both seats playing the file to
 //!   the end. The value is the mean, with a 95% interval (1.96 standard errors).
@@ -203,8 +206,11 @@ pub fn values_by(
             .betting()
             .map(|f| Classes::of(f.bucketing(), state.street())),
     };
-    let mut v = if state.def().seats > 2 {
-        // A table: no walk; every seat's range sampled together (`multiway`).
+    let mut v = if state.def().seats > 2 && exact && table_exact::walkable(state) {
+        // A table whose deals are few: every one walked (`table_exact`).
+        table_exact::exact(player, state, bets, hand, classes.as_ref(), progress)?
+    } else if state.def().seats > 2 {
+        // A table: every seat's range sampled together (`multiway`).
         multiway::estimate(
             player,
             state,
@@ -590,17 +596,37 @@ impl Drawn {
             .partition_point(|&c| c <= x)
             .min(self.cumulative.len() - 1)
     }
+}
 
-    /// A holding drawn by weight sharing no card with `apart`.
-    fn draw_apart(&self, apart: CardSet, rng: &mut ChaCha8Rng) -> Result<usize> {
-        for _ in 0..MAX_DRAWS {
-            let i = self.draw(rng);
-            if self.sets[i].intersection(apart).is_empty() {
-                return Ok(i);
+/// Every seat's holding drawn at once, each from its range (`None`: a seat without down
+/// cards) by `pick`, and the whole table drawn again until no two holdings share a card: the
+/// holdings in proportion to the product of their weights, the deal's own chance of them.
+/// Drawing one seat and then the next apart from it is not that: it weighs the first seat's
+/// holdings by its range alone, not by how many of the next's they leave. Writes an index into
+/// each range to `out`; returns the cards held.
+fn deal_jointly(
+    ranges: &[Option<Drawn>],
+    rng: &mut ChaCha8Rng,
+    out: &mut [usize],
+    pick: impl Fn(&Drawn, &mut ChaCha8Rng) -> usize,
+) -> Result<CardSet> {
+    'again: for _ in 0..MAX_DRAWS {
+        let mut taken = CardSet::EMPTY;
+        for (r, o) in ranges.iter().zip(out.iter_mut()) {
+            if let Some(r) = r {
+                *o = pick(r, rng);
+                if !r.sets[*o].intersection(taken).is_empty() {
+                    continue 'again;
+                }
+                taken = taken.union(r.sets[*o]);
             }
         }
-        bail!("the opponent's range holds almost no hand beside the player's ({MAX_DRAWS} draws)")
+        return Ok(taken);
     }
+    bail!(
+        "the seats' ranges hold almost no holdings beside one another ({MAX_DRAWS} draws of the \
+         table)"
+    )
 }
 
 /// What every sample shares: the spot, both ranges, the actions.
@@ -610,9 +636,8 @@ struct Spot<'a> {
     bets: &'a [Bet],
     seat: u8,
     actions: Vec<Action>,
-    hero: Drawn,
-    villain: Drawn,
-    fixed: Option<usize>,
+    /// Each seat's range (the player's: its hand alone when given), drawn together.
+    ranges: [Option<Drawn>; 2],
     seen: CardSet,
     deck: CardSet,
     classes: Option<&'a Classes>,
@@ -622,21 +647,20 @@ struct Spot<'a> {
 
 impl Spot<'_> {
     /// Sample `i`: the player's values of every action, and its holding's class.
-    fn sample(&self, i: usize, out: &mut [f64]) -> Result<usize> {
+    fn sample(&self, i: usize, held: &mut [usize; 2], out: &mut [f64]) -> Result<usize> {
         let mut rng = sample_rng(self.seed, i);
-        let h = match self.fixed {
-            Some(h) => h,
-            None => self.hero.draw(&mut rng),
-        };
-        let mine = self.hero.sets[h];
-        let o = self.villain.draw_apart(mine, &mut rng)?;
+        let taken = deal_jointly(&self.ranges, &mut rng, held, Drawn::draw)?;
         let mut start = self.base.clone();
-        start.show(self.seat, &self.hero.cards[h])?;
-        start.show(1 - self.seat, &self.villain.cards[o])?;
-        let mut pool: Vec<Card> = (self.deck.minus(self.seen))
-            .minus(mine.union(self.villain.sets[o]))
-            .iter()
-            .collect();
+        for (s, r) in self.ranges.iter().enumerate() {
+            if let Some(r) = r {
+                start.show(s as u8, &r.cards[held[s]])?;
+            }
+        }
+        let me = self.seat as usize;
+        let mine = self.ranges[me]
+            .as_ref()
+            .map_or(CardSet::EMPTY, |r| r.sets[held[me]]);
+        let mut pool: Vec<Card> = (self.deck.minus(self.seen)).minus(taken).iter().collect();
         abstraction::draw::shuffle(&mut pool, &mut rng);
         let play_seed = rand::RngExt::random::<u64>(&mut rng);
         let playouts = Playouts {
@@ -778,17 +802,19 @@ fn estimate(
         "the ranges' replay stopped before the spot"
     );
     let mine: CardSet = hand.map_or(CardSet::EMPTY, |h| h.iter().copied().collect());
-    let (hero, fixed) = match hand {
+    let hero = match hand {
         // The player's own holding, alone: its weight in the range does not matter.
-        Some(h) => (
-            Drawn {
-                cards: vec![h.to_vec()],
-                sets: vec![mine],
-                cumulative: vec![1.0],
-            },
-            Some(0),
-        ),
-        None => (Drawn::of(&r.ranges[seat as usize], CardSet::EMPTY)?, None),
+        Some(h) => Drawn {
+            cards: vec![h.to_vec()],
+            sets: vec![mine],
+            cumulative: vec![1.0],
+        },
+        None => Drawn::of(&r.ranges[seat as usize], CardSet::EMPTY)?,
+    };
+    let villain = Drawn::of(&r.ranges[1 - seat as usize], mine)?;
+    let ranges = match seat {
+        0 => [Some(hero), Some(villain)],
+        _ => [Some(villain), Some(hero)],
     };
     let spot = Spot {
         player,
@@ -796,9 +822,7 @@ fn estimate(
         base: r.state,
         bets,
         seat,
-        villain: Drawn::of(&r.ranges[1 - seat as usize], mine)?,
-        hero,
-        fixed,
+        ranges,
         seen: r.seen,
         deck: state.def().deck.cards(),
         classes,
@@ -812,16 +836,16 @@ fn estimate(
         n_classes,
         total,
         progress,
-        || (),
-        |i, _, out| spot.sample(i, out),
+        || [0; 2],
+        |i, held, out| spot.sample(i, held, out),
     )?;
     let line = all.line().context("fewer than two samples")?;
     let (range, hand) = match hand {
         Some(_) => (None, Some(line)),
         None => (Some(line), None),
     };
-    let (lines, unsampled) = match (classes, &hand) {
-        (Some(c), None) => class_lines(c, &by, &spot.hero.sets, spot.up, total),
+    let (lines, unsampled) = match (classes, &spot.ranges[seat as usize], &hand) {
+        (Some(c), Some(r), None) => class_lines(c, &by, &r.sets, spot.up, total),
         _ => (Vec::new(), 0),
     };
     Ok(Values {
@@ -878,5 +902,6 @@ fn sum_samples<S>(
 }
 
 mod multiway;
+pub mod table_exact;
 #[cfg(test)]
 mod tests;

@@ -33,6 +33,7 @@ use std::time::Duration;
                   stud solve --game 7stud --abstraction tiny --iterations 20 --lock docs/guide/locks/7stud-completes-pairs.toml --out 7stud-pairs.strat   # by hand class\n  \
                   stud solve --game kuhn-3p --iterations 1000 --out kuhn3.json   # three players\n  \
                   stud solve --game kuhn-3p --iterations 20000 --lock docs/guide/locks/kuhn-3p-two-seats.toml --out kuhn3-locked.json   # p3's best response to p1 and p2\n  \
+                  stud solve --game kuhn-3p --iterations 2000 --lock docs/guide/locks/kuhn-3p-spot.toml --out kuhn3-spot.json   # one spot: p2 facing p1's bet\n  \
                   stud solve --game 7stud-3p --abstraction tiny --time 5m   # real stud three-handed\n  \
                   stud solve --game 7stud-3p --abstraction tiny --time 2m --lock docs/guide/locks/7stud-completes-pairs.toml --out 7stud-3p-pairs.strat\n  \
                   stud solve --game 7stud-3p --abstraction tiny --iterations 20 --lock docs/guide/locks/7stud-3p-calls-the-bring-in.toml --out 7stud-3p-locked.strat   # a spot at the table\n  \

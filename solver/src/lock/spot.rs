@@ -2,8 +2,9 @@
 //! for a multiway file (the up cards as they are dealt, seat by seat on each street, p1's
 //! first; then the betting) replayed on the rules engine, down cards unknown, to the decision
 //! it ends at. The multiway sampled solver's lock finds that decision in its betting
-//! abstraction (`multiway::sampled::lock`). A seat prefix (`p3 cc`) is read past, as a rule's
-//! spot reads it on every tree.
+//! abstraction (`multiway::sampled::lock`), the exact multiway solver's lock every information
+//! set of its actor there (`multiway::lock`). A seat prefix (`p3 cc`, `p2 Kh`) must name the
+//! seat whose action or up card follows, as `stud query` reads it.
 
 use super::Step;
 use abstraction::rules::notation::Written;
@@ -25,7 +26,8 @@ pub(crate) struct AtSpot {
 pub(crate) fn replay(def: &GameDef, steps: &[Step]) -> Result<AtSpot> {
     let mut state = State::new(def)?;
     let mut bets: Vec<(usize, Action)> = Vec::new();
-    let mut steps = steps.iter().copied().enumerate();
+    super::check_prefixes(def, steps)?;
+    let mut steps = Prefixed(steps.iter().copied().enumerate());
     loop {
         match state.next() {
             Next::Deal {
@@ -36,13 +38,14 @@ pub(crate) fn replay(def: &GameDef, steps: &[Step]) -> Result<AtSpot> {
                     format!("p{}'s up card", s + 1)
                 });
                 let street = def.street_name(state.street());
-                let Some((i, step)) = steps.next() else {
+                let Some((i, step, named)) = steps.next() else {
                     bail!(
                         "`spot`: it stops before {whose} on {street}: a spot at a table gives \
                          the up cards as they are dealt, p1's first (`3c 8d Kh pb` for three \
                          seats)"
                     );
                 };
+                check_seat(i, named, seat, &whose)?;
                 let Step::Card(c) = step else {
                     bail!("`spot`, step {}: {whose} on {street} is dealt here", i + 1);
                 };
@@ -51,14 +54,15 @@ pub(crate) fn replay(def: &GameDef, steps: &[Step]) -> Result<AtSpot> {
                     .with_context(|| format!("`spot`, step {} ({c})", i + 1))?;
             }
             Next::Deal { .. } => state.deal_unknown()?,
-            Next::Act { .. } => {
-                let Some((i, step)) = steps.next() else {
+            Next::Act { seat } => {
+                let Some((i, step, named)) = steps.next() else {
                     let street = state.street();
                     let bets = bets.iter().filter(|b| b.0 == street).map(|b| b.1);
                     let bets = bets.collect();
                     return Ok(AtSpot { state, bets });
                 };
                 let street = def.street_name(state.street());
+                check_seat(i, named, Some(seat), &format!("p{}'s action", seat + 1))?;
                 let a = match step {
                     Step::Action(a) => a,
                     Step::AnyRaise => (Written::AnyRaise.resolve(&state.legal_actions()))
@@ -66,6 +70,7 @@ pub(crate) fn replay(def: &GameDef, steps: &[Step]) -> Result<AtSpot> {
                     Step::Card(c) => {
                         bail!("`spot`, step {} ({c}): on {street} an action is due", i + 1)
                     }
+                    Step::Seat(_) => unreachable!("Prefixed reads the prefixes"),
                 };
                 bets.push((state.street(), a));
                 state
@@ -74,5 +79,32 @@ pub(crate) fn replay(def: &GameDef, steps: &[Step]) -> Result<AtSpot> {
             }
             Next::Over => bail!("`spot`: the hand is over before it ends: no one decides there"),
         }
+    }
+}
+
+/// The steps of a spot with the seat each prefix names folded into the step after it (`parse_spot`
+/// put a card or an action after every prefix): (index, step, the seat named).
+struct Prefixed<I>(I);
+
+impl<I: Iterator<Item = (usize, Step)>> Iterator for Prefixed<I> {
+    type Item = (usize, Step, Option<u8>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.0.next()? {
+            (_, Step::Seat(s)) => self.0.next().map(|(i, step)| (i, step, Some(s))),
+            (i, step) => Some((i, step, None)),
+        }
+    }
+}
+
+/// Refuses a prefix `named` before step `i` that is not `seat`, whose `what` is due there.
+fn check_seat(i: usize, named: Option<u8>, seat: Option<u8>, what: &str) -> Result<()> {
+    match named {
+        Some(n) if Some(n) != seat => bail!(
+            "`spot`, step {}: written for p{}, but {what} is due there",
+            i + 1,
+            n + 1
+        ),
+        _ => Ok(()),
     }
 }

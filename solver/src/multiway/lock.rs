@@ -1,10 +1,17 @@
 //! A lock resolved on the whole game tree of a walkable game of three to eight seats (the exact
 //! multiway solver's): each information set is one row (every deal apart), a seat's, so a rule
 //! names a `player`, optionally a street and the seat's down cards (`hands`).
+//!
+//! A rule with a `spot` (`stud query`'s notation at a table, as the sampled solver's lock reads
+//! it: the up cards as dealt, p1's first, then the betting) fixes the decision the spot
+//! reaches: every information set of the seat to act whose public events are the spot's (one
+//! per holding of its down cards), or those of the `hands` named.
 
-use crate::lock::{apply, rule_streets, Actor, Decision, Kind, Lock, Locked, Rule};
+use crate::lock::spot::replay;
+use crate::lock::{apply, at_spot, parse_spot, rule_streets, Actor, Decision, Kind, Lock, Locked};
+use crate::lock::{Rule, Step};
 use abstraction::cards::{parse_cards, CardSet, Rank};
-use abstraction::history_tree::{HistoryKind, HistoryTree};
+use abstraction::history_tree::{Event, HistoryKind, HistoryTree, Move, Seen};
 use abstraction::rules::GameDef;
 use anyhow::{anyhow, bail, Context, Result};
 
@@ -17,6 +24,10 @@ pub fn on_history(lock: &Lock, def: &GameDef, tree: &HistoryTree) -> Result<Lock
         let at = || format!("{} line {}", lock.source, rule.line);
         check(rule, def).with_context(at)?;
         let seat = rule.seat.expect("checked");
+        if let Some(spot) = &rule.spot {
+            fix_spot(&mut locked, def, tree, &decisions, rule, spot).with_context(at)?;
+            continue;
+        }
         let rows = |d: &Decision| -> Result<Vec<u32>> {
             let cards = tree.seen[d.node].cards;
             Ok(if hands_name(&rule.hands, cards)? {
@@ -31,7 +42,7 @@ pub fn on_history(lock: &Lock, def: &GameDef, tree: &HistoryTree) -> Result<Lock
 }
 
 /// Refuses what the whole game tree's rows cannot say: a role, buckets or classes (every
-/// deal is apart), a spot, a seat past the table.
+/// deal is apart), a seat past the table.
 fn check(rule: &Rule, def: &GameDef) -> Result<()> {
     match rule.seat {
         None => bail!(
@@ -51,10 +62,88 @@ fn check(rule: &Rule, def: &GameDef) -> Result<()> {
             "`buckets`, `classes`: the exact multiway solver deals every hand apart; name `hands`"
         );
     }
-    if rule.spot.is_some() {
-        bail!("`spot`: the exact multiway solver locks a player's rows by street and hands");
-    }
     rule_streets(def, rule).map(drop)
+}
+
+/// Fixes the rows of `rule` at its `spot`: every information set of the rule's seat whose
+/// public events are the spot's (of the `hands` named). Refuses a spot where another seat
+/// acts, on another street than the rule's, an action named that is not legal there, and a
+/// spot the tree does not reach (its betting abstraction dropped an action of it).
+fn fix_spot(
+    locked: &mut Locked,
+    def: &GameDef,
+    tree: &HistoryTree,
+    decisions: &[Decision],
+    rule: &Rule,
+    spot: &str,
+) -> Result<()> {
+    let steps = parse_spot(spot)?;
+    let at = replay(def, &steps)?;
+    let street = at.state.street();
+    if !rule_streets(def, rule)?.contains(&street) {
+        bail!(
+            "`street`: the spot {spot:?} is on {}, not {}",
+            def.street_name(street),
+            rule.street.as_deref().unwrap_or_default()
+        );
+    }
+    let seat = rule.seat.expect("checked");
+    let (mut found, mut fixed) = (0, 0);
+    for (d, seen) in decisions.iter().zip(&tree.seen) {
+        if d.actor != seat || !events_are(seen, &steps) {
+            continue;
+        }
+        if found == 0 {
+            at_spot(d, rule, Actor::Seat(seat))?;
+        }
+        found += 1;
+        if hands_name(&rule.hands, seen.cards)? {
+            locked.fix(d, 0, rule);
+            fixed += 1;
+        }
+    }
+    if found == 0 {
+        let to_act = at.state.to_act().expect("a decision");
+        if to_act != seat {
+            bail!("`spot`: p{} acts there, not p{}", to_act + 1, seat + 1);
+        }
+        bail!("`spot`: the game tree has no decision there (its betting abstraction drops an action of the spot)");
+    }
+    if fixed == 0 {
+        bail!(
+            "the rule fixes no row: p{} holds none of the `hands` named at its spot",
+            seat + 1
+        );
+    }
+    Ok(())
+}
+
+/// Whether the public events `seen` are the spot's `steps` (its seat prefixes checked on the
+/// rules engine and read past): each card in turn, each action by its kind.
+fn events_are(seen: &Seen, steps: &[Step]) -> bool {
+    let mut steps = steps.iter().filter(|s| !matches!(s, Step::Seat(_)));
+    let mut events = seen.events();
+    loop {
+        match (events.next(), steps.next()) {
+            (None, None) => return true,
+            (Some(Event::Up { card, .. } | Event::Community(card)), Some(Step::Card(c))) => {
+                if card != *c {
+                    return false;
+                }
+            }
+            (Some(Event::Act { kind, .. }), Some(Step::Action(a))) => {
+                if kind != Move::of(*a) {
+                    return false;
+                }
+            }
+            (Some(Event::Act { kind, .. }), Some(Step::AnyRaise)) => {
+                if kind != Move::CompleteBetRaise {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
 }
 
 /// Whether the down cards `cards` are among `hands` (every hand when none is named): a hand is

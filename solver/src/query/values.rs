@@ -38,9 +38,12 @@ pub fn values_json(
     let holding = hand.map(parse_holding).transpose()?;
     check_hand_up(hand, holding.as_ref(), up, seat)?;
     let down: Option<Vec<Card>> = holding.map(|h| h.down);
-    let unit = match crate::values::walkable(&state) {
-        true => "steps of the exact walk",
-        false => "deals",
+    let unit = if crate::values::walkable(&state) {
+        "steps of the exact walk"
+    } else if crate::values::table_exact::walkable(&state) {
+        "deals of the exact walk"
+    } else {
+        "deals"
     };
     let v = crate::values::values(player, &state, &bets, down.as_deref(), options, &|d, a| {
         progress(unit, d, a)

@@ -13,14 +13,15 @@
 //! the end. The value is the mean, with a 95% interval.
 
 use super::{
-    class_lines, sample_rng, sum_samples, Drawn, Line, Method, Options, Playouts, Values, MAX_DRAWS,
+    class_lines, deal_jointly, sample_rng, sum_samples, Drawn, Line, Method, Options, Playouts,
+    Values,
 };
 use crate::bot::range::replay_seats;
 use crate::bot::{Bet, StrategyPlayer};
 use crate::describe::Classes;
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::{Action, State};
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{ensure, Context, Result};
 use rand_chacha::ChaCha8Rng;
 
 /// What every sample shares: the spot, every seat's range, the actions.
@@ -45,25 +46,9 @@ struct Table<'a> {
 }
 
 impl Table<'_> {
-    /// Every seat's holding drawn together (see the module): an index into each range.
+    /// Every seat's holding drawn together ([`deal_jointly`]): an index into each range.
     fn deal(&self, rng: &mut ChaCha8Rng, out: &mut [usize]) -> Result<CardSet> {
-        'again: for _ in 0..MAX_DRAWS {
-            let mut taken = CardSet::EMPTY;
-            for (r, o) in self.ranges.iter().zip(out.iter_mut()) {
-                if let Some(r) = r {
-                    *o = self.pick(r, rng);
-                    if !r.sets[*o].intersection(taken).is_empty() {
-                        continue 'again;
-                    }
-                    taken = taken.union(r.sets[*o]);
-                }
-            }
-            return Ok(taken);
-        }
-        bail!(
-            "the seats' ranges hold almost no holdings beside one another ({MAX_DRAWS} draws of \
-             the table)"
-        )
+        deal_jointly(&self.ranges, rng, out, |r, rng| self.pick(r, rng))
     }
 
     /// A holding of the range `r` drawn by weight.

@@ -479,3 +479,24 @@ fn an_unknown_class_lists_the_classes() {
     let e = format!("{:#}", Lock::parse(both, "both.toml").unwrap_err());
     assert!(e.contains("`buckets` and `classes`"), "{e}");
 }
+
+/// On a walkable heads-up game's public tree a spot's seat prefix must name the seat acting
+/// (Kuhn: p1 checks first), and a seat the game has.
+#[test]
+fn a_spot_s_seat_prefix_names_the_seat_acting() {
+    let def = GameDef::kuhn();
+    let s = solver(&def, Algorithm::CfrPlus);
+    let on_tree = |spot: &str| {
+        let text = format!("[[lock]]\nplayer = 2\nspot = \"{spot}\"\nplay = {{ check = 1 }}\n");
+        let lock = Lock::parse(&text, "kuhn.toml").unwrap();
+        Locked::on_tree(&lock, &def, &s.tree).map_err(|e| format!("{e:#}"))
+    };
+    on_tree("p1 cc").unwrap();
+    let e = on_tree("p2 cc").unwrap_err();
+    assert!(
+        e.contains("written for p2") && e.contains("p1's action"),
+        "{e}"
+    );
+    let e = on_tree("p3 cc").unwrap_err();
+    assert!(e.contains("p3 is no seat"), "{e}");
+}

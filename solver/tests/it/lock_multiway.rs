@@ -420,3 +420,190 @@ fn a_locked_table_solve_resumes_with_its_lock_only_and_diffs_against_the_unlocke
     assert_eq!(v["rows_changed"], 0, "{v}");
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// A `classes` rule on the table view fixes, at each decision, the buckets of the classes in
+/// the bucketing of the seats live there, as the solver buckets a seat (not of the seats that
+/// began the street): after a fold on third street the two seats left are bucketed by the
+/// bucketing of two. The class is chosen so that the two bucketings name other buckets, so
+/// that reading the street's bucketing would fail.
+#[test]
+fn a_class_rule_reads_the_bucketing_of_the_seats_live_at_the_decision() {
+    let (def, hu) = tiny_3p();
+    let mut size = Size::preset("tiny", 5).unwrap();
+    size.buckets = vec![4; 5];
+    size.train = 300;
+    let stud = GameDef::stud(Variant::SevenStud);
+    let by_live: Vec<Bucketing> = (2..=3)
+        .map(|live| {
+            let table = MultiwayBuckets::table_of(3, live);
+            Bucketing::build_table(&stud, table, &size, &|_| {}).unwrap()
+        })
+        .collect();
+    let buckets = Arc::new(MultiwayBuckets::table(hu, by_live, 3).unwrap());
+    let betting = MultiwayBetting::build(
+        &def,
+        BettingAbstraction::for_game(&def),
+        WithinStreet::History,
+        usize::MAX,
+    )
+    .unwrap();
+    let s = SampledSolver::new(&def, betting, buckets.clone(), Algorithm::CfrPlus, 12, 5).unwrap();
+    let of = |live: usize, names: &[String]| {
+        solver::lock::classes::of_classes(buckets.for_live(live), 0, names).unwrap()
+    };
+    let names = solver::describe::Classes::of(buckets.for_live(3), 0).names;
+    let class = (names.iter())
+        .map(|n| vec![n.clone()])
+        .find(|n| !of(2, n).is_empty() && of(2, n) != of(3, n))
+        .expect("a class whose buckets differ with two and three seats live");
+    let text = format!("[[lock]]\nstreet = \"3rd\"\nclasses = {class:?}\nplay = {{ call = 1 }}\n");
+    let lock = Lock::parse(&text, "class.toml").unwrap();
+    let locked = sampled_lock::on_betting(&lock, &def, &s.betting, &s.rows, &s.buckets).unwrap();
+    let mut after_fold = 0;
+    for (ti, t) in s
+        .betting
+        .trees
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.street == 0)
+    {
+        let nb = s.rows.buckets[0];
+        for i in t.root as usize..t.end as usize {
+            let n = s.betting.nodes[i];
+            let calls = (s.betting.children(i))
+                .any(|c| matches!(s.betting.edges[c], Edge::Action(Action::CheckCall)));
+            if n.kind != MwKind::Action || !calls {
+                continue;
+            }
+            let live = n.live.count_ones() as usize;
+            after_fold += usize::from(live < t.live as usize);
+            let fixed: Vec<u32> = (0..nb)
+                .filter(|&b| {
+                    let slot = s.rows.base[ti] + (b * t.actions + n.index) as usize;
+                    locked.row(slot, n.num_children as usize).is_some()
+                })
+                .collect();
+            assert_eq!(fixed, of(live, &class), "node {i}, {live} live");
+        }
+    }
+    assert!(after_fold > 0, "a third-street decision after a fold");
+}
+
+/// A seat prefix in a rule's spot must name the seat whose card or action follows, and a seat
+/// the game has: anything else is refused by name (it was read past).
+#[test]
+fn a_spot_s_seat_prefixes_are_checked() {
+    let (def, hu) = tiny_3p();
+    let s = sampled_3p(&def, hu);
+    let resolve = |spot: &str| {
+        let text = format!("[[lock]]\nspot = \"{spot}\"\nplay = {{ call = 1 }}\n");
+        let lock = Lock::parse(&text, "seats.toml").unwrap();
+        sampled_lock::on_betting(&lock, &def, &s.betting, &s.rows, &s.buckets)
+            .map_err(|e| format!("{e:#}"))
+    };
+    resolve("p1 3c p2 8d p3 Kh p1 pb").unwrap();
+    let e = resolve("p2 3c 8d Kh pb").unwrap_err();
+    assert!(
+        e.contains("written for p2") && e.contains("p1's up card"),
+        "{e}"
+    );
+    let e = resolve("3c 8d Kh p2 pb").unwrap_err();
+    assert!(
+        e.contains("written for p2") && e.contains("p1's action"),
+        "{e}"
+    );
+    let e = resolve("3c 8d Kh p4 pb").unwrap_err();
+    assert!(e.contains("p4 is no seat") && e.contains("3 seats"), "{e}");
+    let e = resolve("3c 8d Kh p9 pb").unwrap_err();
+    assert!(e.contains("\"p9\"") && e.contains("p1 to p8"), "{e}");
+    let e = resolve("3c 8d Kh pb p2").unwrap_err();
+    assert!(e.contains("nothing after it"), "{e}");
+}
+
+/// The spot (`stud query`'s notation, seat prefixes on) of an information set's public
+/// events: its up cards and actions in order.
+fn spot_of(seen: &abstraction::history_tree::Seen) -> String {
+    use abstraction::history_tree::{Event, Move};
+    let words: Vec<String> = seen
+        .events()
+        .map(|e| match e {
+            Event::Up { seat, card } => format!("p{} {card}", seat + 1),
+            Event::Community(card) => card.to_string(),
+            Event::Act { seat, kind } => {
+                let w = match kind {
+                    Move::Fold => "f",
+                    Move::CheckCall => "cc",
+                    Move::BringIn => "pb",
+                    Move::CompleteBetRaise => "b",
+                };
+                format!("p{} {w}", seat + 1)
+            }
+        })
+        .collect();
+    words.join(" ")
+}
+
+/// The exact multiway solver takes `spot` rules as the sampled one reads them: three-player
+/// Kuhn's p1 and p2 locked spot by spot (every public history where they act, written from
+/// the tree's information sets) is the lock of `kuhn-3p-two-seats.toml` row for row, and the
+/// third seat's solve against it is its best response to 1e-6.
+#[test]
+fn spot_rules_lock_every_row_of_two_seats_in_the_exact_multiway_solver() {
+    let def = GameDef::preset("kuhn-3p").unwrap();
+    let (tree, _) = build_tree(&def, None).unwrap();
+    let mut spots: Vec<(u8, String, bool)> = Vec::new();
+    for (i, set) in tree.infosets.iter().enumerate() {
+        let first = set.first_slot as usize;
+        let facing = (tree.actions[first..first + set.actions as usize]).contains(&Action::Fold);
+        let spot = (set.seat, spot_of(&tree.seen[i]), facing);
+        if set.seat < 2 && !spots.contains(&spot) {
+            spots.push(spot);
+        }
+    }
+    let mut text = String::new();
+    for (seat, spot, facing) in &spots {
+        let p = seat + 1;
+        if *facing {
+            text += &format!(
+                "[[lock]]\nplayer = {p}\nspot = \"{spot}\"\nplay = {{ fold = 0.3, call = 0.7 }}\n\n\
+                 [[lock]]\nplayer = {p}\nspot = \"{spot}\"\nhands = [\"K\"]\nplay = {{ call = 1 }}\n\n"
+            );
+        } else {
+            text += &format!(
+                "[[lock]]\nplayer = {p}\nspot = \"{spot}\"\nplay = {{ check = 0.6, bet = 0.4 }}\n\n"
+            );
+        }
+    }
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let by_player =
+        std::fs::read_to_string(root.join("docs/guide/locks/kuhn-3p-two-seats.toml")).unwrap();
+    let resolve = |text: &str| on_history(&Lock::parse(text, "t.toml").unwrap(), &def, &tree);
+    // Row by row (a free slot is NaN, never equal to itself).
+    let rows = |l: &solver::lock::Locked| -> Vec<Option<Vec<f64>>> {
+        (tree.infosets.iter())
+            .map(|s| (l.row(s.first_slot as usize, s.actions as usize)).map(<[f64]>::to_vec))
+            .collect()
+    };
+    let (spots, players) = (resolve(&text).unwrap(), resolve(&by_player).unwrap());
+    assert_eq!(spots.rows, players.rows);
+    assert_eq!(rows(&spots), rows(&players));
+    let gap = third_seat_gap(&def, &text, Algorithm::CfrPlus, 20_000);
+    assert!(gap.abs() < 1e-6, "gap {gap:e}");
+    // One spot fixes its decision's rows only: p2 facing p1's bet, every card.
+    let one = resolve("[[lock]]\nplayer = 2\nspot = \"b\"\nplay = { call = 1 }\n").unwrap();
+    assert_eq!(one.rows, 4, "p2's four cards (kuhn-3p deals T J Q K)");
+    // Refused by name: another seat acts there; the street; an action not legal there.
+    let refused = |text: &str| format!("{:#}", resolve(text).unwrap_err());
+    let e = refused("[[lock]]\nplayer = 1\nspot = \"b\"\nplay = { call = 1 }\n");
+    assert!(
+        e.contains("t.toml line 1") && e.contains("p2 acts there, not p1"),
+        "{e}"
+    );
+    let e = refused("[[lock]]\nplayer = 2\nspot = \"p3 b\"\nplay = { call = 1 }\n");
+    assert!(
+        e.contains("written for p3") && e.contains("p1's action"),
+        "{e}"
+    );
+    let e = refused("[[lock]]\nplayer = 2\nspot = \"cc\"\nplay = { fold = 1 }\n");
+    assert!(e.contains("fold is not legal"), "{e}");
+}

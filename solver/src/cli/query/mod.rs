@@ -151,8 +151,10 @@ pub struct Args {
     /// and by hand class, both seats playing the file (rows as stored) from the ranges that
     /// `--ranges` shows: exact on 6th and 7th street (the rest of the hand walked), else
     /// estimated by deals of the unknown cards, with a 95% interval (a real-game file; on a
-    /// multiway file always estimated, every seat's down cards dealt from its range, every seat
-    /// playing the file).
+    /// multiway file estimated, every seat's down cards dealt from its range, every seat
+    /// playing the file, but exact where every deal can be walked: doorstud, as in `stud solve
+    /// --game doorstud --abstraction 16 --iterations 20 --out door.strat` then `stud query
+    /// door.strat "Jc Qd Kc" --values`).
     #[arg(long, conflicts_with_all = ["ranges", "resolve", "play"])]
     pub values: bool,
     /// With --values, where estimated: deals of the unknown cards, each playing every action

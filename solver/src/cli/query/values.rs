@@ -79,31 +79,8 @@ fn print_values(v: &Value) {
         v["committed"],
         v["big_bet"]
     );
+    print_method(v);
     let seats = v["seats"].as_u64().unwrap_or(2);
-    if seats > 2 {
-        let live: Vec<String> = (v["live"].as_array().into_iter().flatten())
-            .map(|s| format!("p{}", s.as_u64().unwrap_or(0) + 1))
-            .collect();
-        println!(
-            "values from here in chips (a fold is worth 0), estimated: {} deals of every \
-             seat's down cards from its range (seats live: {}) and of the cards to come (seed \
-             {}), every seat playing the file to the end; ± a 95% interval",
-            v["samples"],
-            live.join(" "),
-            v["seed"]
-        );
-    } else if v["method"] == "exact" {
-        println!(
-            "values from here in chips (a fold is worth 0), exact: every holding of both seats \
-             and every card to come, both seats playing the file to the end"
-        );
-    } else {
-        println!(
-            "values from here in chips (a fold is worth 0), estimated: {} deals of the unknown \
-             cards (seed {}), both seats playing the file to the end; ± a 95% interval",
-            v["samples"], v["seed"]
-        );
-    }
     let empty = Vec::new();
     if let Some(h) = v["hand"].as_object() {
         println!();
@@ -123,7 +100,14 @@ fn print_values(v: &Value) {
     }
     if v["range"].is_null() {
         println!();
-        println!("(the estimate dealt this hand only: without --hand, the range and each class)");
+        println!(
+            "(the {} dealt this hand only: without --hand, the range and each class)",
+            if v["method"] == "exact" {
+                "walk"
+            } else {
+                "estimate"
+            }
+        );
         return;
     }
     println!();
@@ -162,6 +146,41 @@ fn print_values(v: &Value) {
         println!(
             "{unsampled} more classes met in fewer than 2 samples: ask more with --samples, or \
              one hand with --hand"
+        );
+    }
+}
+
+/// The line saying how the values were found: exact or estimated, heads-up or at a table.
+fn print_method(v: &Value) {
+    let seats = v["seats"].as_u64().unwrap_or(2);
+    if seats > 2 && v["method"] == "exact" {
+        println!(
+            "values from here in chips (a fold is worth 0), exact: every deal of every seat's \
+             down cards and of the cards to come, each weighed by the seats' play to here, \
+             every seat playing the file to the end"
+        );
+    } else if seats > 2 {
+        let live: Vec<String> = (v["live"].as_array().into_iter().flatten())
+            .map(|s| format!("p{}", s.as_u64().unwrap_or(0) + 1))
+            .collect();
+        println!(
+            "values from here in chips (a fold is worth 0), estimated: {} deals of every \
+             seat's down cards from its range (seats live: {}) and of the cards to come (seed \
+             {}), every seat playing the file to the end; ± a 95% interval",
+            v["samples"],
+            live.join(" "),
+            v["seed"]
+        );
+    } else if v["method"] == "exact" {
+        println!(
+            "values from here in chips (a fold is worth 0), exact: every holding of both seats \
+             and every card to come, both seats playing the file to the end"
+        );
+    } else {
+        println!(
+            "values from here in chips (a fold is worth 0), estimated: {} deals of the unknown \
+             cards (seed {}), both seats playing the file to the end; ± a 95% interval",
+            v["samples"], v["seed"]
         );
     }
 }

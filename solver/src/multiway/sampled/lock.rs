@@ -25,7 +25,8 @@ use abstraction::tree::Edge;
 use anyhow::{anyhow, bail, Context, Result};
 
 /// Resolves `lock` on the rows `rows` of `betting` (of `def`), whose buckets are `buckets`'
-/// (a rule's `classes` read the bucketing of each tree's live seats).
+/// (a rule's `classes` read the bucketing of the seats live at each decision, as the solver's
+/// traversals and the file's player bucket it).
 pub fn on_betting(
     lock: &Lock,
     def: &GameDef,
@@ -35,9 +36,7 @@ pub fn on_betting(
 ) -> Result<Locked> {
     let mut locked = Locked::empty(betting.nodes.len(), rows.slots);
     let mut decisions = Vec::new();
-    let mut live_of = vec![0u8; betting.nodes.len()];
     for (ti, t) in betting.trees.iter().enumerate() {
-        live_of[t.root as usize..t.end as usize].fill(t.live);
         for i in t.root as usize..t.end as usize {
             if betting.nodes[i].kind == MwKind::Action {
                 decisions.push(decision(betting, rows, ti, i));
@@ -70,7 +69,9 @@ pub fn on_betting(
         let rows_of = |d: &Decision| -> Result<Vec<u32>> {
             let n = rows.buckets[d.street];
             let chosen: Vec<u32> = if !rule.classes.is_empty() {
-                let live = live_of[d.node] as usize;
+                // The bucketing of the seats live at the decision, as the solver buckets it
+                // (not of those that began the street: a seat may have folded since).
+                let live = betting.nodes[d.node].live.count_ones() as usize;
                 class_rows.buckets(buckets.for_live(live), live, d.street)?
             } else if !rule.buckets.is_empty() {
                 rule.buckets.clone()

@@ -31,6 +31,12 @@ struct At {
     bets: Vec<Bet>,
 }
 
+/// [`solved`] once for the tests of this module (a solve and a bucketing: seconds).
+fn shared() -> &'static (StrategyPlayer, HistoryTree) {
+    static SOLVED: std::sync::OnceLock<(StrategyPlayer, HistoryTree)> = std::sync::OnceLock::new();
+    SOLVED.get_or_init(|| solved("values-table"))
+}
+
 /// The doorstud file's player (rows as stored) after 20,000 traversals of the sampling
 /// solver, and the game tree.
 fn solved(name: &str) -> (StrategyPlayer, HistoryTree) {
@@ -240,9 +246,9 @@ fn misses(
 
 #[test]
 fn table_estimates_cover_the_exact_solver_s_values_and_a_biased_estimate_does_not() {
-    let (player, tree) = solved("values-table");
+    let (player, tree) = shared();
     let def = player.file().game().clone();
-    let all = decisions(&tree, &def, 60, 5);
+    let all = decisions(tree, &def, 60, 5);
     // The second street after another seat's action on it (where the ranges of the down
     // card dealt there are shaped), then others: the first street, after a fold.
     let (shaped, rest): (Vec<&At>, Vec<&At>) = all.iter().partition(|a| {
@@ -256,25 +262,167 @@ fn table_estimates_cover_the_exact_solver_s_values_and_a_biased_estimate_does_no
     assert!(spots.iter().any(|a| a.state.live().count_ones() == 2));
     let mut policy = vec![0.0; tree.num_slots];
     profile(
-        &tree,
-        &player,
+        tree,
+        player,
         &State::new(&def).unwrap(),
         &mut Vec::new(),
         0,
         &mut policy,
     );
     let per_seat: Vec<_> = (0..tree.seats as u8)
-        .map(|s| crate::multiway::reach_and_values(&tree, &policy, s))
+        .map(|s| crate::multiway::reach_and_values(tree, &policy, s))
         .collect();
-    let (missed, compared) = misses(&player, &tree, &per_seat, &spots, false);
+    let (missed, compared) = misses(player, tree, &per_seat, &spots, false);
     assert!(compared >= 24, "{compared} values compared");
     assert_eq!(
         missed, 0,
         "{missed} of {compared} values outside twice their interval"
     );
-    let (missed, _) = misses(&player, &tree, &per_seat, &spots, true);
+    let (missed, _) = misses(player, tree, &per_seat, &spots, true);
     assert!(
         missed >= 3,
         "the biased estimate missed only {missed} of {compared}"
     );
+}
+
+/// Each seat's reach by its own actions at every history of `tree` under `policy` (children
+/// are numbered after their parent: one pass in index order).
+fn own_reach(tree: &HistoryTree, policy: &[f64], seat: u8) -> Vec<f64> {
+    let mut own = vec![1.0; tree.nodes.len()];
+    for (i, n) in tree.nodes.iter().enumerate() {
+        for (a, c) in n.children().enumerate() {
+            own[c] = own[i];
+            if n.kind == HistoryKind::Action && n.seat == seat {
+                let slot = tree.infosets[n.index as usize].first_slot as usize;
+                own[c] *= policy[slot + a];
+            }
+        }
+    }
+    own
+}
+
+/// The range's exact value of each of `actions` at `at`: every history whose seat and public
+/// events are the decision's (every holding of the seat), weighed by every seat's reach.
+fn exact_range(
+    tree: &HistoryTree,
+    (reach, values): &(Vec<f64>, Vec<f64>),
+    own: &[f64],
+    at: &At,
+    actions: &[Action],
+) -> Vec<f64> {
+    let node = tree.nodes[at.node];
+    let public = &tree.seen[node.index as usize].public;
+    let committed = at.state.committed(node.seat) as f64;
+    let (mut num, mut den) = (vec![0.0; actions.len()], 0.0);
+    for (i, n) in tree.nodes.iter().enumerate() {
+        if n.kind != HistoryKind::Action
+            || n.seat != node.seat
+            || tree.seen[n.index as usize].public != *public
+        {
+            continue;
+        }
+        let set = tree.infosets[n.index as usize];
+        let w = reach[i] * own[i];
+        den += w;
+        for (a, c) in n.children().enumerate() {
+            let k = (actions.iter())
+                .position(|&x| x == tree.actions[set.first_slot as usize + a])
+                .unwrap();
+            num[k] += w * values[c];
+        }
+    }
+    num.iter().map(|x| x / den + committed).collect()
+}
+
+/// On `doorstud` every table spot is walked: the values of a hand and of the range equal the
+/// exact multiway solver's counterfactual values of the file's profile (the others' reach
+/// times each history's child value, over the reach; the range's weighed by the seat's own
+/// reach too) to 1e-9, at decisions of random hands on both streets; the classes' values
+/// mixed by their shares are the range's.
+#[test]
+fn table_values_on_doorstud_are_the_exact_solver_s_counterfactual_values() {
+    let (player, tree) = shared();
+    let def = player.file().game().clone();
+    let mut policy = vec![0.0; tree.num_slots];
+    let root = State::new(&def).unwrap();
+    profile(tree, player, &root, &mut Vec::new(), 0, &mut policy);
+    let per_seat: Vec<_> = (0..tree.seats as u8)
+        .map(|s| crate::multiway::reach_and_values(tree, &policy, s))
+        .collect();
+    let own: Vec<Vec<f64>> = (0..tree.seats as u8)
+        .map(|s| own_reach(tree, &policy, s))
+        .collect();
+    let all = decisions(tree, &def, 40, 9);
+    let (mut hands, mut ranges, mut streets) = (0, 0, [0; 2]);
+    for at in all.iter().step_by(2) {
+        let state = &at.state;
+        let seat = tree.nodes[at.node].seat;
+        assert!(super::super::table_exact::walkable(state));
+        let actions = state.legal_actions();
+        let hand: Vec<Card> = state.down_cards(seat).iter().flatten().copied().collect();
+        let StrategyFile::Multiway(f) = player.file() else {
+            unreachable!("a multiway file")
+        };
+        let classes = Classes::of(f.bucketing_at(state), state.street());
+        let walked = |hand: Option<&[Card]>| {
+            super::super::table_exact::exact(
+                player,
+                state,
+                &at.bets,
+                hand,
+                Some(&classes),
+                &|_, _| {},
+            )
+        };
+        let want = exact(
+            tree,
+            &per_seat[seat as usize].0,
+            &per_seat[seat as usize].1,
+            at,
+            &actions,
+        );
+        match walked(Some(&hand)) {
+            Ok(v) => {
+                assert_eq!(v.method, Method::Exact);
+                let got = v.hand.unwrap();
+                assert!(got.plus_minus.is_none());
+                for (g, w) in got.chips.iter().zip(&want) {
+                    assert!((g - w).abs() < 1e-9, "{:?}: {g} not {w}", at.bets);
+                }
+                hands += 1;
+                streets[state.street()] += 1;
+            }
+            // The others' betting has no chance beside this hand: no value given it.
+            Err(_) => assert!(want.iter().all(|w| w.is_nan()), "{want:?}"),
+        }
+        let want = exact_range(
+            tree,
+            &per_seat[seat as usize],
+            &own[seat as usize],
+            at,
+            &actions,
+        );
+        let Ok(v) = walked(None) else {
+            assert!(want.iter().all(|w| w.is_nan()), "{want:?}");
+            continue;
+        };
+        let range = v.range.unwrap();
+        for (g, w) in range.chips.iter().zip(&want) {
+            assert!((g - w).abs() < 1e-9, "range {:?}: {g} not {w}", at.bets);
+        }
+        for a in 0..actions.len() {
+            let mixed: f64 = v.classes.iter().map(|c| c.share * c.values.chips[a]).sum();
+            assert!(
+                (mixed - range.chips[a]).abs() < 1e-9,
+                "classes {mixed} not {}",
+                range.chips[a]
+            );
+        }
+        ranges += 1;
+    }
+    assert!(
+        hands >= 20 && ranges >= 20,
+        "{hands} hands, {ranges} ranges"
+    );
+    assert!(streets[0] > 0 && streets[1] > 0, "{streets:?}");
 }
