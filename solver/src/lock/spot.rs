@@ -7,6 +7,7 @@
 
 use super::Step;
 use abstraction::rules::notation::Written;
+use abstraction::rules::seat_name;
 use abstraction::rules::state::Action;
 use abstraction::rules::{Deal, GameDef, Next, State};
 use anyhow::{anyhow, bail, Context, Result};
@@ -33,7 +34,7 @@ pub(crate) fn replay(def: &GameDef, steps: &[Step]) -> Result<AtSpot> {
                 seat,
             } => {
                 let whose = seat.map_or("the community card".into(), |s| {
-                    format!("p{}'s up card", s + 1)
+                    format!("{}'s up card", seat_name(s))
                 });
                 let street = def.street_name(state.street());
                 let Some((i, step)) = steps.next() else {

@@ -19,6 +19,7 @@ use crate::bot::range::replay_seats;
 use crate::bot::{Bet, StrategyPlayer};
 use crate::describe::Classes;
 use abstraction::cards::{Card, CardSet};
+use abstraction::rules::seat_name;
 use abstraction::rules::{Action, State};
 use anyhow::{bail, ensure, Context, Result};
 use rand_chacha::ChaCha8Rng;
@@ -155,7 +156,7 @@ fn table<'a>(
             }),
             _ => Some(
                 Drawn::of(range, mine)
-                    .with_context(|| format!("p{}'s range beside the hand", s + 1))?,
+                    .with_context(|| format!("{}'s range beside the hand", seat_name(s)))?,
             ),
         });
     }
