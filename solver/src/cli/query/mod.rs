@@ -241,7 +241,7 @@ pub fn run(args: Args) -> Result<()> {
         (_, Answer::Public(a)) => public::print_answer(&a),
         (StrategyFile::Betting(b), Answer::Betting(a)) => betting::print_answer(b, a, every),
         (StrategyFile::Multiway(m), Answer::Multiway(a, r)) => {
-            multiway::print(&**m, a, r.as_ref(), every)
+            multiway::print(m, a, r.as_ref(), every)
         }
         _ => bail!(
             "{}: the answer is not of the file's kind",
