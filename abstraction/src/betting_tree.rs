@@ -41,6 +41,7 @@
 use crate::betting_abstraction::BettingAbstraction;
 use crate::cards::Card;
 use crate::rules::game_def::GameDef;
+use crate::rules::seat_name;
 use crate::rules::state::{Action, Next, State};
 use crate::tree::{Edge, TreeError, NONE};
 
@@ -564,9 +565,9 @@ fn role(state: &State, street: usize, seat: u8) -> u8 {
 fn check_stacks(state: &State) -> Result<(), TreeError> {
     if let Some(seat) = (0..2u8).find(|&s| state.stack(s) == 0) {
         return Err(TreeError::Unsupported(format!(
-            "p{} is all in after putting in {} chips: the abstract game has no all-ins, so the \
+            "{} is all in after putting in {} chips: the abstract game has no all-ins, so the \
              stacks ({:?}) must exceed what a hand capped at the betting abstraction can cost",
-            seat + 1,
+            seat_name(seat),
             state.committed(seat),
             state.def().starting_stacks
         )));

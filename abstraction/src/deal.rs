@@ -7,6 +7,7 @@
 //! each seat's [`CardView`] is bucketed at the first decision of every street, and the showdown
 //! is scored by [`showdown_winnings`].
 
+use crate::rules::seat_name;
 use std::sync::Arc;
 
 use rand::Rng;
@@ -126,8 +127,8 @@ impl HeadsUpDeal {
             let held = state.up_cards(s).len() + state.down_cards(s).len();
             let c = *self.cards(s).get(held).ok_or_else(|| {
                 DealError::Unsupported(format!(
-                    "p{} needs card {} of a deal of {}",
-                    s + 1,
+                    "{} needs card {} of a deal of {}",
+                    seat_name(s),
                     held + 1,
                     self.len
                 ))

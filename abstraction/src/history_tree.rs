@@ -12,6 +12,7 @@
 use crate::betting_abstraction::BettingAbstraction;
 use crate::cards::{Card, CardSet};
 use crate::rules::game_def::{Deal, GameDef};
+use crate::rules::seat_name;
 use crate::rules::state::{showdown_winnings, Action, Next, State};
 use crate::tree::{Budget, TreeError};
 use std::collections::HashMap;
@@ -170,11 +171,11 @@ impl Seen {
         let mut cards: Vec<String> = self.cards.iter().map(|c| c.to_string()).collect();
         let mut events = Vec::new();
         for e in self.public.chunks(2) {
-            let seat = (e[0] >> 4) + 1;
+            let seat = seat_name(e[0] >> 4);
             match e[0] & 15 {
-                UP_CARD => cards.push(format!("p{seat}:{}", Card::from_id(e[1]))),
+                UP_CARD => cards.push(format!("{seat}:{}", Card::from_id(e[1]))),
                 COMMUNITY => cards.push(format!("board:{}", Card::from_id(e[1]))),
-                _ => events.push(format!("p{seat} {}", ACTION_WORDS[e[1] as usize])),
+                _ => events.push(format!("{seat} {}", ACTION_WORDS[e[1] as usize])),
             }
         }
         format!("[{}] | {}", cards.join(" "), events.join(", "))
@@ -409,8 +410,8 @@ impl Builder {
         let k = legal.len();
         if k == 0 || k > MAX_ACTIONS {
             return Err(TreeError::Unsupported(format!(
-                "{k} actions for p{} after the betting abstraction",
-                u16::from(seat) + 1
+                "{k} actions for {} after the betting abstraction",
+                seat_name(seat)
             )));
         }
         let key = (seat, at.private[seat as usize].0, at.public);

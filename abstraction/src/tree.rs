@@ -27,6 +27,7 @@ use crate::bucketing::{BucketError, CardView};
 use crate::card_abstraction::{CardAbstraction, SeatCards};
 use crate::cards::{Card, CardSet};
 use crate::rules::game_def::{Deal, GameDef, GameDefError, Showdown};
+use crate::rules::seat_name;
 use crate::rules::state::{Action, Next, RulesError, State};
 
 /// "No such index" in the `u32` index fields.
@@ -687,8 +688,8 @@ impl<A: CardAbstraction> Builder<'_, A> {
         let k = legal.len();
         if k == 0 || k > u8::MAX as usize {
             return Err(TreeError::Unsupported(format!(
-                "{k} actions for p{} on street {} after the betting abstraction",
-                u16::from(seat) + 1,
+                "{k} actions for {} on street {} after the betting abstraction",
+                seat_name(seat),
                 street + 1
             )));
         }

@@ -1,23 +1,18 @@
 //! `query`: `stud query`'s answer at a spot of a strategy file (a real game's, heads-up or
-//! multiway, or a walkable game's), from the library that answers the command
-//! ([`solver::query::betting`], [`solver::query::multiway`], [`solver::query::public`],
-//! [`solver::query::values`]), as the dicts `stud query --json` and
-//! `stud query --values --json` print.
+//! multiway, or a walkable game's), from the library's dispatch that answers the command
+//! ([`solver::query::file`]), as the dicts `stud query --json` and `stud query --values
+//! --json` print.
 
 use crate::opened::Opened;
 use crate::{json_to_py, stud_error};
-use anyhow::{bail, Context};
+use anyhow::bail;
 use pyo3::prelude::*;
-use solver::bot::{StrategyPlayer, BOT_NAMES};
+use solver::bot::BOT_NAMES;
 use solver::players::strategy_spec;
-use solver::purify::Purification;
-use solver::query::betting::{answer, Ask};
+use solver::query::file::{self, Ask};
 use solver::query::resolve::{self as resolving, DEFAULT_ITERATIONS};
 use solver::query::spot::parse_spot;
-use solver::query::values::values_json;
-use solver::query::{multiway, public};
 use solver::resolve::{Budget, DEFAULT_FLOOR, MAX_ITERATIONS};
-use solver::strategy_file::StrategyFile;
 use solver::values::{Options, DEFAULT_SAMPLES, MAX_SAMPLES, MIN_SAMPLES};
 use std::path::Path;
 
@@ -77,42 +72,16 @@ fn answer_json(
     }
     let steps = parse_spot(spot)?;
     let opened = crate::opened::open(path)?;
+    // A heads-up file is kept as its player, which the ranges and the values read.
     let player = match &*opened {
-        Opened::Betting(player) => player,
-        Opened::File(StrategyFile::Public(_)) if ranges || values.is_some() => bail!(
-            "ranges and values read a real game's strategy (a betting-tree file); {path} is a \
-             public tree: every private hand has its own row already"
-        ),
-        Opened::File(StrategyFile::Public(f)) => {
-            return Ok((public::answer(f, hand, play, &steps)?.json(), None))
-        }
-        Opened::File(StrategyFile::Multiway(f)) => {
-            if !ranges && values.is_none() {
-                return Ok((multiway::answer(f, hand, play, &steps)?.json(), None));
-            }
-            // The ranges and values replay the table through a player of the file.
-            let player =
-                StrategyPlayer::open(path, &f.header.game)?.with_purification(Purification::Mixed);
-            let rows = multiway::answer_json(f, hand, play, &steps, ranges.then_some(&player))?;
-            let values = values
-                .map(|o| values_json(&player, &steps, hand, o, &|_, _, _| {}))
-                .transpose()?;
-            return Ok((rows, values));
-        }
-        Opened::File(StrategyFile::Betting(_)) => {
-            bail!("{path}: a betting-tree file is kept as its player, not as a file")
-        }
+        Opened::Betting(player) => Some(player),
+        Opened::File(_) => None,
     };
-    // One open: the player of the file (its rows as stored) reads it for the ranges too.
-    let f = player.file().betting().context("a betting-tree file")?;
-    let ask = Ask {
-        hand,
-        play,
-        ranges: ranges.then_some(player),
-    };
-    let rows = answer(f, ask, &steps)?.json();
+    let (file, path) = (opened.file(), Path::new(path));
+    let ask = Ask { hand, play, ranges };
+    let rows = file::answer(file, path, player, ask, &steps)?.json();
     let values = values
-        .map(|o| values_json(player, &steps, hand, o, &|_, _, _| {}))
+        .map(|o| file::values(file, path, player, &steps, hand, o, &|_, _, _| {}))
         .transpose()?;
     Ok((rows, values))
 }
@@ -158,12 +127,6 @@ fn resolve_json(
     let steps = parse_spot(spot)?;
     let opened = crate::opened::open(path)?;
     let (file, path) = (opened.file(), Path::new(path));
-    if let StrategyFile::Multiway(_) = file {
-        bail!(
-            "a re-solve reads a heads-up strategy; {} is a multiway file (three or more seats)",
-            path.display()
-        );
-    }
     let ask = resolving::Ask {
         hand,
         budget: Budget::Iterations(iterations),

@@ -23,6 +23,7 @@ import random as _random
 
 from . import _stud
 from ._pokerkit import Action, game_of, phh_actions
+from ._pokerkit import seat_name as _seat_name
 from ._stud import (BOT_NAMES, Decision, Game, NoDecisionError, Ranges, StrategyFile, StudError,
                     deck)
 
@@ -248,7 +249,7 @@ class QueryAnswer:
         return _copy.deepcopy(self._answer.get("chart"))
 
     def __repr__(self) -> str:
-        who = "first decision" if self.seat is None else "p%d" % (self.seat + 1)
+        who = "first decision" if self.seat is None else _seat_name(self.seat)
         return "stud.QueryAnswer(%s on %s: %s)" % (who, self.street_name, ", ".join(self.actions))
 
 

@@ -130,6 +130,12 @@ def _cards(cards) -> str:
     return "".join(repr(c) for c in cards)
 
 
+def seat_name(index: int) -> str:
+    """A seat's name as PHH and the ``stud`` command write it: ``p1`` for PokerKit's player 0
+    (the library's ``abstraction::rules::seat_name``)."""
+    return "p%d" % (index + 1)
+
+
 def phh_actions(state) -> list:
     """The PHH action strings of a PokerKit ``state``'s operations so far: deals (``d dh pN``,
     ``d db``), betting decisions and shows; the automatic ones (antes, bet collection, burns,
@@ -139,16 +145,16 @@ def phh_actions(state) -> list:
         name = type(op).__name__
         code = _BETS.get(name)
         if code is not None:
-            seat = op.player_index + 1
+            seat = seat_name(op.player_index)
             out.append(
-                "p%d cbr %d" % (seat, op.amount) if code == "cbr" else "p%d %s" % (seat, code)
+                "%s cbr %d" % (seat, op.amount) if code == "cbr" else "%s %s" % (seat, code)
             )
         elif name == "HoleDealing":
-            out.append("d dh p%d %s" % (op.player_index + 1, _cards(op.cards)))
+            out.append("d dh %s %s" % (seat_name(op.player_index), _cards(op.cards)))
         elif name == "BoardDealing":
             out.append("d db %s" % _cards(op.cards))
         elif name == "HoleCardsShowingOrMucking":
             shown = _cards(op.hole_cards)
-            out.append("p%d sm %s" % (op.player_index + 1, shown) if shown else
-                       "p%d sm" % (op.player_index + 1))
+            seat = seat_name(op.player_index)
+            out.append("%s sm %s" % (seat, shown) if shown else "%s sm" % seat)
     return out

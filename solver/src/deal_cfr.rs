@@ -42,6 +42,7 @@ use abstraction::bucketing::{Bucketing, Shape};
 use abstraction::cards::CardSet;
 use abstraction::deal::{DealError, DealFacts, HeadsUpDeal};
 use abstraction::recall::Recall;
+use abstraction::rules::seat_name;
 use abstraction::rules::GameDef;
 use abstraction::rules::{Action, Next, State};
 use abstraction::tree::{Edge, NodeKind, Tree, NONE};
@@ -558,7 +559,10 @@ impl DealSolver {
                 self.row_keys(l, n.board, seat, &state)?;
             }
             if l.tree.nodes[i].seat != seat {
-                return Err(format!("public node {i}: the rules say p{} acts", seat + 1));
+                return Err(format!(
+                    "public node {i}: the rules say {} acts",
+                    seat_name(seat)
+                ));
             }
             let at = self.tree.locate(&l.bets).map_err(|e| e.to_string())?;
             let k = n.num_children as usize;

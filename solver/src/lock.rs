@@ -22,6 +22,7 @@ use abstraction::bucketing::Bucketing;
 use abstraction::cards::Card;
 use abstraction::recall::Recall;
 use abstraction::rules::notation::{self, Written};
+use abstraction::rules::seat_name;
 use abstraction::rules::state::Action;
 use abstraction::rules::GameDef;
 use abstraction::tree::{Edge, NodeKind, Tree, NONE};
@@ -682,7 +683,7 @@ impl Actor {
 
     fn name(self) -> String {
         match self {
-            Actor::Seat(s) => format!("p{}", s + 1),
+            Actor::Seat(s) => seat_name(s).to_string(),
             Actor::Role(Some(r)) => format!(
                 "the player {} to act on the street",
                 POSITIONS[(r as usize).min(POSITIONS.len() - 1)]

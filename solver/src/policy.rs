@@ -26,6 +26,7 @@ use crate::strategy_file::multiway::MultiwayFile;
 use crate::strategy_file::{BettingFile, PublicFile, StrategyFile, MAX_ACTIONS};
 use abstraction::betting_tree::{BettingKind, BettingNodes};
 use abstraction::multiway_betting::{MwKind, Spot};
+use abstraction::rules::seat_name;
 use abstraction::rules::{Action, Deal, State};
 use abstraction::tree::{Edge, NodeKind};
 use anyhow::{bail, Context, Result};
@@ -101,8 +102,8 @@ pub fn locate_betting(
     }
     if n.kind != BettingKind::Action as u8 || n.street as usize != street || n.role != d.actor {
         bail!(
-            "the strategy's tree has no decision of p{} (role {}) on {} after this betting",
-            seat + 1,
+            "the strategy's tree has no decision of {} (role {}) on {} after this betting",
+            seat_name(seat),
             d.actor,
             state.def().street_name(street)
         );
@@ -127,7 +128,10 @@ pub fn locate_public(
     d.node = walk(f, state, bets)?;
     let n = f.node(d.node)?;
     if n.kind != NodeKind::Action as u8 || n.seat != seat {
-        bail!("the strategy's tree has no decision of p{} here", seat + 1);
+        bail!(
+            "the strategy's tree has no decision of {} here",
+            seat_name(seat)
+        );
     }
     d.k = n.num_children as usize;
     for &a in legal {

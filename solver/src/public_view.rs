@@ -4,6 +4,7 @@
 
 use crate::bot::Bet;
 use abstraction::cards::Card;
+use abstraction::rules::seat_name;
 use abstraction::rules::{Action, Deal, Next, State};
 use anyhow::{bail, ensure, Context, Result};
 
@@ -48,7 +49,7 @@ pub fn replay(
             } => {
                 let i = &mut ups[usize::from(s)];
                 let c = *(real.up_cards(s).get(*i))
-                    .with_context(|| format!("p{}'s up card {} is missing", s + 1, *i + 1))?;
+                    .with_context(|| format!("{}'s up card {} is missing", seat_name(s), *i + 1))?;
                 *i += 1;
                 view.deal(c)?;
                 seen.push(Seen::Card(c));

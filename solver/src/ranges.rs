@@ -16,6 +16,7 @@ use crate::describe::Classes;
 use crate::purify::Purification;
 use abstraction::bucketing::Bucketing;
 use abstraction::cards::CardSet;
+use abstraction::rules::seat_name;
 use abstraction::rules::State;
 use anyhow::{ensure, Context, Result};
 use serde_json::{json, Value};
@@ -118,8 +119,8 @@ pub fn seat_ranges(
         let holdings: usize = by_bucket.iter().map(|x| x.0).sum();
         ensure!(
             holdings > 0 && range.n() == b.shape().downs[street] as usize,
-            "p{}'s range does not hold this street's down cards",
-            seat + 1
+            "{}'s range does not hold this street's down cards",
+            seat_name(seat)
         );
         let total: f64 = by_bucket.iter().map(|x| x.1).sum();
         let row = |(n, w): (usize, f64)| {

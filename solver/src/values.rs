@@ -37,6 +37,7 @@ use crate::bot::{sample, Bet, Player, StrategyPlayer};
 use crate::describe::Classes;
 use crate::resolve::Subgame;
 use abstraction::cards::{Card, CardSet};
+use abstraction::rules::seat_name;
 use abstraction::rules::{Action, Deal, Next, Showdown, State};
 use abstraction::tree::{Edge, NodeKind, NONE};
 use anyhow::{bail, ensure, Context, Result};
@@ -258,9 +259,9 @@ fn check_hand(state: &State, seat: u8, hand: &[Card]) -> Result<()> {
     let n = state.down_cards(seat).len();
     ensure!(
         hand.len() == n,
-        "the hand has {} down cards; p{} holds {n} here",
+        "the hand has {} down cards; {} holds {n} here",
         hand.len(),
-        seat + 1
+        seat_name(seat)
     );
     let mut seen = CardSet::EMPTY;
     for s in 0..state.def().seats {

@@ -3,6 +3,7 @@
 
 use super::BucketError;
 use crate::cards::{Card, CardSet};
+use crate::rules::seat_name;
 use crate::rules::{Deal, GameDef, Showdown, State};
 
 /// The card information of one player in heads-up stud: the street, the player's own down and up
@@ -32,8 +33,8 @@ impl CardView {
     pub fn on_street(state: &State, seat: u8, street: usize) -> Result<CardView, BucketError> {
         if state.def().seats != 2 || seat > 1 {
             return Err(BucketError::View(format!(
-                "the bucketing is heads-up: p{} of a {}-seat game has no single opponent",
-                u16::from(seat) + 1,
+                "the bucketing is heads-up: {} of a {}-seat game has no single opponent",
+                seat_name(seat),
                 state.def().seats
             )));
         }
@@ -48,7 +49,11 @@ impl CardView {
         let mut down = CardSet::EMPTY;
         for (i, c) in state.down_cards(seat).iter().take(downs).enumerate() {
             let c = c.ok_or_else(|| {
-                BucketError::View(format!("p{}'s down card {} is unknown", seat + 1, i + 1))
+                BucketError::View(format!(
+                    "{}'s down card {} is unknown",
+                    seat_name(seat),
+                    i + 1
+                ))
             })?;
             down.insert(c);
         }

@@ -35,6 +35,7 @@ pub use simulate::{random_action, random_hand, with_random_stacks, SimulateError
 
 use crate::cards::{Card, Rank, Suit};
 use crate::rules::notation::{self, Written};
+use crate::rules::seat_name;
 use crate::rules::{Action, GameDef, GameDefError, Profile, Variant};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -750,14 +751,14 @@ impl fmt::Display for PhhAction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PhhAction::DealHole { seat, cards } => {
-                write!(f, "d dh p{} {}", seat + 1, write_phh_cards(cards))
+                write!(f, "d dh {} {}", seat_name(*seat), write_phh_cards(cards))
             }
             PhhAction::DealBoard(cards) => write!(f, "d db {}", write_phh_cards(cards)),
             // `Action` displays itself in PHH notation.
-            PhhAction::Bet { seat, action } => write!(f, "p{} {action}", seat + 1),
-            PhhAction::AnyRaise { seat } => write!(f, "p{} raise", seat + 1),
+            PhhAction::Bet { seat, action } => write!(f, "{} {action}", seat_name(*seat)),
+            PhhAction::AnyRaise { seat } => write!(f, "{} raise", seat_name(*seat)),
             PhhAction::ShowMuck { seat, shown } => {
-                write!(f, "p{} sm", seat + 1)?;
+                write!(f, "{} sm", seat_name(*seat))?;
                 match shown {
                     Shown::Muck => Ok(()),
                     Shown::Dealt => f.write_str(" -"),

@@ -4,6 +4,7 @@
 use super::{ActionLine, HandHistory, PhhAction, PhhCard, Shown};
 use crate::rules::notation::Written;
 use crate::rules::pots::{pots, Pot};
+use crate::rules::seat_name;
 use crate::rules::{Action, Deal, GameDef, GameDefError, Next, Profile, RulesError, State};
 use std::collections::VecDeque;
 
@@ -258,7 +259,7 @@ fn bet(
         Next::Deal { seat: Some(s), .. } => {
             return Err(line_error(
                 a,
-                format!("too few cards: p{} is still owed a card", s + 1),
+                format!("too few cards: {} is still owed a card", seat_name(s)),
             ))
         }
         Next::Deal { seat: None, .. } => {
@@ -276,7 +277,10 @@ fn bet(
     match state.next() {
         Next::Act { seat: s } if s == seat => {}
         Next::Act { seat: s } => {
-            return Err(line_error(a, format!("it is p{}'s turn to act", s + 1)))
+            return Err(line_error(
+                a,
+                format!("it is {}'s turn to act", seat_name(s)),
+            ))
         }
         _ => return Err(line_error(a, "the hand is already over")),
     }

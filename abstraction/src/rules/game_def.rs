@@ -3,6 +3,7 @@
 //! The stud family and the reference games (Kuhn, Leduc, and the walkable `ministud`) share one
 //! definition, so that one rules engine, one tree builder and one solver serve them all.
 
+use super::seat::seat_name;
 use crate::cards::{Card, CardSet, Rank, Suit};
 use serde::Deserialize;
 use std::fmt;
@@ -822,7 +823,7 @@ impl GameDef {
         if let Some(i) = self.starting_stacks.iter().position(|&s| s == 0) {
             return invalid(
                 "starting_stacks",
-                format!("p{} (entry {}) has no chips", i + 1, i + 1),
+                format!("{} (entry {}) has no chips", seat_name(i), i + 1),
             );
         }
         let chips: u128 = self.starting_stacks.iter().map(|&s| s as u128).sum();

@@ -24,6 +24,7 @@
 //!   (`Reshuffle`): whenever the stub is empty, the burns and the folded seats' cards go back.
 //!   If even that cannot deal the last street, the community card is turned.
 
+use super::seat::seat_name;
 use std::fmt;
 use std::sync::Arc;
 
@@ -105,9 +106,14 @@ impl fmt::Display for Next {
             Next::Deal {
                 seat: Some(s),
                 deal,
-            } => write!(f, "the next card goes to p{} ({})", s + 1, deal_name(*deal)),
+            } => write!(
+                f,
+                "the next card goes to {} ({})",
+                seat_name(*s),
+                deal_name(*deal)
+            ),
             Next::Deal { seat: None, .. } => f.write_str("the next card is a community card"),
-            Next::Act { seat } => write!(f, "p{} is to act", seat + 1),
+            Next::Act { seat } => write!(f, "{} is to act", seat_name(*seat)),
             Next::Over => f.write_str("the hand is over"),
         }
     }
@@ -132,7 +138,7 @@ pub enum RulesError {
     #[error("the game is not supported: {0}")]
     Unsupported(String),
     /// An action that is not legal now.
-    #[error("p{} cannot {action}: the legal actions are {legal}", .seat + 1)]
+    #[error("{} cannot {action}: the legal actions are {legal}", seat_name(*.seat))]
     IllegalAction {
         /// The seat to act.
         seat: u8,
@@ -173,7 +179,7 @@ pub enum RulesError {
     #[error("the deck has no card left to deal")]
     OutOfCards,
     /// Shown cards that do not fit the seat's hand.
-    #[error("p{} cannot show those cards: {reason}", .seat + 1)]
+    #[error("{} cannot show those cards: {reason}", seat_name(*.seat))]
     BadShow {
         /// The seat.
         seat: u8,

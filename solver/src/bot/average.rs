@@ -5,6 +5,7 @@
 use super::{normalize_or_fall_back, Answer, Bet, Player};
 use crate::policy::public_events;
 use crate::solve::report::Average;
+use abstraction::rules::seat_name;
 use abstraction::rules::{Action, State};
 use abstraction::tree::{Edge, NodeKind, NONE};
 use anyhow::{bail, Context};
@@ -60,7 +61,10 @@ impl Player for AveragePlayer {
         let i = self.node(state, bets)?;
         let n = &tree.nodes[i];
         if n.kind != NodeKind::Action || n.seat != seat {
-            bail!("the solve's tree has no decision of p{} here", seat + 1);
+            bail!(
+                "the solve's tree has no decision of {} here",
+                seat_name(seat)
+            );
         }
         let card = match state.down_cards(seat) {
             [Some(c)] => *c,

@@ -6,6 +6,7 @@
 use super::{Bet, Player};
 use abstraction::draw::below;
 use abstraction::history_tree::{HistoryKind, HistoryTree};
+use abstraction::rules::seat_name;
 use abstraction::rules::{GameDef, Next, State};
 use anyhow::{ensure, Context, Result};
 use rand::SeedableRng;
@@ -67,8 +68,8 @@ pub fn check_player(
                 Next::Act { seat } => {
                     ensure!(
                         node.kind == HistoryKind::Action && node.seat == seat,
-                        "p{} to act where the tree has {:?}",
-                        seat + 1,
+                        "{} to act where the tree has {:?}",
+                        seat_name(seat),
                         node.kind
                     );
                     let legal = state.legal_actions();

@@ -31,6 +31,7 @@ use super::matches::{play_hand, stream, summarize, DealCards, MatchResult};
 use super::range::{Candidates, HiddenRange, MAX_DOWN};
 use super::{Answer, Bet, Player};
 use abstraction::cards::CardSet;
+use abstraction::rules::seat_name;
 use abstraction::rules::{Action, Deal, GameDef, Next, State};
 use anyhow::{bail, ensure, Context};
 use rayon::prelude::*;
@@ -193,9 +194,9 @@ impl Player for InHand<'_> {
             .map_err(|_| anyhow::anyhow!("LBR's range was left half-updated by a panic"))?;
         ensure!(
             seat == range.seat,
-            "LBR sits as p{}, not p{}",
-            range.seat + 1,
-            seat + 1
+            "LBR sits as {}, not {}",
+            seat_name(range.seat),
+            seat_name(seat)
         );
         range.decide(state, bets, legal, probs)?;
         Ok(Answer::Own)
@@ -279,8 +280,8 @@ impl<'l> Range<'l> {
                 Next::Act { seat: s } if self.read == bets.len() => {
                     ensure!(
                         s == seat && self.st.street() == real.street(),
-                        "the betting given does not lead to this decision of p{}",
-                        seat + 1
+                        "the betting given does not lead to this decision of {}",
+                        seat_name(seat)
                     );
                     return self.refresh();
                 }

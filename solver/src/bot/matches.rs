@@ -8,6 +8,7 @@ use super::{choose, control, Answer, Bet, Player};
 use abstraction::cards::{Card, CardSet};
 use abstraction::phh::{HandHistory, Recorder};
 use abstraction::rules::pots::MAX_SEATS;
+use abstraction::rules::seat_name;
 use abstraction::rules::{Deal, GameDef, Next, State};
 use anyhow::{bail, Context};
 use rand::{Rng, SeedableRng};
@@ -283,7 +284,7 @@ pub fn play_hand_estimated(
                 let legal = state.legal_actions();
                 let player = seats[seat as usize];
                 let (action, answer) = choose(player, &state, &bets, &legal, &mut probs, rng)
-                    .with_context(|| format!("{} as p{}", player.name(), seat + 1))?;
+                    .with_context(|| format!("{} as {}", player.name(), seat_name(seat)))?;
                 fallbacks[seat as usize] += (answer == Answer::Fallback) as u64;
                 if let Some(e) = est.as_mut() {
                     let chosen = legal.iter().position(|a| *a == action).unwrap_or(0);

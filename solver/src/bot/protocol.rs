@@ -11,6 +11,7 @@
 use super::{sample, Answer, Bet, Player};
 use crate::resolve::{Budget, Report, ResolvingPlayer, Stop};
 use abstraction::phh::{parse_any_action, replay, ActionLine, HandHistory};
+use abstraction::rules::seat_name;
 use abstraction::rules::{Action, Deal, GameDef, Next, Profile, State};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -276,9 +277,9 @@ impl Server {
             if asked != seat {
                 // The request's `seat` is a 0-based index; the player is named as PHH names it.
                 return Err(format!(
-                    "seat {asked} asked (p{}), but it is p{}'s turn (seat {seat})",
-                    u16::from(asked) + 1,
-                    seat + 1
+                    "seat {asked} asked ({}), but it is {}'s turn (seat {seat})",
+                    seat_name(asked),
+                    seat_name(seat)
                 )
                 .into());
             }

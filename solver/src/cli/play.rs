@@ -6,6 +6,7 @@ use super::play_train::Trainer;
 use abstraction::cards::CardSet;
 use abstraction::eval::{eval_high, eval_low8, eval_razz};
 use abstraction::phh::Recorder;
+use abstraction::rules::seat_name;
 use abstraction::rules::{Action, GameDef, Next, Showdown, State};
 use anyhow::Context;
 use solver::bot::matches::{table_stream, DealCards};
@@ -174,7 +175,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             seats[(you as usize + 1 + i) % n as usize] = Some((bot.as_ref(), *spec));
         }
         let table = Seating { you, seats };
-        writeln!(out, "\n=== hand {} — you are p{} ===", hand + 1, you + 1)?;
+        writeln!(
+            out,
+            "\n=== hand {} — you are {} ===",
+            hand + 1,
+            seat_name(you)
+        )?;
         let played = play_one(
             &def,
             &table,
@@ -255,7 +261,7 @@ fn play_one(
                         let who = if def.seats == 2 {
                             "opponent".to_string()
                         } else {
-                            format!("p{} {}", seat + 1, table.who(seat))
+                            format!("{} {}", seat_name(seat), table.who(seat))
                         };
                         writeln!(out, "{who}: {}", super::action_words(&state, a))?;
                         if answer == Answer::Fallback {
@@ -326,8 +332,8 @@ fn show_table(out: &mut dyn Write, state: &State, table: &Seating) -> std::io::R
         let folded = if state.folded(seat) { "  folded" } else { "" };
         writeln!(
             out,
-            "p{} {:>width$}: {:<24} stack {}{folded}",
-            seat + 1,
+            "{} {:>width$}: {:<24} stack {}{folded}",
+            seat_name(seat),
             table.who(seat),
             cards_text(state, seat, seat != table.you),
             state.stack(seat),
@@ -457,8 +463,8 @@ fn show_end(
                 .unwrap_or_default();
             writeln!(
                 out,
-                "p{} {:>width$}: {}{hand}",
-                seat + 1,
+                "{} {:>width$}: {}{hand}",
+                seat_name(seat),
                 table.who(seat),
                 cards_text(state, seat, false),
                 width = width.max(8)

@@ -4,6 +4,7 @@
 //! score are JSON lines on standard output (the table talk then goes to standard error).
 
 use super::action_words;
+use abstraction::rules::seat_name;
 use abstraction::rules::{Action, State};
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
@@ -117,8 +118,8 @@ impl Trainer {
         let street = state.def().street_name(f.street);
         let names: Vec<String> = f.actions.iter().map(|&a| action_words(state, a)).collect();
         let label = format!(
-            "hand {hand}, {street}, p{} {cards}: {} (the best: {})",
-            seat + 1,
+            "hand {hand}, {street}, {} {cards}: {} (the best: {})",
+            seat_name(seat),
             names[f.chosen],
             names[f.best]
         );

@@ -1,6 +1,7 @@
 //! `stud replay`: replays a PHH hand history through the rules engine, checking every action.
 
 use abstraction::phh::{self, hands_of, HandHistory, HandText, PhhAction, Replay, ReplayError};
+use abstraction::rules::seat_name;
 use abstraction::rules::{Action, Next, Profile};
 use std::path::PathBuf;
 
@@ -186,7 +187,7 @@ fn print_text(hand: &HandHistory, r: &Replay, profile: Profile, offset: usize) {
             Some(_) => "completed",
             None => "did not open",
         };
-        println!("bring-in: p{} ({how})", s + 1);
+        println!("bring-in: {} ({how})", seat_name(s));
     }
     print_dealt(hand);
     // The k-th decision is the k-th betting action of the file, replayed in order.
@@ -201,16 +202,16 @@ fn print_text(hand: &HandHistory, r: &Replay, profile: Profile, offset: usize) {
     for (k, dec) in r.decisions.iter().enumerate() {
         if dec.street != street {
             street = dec.street;
-            let first = r.first_actors[street].map_or("-".into(), |s| format!("p{}", s + 1));
+            let first = r.first_actors[street].map_or("-".into(), |s| seat_name(s).to_string());
             println!("{}: first to act {first}", d.street_name(street));
         }
         let legal: Vec<String> = dec.legal.iter().map(Action::to_string).collect();
         // The action's number in `actions`: PokerKit writes them all on one line.
         let number = numbers.get(k).map_or("?".into(), |n| n.to_string());
         println!(
-            "  action {number:>3} (line {:>3})  p{}  legal: {:<28} took: {}",
+            "  action {number:>3} (line {:>3})  {}  legal: {:<28} took: {}",
             dec.line + offset,
-            dec.seat + 1,
+            seat_name(dec.seat),
             legal.join(" | "),
             dec.taken
         );
@@ -233,8 +234,8 @@ fn print_dealt(hand: &HandHistory) {
         })
         .map(|a| match &a.action {
             PhhAction::DealHole { seat, cards } => format!(
-                "p{}: {}",
-                seat + 1,
+                "{}: {}",
+                seat_name(*seat),
                 cards
                     .iter()
                     .map(|c| c.map_or("??".into(), |c| c.to_string()))
@@ -252,9 +253,9 @@ fn print_dealt(hand: &HandHistory) {
 /// The text answer's pots, result (who won what, or why it is not known) and mucked hands.
 fn print_result(r: &Replay) {
     for (i, p) in r.pots.iter().enumerate() {
-        let who: Vec<String> = (0..16)
+        let who: Vec<String> = (0..16usize)
             .filter(|s| p.eligible & (1 << s) != 0)
-            .map(|s| format!("p{}", s + 1))
+            .map(|s| seat_name(s).to_string())
             .collect();
         let name = if i == 0 { "main pot" } else { "side pot" };
         println!("{name}: {} (contested by {})", p.amount, who.join(" "));
@@ -264,7 +265,7 @@ fn print_result(r: &Replay) {
             let net: Vec<String> = p
                 .iter()
                 .enumerate()
-                .map(|(s, v)| format!("p{} {v:+}", s + 1))
+                .map(|(s, v)| format!("{} {v:+}", seat_name(s)))
                 .collect();
             println!("net: {}", net.join(", "));
         }
@@ -274,7 +275,7 @@ fn print_result(r: &Replay) {
         None => println!("the hand history stops before the end of the hand"),
     }
     if !r.mucked.is_empty() {
-        let who: Vec<String> = r.mucked.iter().map(|s| format!("p{}", s + 1)).collect();
+        let who: Vec<String> = r.mucked.iter().map(|s| seat_name(*s).to_string()).collect();
         println!("mucked: {}", who.join(" "));
     }
 }

@@ -4,6 +4,7 @@
 //! and the loss).
 
 use super::review::group_name;
+use abstraction::rules::seat_name;
 use solver::review::{HandReview, Options, Reviewed, Summary};
 use std::fmt::Write as _;
 
@@ -124,12 +125,12 @@ fn hand(out: &mut String, i: usize, h: &HandReview) {
     let _ = write!(
         out,
         "<section class=\"hand\" id=\"hand-{i}\" data-decisions=\"{}\"><h3>{}</h3><p>{} at {} \
-         seats, p{}{name} reviewed against {} ({} rules){}</p>",
+         seats, {}{name} reviewed against {} ({} rules){}</p>",
         h.decisions.len(),
         escape(&h.source),
         escape(&h.game),
         h.seats,
-        h.hero + 1,
+        seat_name(h.hero),
         escape(&h.strategy),
         h.rules,
         h.net
@@ -157,7 +158,7 @@ fn decision(out: &mut String, h: &HandReview, d: &Reviewed) {
             } else {
                 " (folded)"
             };
-            format!("p{}: {}{folded}", s + 1, c.join(" "))
+            format!("{}: {}{folded}", seat_name(s), c.join(" "))
         })
         .collect();
     let mut actions = String::new();

@@ -1,6 +1,7 @@
 //! The end of `stud solve` in words: a few lines of each back end's [`Results`] (`--json`
 //! prints them as one object instead).
 
+use abstraction::rules::seat_name;
 use solver::memory::{mib, status_bytes};
 use solver::solve::report::{Deal, Multiway, Sampled, Split, Walked};
 use solver::solve::Results;
@@ -91,7 +92,7 @@ fn multiway(r: &Multiway) {
         r.nash_conv_mbb,
         (r.best_response.iter().zip(&r.on_policy))
             .enumerate()
-            .map(|(s, (b, v))| format!("p{} {b:.6} / {v:.6}", s + 1))
+            .map(|(s, (b, v))| format!("{} {b:.6} / {v:.6}", seat_name(s)))
             .collect::<Vec<_>>()
             .join(", "),
         peak(status_bytes("VmHWM")),

@@ -8,6 +8,7 @@
 
 use super::Step;
 use abstraction::rules::notation::Written;
+use abstraction::rules::seat_name;
 use abstraction::rules::state::Action;
 use abstraction::rules::{Deal, GameDef, Next, State};
 use anyhow::{anyhow, bail, Context, Result};
@@ -35,7 +36,7 @@ pub(crate) fn replay(def: &GameDef, steps: &[Step]) -> Result<AtSpot> {
                 seat,
             } => {
                 let whose = seat.map_or("the community card".into(), |s| {
-                    format!("p{}'s up card", s + 1)
+                    format!("{}'s up card", seat_name(s))
                 });
                 let street = def.street_name(state.street());
                 let Some((i, step, named)) = steps.next() else {

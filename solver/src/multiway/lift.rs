@@ -24,6 +24,7 @@ use abstraction::history_tree::{Event, HistoryKind, HistoryTree, Infoset, Move, 
 use abstraction::multiway_betting::{pot_class, MultiwayBetting, MwKind};
 use abstraction::multiway_deal::{MultiwayBuckets, MultiwayFacts, MAX_DEAL_SEATS};
 use abstraction::rules::game_def::Deal;
+use abstraction::rules::seat_name;
 use abstraction::rules::GameDef;
 use abstraction::tree::Edge;
 use anyhow::{bail, ensure, Context, Result};
@@ -209,16 +210,16 @@ impl Locate<'_> {
             let n = self.betting.nodes[s.node as usize];
             ensure!(
                 n.kind == MwKind::Action && s.order[n.role as usize] == actor,
-                "p{} acts where the abstraction has {:?} of p{}",
-                actor + 1,
+                "{} acts where the abstraction has {:?} of {}",
+                seat_name(actor),
                 n.kind,
-                s.order[n.role as usize] + 1
+                seat_name(s.order[n.role as usize])
             );
             let child = self
                 .betting
                 .children(s.node as usize)
                 .find(|&c| matches!(self.betting.edges[c], Edge::Action(a) if Move::of(a) == kind))
-                .with_context(|| format!("no abstract action {kind:?} of p{}", actor + 1))?;
+                .with_context(|| format!("no abstract action {kind:?} of {}", seat_name(actor)))?;
             let c = self.betting.nodes[child];
             match c.kind {
                 MwKind::Action => {
@@ -245,10 +246,10 @@ impl Locate<'_> {
         let n = self.betting.nodes[s.node as usize];
         ensure!(
             n.kind == MwKind::Action && s.order[n.role as usize] == seat,
-            "p{} to act where the abstraction has {:?} of p{}",
-            seat + 1,
+            "{} to act where the abstraction has {:?} of {}",
+            seat_name(seat),
             n.kind,
-            s.order[n.role as usize] + 1
+            seat_name(s.order[n.role as usize])
         );
         // The same actions, in the same order, with the same amounts.
         let mine = &tree.actions[set.first_slot as usize..][..set.actions as usize];

@@ -135,11 +135,52 @@ impl Answer {
     }
 }
 
+/// `--ranges`' answer at a table: the acting seat's strategy by hand class ([`Answer::chart`])
+/// and each live seat's range ([`super::multiway_ranges::ranges_json`]).
+pub struct TableRanges {
+    /// The strategy by hand class (`None` where the seat to act holds no down card yet).
+    pub chart: Option<serde_json::Value>,
+    /// Each live seat's range reaching the spot.
+    pub ranges: serde_json::Value,
+}
+
+impl TableRanges {
+    /// Adds both to an answer's JSON (`chart`, `ranges`), as `stud query --ranges --json`
+    /// prints them.
+    pub fn add_to(&self, v: &mut serde_json::Value) {
+        if let Some(chart) = &self.chart {
+            v["chart"] = chart.clone();
+        }
+        v["ranges"] = self.ranges.clone();
+    }
+}
+
+/// [`answer`], and with `ranges` (the file's player, its rows played as stored) its
+/// [`TableRanges`]: what `stud query` prints, `stud explore` serves and the Python package
+/// returns.
+pub fn answer_with_ranges(
+    f: &MultiwayFile,
+    hand: Option<&str>,
+    play: Option<Purification>,
+    steps: &[Step],
+    ranges: Option<&crate::bot::StrategyPlayer>,
+) -> Result<(Answer, Option<TableRanges>)> {
+    if ranges.is_some() && hand.is_some() {
+        bail!("--ranges shows every holding's range: give no --hand with it");
+    }
+    let a = answer(f, hand, play, steps)?;
+    let r = match ranges {
+        Some(player) => Some(TableRanges {
+            chart: a.chart(f),
+            ranges: super::multiway_ranges::ranges_json(player, steps)?,
+        }),
+        None => None,
+    };
+    Ok((a, r))
+}
+
 /// The answer of `stud query FILE SPOT [--hand HAND] [--play PLAY] [--ranges] --json` on a
-/// multiway file: [`answer`]'s JSON, and with `ranges` (the file's player, its rows played as
-/// stored) the strategy by hand class ([`Answer::chart`]) and each live seat's range
-/// ([`super::multiway_ranges::ranges_json`]). What the command prints, `stud explore` serves and
-/// the Python package returns.
+/// multiway file: [`answer_with_ranges`] as JSON.
 pub fn answer_json(
     f: &MultiwayFile,
     hand: Option<&str>,
@@ -147,16 +188,10 @@ pub fn answer_json(
     steps: &[Step],
     ranges: Option<&crate::bot::StrategyPlayer>,
 ) -> Result<serde_json::Value> {
-    if ranges.is_some() && hand.is_some() {
-        bail!("--ranges shows every holding's range: give no --hand with it");
-    }
-    let a = answer(f, hand, play, steps)?;
+    let (a, r) = answer_with_ranges(f, hand, play, steps, ranges)?;
     let mut v = a.json();
-    if let Some(player) = ranges {
-        if let Some(chart) = a.chart(f) {
-            v["chart"] = chart;
-        }
-        v["ranges"] = super::multiway_ranges::ranges_json(player, steps)?;
+    if let Some(r) = r {
+        r.add_to(&mut v);
     }
     Ok(v)
 }

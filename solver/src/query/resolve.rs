@@ -11,6 +11,7 @@ use crate::purify::Purification;
 use crate::resolve::{Budget, Options, Report, Subgame};
 use crate::strategy_file::StrategyFile;
 use abstraction::cards::CardSet;
+use abstraction::rules::seat_name;
 use abstraction::rules::{Action, State};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
@@ -84,12 +85,17 @@ impl Answer {
 /// replayed, the subgame from its street's first decision built from the ranges the strategy
 /// implies, re-solved, and the hand's policy at the spot read beside the strategy's row.
 pub fn answer(f: &StrategyFile, path: &Path, ask: Ask<'_>, steps: &[Step]) -> Result<Answer> {
-    let StrategyFile::Betting(f) = f else {
-        bail!(
+    let f = match f {
+        StrategyFile::Betting(f) => f,
+        StrategyFile::Multiway(_) => bail!(
+            "--resolve reads a heads-up strategy; {} is a multiway file (three or more seats)",
+            path.display()
+        ),
+        StrategyFile::Public(_) => bail!(
             "--resolve re-solves a real game's strategy (a betting-tree file); {} is solved \
              exactly already",
             path.display()
-        );
+        ),
     };
     let def = f.header().game.clone();
     let holding = parse_holding(ask.hand)?;
@@ -182,9 +188,9 @@ fn check_up(holding: &Holding, state: &State, seat: u8) -> Result<()> {
         let dealt: CardSet = state.up_cards(seat).iter().copied().collect();
         if given != dealt {
             bail!(
-                "--hand: its up cards ({}) are not the ones the spot dealt p{} ({})",
+                "--hand: its up cards ({}) are not the ones the spot dealt {} ({})",
                 cards_text(given),
-                seat + 1,
+                seat_name(seat),
                 cards_text(dealt)
             );
         }
@@ -207,8 +213,8 @@ fn check_down(holding: &Holding, state: &State, seat: u8) -> Result<()> {
     for s in 0..def.seats {
         if let Some(c) = holding.down.iter().find(|c| state.up_cards(s).contains(c)) {
             bail!(
-                "--hand: {c} is p{}'s up card in the spot, not a down card",
-                s + 1
+                "--hand: {c} is {}'s up card in the spot, not a down card",
+                seat_name(s)
             );
         }
     }

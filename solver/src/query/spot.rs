@@ -7,6 +7,7 @@
 use abstraction::cards::{parse_distinct_cards, Card, CardSet};
 use abstraction::rules::notation::{self, Written, SPELLINGS};
 use abstraction::rules::state::Action;
+use abstraction::rules::{seat_name, seat_number};
 use abstraction::rules::{Deal, FirstRound, GameDef, Next, State};
 use abstraction::tree::Edge;
 use anyhow::{anyhow, bail, Context, Result};
@@ -34,7 +35,6 @@ pub fn parse_spot(spot: &str) -> Result<Vec<Step>> {
     let mut i = 0;
     while i < tokens.len() {
         let t = tokens[i];
-        let lower = t.to_ascii_lowercase();
         let step = match notation::parse(&tokens[i..])
             .map_err(|e| anyhow!("token {}: {e}", i + 1))?
         {
@@ -45,13 +45,10 @@ pub fn parse_spot(spot: &str) -> Result<Vec<Step>> {
                     Written::AnyRaise => Step::AnyRaise,
                 }
             }
-            None if lower.len() >= 2
-                && lower.starts_with('p')
-                && lower[1..].parse::<u8>().is_ok() =>
-            {
+            None if seat_number(t).is_some() => {
                 i += 1;
-                match lower[1..].parse::<u8>() {
-                    Ok(n @ 1..) => Step::Seat(n - 1),
+                match seat_number(t) {
+                    Some(n @ 1..) => Step::Seat(n - 1),
                     _ => bail!("token {i} {t:?}: seats are numbered from p1"),
                 }
             }
@@ -133,10 +130,10 @@ pub fn check_hand_up(
         let given: CardSet = u.iter().copied().collect();
         if given != up {
             bail!(
-                "--hand {:?}: its up cards ({}) are not the ones the spot dealt p{} ({})",
+                "--hand {:?}: its up cards ({}) are not the ones the spot dealt {} ({})",
                 hand.unwrap_or(""),
                 cards_text(given),
-                seat + 1,
+                seat_name(seat),
                 if up == CardSet::EMPTY {
                     "none".into()
                 } else {
@@ -182,7 +179,7 @@ pub fn replay_betting(def: &GameDef, steps: &[Step]) -> Result<Replayed> {
                     Deal::Community => "the community card",
                     _ => "a card face up",
                 };
-                let whose = seat.map_or(face_up.into(), |s| format!("p{}'s up card", s + 1));
+                let whose = seat.map_or(face_up.into(), |s| format!("{}'s up card", seat_name(s)));
                 let Some((i, step, named)) = steps.next() else {
                     if empty {
                         break;
@@ -212,7 +209,12 @@ pub fn replay_betting(def: &GameDef, steps: &[Step]) -> Result<Replayed> {
                 let Some((i, step, named)) = steps.next() else {
                     break;
                 };
-                check_seat(i, named, Some(seat), &format!("p{}'s action", seat + 1))?;
+                check_seat(
+                    i,
+                    named,
+                    Some(seat),
+                    &format!("{}'s action", seat_name(seat)),
+                )?;
                 let a = resolve(&state, i, step)?;
                 bets.push((state.street(), a));
                 state
@@ -239,9 +241,9 @@ pub fn with_seats(steps: &[Step]) -> Result<Vec<(usize, Step, Option<u8>)>> {
             Step::Seat(s) => {
                 if let Some((at, before)) = named.replace((i, s)) {
                     bail!(
-                        "step {} (p{}): a seat prefix with nothing after it",
+                        "step {} ({}): a seat prefix with nothing after it",
                         at + 1,
-                        before + 1
+                        seat_name(before)
                     );
                 }
             }
@@ -250,8 +252,8 @@ pub fn with_seats(steps: &[Step]) -> Result<Vec<(usize, Step, Option<u8>)>> {
     }
     match named {
         Some((_, s)) => bail!(
-            "the spot ends with a seat prefix (p{}): give its action",
-            s + 1
+            "the spot ends with a seat prefix ({}): give its action",
+            seat_name(s)
         ),
         None => Ok(out),
     }
@@ -261,9 +263,9 @@ pub fn with_seats(steps: &[Step]) -> Result<Vec<(usize, Step, Option<u8>)>> {
 pub fn check_seat(i: usize, named: Option<u8>, seat: Option<u8>, what: &str) -> Result<()> {
     match named {
         Some(n) if Some(n) != seat => bail!(
-            "step {} is written for p{}, but {what} is due there",
+            "step {} is written for {}, but {what} is due there",
             i + 1,
-            n + 1
+            seat_name(n)
         ),
         _ => Ok(()),
     }
@@ -290,7 +292,7 @@ pub fn step_name(s: Step) -> String {
         Step::Card(c) => c.to_string(),
         Step::Exact(a) => describe(Edge::Action(a)),
         Step::AnyRaise => "a bet or raise".into(),
-        Step::Seat(s) => format!("p{}", s + 1),
+        Step::Seat(s) => seat_name(s).to_string(),
     }
 }
 

@@ -7,6 +7,7 @@ use crate::bot::{Bet, Player};
 use abstraction::betting_abstraction::BettingAbstraction;
 use abstraction::cards::{Card, CardSet};
 use abstraction::eval::{eval_high, eval_razz, showing_high};
+use abstraction::rules::seat_name;
 use abstraction::rules::{Action, Deal, GameDef, Next, Showdown, State};
 use abstraction::tree::{Board, Edge, Node, NodeKind, Tree, NONE};
 use anyhow::{bail, ensure};
@@ -180,16 +181,16 @@ fn check_seats(st: &State, seats: [u8; 2]) -> anyhow::Result<()> {
     let n = st.def().seats;
     ensure!(
         seats[0] != seats[1] && seats.iter().all(|&s| s < n),
-        "a subgame's two seats are two seats of the table of {n}, not p{} and p{}",
-        u16::from(seats[0]) + 1,
-        u16::from(seats[1]) + 1
+        "a subgame's two seats are two seats of the table of {n}, not {} and {}",
+        seat_name(seats[0]),
+        seat_name(seats[1])
     );
     let pair = 1u16 << seats[0] | 1u16 << seats[1];
     ensure!(
         st.live() == pair,
-        "a subgame is heads-up: at its root p{} and p{} are the only seats in",
-        u16::from(seats[0]) + 1,
-        u16::from(seats[1]) + 1
+        "a subgame is heads-up: at its root {} and {} are the only seats in",
+        seat_name(seats[0]),
+        seat_name(seats[1])
     );
     match st.next() {
         Next::Act { .. } => Ok(()),
@@ -461,7 +462,10 @@ impl<'a> Builder<'a> {
     fn seat_of(&self, seat: u8) -> anyhow::Result<u8> {
         match self.seats.iter().position(|&s| s == seat) {
             Some(i) => Ok(i as u8),
-            None => bail!("p{} acts in a heads-up subgame of two others", seat + 1),
+            None => bail!(
+                "{} acts in a heads-up subgame of two others",
+                seat_name(seat)
+            ),
         }
     }
 

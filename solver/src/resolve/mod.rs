@@ -83,6 +83,7 @@ use crate::best_response::{counterfactual_values, value_in_ranges, Play};
 use crate::bot::Bet;
 use crate::cfr::{Algorithm, Solver};
 use abstraction::cards::{Card, CardSet};
+use abstraction::rules::seat_name;
 use abstraction::rules::{Action, State};
 use abstraction::tree::{Edge, NodeKind, Tree, NONE};
 use anyhow::{bail, Context};
@@ -564,7 +565,7 @@ impl Subgame {
     /// here, so that a re-solve holding every hand to it is no more exploitable.
     pub fn safety(&self, blueprint: &dyn crate::bot::Player, seat: u8) -> anyhow::Result<Safety> {
         if seat > 1 {
-            bail!("p{}: a subgame is heads-up", u16::from(seat) + 1);
+            bail!("{}: a subgame is heads-up", seat_name(seat));
         }
         if self.roots.len() != self.hands.len() {
             bail!("a safe re-solve of two streets is not built: re-solve them unsafely");

@@ -31,6 +31,7 @@ use abstraction::cards::Card;
 use abstraction::phh::{self, HandHistory, Replay};
 use abstraction::rules::notation::action_words;
 use abstraction::rules::Profile;
+use abstraction::rules::{seat_name, seat_number};
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -65,10 +66,7 @@ impl FromStr for Hero {
         if t.is_empty() {
             return Err("the hero: give a seat (p1, p2, ...) or a player's name".into());
         }
-        let seat = (t.len() >= 2 && t.as_bytes()[0].eq_ignore_ascii_case(&b'p'))
-            .then(|| t[1..].parse::<u8>().ok())
-            .flatten();
-        Ok(match seat {
+        Ok(match seat_number(t) {
             Some(n) if (1..=8).contains(&n) => Hero::Seat(n - 1),
             Some(n) => return Err(format!("the hero: p{n} is no seat (p1 to p8)")),
             None => Hero::Name(t.to_string()),
@@ -222,8 +220,8 @@ pub fn hero_seat(h: &HandHistory, hero: &Hero) -> Result<u8> {
     match hero {
         Hero::Seat(s) if usize::from(*s) < h.players() => Ok(*s),
         Hero::Seat(s) => bail!(
-            "the hero p{} is not at this table of {} seats",
-            s + 1,
+            "the hero {} is not at this table of {} seats",
+            seat_name(*s),
             h.players()
         ),
         Hero::Name(n) => {

@@ -20,6 +20,7 @@ use crate::bot::range::replay_seats;
 use crate::bot::{Bet, StrategyPlayer};
 use crate::describe::Classes;
 use abstraction::cards::{Card, CardSet};
+use abstraction::rules::seat_name;
 use abstraction::rules::{Action, State};
 use anyhow::{ensure, Context, Result};
 use rand_chacha::ChaCha8Rng;
@@ -140,7 +141,7 @@ fn table<'a>(
             }),
             _ => Some(
                 Drawn::of(range, mine)
-                    .with_context(|| format!("p{}'s range beside the hand", s + 1))?,
+                    .with_context(|| format!("{}'s range beside the hand", seat_name(s)))?,
             ),
         });
     }

@@ -26,6 +26,7 @@ use crate::cli::action_words;
 use crate::cli::query::spot::{check_seat, parse_spot, resolve, with_seats, Step};
 use abstraction::betting_tree::BettingNodes;
 use abstraction::cards::{Card, CardSet};
+use abstraction::rules::seat_name;
 use abstraction::rules::{Deal, Next, State};
 use anyhow::{bail, Context, Result};
 use rand::SeedableRng;
@@ -452,20 +453,25 @@ impl Explorer {
                         seat: Some(s),
                     },
                 ) => {
-                    check_seat(i, named, Some(s), &format!("p{}'s up card", s + 1))?;
+                    check_seat(i, named, Some(s), &format!("{}'s up card", seat_name(s)))?;
                     state
                         .deal(c)
                         .with_context(|| format!("step {}: {c}", i + 1))?;
-                    (c.to_string(), format!("p{} shows {c}", s + 1))
+                    (c.to_string(), format!("{} shows {c}", seat_name(s)))
                 }
                 (Step::Card(_), _) => bail!("step {}: an action is due, not a card", i + 1),
                 (_, Next::Act { seat }) => {
-                    check_seat(i, named, Some(seat), &format!("p{}'s action", seat + 1))?;
+                    check_seat(
+                        i,
+                        named,
+                        Some(seat),
+                        &format!("{}'s action", seat_name(seat)),
+                    )?;
                     let a = resolve(&state, i, step)?;
                     if !state.legal_actions().contains(&a) {
                         bail!("step {}: {a} is not legal here", i + 1);
                     }
-                    let words = format!("p{}: {}", seat + 1, action_words(&state, a));
+                    let words = format!("{}: {}", seat_name(seat), action_words(&state, a));
                     state.apply(a)?;
                     (a.to_string().replace(' ', ""), words)
                 }

@@ -1,42 +1,17 @@
 //! `stud query` on a betting-tree file (the real games, heads-up): the library's answer
 //! ([`solver::query::betting`]: the spot replayed on the rules engine, the decision located in
 //! the file's betting tree, the rows of `--hand`'s bucket or of every bucket, `--ranges`' chart
-//! and ranges) printed as text or `--json`.
+//! and ranges, reached through [`solver::query::file`]) printed as text.
 
 use super::rows::{print_aligned, print_chart, print_play, print_rows, print_table};
-use super::spot::{cards_text, Step};
-use super::Args;
+use super::spot::cards_text;
 use abstraction::cards::CardSet;
-use anyhow::{bail, Result};
-use solver::bot::StrategyPlayer;
-use solver::query::betting::{answer, Answer, Ask, Extras, Kind};
+use abstraction::rules::seat_name;
+use solver::query::betting::{Answer, Extras, Kind};
 use solver::strategy_file::BettingFile;
 
-/// `stud query` on a betting-tree file: the library's answer, returned as JSON for `--json`,
-/// else printed (and `None` returned).
-///
-/// `player`: the file's strategy played as stored, for `--ranges`.
-pub(super) fn run_betting(
-    f: &BettingFile,
-    args: &Args,
-    steps: &[Step],
-    player: Option<&StrategyPlayer>,
-) -> Result<Option<serde_json::Value>> {
-    let ask = Ask {
-        hand: args.hand.as_deref(),
-        play: args.play,
-        ranges: ranges_player(args, player)?,
-    };
-    let a = answer(f, ask, steps)?;
-    if args.output.json {
-        return Ok(Some(a.json()));
-    }
-    print_answer(f, a, args.hand.is_none());
-    Ok(None)
-}
-
 /// Prints the answer as text (`every`: every bucket's rows were asked, not a hand's).
-fn print_answer(f: &BettingFile, a: Answer, every: bool) {
+pub(super) fn print_answer(f: &BettingFile, a: Answer, every: bool) {
     let Some(seat) = a.at.seat else {
         println!(
             "the first decision on {}, of the seat the door cards make first to act \
@@ -67,25 +42,12 @@ fn print_answer(f: &BettingFile, a: Answer, every: bool) {
     print_extras(&a.names, a.extras.as_ref());
 }
 
-/// The player whose ranges `--ranges` shows: `player` (`None` without `--ranges`), refused
-/// when there is none.
-fn ranges_player<'a>(
-    args: &Args,
-    player: Option<&'a StrategyPlayer>,
-) -> Result<Option<&'a StrategyPlayer>> {
-    Ok(match (args.ranges, player) {
-        (true, None) => bail!("--ranges reads a real game's strategy (a betting-tree file)"),
-        (true, p) => p,
-        (false, _) => None,
-    })
-}
-
 /// The text answer's line of who acts: the seat, first or second on the street, and the up
 /// cards.
 fn whose_turn(seat: u8, role: u8, street_name: &str, up: CardSet, opp_up: CardSet) -> String {
     format!(
-        "p{} to act on {street_name} ({} to act on this street; showing {}, the opponent {})",
-        seat + 1,
+        "{} to act on {street_name} ({} to act on this street; showing {}, the opponent {})",
+        seat_name(seat),
         if role == 0 { "first" } else { "second" },
         cards_text(up),
         cards_text(opp_up)
@@ -103,16 +65,16 @@ fn print_extras(names: &[String], extras: Option<&Extras>) {
     print_chart(names, &e.chart);
     for r in list(&e.ranges) {
         println!();
-        let seat = r["seat"].as_u64().unwrap_or(0) + 1;
+        let seat = seat_name(r["seat"].as_u64().unwrap_or(0) as usize);
         println!(
-            "p{seat}'s range reaching the spot: the betting so far has probability {:.4} over \
-             p{seat}'s {} holdings",
+            "{seat}'s range reaching the spot: the betting so far has probability {:.4} over \
+             {seat}'s {} holdings",
             num(&r["reach"]),
             count(&r["holdings"]),
         );
         if r["lost"] == true {
             println!(
-                "(p{seat} took an action its strategy never takes with any holding: from there \
+                "({seat} took an action its strategy never takes with any holding: from there \
                  every holding counts alike)"
             );
         }

@@ -5,6 +5,7 @@
 //! compared by [`super::diff_multiway`].
 
 use super::spot::describe;
+use abstraction::rules::seat_name;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
 use solver::strategy_file::diff::{self, Decision, RowMove};
@@ -115,7 +116,7 @@ fn public_rows(def: &GameDef, a: &PublicFile, b: &PublicFile) -> Result<Vec<Move
                 &d,
                 &spot,
                 def.street_name(n.street as usize),
-                format!("p{}", n.seat + 1),
+                seat_name(n.seat).to_string(),
                 deck[r.key as usize].to_string(),
                 r,
             ));

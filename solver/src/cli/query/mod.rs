@@ -56,9 +56,9 @@ mod resolve;
 mod rows;
 pub mod values;
 
-use anyhow::{bail, Context, Result};
-use solver::bot::StrategyPlayer;
+use anyhow::{bail, Result};
 use solver::purify::Purification;
+use solver::query::file::{self, Answer, Ask};
 pub(crate) use solver::query::spot;
 use solver::strategy_file::StrategyFile;
 use spot::parse_spot;
@@ -222,32 +222,33 @@ pub fn run(args: Args) -> Result<()> {
     let args = split_play(args)?;
     let steps = parse_spot(&args.spot)?;
     let f = StrategyFile::open(&args.file)?;
-    match &f {
-        _ if args.values => values::run(&f, &args, &steps),
-        StrategyFile::Multiway(multiway) => multiway::run(multiway, &args, &steps),
-        _ if args.resolve => resolve::run(&f, &args, &steps),
-        StrategyFile::Betting(betting) => {
-            // --ranges replays the strategy as stored, through a player of the file.
-            let player = match args.ranges {
-                true => {
-                    let path = args.file.to_str().context("the file's path is not UTF-8")?;
-                    Some(
-                        StrategyPlayer::open(path, f.game())?
-                            .with_purification(Purification::Mixed),
-                    )
-                }
-                false => None,
-            };
-            if let Some(v) = betting::run_betting(betting, &args, &steps, player.as_ref())? {
-                println!("{v}");
-            }
-            Ok(())
+    if args.values {
+        return values::run(&f, &args, &steps);
+    }
+    if args.resolve {
+        return resolve::run(&f, &args, &steps);
+    }
+    let ask = Ask {
+        hand: args.hand.as_deref(),
+        play: args.play,
+        ranges: args.ranges,
+    };
+    let a = file::answer(&f, &args.file, None, ask, &steps)?;
+    if args.output.json {
+        println!("{}", a.json());
+        return Ok(());
+    }
+    let every = args.hand.is_none();
+    match (&f, a) {
+        (_, Answer::Public(a)) => public::print_answer(&a),
+        (StrategyFile::Betting(b), Answer::Betting(a)) => betting::print_answer(b, a, every),
+        (StrategyFile::Multiway(m), Answer::Multiway(a, r)) => {
+            multiway::print(m, a, r.as_ref(), every)
         }
-        StrategyFile::Public(_) if args.ranges => bail!(
-            "--ranges reads a real game's strategy (a betting-tree file); {} is a public tree: \
-             every private hand has its own row already",
+        _ => bail!(
+            "{}: the answer is not of the file's kind",
             args.file.display()
         ),
-        StrategyFile::Public(public) => public::run_public(public, &args, &steps),
     }
+    Ok(())
 }

@@ -1,57 +1,32 @@
 //! `stud query` on a multiway strategy file (three to eight seats of real stud): the library's
 //! answer ([`solver::query::multiway`]: the spot replayed on the rules engine, the decision
 //! located in the file's abstraction, the rows of `--hand`'s bucket or of every bucket, as the
-//! file's player reads them) printed as text or `--json`, with `--ranges` the strategy by hand
-//! class and each live seat's range ([`solver::query::multiway_ranges`]).
+//! file's player reads them; reached through [`solver::query::file`]) printed as text, with
+//! `--ranges` the strategy by hand class and each live seat's range
+//! ([`solver::query::multiway_ranges`]).
 
 use super::rows::{print_aligned, print_chart, print_play, print_rows, print_table};
-use super::spot::{cards_text, Step};
-use super::Args;
+use super::spot::cards_text;
 use abstraction::multiway_deal::MultiwayView;
 use abstraction::rules::game_def::ordinal;
-use anyhow::{bail, Context, Result};
+use abstraction::rules::seat_name;
 use serde_json::Value;
-use solver::bot::StrategyPlayer;
-use solver::purify::Purification;
 use solver::query::betting::Kind;
-use solver::query::multiway::{answer, answer_json, Answer, Table};
-use solver::query::multiway_ranges::ranges_json;
+use solver::query::multiway::{Answer, Table, TableRanges};
 use solver::strategy_file::multiway::MultiwayFile;
 
-/// Runs `stud query` on the multiway file `f`, opened from `args.file`.
-pub(super) fn run(f: &MultiwayFile, args: &Args, steps: &[Step]) -> Result<()> {
-    if args.resolve {
-        bail!(
-            "--resolve reads a heads-up strategy; {} is a multiway file (three or more seats)",
-            args.file.display()
-        );
-    }
-    // --ranges replays the strategy as stored, through a player of the file.
-    let player = match args.ranges {
-        true => {
-            let path = args.file.to_str().context("the file's path is not UTF-8")?;
-            Some(StrategyPlayer::open(path, &f.header.game)?.with_purification(Purification::Mixed))
-        }
-        false => None,
-    };
-    let hand = args.hand.as_deref();
-    if args.output.json {
-        println!(
-            "{}",
-            answer_json(f, hand, args.play, steps, player.as_ref())?
-        );
-        return Ok(());
-    }
-    let a = answer(f, hand, args.play, steps)?;
-    let (names, chart) = (a.names.clone(), a.chart(f));
-    print_answer(f, a, hand.is_none());
-    if let Some(player) = &player {
-        if let Some(c) = &chart {
+/// Prints the answer on the multiway file `f` as text (`every`: every bucket's rows were
+/// asked, not a hand's), then `--ranges`' where asked: the strategy by hand class and each live
+/// seat's range.
+pub(super) fn print(f: &MultiwayFile, a: Answer, ranges: Option<&TableRanges>, every: bool) {
+    let names = a.names.clone();
+    print_answer(f, a, every);
+    if let Some(r) = ranges {
+        if let Some(c) = &r.chart {
             print_chart(&names, c);
         }
-        print_ranges(&ranges_json(player, steps)?);
+        print_ranges(&r.ranges);
     }
-    Ok(())
 }
 
 /// Prints `--ranges`' answer: each live seat's range by hand class, then its likeliest
@@ -61,13 +36,13 @@ fn print_ranges(r: &Value) {
     let list = |x: &Value| x.as_array().unwrap_or(&empty).clone();
     for seat in list(r) {
         println!();
-        let p = seat["seat"].as_u64().unwrap_or(0) + 1;
+        let p = seat_name(seat["seat"].as_u64().unwrap_or(0) as usize);
         if seat["down_cards"] == 0 {
-            println!("p{p} holds no down card yet");
+            println!("{p} holds no down card yet");
             continue;
         }
         println!(
-            "p{p}'s range reaching the spot (showing {}): {} holdings of its {} down cards left \
+            "{p}'s range reaching the spot (showing {}): {} holdings of its {} down cards left \
              possible by the betting, by hand class",
             seat["showing"].as_str().unwrap_or(""),
             seat["holdings"],
@@ -75,7 +50,7 @@ fn print_ranges(r: &Value) {
         );
         if seat["lost"] == true {
             println!(
-                "(p{p} took an action its strategy never takes with any holding: from there \
+                "({p} took an action its strategy never takes with any holding: from there \
                  every holding counts alike)"
             );
         }
@@ -140,11 +115,11 @@ fn print_table_seen(t: &Table, street_name: &str) {
         } else {
             ""
         };
-        format!("p{} {}{folded}", s + 1, cards_text(t.showing[s]))
+        format!("{} {}{folded}", seat_name(s), cards_text(t.showing[s]))
     };
     println!(
-        "p{} to act on {street_name} ({} to act on this street, {} seats live); pot {}",
-        t.seat + 1,
+        "{} to act on {street_name} ({} to act on this street, {} seats live); pot {}",
+        seat_name(t.seat),
         ordinal(t.role as usize + 1),
         t.live.len(),
         t.pot
@@ -157,20 +132,20 @@ fn print_table_seen(t: &Table, street_name: &str) {
             .join(", ")
     );
     let against = format!(
-        "p{} ({}), the best showing live opponent",
-        t.against + 1,
+        "{} ({}), the best showing live opponent",
+        seat_name(t.against),
         cards_text(t.showing[t.against as usize]),
     );
     match t.view {
         MultiwayView::BestOpponent => println!(
-            "measured against {against}: each bucket is of p{}'s cards against that hand",
-            t.seat + 1
+            "measured against {against}: each bucket is of {}'s cards against that hand",
+            seat_name(t.seat)
         ),
         MultiwayView::Table => println!(
             "measured against {against}, beside every other live opponent's up cards and \
-             the folded seats' as dead cards: each bucket is of p{}'s cards against that \
+             the folded seats' as dead cards: each bucket is of {}'s cards against that \
              table",
-            t.seat + 1
+            seat_name(t.seat)
         ),
     }
 }

@@ -4,6 +4,7 @@
 
 use super::spot::Step;
 use super::Args;
+use abstraction::rules::seat_name;
 use anyhow::{Context, Result};
 use solver::query::resolve::{answer, Ask, DEFAULT_ITERATIONS};
 use solver::resolve::{Budget, Report};
@@ -27,8 +28,8 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         return Ok(());
     }
     println!(
-        "p{} to act on {} with {}: re-solved from there to the end of the hand",
-        a.seat + 1,
+        "{} to act on {} with {}: re-solved from there to the end of the hand",
+        seat_name(a.seat),
         a.street_name,
         a.hand
     );

@@ -1,6 +1,7 @@
 //! The rows of a `stud query` answer as tables: shared by every kind of answer (the rows
 //! themselves and their JSON are the library's, [`solver::query::rows`]).
 
+use abstraction::rules::seat_name;
 use solver::describe::Description;
 use solver::purify::Purification;
 use solver::query::rows::Row;
@@ -17,8 +18,8 @@ pub(super) fn print_play(play: Option<Purification>) {
 pub(super) fn print_rows(names: &[String], rows: Vec<Row>, seat: u8, every: bool) {
     if every {
         println!(
-            "each bucket: how many down cards of p{} it holds here, and some of them",
-            seat + 1
+            "each bucket: how many down cards of {} it holds here, and some of them",
+            seat_name(seat)
         );
     }
     // A bucket none of the player's holdings falls in here says nothing about this spot.
@@ -28,9 +29,9 @@ pub(super) fn print_rows(names: &[String], rows: Vec<Row>, seat: u8, every: bool
     print_table(names, &shown);
     if !none.is_empty() {
         println!(
-            "({} buckets hold none of p{}'s hands here)",
+            "({} buckets hold none of {}'s hands here)",
             none.len(),
-            seat + 1
+            seat_name(seat)
         );
     }
 }

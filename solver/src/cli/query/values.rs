@@ -5,25 +5,15 @@
 use super::rows::print_aligned;
 use super::spot::Step;
 use super::Args;
-use anyhow::{bail, Context, Result};
+use abstraction::rules::seat_name;
+use anyhow::Result;
 use serde_json::Value;
-use solver::bot::StrategyPlayer;
-use solver::purify::Purification;
-use solver::query::values::values_json;
+use solver::query::file;
 use solver::strategy_file::StrategyFile;
 use solver::values::Options;
 
 /// Runs `stud query --values` on `f` (opened from `args.file`).
 pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
-    if matches!(f, StrategyFile::Public(_)) {
-        bail!(
-            "--values reads a real game's strategy (a betting-tree or multiway file); {} is a \
-             public tree",
-            args.file.display()
-        );
-    }
-    let path = args.file.to_str().context("the file's path is not UTF-8")?;
-    let player = StrategyPlayer::open(path, f.game())?.with_purification(Purification::Mixed);
     let options = Options {
         samples: args.samples as usize,
         seed: args.seed,
@@ -35,8 +25,10 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         )
         .expect("a valid template"),
     );
-    let v = values_json(
-        &player,
+    let v = file::values(
+        f,
+        &args.file,
+        None,
         steps,
         args.hand.as_deref(),
         options,
@@ -71,9 +63,9 @@ fn print_values(v: &Value) {
     let names: Vec<String> = (v["action_names"].as_array().into_iter().flatten())
         .map(|x| x.as_str().unwrap_or("").to_string())
         .collect();
-    let seat = v["seat"].as_u64().unwrap_or(0) + 1;
+    let seat = seat_name(v["seat"].as_u64().unwrap_or(0) as usize);
     println!(
-        "p{seat} to act on {}; pot {}, p{seat} has put in {} (a big bet is {} chips)",
+        "{seat} to act on {}; pot {}, {seat} has put in {} (a big bet is {} chips)",
         v["street_name"].as_str().unwrap_or(""),
         v["pot"],
         v["committed"],
@@ -161,7 +153,7 @@ fn print_method(v: &Value) {
         );
     } else if seats > 2 {
         let live: Vec<String> = (v["live"].as_array().into_iter().flatten())
-            .map(|s| format!("p{}", s.as_u64().unwrap_or(0) + 1))
+            .map(|s| seat_name(s.as_u64().unwrap_or(0) as usize).to_string())
             .collect();
         println!(
             "values from here in chips (a fold is worth 0), estimated: {} deals of every \

@@ -20,6 +20,7 @@ use crate::lock::{Locked, Rule};
 use abstraction::cards::{parse_distinct_cards, CardSet};
 use abstraction::multiway_betting::{pot_classes, MultiwayBetting, MwKind};
 use abstraction::multiway_deal::MultiwayBuckets;
+use abstraction::rules::seat_name;
 use abstraction::rules::{GameDef, State};
 use abstraction::tree::Edge;
 use anyhow::{anyhow, bail, Context, Result};
@@ -182,12 +183,13 @@ impl AtRule<'_> {
         });
         let mut out = Vec::new();
         for h in &rule.hands {
-            let cards = parse_distinct_cards(h)
-                .map_err(|e| anyhow!("`hands`, {h:?}: the down cards of p{}: {e}", seat + 1))?;
+            let cards = parse_distinct_cards(h).map_err(|e| {
+                anyhow!("`hands`, {h:?}: the down cards of {}: {e}", seat_name(seat))
+            })?;
             if cards.len() != down_cards {
                 bail!(
-                    "`hands`, {h:?}: p{} holds {down_cards} down cards at this spot",
-                    seat + 1
+                    "`hands`, {h:?}: {} holds {down_cards} down cards at this spot",
+                    seat_name(seat)
                 );
             }
             if let Some(c) = cards.iter().find(|&&c| table.contains(c)) {
