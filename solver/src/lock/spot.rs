@@ -63,7 +63,12 @@ pub(crate) fn replay(def: &GameDef, steps: &[Step]) -> Result<AtSpot> {
                     return Ok(AtSpot { state, bets });
                 };
                 let street = def.street_name(state.street());
-                check_seat(i, named, Some(seat), &format!("p{}'s action", seat + 1))?;
+                check_seat(
+                    i,
+                    named,
+                    Some(seat),
+                    &format!("{}'s action", seat_name(seat)),
+                )?;
                 let a = match step {
                     Step::Action(a) => a,
                     Step::AnyRaise => (Written::AnyRaise.resolve(&state.legal_actions()))
