@@ -661,17 +661,14 @@ impl Spot<'_> {
         let mine = self.ranges[me]
             .as_ref()
             .map_or(CardSet::EMPTY, |r| r.sets[held[me]]);
-        let mut pool: Vec<Card> = (self.deck.minus(self.seen)).minus(taken).iter().collect();
-        abstraction::draw::shuffle(&mut pool, &mut rng);
-        let play_seed = rand::RngExt::random::<u64>(&mut rng);
         let playouts = Playouts {
             player: self.player,
             start: &start,
             bets: self.bets,
-            pool: &pool,
             seat: self.seat,
         };
-        playouts.play_each(&self.actions, play_seed, out)?;
+        let left = (self.deck.minus(self.seen)).minus(taken);
+        playouts.play_each(&self.actions, left, &mut rng, out)?;
         Ok(self.classes.map_or(0, |c| c.classify(mine, self.up)))
     }
 }
@@ -689,15 +686,25 @@ struct Playouts<'a> {
     player: &'a StrategyPlayer,
     start: &'a State,
     bets: &'a [Bet],
-    pool: &'a [Card],
     seat: u8,
 }
 
 impl Playouts<'_> {
     /// `seat`'s value of each action of `actions` into `out` (chips it ends the hand with
-    /// beyond what it had when the spot began), each played out from the same draws, seeded
-    /// `play_seed`: the differences are what a player compares.
-    fn play_each(&self, actions: &[Action], play_seed: u64, out: &mut [f64]) -> Result<()> {
+    /// beyond what it had when the spot began), each played out from the same draws: `left`,
+    /// the cards no seat holds, shuffled by `rng` into the order the cards to come are dealt,
+    /// and one seed from `rng` for every action's own draws. The differences are what a player
+    /// compares.
+    fn play_each(
+        &self,
+        actions: &[Action],
+        left: CardSet,
+        rng: &mut ChaCha8Rng,
+        out: &mut [f64],
+    ) -> Result<()> {
+        let mut pool: Vec<Card> = left.iter().collect();
+        abstraction::draw::shuffle(&mut pool, rng);
+        let play_seed = rand::RngExt::random::<u64>(rng);
         let committed = self.start.committed(self.seat) as f64;
         let mut st = self.start.clone();
         let mut bets = Vec::with_capacity(self.bets.len() + 32);
@@ -711,7 +718,7 @@ impl Playouts<'_> {
                 &mut st,
                 &mut bets,
                 *a,
-                self.pool,
+                &pool,
                 self.seat,
                 &mut play,
             )? + committed;

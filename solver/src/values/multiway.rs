@@ -71,17 +71,14 @@ impl Table<'_> {
                 start.show(s as u8, &r.cards[held[s]])?;
             }
         }
-        let mut pool: Vec<Card> = (self.deck.minus(self.seen)).minus(taken).iter().collect();
-        abstraction::draw::shuffle(&mut pool, &mut rng);
-        let play_seed = rand::RngExt::random::<u64>(&mut rng);
         let playouts = Playouts {
             player: self.player,
             start: &start,
             bets: self.bets,
-            pool: &pool,
             seat: self.seat,
         };
-        playouts.play_each(&self.actions, play_seed, out)?;
+        let left = (self.deck.minus(self.seen)).minus(taken);
+        playouts.play_each(&self.actions, left, &mut rng, out)?;
         let mine = match &self.ranges[self.seat as usize] {
             Some(r) => r.sets[held[self.seat as usize]],
             None => CardSet::EMPTY,
