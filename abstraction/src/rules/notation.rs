@@ -119,6 +119,27 @@ pub fn tokens(spot: &str) -> Vec<&str> {
         .collect()
 }
 
+/// A seat's cards as a person at the table sees them: down cards in brackets (`??` when hidden), then up cards.
+pub fn seat_cards(state: &State, seat: u8, hidden: bool) -> String {
+    let down: Vec<String> = state
+        .down_cards(seat)
+        .iter()
+        .map(|c| match c {
+            Some(c) if !hidden => c.to_string(),
+            _ => "??".into(),
+        })
+        .collect();
+    let up: Vec<String> = state.up_cards(seat).iter().map(|c| c.to_string()).collect();
+    let mut parts = Vec::new();
+    if !down.is_empty() {
+        parts.push(format!("({})", down.join(" ")));
+    }
+    if !up.is_empty() {
+        parts.push(up.join(" "));
+    }
+    parts.join(" ")
+}
+
 /// An action in a player's words, with its amount, before it is applied to `state`: fold,
 /// check, call 5, bring in for 2, complete to 5, bet 5, raise to 10. The bring-in seat that
 /// opens for the full small bet completes, even though nothing was posted before it: one word

@@ -3,7 +3,9 @@
 //! JSON, and draws them as an SVG chart); a later street (`--street`) by hand class against
 //! board, printed by [`super::aggregate_later`].
 
+use super::aggregate_later as later;
 use anyhow::{Context, Result};
+use solver::aggregate::later::later_street;
 use solver::aggregate::{third_street, Cell, Spot, ThirdStreet, ACTIONS};
 use solver::bot::StrategyPlayer;
 use solver::purify::Purification;
@@ -81,11 +83,11 @@ pub fn run(args: Args) -> Result<()> {
     let path = args.file.to_str().context("the file's path is not UTF-8")?;
     let mut player = StrategyPlayer::open(path, f.game())?.with_purification(Purification::Mixed);
     if let Some(s) = &args.street {
-        let street = super::aggregate_later::street_of(f.game(), s)?;
+        let street = super::street_of(f.game(), s)?;
         if street > 0 {
             // No table of the first street's lookups: its build takes seconds, more than the
             // default deals' lookups one by one.
-            return super::aggregate_later::run(&args, &player, street, path);
+            return run_later(&args, &player, street, path);
         }
     }
     // The first street's bucket lookups from a table (seven-card games: 169 pairs of doors,
@@ -113,6 +115,27 @@ pub fn run(args: Args) -> Result<()> {
         print!("{}", csv(&t));
     } else {
         print!("{}", grids(&t));
+    }
+    Ok(())
+}
+
+/// Runs `stud aggregate --street N` for a later street.
+fn run_later(args: &Args, player: &StrategyPlayer, street: usize, path: &str) -> Result<()> {
+    let bar = super::deals_bar(args.output.json || args.csv, args.deals);
+    let t = later_street(player, street, args.deals, args.seed, &|done| {
+        bar.set_position(done)
+    });
+    bar.finish_and_clear();
+    let t = t?;
+    if let Some(svg) = &args.svg {
+        solver::container::write_bytes(svg, later::chart(&t, path).as_bytes())?;
+    }
+    if args.output.json {
+        println!("{}", serde_json::to_string(&t)?);
+    } else if args.csv {
+        print!("{}", later::csv(&t));
+    } else {
+        print!("{}", later::table(&t));
     }
     Ok(())
 }

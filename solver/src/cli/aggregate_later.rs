@@ -1,57 +1,12 @@
 //! `stud aggregate --street N` past the first street: a later street of a heads-up strategy by
-//! hand class against board ([`solver::aggregate::later`] plays the deals; this prints the
-//! rows as a table, CSV or JSON, and draws them as an SVG chart).
+//! hand class against board ([`solver::aggregate::later`] plays the deals; this writes the
+//! rows as a table or CSV, and draws them as an SVG chart).
 
-use super::aggregate::Args;
-use abstraction::rules::GameDef;
-use anyhow::{bail, Result};
-use solver::aggregate::later::{later_street, Facing, LaterStreet, ACTIONS};
-use solver::bot::StrategyPlayer;
+use solver::aggregate::later::{Facing, LaterStreet, ACTIONS};
 use std::fmt::Write as _;
 
-/// The street (0-based) that `--street` names in `def`: a number of cards as players say it
-/// (`5`, `5th`, `5th street`).
-pub fn street_of(def: &GameDef, s: &str) -> Result<usize> {
-    let t = s.trim().to_lowercase();
-    let t = t.strip_suffix("street").unwrap_or(&t).trim();
-    let digits = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-    let n = def.streets.len();
-    if let Ok(k) = digits.parse::<u32>() {
-        if let Some(i) = (0..n).find(|&i| def.street_name(i).starts_with(&format!("{k}"))) {
-            return Ok(i);
-        }
-    }
-    bail!(
-        "--street {s}: {} has {} to {}",
-        def.variant.name(),
-        def.street_name(0),
-        def.street_name(n - 1)
-    )
-}
-
-/// Runs `stud aggregate --street N` for a later street.
-pub fn run(args: &Args, player: &StrategyPlayer, street: usize, path: &str) -> Result<()> {
-    let bar = super::deals_bar(args.output.json || args.csv, args.deals);
-    let t = later_street(player, street, args.deals, args.seed, &|done| {
-        bar.set_position(done)
-    });
-    bar.finish_and_clear();
-    let t = t?;
-    if let Some(svg) = &args.svg {
-        solver::container::write_bytes(svg, chart(&t, path).as_bytes())?;
-    }
-    if args.output.json {
-        println!("{}", serde_json::to_string(&t)?);
-    } else if args.csv {
-        print!("{}", csv(&t));
-    } else {
-        print!("{}", table(&t));
-    }
-    Ok(())
-}
-
 /// Every row as CSV.
-fn csv(t: &LaterStreet) -> String {
+pub fn csv(t: &LaterStreet) -> String {
     let mut out = format!("facing,class,board,decisions,{}\n", ACTIONS.join(","));
     for r in &t.rows {
         let facing = serde_json::to_value(r.facing).unwrap_or_default();
@@ -72,7 +27,7 @@ fn csv(t: &LaterStreet) -> String {
 }
 
 /// The rows as text, spot by spot, with percentages.
-fn table(t: &LaterStreet) -> String {
+pub fn table(t: &LaterStreet) -> String {
     let mut out = format!(
         "{}: {} deals (seed {}), both seats playing the file; the street had a decision in {} \
          of them, {} decisions in all\n",
@@ -108,7 +63,7 @@ fn table(t: &LaterStreet) -> String {
 
 /// The rows as an SVG chart: per spot, a heat map of hand classes (rows) against boards
 /// (columns), white at 0% to red at 100% of bets and raises; hovering a cell shows them all.
-fn chart(t: &LaterStreet, name: &str) -> String {
+pub fn chart(t: &LaterStreet, name: &str) -> String {
     const W: usize = 26;
     const H: usize = 16;
     // Only the classes and boards some decision fell in, strongest first.

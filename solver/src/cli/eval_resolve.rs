@@ -94,7 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let last = def.streets.len() - 1;
     let street = match &args.from_street {
         None => last,
-        Some(s) => super::aggregate_later::street_of(&def, s).map_err(|_| {
+        Some(s) => super::street_of(&def, s).map_err(|_| {
             anyhow::anyhow!(
                 "--from-street {s}: {} has {} to {}",
                 def.variant.name(),

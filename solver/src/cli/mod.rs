@@ -107,6 +107,26 @@ fn game_difference(a: &GameDef, b: &GameDef) -> String {
     diffs.join(", ")
 }
 
+/// The street (0-based) that `--street` names in `def`: a number of cards as players say it
+/// (`5`, `5th`, `5th street`).
+pub fn street_of(def: &GameDef, s: &str) -> Result<usize> {
+    let t = s.trim().to_lowercase();
+    let t = t.strip_suffix("street").unwrap_or(&t).trim();
+    let digits = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let n = def.streets.len();
+    if let Ok(k) = digits.parse::<u32>() {
+        if let Some(i) = (0..n).find(|&i| def.street_name(i).starts_with(&format!("{k}"))) {
+            return Ok(i);
+        }
+    }
+    bail!(
+        "--street {s}: {} has {} to {}",
+        def.variant.name(),
+        def.street_name(0),
+        def.street_name(n - 1)
+    )
+}
+
 /// The progress bar of `deals` deals on standard error, with the time left, as `stud solve`
 /// shows its iterations: hidden for `--json` (`quiet`), and by indicatif where standard error is
 /// not a terminal, so that nothing but the answer reaches a pipe.

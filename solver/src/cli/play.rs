@@ -6,6 +6,7 @@ use super::play_train::Trainer;
 use abstraction::cards::CardSet;
 use abstraction::eval::{eval_high, eval_low8, eval_razz};
 use abstraction::phh::Recorder;
+use abstraction::rules::notation::seat_cards;
 use abstraction::rules::seat_name;
 use abstraction::rules::{Action, GameDef, Next, Showdown, State};
 use anyhow::Context;
@@ -291,27 +292,6 @@ fn play_one(
     }
 }
 
-/// Cards as the person sees them: down cards in brackets (`??` when hidden), then up cards.
-pub(super) fn cards_text(state: &State, seat: u8, hidden: bool) -> String {
-    let down: Vec<String> = state
-        .down_cards(seat)
-        .iter()
-        .map(|c| match c {
-            Some(c) if !hidden => c.to_string(),
-            _ => "??".into(),
-        })
-        .collect();
-    let up: Vec<String> = state.up_cards(seat).iter().map(|c| c.to_string()).collect();
-    let mut s = String::new();
-    if !down.is_empty() {
-        let _ = write!(s, "({})", down.join(" "));
-    }
-    if !up.is_empty() {
-        let _ = write!(s, "{}{}", if s.is_empty() { "" } else { " " }, up.join(" "));
-    }
-    s
-}
-
 /// The street, the pot and every seat: its cards (the person's down cards shown, the others'
 /// hidden), its stack, and whether it folded. At a table the person is reminded whose turn it
 /// is when it is theirs.
@@ -335,7 +315,7 @@ fn show_table(out: &mut dyn Write, state: &State, table: &Seating) -> std::io::R
             "{} {:>width$}: {:<24} stack {}{folded}",
             seat_name(seat),
             table.who(seat),
-            cards_text(state, seat, seat != table.you),
+            seat_cards(state, seat, seat != table.you),
             state.stack(seat),
             width = width.max(8)
         )?;
@@ -466,7 +446,7 @@ fn show_end(
                 "{} {:>width$}: {}{hand}",
                 seat_name(seat),
                 table.who(seat),
-                cards_text(state, seat, false),
+                seat_cards(state, seat, false),
                 width = width.max(8)
             )?;
         }
@@ -517,7 +497,7 @@ mod tests {
         // card each on 7th: p1 (Kh Kd Qd) 2c Ks 7s 9c, p2 (7h 7d 6s) 3s 8c 4d 5h.
         let cards = "Kh Kd 2c 7h 7d 3s Ks 8c 7s 4d 9c 5h Qd 6s";
         let st = checked_down("7stud", cards);
-        assert_eq!(cards_text(&st, 0, false), "(Kh Kd Qd) 2c Ks 7s 9c");
+        assert_eq!(seat_cards(&st, 0, false), "(Kh Kd Qd) 2c Ks 7s 9c");
         assert_eq!(hand_name(&st, 0).unwrap(), "three of a kind (K K K Q 9)");
         assert_eq!(hand_name(&st, 1).unwrap(), "straight (8 7 6 5 4)");
         let st = checked_down("razz", cards);

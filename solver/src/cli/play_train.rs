@@ -4,6 +4,7 @@
 //! score are JSON lines on standard output (the table talk then goes to standard error).
 
 use super::action_words;
+use abstraction::rules::notation::seat_cards;
 use abstraction::rules::seat_name;
 use abstraction::rules::{Action, State};
 use anyhow::{bail, Context, Result};
@@ -114,7 +115,7 @@ impl Trainer {
         bar.finish_and_clear();
         let f = f.context("judging the decision")?;
         let seat = f.seat;
-        let cards = super::play::cards_text(state, seat, false);
+        let cards = seat_cards(state, seat, false);
         let street = state.def().street_name(f.street);
         let names: Vec<String> = f.actions.iter().map(|&a| action_words(state, a)).collect();
         let label = format!(

@@ -175,25 +175,6 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
-/// A group's name: street, spot and action, those it has.
-pub fn group_name(g: &Group) -> String {
-    let mut parts = Vec::new();
-    if let Some(s) = &g.street {
-        parts.push(s.clone());
-    }
-    if let Some(s) = g.spot {
-        parts.push(s.words().to_string());
-    }
-    let mut name = parts.join(", ");
-    if let Some(a) = g.action {
-        if !name.is_empty() {
-            name.push_str(": ");
-        }
-        name.push_str(a.words());
-    }
-    name
-}
-
 /// The loss of a group in chips and big bets, or a dash without values.
 fn loss_text(g: &Group, big_bet: f64) -> String {
     match g.valued {
@@ -245,7 +226,7 @@ fn text(hands: &[HandReview], s: &Summary, hero: &str, options: &Options) -> Str
         let _ = writeln!(
             out,
             "  {:<44} {} of {} decisions, lost {}, strategy plays it {:.0}% on average",
-            group_name(g),
+            g.name(),
             g.leaks,
             g.decisions,
             loss_text(g, bb),
@@ -264,7 +245,7 @@ fn text(hands: &[HandReview], s: &Summary, hero: &str, options: &Options) -> Str
             let _ = writeln!(
                 out,
                 "  {:<38} {:>9}  {:>5}  {:>21}  {:>13.0}%",
-                group_name(g),
+                g.name(),
                 g.decisions,
                 g.leaks,
                 match g.valued {

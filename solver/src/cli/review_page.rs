@@ -3,7 +3,6 @@
 //! replayed decision by decision (the cards, the action, the strategy's frequencies, the values
 //! and the loss).
 
-use super::review::group_name;
 use abstraction::rules::seat_name;
 use solver::review::{HandReview, Options, Reviewed, Summary};
 use std::fmt::Write as _;
@@ -54,7 +53,7 @@ pub fn page(hands: &[HandReview], s: &Summary, hero: &str, options: &Options) ->
         let _ = write!(
             out,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.0}%</td></tr>",
-            escape(&group_name(g)),
+            escape(&g.name()),
             g.leaks,
             g.decisions,
             g.leak_loss,
@@ -101,7 +100,7 @@ fn chart(s: &Summary) -> String {
             l = g.leaks,
             tx = left - 6.0,
             ty = y + 12.0,
-            name = escape(&group_name(g)),
+            name = escape(&g.name()),
             vx = left + all + 6.0,
             lost = match g.valued {
                 0 => String::new(),

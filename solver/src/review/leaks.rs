@@ -36,6 +36,27 @@ pub struct Group {
     pub mean_frequency: f64,
 }
 
+impl Group {
+    /// The group's name: street, spot and action, those it has.
+    pub fn name(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(s) = &self.street {
+            parts.push(s.clone());
+        }
+        if let Some(s) = self.spot {
+            parts.push(s.words().to_string());
+        }
+        let mut name = parts.join(", ");
+        if let Some(a) = self.action {
+            if !name.is_empty() {
+                name.push_str(": ");
+            }
+            name.push_str(a.words());
+        }
+        name
+    }
+}
+
 /// The summary of a review.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
