@@ -51,10 +51,11 @@ pub const ROLLOUTS: u32 = 64;
 
 /// Deals of a street's cards sampled for the mean of its betting's value ([`Baseline::Street`]).
 /// Their noise enters the estimate, and each costs the players' card classes at the sampled
-/// cards (a strategy file's bucket lookups) and a walk: against the heuristic bot 2, 4 and 8
-/// samples gave intervals 2.7, 3.2 and 3.5 times narrower than the plain one, at 0.26, 0.19
-/// and 0.12 of the speed of the checkdown estimate (docs/notes/bots.md).
-pub const STREET_SAMPLES: u32 = 4;
+/// cards (a strategy file's bucket lookups) and a walk. Against the raising bot, whose pots
+/// make the betting's value swing most, 4, 8 and 16 samples gave intervals 2.84, 3.28 and 3.61
+/// times narrower than the plain one (the betting weighed by street), at 275, 173 and 87
+/// hands/s; against the random bot 2.60, 2.76 and 2.82 (docs/notes/bots.md).
+pub const STREET_SAMPLES: u32 = 8;
 
 /// Rollouts per equity at a sampled deal of a street's cards: there the equity only weighs the
 /// pot the street's betting adds, and the samples' noise averages out.
