@@ -27,8 +27,8 @@
 //! independent of what follows, entering the estimate linearly, so the estimate stays unbiased.
 //! At the end every card is known and `V(end)` is exact.
 //!
-//! The corrections are kept by group, each street's cards and the decisions
-//! ([`HandEstimate::corrections`]), for a match to weigh them anew (`super::control`).
+//! The corrections are kept by group, each street's cards, each street's betting terms
+//! ([`Baseline::Street`]) and the decisions ([`HandEstimate::corrections`]), for a match to weigh them anew (`super::control`).
 //!
 //! A table that may run out of cards (seven-card stud for eight) deals the last street as one
 //! community card depending on who folded, which the equity above does not model: there the
@@ -51,26 +51,39 @@ pub const ROLLOUTS: u32 = 64;
 
 /// Deals of a street's cards sampled for the mean of its betting's value ([`Baseline::Street`]).
 /// Their noise enters the estimate, and each costs the players' card classes at the sampled
-/// cards (a strategy file's bucket lookups) and a walk: against the heuristic bot 2, 4 and 8
-/// samples gave intervals 2.7, 3.2 and 3.5 times narrower than the plain one, at 0.26, 0.19
-/// and 0.12 of the speed of the checkdown estimate (docs/notes/bots.md).
-pub const STREET_SAMPLES: u32 = 4;
+/// cards (a strategy file's bucket lookups) and a walk. Against the raising bot, whose pots
+/// make the betting's value swing most, 4, 8 and 16 samples gave intervals 2.84, 3.28 and 3.61
+/// times narrower than the plain one (the betting weighed by street), at 275, 173 and 87
+/// hands/s; against the random bot 2.60, 2.76 and 2.82 (docs/notes/bots.md).
+pub const STREET_SAMPLES: u32 = 8;
 
 /// Rollouts per equity at a sampled deal of a street's cards: there the equity only weighs the
 /// pot the street's betting adds, and the samples' noise averages out.
 pub const SAMPLE_ROLLOUTS: u32 = 16;
 
-/// Groups of corrections a hand's estimate keeps apart ([`HandEstimate::corrections`]): the
-/// checkdown terms of the cards of each street (the last of them shared by the seventh street
-/// and any later), the terms of the cards' effect on the street's betting
-/// ([`Baseline::Street`]), then every decision's.
-pub const GROUPS: usize = 9;
+/// Street slots of [`GROUPS`]: every game's streets fit (a street past the last slot shares
+/// it).
+const STREET_SLOTS: usize = 7;
 
-/// The group of the cards' effect on their street's betting.
-const BETTING_GROUP: usize = GROUPS - 2;
+/// Groups of corrections a hand's estimate keeps apart ([`HandEstimate::corrections`]): the
+/// checkdown terms of the cards of each street, the terms of each street's cards' effect on its
+/// betting ([`Baseline::Street`]), then every decision's. The betting terms are kept by street
+/// because each street's cards sway the later streets' betting too, by a share the walk of
+/// their own street does not see and that differs from street to street, which
+/// [`super::control`] weighs (docs/notes/bots.md: 2.54 to 2.84 times narrower than the plain
+/// interval against the raising bot, one group for them all against one a street).
+pub const GROUPS: usize = 2 * STREET_SLOTS + 1;
+
+/// The first group of the cards' effect on their street's betting.
+const BETTING_GROUP: usize = STREET_SLOTS;
 
 /// The group of the decisions.
 const DECISION_GROUP: usize = GROUPS - 1;
+
+/// The slot of `street` in each kind of group.
+fn slot(street: usize) -> usize {
+    street.min(STREET_SLOTS - 1)
+}
 
 /// Mixed into the seed of a street's sampled cards, apart from the rollouts' seeds.
 const SAMPLE_SALT: u64 = 0x5EED_57EE_7CA2_D500;
@@ -190,7 +203,7 @@ impl HandEstimate {
         let mut bets = bets.to_vec();
         if let Some(before) = self.before_cards.take_if(|b| b.street() == state.street()) {
             let term = self.street_cards(&before, state, &mut bets, seats, &mut memo)?;
-            self.book(BETTING_GROUP, &term);
+            self.book(BETTING_GROUP + slot(state.street()), &term);
         }
         // The distribution the action was drawn from: the actor's probabilities as `sample`
         // reads them, or the action taken when they are not read or give no weight at all
@@ -258,7 +271,7 @@ impl HandEstimate {
     /// dealt between them (0 when none was), to the group of `street`; `now` becomes the last
     /// event's value.
     fn cards_dealt(&mut self, street: usize, now: &[f64; MAX_SEATS]) {
-        let g = street.min(BETTING_GROUP - 1);
+        let g = slot(street);
         for (s, x) in now.iter().enumerate() {
             self.groups[s][g] += x - self.last[s];
         }

@@ -15,12 +15,14 @@ const DEALS_PER_CONTROL: usize = 20;
 /// Each deal's value re-weighed: `x[i] − Σ_g γ_g c[i][g]`, where `x[i]` is deal `i`'s estimate
 /// (its chips less its corrections, each at weight 1) and `c[i]` its corrections by group,
 /// with `γ` (the weights less 1) fitted by least squares on the other half of the deals (the
-/// even deals weighed by the odd ones' fit and the odd by the even's). With too few deals,
-/// `x` as it is.
+/// even deals weighed by the odd ones' fit and the odd by the even's). With too few deals for
+/// the groups that vary, `x` as it is.
 pub fn reweighed<const G: usize>(x: &[f64], c: &[[f64; G]]) -> Vec<f64> {
     assert_eq!(x.len(), c.len(), "one set of corrections per deal");
     let half = x.len() / 2;
-    if half < DEALS_PER_CONTROL * G {
+    // Only the groups that vary count: a game of fewer streets leaves the others 0.
+    let active = (0..G).filter(|&g| c.iter().any(|c| c[g] != 0.0)).count();
+    if half < DEALS_PER_CONTROL * active.max(1) {
         return x.to_vec();
     }
     let fit = |parity: usize| {
@@ -146,5 +148,11 @@ mod tests {
         assert!((mean - 1.0).abs() < 0.01, "{mean}");
         // 30 deals a half: below 20 for each of the 2 controls.
         assert_eq!(reweighed(&x[..60], &c[..60]), x[..60].to_vec());
+        // A third control that never varies (a street the game does not have) is not counted:
+        // 50 deals a half fit the 2 that vary, though not 20 for each of 3.
+        let dead: Vec<[f64; 3]> = c.iter().map(|c| [c[0], c[1], 0.0]).collect();
+        let y = reweighed(&x[..100], &dead[..100]);
+        assert_ne!(y, x[..100].to_vec());
+        assert_eq!(y, reweighed(&x[..100], &c[..100]));
     }
 }

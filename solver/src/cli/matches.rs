@@ -43,7 +43,7 @@ expected value, each hand's chips corrected by how the cards fell and by the pla
 probabilities at their decisions, each decision valued by its equity share of the pot, so its \
 interval is narrower (--aivat-value street values each decision and each street's cards by the \
 betting the players' policies make of the rest of the street: narrower again at equal hands, \
-but 4 to 7 times the time heads-up and 15 at a table, worth it where hands are dear); --no-aivat leaves it out. It needs every seat's cards to fit the deck (not 7stud-8p)."
+but 5 to 7 times the default's time heads-up and 10 at a table, worth it where hands are dear); --no-aivat leaves it out. It needs every seat's cards to fit the deck (not 7stud-8p)."
 )]
 pub struct Args {
     /// The players, one per seat: bot names or strategy files (FILE:mixed, FILE:pure,
