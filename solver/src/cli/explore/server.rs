@@ -16,7 +16,7 @@
 //! slow client or a long node answer (seconds on seventh street) holds one of them, not the
 //! server; at most [`QUEUED`] connections wait for one, and one more is answered 503 at once.
 //! Each connection asks one thing: a request head of at most [`MAX_HEAD`] bytes, whole within
-//! [`TIMEOUT`] of the connection (408 past it, however slowly its bytes come), lines ended by
+//! `--read-timeout` of the connection (408 past it, however slowly its bytes come), lines ended by
 //! CRLF or a bare LF, `GET` or `HEAD` only, one `Host`, of loopback (so that another site cannot
 //! read the strategy through DNS rebinding), a spot of at most [`MAX_SPOT`] steps; then the
 //! connection is closed. A bad request gets a 4xx status and a JSON `error` at once; nothing a
@@ -42,8 +42,6 @@ use std::time::{Duration, Instant};
 
 /// The largest request head read (request line and headers).
 pub const MAX_HEAD: usize = 8192;
-/// How long a client may take to send its whole request head, and to take the answer.
-pub const TIMEOUT: Duration = Duration::from_secs(5);
 /// Threads answering connections: a page asks a few things at once, a browser opens a few
 /// connections it may not use, and one slow client holds one thread.
 pub const WORKERS: usize = 8;
@@ -66,6 +64,9 @@ pub struct Explorer {
     name: String,
     /// `--diff B`: the file compared at each decision, and its path as given.
     other: Option<(StrategyPlayer, String)>,
+    /// `--read-timeout`: how long a client may take to send its whole request head, and to
+    /// take the answer.
+    timeout: Duration,
 }
 
 /// An HTTP answer.
@@ -232,9 +233,10 @@ fn cards_json(cards: &[Card]) -> Value {
 }
 
 impl Explorer {
-    /// A browser of `file` (`name`: its path as given, for the commands shown). Refuses a file
-    /// that is not a real game's (a heads-up betting tree or a multiway table).
-    pub fn new(file: StrategyFile, name: String) -> Result<Explorer> {
+    /// A browser of `file` (`name`: its path as given, for the commands shown), giving each
+    /// client `timeout` to send its request head. Refuses a file that is not a real game's (a
+    /// heads-up betting tree or a multiway table).
+    pub fn new(file: StrategyFile, name: String, timeout: Duration) -> Result<Explorer> {
         if let StrategyFile::Public(_) = file {
             bail!(
                 "{name} stores a public tree (a small game solved exactly): `stud explore` \
@@ -246,6 +248,7 @@ impl Explorer {
             player,
             name,
             other: None,
+            timeout,
         })
     }
 
@@ -318,8 +321,8 @@ impl Explorer {
 
     /// Reads one request from `c`, answers it and closes.
     fn connection(&self, c: &mut TcpStream, port: u16) -> Result<()> {
-        let deadline = Instant::now() + TIMEOUT;
-        c.set_write_timeout(Some(TIMEOUT))?;
+        let deadline = Instant::now() + self.timeout;
+        c.set_write_timeout(Some(self.timeout))?;
         let mut head = Vec::new();
         let mut buf = [0u8; 1024];
         let (reply, head_only) = loop {
@@ -333,7 +336,10 @@ impl Explorer {
             // The deadline is the whole head's, not each read's: a byte a second runs out too.
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                let why = format!("the request head did not arrive whole within {TIMEOUT:?}");
+                let why = format!(
+                    "the request head did not arrive whole within {:?}",
+                    self.timeout
+                );
                 break (Reply::error(408, &why), false);
             }
             c.set_read_timeout(Some(left))?;
@@ -660,7 +666,8 @@ mod tests {
         E.get_or_init(|| {
             let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("../strategies/7stud-hu.strat");
-            Explorer::new(StrategyFile::open(&path).unwrap(), "7stud-hu.strat".into()).unwrap()
+            let f = StrategyFile::open(&path).unwrap();
+            Explorer::new(f, "7stud-hu.strat".into(), Duration::from_secs(5)).unwrap()
         })
     }
 
