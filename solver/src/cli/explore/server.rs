@@ -403,25 +403,29 @@ impl Explorer {
     }
 
     /// `GET /api/values?spot=SPOT[&hand=CARDS][&samples=N]`: `stud query --values --json`'s
-    /// answer at the decision of the spot (estimates of at most [`MAX_VALUE_SAMPLES`] samples,
-    /// so that one request holds a worker for seconds, not hours).
+    /// answer at the decision of the spot (estimates of [`default_samples`] unless asked, at
+    /// most [`MAX_VALUE_SAMPLES`] samples, so that one request holds a worker for seconds, not
+    /// hours), and `max_samples`, that most.
     pub fn values(&self, query: &str) -> Result<Value> {
         let spot = param(query, "spot")?.unwrap_or_default();
         let hand = param(query, "hand")?.filter(|h| !h.trim().is_empty());
-        let samples = samples_param(query)?;
+        let samples = samples_param(query, self.player.file().game().seats.into())?;
         let steps = parse_steps(&spot)?;
         let steps: Vec<Step> = steps.into_iter().map(|(_, s, _)| s).collect();
         let options = solver::values::Options {
             samples,
             ..Default::default()
         };
-        solver::query::values::values_json(
+        let mut v = solver::query::values::values_json(
             &self.player,
             &steps,
             hand.as_deref(),
             options,
             &|_, _, _| {},
-        )
+        )?;
+        // The most a request may ask, for the page's offer of a sharper estimate.
+        v["max_samples"] = MAX_VALUE_SAMPLES.into();
+        Ok(v)
     }
 
     /// `GET /api/drill?seed=N[&pick=CODE][&samples=N]`: the Train tab's spot dealt from the
@@ -433,7 +437,7 @@ impl Explorer {
             (seed.parse::<u64>()).with_context(|| format!("seed: a number, not `{seed}`"))?;
         let pick = param(query, "pick")?;
         let options = solver::values::Options {
-            samples: samples_param(query)?,
+            samples: samples_param(query, self.player.file().game().seats.into())?,
             seed,
         };
         super::train::drill(&self.player, seed, pick.as_deref(), options)
@@ -593,11 +597,11 @@ impl Explorer {
     }
 }
 
-/// The `samples=` of a request: [`solver::values::DEFAULT_SAMPLES`] unless given, at most
-/// [`MAX_VALUE_SAMPLES`].
-fn samples_param(query: &str) -> Result<usize> {
+/// The `samples=` of a request: [`default_samples`] of the file's `seats` unless given, at
+/// most [`MAX_VALUE_SAMPLES`].
+fn samples_param(query: &str, seats: usize) -> Result<usize> {
     match param(query, "samples")? {
-        None => Ok(solver::values::DEFAULT_SAMPLES),
+        None => Ok(default_samples(seats)),
         Some(n) => n
             .parse::<usize>()
             .ok()
@@ -609,6 +613,21 @@ fn samples_param(query: &str) -> Result<usize> {
                 )
             }),
     }
+}
+
+/// The samples of a values estimate the page does not size: [`solver::values::DEFAULT_SAMPLES`]
+/// heads-up and at three seats, and at a bigger table that many times 9 / seats², to the nearest
+/// hundred (1100 at four seats, 700 at five, 300 at eight). A sample costs about the square of
+/// the seats (every seat's down cards dealt from its range, every seat playing to the end), so
+/// that a table's values come about as fast as three seats' (seconds, not tens of seconds),
+/// their interval wider by seats / 3; the page offers four times the samples.
+pub fn default_samples(seats: usize) -> usize {
+    let d = solver::values::DEFAULT_SAMPLES;
+    if seats <= 3 {
+        return d;
+    }
+    let scaled = d * 9 / (seats * seats);
+    (scaled + 50) / 100 * 100
 }
 
 /// The value of `key` in a URL's query string, decoded (`None`: not given).
@@ -803,5 +822,21 @@ mod tests {
             shell_word("strategies/7stud-hu.strat"),
             "strategies/7stud-hu.strat"
         );
+    }
+
+    /// A table's values come about as fast as three seats': the samples fall as the square of
+    /// the seats grows, and a request's own `samples=` is taken as given.
+    #[test]
+    fn tables_sample_fewer_deals_unless_asked() {
+        let by_seats: Vec<usize> = (2..=8).map(default_samples).collect();
+        assert_eq!(by_seats, [2000, 2000, 1100, 700, 500, 400, 300]);
+        for seats in 4..=8 {
+            let cost = default_samples(seats) * seats * seats;
+            assert!(cost.abs_diff(2000 * 9) <= 2000, "{seats} seats: {cost}");
+        }
+        assert_eq!(samples_param("spot=3c", 5).unwrap(), 700);
+        assert_eq!(samples_param("spot=3c&samples=2000", 5).unwrap(), 2000);
+        let e = samples_param("samples=1", 5).unwrap_err().to_string();
+        assert!(e.contains("samples: from 2"), "{e}");
     }
 }
