@@ -737,9 +737,15 @@ fn random_hand(def: &Arc<GameDef>, rng: &mut ChaCha8Rng) -> (Vec<Step>, State) {
                     steps.push(Step::Card(s.deal_random(rng).unwrap()));
                 }
             }
-            Next::Act { .. } => {
+            Next::Act { seat } => {
                 let legal = s.legal_actions();
                 assert!(!legal.is_empty());
+                // The level a call matches is the most put in on the round, the owed amount
+                // what is missing of it, as far as the stack goes.
+                let most = (0..def.seats).map(|x| s.round_bet(x)).max().unwrap_or(0);
+                assert_eq!(s.level(), most);
+                let owed = (most - s.round_bet(seat)).min(s.stack(seat));
+                assert_eq!(s.owed(seat), owed);
                 let roll = draw::index(rng, 100);
                 let a = if roll < 12 && legal[0] == Fold {
                     Fold

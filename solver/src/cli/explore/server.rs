@@ -532,13 +532,8 @@ impl Explorer {
     /// Fills in a decision: the query's answer (with its chart and ranges), the pot odds, the
     /// command, the real actions a click takes, and with `--diff` how B differs.
     fn decision(&self, state: &State, spot: &str, v: &mut Value) -> Result<()> {
-        let def = state.def();
         let seat = state.to_act().context("a decision with no one to act")?;
-        let level = (0..def.seats)
-            .map(|s| state.round_bet(s))
-            .max()
-            .unwrap_or(0);
-        let to_call = (level - state.round_bet(seat)).min(state.stack(seat));
+        let to_call = state.owed(seat);
         let pot = state.pot();
         v["seat"] = seat.into();
         v["to_call"] = to_call.into();
