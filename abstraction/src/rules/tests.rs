@@ -897,3 +897,27 @@ proptest::proptest! {
         check_hand(def, &mut ChaCha8Rng::seed_from_u64(seed));
     }
 }
+
+/// A street is found by every spelling of its name, and each name reads back as its street.
+#[test]
+fn streets_are_found_by_the_names_players_give() {
+    let seven = GameDef::preset("7stud").unwrap();
+    for s in ["3", "3rd", "3rd street", " 3RD Street "] {
+        assert_eq!(seven.street_named(s), Some(0), "{s}");
+    }
+    assert_eq!(seven.street_named("7th"), Some(4));
+    for s in ["2nd", "8th", "third", "", "street"] {
+        assert_eq!(seven.street_named(s), None, "{s}");
+    }
+    assert_eq!(
+        GameDef::preset("5stud").unwrap().street_named("2nd"),
+        Some(0)
+    );
+    let leduc = GameDef::preset("leduc").unwrap();
+    assert_eq!(leduc.street_named("round 2"), Some(1));
+    for def in [seven, leduc, GameDef::preset("ministud").unwrap()] {
+        for i in 0..def.streets.len() {
+            assert_eq!(def.street_named(&def.street_name(i)), Some(i));
+        }
+    }
+}

@@ -94,8 +94,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let last = def.streets.len() - 1;
     let street = match &args.from_street {
         None => last,
-        Some(s) => super::aggregate_later::street_of(&def, s).map_err(|_| {
-            anyhow::anyhow!(
+        Some(s) => def.street_named(s).with_context(|| {
+            format!(
                 "--from-street {s}: {} has {} to {}",
                 def.variant.name(),
                 def.street_name(0),
