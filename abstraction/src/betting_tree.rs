@@ -576,8 +576,9 @@ fn check_stacks(state: &State) -> Result<(), TreeError> {
 }
 
 /// The card the representative deal gives next: the lowest card left that pairs none of the
-/// receiving seat's up cards, so that no open pair changes the bet sizes.
-fn representative_card(state: &State) -> Result<Card, TreeError> {
+/// receiving seat's up cards, so that no open pair changes the bet sizes (the heads-up and the
+/// multiway betting trees deal alike).
+pub(crate) fn representative_card(state: &State) -> Result<Card, TreeError> {
     let up: &[Card] = match state.next() {
         Next::Deal {
             seat: Some(s),

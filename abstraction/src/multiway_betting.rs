@@ -47,8 +47,7 @@
 //! absorbed; an open-pair big bet is the bet).
 
 use crate::betting_abstraction::BettingAbstraction;
-use crate::betting_tree::{BettingKind, BettingNodes, NodeShape};
-use crate::cards::Card;
+use crate::betting_tree::{representative_card, BettingKind, BettingNodes, NodeShape};
 use crate::named::Named;
 use crate::rules::game_def::{Deal, GameDef};
 use crate::rules::pots::MAX_SEATS;
@@ -533,24 +532,6 @@ fn enter(def: &GameDef, street: usize, live: u8) -> Result<State, TreeError> {
             }
         }
     }
-}
-
-/// The card the representative deal gives next: the lowest card left that pairs none of the
-/// receiving seat's up cards, so that no open pair changes the bet sizes.
-fn representative_card(state: &State) -> Result<Card, TreeError> {
-    let up: &[Card] = match state.next() {
-        Next::Deal {
-            seat: Some(s),
-            deal: Deal::Up,
-        } => state.up_cards(s),
-        _ => &[],
-    };
-    let unseen = state.unseen();
-    unseen
-        .iter()
-        .find(|c| up.iter().all(|u| u.rank() != c.rank()))
-        .or_else(|| unseen.iter().next())
-        .ok_or_else(|| TreeError::Unsupported("the deck runs out of cards".into()))
 }
 
 /// The walk building one street's tree.

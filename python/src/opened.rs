@@ -1,5 +1,5 @@
 //! The strategy files `stud.query` opened, kept while they are unchanged: a notebook asks one
-//! file at many spots, and opening it (its checksums read over every byte, a heads-up file's
+//! file at many spots, and opening it (its checksums read over every byte, a real game's
 //! player made) costs more than an answer. A file is known by its path, modification time and
 //! length: one rewritten since (a new solve to the same name) is opened again.
 
@@ -15,10 +15,10 @@ const KEPT: usize = 4;
 
 /// A file opened for queries.
 pub enum Opened {
-    /// A heads-up real game's file, as its player reads it (the rows as stored), which the
-    /// ranges and the values ask.
-    Betting(StrategyPlayer),
-    /// A public-tree or multiway file.
+    /// A real game's file (heads-up or a table's), as its player reads it (the rows as
+    /// stored), which the ranges and the values ask: made once here, not by each of them.
+    Player(StrategyPlayer),
+    /// A public-tree file (a walkable game's, which no player replays).
     File(StrategyFile),
 }
 
@@ -26,7 +26,7 @@ impl Opened {
     /// The file.
     pub fn file(&self) -> &StrategyFile {
         match self {
-            Opened::Betting(p) => p.file(),
+            Opened::Player(p) => p.file(),
             Opened::File(f) => f,
         }
     }
@@ -77,15 +77,15 @@ pub fn open(path: &str) -> anyhow::Result<Arc<Opened>> {
     Ok(opened)
 }
 
-/// The file at `path` opened: a heads-up real game's as its player.
+/// The file at `path` opened: a real game's (heads-up or multiway) as its player.
 fn open_now(path: &str) -> anyhow::Result<Opened> {
     let file = StrategyFile::open(Path::new(path))?;
     Ok(match file {
-        StrategyFile::Betting(_) => {
+        StrategyFile::Public(_) => Opened::File(file),
+        file => {
             let def = file.game().clone();
             let player = StrategyPlayer::of_game(file, path, &def)?;
-            Opened::Betting(player.with_purification(Purification::Mixed))
+            Opened::Player(player.with_purification(Purification::Mixed))
         }
-        file => Opened::File(file),
     })
 }

@@ -72,9 +72,9 @@ fn answer_json(
     }
     let steps = parse_spot(spot)?;
     let opened = crate::opened::open(path)?;
-    // A heads-up file is kept as its player, which the ranges and the values read.
+    // A real game's file is kept as its player, which the ranges and the values both read.
     let player = match &*opened {
-        Opened::Betting(player) => Some(player),
+        Opened::Player(player) => Some(player),
         Opened::File(_) => None,
     };
     let (file, path) = (opened.file(), Path::new(path));

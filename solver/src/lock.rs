@@ -409,19 +409,15 @@ fn spot_is(steps: &[Step], path: &[Edge], cards: bool) -> bool {
         })
 }
 
-/// The street a rule names, as an index into the game's streets.
+/// The street a rule names, as an index into the game's streets ([`GameDef::street_named`]).
 fn street_index(def: &GameDef, name: &str) -> Result<usize> {
-    let want = name.trim().to_ascii_lowercase();
-    let names: Vec<String> = (0..def.streets.len()).map(|s| def.street_name(s)).collect();
-    names
-        .iter()
-        .position(|n| *n == want || n.strip_suffix(" street") == Some(want.as_str()))
-        .with_context(|| {
-            format!(
-                "`street = {name:?}`: this game's streets are {}",
-                names.join(", ")
-            )
-        })
+    def.street_named(name).with_context(|| {
+        let names: Vec<String> = (0..def.streets.len()).map(|s| def.street_name(s)).collect();
+        format!(
+            "`street = {name:?}`: this game's streets are {}",
+            names.join(", ")
+        )
+    })
 }
 
 /// A lock resolved onto one tree's slots: what a walk reads.

@@ -221,8 +221,7 @@ fn multiway_player(
 /// Splits a strategy spec into its file and the purification written after the last `:`, if
 /// any: a path that exists is taken whole (a file name may hold a colon).
 pub fn strategy_spec(spec: &str) -> anyhow::Result<(&str, Option<Purification>)> {
-    let exists = |p: &str| Path::new(p).exists();
-    if exists(spec) {
+    if Path::new(spec).exists() {
         return Ok((spec, None));
     }
     // `FILE...:resolve`: the file and purification before it (the game is the file's); a bad
@@ -233,11 +232,87 @@ pub fn strategy_spec(spec: &str) -> anyhow::Result<(&str, Option<Purification>)>
     if let Some(parsed) = depth_spec(spec) {
         return strategy_spec(parsed?.0);
     }
-    match spec.rsplit_once(':') {
-        Some((path, rule)) if exists(path) => Ok((path, Some(rule.parse()?))),
-        _ => anyhow::bail!(
+    match play_spec(spec) {
+        Some(parsed) => parsed.map(|(path, play)| (path, Some(play))),
+        None => anyhow::bail!(
             "`{spec}` is neither a bot ({}) nor a strategy file",
             BOT_NAMES.join(", ")
         ),
+    }
+}
+
+/// `FILE:PLAY` (`mixed`, `pure`, `threshold=T`) split into the file and the way of playing it,
+/// the one reading of that suffix (`stud match`'s players, `stud query FILE:PLAY`, the Python
+/// package): `None` where `spec` is not of that form (a path that exists, taken whole since a
+/// file name may hold a colon; no `:`; no file before the last `:`), an error naming the spec
+/// and its bad part where the file exists but what follows is no way of playing.
+pub fn play_spec(spec: &str) -> Option<anyhow::Result<(&str, Purification)>> {
+    if Path::new(spec).exists() {
+        return None;
+    }
+    let (path, play) = spec.rsplit_once(':')?;
+    if !Path::new(path).exists() {
+        return None;
+    }
+    Some(
+        play.parse::<Purification>()
+            .map(|p| (path, p))
+            .map_err(|e| e.context(format!("`{spec}`: `:{play}` after the file"))),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file named with a colon, in a directory of its own.
+    fn files() -> (std::path::PathBuf, String, String) {
+        let dir = std::env::temp_dir().join(format!("stud-play-spec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let plain = dir.join("a.strat");
+        let colon = dir.join("b:pure");
+        std::fs::write(&plain, b"").unwrap();
+        std::fs::write(&colon, b"").unwrap();
+        let s = |p: std::path::PathBuf| p.to_str().unwrap().to_string();
+        (dir, s(plain), s(colon))
+    }
+
+    #[test]
+    fn play_specs_split_where_a_file_is_named_and_name_their_bad_part() {
+        let (dir, plain, colon) = files();
+        assert!(play_spec(&plain).is_none(), "a file alone");
+        assert!(
+            play_spec(&colon).is_none(),
+            "a file whose name holds a colon"
+        );
+        assert!(play_spec("no-such.strat:pure").is_none(), "no file");
+        assert!(play_spec("cfr-bot").is_none());
+        let spec = format!("{plain}:pure");
+        assert_eq!(
+            play_spec(&spec).unwrap().unwrap(),
+            (plain.as_str(), Purification::Pure)
+        );
+        let spec = format!("{plain}:threshold=0.25");
+        assert_eq!(
+            strategy_spec(&spec).unwrap(),
+            (plain.as_str(), Some(Purification::Threshold(0.25)))
+        );
+        for (bad, says) in [
+            ("thresh=2", "mixed, pure or threshold=T"),
+            ("threshold=2", "between 0 and 1"),
+        ] {
+            let spec = format!("{plain}:{bad}");
+            let e = format!("{:#}", play_spec(&spec).unwrap().unwrap_err());
+            assert!(
+                e.contains(&spec) && e.contains(&format!(":{bad}")) && e.contains(says),
+                "{e}"
+            );
+            let e = format!("{:#}", strategy_spec(&spec).unwrap_err());
+            assert!(e.contains(says), "{e}");
+        }
+        assert_eq!(strategy_spec(&colon).unwrap(), (colon.as_str(), None));
+        let e = strategy_spec("no-such.strat:pure").unwrap_err().to_string();
+        assert!(e.contains("neither a bot"), "{e}");
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -691,6 +691,26 @@ impl GameDef {
             .count()
     }
 
+    /// The street (0-based) that `name` says, the inverse of [`street_name`](Self::street_name)
+    /// in every spelling players use: the name (`3rd street`, `round 1`), without `street`
+    /// (`3rd`), or the number of cards alone (`3`); any case. `None` where no street of the
+    /// game is so called.
+    pub fn street_named(&self, name: &str) -> Option<usize> {
+        let t = name.trim().to_lowercase();
+        let n = self.streets.len();
+        let named = |i: usize| {
+            let s = self.street_name(i);
+            s == t || s.strip_suffix(" street") == Some(t.as_str())
+        };
+        if let Some(i) = (0..n).find(|&i| named(i)) {
+            return Some(i);
+        }
+        let t = t.strip_suffix("street").unwrap_or(&t).trim();
+        let digits = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        let k = digits.parse::<u32>().ok()?;
+        (0..n).find(|&i| self.street_name(i).starts_with(&format!("{k}")))
+    }
+
     /// Street `street` (0-based) as players say it: in a stud game the number of cards each
     /// player holds once it is dealt ("3rd street" to "7th street" in seven-card stud, "2nd
     /// street" to "5th street" in five-card stud); in a game with community cards or no up

@@ -146,11 +146,7 @@ pub fn seat_cards(state: &State, seat: u8, hidden: bool) -> String {
 /// for one move, whoever makes it.
 pub fn action_words(state: &State, a: Action) -> String {
     let seat = state.to_act().unwrap_or(0);
-    let level = (0..state.def().seats)
-        .map(|s| state.round_bet(s))
-        .max()
-        .unwrap_or(0);
-    let owed = (level - state.round_bet(seat)).min(state.stack(seat));
+    let owed = state.owed(seat);
     match (action_kind(state, a), a) {
         (ActionKind::Call, _) => format!("call {owed}"),
         (ActionKind::BringIn, _) => format!(
@@ -211,10 +207,7 @@ impl ActionKind {
 pub fn action_kind(state: &State, a: Action) -> ActionKind {
     let seat = state.to_act().unwrap_or(0);
     let def = state.def();
-    let level = (0..def.seats)
-        .map(|s| state.round_bet(s))
-        .max()
-        .unwrap_or(0);
+    let level = state.level();
     match a {
         Action::Fold => ActionKind::Fold,
         Action::CheckCall if level == state.round_bet(seat) => ActionKind::Check,

@@ -466,6 +466,17 @@ impl State {
         self.round_bet.get(seat as usize).copied().unwrap_or(0)
     }
 
+    /// The most any seat has put in during the current betting round: what a call matches.
+    pub fn level(&self) -> u64 {
+        self.level
+    }
+
+    /// What the seat must put in to call: the round's [`level`](State::level) above its own
+    /// bet, at most its stack (all in for less); 0 when nothing is owed.
+    pub fn owed(&self, seat: u8) -> u64 {
+        (self.level.saturating_sub(self.round_bet(seat))).min(self.stack(seat))
+    }
+
     /// All the chips put in this hand.
     pub fn pot(&self) -> u64 {
         self.committed[..self.n as usize].iter().sum()

@@ -737,9 +737,15 @@ fn random_hand(def: &Arc<GameDef>, rng: &mut ChaCha8Rng) -> (Vec<Step>, State) {
                     steps.push(Step::Card(s.deal_random(rng).unwrap()));
                 }
             }
-            Next::Act { .. } => {
+            Next::Act { seat } => {
                 let legal = s.legal_actions();
                 assert!(!legal.is_empty());
+                // The level a call matches is the most put in on the round, the owed amount
+                // what is missing of it, as far as the stack goes.
+                let most = (0..def.seats).map(|x| s.round_bet(x)).max().unwrap_or(0);
+                assert_eq!(s.level(), most);
+                let owed = (most - s.round_bet(seat)).min(s.stack(seat));
+                assert_eq!(s.owed(seat), owed);
                 let roll = draw::index(rng, 100);
                 let a = if roll < 12 && legal[0] == Fold {
                     Fold
@@ -889,5 +895,29 @@ proptest::proptest! {
         let games = games();
         let def = &games[game % games.len()];
         check_hand(def, &mut ChaCha8Rng::seed_from_u64(seed));
+    }
+}
+
+/// A street is found by every spelling of its name, and each name reads back as its street.
+#[test]
+fn streets_are_found_by_the_names_players_give() {
+    let seven = GameDef::preset("7stud").unwrap();
+    for s in ["3", "3rd", "3rd street", " 3RD Street "] {
+        assert_eq!(seven.street_named(s), Some(0), "{s}");
+    }
+    assert_eq!(seven.street_named("7th"), Some(4));
+    for s in ["2nd", "8th", "third", "", "street"] {
+        assert_eq!(seven.street_named(s), None, "{s}");
+    }
+    assert_eq!(
+        GameDef::preset("5stud").unwrap().street_named("2nd"),
+        Some(0)
+    );
+    let leduc = GameDef::preset("leduc").unwrap();
+    assert_eq!(leduc.street_named("round 2"), Some(1));
+    for def in [seven, leduc, GameDef::preset("ministud").unwrap()] {
+        for i in 0..def.streets.len() {
+            assert_eq!(def.street_named(&def.street_name(i)), Some(i));
+        }
     }
 }

@@ -224,7 +224,7 @@ fn cell(
     );
     let legal = st.legal_actions();
     let bring_in = st.def().bring_in;
-    let level = st.round_bet(0).max(st.round_bet(1));
+    let level = st.level();
     let column = |a: &Action| match a {
         Action::Fold => 0,
         Action::BringIn => 1,

@@ -191,12 +191,7 @@ impl Player for Heuristic {
     ) -> anyhow::Result<Answer> {
         let equity = self.equity(state, seat);
         let fair = 1.0 / f64::from(state.live().count_ones().max(1));
-        let owed = (0..state.def().seats)
-            .map(|s| state.round_bet(s))
-            .max()
-            .unwrap_or(0)
-            .saturating_sub(state.round_bet(seat))
-            .min(state.stack(seat));
+        let owed = state.owed(seat);
         let pot_odds = owed as f64 / (state.pot() + owed) as f64;
         let pick = if equity >= self.strong * fair {
             most_aggressive(legal)

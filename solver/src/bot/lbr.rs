@@ -393,7 +393,7 @@ impl<'l> Range<'l> {
             / total;
         let pot = real.pot() as f64;
         let my_bet = real.round_bet(seat);
-        let level = my_bet.max(real.round_bet(opp));
+        let level = real.level();
         let call_value = |cost: f64| mean_eq * (pot + cost) - cost;
         let mut best = (f64::NEG_INFINITY, 0);
         for (i, &a) in legal.iter().enumerate() {

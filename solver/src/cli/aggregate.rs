@@ -18,10 +18,10 @@ use std::path::PathBuf;
 #[command(after_help = "Examples (the shipped strategies):\n  \
     stud aggregate strategies/7stud-hu.strat\n  \
     stud aggregate strategies/razz-hu.strat --csv\n  \
-    stud aggregate strategies/7stud-hu.strat --svg /tmp/third-street.svg --json\n  \
+    stud aggregate strategies/7stud-hu.strat --svg third-street.svg --json\n  \
     stud aggregate strategies/7stud-hu.strat --street 5 --deals 500\n  \
     stud aggregate strategies/razz-hu.strat --street 7th --deals 500 --csv\n  \
-    stud aggregate strategies/7stud-hu.strat --street 4 --deals 300 --svg /tmp/4th-street.svg --json\n  \
+    stud aggregate strategies/7stud-hu.strat --street 4 --deals 300 --svg 4th-street.svg --json\n  \
     stud aggregate strategies/5stud-hu.strat\n\n\
     The first street (3rd street; five-card stud's 2nd), each cell: the player (p2, its door in \
     diamonds) against the opponent's door (p1, in clubs), its probabilities over every holding \

@@ -12,6 +12,7 @@ use abstraction::named::Named;
 use abstraction::rules::GameDef;
 use anyhow::{bail, Context, Result};
 use solver::cfr::Algorithm;
+use std::time::Duration;
 
 /// The game when a command is not told one (and no strategy file names one).
 pub const DEFAULT_GAME: &str = "7stud";
@@ -244,4 +245,16 @@ pub struct Sampled {
     /// when it acts again on that street. Recorded in the file and the checkpoint.
     #[arg(long, value_parser = MultiwayCap::parse)]
     pub multiway_cap: Option<MultiwayCap>,
+}
+
+/// A positive number of seconds (fractions allowed), as the timeouts take it
+/// (`stud serve --idle-timeout`, `stud explore --read-timeout`).
+pub fn seconds(s: &str) -> Result<Duration, String> {
+    let x: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if x.is_nan() || x <= 0.0 {
+        return Err(format!("{s} s: a timeout must be more than 0 seconds"));
+    }
+    Duration::try_from_secs_f64(x).map_err(|_| format!("{s} s: too long a timeout"))
 }

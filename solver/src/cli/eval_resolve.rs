@@ -11,13 +11,13 @@ use solver::resolve::{
 /// Arguments of `stud eval resolve`.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
-stud solve --game ministud --solver deal --abstraction 8 --iterations 200 --out /tmp/m8.strat\n  \
-stud eval resolve /tmp/m8.strat --iterations 30\n  \
-stud eval resolve /tmp/m8.strat:mixed --iterations 100 --floor 0 --json\n  \
-stud eval resolve /tmp/m8.strat --from-street 2nd --iterations 100\n  \
-stud eval resolve /tmp/m8.strat --from-street 2nd --leaves 4 --iterations 100 --json\n  \
-stud eval resolve /tmp/m8.strat --from-street 2nd --leaves 4 --nested --iterations 100\n  \
-stud eval resolve /tmp/m8.strat --from-street 2nd --nested --iterations 30 --json\n\n\
+stud solve --game ministud --solver deal --abstraction 8 --iterations 200 --out m8.strat\n  \
+stud eval resolve m8.strat --iterations 30\n  \
+stud eval resolve m8.strat:mixed --iterations 100 --floor 0 --json\n  \
+stud eval resolve m8.strat --from-street 2nd --iterations 100\n  \
+stud eval resolve m8.strat --from-street 2nd --leaves 4 --iterations 100 --json\n  \
+stud eval resolve m8.strat --from-street 2nd --leaves 4 --nested --iterations 100\n  \
+stud eval resolve m8.strat --from-street 2nd --nested --iterations 30 --json\n\n\
 On a walkable game (ministud, kings and aces and the like: one down card, the lossless public \
 tree in memory), the player's strategy is lifted onto the lossless public tree and measured by \
 the exact best response; then every last-street subgame it reaches is re-solved from the \
@@ -94,8 +94,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let last = def.streets.len() - 1;
     let street = match &args.from_street {
         None => last,
-        Some(s) => super::street_of(&def, s).map_err(|_| {
-            anyhow::anyhow!(
+        Some(s) => def.street_named(s).with_context(|| {
+            format!(
                 "--from-street {s}: {} has {} to {}",
                 def.variant.name(),
                 def.street_name(0),

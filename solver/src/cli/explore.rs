@@ -12,6 +12,7 @@ use solver::strategy_file::StrategyFile;
 use std::io::Write;
 use std::net::TcpListener;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Arguments of `stud explore`.
 #[derive(clap::Args, Debug)]
@@ -21,7 +22,8 @@ use std::path::PathBuf;
     stud explore strategies/7stud-hu.strat --diff strategies/7stud-hu.strat\n  \
     stud explore strategies/7stud-3p.strat\n  \
     stud explore strategies/7stud-5p.strat --port 0\n  \
-    stud explore strategies/7stud-3p.strat --diff strategies/7stud-3p.strat\n\n\
+    stud explore strategies/7stud-3p.strat --diff strategies/7stud-3p.strat\n  \
+    stud explore strategies/razz-hu.strat --port 0 --read-timeout 30\n\n\
     Then open the address it prints. The page deals the up cards street by street (pick them \
     or draw at random), shows the strategy of the player to act by hand class and by bucket, \
     each seat's range reaching the node (the probability of the betting so far by hand class \
@@ -49,12 +51,16 @@ pub struct Args {
     /// FILE's.
     #[arg(long, value_name = "B")]
     pub diff: Option<PathBuf>,
+    /// Seconds a connection may take to send its whole request head (408 past it, however
+    /// slowly its bytes come), and to take the answer.
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = super::args::seconds)]
+    pub read_timeout: Duration,
 }
 
 /// Runs `stud explore` until it is stopped.
 pub fn run(args: Args) -> Result<()> {
     let f = StrategyFile::open(&args.file)?;
-    let mut explorer = Explorer::new(f, args.file.display().to_string())?;
+    let mut explorer = Explorer::new(f, args.file.display().to_string(), args.read_timeout)?;
     if let Some(b) = &args.diff {
         explorer = explorer.with_diff(StrategyFile::open(b)?, b.display().to_string())?;
     }

@@ -248,11 +248,7 @@ impl Writer<'_> {
         let def = &f.header().game;
         let state = &at.state;
         let seat = state.to_act().context("a decision with no one to act")?;
-        let level = (0..def.seats)
-            .map(|s| state.round_bet(s))
-            .max()
-            .unwrap_or(0);
-        let to_call = (level - state.round_bet(seat)).min(state.stack(seat));
+        let to_call = state.owed(seat);
         let names: Vec<String> = actions.iter().map(|&a| action_words(state, a)).collect();
         let codes: Vec<String> = actions.iter().map(|&a| code(a)).collect();
         let purify = default_purification(TreeKind::Betting);

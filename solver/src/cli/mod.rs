@@ -29,7 +29,7 @@ mod solve_text;
 mod solve_watch;
 
 use ::abstraction::rules::GameDef;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 /// Which solver a command runs (`--solver`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -108,23 +108,17 @@ fn game_difference(a: &GameDef, b: &GameDef) -> String {
 }
 
 /// The street (0-based) that `--street` names in `def`: a number of cards as players say it
-/// (`5`, `5th`, `5th street`).
+/// (`5`, `5th`, `5th street`: [`GameDef::street_named`]).
 pub fn street_of(def: &GameDef, s: &str) -> Result<usize> {
-    let t = s.trim().to_lowercase();
-    let t = t.strip_suffix("street").unwrap_or(&t).trim();
-    let digits = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
     let n = def.streets.len();
-    if let Ok(k) = digits.parse::<u32>() {
-        if let Some(i) = (0..n).find(|&i| def.street_name(i).starts_with(&format!("{k}"))) {
-            return Ok(i);
-        }
-    }
-    bail!(
-        "--street {s}: {} has {} to {}",
-        def.variant.name(),
-        def.street_name(0),
-        def.street_name(n - 1)
-    )
+    def.street_named(s).with_context(|| {
+        format!(
+            "--street {s}: {} has {} to {}",
+            def.variant.name(),
+            def.street_name(0),
+            def.street_name(n - 1)
+        )
+    })
 }
 
 /// The progress bar of `deals` deals on standard error, with the time left, as `stud solve`

@@ -32,7 +32,7 @@ pub struct Trainer {
 }
 
 /// The coach's file: `--coach`, else the opponent's when it names a strategy file
-/// (`FILE` or `FILE:mixed`...).
+/// (`FILE`, `FILE:mixed`..., as [`solver::players::strategy_spec`] reads it).
 fn coach_path(coach: Option<&Path>, opponents: &[&str]) -> Result<String> {
     if let Some(p) = coach {
         return p
@@ -41,9 +41,8 @@ fn coach_path(coach: Option<&Path>, opponents: &[&str]) -> Result<String> {
             .map(String::from);
     }
     let file = opponents.iter().find_map(|spec| {
-        let path = spec.rsplit_once(':').map_or(*spec, |(p, _)| p);
-        let plain = Path::new(spec).is_file().then_some(*spec);
-        plain.or_else(|| Path::new(path).is_file().then_some(path))
+        let (path, _) = solver::players::strategy_spec(spec).ok()?;
+        Path::new(path).is_file().then_some(path)
     });
     file.map(String::from).context(
         "--train judges each decision by a strategy file: give one with --coach FILE, or play \

@@ -13,7 +13,7 @@ use std::path::PathBuf;
     after_help = "Examples (hands dealt by PokerKit to bots with known leaks, \
     scripts/review-bots.py, against the shipped strategies):\n  \
     stud review testdata/review/7stud-hu-call.phhs --hero Hero\n  \
-    stud review testdata/review/7stud-hu-raise.phhs --hero Hero --html /tmp/review.html\n  \
+    stud review testdata/review/7stud-hu-raise.phhs --hero Hero --html review.html\n  \
     stud review testdata/review/razz-hu-sound.phhs testdata/review/7stud-3p-call.phhs --hero Hero --json\n  \
     stud review testdata/review/7stud-hu-no-fold-7th.phhs --hero p1 --strategy strategies/7stud-hu.strat --samples 50\n\n\
     Each decision of the hero: the strategy's probability of the action taken and the action it \

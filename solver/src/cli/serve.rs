@@ -1,5 +1,6 @@
 //! `stud serve`: a bot or strategy answering the JSON line protocol of docs/protocol.md.
 
+use super::args::seconds;
 use super::replay::Rules;
 use abstraction::phh::HandHistory;
 use abstraction::rules::{GameDef, Profile};
@@ -104,17 +105,6 @@ pub struct Args {
     /// [--warm]`). Pays for a server answering some 200,000 3rd-street requests or more.
     #[arg(long)]
     pub warm: bool,
-}
-
-/// A positive number of seconds (fractions allowed), as the timeouts take it.
-fn seconds(s: &str) -> Result<Duration, String> {
-    let x: f64 = s
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
-    if x.is_nan() || x <= 0.0 {
-        return Err(format!("{s} s: a timeout must be more than 0 seconds"));
-    }
-    Duration::try_from_secs_f64(x).map_err(|_| format!("{s} s: too long a timeout"))
 }
 
 /// The blueprint, with its 3rd-street bucket table computed when `warm` (`--warm`).

@@ -100,24 +100,18 @@ fn parse_listed(how: &str, listed: &str) -> anyhow::Result<DepthSpec> {
     })
 }
 
-/// The street (0-based) of `def` that `name` says as players do (`3rd`, `3rd street`, `3`).
+/// The street (0-based) of `def` that `name` says as players do (`3rd`, `3rd street`, `3`:
+/// [`GameDef::street_named`]).
 pub fn street_named(def: &GameDef, name: &str) -> anyhow::Result<usize> {
-    let t = name.trim().to_lowercase();
-    let t = t.strip_suffix("street").unwrap_or(&t).trim();
-    let digits = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
     let n = def.streets.len();
-    digits
-        .parse::<u32>()
-        .ok()
-        .and_then(|k| (0..n).find(|&i| def.street_name(i).starts_with(&format!("{k}"))))
-        .with_context(|| {
-            format!(
-                "`from={name}`: {} has {} to {}",
-                def.variant.name(),
-                def.street_name(0),
-                def.street_name(n - 1)
-            )
-        })
+    def.street_named(name).with_context(|| {
+        format!(
+            "`from={name}`: {} has {} to {}",
+            def.variant.name(),
+            def.street_name(0),
+            def.street_name(n - 1)
+        )
+    })
 }
 
 /// A strategy file searching depth-limited from one street on (see the module documentation).

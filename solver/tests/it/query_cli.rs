@@ -396,4 +396,10 @@ fn rows_are_printed_as_played_when_asked() {
     assert!(e.contains("given twice"), "{e}");
     let e = err(&stud(&["query", &file, spot, "--play", "threshold=2"], ""));
     assert!(e.contains("between 0 and 1"), "{e}");
+    // A way of playing misspelt after the file is named, not taken for a missing file.
+    let e = err(&stud(&["query", &format!("{file}:purest"), spot], ""));
+    assert!(
+        e.contains(":purest") && e.contains("mixed, pure or threshold=T"),
+        "{e}"
+    );
 }

@@ -132,7 +132,7 @@ function drawDecision(v) {
     el('code', { id: 'command' }, v.command),
     el('p', { class: 'actions' },
       el('input', { id: 'values-hand', size: 14, placeholder: 'down cards: As Kd', title: "the down cards of the player to act (none: the whole range and each hand class)" }),
-      el('button', { id: 'values-go', onclick: askValues }, 'values of the actions')),
+      el('button', { id: 'values-go', onclick: () => askValues() }, 'values of the actions')),
     el('section', { id: 'values' })
   );
   const codes = v.next;
@@ -244,12 +244,14 @@ function drawRange(r) {
 }
 
 // Asks the server for the value of each action at this decision (for the down cards typed in,
-// and by hand class) and draws them.
-function askValues() {
+// and by hand class) and draws them; `samples`: the deals of an estimate (the server's default
+// for the file's seats unless given).
+function askValues(samples) {
   const hand = $('values-hand').value.trim();
   const out = $('values');
   out.replaceChildren(el('p', {}, 'working out the values (an estimate takes some seconds)...'));
-  const q = '/api/values?spot=' + encodeURIComponent(spot.join(' ')) + (hand ? '&hand=' + encodeURIComponent(hand) : '');
+  const q = '/api/values?spot=' + encodeURIComponent(spot.join(' ')) + (hand ? '&hand=' + encodeURIComponent(hand) : '') +
+    (samples ? '&samples=' + samples : '');
   busy = fetch(q)
     .then((r) => r.json().then((v) => ({ ok: r.ok, v })))
     .then(({ ok, v }) => {
@@ -285,11 +287,16 @@ function drawValues(v) {
   if (v.range) rows.push(row('the whole range', { 'data-values-range': 'all' }, v.range, '100%'));
   for (const c of v.classes) rows.push(row(c.class + (c.reached ? '' : ' (unreached)'), { 'data-values-class': c.class }, c, pct(c.share)));
   const more = v.classes_unsampled ? ` (${v.classes_unsampled} more classes met in fewer than 2 deals)` : '';
+  // An estimate can be sharpened: four times the deals halve the interval, in four times the time.
+  const sharper = v.method === 'estimate' && v.samples * 4 <= v.max_samples
+    ? el('button', { id: 'values-sharper', onclick: () => askValues(v.samples * 4) },
+      `${v.samples * 4} deals: half the interval, four times the wait`)
+    : '';
   $('values').dataset.method = v.method;
   $('values').replaceChildren(el('table', { id: 'values-table' },
     el('caption', {}, `values of p${v.seat + 1}'s actions from here, in chips (a fold is worth 0; a big bet is ${v.big_bet} chips); ${how}${more}`),
     el('tr', {}, el('th', {}, 'holding'), el('th', {}, 'share'), v.action_names.map((n) => el('th', {}, n))),
-    rows));
+    rows), sharper);
 }
 
 function drawOver(v) {

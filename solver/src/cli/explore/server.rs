@@ -16,7 +16,7 @@
 //! slow client or a long node answer (seconds on seventh street) holds one of them, not the
 //! server; at most [`QUEUED`] connections wait for one, and one more is answered 503 at once.
 //! Each connection asks one thing: a request head of at most [`MAX_HEAD`] bytes, whole within
-//! [`TIMEOUT`] of the connection (408 past it, however slowly its bytes come), lines ended by
+//! `--read-timeout` of the connection (408 past it, however slowly its bytes come), lines ended by
 //! CRLF or a bare LF, `GET` or `HEAD` only, one `Host`, of loopback (so that another site cannot
 //! read the strategy through DNS rebinding), a spot of at most [`MAX_SPOT`] steps; then the
 //! connection is closed. A bad request gets a 4xx status and a JSON `error` at once; nothing a
@@ -42,8 +42,6 @@ use std::time::{Duration, Instant};
 
 /// The largest request head read (request line and headers).
 pub const MAX_HEAD: usize = 8192;
-/// How long a client may take to send its whole request head, and to take the answer.
-pub const TIMEOUT: Duration = Duration::from_secs(5);
 /// Threads answering connections: a page asks a few things at once, a browser opens a few
 /// connections it may not use, and one slow client holds one thread.
 pub const WORKERS: usize = 8;
@@ -66,6 +64,9 @@ pub struct Explorer {
     name: String,
     /// `--diff B`: the file compared at each decision, and its path as given.
     other: Option<(StrategyPlayer, String)>,
+    /// `--read-timeout`: how long a client may take to send its whole request head, and to
+    /// take the answer.
+    timeout: Duration,
 }
 
 /// An HTTP answer.
@@ -232,9 +233,10 @@ fn cards_json(cards: &[Card]) -> Value {
 }
 
 impl Explorer {
-    /// A browser of `file` (`name`: its path as given, for the commands shown). Refuses a file
-    /// that is not a real game's (a heads-up betting tree or a multiway table).
-    pub fn new(file: StrategyFile, name: String) -> Result<Explorer> {
+    /// A browser of `file` (`name`: its path as given, for the commands shown), giving each
+    /// client `timeout` to send its request head. Refuses a file that is not a real game's (a
+    /// heads-up betting tree or a multiway table).
+    pub fn new(file: StrategyFile, name: String, timeout: Duration) -> Result<Explorer> {
         if let StrategyFile::Public(_) = file {
             bail!(
                 "{name} stores a public tree (a small game solved exactly): `stud explore` \
@@ -246,6 +248,7 @@ impl Explorer {
             player,
             name,
             other: None,
+            timeout,
         })
     }
 
@@ -318,8 +321,8 @@ impl Explorer {
 
     /// Reads one request from `c`, answers it and closes.
     fn connection(&self, c: &mut TcpStream, port: u16) -> Result<()> {
-        let deadline = Instant::now() + TIMEOUT;
-        c.set_write_timeout(Some(TIMEOUT))?;
+        let deadline = Instant::now() + self.timeout;
+        c.set_write_timeout(Some(self.timeout))?;
         let mut head = Vec::new();
         let mut buf = [0u8; 1024];
         let (reply, head_only) = loop {
@@ -333,7 +336,10 @@ impl Explorer {
             // The deadline is the whole head's, not each read's: a byte a second runs out too.
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                let why = format!("the request head did not arrive whole within {TIMEOUT:?}");
+                let why = format!(
+                    "the request head did not arrive whole within {:?}",
+                    self.timeout
+                );
                 break (Reply::error(408, &why), false);
             }
             c.set_read_timeout(Some(left))?;
@@ -397,25 +403,29 @@ impl Explorer {
     }
 
     /// `GET /api/values?spot=SPOT[&hand=CARDS][&samples=N]`: `stud query --values --json`'s
-    /// answer at the decision of the spot (estimates of at most [`MAX_VALUE_SAMPLES`] samples,
-    /// so that one request holds a worker for seconds, not hours).
+    /// answer at the decision of the spot (estimates of [`default_samples`] unless asked, at
+    /// most [`MAX_VALUE_SAMPLES`] samples, so that one request holds a worker for seconds, not
+    /// hours), and `max_samples`, that most.
     pub fn values(&self, query: &str) -> Result<Value> {
         let spot = param(query, "spot")?.unwrap_or_default();
         let hand = param(query, "hand")?.filter(|h| !h.trim().is_empty());
-        let samples = samples_param(query)?;
+        let samples = samples_param(query, self.player.file().game().seats.into())?;
         let steps = parse_steps(&spot)?;
         let steps: Vec<Step> = steps.into_iter().map(|(_, s, _)| s).collect();
         let options = solver::values::Options {
             samples,
             ..Default::default()
         };
-        solver::query::values::values_json(
+        let mut v = solver::query::values::values_json(
             &self.player,
             &steps,
             hand.as_deref(),
             options,
             &|_, _, _| {},
-        )
+        )?;
+        // The most a request may ask, for the page's offer of a sharper estimate.
+        v["max_samples"] = MAX_VALUE_SAMPLES.into();
+        Ok(v)
     }
 
     /// `GET /api/drill?seed=N[&pick=CODE][&samples=N]`: the Train tab's spot dealt from the
@@ -427,7 +437,7 @@ impl Explorer {
             (seed.parse::<u64>()).with_context(|| format!("seed: a number, not `{seed}`"))?;
         let pick = param(query, "pick")?;
         let options = solver::values::Options {
-            samples: samples_param(query)?,
+            samples: samples_param(query, self.player.file().game().seats.into())?,
             seed,
         };
         super::train::drill(&self.player, seed, pick.as_deref(), options)
@@ -522,13 +532,8 @@ impl Explorer {
     /// Fills in a decision: the query's answer (with its chart and ranges), the pot odds, the
     /// command, the real actions a click takes, and with `--diff` how B differs.
     fn decision(&self, state: &State, spot: &str, v: &mut Value) -> Result<()> {
-        let def = state.def();
         let seat = state.to_act().context("a decision with no one to act")?;
-        let level = (0..def.seats)
-            .map(|s| state.round_bet(s))
-            .max()
-            .unwrap_or(0);
-        let to_call = (level - state.round_bet(seat)).min(state.stack(seat));
+        let to_call = state.owed(seat);
         let pot = state.pot();
         v["seat"] = seat.into();
         v["to_call"] = to_call.into();
@@ -587,11 +592,11 @@ impl Explorer {
     }
 }
 
-/// The `samples=` of a request: [`solver::values::DEFAULT_SAMPLES`] unless given, at most
-/// [`MAX_VALUE_SAMPLES`].
-fn samples_param(query: &str) -> Result<usize> {
+/// The `samples=` of a request: [`default_samples`] of the file's `seats` unless given, at
+/// most [`MAX_VALUE_SAMPLES`].
+fn samples_param(query: &str, seats: usize) -> Result<usize> {
     match param(query, "samples")? {
-        None => Ok(solver::values::DEFAULT_SAMPLES),
+        None => Ok(default_samples(seats)),
         Some(n) => n
             .parse::<usize>()
             .ok()
@@ -603,6 +608,21 @@ fn samples_param(query: &str) -> Result<usize> {
                 )
             }),
     }
+}
+
+/// The samples of a values estimate the page does not size: [`solver::values::DEFAULT_SAMPLES`]
+/// heads-up and at three seats, and at a bigger table that many times 9 / seats², to the nearest
+/// hundred (1100 at four seats, 700 at five, 300 at eight). A sample costs about the square of
+/// the seats (every seat's down cards dealt from its range, every seat playing to the end), so
+/// that a table's values come about as fast as three seats' (seconds, not tens of seconds),
+/// their interval wider by seats / 3; the page offers four times the samples.
+pub fn default_samples(seats: usize) -> usize {
+    let d = solver::values::DEFAULT_SAMPLES;
+    if seats <= 3 {
+        return d;
+    }
+    let scaled = d * 9 / (seats * seats);
+    (scaled + 50) / 100 * 100
 }
 
 /// The value of `key` in a URL's query string, decoded (`None`: not given).
@@ -660,7 +680,8 @@ mod tests {
         E.get_or_init(|| {
             let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("../strategies/7stud-hu.strat");
-            Explorer::new(StrategyFile::open(&path).unwrap(), "7stud-hu.strat".into()).unwrap()
+            let f = StrategyFile::open(&path).unwrap();
+            Explorer::new(f, "7stud-hu.strat".into(), Duration::from_secs(5)).unwrap()
         })
     }
 
@@ -796,5 +817,21 @@ mod tests {
             shell_word("strategies/7stud-hu.strat"),
             "strategies/7stud-hu.strat"
         );
+    }
+
+    /// A table's values come about as fast as three seats': the samples fall as the square of
+    /// the seats grows, and a request's own `samples=` is taken as given.
+    #[test]
+    fn tables_sample_fewer_deals_unless_asked() {
+        let by_seats: Vec<usize> = (2..=8).map(default_samples).collect();
+        assert_eq!(by_seats, [2000, 2000, 1100, 700, 500, 400, 300]);
+        for seats in 4..=8 {
+            let cost = default_samples(seats) * seats * seats;
+            assert!(cost.abs_diff(2000 * 9) <= 2000, "{seats} seats: {cost}");
+        }
+        assert_eq!(samples_param("spot=3c", 5).unwrap(), 700);
+        assert_eq!(samples_param("spot=3c&samples=2000", 5).unwrap(), 2000);
+        let e = samples_param("samples=1", 5).unwrap_err().to_string();
+        assert!(e.contains("samples: from 2"), "{e}");
     }
 }

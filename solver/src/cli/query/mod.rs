@@ -178,22 +178,17 @@ pub struct Args {
     pub top: usize,
 }
 
-/// `args` with a `FILE:PLAY` suffix (as `stud match` and `serve` read a player) moved to
-/// `--play`: where no file has the name as given and what follows its last `:` is a way of
-/// playing (`mixed`, `threshold=T`, `pure`).
+/// `args` with a `FILE:PLAY` suffix (as `stud match` and `serve` read a player,
+/// [`solver::players::play_spec`]) moved to `--play`: where no file has the name as given and
+/// what follows its last `:` is a way of playing (`mixed`, `threshold=T`, `pure`).
 fn split_play(mut args: Args) -> Result<Args> {
-    if args.file.exists() {
-        return Ok(args);
-    }
     let Some(given) = args.file.to_str().map(str::to_owned) else {
         return Ok(args);
     };
-    let Some((file, play)) = given.rsplit_once(':') else {
+    let Some(parsed) = solver::players::play_spec(&given) else {
         return Ok(args);
     };
-    let Ok(play) = play.parse::<Purification>() else {
-        return Ok(args);
-    };
+    let (file, play) = parsed?;
     if args.play.is_some() {
         bail!("{given}: the way of playing is given twice (FILE:PLAY and --play): give one");
     }
