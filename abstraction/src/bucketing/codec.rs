@@ -16,8 +16,9 @@ const MAGIC: &[u8; 8] = b"STUDBKT\0";
 /// bucketing of the first version of the features and the default draws is written in format 1
 /// (the bytes, so the checksum that strategy files record, it always had); any other in format
 /// 2, which records after the feature seed the features' version ([`Version`]) and the draws'
-/// code ([`Draws`]).
-pub const VERSION: u32 = 2;
+/// code ([`Draws`]); a bucketing of the third version with its own weight
+/// ([`FeatureParams::extra_weight`]) in format 3, format 2's bytes and that weight after them.
+pub const VERSION: u32 = 3;
 
 /// The checksum of an encoding: FNV-1a 64 ([`crate::fnv`]).
 pub use crate::fnv::fnv1a as checksum;
@@ -78,7 +79,8 @@ impl Reader<'_> {
     }
 }
 
-/// Reads what format 2 records after the feature seed: the features' version and the draws.
+/// Reads what formats 2 and 3 record after the feature seed: the features' version and the
+/// draws, and in format 3 the third version's extra weight.
 fn read_settings(
     r: &mut Reader<'_>,
     format: u32,
@@ -96,6 +98,17 @@ fn read_settings(
         Some(d) => d,
         None => return bad(format!("unknown draws {code} in a format {format} file")),
     };
+    if format >= 3 {
+        let w = r.f32("the extra weight")?;
+        if f.version != Version::Three || !w.is_finite() || w < 0.0 {
+            return bad(format!(
+                "an extra weight of {w} with features of version {}: only the third version's \
+                 own classes have one, finite and at least 0",
+                features_code(f.version)
+            ));
+        }
+        f.extra_weight = Some(w);
+    }
     Ok(())
 }
 
@@ -109,9 +122,13 @@ fn features_code(features: Version) -> u32 {
 }
 
 /// The format a bucketing of these features is written in: 1 for the first version's features
-/// with the default draws, so that their bytes never change; 2 for any other.
+/// with the default draws, so that their bytes never change; 3 for the third version with its
+/// own extra weight; 2 for any other (so every bucketing written before format 3 keeps its
+/// bytes).
 fn format_of(f: &FeatureParams) -> u32 {
-    if f.version == Version::One && f.draws == Draws::ChaCha {
+    if f.extra_weight.is_some() {
+        3
+    } else if f.version == Version::One && f.draws == Draws::ChaCha {
         1
     } else {
         2
@@ -138,9 +155,12 @@ impl Bucketing {
         w.u32(f.bins);
         w.f32(f.board_weight);
         w.u64(f.seed);
-        if format_of(f) == 2 {
+        if format_of(f) >= 2 {
             w.u32(features_code(f.version));
             w.u32(f.draws.code());
+        }
+        if let Some(extra) = f.extra_weight {
+            w.f32(extra);
         }
         w.u32(self.layout.dim() as u32);
         for s in &self.streets {
@@ -234,6 +254,7 @@ impl Bucketing {
                 seed: r.u64("the feature seed")?,
                 version: Version::One,
                 draws: Draws::ChaCha,
+                extra_weight: None,
             },
         };
         if version >= 2 {
