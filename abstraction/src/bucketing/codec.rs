@@ -112,6 +112,37 @@ fn read_settings(
     Ok(())
 }
 
+/// Reads street `s`'s quality figures and centroids (`dim` features each, at most `buckets`).
+fn read_street(
+    r: &mut Reader<'_>,
+    s: usize,
+    dim: usize,
+    buckets: u32,
+) -> Result<StreetBuckets, BucketError> {
+    let points = r.u32("the points")?;
+    let iterations = r.u32("the iterations")?;
+    let ehs_variance = r.f64("the EHS variance")?;
+    let ehs_within = r.f64("the EHS variance")?;
+    let n = r.u32("the centroid count")? as usize;
+    if n == 0 || n % dim != 0 || n > buckets as usize * dim {
+        return Err(BucketError::Decode(format!(
+            "street {s} has {n} centroid values"
+        )));
+    }
+    let values = (0..n)
+        .map(|_| r.f32("the centroids"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let centroids =
+        Array2::from_shape_vec((n / dim, dim), values).expect("whole rows: n is a multiple of dim");
+    Ok(StreetBuckets {
+        centroids,
+        points,
+        iterations,
+        ehs_variance,
+        ehs_within,
+    })
+}
+
 /// The number of a version of the features, as format 2 records it.
 fn features_code(features: Version) -> u32 {
     match features {
@@ -265,29 +296,9 @@ impl Bucketing {
         if dim != layout.dim() {
             return bad(format!("{dim} features, expected {}", layout.dim()));
         }
-        let mut out = Vec::new();
-        for s in 0..streets {
-            let points = r.u32("the points")?;
-            let iterations = r.u32("the iterations")?;
-            let ehs_variance = r.f64("the EHS variance")?;
-            let ehs_within = r.f64("the EHS variance")?;
-            let n = r.u32("the centroid count")? as usize;
-            if n == 0 || n % dim != 0 || n > size.buckets[s] as usize * dim {
-                return bad(format!("street {s} has {n} centroid values"));
-            }
-            let values = (0..n)
-                .map(|_| r.f32("the centroids"))
-                .collect::<Result<Vec<_>, _>>()?;
-            let centroids = Array2::from_shape_vec((n / dim, dim), values)
-                .expect("whole rows: n is a multiple of dim");
-            out.push(StreetBuckets {
-                centroids,
-                points,
-                iterations,
-                ehs_variance,
-                ehs_within,
-            });
-        }
+        let out = (0..streets)
+            .map(|s| read_street(&mut r, s, dim, size.buckets[s]))
+            .collect::<Result<Vec<_>, _>>()?;
         if r.at != payload.len() {
             return bad(format!("{} bytes left over", payload.len() - r.at));
         }
