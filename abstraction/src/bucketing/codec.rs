@@ -16,8 +16,9 @@ const MAGIC: &[u8; 8] = b"STUDBKT\0";
 /// bucketing of the first version of the features and the default draws is written in format 1
 /// (the bytes, so the checksum that strategy files record, it always had); any other in format
 /// 2, which records after the feature seed the features' version ([`Version`]) and the draws'
-/// code ([`Draws`]).
-pub const VERSION: u32 = 2;
+/// code ([`Draws`]); a bucketing of the third version with its own weight
+/// ([`FeatureParams::extra_weight`]) in format 3, format 2's bytes and that weight after them.
+pub const VERSION: u32 = 3;
 
 /// The checksum of an encoding: FNV-1a 64 ([`crate::fnv`]).
 pub use crate::fnv::fnv1a as checksum;
@@ -78,7 +79,8 @@ impl Reader<'_> {
     }
 }
 
-/// Reads what format 2 records after the feature seed: the features' version and the draws.
+/// Reads what formats 2 and 3 record after the feature seed: the features' version and the
+/// draws, and in format 3 the third version's extra weight.
 fn read_settings(
     r: &mut Reader<'_>,
     format: u32,
@@ -96,7 +98,49 @@ fn read_settings(
         Some(d) => d,
         None => return bad(format!("unknown draws {code} in a format {format} file")),
     };
+    if format >= 3 {
+        let w = r.f32("the extra weight")?;
+        if f.version != Version::Three || !w.is_finite() || w < 0.0 {
+            return bad(format!(
+                "an extra weight of {w} with features of version {}: only the third version's \
+                 own classes have one, finite and at least 0",
+                features_code(f.version)
+            ));
+        }
+        f.extra_weight = Some(w);
+    }
     Ok(())
+}
+
+/// Reads street `s`'s quality figures and centroids (`dim` features each, at most `buckets`).
+fn read_street(
+    r: &mut Reader<'_>,
+    s: usize,
+    dim: usize,
+    buckets: u32,
+) -> Result<StreetBuckets, BucketError> {
+    let points = r.u32("the points")?;
+    let iterations = r.u32("the iterations")?;
+    let ehs_variance = r.f64("the EHS variance")?;
+    let ehs_within = r.f64("the EHS variance")?;
+    let n = r.u32("the centroid count")? as usize;
+    if n == 0 || n % dim != 0 || n > buckets as usize * dim {
+        return Err(BucketError::Decode(format!(
+            "street {s} has {n} centroid values"
+        )));
+    }
+    let values = (0..n)
+        .map(|_| r.f32("the centroids"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let centroids =
+        Array2::from_shape_vec((n / dim, dim), values).expect("whole rows: n is a multiple of dim");
+    Ok(StreetBuckets {
+        centroids,
+        points,
+        iterations,
+        ehs_variance,
+        ehs_within,
+    })
 }
 
 /// The number of a version of the features, as format 2 records it.
@@ -109,9 +153,13 @@ fn features_code(features: Version) -> u32 {
 }
 
 /// The format a bucketing of these features is written in: 1 for the first version's features
-/// with the default draws, so that their bytes never change; 2 for any other.
+/// with the default draws, so that their bytes never change; 3 for the third version with its
+/// own extra weight; 2 for any other (so every bucketing written before format 3 keeps its
+/// bytes).
 fn format_of(f: &FeatureParams) -> u32 {
-    if f.version == Version::One && f.draws == Draws::ChaCha {
+    if f.extra_weight.is_some() {
+        3
+    } else if f.version == Version::One && f.draws == Draws::ChaCha {
         1
     } else {
         2
@@ -138,9 +186,12 @@ impl Bucketing {
         w.u32(f.bins);
         w.f32(f.board_weight);
         w.u64(f.seed);
-        if format_of(f) == 2 {
+        if format_of(f) >= 2 {
             w.u32(features_code(f.version));
             w.u32(f.draws.code());
+        }
+        if let Some(extra) = f.extra_weight {
+            w.f32(extra);
         }
         w.u32(self.layout.dim() as u32);
         for s in &self.streets {
@@ -234,6 +285,7 @@ impl Bucketing {
                 seed: r.u64("the feature seed")?,
                 version: Version::One,
                 draws: Draws::ChaCha,
+                extra_weight: None,
             },
         };
         if version >= 2 {
@@ -244,29 +296,9 @@ impl Bucketing {
         if dim != layout.dim() {
             return bad(format!("{dim} features, expected {}", layout.dim()));
         }
-        let mut out = Vec::new();
-        for s in 0..streets {
-            let points = r.u32("the points")?;
-            let iterations = r.u32("the iterations")?;
-            let ehs_variance = r.f64("the EHS variance")?;
-            let ehs_within = r.f64("the EHS variance")?;
-            let n = r.u32("the centroid count")? as usize;
-            if n == 0 || n % dim != 0 || n > size.buckets[s] as usize * dim {
-                return bad(format!("street {s} has {n} centroid values"));
-            }
-            let values = (0..n)
-                .map(|_| r.f32("the centroids"))
-                .collect::<Result<Vec<_>, _>>()?;
-            let centroids = Array2::from_shape_vec((n / dim, dim), values)
-                .expect("whole rows: n is a multiple of dim");
-            out.push(StreetBuckets {
-                centroids,
-                points,
-                iterations,
-                ehs_variance,
-                ehs_within,
-            });
-        }
+        let out = (0..streets)
+            .map(|s| read_street(&mut r, s, dim, size.buckets[s]))
+            .collect::<Result<Vec<_>, _>>()?;
         if r.at != payload.len() {
             return bad(format!("{} bytes left over", payload.len() - r.at));
         }

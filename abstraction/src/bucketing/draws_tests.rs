@@ -23,6 +23,7 @@ fn features_of(
         seed: 3,
         version: features::Version::One,
         draws,
+        extra_weight: None,
     };
     let mut f = vec![0.0; Layout::new(shape.showdown, &p).dim()];
     features::features(&shape, &p, t, &mut f);

@@ -60,6 +60,11 @@ pub struct FeatureParams {
     pub version: Version,
     /// How the rollouts draw ([`Draws`]): the same distribution of features either way.
     pub draws: Draws,
+    /// The weight of the third version's own classes (the folded seats' up cards and my down
+    /// cards) when it is not the board weight (size suffix `:extra=W`): small, they split views
+    /// the strength features tie without pulling a small size's centroids off those features.
+    /// `None` (every other version, and the third's default) weighs them as the boards.
+    pub extra_weight: Option<f32>,
 }
 
 /// Board classes per player: pairing, highest and lowest rank, low cards, flush and straight draws.

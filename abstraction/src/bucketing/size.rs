@@ -5,15 +5,20 @@ use super::features::{FeatureParams, Version};
 use super::BucketError;
 use crate::named::Named;
 
-/// The board weight `w` of `:board=w` in `spec`.
-fn parse_weight(spec: &str, w: &str) -> Result<f32, BucketError> {
+/// The weight `w` of `:KNOB=w` in `spec` (`board` or `extra`), finite and at least 0.
+fn parse_weight(spec: &str, knob: &str, w: &str) -> Result<f32, BucketError> {
     w.parse::<f32>()
         .ok()
         .filter(|w| w.is_finite() && *w >= 0.0)
         .ok_or_else(|| {
+            let default = if knob == "board" {
+                "0.05"
+            } else {
+                "the board weight"
+            };
             BucketError::Size(format!(
-                "`{spec}`: after the size, `:board=W` with W a weight of at least 0 (the \
-                 default is 0.05)"
+                "`{spec}`: after the size, `:{knob}=W` with W a weight of at least 0 (the \
+                 default is {default})"
             ))
         })
 }
@@ -24,8 +29,9 @@ pub const SIZES: &str = "tiny, small, default, large, or buckets per street (`4`
                          weight of the visible boards' classes (default 0.05), \
                          `:features=2`, the second version of the features (how the pot share \
                          against the table is made up), `:features=3`, the third (the second's \
-                         with the folded seats' and my down cards' classes), and `:draws=fast`, the rollouts' \
-                         cheaper samples (with the first version only)";
+                         with the folded seats' and my down cards' classes), `:extra=W` with the third, the \
+                         weight of those classes (default: the board weight), and `:draws=fast`, \
+                         the rollouts' cheaper samples (with the first version only)";
 
 /// Everything that decides a built bucketing besides the game.
 #[derive(Clone, Debug, PartialEq)]
@@ -81,6 +87,7 @@ impl Size {
                 seed: 0x5ee_d5ee_d5ee_d5ee,
                 version: Version::One,
                 draws: Draws::ChaCha,
+                extra_weight: None,
             },
             iterations,
             seed: 0xb0c_7e75,
@@ -97,7 +104,8 @@ impl Size {
     /// the strength features) and adds `-bW` to the name, so each weight is its own cached
     /// bucketing. A suffix `:features=2` gives the second version of the features
     /// ([`Version::Two`]) and adds `-f2`, `:features=3` the third ([`Version::Three`]) and adds
-    /// `-f3`; `:features=1` is the first, as without it. A suffix
+    /// `-f3`; `:features=1` is the first, as without it. With the third, `:extra=W` weighs its
+    /// own classes at `W` ([`FeatureParams::extra_weight`]) and adds `-xW`. A suffix
     /// `:draws=fast` takes the rollouts' samples the cheaper way ([`Draws::Fast`]: the same
     /// distribution of features, other samples) and adds `-fast`; `:draws=chacha` is the
     /// default's. Each suffix at most once, in any order (`small:board=0.5:features=2`).
@@ -105,10 +113,12 @@ impl Size {
         let mut parts = spec.split(':');
         let counts = parts.next().unwrap_or_default();
         let mut size = Size::parse_counts(counts, streets)?;
-        let (mut board, mut version, mut draws) = (None, None, None);
+        let (mut board, mut version, mut draws, mut extra) = (None, None, None, None);
         for knob in parts {
             if let Some(w) = knob.strip_prefix("board=").filter(|_| board.is_none()) {
-                board = Some(parse_weight(spec, w)?);
+                board = Some(parse_weight(spec, "board", w)?);
+            } else if let Some(w) = knob.strip_prefix("extra=").filter(|_| extra.is_none()) {
+                extra = Some(parse_weight(spec, "extra", w)?);
             } else if let Some(v) = knob.strip_prefix("features=") {
                 let v = match v {
                     "1" => Some(Version::One),
@@ -128,8 +138,8 @@ impl Size {
             } else {
                 return Err(BucketError::Size(format!(
                     "`{spec}`: after the size, `:board=W` (W a weight of at least 0, the \
-                     default 0.05), `:features=2|3` or `:draws=fast`, each at most once, not \
-                     `:{knob}`"
+                     default 0.05), `:features=2|3`, `:extra=W` or `:draws=fast`, each at most \
+                     once, not `:{knob}`"
                 )));
             }
         }
@@ -149,6 +159,16 @@ impl Size {
             Some(Version::Two) => size.name += "-f2",
             Some(Version::Three) => size.name += "-f3",
             _ => {}
+        }
+        if let Some(weight) = extra {
+            if version != Some(Version::Three) {
+                return Err(BucketError::Size(format!(
+                    "`{spec}`: `:extra=W` weighs the third version's own classes: give it with \
+                     `:features=3`"
+                )));
+            }
+            size.features.extra_weight = Some(weight);
+            size.name = format!("{}-x{weight}", size.name);
         }
         if let Some(v) = version {
             size.features.version = v;
@@ -265,6 +285,45 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("not with `:features=3`"));
+        // The third version's own weight: its own name, only with the third version.
+        let x = Size::parse("small:extra=0.01:features=3", 3).unwrap();
+        assert_eq!(
+            (x.name.as_str(), x.features.extra_weight),
+            ("small-f3-x0.01", Some(0.01))
+        );
+        assert_eq!(x, Size::parse("small:features=3:extra=0.01", 3).unwrap());
+        assert_eq!(
+            Size::parse("8:board=0.1:features=3:extra=0", 2)
+                .unwrap()
+                .name,
+            "k8-8-b0.1-f3-x0"
+        );
+        assert_eq!(
+            Size::parse("tiny:features=3", 5)
+                .unwrap()
+                .features
+                .extra_weight,
+            None
+        );
+        for bad in [
+            "8:features=3:extra=-1",
+            "8:features=3:extra=inf",
+            "8:extra=y",
+        ] {
+            let e = Size::parse(bad, 2).unwrap_err().to_string();
+            assert!(
+                e.contains(":extra=W") && e.contains("default is the board weight"),
+                "{e}"
+            );
+        }
+        for bad in ["8:extra=0.01", "8:features=2:extra=0.01"] {
+            let e = Size::parse(bad, 2).unwrap_err().to_string();
+            assert!(e.contains("with `:features=3`"), "{e}");
+        }
+        assert!(Size::parse("8:features=3:extra=1:extra=1", 2)
+            .unwrap_err()
+            .to_string()
+            .contains("not `:extra=1`"));
         let both = Size::parse("tiny:draws=fast:board=0.5", 5).unwrap();
         assert_eq!(both, Size::parse("tiny:board=0.5:draws=fast", 5).unwrap());
     }

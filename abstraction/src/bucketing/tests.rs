@@ -406,6 +406,7 @@ fn table_features_of(
         seed: 1,
         version,
         draws,
+        extra_weight: None,
     };
     let mut f = vec![0.0; Layout::new(shape.showdown, &p).dim()];
     features::features(&shape, &p, t, &mut f);
@@ -658,6 +659,7 @@ pub(super) fn table_params(outer: u32, inner: u32, version: Version) -> FeatureP
         seed: 1,
         version,
         draws: Draws::ChaCha,
+        extra_weight: None,
     }
 }
 

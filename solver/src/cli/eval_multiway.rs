@@ -32,6 +32,7 @@ use std::time::Duration;
 stud eval multiway --traversals 10000 100000 1000000\n  \
 stud eval multiway --game doorstud --abstraction 4 --traversals 100000 --json\n  \
 stud eval multiway --abstraction 256:features=3 --traversals 100000 1000000 --threads 1\n  \
+stud eval multiway --abstraction 256:features=3:extra=0.01 --traversals 100000 --floor-iterations 0\n  \
 stud eval multiway --tremble 0.1 --traversals 100000 1000000 --play threshold=0.15 pure\n  \
 stud eval multiway --tremble 0.1 --traversals 100000 1000000 --floor-iterations 0 --rows 8bit 4bit\n\n\
 Solves the game with the sampling solver of real multiway stud (external-sampling MCCFR on the \
@@ -53,7 +54,8 @@ pub struct Args {
     /// The heads-up bucketing of the sampled solve: a preset or buckets per street (the
     /// default, 256, gives every view of `doorstud` its own bucket where the features differ),
     /// with `:features=2` for the features that tell how the share against the table is made up,
-    /// `:features=3` for those and the classes of the folded seats' and my down cards.
+    /// `:features=3` for those and the classes of the folded seats' and my down cards
+    /// (`:extra=W`: those classes at the weight W instead of the board weight).
     #[arg(long, default_value = "256")]
     pub abstraction: String,
     /// `--abstraction-dir`.

@@ -6,8 +6,13 @@
 //! shares coincide get the same vector whatever the folded seats showed (a dead card reaches
 //! the features only through the share) and whatever my down cards are. This version adds
 //!
-//! - the classes of the folded seats' up cards (all of them as one board), at the board weight;
-//! - the classes of my down cards, at the board weight.
+//! - the classes of the folded seats' up cards (all of them as one board);
+//! - the classes of my down cards,
+//!
+//! each at the board weight, or at their own (`:extra=W`, [`FeatureParams::extra_weight`]):
+//! at a size of few buckets the twelve classes at the board weight take a share of each
+//! centroid's distance from the strength features, where a small weight lets them only split
+//! views the strength features tie.
 //!
 //! Both are read off the view, so they cost nothing beside the rollout; the rollout is the
 //! second version's, called as it is.
@@ -21,7 +26,8 @@ pub(super) const MORE: usize = 2 * BOARD;
 
 /// Writes the third version's features of `t` into `out` (of length `Layout::dim`): the second
 /// version's (the same rollout, the same draws) in the first `Layout::dim() - MORE`, then the
-/// classes of the dead cards and of my down cards.
+/// classes of the dead cards and of my down cards at the extra weight (the board weight unless
+/// set).
 pub(super) fn features(shape: &Shape, params: &FeatureParams, t: &TableView, out: &mut [f32]) {
     let (two, more) = out.split_at_mut(out.len() - MORE);
     let p = FeatureParams {
@@ -33,14 +39,15 @@ pub(super) fn features(shape: &Shape, params: &FeatureParams, t: &TableView, out
     let (dead, down) = more.split_at_mut(BOARD);
     board_classes(t.dead, razz, dead);
     board_classes(t.view.down, razz, down);
+    let weight = params.extra_weight.unwrap_or(params.board_weight);
     for x in more.iter_mut() {
-        *x *= params.board_weight;
+        *x *= weight;
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Version, BOARD};
+    use super::super::{FeatureParams, Version, BOARD};
     use super::MORE;
     use crate::bucketing::canon::{canonical_table, deck_perms, permute_view};
     use crate::bucketing::tests::{
@@ -79,6 +86,29 @@ mod tests {
         assert_eq!(&f[f.len() - BOARD..], &jack);
         let two = of(&shape, &params(64, 16, Version::Two), &t);
         assert_eq!(&f[..f.len() - MORE], &two[..]);
+        // Their own weight scales those twelve alone: the rest is the same bits.
+        let x = 0.01;
+        let mine = FeatureParams {
+            extra_weight: Some(x),
+            ..params(64, 16, Version::Three)
+        };
+        let g = of(&shape, &mine, &t);
+        assert_eq!(&g[..g.len() - MORE], &two[..]);
+        let near = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(a, b)| (a - b).abs() < 1e-7);
+        assert!(near(
+            &g[g.len() - MORE..],
+            &[&ace[..], &jack[..]]
+                .concat()
+                .iter()
+                .map(|v| v / w * x)
+                .collect::<Vec<_>>()
+        ));
+        // The board weight given as the extra weight is the default's features, bit for bit.
+        let same = FeatureParams {
+            extra_weight: Some(w),
+            ..params(64, 16, Version::Three)
+        };
+        assert_eq!(of(&shape, &same, &t), f);
     }
 
     /// The third version's first features are the second version's, bit for bit, at any
@@ -147,6 +177,61 @@ mod tests {
         let (one, two) = (checksum("tiny"), checksum("tiny:features=2"));
         assert_eq!((one, two), (PINNED_ONE, PINNED_TWO), "{one:#x} {two:#x}");
         assert_ne!(b.checksum(), two);
+    }
+
+    /// A bucketing with the third version's own weight is written in format 3, reads back to
+    /// the same buckets and its weight, and is another bucketing than the default weight's;
+    /// damaged weights and a weight with another version are refused by name.
+    #[test]
+    fn an_extra_weight_round_trips_in_format_3() {
+        let g = GameDef::preset("7stud").unwrap();
+        let table = Table { live: 1, folded: 2 };
+        let mut size = Size::parse("tiny:features=3:extra=0.01", 5).unwrap();
+        size.train = 300;
+        let b = Bucketing::build_table(&g, table, &size, &|_| {}).unwrap();
+        let bytes = b.encode();
+        assert_eq!(&bytes[8..12], &3u32.to_le_bytes());
+        let back = Bucketing::decode_table(&bytes, &g, table).unwrap();
+        assert_eq!((back.checksum(), back.size()), (b.checksum(), b.size()));
+        assert_eq!(back.size().features.extra_weight, Some(0.01));
+        assert_eq!(back.encode(), bytes);
+        for t in b.sample_table_views(4, 20, 9) {
+            assert_eq!(back.bucket_table(&t), b.bucket_table(&t));
+        }
+        assert_ne!(b.checksum(), tiny_table().checksum());
+        // The weight sits after the version and draws codes; rewrite it (and the checksum).
+        let at = weight_offset(&bytes);
+        assert_eq!(&bytes[at..at + 4], &0.01f32.to_le_bytes());
+        let forged = |patch: &dyn Fn(&mut Vec<u8>)| {
+            let mut f = bytes.clone();
+            patch(&mut f);
+            let n = f.len() - 8;
+            let sum = abstraction_checksum(&f[..n]);
+            f[n..].copy_from_slice(&sum.to_le_bytes());
+            Bucketing::decode_table(&f, &g, table)
+                .unwrap_err()
+                .to_string()
+        };
+        let e = forged(&|f| f[at..at + 4].copy_from_slice(&(-1f32).to_le_bytes()));
+        assert!(e.contains("extra weight of -1"), "{e}");
+        let e = forged(&|f| f[at - 8..at - 4].copy_from_slice(&2u32.to_le_bytes()));
+        assert!(e.contains("features of version 2"), "{e}");
+    }
+
+    /// Where a format 3 encoding keeps the extra weight: after the 12 bytes of magic and
+    /// format, the fingerprint and name (each length-prefixed), the bucket counts, train,
+    /// iterations, seed, outer, inner, bins, board weight, feature seed, version and draws.
+    fn weight_offset(bytes: &[u8]) -> usize {
+        let len = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        let mut at = 12;
+        at += 4 + len(at);
+        at += 4 + len(at);
+        at += 4 + 4 * len(at);
+        at + 4 + 4 + 8 + 4 + 4 + 4 + 4 + 8 + 4 + 4
+    }
+
+    fn abstraction_checksum(b: &[u8]) -> u64 {
+        crate::fnv::fnv1a(b)
     }
 
     /// The checksums of `tiny` and `tiny:features=2` at this table with 300 training views, as
