@@ -155,7 +155,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let (blueprint, budget, options) = parsed?;
             let blueprint = warmed(open_strategy(blueprint, &def)?, args.warm);
             Served::Strategy {
-                player: Box::new(ResolvingPlayer::new(blueprint, budget, options)),
+                player: Box::new(ResolvingPlayer::new(blueprint, budget, options)?),
                 always: true,
             }
         }
@@ -171,7 +171,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let blueprint = warmed(open_strategy(&args.player, &def)?, args.warm);
             let budget = Budget::Iterations(DEFAULT_PLAYER_ITERATIONS);
             Served::Strategy {
-                player: Box::new(ResolvingPlayer::new(blueprint, budget, Options::default())),
+                player: Box::new(ResolvingPlayer::new(blueprint, budget, Options::default())?),
                 always: false,
             }
         }
