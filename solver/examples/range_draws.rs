@@ -4,8 +4,9 @@
 //!
 //! `cargo run --profile verify -p solver --example range_draws -- FILE [VIEWS] [DRAWS...]`
 //! (defaults: 500 views a street, draws 8 16 32). Prints one JSON line per street and budget:
-//! the share of views whose estimated bucket is the exact one, and the CPU microseconds of an
-//! exact and of an estimated lookup (one thread; no view remembered).
+//! the share of views whose estimated bucket is the exact one, and the wall-clock microseconds
+//! of an exact and of an estimated lookup (one thread, no view remembered: read them on an idle
+//! machine only; `scripts/bench-search-player` measures a player's CPU).
 
 use anyhow::{bail, Result};
 use solver::strategy_file::StrategyFile;
