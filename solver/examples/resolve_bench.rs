@@ -101,7 +101,7 @@ fn main() -> Result<()> {
         two_streets,
         ..Default::default()
     };
-    let resolver = ResolvingPlayer::new(player, budget, options);
+    let resolver = ResolvingPlayer::new(player, budget, options)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut range_ms, mut solve_ms, mut total_ms, mut its) = (vec![], vec![], vec![], vec![]);
     let mut warm_ms = vec![];

@@ -95,7 +95,7 @@ fn of_file(
         Some(parsed) => {
             let (_, budget, options) = parsed?;
             player.remember_recent(RESOLVE_RECENT_VIEWS);
-            Box::new(ResolvingPlayer::new(player, budget, options))
+            Box::new(ResolvingPlayer::new(player, budget, options)?)
         }
         None => Box::new(player),
     })

@@ -288,6 +288,28 @@ impl Bucketing {
         bytes
     }
 
+    /// The rollout budget's outer draws a view's features are computed from
+    /// ([`FeatureParams::outer`]).
+    pub fn outer_draws(&self) -> u32 {
+        self.size.features.outer
+    }
+
+    /// A copy whose lookups estimate the bucket: past a first-street table (exact where one was
+    /// computed), the features come from `outer` outer draws of the rollout instead of the
+    /// [`Bucketing::outer_draws`] it was built with (each with the built inner draws), then the
+    /// same nearest centroid. Noisier features, a rollout `outer_draws() / outer` times
+    /// cheaper: for a range's thousands of holdings, where an estimated bucket costs some
+    /// accuracy of the range rather than of a decision. It remembers no recent view (a view
+    /// remembered by the original holds its exact bucket; [`Bucketing::remember_recent`] gives
+    /// the copy a memory of its own estimates). Its checksum stays the original's: the
+    /// centroids it names are the same.
+    pub fn estimating(&self, outer: u32) -> Bucketing {
+        let mut b = self.clone();
+        b.size.features.outer = outer.max(1);
+        b.recent = None;
+        b
+    }
+
     /// The feature vector of a view (of its canonical form; see [`features::Layout`]).
     pub fn features(&self, v: &CardView) -> Result<Vec<f32>, BucketError> {
         let t = TableView::heads_up(*v);

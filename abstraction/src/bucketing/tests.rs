@@ -669,3 +669,27 @@ pub(super) fn features_of(shape: &Shape, p: &FeatureParams, t: &TableView) -> Ve
     super::features::features(shape, p, t, &mut f);
     f
 }
+
+#[test]
+fn an_estimating_copy_is_exact_at_the_built_budget_and_reads_no_exact_bucket_remembered() {
+    let mut remembering = tiny_7stud().clone();
+    remembering.remember_recent(1 << 12);
+    let b = &remembering;
+    let same = b.estimating(b.outer_draws());
+    let fresh = tiny_7stud().estimating(2);
+    assert_eq!(same.checksum(), b.checksum(), "the centroids it names");
+    let mut moved = 0;
+    for street in 1..b.streets().len() {
+        for v in b.sample_views(street, 150, 7 + street as u64) {
+            let exact = b.bucket(&v).unwrap();
+            assert_eq!(same.bucket(&v).unwrap(), exact, "{v:?}");
+            // Estimated after the original remembered the exact bucket, and by a copy of a
+            // bucketing that never looked the view up: the same estimate.
+            let cheap = b.estimating(2).bucket(&v).unwrap();
+            assert_eq!(cheap, fresh.bucket(&v).unwrap(), "{v:?}");
+            assert!(cheap < b.buckets(street));
+            moved += usize::from(cheap != exact);
+        }
+    }
+    assert!(moved > 0, "two outer draws of sixteen never moved a bucket");
+}

@@ -3,7 +3,8 @@
 
 use super::game_for;
 use anyhow::{bail, Context};
-use solver::players::load;
+use solver::bot::{ClassEstimate, Estimated, Player};
+use solver::players::{load, open_strategy};
 use solver::resolve::{
     depth_verify, verify, Budget, Method, Options, DEFAULT_FLOOR, DEFAULT_PLAYER_ITERATIONS,
 };
@@ -17,7 +18,8 @@ stud eval resolve m8.strat:mixed --iterations 100 --floor 0 --json\n  \
 stud eval resolve m8.strat --from-street 2nd --iterations 100\n  \
 stud eval resolve m8.strat --from-street 2nd --leaves 4 --iterations 100 --json\n  \
 stud eval resolve m8.strat --from-street 2nd --leaves 4 --nested --iterations 100\n  \
-stud eval resolve m8.strat --from-street 2nd --nested --iterations 30 --json\n\n\
+stud eval resolve m8.strat --from-street 2nd --nested --iterations 30 --json\n  \
+stud eval resolve m8.strat --from-street 2nd --range-draws 8 --iterations 30\n\n\
 On a walkable game (ministud, kings and aces and the like: one down card, the lossless public \
 tree in memory), the player's strategy is lifted onto the lossless public tree and measured by \
 the exact best response; then every last-street subgame it reaches is re-solved from the \
@@ -75,6 +77,11 @@ pub struct Args {
     /// nested ranges are Bayes' rule on the rows above (--floor is the first re-solve's).
     #[arg(long, requires = "from_street", conflicts_with = "safe")]
     pub nested: bool,
+    /// Weigh the re-solves' ranges by the strategy file's classes estimated from N outer
+    /// draws of each feature rollout (its own budget's are exact) while the player is lifted
+    /// with its exact classes: what `FILE:resolve,range-draws=N` costs in strength.
+    #[arg(long, value_name = "N", conflicts_with = "leaves")]
+    pub range_draws: Option<u32>,
     /// `--threads`.
     #[command(flatten)]
     pub pool: super::args::Threads,
@@ -130,11 +137,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bar.set_length(all as u64);
         bar.set_position(done as u64);
     };
+    let estimate = class_estimate(&args, &def)?;
+    let estimated = estimate.as_ref().map(|estimate| Estimated {
+        player: player.as_ref(),
+        estimate,
+    });
+    let ranges: &dyn Player = match &estimated {
+        Some(e) => e,
+        None => player.as_ref(),
+    };
     let m = pool.install(|| match args.leaves {
-        None => verify::measure_from(
+        None => verify::measure_ranged(
             &def,
             &tree,
-            player.as_ref(),
+            (player.as_ref(), ranges),
             street,
             budget,
             options,
@@ -166,11 +182,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         v["from_street"] = def.street_name(street).into();
         v["leaves"] = args.leaves.into();
         v["nested"] = args.nested.into();
+        v["range_draws"] = args.range_draws.into();
         println!("{v}");
         return Ok(());
     }
     print_text(&args, &def, street, &m);
     Ok(())
+}
+
+/// The strategy file's classes estimated for the ranges, where `--range-draws` asks.
+fn class_estimate(
+    args: &Args,
+    def: &abstraction::rules::GameDef,
+) -> anyhow::Result<Option<ClassEstimate>> {
+    let Some(n) = args.range_draws else {
+        return Ok(None);
+    };
+    Ok(Some(ClassEstimate::of(
+        &open_strategy(&args.strategy, def)?,
+        n,
+    )?))
 }
 
 /// The measure in words.

@@ -18,6 +18,7 @@ stud match raise call --game razz --hands 100 --phh-out hands/ --json\n  \
 stud match strategies/razz-hu.strat heuristic --hands 200\n  \
 stud match strategies/7stud-hu.strat:resolve strategies/7stud-hu.strat --hands 20 --seed 11\n  \
 stud match strategies/7stud-hu.strat:resolve,cold random --hands 20 --seed 1 --no-aivat\n  \
+stud match strategies/7stud-hu.strat:resolve=15,cold,range-draws=8 call --hands 10 --seed 1 --no-aivat\n  \
 stud match strategies/7stud-hu.strat:search strategies/7stud-hu.strat --hands 2 --seed 3\n  \
 stud match heuristic call call --game 7stud-3p --hands 20000 --seed 11\n  \
 stud match strategies/7stud-3p.strat:resolve strategies/7stud-3p.strat strategies/7stud-3p.strat --hands 5 --seed 7\n  \
@@ -50,7 +51,8 @@ pub struct Args {
     /// FILE:threshold=T say how its rows are played; default threshold=0.15 for the real games;
     /// a final :resolve, :resolve=N or :resolve=Nms re-solves its last street at play time, N
     /// iterations or ms, and `,floor=F` after it sets the ranges' floor, `,cold` looks the
-    /// ranges' classes up at the last street only, faster in a match; a multiway file's
+    /// ranges' classes up at the last street only, faster in a match, `,range-draws=N`
+    /// estimates them from N outer rollout draws (an approximation of the ranges, faster); a multiway file's
     /// :resolve re-solves the rest of the hand once the pot is down to two players; on a
     /// walkable game (ministud, yardstud) a final
     /// :depth=K,from=S searches depth-limited from street S, each leaf valued by K (1 to 4)

@@ -52,7 +52,8 @@ pub struct Args {
     /// real games; a final :resolve, :resolve=N or :resolve=Nms re-solves every last street;
     /// :resolve2 the last two, from 6th street; :search the same, 7th street re-solved again
     /// from the 6th street solve's rows; `,floor=F` after any of them sets the ranges' floor,
-    /// `,cold` works their classes out at the re-solve only, not at earlier decisions).
+    /// `,cold` works their classes out at the re-solve only, not at earlier decisions,
+    /// `,range-draws=N` estimates them from N outer rollout draws).
     pub player: String,
     /// `--game`.
     #[command(flatten)]
@@ -145,7 +146,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let (blueprint, budget, options) = parsed?;
             let blueprint = warmed(open_strategy(blueprint, &def)?, args.warm);
             Served::Strategy {
-                player: Box::new(ResolvingPlayer::new(blueprint, budget, options)),
+                player: Box::new(ResolvingPlayer::new(blueprint, budget, options)?),
                 always: true,
             }
         }
@@ -161,7 +162,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let blueprint = warmed(open_strategy(&args.player, &def)?, args.warm);
             let budget = Budget::Iterations(DEFAULT_PLAYER_ITERATIONS);
             Served::Strategy {
-                player: Box::new(ResolvingPlayer::new(blueprint, budget, Options::default())),
+                player: Box::new(ResolvingPlayer::new(blueprint, budget, Options::default())?),
                 always: false,
             }
         }

@@ -51,7 +51,7 @@ fn a_cold_player_answers_as_the_warm_one_and_looks_no_class_up_before_the_last_s
             ..Default::default()
         };
         let blueprint = StrategyPlayer::open(path, &def).unwrap();
-        ResolvingPlayer::new(blueprint, Budget::Iterations(10), options)
+        ResolvingPlayer::new(blueprint, Budget::Iterations(10), options).unwrap()
     };
     let (warm, cold) = (player(false), player(true));
     assert_eq!(cold.name(), format!("{path}:resolve=10,cold"));

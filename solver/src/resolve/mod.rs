@@ -74,6 +74,8 @@ pub mod nest;
 #[cfg(test)]
 mod nest_tests;
 mod player;
+#[cfg(test)]
+mod range_draws_tests;
 pub mod table;
 #[cfg(test)]
 pub(crate) mod tests;
@@ -134,6 +136,12 @@ pub struct Options {
     /// its previous solve's rows imply along the hand's real betting ([`nest`]), rather than
     /// that solve's rows played on.
     pub nested: bool,
+    /// Whether a [`ResolvingPlayer`]'s ranges weigh their holdings by classes estimated from
+    /// this many outer draws of each feature rollout (`FILE:resolve,range-draws=N`; see
+    /// [`crate::bot::ClassEstimate`]) rather than the blueprint's exact classes: an
+    /// approximation of the ranges, each lookup cheaper by the file's outer draws over N. The
+    /// player's own blueprint decisions keep their exact classes.
+    pub range_draws: Option<u32>,
 }
 
 impl Default for Options {
@@ -144,6 +152,7 @@ impl Default for Options {
             two_streets: false,
             cold: false,
             nested: false,
+            range_draws: None,
         }
     }
 }

@@ -108,7 +108,8 @@ fn a_searching_player_re_solves_seventh_street_from_its_sixth_street_rows() {
         .unwrap();
     let (_, budget, options) = resolve_spec("f.strat:search=2").unwrap().unwrap();
     assert!(options.two_streets && options.nested);
-    let player = ResolvingPlayer::new(StrategyPlayer::open(path, &def).unwrap(), budget, options);
+    let player =
+        ResolvingPlayer::new(StrategyPlayer::open(path, &def).unwrap(), budget, options).unwrap();
     assert!(player.name().ends_with(":search=2"), "{}", player.name());
     let seat = st.to_act().unwrap();
     let legal = st.legal_actions();

@@ -4,7 +4,9 @@
 
 use super::classes::{warm, Cached, ClassCache};
 use super::{Budget, Method, Options, Report, Resolved, Stop, Subgame, DEFAULT_FLOOR};
-use crate::bot::{normalize_or_fall_back, Answer, Bet, Player, StrategyPlayer};
+use crate::bot::{
+    normalize_or_fall_back, Answer, Bet, ClassEstimate, Estimated, Player, StrategyPlayer,
+};
 use abstraction::cards::CardSet;
 use abstraction::rules::{Action, State};
 use anyhow::Context;
@@ -37,6 +39,8 @@ pub struct ResolvingPlayer {
     cache: Mutex<Kept>,
     /// The blueprint's classes of the hands' holdings, worked out street by street.
     classes: ClassCache,
+    /// The ranges' estimated classes ([`Options::range_draws`]), if they are not the exact ones.
+    estimate: Option<ClassEstimate>,
 }
 
 /// A subgame and its solve.
@@ -60,8 +64,9 @@ struct Key {
 /// (N milliseconds), or the same with `resolve-safe` (the safe re-solve, [`Method::Safe`]) or
 /// `resolve2` (the last two streets re-solved from the first decision of the street before the
 /// last, unsafely: [`Options::two_streets`]), each optionally followed by `,floor=F` (the
-/// ranges' [`Options::floor`]) and `,cold` (the classes looked up at the re-solve only:
-/// [`Options::cold`]), in either order, into the blueprint's spec, the budget and the
+/// ranges' [`Options::floor`]), `,cold` (the classes looked up at the re-solve only:
+/// [`Options::cold`]) and `,range-draws=N` (the ranges' classes estimated:
+/// [`Options::range_draws`]), in any order, into the blueprint's spec, the budget and the
 /// options; `None` for any other spec. `search` (`:search=N`, `:search=Nms`, the same options)
 /// is `resolve2` whose seventh street is re-solved again from the ranges the sixth-street
 /// solve's rows imply ([`Options::nested`]).
@@ -87,7 +92,7 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
         None => (Method::Unsafe, after),
     };
     let (after, listed) = after.split_once(',').unwrap_or((after, ""));
-    let (floor, cold) = match comma_options(how, listed) {
+    let (floor, cold, range_draws) = match comma_options(how, listed) {
         Ok(o) => o,
         Err(e) => return Some(Err(e)),
     };
@@ -97,6 +102,7 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
         floor,
         cold,
         nested,
+        range_draws,
     };
     let budget = match after {
         "" => Ok(Budget::Iterations(DEFAULT_PLAYER_ITERATIONS)),
@@ -127,30 +133,54 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
 }
 
 /// The options after a `:resolve` spec `how`'s budget, `listed` with commas between them (empty:
-/// none): the floor (`floor=F`, [`super::parse_floor`]; else the default) and whether the player
-/// is cold (`cold`), each at most once.
-fn comma_options(how: &str, listed: &str) -> anyhow::Result<(f64, bool)> {
-    let (mut floor, mut cold) = (None, false);
+/// none): the floor (`floor=F`, [`super::parse_floor`]; else the default), whether the player
+/// is cold (`cold`) and the ranges' estimated classes (`range-draws=N`, N outer draws of each
+/// rollout, at least 1: [`Options::range_draws`]), each at most once.
+fn comma_options(how: &str, listed: &str) -> anyhow::Result<(f64, bool, Option<u32>)> {
+    let (mut floor, mut cold, mut draws) = (None, false, None);
     for option in listed.split(',').filter(|_| !listed.is_empty()) {
         if option == "cold" && !cold {
             cold = true;
+            continue;
+        }
+        if let Some(n) = option
+            .strip_prefix("range-draws=")
+            .filter(|_| draws.is_none())
+        {
+            match n.parse::<u32>() {
+                Ok(n) if n > 0 => draws = Some(n),
+                _ => anyhow::bail!(
+                    "`{how}`: `range-draws=N` takes a positive number of outer draws, not `{n}`"
+                ),
+            }
             continue;
         }
         match option.strip_prefix("floor=").map(super::parse_floor) {
             Some(Ok(f)) if floor.is_none() => floor = Some(f),
             _ => anyhow::bail!(
                 "`{how}`: after the budget, write `,floor=F` with F between 0 and 1 (the \
-                 ranges' floor) or `,cold` (classes looked up at the re-solve only), each at \
+                 ranges' floor), `,cold` (classes looked up at the re-solve only) or \
+                 `,range-draws=N` (the ranges' classes estimated from N outer draws), each at \
                  most once, not `{option}`"
             ),
         }
     }
-    Ok((floor.unwrap_or(DEFAULT_FLOOR), cold))
+    Ok((floor.unwrap_or(DEFAULT_FLOOR), cold, draws))
 }
 
 impl ResolvingPlayer {
     /// The blueprint `blueprint`, its last street re-solved within `budget`.
-    pub fn new(blueprint: StrategyPlayer, budget: Budget, options: Options) -> ResolvingPlayer {
+    /// Fails where the options ask the ranges for estimated classes the file cannot give
+    /// ([`ClassEstimate::of`]).
+    pub fn new(
+        blueprint: StrategyPlayer,
+        budget: Budget,
+        options: Options,
+    ) -> anyhow::Result<ResolvingPlayer> {
+        let estimate = match options.range_draws {
+            Some(n) => Some(ClassEstimate::of(&blueprint, n)?),
+            None => None,
+        };
         let how = match budget {
             Budget::Iterations(n) => format!("{n}"),
             Budget::Millis(ms) => format!("{ms}ms"),
@@ -163,7 +193,10 @@ impl ResolvingPlayer {
         if options.cold {
             floor.push_str(",cold");
         }
-        ResolvingPlayer {
+        if let Some(n) = options.range_draws {
+            floor.push_str(&format!(",range-draws={n}"));
+        }
+        Ok(ResolvingPlayer {
             name: match (options.method, options.two_streets) {
                 _ if options.nested => format!("{}:search={how}{floor}", blueprint.name()),
                 (Method::Unsafe, false) => format!("{}:resolve={how}{floor}", blueprint.name()),
@@ -175,7 +208,8 @@ impl ResolvingPlayer {
             options,
             cache: Mutex::new(Vec::new()),
             classes: ClassCache::new(),
-        }
+            estimate,
+        })
     }
 
     /// The blueprint, as it plays before the last street.
@@ -207,11 +241,24 @@ impl ResolvingPlayer {
         }
     }
 
-    /// The blueprint, its classes answered from the player's cache.
-    fn cached(&self) -> Cached<'_> {
-        Cached {
-            player: &self.blueprint,
-            cache: &self.classes,
+    /// `f` of the blueprint as the ranges read it (its classes estimated where the options
+    /// say so), its classes answered from the player's cache.
+    fn with_ranges<R>(&self, f: impl FnOnce(&Cached) -> R) -> R {
+        match &self.estimate {
+            Some(estimate) => {
+                let player = Estimated {
+                    player: &self.blueprint,
+                    estimate,
+                };
+                f(&Cached {
+                    player: &player,
+                    cache: &self.classes,
+                })
+            }
+            None => f(&Cached {
+                player: &self.blueprint,
+                cache: &self.classes,
+            }),
         }
     }
 
@@ -220,7 +267,7 @@ impl ResolvingPlayer {
     /// this hand replays its ranges without looking them up (see [`super::classes`]). The
     /// player does it at each of its decisions before the last street.
     pub fn warm(&self, state: &State, bets: &[Bet]) -> anyhow::Result<()> {
-        warm(&self.cached(), state, bets, self.options.floor)
+        self.with_ranges(|cached| warm(cached, state, bets, self.options.floor))
             .context("working out the ranges' classes for the last street's re-solve")
     }
 
@@ -249,13 +296,16 @@ impl ResolvingPlayer {
         if let Some(hit) = self.cached_solve(&key)? {
             return Ok(hit);
         }
-        let sub = Subgame::at_street(&self.cached(), state, bets, root, self.options)?;
-        // The ranges take a second or two: a client gone meanwhile has its solve spared.
-        stop.check_cancelled()?;
-        let safety = match safe_for {
-            Some(seat) => Some(sub.safety(&self.cached(), seat)?),
-            None => None,
-        };
+        let (sub, safety) = self.with_ranges(|cached| -> anyhow::Result<_> {
+            let sub = Subgame::at_street(cached, state, bets, root, self.options)?;
+            // The ranges take a second or two: a client gone meanwhile has its solve spared.
+            stop.check_cancelled()?;
+            let safety = match safe_for {
+                Some(seat) => Some(sub.safety(cached, seat)?),
+                None => None,
+            };
+            Ok((sub, safety))
+        })?;
         let resolved = sub.solve_until(budget, safety.as_ref(), stop)?;
         self.keep(key, sub, resolved)
     }

@@ -487,7 +487,8 @@ fn a_resolving_player_re_solves_the_last_street_only() {
         crate::bot::StrategyPlayer::open(path, &def).unwrap(),
         Budget::Iterations(50),
         Options::default(),
-    );
+    )
+    .unwrap();
     assert_eq!(resolving.name(), format!("{path}:resolve=50"));
     let (st, bets) = last_street(&def, 2, None).unwrap();
     let seat = st.to_act().unwrap();

@@ -121,8 +121,31 @@ pub fn measure_from(
     options: Options,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Measured> {
+    measure_ranged(
+        def,
+        tree,
+        (player, player),
+        street,
+        budget,
+        options,
+        progress,
+    )
+}
+
+/// [`measure_from`] with the re-solves' ranges weighed by `ranges` (the player with its
+/// classes estimated: [`crate::bot::Estimated`]) while `player` is lifted as it plays: what
+/// an approximate range costs in strength.
+pub fn measure_ranged(
+    def: &GameDef,
+    tree: &Tree,
+    (player, ranges): (&dyn Player, &dyn Player),
+    street: usize,
+    budget: Budget,
+    options: Options,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Measured> {
     let resolve =
-        |root: &Root, lifted: &[f64]| resolve_root(tree, player, root, budget, options, lifted);
+        |root: &Root, lifted: &[f64]| resolve_root(tree, ranges, root, budget, options, lifted);
     measure_with(def, tree, player, street, &resolve, progress)
 }
 

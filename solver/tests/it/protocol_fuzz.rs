@@ -332,7 +332,8 @@ fn resolving_server() -> &'static Server {
             blueprint,
             solver::resolve::Budget::Iterations(1),
             solver::resolve::Options::default(),
-        );
+        )
+        .unwrap();
         Server {
             def,
             profile: Profile::CardRoom,
