@@ -31,6 +31,7 @@ mod multiway_cap;
 mod multiway_lift;
 mod multiway_sampled;
 mod multiway_values;
+mod multiway_warm;
 mod protocol_fuzz;
 mod query_cli;
 mod reference_games;
