@@ -268,7 +268,7 @@ pub struct MultiwayFlags {
     #[arg(long, value_name = "FILE", conflicts_with = "resume")]
     pub warm: Option<PathBuf>,
     /// With --warm: each row's average mass and regret scale, the visits the file's row counts
-    /// as in the solve that goes on (default 1).
+    /// as in the solve that goes on (default 16).
     #[arg(long, value_name = "N", requires = "warm")]
     pub warm_mass: Option<f32>,
 }

@@ -84,7 +84,7 @@ pub struct Warm {
 
 /// The mass of a warm start by default (`--warm-mass`): measured in docs/notes/multiway.md
 /// ("A warm start from a file").
-pub const DEFAULT_WARM_MASS: f32 = 1.0;
+pub const DEFAULT_WARM_MASS: f32 = 16.0;
 
 impl Settings {
     /// The defaults at `seats` seats: linear CFR, the `default` bucketing,

@@ -68,7 +68,7 @@ fn a_warm_start_plays_the_file_and_counts_its_traversals() {
     let v = report(&solve(&again, &["--iterations", "40", "--warm", file]));
     assert_eq!(v["iterations"], 40, "{v}");
     assert_eq!(v["warm"]["traversals"], 1200, "{v}");
-    assert_eq!(v["warm"]["mass"], 1.0, "{v}");
+    assert_eq!(v["warm"]["mass"], 16.0, "{v}");
     let (a, b) = (
         MultiwayFile::open(&cold).unwrap(),
         MultiwayFile::open(&again).unwrap(),
