@@ -56,6 +56,13 @@ pub const STRATEGY: Kind = Kind {
     max_bytes: 64 * GIB,
 };
 
+/// The exact multiway solver's JSON policy (`stud solve --game kuhn-3p --out F.json`): leduc-3p's
+/// is 4 MB, tristud's about 100 MB.
+pub const POLICY: Kind = Kind {
+    what: "multiway policy",
+    max_bytes: GIB,
+};
+
 /// A checkpoint: the solver's full state, as large as its tables (the same bound as strategy
 /// files, which hold a quarter of it or less).
 pub const CHECKPOINT: Kind = Kind {

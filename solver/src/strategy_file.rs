@@ -37,6 +37,7 @@
 
 pub mod diff;
 pub mod multiway;
+pub mod policy;
 
 use multiway::MultiwayFile;
 

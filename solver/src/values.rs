@@ -910,6 +910,7 @@ fn sum_samples<S>(
 }
 
 mod multiway;
+pub mod policy;
 pub mod table_exact;
 #[cfg(test)]
 mod tests;

@@ -99,6 +99,18 @@ pub struct Args {
     /// `stud solve --rows`).
     #[arg(long, num_args = 1.., value_name = "ROWS", value_parser = RowFormat::parse_or_list)]
     pub rows: Vec<RowFormat>,
+    /// Start the sampled solve from this strategy file of the same game and abstraction (as
+    /// `stud solve --warm`): its traversals count in --traversals, so measure past them.
+    #[arg(long, value_name = "FILE")]
+    pub warm: Option<PathBuf>,
+    /// A lock file for the sampled solve (as `stud solve --lock`): its NashConv then counts the
+    /// locked seats' gains from leaving the lock too, which do not vanish.
+    #[arg(long, value_name = "FILE")]
+    pub lock: Option<PathBuf>,
+    /// With --warm: each row's average mass and regret scale (as `stud solve --warm-mass`).
+    #[arg(long, value_name = "N", requires = "warm",
+          default_value_t = solve::sampled::DEFAULT_WARM_MASS)]
+    pub warm_mass: f32,
     /// `--seed`.
     #[command(flatten)]
     pub random: super::args::Random,
@@ -306,6 +318,10 @@ fn solve_sampled(
         cap: None,
         strategy: args.strategy,
         rows: RowFormat::Byte,
+        warm: args.warm.clone().map(|file| solve::sampled::Warm {
+            file,
+            mass: args.warm_mass,
+        }),
     });
     let measure_at = MeasureAt {
         iterations: at,
@@ -316,7 +332,8 @@ fn solve_sampled(
         ..MeasureAt::default()
     };
     let file = dir.join("sampled.strat");
-    let request = request(args, def, game, file.clone(), settings, measure_at);
+    let mut request = request(args, def, game, file.clone(), settings, measure_at);
+    request.lock = args.lock.as_deref().map(solve::read_lock).transpose()?;
     let report = solve::drive(&request, lines)?;
     report.finished()?;
     let Results::Sampled(end) = report.results else {

@@ -39,6 +39,8 @@ use std::time::Duration;
                   stud solve --game 7stud-3p --abstraction tiny --iterations 20 --lock docs/guide/locks/7stud-3p-calls-the-bring-in.toml --out 7stud-3p-locked.strat   # a spot at the table\n  \
                   stud solve --game 7stud-3p --abstraction tiny --view best-opponent --time 5m   # the first files' view\n  \
                   stud solve --game 7stud-3p --abstraction tiny --rows 4bit --time 5m   # half a byte a probability\n  \
+                  stud solve --game doorstud --abstraction 16 --iterations 100 --out door.strat\n  \
+                  stud solve --game doorstud --abstraction 16 --iterations 300 --warm door.strat --warm-mass 16 --out door-warm.strat   # 200 more from the file's rows\n  \
                   stud solve --game 7stud-5p --abstraction tiny:draws=fast --time 5m   # the buckets' rollouts sampled more cheaply\n  \
                   stud solve --game 7stud-5p --abstraction tiny --within-street position --time 5m   # rows by betting position\n  \
                   stud solve --game 7stud-8p --abstraction tiny --multiway-cap 2@6 --rows 4bit --time 5m   # two bets a round once six or more are in\n  \
@@ -257,6 +259,18 @@ pub struct MultiwayFlags {
     /// convert` re-encodes a file written either way.
     #[arg(long, value_parser = RowFormat::parse_or_list)]
     pub rows: Option<RowFormat>,
+    /// Three or more seats: start from this strategy file (a multiway file of the same game,
+    /// seats, --abstraction, --view, --within-street and --multiway-cap, refused otherwise by
+    /// what differs): its rows seed every row's average and regrets (the current strategy is
+    /// the file's), and its traversals count in --iterations, as a resume's would
+    /// (docs/notes/multiway.md, "A warm start from a file"). With --lock: a locked solve
+    /// warm-started from the unlocked one.
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub warm: Option<PathBuf>,
+    /// With --warm: each row's average mass and regret scale, the visits the file's row counts
+    /// as in the solve that goes on (default 16).
+    #[arg(long, value_name = "N", requires = "warm")]
+    pub warm_mass: Option<f32>,
 }
 
 impl MultiwayFlags {
@@ -294,6 +308,12 @@ impl MultiwayFlags {
                 self.rows.is_some(),
                 "--rows",
                 "how a multiway file stores its rows",
+            ),
+            (
+                self.warm.is_some(),
+                "--warm",
+                "a start from a multiway strategy file (a heads-up or exact solve starts cold, \
+                 or resumes its checkpoint)",
             ),
         ]
         .into_iter()
@@ -602,6 +622,13 @@ fn sampled_settings(args: &Args, def: &GameDef) -> Result<solve::sampled::Settin
         cap: args.sampled.multiway_cap,
         strategy: args.multiway.strategy.unwrap_or(d.strategy),
         rows: args.multiway.rows.unwrap_or(d.rows),
+        warm: args.multiway.warm.clone().map(|file| solve::sampled::Warm {
+            file,
+            mass: args
+                .multiway
+                .warm_mass
+                .unwrap_or(solve::sampled::DEFAULT_WARM_MASS),
+        }),
     })
 }
 

@@ -860,3 +860,4 @@ pub mod lock;
 pub mod ranks;
 #[cfg(test)]
 pub(crate) mod tests;
+mod warm;

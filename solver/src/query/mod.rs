@@ -12,6 +12,7 @@ pub mod betting;
 pub mod file;
 pub mod multiway;
 pub mod multiway_ranges;
+pub mod policy;
 pub mod public;
 pub mod resolve;
 pub mod rows;

@@ -53,7 +53,7 @@ pub fn values_json(
 }
 
 /// The JSON answer: where, the actions (PHH codes and words), each line in chips and big bets.
-fn to_json(state: &State, v: &Values, hand: Option<&[Card]>, options: Options) -> Value {
+pub(super) fn to_json(state: &State, v: &Values, hand: Option<&[Card]>, options: Options) -> Value {
     let bb = v.big_bet as f64;
     let line = |l: &Line| {
         json!({

@@ -450,6 +450,21 @@ pub struct Sampled {
     /// The ranks' figures of a solve over MPI ranks (none for one process).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub ranks: Option<SampledRanks>,
+    /// The file a warm start began from (`--warm`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warm: Option<WarmNote>,
+}
+
+/// What a sampled multiway solve warm-started from a file ([`crate::solve::sampled::Warm`])
+/// reports of it.
+#[derive(Clone, Debug, Serialize)]
+pub struct WarmNote {
+    /// The strategy file.
+    pub file: String,
+    /// Its traversals, which the solve's count includes.
+    pub traversals: u64,
+    /// Each row's average mass and regret scale.
+    pub mass: f32,
 }
 
 /// What a sampled multiway solve over ranks adds to its report.

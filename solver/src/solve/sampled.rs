@@ -68,7 +68,23 @@ pub struct Settings {
     pub strategy: Played,
     /// How the file stores its rows (only the file depends on it).
     pub rows: RowFormat,
+    /// A strategy file of the same problem to start from (`--warm`), if any.
+    pub warm: Option<Warm>,
 }
+
+/// A warm start from a strategy file ([`SampledSolver::warm_start`]: its rows seed the
+/// averages and the regrets, its traversals the iterations).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Warm {
+    /// The strategy file (a multiway file of the same game, abstraction and seats).
+    pub file: std::path::PathBuf,
+    /// Each row's average mass and regret scale: the visits it counts as.
+    pub mass: f32,
+}
+
+/// The mass of a warm start by default (`--warm-mass`): measured in docs/notes/multiway.md
+/// ("A warm start from a file").
+pub const DEFAULT_WARM_MASS: f32 = 16.0;
 
 impl Settings {
     /// The defaults at `seats` seats: linear CFR, the `default` bucketing,
@@ -85,6 +101,7 @@ impl Settings {
             cap: None,
             strategy: Played::default(),
             rows: RowFormat::default(),
+            warm: None,
         }
     }
 
@@ -177,6 +194,8 @@ pub struct Sampled<'a> {
     pub(super) exchange_bytes: usize,
     /// Built in preparing when the request has a measurement schedule.
     measuring: Option<Measuring>,
+    /// The warm start made in preparing, if any.
+    warm: Option<report::WarmNote>,
 }
 
 impl<'a> Sampled<'a> {
@@ -192,6 +211,7 @@ impl<'a> Sampled<'a> {
             lead: true,
             exchange_bytes: 0,
             measuring: None,
+            warm: None,
         }
     }
 }
@@ -202,6 +222,22 @@ impl Backend for Sampled<'_> {
 
     fn check(&self, request: &Request) -> Result<()> {
         self.settings.size(request)?;
+        if let Some(w) = &self.settings.warm {
+            if request.resume {
+                bail!(
+                    "--warm {}: a warm start begins a solve, --resume continues one from its \
+                     checkpoint: give one of them",
+                    w.file.display()
+                );
+            }
+            if !(w.mass.is_finite() && w.mass > 0.0) {
+                bail!("--warm-mass {}: it must be positive", w.mass);
+            }
+            // Refused before any abstraction is built: a file of another game.
+            let file = crate::strategy_file::multiway::MultiwayFile::open(&w.file);
+            file.and_then(|f| f.check_game(&request.game))
+                .with_context(|| format!("--warm {}", w.file.display()))?;
+        }
         // Refused before any tree is built: a table the deck cannot deal.
         MultiwayFacts::new(&request.game).with_context(|| request.name.clone())?;
         if self.settings.view == MultiwayView::Table {
@@ -281,6 +317,15 @@ impl Backend for Sampled<'_> {
             let locked = crate::multiway::sampled::lock::on_betting(lock, def, b, rows, buckets)?;
             watcher.say(&format!("{}: {} rows fixed", lock.source, locked.rows));
             solver.set_lock(locked)?;
+        }
+        if let Some(w) = &s.warm {
+            let traversals = warm_start(&mut solver, &problem, w, watcher)
+                .with_context(|| format!("--warm {}", w.file.display()))?;
+            self.warm = Some(report::WarmNote {
+                file: w.file.display().to_string(),
+                traversals,
+                mass: w.mass,
+            });
         }
         self.est = Some(est);
         if let Some(tree) = whole {
@@ -397,9 +442,33 @@ impl Backend for Sampled<'_> {
             checkpoint: kept,
             describe: solver.describe(),
             ranks: None,
+            warm: self.warm,
             played: self.measuring.is_some().then(|| solver.played_strategy()),
         }))
     }
+}
+
+/// Seeds `solver` (of `problem`) from the file of `warm`, refused unless it is of the same
+/// problem: its rows as stored, its traversals (returned) counted in this solve's batches.
+fn warm_start(
+    solver: &mut SampledSolver,
+    problem: &Problem,
+    warm: &Warm,
+    watcher: &dyn Watcher,
+) -> Result<u64> {
+    let file = crate::strategy_file::multiway::MultiwayFile::open(&warm.file)?;
+    file.check_same(problem, &solver.betting, &solver.rows)?;
+    let traversals = file.header.iterations * file.header.batch;
+    let iterations = (traversals / solver.batch as u64).max(1);
+    solver.warm_start(&file.by_slot()?, iterations, warm.mass)?;
+    watcher.say(&format!(
+        "warm start from {}: its {traversals} traversals as {iterations} iterations of \
+         {}, every row's average and regrets its probabilities times {}",
+        warm.file.display(),
+        solver.batch,
+        warm.mass
+    ));
+    Ok(traversals)
 }
 
 /// The game tree of a measured solve (the request's, if it brings one), said.

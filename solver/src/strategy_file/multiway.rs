@@ -67,6 +67,7 @@ use std::path::Path;
 
 pub mod diff;
 mod rows;
+mod slots;
 pub use rows::{fourteenths, RowFormat, NIBBLE_SCALE, NIBBLE_TAG, NIBBLE_UNIFORM};
 
 /// How an opened file stores its rows ([`MultiwayFile::stored`]).

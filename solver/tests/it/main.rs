@@ -30,6 +30,8 @@ mod multiway;
 mod multiway_cap;
 mod multiway_lift;
 mod multiway_sampled;
+mod multiway_values;
+mod multiway_warm;
 mod protocol_fuzz;
 mod query_cli;
 mod reference_games;

@@ -88,6 +88,11 @@ use std::path::PathBuf;
     stud query strategies/7stud-3p.strat \"3c 8d Kh pb\" --hand \"As Ad\" --values\n  \
     stud query strategies/7stud-3p.strat \"3c 8d Kh pb\" --values --samples 500 --json\n  \
     stud query --diff strategies/7stud-3p.strat strategies/7stud-3p.strat --top 3\n\n\
+    The exact multiway solver's policy (kuhn-3p, leduc-3p, tristud; the values alone, exact):\n  \
+    stud query strategies/kuhn-3p.json \"p1 x p2 b\" --hand Kc --values\n  \
+    stud query strategies/kuhn-3p.json \"\" --values --json\n  \
+    stud solve --game leduc-3p --iterations 20 --out leduc3.json\n  \
+    stud query leduc3.json \"b c c | Qd\" --hand Kc --values\n\n\
     Spot: public cards and actions in order: PHH f, cc, pb, cbr N (cbrN), or the words x, \
     check, c, call, fold, bi, bring-in, b, bet, r, raise, complete, in any case (stud explore's \
     address and stud serve's actions read the same). Seats are p1 to pN. Streets are named as players say them (3rd \
@@ -216,6 +221,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     let args = split_play(args)?;
     let steps = parse_spot(&args.spot)?;
+    if solver::strategy_file::policy::is_policy_file(&args.file) {
+        return values::run_policy(&args, &steps);
+    }
     let f = StrategyFile::open(&args.file)?;
     if args.values {
         return values::run(&f, &args, &steps);

@@ -48,6 +48,26 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
     Ok(())
 }
 
+/// Runs `stud query F.json SPOT --values` on the exact multiway solver's policy at
+/// `args.file`; refuses the other questions, which a policy does not answer.
+pub(super) fn run_policy(args: &Args, steps: &[Step]) -> Result<()> {
+    if !args.values || args.resolve || args.ranges || args.play.is_some() {
+        anyhow::bail!(
+            "{}: an exact multiway policy (JSON) answers --values only; its rows are in the file \
+             itself, by information set",
+            args.file.display()
+        );
+    }
+    let policy = solver::strategy_file::policy::Policy::open(&args.file)?;
+    let v = solver::query::policy::values_json(&policy, steps, args.hand.as_deref())?;
+    if args.output.json {
+        println!("{v}");
+    } else {
+        print_values(&v);
+    }
+    Ok(())
+}
+
 /// A value and its interval, in chips (`+1.25 ±0.40`).
 fn cell(x: &Value, pm: &Value, a: usize) -> String {
     let c = x[a].as_f64().unwrap_or(f64::NAN);
