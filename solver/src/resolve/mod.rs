@@ -666,7 +666,7 @@ impl Subgame {
             .collect()
     }
 
-    /// The most any opponent hand's best response to `safety`'s seat playing `average` gains
+    /// The most any possible opponent hand's best response to `safety`'s seat playing `average` gains
     /// over the gadget's alternative (its best response to the blueprint), chips.
     pub fn opponent_gain(&self, average: &[f64], safety: &Safety) -> f64 {
         counterfactual_values(
@@ -678,7 +678,11 @@ impl Subgame {
         )
         .iter()
         .zip(&safety.alternative)
-        .map(|(b, a)| b - a)
+        .zip(&safety.possible)
+        // A hand showing on the board, or meeting none of the seat's range, has no value to
+        // keep: its figures are the walk's, not a hand's.
+        .filter(|(_, &p)| p)
+        .map(|((b, a), _)| b - a)
         .fold(f64::NEG_INFINITY, f64::max)
     }
 

@@ -60,6 +60,7 @@ fn the_gadget_s_alternatives_are_the_brute_force_counterfactual_values() {
 /// blueprint (to the solve's error), while the unsafe re-solve lets some gain; maxmargin's
 /// smallest margin is at least the resolve gadget's.
 #[test]
+#[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn a_safe_re_solve_with_chance_below_holds_every_opponent_hand() {
     let (def, tree, player, _) = kings_and_aces_blueprint(3, "safe-holds");
     let (_, roots) = verify::lift_at(&def, &tree, &player, 1).unwrap();
@@ -98,6 +99,7 @@ fn a_safe_re_solve_with_chance_below_holds_every_opponent_hand() {
 /// safe (either gadget) never above the blueprint's; the next street nested safely never above
 /// the re-solve it nests below (unsafe or safe), where nesting unsafely may be.
 #[test]
+#[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn safe_and_safely_nested_re_solves_are_never_more_exploitable() {
     let (def, tree, player, _) = kings_and_aces_blueprint(3, "safe-whole");
     let measure = |method, nested, nested_method| {
