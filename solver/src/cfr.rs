@@ -25,6 +25,7 @@
 //! estimate of the full sum; private hands stay vectors. Only the regrets and averages of the
 //! sampled subtrees change in that iteration.
 
+use crate::gadget::{Gadget, GadgetKind};
 use crate::kernel::{self, regret_match_strided, Discount, Real};
 use crate::lock::Locked;
 use crate::terminal::{fold_and_showdown, terminal_values, HoldingIds};
@@ -321,44 +322,6 @@ pub struct Solver<T: Real = f64> {
     lock: Option<Box<Locked>>,
 }
 
-/// Burch, Johanson and Bowling's re-solving gadget (2014): before the subgame, the opponent of
-/// the seat being re-solved chooses per hand to *terminate*, taking `alternative[h]` (its
-/// best-response counterfactual value against the blueprint), or to *follow* into the subgame. Its reach at the
-/// root is the probability of following (chance's prior of each hand is uniform: the
-/// opponent's blueprint range is not trusted), so that the re-solved seat gains nothing by
-/// letting any opponent hand do better than under the blueprint: the whole game's best
-/// response cannot gain from the re-solve beyond the solve's own error.
-struct Gadget {
-    /// The seat choosing (the opponent of the seat re-solved).
-    seat: u8,
-    /// Its counterfactual value per hand if it terminates, in the units of the walk's values.
-    alternative: Vec<f64>,
-    /// Regret-matching+ regrets per hand: terminate, follow.
-    regrets: Vec<[f64; 2]>,
-    /// The probability of following per hand in this iteration.
-    follow: Vec<f64>,
-}
-
-impl Gadget {
-    /// Regret matching+ of each hand's two choices into `follow`.
-    fn match_regrets(&mut self) {
-        for (f, r) in self.follow.iter_mut().zip(&self.regrets) {
-            let sum = r[0] + r[1];
-            *f = if sum > 0.0 { r[1] / sum } else { 0.5 };
-        }
-    }
-
-    /// Adds this iteration's regrets from the seat's counterfactual values in the subgame.
-    fn update<T: Real>(&mut self, values: &[T]) {
-        for (h, r) in self.regrets.iter_mut().enumerate() {
-            let (alt, sub, f) = (self.alternative[h], values[h].to_f64(), self.follow[h]);
-            let v = f * sub + (1.0 - f) * alt;
-            r[0] = (r[0] + alt - v).max(0.0);
-            r[1] = (r[1] + sub - v).max(0.0);
-        }
-    }
-}
-
 /// Public chance sampling: how many children of each chance node below the top level an
 /// iteration walks, and the seed of the draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -454,11 +417,18 @@ impl<T: Real> Solver<T> {
     }
 
     /// Solves the subgame safely from now on: `seat` (the opponent of the seat being re-solved)
-    /// enters through the re-solving gadget ([`Gadget`]) instead of its range, with
-    /// `alternative` its counterfactual value per hand under the blueprint (as
+    /// enters through a re-solving gadget of `kind` ([`crate::gadget`]) instead of its range,
+    /// with `alternative` its counterfactual value per hand under the strategy replaced (as
     /// [`crate::best_response::counterfactual_values`] gives it, the other seat's range as
-    /// reach). Refused unless the ranges are set and `alternative` has one value per hand.
-    pub fn set_gadget(&mut self, seat: u8, alternative: Vec<f64>) -> Result<(), String> {
+    /// reach) and `possible` the hands that can meet that range. Refused unless the ranges are
+    /// set and both have one entry per hand.
+    pub fn set_gadget(
+        &mut self,
+        seat: u8,
+        kind: GadgetKind,
+        alternative: Vec<f64>,
+        possible: Vec<bool>,
+    ) -> Result<(), String> {
         let n = self.tree.num_hands();
         if self.ranges.is_none() {
             return Err("a gadget needs the subgame's ranges first".into());
@@ -468,12 +438,7 @@ impl<T: Real> Solver<T> {
                 "a gadget needs seat 0 or 1 and {n} values, one per private hand"
             ));
         }
-        self.gadget = Some(Box::new(Gadget {
-            seat,
-            alternative,
-            regrets: vec![[0.0; 2]; n],
-            follow: vec![0.5; n],
-        }));
+        self.gadget = Some(Box::new(Gadget::new(seat, kind, alternative, possible)?));
         Ok(())
     }
 

@@ -15,6 +15,7 @@ pub mod container;
 pub mod deal_cfr;
 pub mod describe;
 pub mod drill;
+pub mod gadget;
 pub mod input;
 pub mod kernel;
 pub mod ladder;

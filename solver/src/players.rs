@@ -18,7 +18,7 @@ use std::path::Path;
 /// The player a command line names: a built-in bot (`random`, `call`, `raise`, `heuristic`) or
 /// a strategy file (heads-up or multiway) solved for `def`, optionally followed by how its rows are played
 /// (`FILE:mixed`, `FILE:pure`, `FILE:threshold=T`; see [`strategy_spec`]), then optionally by
-/// `:resolve` (`:resolve=N` iterations, `:resolve=Nms`; `:resolve-safe…` the safe re-solve;
+/// `:resolve` (`:resolve=N` iterations, `:resolve=Nms`; `:resolve-safe…` the safe re-solve, `:resolve-maxmargin…` through the maxmargin gadget;
 /// `,floor=F` after any of them, the ranges' floor; `,cold`, classes looked up at the re-solve only;
 /// `:search…`, the last two streets from sixth street, then seventh street again, nested):
 /// its last street re-solved at play time ([`ResolvingPlayer`]; a multiway file's once two

@@ -19,7 +19,9 @@ stud eval resolve m8.strat --from-street 2nd --iterations 100\n  \
 stud eval resolve m8.strat --from-street 2nd --leaves 4 --iterations 100 --json\n  \
 stud eval resolve m8.strat --from-street 2nd --leaves 4 --nested --iterations 100\n  \
 stud eval resolve m8.strat --from-street 2nd --nested --iterations 30 --json\n  \
-stud eval resolve m8.strat --from-street 2nd --range-draws 8 --iterations 30\n\n\
+stud eval resolve m8.strat --from-street 2nd --range-draws 8 --iterations 30\n  \
+stud eval resolve m8.strat --from-street 2nd --nested --safe-nested --iterations 30\n  \
+stud eval resolve m8.strat --from-street 2nd --nested --safe --gadget maxmargin --json\n\n\
 On a walkable game (ministud, kings and aces and the like: one down card, the lossless public \
 tree in memory), the player's strategy is lifted onto the lossless public tree and measured by \
 the exact best response; then every last-street subgame it reaches is re-solved from the \
@@ -51,10 +53,22 @@ pub struct Args {
     /// Bayes' rule exactly; see docs/notes/resolve.md).
     #[arg(long, default_value_t = DEFAULT_FLOOR, value_parser = solver::resolve::parse_floor)]
     pub floor: f64,
-    /// Re-solve safely: each seat's subgame solved through the re-solving gadget, the
-    /// opponent bounded by its blueprint counterfactual values (twice the re-solves).
+    /// Re-solve safely: each seat's subgame solved through a re-solving gadget (--gadget), the
+    /// opponent bounded by its counterfactual values against the blueprint (twice the
+    /// re-solves; the ranges by Bayes' rule, whatever --floor says); with --nested, each
+    /// nested re-solve bounded the same way by the rows of the re-solve above it.
     #[arg(long)]
     pub safe: bool,
+    /// With --nested: the first re-solve as --safe says, each nested one safe, bounded by
+    /// the rows of the re-solve above it (nesting then cannot make that re-solve more
+    /// exploitable).
+    #[arg(long, requires = "nested")]
+    pub safe_nested: bool,
+    /// The gadget of the safe re-solves: `resolve` (Burch et al.: each opponent hand may
+    /// take its value against the strategy replaced) or `maxmargin` (Moravcik et al.: the
+    /// re-solve widens the smallest margin by which the opponent's hands do worse).
+    #[arg(long, value_enum, default_value_t = Gadget::Resolve)]
+    pub gadget: Gadget,
     /// The street the subgames start on, as the game names it (`3rd`, `3rd street`, `3`):
     /// every first decision of it re-solved with the rest of the hand below (default: the
     /// last street).
@@ -67,7 +81,7 @@ pub struct Args {
         long,
         value_name = "K",
         requires = "from_street",
-        conflicts_with = "safe"
+        conflicts_with_all = ["safe", "safe_nested"]
     )]
     pub leaves: Option<usize>,
     /// With --from-street: re-solve each root of the following streets again (depth-limited
@@ -75,7 +89,7 @@ pub struct Args {
     /// implies, as a player searching street by street would (`FILE:search`), instead of
     /// keeping the rows of the first re-solve (or the player's below a depth limit). The
     /// nested ranges are Bayes' rule on the rows above (--floor is the first re-solve's).
-    #[arg(long, requires = "from_street", conflicts_with = "safe")]
+    #[arg(long, requires = "from_street")]
     pub nested: bool,
     /// Weigh the re-solves' ranges by the strategy file's classes estimated from N outer
     /// draws of each feature rollout (its own budget's are exact) while the player is lifted
@@ -88,6 +102,15 @@ pub struct Args {
     /// `--json`.
     #[command(flatten)]
     pub output: super::args::Output,
+}
+
+/// The gadget of `--gadget`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Gadget {
+    /// Burch, Johanson and Bowling's re-solving gadget.
+    Resolve,
+    /// Moravcik et al.'s maxmargin gadget.
+    Maxmargin,
 }
 
 /// Runs the command.
@@ -123,14 +146,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )
         .expect("a valid template"),
     );
+    let safe = match args.gadget {
+        Gadget::Resolve => Method::Safe,
+        Gadget::Maxmargin => Method::Maxmargin,
+    };
     let options = Options {
         floor: args.floor,
-        method: if args.safe {
-            Method::Safe
+        method: if args.safe { safe } else { Method::Unsafe },
+        nested: args.nested && args.leaves.is_none(),
+        nested_method: if args.safe || args.safe_nested {
+            safe
         } else {
             Method::Unsafe
         },
-        nested: args.nested && args.leaves.is_none(),
         ..Default::default()
     };
     let progress = |done: usize, all: usize| {
@@ -177,8 +205,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         v["strategy"] = args.strategy.clone().into();
         v["game"] = def.variant.name().into();
         v["budget"] = serde_json::to_value(budget)?;
-        v["floor"] = args.floor.into();
+        v["floor"] = options.range_floor().into();
         v["method"] = serde_json::to_value(options.method)?;
+        v["nested_method"] = match options.nested {
+            true => serde_json::to_value(options.nested_method)?,
+            false => serde_json::Value::Null,
+        };
         v["from_street"] = def.street_name(street).into();
         v["leaves"] = args.leaves.into();
         v["nested"] = args.nested.into();
@@ -186,7 +218,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("{v}");
         return Ok(());
     }
-    print_text(&args, &def, street, &m);
+    print_text(&args, &def, street, &m, options);
     Ok(())
 }
 
@@ -205,7 +237,13 @@ fn class_estimate(
 }
 
 /// The measure in words.
-fn print_text(args: &Args, def: &abstraction::rules::GameDef, street: usize, m: &verify::Measured) {
+fn print_text(
+    args: &Args,
+    def: &abstraction::rules::GameDef,
+    street: usize,
+    m: &verify::Measured,
+    options: Options,
+) {
     println!(
         "{} in {}: exact exploitability, chips per game",
         args.strategy,
@@ -224,9 +262,19 @@ fn print_text(args: &Args, def: &abstraction::rules::GameDef, street: usize, m: 
                 if k == 1 { "" } else { "s" },
                 if args.nested { ", nested" } else { "" }
             ),
-            None if args.safe => " safely".into(),
-            None if args.nested => ", nested street by street".into(),
-            None => String::new(),
+            None => format!(
+                "{}{}",
+                match options.method {
+                    Method::Unsafe => "",
+                    Method::Safe => " safely",
+                    Method::Maxmargin => " safely (maxmargin)",
+                },
+                match (options.nested, options.nested_method) {
+                    (false, _) => "",
+                    (true, Method::Unsafe) => ", nested street by street",
+                    (true, _) => ", nested street by street, each safely",
+                }
+            ),
         },
         m.resolved.chips,
         m.resolved.mbb,

@@ -130,7 +130,7 @@ pub fn answer(f: &StrategyFile, path: &Path, ask: Ask<'_>, steps: &[Step]) -> Re
         .node_after(&bets)?
         .context("the spot's betting goes past the game's cap of bets on a street")?;
     let safety = match ask.safe {
-        true => Some(sub.safety(&player, seat)?),
+        true => Some(sub.safety(&player, seat, crate::gadget::GadgetKind::Resolve)?),
         false => None,
     };
     let resolved = sub.solve(ask.budget, safety.as_ref())?;

@@ -76,6 +76,9 @@ mod nest_tests;
 mod player;
 #[cfg(test)]
 mod range_draws_tests;
+pub mod safe;
+#[cfg(test)]
+mod safe_tests;
 pub mod table;
 #[cfg(test)]
 pub(crate) mod tests;
@@ -84,6 +87,7 @@ pub mod verify;
 use crate::best_response::{counterfactual_values, value_in_ranges, Play};
 use crate::bot::Bet;
 use crate::cfr::{Algorithm, Solver};
+use crate::gadget::GadgetKind;
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::seat_name;
 use abstraction::rules::{Action, State};
@@ -142,6 +146,24 @@ pub struct Options {
     /// approximation of the ranges, each lookup cheaper by the file's outer draws over N. The
     /// player's own blueprint decisions keep their exact classes.
     pub range_draws: Option<u32>,
+    /// How each nested re-solve ([`Options::nested`]) treats the opponent: safe methods bound
+    /// it by what it got against the rows of the solve above (Brown and Sandholm 2017's nested
+    /// safe subgame solving), so that nesting cannot make that solve more exploitable.
+    pub nested_method: Method,
+}
+
+impl Options {
+    /// The floor the subgame's ranges are built with: [`Options::floor`], but 0 (Bayes' rule,
+    /// each seat's exact reach under the blueprint) when the first solve is safe, whose bound
+    /// holds only against the re-solved seat's true range. The opponent's range, which the
+    /// floor is for (an action its blueprint never takes), is not read by a safe solve: the
+    /// gadget chooses its reach.
+    pub fn range_floor(&self) -> f64 {
+        match self.method {
+            Method::Unsafe => self.floor,
+            Method::Safe | Method::Maxmargin => 0.0,
+        }
+    }
 }
 
 impl Default for Options {
@@ -153,6 +175,7 @@ impl Default for Options {
             cold: false,
             nested: false,
             range_draws: None,
+            nested_method: Method::Unsafe,
         }
     }
 }
@@ -165,21 +188,40 @@ pub enum Method {
     /// without the gadget): one solve serves both seats.
     #[default]
     Unsafe,
-    /// The opponent enters through the re-solving gadget with its blueprint counterfactual
-    /// values ([`Safety`]): the re-solved seat cannot let any opponent hand do better than the
-    /// blueprint let it; one solve per seat re-solved.
+    /// The opponent enters through the re-solving gadget with its counterfactual values
+    /// against the strategy replaced ([`Safety`], [`GadgetKind::Resolve`]): the re-solved seat
+    /// cannot let any opponent hand do better than that strategy let it; one solve per seat.
     Safe,
+    /// The same bound through the maxmargin gadget ([`GadgetKind::Maxmargin`]): the re-solved
+    /// seat also widens the smallest margin by which the opponent's hands do worse.
+    Maxmargin,
 }
 
-/// What a safe re-solve of one seat needs: the seat, and its opponent's counterfactual value
-/// per hand at the root of a best response to the seat's blueprint in the subgame.
+impl Method {
+    /// The gadget of a safe method; `None` for [`Method::Unsafe`].
+    pub fn gadget(self) -> Option<GadgetKind> {
+        match self {
+            Method::Unsafe => None,
+            Method::Safe => Some(GadgetKind::Resolve),
+            Method::Maxmargin => Some(GadgetKind::Maxmargin),
+        }
+    }
+}
+
+/// What a safe re-solve of one seat needs: the seat, its opponent's counterfactual value per
+/// hand at the root of a best response to the strategy replaced (the blueprint's, or the rows
+/// of the solve above a nested one), and the gadget.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Safety {
     /// The seat re-solved.
     pub seat: u8,
-    /// The opponent's best-response counterfactual value per hand against the blueprint (the
-    /// gadget's alternative).
+    /// The opponent's best-response counterfactual value per hand against the strategy
+    /// replaced (the gadget's alternative).
     pub alternative: Vec<f64>,
+    /// The opponent's hands that can meet the seat's range (see [`crate::gadget`]).
+    pub possible: Vec<bool>,
+    /// The gadget the opponent enters through.
+    pub kind: GadgetKind,
 }
 
 /// The most iterations a re-solve's budget may ask, wherever it is given (`query
@@ -571,31 +613,69 @@ impl Subgame {
     /// What a safe re-solve of `seat` needs: the opponent's counterfactual values of a best
     /// response, hand by hand, to `seat` playing `blueprint`'s policy in the subgame (the
     /// policy the ranges came from): what the whole game's best response to the blueprint gets
-    /// here, so that a re-solve holding every hand to it is no more exploitable.
-    pub fn safety(&self, blueprint: &dyn crate::bot::Player, seat: u8) -> anyhow::Result<Safety> {
+    /// here, so that a re-solve holding every hand to it is no more exploitable. The bound holds
+    /// when the seat's range is its exact reach under the blueprint (a floor of 0).
+    pub fn safety(
+        &self,
+        blueprint: &dyn crate::bot::Player,
+        seat: u8,
+        kind: GadgetKind,
+    ) -> anyhow::Result<Safety> {
+        if seat > 1 {
+            bail!("{}: a subgame is heads-up", seat_name(seat));
+        }
+        let mut seats = [false; 2];
+        seats[seat as usize] = true;
+        let rows = self.policy_of_seats(blueprint, seats)?;
+        self.safety_against(&rows, seat, kind)
+    }
+
+    /// [`Subgame::safety`] against `rows` (slot weights of this subgame's tree, as the solver's
+    /// average: `seat`'s rows are read) rather than a player's policy: the bound of a nested
+    /// re-solve, the rows those of the solve above it.
+    pub fn safety_against(
+        &self,
+        rows: &[f64],
+        seat: u8,
+        kind: GadgetKind,
+    ) -> anyhow::Result<Safety> {
         if seat > 1 {
             bail!("{}: a subgame is heads-up", seat_name(seat));
         }
         if self.roots.len() != self.hands.len() {
             bail!("a safe re-solve of two streets is not built: re-solve them unsafely");
         }
-        let mut seats = [false; 2];
-        seats[seat as usize] = true;
-        let rows = self.policy_of_seats(blueprint, seats)?;
+        if rows.len() != self.tree.num_slots {
+            bail!("the strategy replaced has not one weight per slot of the subgame");
+        }
         let opponent = 1 - seat;
+        let range = &self.ranges[seat as usize];
         Ok(Safety {
             seat,
-            alternative: counterfactual_values(
-                &self.tree,
-                &rows,
-                opponent,
-                Play::BestReal,
-                &self.ranges[seat as usize],
-            ),
+            alternative: counterfactual_values(&self.tree, rows, opponent, Play::BestReal, range),
+            possible: self.meets(range),
+            kind,
         })
     }
 
-    /// The most any opponent hand's best response to `safety`'s seat playing `average` gains
+    /// Per hand, whether it can meet `range`: it shows no card of the root's board and some
+    /// hand sharing no card with it has weight there.
+    fn meets(&self, range: &[f64]) -> Vec<bool> {
+        let unseen = self.state(0).map_or(CardSet::EMPTY, State::unseen);
+        self.hands
+            .iter()
+            .map(|&h| {
+                h.minus(unseen).is_empty()
+                    && self
+                        .hands
+                        .iter()
+                        .zip(range)
+                        .any(|(&o, &w)| w > 0.0 && o.intersection(h).is_empty())
+            })
+            .collect()
+    }
+
+    /// The most any possible opponent hand's best response to `safety`'s seat playing `average` gains
     /// over the gadget's alternative (its best response to the blueprint), chips.
     pub fn opponent_gain(&self, average: &[f64], safety: &Safety) -> f64 {
         counterfactual_values(
@@ -607,7 +687,11 @@ impl Subgame {
         )
         .iter()
         .zip(&safety.alternative)
-        .map(|(b, a)| b - a)
+        .zip(&safety.possible)
+        // A hand showing on the board, or meeting none of the seat's range, has no value to
+        // keep: its figures are the walk's, not a hand's.
+        .filter(|(_, &p)| p)
+        .map(|((b, a), _)| b - a)
         .fold(f64::NEG_INFINITY, f64::max)
     }
 
@@ -637,7 +721,12 @@ impl Subgame {
             .map_err(anyhow::Error::msg)?;
         if let Some(s) = safety {
             solver
-                .set_gadget(1 - s.seat, s.alternative.clone())
+                .set_gadget(
+                    1 - s.seat,
+                    s.kind,
+                    s.alternative.clone(),
+                    s.possible.clone(),
+                )
                 .map_err(anyhow::Error::msg)?;
         }
         let start = Instant::now();

@@ -11,7 +11,8 @@
 //! replay's floor instead, as the replay does ([`crate::bot::range`]).
 
 use super::build::Given;
-use super::{Budget, Resolved, Subgame};
+use super::safe::solve_by;
+use super::{Budget, Method, Resolved, Subgame};
 use crate::bot::Bet;
 use crate::cfr::dealt_hand;
 use abstraction::cards::CardSet;
@@ -134,34 +135,48 @@ pub fn next_roots(
 /// from an earlier street ([`Subgame::with_chance`]), each first decision of the next street
 /// again at full depth ([`Subgame::with_chance_given`]), from the ranges `average`'s rows imply
 /// ([`next_roots`] by Bayes' rule, [`NESTED_FLOOR`]; a root either seat never reaches keeps
-/// `average`'s rows), unsafely within `budget`, and so on street by street; each re-solve's
-/// rows are written over `average`'s below its root. Returns the re-solves made.
-pub fn nest_below(sub: &Subgame, average: &mut [f64], budget: Budget) -> anyhow::Result<usize> {
+/// `average`'s rows), by `method` within `budget` (a safe method bounds each seat's re-solve by
+/// what every opponent hand got against `average`'s rows there: the nested strategy is then no
+/// more exploitable than `average`, up to the solves' error), and so on street by street; each
+/// re-solve's rows are written over `average`'s below its root. Returns the re-solves made.
+pub fn nest_below(
+    sub: &Subgame,
+    average: &mut [f64],
+    budget: Budget,
+    method: Method,
+) -> anyhow::Result<usize> {
     let mut made = 0;
     for (node, reach) in next_roots(&sub.tree, 0, average, &sub.ranges, NESTED_FLOOR) {
         let state = sub
             .state(node)
             .context("a next street's root has no state")?;
         let next = Subgame::with_chance_given(state, &sub.bets[node], reach)?;
-        let mut rows = next.solve(budget, None)?.average();
-        made += 1 + nest_below(&next, &mut rows, budget)?;
-        copy_rows(&next, &rows, sub, node, average)?;
+        // The strategy the nested re-solve replaces, read in its own tree (its units).
+        let mut replaced = vec![0.0; next.tree.num_slots];
+        if method != Method::Unsafe {
+            copy_rows(sub, node, average, &next, 0, &mut replaced)?;
+        }
+        let (mut rows, solves) = solve_by(&next, budget, method, &replaced)?;
+        made += solves.len() + nest_below(&next, &mut rows, budget, method)?;
+        copy_rows(&next, 0, &rows, sub, node, average)?;
     }
     Ok(made)
 }
 
-/// Writes `rows` (slot weights of `from`'s tree) over `into`'s rows below its node `at`, where
-/// `from` was built: the same betting and cards below both (checked), each hand's row to the
-/// same hand's (both subgames' hands are the deck's cards).
+/// Writes `rows` (slot weights of `from`'s tree) below its node `from_at` over `average`'s
+/// (slot weights of `into`'s tree) below its node `at`, where the two are the same spot (one
+/// subgame built at the other's node): the same betting and cards below both (checked), each
+/// hand's row to the same hand's (both subgames' hands are the deck's cards).
 fn copy_rows(
     from: &Subgame,
+    from_at: usize,
     rows: &[f64],
     into: &Subgame,
     at: usize,
     average: &mut [f64],
 ) -> anyhow::Result<()> {
     let (f, t) = (&from.tree, &into.tree);
-    let mut stack = vec![(0usize, at)];
+    let mut stack = vec![(from_at, at)];
     while let Some((p, q)) = stack.pop() {
         let (a, b) = (f.nodes[p], t.nodes[q]);
         if !matches!(a.kind, NodeKind::Action | NodeKind::Chance) {

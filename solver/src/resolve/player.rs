@@ -61,7 +61,8 @@ struct Key {
 }
 
 /// Splits a player spec ending in `:resolve`, `:resolve=N` (N iterations) or `:resolve=Nms`
-/// (N milliseconds), or the same with `resolve-safe` (the safe re-solve, [`Method::Safe`]) or
+/// (N milliseconds), or the same with `resolve-safe` (the safe re-solve, [`Method::Safe`]),
+/// `resolve-maxmargin` ([`Method::Maxmargin`]) or
 /// `resolve2` (the last two streets re-solved from the first decision of the street before the
 /// last, unsafely: [`Options::two_streets`]), each optionally followed by `,floor=F` (the
 /// ranges' [`Options::floor`]), `,cold` (the classes looked up at the re-solve only:
@@ -81,14 +82,19 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
         Some(a) if !nested => (true, a),
         _ => (nested, after),
     };
-    let (method, after) = match after.strip_prefix("-safe") {
+    let safe = (after.strip_prefix("-safe").map(|a| (Method::Safe, a))).or_else(|| {
+        after
+            .strip_prefix("-maxmargin")
+            .map(|a| (Method::Maxmargin, a))
+    });
+    let (method, after) = match safe {
         Some(_) if two_streets => {
             return Some(Err(anyhow::anyhow!(
                 "`{how}`: a safe re-solve of two streets is not built; write resolve2 or \
                  resolve-safe"
             )))
         }
-        Some(a) => (Method::Safe, a),
+        Some(m) => m,
         None => (Method::Unsafe, after),
     };
     let (after, listed) = after.split_once(',').unwrap_or((after, ""));
@@ -103,6 +109,7 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
         cold,
         nested,
         range_draws,
+        nested_method: Method::Unsafe,
     };
     let budget = match after {
         "" => Ok(Budget::Iterations(DEFAULT_PLAYER_ITERATIONS)),
@@ -202,6 +209,9 @@ impl ResolvingPlayer {
                 (Method::Unsafe, false) => format!("{}:resolve={how}{floor}", blueprint.name()),
                 (Method::Unsafe, true) => format!("{}:resolve2={how}{floor}", blueprint.name()),
                 (Method::Safe, _) => format!("{}:resolve-safe={how}{floor}", blueprint.name()),
+                (Method::Maxmargin, _) => {
+                    format!("{}:resolve-maxmargin={how}{floor}", blueprint.name())
+                }
             },
             blueprint,
             budget,
@@ -285,7 +295,7 @@ impl ResolvingPlayer {
     ) -> anyhow::Result<Arc<(Subgame, Resolved)>> {
         let root = self.root_street(state);
         let before = bets.iter().take_while(|b| b.0 < root).count();
-        let safe_for = (self.options.method == Method::Safe).then_some(seat);
+        let safe_for = self.options.method.gadget().map(|_| seat);
         let key = Key {
             street: root,
             up: [0, 1].map(|s| state.up_cards(s).iter().copied().collect()),
@@ -296,12 +306,18 @@ impl ResolvingPlayer {
         if let Some(hit) = self.cached_solve(&key)? {
             return Ok(hit);
         }
+        // A safe solve's bound needs the seat's exact range: Bayes' rule (`Options::range_floor`).
+        let options = Options {
+            floor: self.options.range_floor(),
+            ..self.options
+        };
+        let gadget = self.options.method.gadget().unwrap_or_default();
         let (sub, safety) = self.with_ranges(|cached| -> anyhow::Result<_> {
-            let sub = Subgame::at_street(cached, state, bets, root, self.options)?;
+            let sub = Subgame::at_street(cached, state, bets, root, options)?;
             // The ranges take a second or two: a client gone meanwhile has its solve spared.
             stop.check_cancelled()?;
             let safety = match safe_for {
-                Some(seat) => Some(sub.safety(cached, seat)?),
+                Some(seat) => Some(sub.safety(cached, seat, gadget)?),
                 None => None,
             };
             Ok((sub, safety))

@@ -118,7 +118,7 @@ impl TablePlayer {
         budget: Budget,
         options: Options,
     ) -> anyhow::Result<TablePlayer> {
-        if options.method == Method::Safe || options.two_streets || options.nested {
+        if options.method != Method::Unsafe || options.two_streets || options.nested {
             bail!(
                 "{}: at a table the last street is re-solved unsafely once two players are \
                  left: write :resolve (resolve-safe, resolve2 and search are heads-up files' only)",

@@ -440,7 +440,9 @@ fn a_safe_re_solve_holds_every_opponent_hand_to_its_blueprint_value() {
         spots += 1;
         let sub = Subgame::at(&blueprint, &st, &bets, Options::default()).unwrap();
         let seat = st.to_act().unwrap();
-        let safety = sub.safety(&blueprint, seat).unwrap();
+        let safety = sub
+            .safety(&blueprint, seat, crate::gadget::GadgetKind::Resolve)
+            .unwrap();
         let gains = |average: &[f64]| sub.opponent_gain(average, &safety);
         let blue = sub.policy_of(&blueprint).unwrap();
         assert!(gains(&blue).abs() < 1e-9, "the blueprint against itself");
@@ -613,6 +615,14 @@ fn resolve_specs_name_iterations_or_milliseconds() {
     assert_eq!(
         parse("f.strat:resolve-safe=40"),
         Some(Ok(("f.strat", Budget::Iterations(40), opts(Method::Safe))))
+    );
+    assert_eq!(
+        parse("f.strat:resolve-maxmargin=40"),
+        Some(Ok((
+            "f.strat",
+            Budget::Iterations(40),
+            opts(Method::Maxmargin)
+        )))
     );
     let floored = |method, floor| Options {
         method,

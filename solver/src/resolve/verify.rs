@@ -9,13 +9,13 @@
 //! re-solved". Unsafe re-solving can make that strategy *more* exploitable than the blueprint
 //! (the opponent's range is taken as the blueprint implies it): this measures whether it does.
 
-use super::{Budget, Method, Options, Subgame};
+use super::{Budget, Options, Subgame};
 use crate::best_response::{exploitability, Exploitability};
 use crate::bot::{Bet, Player};
 use abstraction::cards::Card;
 use abstraction::rules::{Deal, GameDef, Next, State};
 use abstraction::tree::{Edge, NodeKind, Tree, NONE};
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::hash_map::{Entry, HashMap};
@@ -234,6 +234,10 @@ fn resolve_root(
     lifted: &[f64],
 ) -> Result<Solved> {
     let last = root.state.def().streets.len() - 1;
+    let options = Options {
+        floor: options.range_floor(),
+        ..options
+    };
     let sub = if root.state.street() == last {
         Subgame::at(player, &root.state, &root.bets, options)
     } else {
@@ -250,45 +254,13 @@ fn resolve_root(
     for &(at, sub_at, k) in &pairs {
         blue[sub_at..sub_at + k].copy_from_slice(&lifted[at..at + k]);
     }
-    // Unsafe: one solve answers both seats. Safe: each seat's rows from its own solve, the
-    // other seat entering through the gadget.
-    let solves = match options.method {
-        Method::Unsafe => vec![(None, sub.solve(budget, None)?)],
-        Method::Safe => (0..2u8)
-            .map(|seat| {
-                let safety = sub.safety(player, seat)?;
-                Ok((Some(seat), sub.solve(budget, Some(&safety))?))
-            })
-            .collect::<Result<_>>()?,
-    };
-    // The re-solved strategy: each decision's rows from the solve of the seat acting there.
-    let mut average = solves[0].1.average();
-    for node in &sub.tree.nodes {
-        if node.kind != NodeKind::Action {
-            continue;
-        }
-        let (_, r) = solves
-            .iter()
-            .find(|(s, _)| s.is_none_or(|s| s == node.seat))
-            .context("a seat without its re-solve")?;
-        // A row per bucket: per hand on the last street, per possible hand below public chance.
-        let rows = sub.tree.num_buckets[node.street as usize] as usize;
-        let slots = node.first_slot() as usize
-            ..node.first_slot() as usize + rows * node.num_children as usize;
-        for (a, &x) in average[slots.clone()]
-            .iter_mut()
-            .zip(&r.solver.average[slots])
-        {
-            *a = f64::from(x);
-        }
-    }
+    // The seat's own range is its exact reach under the blueprint only by Bayes' rule: a safe
+    // re-solve's bound is against the blueprint as played, so its subgame was built with a
+    // floor of 0 (`Options::range_floor`).
+    let (mut average, solves) = super::safe::solve_by(&sub, budget, options.method, &blue)?;
     // Nested: each later street re-solved again below, from the ranges these rows imply.
     if options.nested {
-        ensure!(
-            options.method == Method::Unsafe,
-            "a nested re-solve is unsafe: --nested without --safe"
-        );
-        super::nest::nest_below(&sub, &mut average, budget)?;
+        super::nest::nest_below(&sub, &mut average, budget, options.nested_method)?;
     }
     let mut rows = Vec::with_capacity(pairs.len() * 3);
     for &(at, sub_at, k) in &pairs {
@@ -297,14 +269,14 @@ fn resolve_root(
         rows.extend(row.into_iter().enumerate().map(|(a, p)| (at + a, p)));
     }
     let resolved = match &solves[..] {
-        [(None, r)] if !options.nested => r.report(&sub).exploitability,
+        [r] if !options.nested => r.report(&sub).exploitability,
         _ => sub.exploitability(&average).0,
     };
     Ok(Solved {
         rows,
         blueprint: sub.exploitability(&blue).0,
         resolved,
-        iterations: solves[0].1.solver.iterations,
+        iterations: solves[0].solver.iterations,
     })
 }
 
