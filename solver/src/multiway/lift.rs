@@ -356,17 +356,20 @@ impl Locate<'_> {
         ensure!(k <= MAX_ACTIONS, "a decision of {k} abstract actions");
         let legal = state.legal_actions();
         let mut onto = [0u8; MAX_ACTIONS];
-        for c in 0..k {
+        // The real actions already played (bit `i`: `mine[i]`): no two abstract actions share one.
+        let mut taken = 0u64;
+        for (c, to) in onto.iter_mut().enumerate().take(k) {
             let real = (self.betting)
                 .real_action(spot.tree, spot.node, c, &legal)
                 .with_context(|| format!("abstract action {c} has no real action in {legal:?}"))?;
             let i = (mine.iter().position(|&a| a == real))
                 .with_context(|| format!("the real action {real} is not among {mine:?}"))?;
             ensure!(
-                !onto[..c].contains(&(i as u8)),
+                taken >> i & 1 == 0,
                 "two abstract actions play the real action {real}"
             );
-            onto[c] = i as u8;
+            taken |= 1 << i;
+            *to = i as u8;
         }
         Ok(onto)
     }
