@@ -220,10 +220,13 @@ impl Lift {
 #[derive(Default)]
 struct Keys {
     row: HashMap<u32, u32>,
-    betting: HashMap<((u32, u8, u32), u8, u64, [u64; MAX_DEAL_SEATS]), u32>,
-    view: HashMap<((u32, u8, u32), TableView), u32>,
+    betting: HashMap<(Decision, u8, u64, [u64; MAX_DEAL_SEATS]), u32>,
+    view: HashMap<(Decision, TableView), u32>,
     closed: u32,
 }
+
+/// A decision without the cards: street tree, pot class, its row's offset.
+type Decision = (u32, u8, u32);
 
 /// Marks a key of [`Keys::closed`] until it is renumbered.
 const CLOSED: u32 = 1 << 31;
@@ -278,7 +281,7 @@ struct Found {
     /// The decision without the cards: street tree, pot class, its row's offset (the node, or
     /// its betting position under `WithinStreet::Position`); `None` past the abstract street's
     /// close, where no row is read.
-    decision: Option<(u32, u8, u32)>,
+    decision: Option<Decision>,
 }
 
 impl Locate<'_> {
