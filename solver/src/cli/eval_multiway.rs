@@ -34,7 +34,8 @@ stud eval multiway --game doorstud --abstraction 4 --traversals 100000 --json\n 
 stud eval multiway --abstraction 256:features=3 --traversals 100000 1000000 --threads 1\n  \
 stud eval multiway --abstraction 256:features=3:extra=0.01 --traversals 100000 --floor-iterations 0\n  \
 stud eval multiway --tremble 0.1 --traversals 100000 1000000 --play threshold=0.15 pure\n  \
-stud eval multiway --tremble 0.1 --traversals 100000 1000000 --floor-iterations 0 --rows 8bit 4bit\n\n\
+stud eval multiway --tremble 0.1 --traversals 100000 1000000 --floor-iterations 0 --rows 8bit 4bit\n  \
+stud eval multiway --game testdata/games/door2.toml --multiway-cap 1@3 --traversals 100000 1000000 --floor-iterations 0\n\n\
 Solves the game with the sampling solver of real multiway stud (external-sampling MCCFR on the \
 N-seat betting abstraction, a seat's cards bucketed against the best showing live opponent), \
 lifts its average strategy after each number of traversals onto the whole game tree (each \
@@ -42,7 +43,10 @@ information set plays the row the sampled game's lookup finds for it) and measur
 with the exact best response. Beside it, the exact multiway solver on the whole tree, run until \
 it has used as much CPU time (both threads of the sampled solve counted), and its NashConv. The \
 lift is checked at every decision of --check-hands random hands against the strategy file's own \
-player. NashConv in chips per hand summed over the seats (0 at a Nash equilibrium).")]
+player. With --multiway-cap the abstraction is capped and the game is not: each information set \
+plays as the file's player does (a raise past the cap is the abstract call, and a seat acting \
+again on that street calls), so the cap's cost is the NashConv against an uncapped run's at \
+equal traversals. NashConv in chips per hand summed over the seats (0 at a Nash equilibrium).")]
 #[command(mut_arg("game", |a| a.default_value("doorstud")))]
 #[command(mut_arg("algorithm", |a| a
     .default_value(ALGORITHM.name())
@@ -210,6 +214,14 @@ fn measure(
     let sampled = solve_sampled(args, def, game, dir, &tree, &mut lines)?;
     let file = MultiwayFile::open(&sampled.file)?;
     let lift = Lift::new(&tree, def, &file.betting, &file.buckets, &file.rows)?;
+    if let Some(cap) = args.sampled.multiway_cap {
+        lines.say(&format!(
+            "multiway cap {}: {} of the {} information sets are past it (the seat calls)",
+            cap.name(),
+            lift.closed,
+            tree.infosets.len()
+        ));
+    }
     let policy = lift.policy(&tree, &sampled.played);
     let player = MultiwayPlayer::new(file, "sampled");
     let checked = check_player(
@@ -229,11 +241,7 @@ fn measure(
     let mut rows = sampled.rows;
     solve_exact(args, def, game, dir, &tree, &mut rows, &mut lines)?;
     let last = rows.last().context("no rows")?;
-    let abstract_sets = lift
-        .abstract_key
-        .iter()
-        .max()
-        .map_or(0, |&k| k as usize + 1);
+    let abstract_sets = lift.abstract_sets();
     let mut all = vec![Floor {
         what: "exact solver, whole tree",
         sets: tree.infosets.len(),
@@ -298,14 +306,6 @@ fn solve_sampled(
             w[0]
         );
     }
-    if let Some(cap) = args.sampled.multiway_cap {
-        bail!(
-            "--multiway-cap {}: the measurement lifts the strategy onto the whole game tree \
-             through the abstraction's own actions, and a raise past the cap has none there \
-             (measure a capped strategy head to head: stud match with --aivat)",
-            cap.name()
-        );
-    }
     let settings = Settings::Sampled(solve::sampled::Settings {
         algorithm: algorithm_of(args),
         abstraction: args.abstraction.clone(),
@@ -315,7 +315,7 @@ fn solve_sampled(
         tremble: args.tremble,
         view: view_of(args),
         within_street: within_street_of(args),
-        cap: None,
+        cap: args.sampled.multiway_cap,
         strategy: args.strategy,
         rows: RowFormat::Byte,
         warm: args.warm.clone().map(|file| solve::sampled::Warm {
@@ -374,6 +374,17 @@ fn sampled_row(m: &Measurement) -> Result<Row> {
 fn floors(args: &Args, tree: &HistoryTree, lift: &Lift, lines: &Lines) -> Result<Vec<Floor>> {
     let mut floors = Vec::new();
     if args.floor_iterations == 0 {
+        return Ok(floors);
+    }
+    if let Some(cap) = args.sampled.multiway_cap {
+        // A floor solves the whole tree's information sets merged as the abstraction merges
+        // them; past a cap the abstraction has no row (the seat calls) and one row serves
+        // decisions of other real actions, so there is no such game to solve.
+        lines.say(&format!(
+            "floors: not measured under --multiway-cap {} (the abstract game has no rows past \
+             the cap to solve)",
+            cap.name()
+        ));
         return Ok(floors);
     }
     let view = match view_of(args) {
@@ -542,6 +553,8 @@ fn print(args: &Args, game: &str, rows: &[Row], floors: &[Floor], lift: &Lift, c
                 "strategy": args.strategy.name(),
                 "exact_algorithm": args.exact_algorithm.name(),
                 "seed": args.random.seed,
+                "multiway_cap": args.sampled.multiway_cap.map(|c| c.name()),
+                "closed_information_sets": lift.closed,
                 "views": lift.views,
                 "buckets": lift.buckets,
                 "checked_decisions": checked.decisions,

@@ -28,6 +28,7 @@ mod lock_multiway;
 mod ministud;
 mod multiway;
 mod multiway_cap;
+mod multiway_cap_lift;
 mod multiway_lift;
 mod multiway_sampled;
 mod multiway_values;

@@ -1,8 +1,9 @@
 //! A cap for multiway pots (`stud solve --multiway-cap`) end to end through the built binary:
 //! counted before solving (`--estimate`) as the solve counts it, recorded in the file (`stud
 //! info`) and the checkpoint (a resume under another cap is refused), refused beside a file of
-//! another cap by `stud query --diff`, and played at a table of always-raise bots, whose raises
-//! pass the abstract cap at every street.
+//! another cap by `stud query --diff`, played at a table of always-raise bots, whose raises
+//! pass the abstract cap at every street, and measured exactly by `stud eval multiway` on a
+//! small doorstud of two bets a round.
 
 use crate::common;
 
@@ -111,7 +112,7 @@ fn a_multiway_cap_is_counted_recorded_resumed_only_as_itself_and_played() {
 }
 
 #[test]
-fn a_multiway_cap_that_does_not_read_or_cannot_be_measured_is_refused_by_name() {
+fn a_multiway_cap_that_does_not_read_or_cannot_be_played_is_refused_by_name() {
     for bad in ["2", "0@3", "2@9"] {
         let e = err(&solve(&["--multiway-cap", bad, "--estimate"]));
         assert!(e.contains("BETS@SEATS"), "{bad}: {e}");
@@ -132,19 +133,49 @@ fn a_multiway_cap_that_does_not_read_or_cannot_be_measured_is_refused_by_name() 
         e.contains("--multiway-cap") && e.contains("heads-up"),
         "{e}"
     );
-    let e = err(&stud(
+}
+
+#[test]
+fn eval_multiway_measures_a_capped_strategy_on_the_real_game() {
+    // doorstud of two bets a round, queens to aces (a small whole tree), capped at one bet.
+    let game = dir().join("door2-qka.toml");
+    std::fs::write(
+        &game,
+        "preset = \"doorstud\"\nmax_bets = 2\ndeck = { ranks = [\"Q\", \"K\", \"A\"], suits = 2 }\n",
+    )
+    .unwrap();
+    let abst = dir().join("abstractions");
+    let out = ok(&stud(
         &[
             "eval",
             "multiway",
+            "--game",
+            game.to_str().unwrap(),
             "--multiway-cap",
             "1@3",
+            "--abstraction",
+            "tiny",
+            "--abstraction-dir",
+            abst.to_str().unwrap(),
             "--traversals",
+            "1000",
+            "--floor-iterations",
+            "3",
+            "--check-hands",
             "100",
+            "--json",
         ],
         "",
     ));
+    let v = last_json(&out);
+    assert_eq!(v["multiway_cap"], "1@3", "{v}");
+    assert!(v["closed_information_sets"].as_u64().unwrap() > 0, "{v}");
     assert!(
-        e.contains("--multiway-cap 1@3") && e.contains("stud match"),
-        "{e}"
+        v["rows"][0]["sampled_nash_conv"].as_f64().unwrap() > 0.0,
+        "{v}"
     );
+    // The lift is what the file's player plays; the floors (the abstract game solved full
+    // width) are left out under a cap, the exact solve and the sampled one stay.
+    assert!(v["checked_max_difference"].as_f64().unwrap() <= 1.0 / 255.0 + 1e-6);
+    assert_eq!(v["floors"].as_array().unwrap().len(), 2, "{v}");
 }

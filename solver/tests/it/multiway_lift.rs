@@ -190,6 +190,10 @@ fn eval_multiway_prints_the_table_and_checks_the_lift() {
         assert!(pure > 0.0 && (pure - mixed).abs() > 1e-6, "{r}");
     }
     assert_eq!(v["floors"].as_array().unwrap().len(), 5);
+    // The figures of the lift before it located decisions as the file's player does (by the
+    // rules engine, for capped abstractions): the same lift, the same bits.
+    let nc = |r: usize| rows[r]["sampled_nash_conv"].as_f64().unwrap();
+    assert_eq!((nc(0), nc(1)), (2.0816788466965095, 1.621820869533535));
     assert!(v["checked_decisions"].as_u64().unwrap() > 0);
     assert!(v["checked_max_difference"].as_f64().unwrap() <= 1.0 / 255.0 + 1e-6);
     std::fs::remove_dir_all(&dir).unwrap();
