@@ -113,6 +113,29 @@ pub struct Line {
     pub reached: bool,
 }
 
+impl Line {
+    /// An exact line: the weighted mean of histories' values (per history its weight and each
+    /// action's value), plus what the player has put in, in chips from the decision on; `None`
+    /// where no history has weight.
+    fn exact<R: AsRef<[f64]>>(rows: &[(f64, R)], committed: f64, reached: bool) -> Option<Line> {
+        let den: f64 = rows.iter().map(|r| r.0).sum();
+        if den <= 0.0 {
+            return None;
+        }
+        let k = rows.first()?.1.as_ref().len();
+        let chips = (0..k)
+            .map(|a| rows.iter().map(|r| r.0 * r.1.as_ref()[a]).sum::<f64>() / den + committed)
+            .collect();
+        Some(Line {
+            chips,
+            plus_minus: None,
+            difference_plus_minus: None,
+            samples: 0,
+            reached,
+        })
+    }
+}
+
 /// The values of one hand class.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClassLine {

@@ -146,21 +146,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )
         .expect("a valid template"),
     );
-    let safe = match args.gadget {
-        Gadget::Resolve => Method::Safe,
-        Gadget::Maxmargin => Method::Maxmargin,
-    };
-    let options = Options {
-        floor: args.floor,
-        method: if args.safe { safe } else { Method::Unsafe },
-        nested: args.nested && args.leaves.is_none(),
-        nested_method: if args.safe || args.safe_nested {
-            safe
-        } else {
-            Method::Unsafe
-        },
-        ..Default::default()
-    };
+    let options = options(&args);
     let progress = |done: usize, all: usize| {
         bar.set_length(all as u64);
         bar.set_position(done as u64);
@@ -220,6 +206,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     print_text(&args, &def, street, &m, options);
     Ok(())
+}
+
+/// The re-solves' options the flags ask for: unsafe, or safe behind the chosen gadget for the
+/// first re-solve (`--safe`) or the nested ones (`--safe`, `--safe-nested`).
+fn options(args: &Args) -> Options {
+    let safe = match args.gadget {
+        Gadget::Resolve => Method::Safe,
+        Gadget::Maxmargin => Method::Maxmargin,
+    };
+    Options {
+        floor: args.floor,
+        method: if args.safe { safe } else { Method::Unsafe },
+        nested: args.nested && args.leaves.is_none(),
+        nested_method: if args.safe || args.safe_nested {
+            safe
+        } else {
+            Method::Unsafe
+        },
+        ..Default::default()
+    }
 }
 
 /// The strategy file's classes estimated for the ranges, where `--range-draws` asks.

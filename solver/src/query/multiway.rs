@@ -242,8 +242,9 @@ pub fn answer(
         holdings: Vec::new(),
     };
     if node.kind != MwKind::Action {
-        // Past the cap (two players left, the card room's cap lifted) the abstract street has
-        // closed: the player calls, as in play. An answer, not an error.
+        // Past the abstract street's cap (two players left and the card room's cap lifted, or
+        // a multiway cap, `--multiway-cap`, below the room's) the abstract street has closed:
+        // the player calls, as in play. An answer, not an error.
         let call = legal[crate::bot::passive(&legal)];
         a.kind = Kind::Capped;
         a.rows = vec![called_row(holding.as_ref(), up)];

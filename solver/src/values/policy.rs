@@ -150,26 +150,6 @@ impl Walk<'_> {
     }
 }
 
-/// The histories' values summed (per history its weight and each action's value), plus what
-/// the player has put in: chips from the decision on.
-fn line(rows: &[(f64, Vec<f64>)], committed: f64) -> Option<Line> {
-    let den: f64 = rows.iter().map(|r| r.0).sum();
-    if den <= 0.0 {
-        return None;
-    }
-    let k = rows.first()?.1.len();
-    let chips = (0..k)
-        .map(|a| rows.iter().map(|r| r.0 * r.1[a]).sum::<f64>() / den + committed)
-        .collect();
-    Some(Line {
-        chips,
-        plus_minus: None,
-        difference_plus_minus: None,
-        samples: 0,
-        reached: true,
-    })
-}
-
 /// The exact values at the decision `state` (reached by `bets`, down cards unknown) of
 /// `policy`'s game, every seat playing the policy: for `hand` (the player's down cards) if
 /// given, else over the player's range.
@@ -215,19 +195,24 @@ pub fn exact(
     let committed = state.committed(seat) as f64;
     let (hand_line, range) = match hand {
         Some(_) => (
-            Some(line(&values(&|r| r.others), committed).context("no deal reaches this hand")?),
+            Some(
+                Line::exact(&values(&|r| r.others), committed, true)
+                    .context("no deal reaches this hand")?,
+            ),
             None,
         ),
         None => (
             None,
             Some(
-                line(&values(&|r| r.own * r.others), committed).with_context(|| {
-                    format!(
-                        "{}'s own policy never plays to this decision: give --hand to value a \
+                Line::exact(&values(&|r| r.own * r.others), committed, true).with_context(
+                    || {
+                        format!(
+                            "{}'s own policy never plays to this decision: give --hand to value a \
                      hand here",
-                        abstraction::rules::seat_name(seat)
-                    )
-                })?,
+                            abstraction::rules::seat_name(seat)
+                        )
+                    },
+                )?,
             ),
         ),
     };

@@ -241,25 +241,6 @@ impl Walk<'_> {
     }
 }
 
-/// The histories' values summed: per history its weight and its values.
-fn line(rows: &[(f64, &[f64])], committed: f64, reached: bool) -> Option<Line> {
-    let den: f64 = rows.iter().map(|r| r.0).sum();
-    if den <= 0.0 {
-        return None;
-    }
-    let k = rows.first()?.1.len();
-    let chips = (0..k)
-        .map(|a| rows.iter().map(|r| r.0 * r.1[a]).sum::<f64>() / den + committed)
-        .collect();
-    Some(Line {
-        chips,
-        plus_minus: None,
-        difference_plus_minus: None,
-        samples: 0,
-        reached,
-    })
-}
-
 /// The exact values at a table's decision `state` (see the module), `hand` the player's down
 /// cards if given. `progress` is told the histories walked and their count.
 pub fn exact(
@@ -314,7 +295,7 @@ pub fn exact(
         };
     let hand_line = match hand {
         Some(_) => Some(
-            line(&rows(&|h| h.others, &|_| true), committed, true)
+            Line::exact(&rows(&|h| h.others, &|_| true), committed, true)
                 .context("the other seats' ranges hold no deal beside this hand")?,
         ),
         None => None,
@@ -322,7 +303,7 @@ pub fn exact(
     let range = match hand {
         Some(_) => None,
         None => Some(
-            line(&rows(&|h| h.own * h.others, &|_| true), committed, true)
+            Line::exact(&rows(&|h| h.own * h.others, &|_| true), committed, true)
                 .context("the seats' ranges hold no deal together here")?,
         ),
     };
@@ -371,7 +352,7 @@ fn class_lines(
     let mut lines: Vec<ClassLine> = (by.iter().zip(&c.names))
         .filter_map(|((holdings, rows), name)| {
             let mass: f64 = rows.iter().map(|r| r.0).sum();
-            let values = line(rows, committed, true)?;
+            let values = Line::exact(rows, committed, true)?;
             Some(ClassLine {
                 class: name.clone(),
                 holdings: holdings.len(),
