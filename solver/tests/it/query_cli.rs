@@ -182,11 +182,10 @@ fn the_help_examples_run() {
         let help = ok(&stud(&[command, "--help"], ""));
         let mut ran = 0;
         let prefix = format!("stud {command} ");
-        for line in help
-            .lines()
-            .map(str::trim)
-            .filter(|l| l.starts_with(&prefix))
-        {
+        // The solve an example's file comes from runs too (its file into a scratch folder).
+        for line in help.lines().map(str::trim).filter(|l| {
+            l.starts_with(&prefix) || (command == "query" && l.starts_with("stud solve "))
+        }) {
             let args = shell_words(&line["stud ".len()..]);
             let args: Vec<String> = args
                 .into_iter()
@@ -200,6 +199,11 @@ fn the_help_examples_run() {
                     (None, "solves/7stud-3p.strat") => multiway.to_str().unwrap().to_string(),
                     (None, "solves/7stud-3p.ckpt") => multiway
                         .with_extension("ckpt")
+                        .to_str()
+                        .unwrap()
+                        .to_string(),
+                    (None, "leduc3.json") => multiway
+                        .with_file_name("leduc3.json")
                         .to_str()
                         .unwrap()
                         .to_string(),

@@ -434,10 +434,10 @@ fn a_strategy_is_played_mixed_pure_or_thresholded_as_its_spec_says() {
             assert!((c - want).abs() < 1e-12, "{mixed:?} {cut:?}");
         }
     }
-    let e = load(&format!("{strat}:purest"), &def)
-        .err()
-        .unwrap()
-        .to_string();
+    let e = format!(
+        "{:#}",
+        load(&format!("{strat}:purest"), &def).err().unwrap()
+    );
     assert!(
         e.contains("`purest`") && e.contains("mixed, pure or threshold=T"),
         "{e}"

@@ -272,7 +272,7 @@ fn a_spec_says_how_the_rows_are_played_and_names_the_player() {
         ("thresh=0.1", "not a way to play a strategy"),
         ("resolve-safe", "write :resolve"),
     ] {
-        let e = load(&format!("{f}:{spec}")).err().unwrap().to_string();
+        let e = format!("{:#}", load(&format!("{f}:{spec}")).err().unwrap());
         assert!(e.contains(says), "{spec}: {e}");
     }
     std::fs::remove_dir_all(&dir).ok();
