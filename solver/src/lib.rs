@@ -34,6 +34,7 @@ pub mod resolve;
 pub mod review;
 pub mod session;
 pub mod solve;
+pub mod spot;
 pub mod strategy_file;
 pub mod terminal;
 pub mod values;

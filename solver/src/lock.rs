@@ -17,6 +17,7 @@
 pub mod classes;
 pub(crate) mod spot;
 
+use crate::spot::Step;
 use abstraction::betting_tree::{BettingKind, BettingTree};
 use abstraction::bucketing::Bucketing;
 use abstraction::cards::Card;
@@ -298,18 +299,6 @@ fn rule(raw: RawRule, text: &str, line: usize) -> Result<Rule> {
     })
 }
 
-/// A step of a rule's spot: a public card, or an action (the words `b`, `bet`, `raise`,
-/// `complete` matching the decision's one complete/bet/raise).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Step {
-    Card(Card),
-    Action(Action),
-    AnyRaise,
-    /// A seat prefix (`p3`, 0 is p1): the seat of the card or action after it, checked
-    /// where the spot is replayed ([`spot::replay`]); a tree's path has no seats.
-    Seat(u8),
-}
-
 /// A spot in `stud query` notation as steps; the actions in any spelling of [`notation`]. A seat
 /// prefix (`p1` to `p8`) must stand before a card or an action: `p0`, `p9` and a prefix with
 /// nothing after it are refused by their token.
@@ -322,7 +311,7 @@ pub(crate) fn parse_spot(spot: &str) -> Result<Vec<Step>> {
         let written = notation::parse(&tokens[i..])
             .map_err(|e| anyhow::anyhow!("`spot`, token {} {t:?}: {e}", i + 1))?;
         let (step, took) = match written {
-            Some((Written::Exact(a), n)) => (Step::Action(a), n),
+            Some((Written::Exact(a), n)) => (Step::Exact(a), n),
             Some((Written::AnyRaise, n)) => (Step::AnyRaise, n),
             None if t.len() >= 2 && t.starts_with(['p', 'P']) && t[1..].parse::<u8>().is_ok() => {
                 (seat_prefix(&tokens, i)?, 1)
@@ -403,7 +392,7 @@ fn spot_is(steps: &[Step], path: &[Edge], cards: bool) -> bool {
     steps.len() == path.len()
         && steps.iter().zip(path).all(|(s, e)| match (s, e) {
             (Step::Card(c), Edge::Card(d)) => c == d,
-            (Step::Action(a), Edge::Action(b)) => a == b,
+            (Step::Exact(a), Edge::Action(b)) => a == b,
             (Step::AnyRaise, Edge::Action(Action::CompleteBetRaise(_))) => true,
             _ => false,
         })

@@ -8,8 +8,9 @@
 //! per holding of its down cards), or those of the `hands` named.
 
 use crate::lock::spot::replay;
+use crate::lock::Rule;
 use crate::lock::{apply, at_spot, parse_spot, rule_streets, Actor, Decision, Kind, Lock, Locked};
-use crate::lock::{Rule, Step};
+use crate::spot::Step;
 use abstraction::cards::{parse_cards, CardSet, Rank};
 use abstraction::history_tree::{Event, HistoryKind, HistoryTree, Move, Seen};
 use abstraction::rules::GameDef;
@@ -131,7 +132,7 @@ fn events_are(seen: &Seen, steps: &[Step]) -> bool {
                     return false;
                 }
             }
-            (Some(Event::Act { kind, .. }), Some(Step::Action(a))) => {
+            (Some(Event::Act { kind, .. }), Some(Step::Exact(a))) => {
                 if kind != Move::of(*a) {
                     return false;
                 }

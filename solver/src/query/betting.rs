@@ -7,7 +7,7 @@
 use super::rows::{called_row, examples, play_json, play_rows, rows_json, Row};
 use super::spot::{
     action_words, check_hand_up, describe, describe_words, first_words, hand_label, parse_holding,
-    replay_betting, Holding, Replayed, Step,
+    replay, Holding, Replayed, Step,
 };
 use crate::bot::StrategyPlayer;
 use crate::policy;
@@ -134,7 +134,7 @@ fn holdings(
 pub fn answer(f: &BettingFile, ask: Ask<'_>, steps: &[Step]) -> Result<Answer> {
     let def = &f.header().game;
     let holding = ask.hand.map(parse_holding).transpose()?;
-    let Replayed { state, bets, empty } = replay_betting(def, steps)?;
+    let Replayed { state, bets, empty } = replay(def, steps)?;
     let street = state.street();
     let street_name = def.street_name(street);
     let Some(seat) = state.to_act() else {

@@ -17,7 +17,7 @@ use super::betting::Kind;
 use super::rows::{called_row, examples, play_json, play_rows, rows_json, Row};
 use super::spot::{
     action_words, cards_text, check_hand_up, describe, first_words, hand_label, parse_holding,
-    replay_betting, Holding, Replayed, Step,
+    replay, Holding, Replayed, Step,
 };
 use crate::describe::{self as about, Description};
 use crate::purify::Purification;
@@ -207,7 +207,7 @@ pub fn answer(
 ) -> Result<Answer> {
     let def = &f.header.game;
     let holding = hand.map(parse_holding).transpose()?;
-    let Replayed { state, bets, empty } = replay_betting(def, steps)?;
+    let Replayed { state, bets, empty } = replay(def, steps)?;
     let Some(seat) = state.to_act() else {
         if holding.is_some() {
             bail!(

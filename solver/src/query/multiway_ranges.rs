@@ -8,7 +8,7 @@
 //! the range's weight (the probability of the class given the betting); `holdings` counts the
 //! class's holdings the betting leaves possible.
 
-use super::spot::{cards_text, replay_betting, Replayed, Step};
+use super::spot::{cards_text, replay, Replayed, Step};
 use crate::bot::range::replay_seats;
 use crate::bot::StrategyPlayer;
 use crate::describe::Classes;
@@ -33,7 +33,7 @@ pub fn ranges_json(player: &StrategyPlayer, steps: &[Step]) -> Result<Value> {
         player.purification()
     );
     let def = &f.header.game;
-    let Replayed { state, bets, .. } = replay_betting(def, steps)?;
+    let Replayed { state, bets, .. } = replay(def, steps)?;
     state.to_act().context(
         "--ranges needs a decision with its up cards: give the door cards in the spot, as in \
          `3c 8d Kh`",

@@ -2,7 +2,7 @@
 //! tristud): the spot replayed on the policy's game, the exact values of each action in the
 //! solved game ([`crate::values::policy`]), as `--json` writes the values of a strategy file.
 
-use super::spot::{check_hand_up, parse_holding, replay_betting, Replayed, Step};
+use super::spot::{check_hand_up, parse_holding, replay, Replayed, Step};
 use super::values::to_json;
 use crate::strategy_file::policy::Policy;
 use crate::values::{policy::exact, Options};
@@ -12,7 +12,7 @@ use serde_json::Value;
 
 /// The answer of `stud query F.json SPOT --values [--hand HAND] --json` on `policy`.
 pub fn values_json(policy: &Policy, steps: &[Step], hand: Option<&str>) -> Result<Value> {
-    let Replayed { state, bets, .. } = replay_betting(&policy.game, steps)?;
+    let Replayed { state, bets, .. } = replay(&policy.game, steps)?;
     let seat = state
         .to_act()
         .context("--values needs a decision: the spot ends where no one acts")?;

@@ -5,7 +5,7 @@
 //! --json` writes it ([`Answer::json`]).
 
 use super::spot::Step;
-use super::spot::{action_words, cards_text, parse_holding, replay_betting, Holding, Replayed};
+use super::spot::{action_words, cards_text, parse_holding, replay, Holding, Replayed};
 use crate::bot::{Bet, Player, StrategyPlayer};
 use crate::purify::Purification;
 use crate::resolve::{Budget, Options, Report, Subgame};
@@ -101,7 +101,7 @@ pub fn answer(f: &StrategyFile, path: &Path, ask: Ask<'_>, steps: &[Step]) -> Re
     let holding = parse_holding(ask.hand)?;
     let Replayed {
         mut state, bets, ..
-    } = replay_betting(&def, steps)?;
+    } = replay(&def, steps)?;
     let seat = state
         .to_act()
         .context("the spot is at no decision of the last street")?;

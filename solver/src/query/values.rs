@@ -2,7 +2,7 @@
 //! replayed, the value of each legal action for the hand and by hand class ([`crate::values`]),
 //! as `--json` writes it. The command line, `stud explore`'s values view and the Python package ask it.
 
-use super::spot::{action_words, cards_text, check_hand_up, parse_holding, replay_betting};
+use super::spot::{action_words, cards_text, check_hand_up, parse_holding, replay};
 use super::spot::{Replayed, Step};
 use crate::bot::StrategyPlayer;
 use crate::strategy_file::StrategyFile;
@@ -29,7 +29,7 @@ pub fn values_json(
          tree: every private hand has its own row already"
     );
     let def = file.game();
-    let Replayed { state, bets, .. } = replay_betting(def, steps)?;
+    let Replayed { state, bets, .. } = replay(def, steps)?;
     let seat = state.to_act().context(
         "--values needs a decision with its up cards: give the door cards in the spot, as in \
          `3c 8d pb`",
