@@ -496,6 +496,41 @@ fn long_runs_show_their_progress_on_a_terminal_only() {
 }
 
 #[test]
+fn a_json_match_shows_its_progress_on_a_terminal_and_prints_the_json_alone() {
+    let dir = std::env::temp_dir().join(format!("stud-match-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("match.json");
+    let args = [
+        "match",
+        "heuristic",
+        "random",
+        "--hands",
+        "2000",
+        "--aivat-value",
+        "checkdown",
+        "--json",
+    ];
+    // Standard output into a file, standard error on the terminal: the bar there, the JSON
+    // alone in the file.
+    let redirect = [">", file.to_str().unwrap()];
+    let shown = on_a_terminal(&[&args[..], &redirect].concat());
+    assert!(
+        shown.contains("deals,") && shown.contains("left"),
+        "{shown}"
+    );
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(written["hands"], 4000);
+    // Through a pipe: nothing on standard error, the same JSON on standard output.
+    let out = stud(&args, "");
+    assert!(text(&out.stderr).is_empty(), "{}", text(&out.stderr));
+    let piped: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in ["mbb_per_hand", "ci95", "chips_a", "hands"] {
+        assert_eq!(piped[key], written[key], "{key}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn play_takes_the_words_it_shows_and_answers_in_words() {
     // Seed 3: the opponent brings in, then checks on 3rd street; `call` answers the bring-in.
     let out = stud(
