@@ -2,10 +2,8 @@
 //! and the same answers as the warm one without a class looked up before the last street.
 
 use super::{resolve_spec, Budget, Options, ResolvingPlayer, DEFAULT_PLAYER_ITERATIONS};
-use crate::bot::{Bet, Player, StrategyPlayer};
-use abstraction::rules::{GameDef, Next, State};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use crate::bot::{Player, StrategyPlayer};
+use abstraction::rules::GameDef;
 
 #[test]
 fn cold_is_read_after_the_budget_with_or_without_a_floor_and_once() {
@@ -60,22 +58,7 @@ fn a_cold_player_answers_as_the_warm_one_and_looks_no_class_up_before_the_last_s
     let last = def.streets.len() - 1;
     let mut reached = 0;
     for seed in 0..6 {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut st = State::new(&def).unwrap();
-        let mut bets: Vec<Bet> = Vec::new();
-        loop {
-            match st.next() {
-                Next::Over => break,
-                Next::Deal { .. } => {
-                    st.deal_random(&mut rng).unwrap();
-                    continue;
-                }
-                Next::Act { .. } => {}
-            }
-            let (seat, legal) = (st.to_act().unwrap(), st.legal_actions());
-            let (mut a, mut b) = (vec![0.0; legal.len()], vec![0.0; legal.len()]);
-            warm.policy(&st, &bets, seat, &legal, &mut a).unwrap();
-            cold.policy(&st, &bets, seat, &legal, &mut b).unwrap();
+        super::tests::rows_side_by_side(&def, seed, &warm, &cold, |st, a, b| {
             assert_eq!(a, b, "seed {seed}, street {}", st.street());
             let kept = cold.class_cache().len().unwrap();
             if st.street() < last {
@@ -85,13 +68,7 @@ fn a_cold_player_answers_as_the_warm_one_and_looks_no_class_up_before_the_last_s
                 assert!(kept > 0, "the last street's replay keeps its classes");
                 reached += 1;
             }
-            let mut probs = [0.0; 8];
-            let action = crate::bot::choose(&warm, &st, &bets, &legal, &mut probs, &mut rng)
-                .unwrap()
-                .0;
-            bets.push((st.street(), action));
-            st.apply(action).unwrap();
-        }
+        });
         // A hand that ended sooner left the cold player's cache empty: the next one is tried.
         if reached > 0 {
             return;

@@ -3,10 +3,8 @@
 //! them, the exact player's answers at the file's own budget, and other ranges below it.
 
 use super::{resolve_spec, Budget, Options, ResolvingPlayer, DEFAULT_PLAYER_ITERATIONS};
-use crate::bot::{Bet, Player, StrategyPlayer};
-use abstraction::rules::{GameDef, Next, State};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use crate::bot::{Player, StrategyPlayer};
+use abstraction::rules::GameDef;
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/5stud-hu.strat");
 
@@ -68,23 +66,7 @@ fn compare(def: &GameDef, a: &ResolvingPlayer, b: &ResolvingPlayer, same: bool) 
     let last = def.streets.len() - 1;
     let (mut reached, mut differ) = (0, false);
     for seed in 0..12 {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut st = State::new(def).unwrap();
-        let mut bets: Vec<Bet> = Vec::new();
-        loop {
-            match st.next() {
-                Next::Over => break,
-                Next::Deal { .. } => {
-                    st.deal_random(&mut rng).unwrap();
-                    continue;
-                }
-                Next::Act { .. } => {}
-            }
-            let (seat, legal) = (st.to_act().unwrap(), st.legal_actions());
-            let (mut p, mut q) = (vec![0.0; legal.len()], vec![0.0; legal.len()]);
-            a.policy(&st, &bets, seat, &legal, &mut p).unwrap();
-            b.policy(&st, &bets, seat, &legal, &mut q).unwrap();
-            assert!((q.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{q:?}");
+        super::tests::rows_side_by_side(def, seed, a, b, |st, p, q| {
             if same || st.street() < last {
                 // Before the last street both play the blueprint with its exact classes.
                 assert_eq!(p, q, "seed {seed}, street {}", st.street());
@@ -92,13 +74,7 @@ fn compare(def: &GameDef, a: &ResolvingPlayer, b: &ResolvingPlayer, same: bool) 
                 reached += 1;
                 differ |= p != q;
             }
-            let mut probs = [0.0; 8];
-            let action = crate::bot::choose(a, &st, &bets, &legal, &mut probs, &mut rng)
-                .unwrap()
-                .0;
-            bets.push((st.street(), action));
-            st.apply(action).unwrap();
-        }
+        });
     }
     assert!(
         same || differ,

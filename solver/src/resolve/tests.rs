@@ -52,6 +52,42 @@ pub(crate) fn street_spot(
     }
 }
 
+/// Plays the hand of `def` dealt from `seed` to its end, `a` choosing every action, and gives
+/// `at` each decision: the state and `a`'s and `b`'s rows there (`b`'s checked to sum to 1).
+pub(crate) fn rows_side_by_side(
+    def: &GameDef,
+    seed: u64,
+    a: &dyn Player,
+    b: &dyn Player,
+    mut at: impl FnMut(&State, &[f64], &[f64]),
+) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut st = State::new(def).unwrap();
+    let mut bets: Vec<Bet> = Vec::new();
+    loop {
+        match st.next() {
+            Next::Over => return,
+            Next::Deal { .. } => {
+                st.deal_random(&mut rng).unwrap();
+                continue;
+            }
+            Next::Act { .. } => {}
+        }
+        let (seat, legal) = (st.to_act().unwrap(), st.legal_actions());
+        let (mut p, mut q) = (vec![0.0; legal.len()], vec![0.0; legal.len()]);
+        a.policy(&st, &bets, seat, &legal, &mut p).unwrap();
+        b.policy(&st, &bets, seat, &legal, &mut q).unwrap();
+        assert!((q.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{q:?}");
+        at(&st, &p, &q);
+        let mut probs = [0.0; 8];
+        let action = crate::bot::choose(a, &st, &bets, &legal, &mut probs, &mut rng)
+            .unwrap()
+            .0;
+        bets.push((st.street(), action));
+        st.apply(action).unwrap();
+    }
+}
+
 #[test]
 fn three_card_hands_are_valued_as_the_sum_over_the_pairs_that_do_not_collide() {
     let def = GameDef::preset("7stud").unwrap();
