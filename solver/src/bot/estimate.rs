@@ -9,11 +9,11 @@
 //! player's own decisions keep the exact buckets; only the ranges read the estimate, through
 //! [`Estimated`].
 
-use super::{Answer, Bet, Player, StrategyPlayer};
+use super::{ClassSource, Classed, Player, StrategyPlayer};
 use crate::strategy_file::StrategyFile;
 use abstraction::bucketing::Bucketing;
 use abstraction::recall::Recall;
-use abstraction::rules::{Action, State};
+use abstraction::rules::State;
 use anyhow::{bail, ensure};
 
 /// Estimated views remembered (32 bytes each: 16 MiB), as a re-solving player's exact ones
@@ -58,47 +58,10 @@ impl ClassEstimate {
 
 /// A player whose classes are a [`ClassEstimate`]'s; its policies are the player's own (a
 /// class's row is the file's row of that key).
-pub struct Estimated<'a> {
-    /// The player.
-    pub player: &'a dyn Player,
-    /// Its estimated classes.
-    pub estimate: &'a ClassEstimate,
-}
+pub type Estimated<'a> = Classed<'a, ClassEstimate>;
 
-impl Player for Estimated<'_> {
-    fn name(&self) -> &str {
-        self.player.name()
-    }
-
-    fn policy(
-        &self,
-        state: &State,
-        bets: &[Bet],
-        seat: u8,
-        legal: &[Action],
-        probs: &mut [f64],
-    ) -> anyhow::Result<Answer> {
-        self.player.policy(state, bets, seat, legal, probs)
-    }
-
-    fn card_class(&self, state: &State, seat: u8) -> anyhow::Result<Option<u32>> {
-        self.estimate.class(state, seat).map(Some)
-    }
-
-    fn class_policy(
-        &self,
-        state: &State,
-        bets: &[Bet],
-        seat: u8,
-        class: u32,
-        legal: &[Action],
-        probs: &mut [f64],
-    ) -> anyhow::Result<()> {
-        self.player
-            .class_policy(state, bets, seat, class, legal, probs)
-    }
-
-    fn walkable(&self) -> bool {
-        self.player.walkable()
+impl ClassSource for ClassEstimate {
+    fn class(&self, _: &dyn Player, state: &State, seat: u8) -> anyhow::Result<Option<u32>> {
+        self.class(state, seat).map(Some)
     }
 }

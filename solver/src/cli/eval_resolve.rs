@@ -154,7 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let estimate = class_estimate(&args, &def)?;
     let estimated = estimate.as_ref().map(|estimate| Estimated {
         player: player.as_ref(),
-        estimate,
+        classes: estimate,
     });
     let ranges: &dyn Player = match &estimated {
         Some(e) => e,

@@ -12,8 +12,8 @@
 //! instead of all falling on the last one.
 
 use crate::bot::range::replay;
-use crate::bot::{Answer, Bet, Player};
-use abstraction::rules::{Action, Next, State};
+use crate::bot::{Bet, ClassSource, Classed, Player};
+use abstraction::rules::{Next, State};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -35,12 +35,7 @@ pub struct ClassCache {
 
 /// A player whose [`Player::card_class`] is answered from a [`ClassCache`] where it can be; the
 /// rest of its answers are the player's own.
-pub struct Cached<'a> {
-    /// The player.
-    pub player: &'a dyn Player,
-    /// Where its classes are kept.
-    pub cache: &'a ClassCache,
-}
+pub type Cached<'a> = Classed<'a, ClassCache>;
 
 /// The key of `seat`'s view in `state`, or `None` if a down card is unknown or the cards do
 /// not fit the key.
@@ -106,49 +101,21 @@ impl ClassCache {
     }
 }
 
-impl Player for Cached<'_> {
-    fn name(&self) -> &str {
-        self.player.name()
-    }
-
-    fn policy(
-        &self,
-        state: &State,
-        bets: &[Bet],
-        seat: u8,
-        legal: &[Action],
-        probs: &mut [f64],
-    ) -> anyhow::Result<Answer> {
-        self.player.policy(state, bets, seat, legal, probs)
-    }
-
+impl ClassSource for ClassCache {
     /// The player's class, looked up once per view; a player without classes is asked each
     /// time (its `None` is not kept).
-    fn card_class(&self, state: &State, seat: u8) -> anyhow::Result<Option<u32>> {
+    fn class(&self, player: &dyn Player, state: &State, seat: u8) -> anyhow::Result<Option<u32>> {
         let Some(k) = key(state, seat) else {
-            return self.player.card_class(state, seat);
+            return player.card_class(state, seat);
         };
-        if let Some(c) = self.cache.get(&k)? {
+        if let Some(c) = self.get(&k)? {
             return Ok(Some(c));
         }
-        let c = self.player.card_class(state, seat)?;
+        let c = player.card_class(state, seat)?;
         if let Some(c) = c {
-            self.cache.insert(k, c)?;
+            self.insert(k, c)?;
         }
         Ok(c)
-    }
-
-    fn class_policy(
-        &self,
-        state: &State,
-        bets: &[Bet],
-        seat: u8,
-        class: u32,
-        legal: &[Action],
-        probs: &mut [f64],
-    ) -> anyhow::Result<()> {
-        self.player
-            .class_policy(state, bets, seat, class, legal, probs)
     }
 }
 

@@ -258,16 +258,16 @@ impl ResolvingPlayer {
             Some(estimate) => {
                 let player = Estimated {
                     player: &self.blueprint,
-                    estimate,
+                    classes: estimate,
                 };
                 f(&Cached {
                     player: &player,
-                    cache: &self.classes,
+                    classes: &self.classes,
                 })
             }
             None => f(&Cached {
                 player: &self.blueprint,
-                cache: &self.classes,
+                classes: &self.classes,
             }),
         }
     }

@@ -909,7 +909,7 @@ fn classes_warmed_on_the_earlier_streets_give_the_same_ranges_without_a_lookup()
     let cache = ClassCache::new();
     let cached = Cached {
         player: &counting,
-        cache: &cache,
+        classes: &cache,
     };
     // A decision on each street before the last: the player's own, as it plays the hand.
     let mut streets = Vec::new();
