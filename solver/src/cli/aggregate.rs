@@ -93,7 +93,7 @@ pub fn run(args: Args) -> Result<()> {
     // The first street's bucket lookups from a table (seven-card games: 169 pairs of doors,
     // 1,225 holdings each).
     player.precompute_first_street();
-    let bar = super::deals_bar(args.output.json || args.csv, 0);
+    let bar = super::deals_bar(0);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
             "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} pairs of door cards, {eta} left",
@@ -121,7 +121,7 @@ pub fn run(args: Args) -> Result<()> {
 
 /// Runs `stud aggregate --street N` for a later street.
 fn run_later(args: &Args, player: &StrategyPlayer, street: usize, path: &str) -> Result<()> {
-    let bar = super::deals_bar(args.output.json || args.csv, args.deals);
+    let bar = super::deals_bar(args.deals);
     let t = later_street(player, street, args.deals, args.seed, &|done| {
         bar.set_position(done)
     });

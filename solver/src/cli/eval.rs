@@ -122,7 +122,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     )?
     .with_lookahead(args.lookahead);
     let prepare_secs = prepared.elapsed().as_secs_f64();
-    let bar = super::deals_bar(args.output.json, args.hands);
+    let bar = super::deals_bar(args.hands);
     let start = Instant::now();
     let deals = lbr.play_deals(args.hands, args.random.seed, &|| bar.inc(1));
     bar.finish_and_clear();

@@ -139,7 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let memory = solver::memory::available_memory().map(|m| m / 2);
     let tree = solver::ladder::lift_target(&def, memory)
         .with_context(|| format!("{} is not walkable here", def.variant.name()))?;
-    let bar = super::deals_bar(args.output.json, 0);
+    let bar = super::deals_bar(0);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
             "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} subgames re-solved, {eta} left",

@@ -250,18 +250,14 @@ impl Progress {
     fn new(args: &Args, climbs: u64, lossless: u64) -> Progress {
         let last = args.iterations.last().copied().unwrap_or(0);
         let total = climbs * last + lossless;
-        let bar = if args.output.json {
-            indicatif::ProgressBar::hidden()
-        } else {
-            let b = indicatif::ProgressBar::new(total);
-            b.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} iterations, {eta} left {msg}",
-                )
-                .expect("a valid template"),
-            );
-            b
-        };
+        // Shown with `--json` too, on standard error (nothing where it is not a terminal).
+        let bar = indicatif::ProgressBar::new(total);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} iterations, {eta} left {msg}",
+            )
+            .expect("a valid template"),
+        );
         Progress { bar, done: 0 }
     }
 

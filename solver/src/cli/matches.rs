@@ -100,14 +100,6 @@ pub enum AivatValue {
     Checkdown,
 }
 
-/// The progress bar of a match of `hands` deals, with the time left, also for `--json`: a long
-/// match is otherwise silent until its end, and the bar goes to standard error alone (where it
-/// is not a terminal indicatif draws nothing, as for every command's bar), so that standard
-/// output stays the one JSON object.
-fn match_bar(hands: u64) -> indicatif::ProgressBar {
-    super::deals_bar(false, hands)
-}
-
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let specs: Vec<&str> = args.players.iter().map(String::as_str).collect();
@@ -144,7 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let (a, b) = (&players[0], &players[1]);
     let (args_a, args_b) = (&args.players[0], &args.players[1]);
-    let bar = match_bar(args.hands);
+    let bar = super::deals_bar(args.hands);
     let start = Instant::now();
     let r = play_match_with(a.as_ref(), b.as_ref(), &cfg, &|| bar.inc(1));
     bar.finish_and_clear();
@@ -207,7 +199,7 @@ fn table(
     cfg: &MatchConfig,
 ) -> anyhow::Result<()> {
     let seated: Vec<&dyn Player> = players.iter().map(|p| p.as_ref()).collect();
-    let bar = match_bar(args.hands);
+    let bar = super::deals_bar(args.hands);
     let start = Instant::now();
     let t = play_table(&seated, cfg, &|| bar.inc(1));
     bar.finish_and_clear();

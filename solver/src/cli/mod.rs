@@ -122,12 +122,10 @@ pub fn street_of(def: &GameDef, s: &str) -> Result<usize> {
 }
 
 /// The progress bar of `deals` deals on standard error, with the time left, as `stud solve`
-/// shows its iterations: hidden for `--json` (`quiet`), and by indicatif where standard error is
-/// not a terminal, so that nothing but the answer reaches a pipe.
-pub fn deals_bar(quiet: bool, deals: u64) -> indicatif::ProgressBar {
-    if quiet {
-        return indicatif::ProgressBar::hidden();
-    }
+/// shows its iterations. Shown with `--json` too (the answer is on standard output, a long run
+/// is otherwise silent until its end); indicatif draws nothing where standard error is not a
+/// terminal, so that nothing but the answer reaches a pipe or a log.
+pub fn deals_bar(deals: u64) -> indicatif::ProgressBar {
     let b = indicatif::ProgressBar::new(deals);
     b.set_style(
         indicatif::ProgressStyle::with_template(

@@ -102,7 +102,7 @@ impl Trainer {
         hand: u64,
         out: &mut dyn Write,
     ) -> Result<()> {
-        let bar = super::deals_bar(false, 0);
+        let bar = super::deals_bar(0);
         bar.set_style(
             indicatif::ProgressStyle::with_template("{spinner} valuing the actions {pos}/{len}")
                 .expect("a valid template"),

@@ -92,7 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(p) => read_results(p)?,
         None => {
             // Four matches and LBR, `hands` deals each.
-            let bar = super::deals_bar(false, 5 * args.hands);
+            let bar = super::deals_bar(5 * args.hands);
             let rows = play_results(player.as_ref(), &def, args.hands, args.random.seed, &bar);
             bar.finish_and_clear();
             rows?

@@ -118,7 +118,7 @@ pub fn run(args: Args) -> Result<()> {
         let text = solver::input::read_text(file, solver::input::PHH)?;
         hands.extend(review::read_hands(&file.display().to_string(), &text));
     }
-    let bar = super::deals_bar(args.output.json, hands.len() as u64);
+    let bar = super::deals_bar(hands.len() as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
             "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} hands, {eta} left {msg}",

@@ -496,7 +496,7 @@ fn long_runs_show_their_progress_on_a_terminal_only() {
 }
 
 #[test]
-fn a_json_match_shows_its_progress_on_a_terminal_and_prints_the_json_alone() {
+fn a_json_run_shows_its_progress_on_a_terminal_and_prints_the_json_alone() {
     let dir = std::env::temp_dir().join(format!("stud-match-json-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("match.json");
@@ -527,6 +527,15 @@ fn a_json_match_shows_its_progress_on_a_terminal_and_prints_the_json_alone() {
     for key in ["mbb_per_hand", "ci95", "chips_a", "hands"] {
         assert_eq!(piped[key], written[key], "{key}");
     }
+    // Every command's deals bar the same way: LBR's under `--json` too.
+    let lbr_file = dir.join("lbr.json");
+    let lbr = ["eval", "lbr", "heuristic", "--hands", "20", "--json"];
+    let redirect = [">", lbr_file.to_str().unwrap()];
+    let shown = on_a_terminal(&[&lbr[..], &redirect].concat());
+    assert!(shown.contains("/20 deals"), "{shown}");
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&lbr_file).unwrap()).unwrap();
+    assert!(written.is_object(), "{written}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -18,7 +18,7 @@ pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
         samples: args.samples as usize,
         seed: args.seed,
     };
-    let bar = crate::cli::deals_bar(args.output.json, 0);
+    let bar = crate::cli::deals_bar(0);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
             "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}, {eta} left",
