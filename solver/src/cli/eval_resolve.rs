@@ -292,6 +292,14 @@ fn print_text(
          re-solved",
         m.mean_subgame_blueprint, m.mean_subgame_resolved
     );
+    if let Some(gain) = m.max_opponent_gain {
+        // The bound holds at the gadget game's equilibrium: this says how far the budget left it.
+        println!(
+            "  safe re-solves letting an opponent hand gain over its alternative: {} of {} \
+             (the most {gain:.4} chips per hand reaching the subgame)",
+            m.gaining_solves, m.safe_solves
+        );
+    }
     println!(
         "  time: {:.1} s to lift the strategy, {:.1} s of re-solves",
         m.lift_millis / 1000.0,

@@ -101,6 +101,7 @@ fn resolve_limited(
         blueprint: sub.exploitability(&blue).0,
         resolved: sub.exploitability(&average).0,
         iterations,
+        gains: Vec::new(),
     })
 }
 

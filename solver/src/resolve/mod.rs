@@ -814,10 +814,17 @@ impl Resolved {
                 exploitability,
                 exploitability_mbb: exploitability / sub.tree.big_bet as f64 * 1000.0,
                 value_0,
-                opponent_gain: self.safety.as_ref().map(|s| sub.opponent_gain(&average, s)),
+                opponent_gain: self.opponent_gain(sub),
                 ..self.cost
             }
         })
+    }
+
+    /// A safe re-solve's [`Report::opponent_gain`] alone (one best-response walk, without the
+    /// report's exploitability): `None` for an unsafe one.
+    pub fn opponent_gain(&self, sub: &Subgame) -> Option<f64> {
+        let s = self.safety.as_ref()?;
+        Some(sub.opponent_gain(&self.average(), s))
     }
 
     /// The re-solved average strategy of hand `h` at action node `node`, one probability per

@@ -95,9 +95,11 @@ fn a_safe_re_solve_with_chance_below_holds_every_opponent_hand() {
     );
 }
 
-/// The whole game's exact exploitability, kings and aces re-solved from its second street:
-/// safe (either gadget) never above the blueprint's; the next street nested safely never above
-/// the re-solve it nests below (unsafe or safe), where nesting unsafely may be.
+/// The whole game's exact exploitability, kings and aces re-solved from its first street (the
+/// last street's cards dealt inside each subgame, and below them the roots a nested re-solve
+/// starts from): safe (either gadget) never above the blueprint's, and every safe first
+/// re-solve holding each opponent hand to its alternative; the next street nested safely never
+/// above the re-solve it nests below (unsafe or safe), where nesting unsafely may be.
 #[test]
 #[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn safe_and_safely_nested_re_solves_are_never_more_exploitable() {
@@ -111,24 +113,30 @@ fn safe_and_safely_nested_re_solves_are_never_more_exploitable() {
             ..Default::default()
         };
         let budget = Budget::Iterations(300);
-        verify::measure_from(&def, &tree, &player, 1, budget, options, &|_, _| {}).unwrap()
+        verify::measure_from(&def, &tree, &player, 0, budget, options, &|_, _| {}).unwrap()
     };
     let (u, s, m) = (Method::Unsafe, Method::Safe, Method::Maxmargin);
-    let blueprint = measure(u, false, u).blueprint.chips;
+    let plain = measure(u, false, u);
+    let (blueprint, unsafe_first) = (plain.blueprint.chips, plain.resolved.chips);
+    assert_eq!((plain.safe_solves, plain.max_opponent_gain), (0, None));
     let tolerance = 2e-3;
     for method in [s, m] {
-        let first = measure(method, false, u).resolved.chips;
+        let safe = measure(method, false, u);
+        let first = safe.resolved.chips;
         assert!(
             first <= blueprint + tolerance,
             "{method:?}: {first} > {blueprint}"
         );
+        // One safe re-solve per seat and subgame, each opponent hand held to its alternative.
+        assert_eq!(safe.safe_solves, 2 * safe.subgames);
+        let gain = safe.max_opponent_gain.unwrap();
+        assert!(gain < 0.01, "{method:?}: a hand gains {gain}");
         let nested = measure(method, true, method).resolved.chips;
         assert!(
             nested <= first + tolerance,
             "{method:?} nested: {nested} > {first}"
         );
     }
-    let unsafe_first = measure(u, false, u).resolved.chips;
     for method in [s, m] {
         let nested = measure(u, true, method).resolved.chips;
         assert!(

@@ -42,7 +42,20 @@ pub struct Measured {
     pub lift_millis: f64,
     /// See [`Measured::lift_millis`].
     pub resolve_millis: f64,
+    /// Safe first re-solves (one per seat and subgame; 0 when unsafe): how many there were,
+    /// how many let some opponent hand's best response gain over its alternative by more than
+    /// [`GAIN_TOLERANCE`] (the gadget's bound not reached within the budget), and the largest
+    /// gain (chips per hand reaching the subgame; `None` when unsafe).
+    pub safe_solves: usize,
+    /// See [`Measured::safe_solves`].
+    pub gaining_solves: usize,
+    /// See [`Measured::safe_solves`].
+    pub max_opponent_gain: Option<f64>,
 }
+
+/// The gain over its alternative above which an opponent hand counts as gaining in
+/// [`Measured::gaining_solves`] (chips per hand reaching the subgame): rounding, not play.
+pub const GAIN_TOLERANCE: f64 = 1e-9;
 
 /// A last-street root of the public tree: the first decision of the last street.
 pub(crate) struct Root {
@@ -188,6 +201,7 @@ pub(crate) fn measure_with(
         }
     }
     let n = solved.len().max(1) as f64;
+    let gains = || solved.iter().flat_map(|s| s.gains.iter().copied());
     Ok(Measured {
         blueprint,
         resolved: exploitability(tree, &resolved),
@@ -197,6 +211,9 @@ pub(crate) fn measure_with(
         iterations: solved.iter().map(|s| s.iterations as f64).sum::<f64>() / n,
         lift_millis,
         resolve_millis,
+        safe_solves: gains().count(),
+        gaining_solves: gains().filter(|&g| g > GAIN_TOLERANCE).count(),
+        max_opponent_gain: gains().reduce(f64::max),
     })
 }
 
@@ -222,6 +239,9 @@ pub(crate) struct Solved {
     pub(crate) resolved: f64,
     /// Iterations of the re-solve.
     pub(crate) iterations: u64,
+    /// A safe re-solve's most any opponent hand gains over its alternative, per seat solved
+    /// ([`super::Report::opponent_gain`]); empty when unsafe.
+    pub(crate) gains: Vec<f64>,
 }
 
 /// Re-solves the subgame at `root` and maps its strategy onto the public tree's slots below it.
@@ -258,6 +278,11 @@ fn resolve_root(
     // re-solve's bound is against the blueprint as played, so its subgame was built with a
     // floor of 0 (`Options::range_floor`).
     let (mut average, solves) = super::safe::solve_by(&sub, budget, options.method, &blue)?;
+    // Measured before nesting rewrites the rows below: the first re-solve's bound.
+    let gains = solves
+        .iter()
+        .filter_map(|r| r.opponent_gain(&sub))
+        .collect();
     // Nested: each later street re-solved again below, from the ranges these rows imply.
     if options.nested {
         super::nest::nest_below(&sub, &mut average, budget, options.nested_method)?;
@@ -277,6 +302,7 @@ fn resolve_root(
         blueprint: sub.exploitability(&blue).0,
         resolved,
         iterations: solves[0].solver.iterations,
+        gains,
     })
 }
 
