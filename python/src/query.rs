@@ -13,7 +13,7 @@ use solver::query::file::{self, Ask};
 use solver::query::resolve::{self as resolving, DEFAULT_ITERATIONS};
 use solver::query::spot::parse_spot;
 use solver::resolve::{Budget, DEFAULT_FLOOR, MAX_ITERATIONS};
-use solver::values::{Options, DEFAULT_SAMPLES, MAX_SAMPLES, MIN_SAMPLES};
+use solver::values::{default_samples, Options, MAX_SAMPLES, MIN_SAMPLES};
 use std::path::Path;
 
 /// `stud query SPEC SPOT [--hand HAND] [--ranges] --json` as a dict: `spec` a strategy file (a
@@ -24,10 +24,11 @@ use std::path::Path;
 /// strategy by hand class (the rows as stored; without `hand`; a real game's, heads-up or
 /// multiway: each live seat's). `values`: also `stud query --values
 /// --json`'s answer (the value of each legal action, for `hand` and by hand class; `samples`
-/// deals of the unknown cards from `seed` where estimated), returned second (else `None`).
+/// deals of the unknown cards from `seed` where estimated, by default 2000 heads-up and at
+/// three seats, 2000 × 9 / seats² at a bigger table), returned second (else `None`).
 #[pyfunction]
 #[pyo3(signature = (spec, spot = "", *, hand = None, ranges = false, values = false,
-                    samples = DEFAULT_SAMPLES, seed = 1))]
+                    samples = None, seed = 1))]
 #[allow(clippy::too_many_arguments)]
 pub fn query<'py>(
     py: Python<'py>,
@@ -36,10 +37,10 @@ pub fn query<'py>(
     hand: Option<&str>,
     ranges: bool,
     values: bool,
-    samples: usize,
+    samples: Option<usize>,
     seed: u64,
 ) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
-    let values = values.then_some(Options { samples, seed });
+    let values = values.then_some((samples, seed));
     let (answer, values) = py
         .detach(|| answer_json(spec, spot, hand, ranges, values))
         .map_err(stud_error)?;
@@ -53,7 +54,7 @@ fn answer_json(
     spot: &str,
     hand: Option<&str>,
     ranges: bool,
-    values: Option<Options>,
+    values: Option<(Option<usize>, u64)>,
 ) -> anyhow::Result<(serde_json::Value, Option<serde_json::Value>)> {
     if BOT_NAMES.contains(&spec) {
         bail!("`{spec}` is a bot: it has no strategy file to query");
@@ -65,9 +66,9 @@ fn answer_json(
     if let (true, Some(p)) = (ranges || values.is_some(), play) {
         bail!("{spec}: the ranges and the values read the rows as stored; drop `:{p}`");
     }
-    if let Some(o) = values {
-        if !(MIN_SAMPLES..=MAX_SAMPLES).contains(&o.samples) {
-            bail!("samples={}: from {MIN_SAMPLES} to {MAX_SAMPLES}", o.samples);
+    if let Some((Some(n), _)) = values {
+        if !(MIN_SAMPLES..=MAX_SAMPLES).contains(&n) {
+            bail!("samples={n}: from {MIN_SAMPLES} to {MAX_SAMPLES}");
         }
     }
     let steps = parse_spot(spot)?;
@@ -80,7 +81,13 @@ fn answer_json(
     let (file, path) = (opened.file(), Path::new(path));
     let ask = Ask { hand, play, ranges };
     let rows = file::answer(file, path, player, ask, &steps)?.json();
+    // Unless asked, a table's estimate takes fewer samples, as `stud query --values` does.
+    let seats = usize::from(file.game().seats);
     let values = values
+        .map(|(samples, seed)| Options {
+            samples: samples.unwrap_or_else(|| default_samples(seats)),
+            seed,
+        })
         .map(|o| file::values(file, path, player, &steps, hand, o, &|_, _, _| {}))
         .transpose()?;
     Ok((rows, values))

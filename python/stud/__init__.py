@@ -254,7 +254,7 @@ class QueryAnswer:
 
 
 def query(file_or_player, spot: str = "", hand=None, ranges: bool = False, values: bool = False,
-          samples: int = 2000, seed: int = 1, resolve: bool = False, iterations: int = 100,
+          samples=None, seed: int = 1, resolve: bool = False, iterations: int = 100,
           safe: bool = False) -> QueryAnswer:
     """``stud query FILE SPOT [--hand HAND] [--ranges]`` on a strategy file, a real
     game's (heads-up or multiway) or a walkable game's (Kuhn, Leduc: a row per private card), given as a path,
@@ -266,7 +266,8 @@ def query(file_or_player, spot: str = "", hand=None, ranges: bool = False, value
     seat's range reaching the spot and the strategy by hand class, the rows as stored; and
     ``values=True``: ``stud query --values``' answer (``QueryAnswer.values``), exact on 6th and
     7th street, else estimated from ``samples`` deals drawn from ``seed`` (``--samples``,
-    ``--seed``). A multiway file (three to eight seats) answers as ``stud query`` does: the row
+    ``--seed``; by default 2000 heads-up and at three seats, 2000 × 9 / seats² at a bigger
+    table, as the command). A multiway file (three to eight seats) answers as ``stud query`` does: the row
     of the hand's bucket, or every bucket's, at a spot of its N seats; ``ranges=True`` adds each
     live seat's range, ``values=True`` the values estimated from deals of the whole table.
     ``resolve=True`` (with ``hand``, a heads-up real game's file): ``stud query --resolve``'s

@@ -105,7 +105,7 @@ def query(
     hand: Optional[str] = None,
     ranges: bool = False,
     values: bool = False,
-    samples: int = 2000,
+    samples: Optional[int] = None,
     seed: int = 1,
 ) -> tuple[dict[str, Any], Optional[dict[str, Any]]]: ...
 def resolve(

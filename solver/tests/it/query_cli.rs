@@ -407,3 +407,26 @@ fn rows_are_printed_as_played_when_asked() {
         "{e}"
     );
 }
+
+#[test]
+fn a_tables_values_take_fewer_samples_unless_asked() {
+    // A sample deals and plays the whole table: at five seats 700 of them unless asked (2000
+    // heads-up and at three), so that a table's values come about as fast as three seats'.
+    let five = shipped("7stud-5p.strat");
+    let spot = "3c 8d Kh 2s 5d pb";
+    let v = query_json(&[&five, spot, "--hand", "As Ad", "--values"]);
+    assert_eq!(
+        (&v["method"], &v["samples"]),
+        (&"estimate".into(), &700.into())
+    );
+    let v = query_json(&[
+        &five,
+        spot,
+        "--hand",
+        "As Ad",
+        "--values",
+        "--samples",
+        "50",
+    ]);
+    assert_eq!(v["samples"], 50);
+}

@@ -403,7 +403,7 @@ impl Explorer {
     }
 
     /// `GET /api/values?spot=SPOT[&hand=CARDS][&samples=N]`: `stud query --values --json`'s
-    /// answer at the decision of the spot (estimates of [`default_samples`] unless asked, at
+    /// answer at the decision of the spot (estimates of [`solver::values::default_samples`] unless asked, at
     /// most [`MAX_VALUE_SAMPLES`] samples, so that one request holds a worker for seconds, not
     /// hours), and `max_samples`, that most.
     pub fn values(&self, query: &str) -> Result<Value> {
@@ -592,11 +592,11 @@ impl Explorer {
     }
 }
 
-/// The `samples=` of a request: [`default_samples`] of the file's `seats` unless given, at
+/// The `samples=` of a request: [`solver::values::default_samples`] of the file's `seats` unless given, at
 /// most [`MAX_VALUE_SAMPLES`].
 fn samples_param(query: &str, seats: usize) -> Result<usize> {
     match param(query, "samples")? {
-        None => Ok(default_samples(seats)),
+        None => Ok(solver::values::default_samples(seats)),
         Some(n) => n
             .parse::<usize>()
             .ok()
@@ -608,21 +608,6 @@ fn samples_param(query: &str, seats: usize) -> Result<usize> {
                 )
             }),
     }
-}
-
-/// The samples of a values estimate the page does not size: [`solver::values::DEFAULT_SAMPLES`]
-/// heads-up and at three seats, and at a bigger table that many times 9 / seats², to the nearest
-/// hundred (1100 at four seats, 700 at five, 300 at eight). A sample costs about the square of
-/// the seats (every seat's down cards dealt from its range, every seat playing to the end), so
-/// that a table's values come about as fast as three seats' (seconds, not tens of seconds),
-/// their interval wider by seats / 3; the page offers four times the samples.
-pub fn default_samples(seats: usize) -> usize {
-    let d = solver::values::DEFAULT_SAMPLES;
-    if seats <= 3 {
-        return d;
-    }
-    let scaled = d * 9 / (seats * seats);
-    (scaled + 50) / 100 * 100
 }
 
 /// The value of `key` in a URL's query string, decoded (`None`: not given).
@@ -823,6 +808,7 @@ mod tests {
     /// the seats grows, and a request's own `samples=` is taken as given.
     #[test]
     fn tables_sample_fewer_deals_unless_asked() {
+        use solver::values::default_samples;
         let by_seats: Vec<usize> = (2..=8).map(default_samples).collect();
         assert_eq!(by_seats, [2000, 2000, 1100, 700, 500, 400, 300]);
         for seats in 4..=8 {

@@ -163,11 +163,12 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["ranges", "resolve", "play"])]
     pub values: bool,
     /// With --values, where estimated: deals of the unknown cards, each playing every action
-    /// (2 to 1000000).
-    #[arg(long, requires = "values", default_value_t = solver::values::DEFAULT_SAMPLES as u64,
+    /// (2 to 1000000; default 2000 heads-up and at three seats, at a bigger table 2000 × 9 /
+    /// seats², rounded to hundreds: a sample costs about the square of the seats).
+    #[arg(long, requires = "values",
           value_parser = clap::value_parser!(u64)
               .range(solver::values::MIN_SAMPLES as u64..=solver::values::MAX_SAMPLES as u64))]
-    pub samples: u64,
+    pub samples: Option<u64>,
     /// With --values, where estimated: the seed of the deals (the same seed, the same values
     /// on any number of threads).
     #[arg(long, requires = "values", default_value_t = 1)]

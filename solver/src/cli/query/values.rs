@@ -14,8 +14,11 @@ use solver::values::Options;
 
 /// Runs `stud query --values` on `f` (opened from `args.file`).
 pub(super) fn run(f: &StrategyFile, args: &Args, steps: &[Step]) -> Result<()> {
+    let seats = usize::from(f.game().seats);
     let options = Options {
-        samples: args.samples as usize,
+        samples: args
+            .samples
+            .map_or_else(|| solver::values::default_samples(seats), |n| n as usize),
         seed: args.seed,
     };
     let bar = crate::cli::deals_bar(0);
