@@ -23,16 +23,41 @@ pub fn distance<'a>(
 
 /// The nearest of the centroids (one per row) to `x`, the lowest index on a tie, with its
 /// distance.
+///
+/// A centroid's sum stops once it reaches the best distance so far: its terms are at least 0
+/// and a rounded sum of such terms never decreases, so the whole sum could not be below the
+/// best either. The answer is the full scan's, bit for bit, at a fraction of the additions
+/// when there are many centroids (a table solve asks this hundreds of times a deal).
 #[inline]
 pub fn nearest(centroids: ArrayView2<f32>, x: ArrayView1<f32>) -> (u32, f32) {
     let mut best = (0u32, f32::INFINITY);
+    let xs = x.as_slice();
     for (i, c) in centroids.rows().into_iter().enumerate() {
-        let d = distance(c, x);
+        let d = match (c.as_slice(), xs) {
+            (Some(c), Some(xs)) => partial_distance(c, xs, best.1),
+            _ => distance(c, x),
+        };
         if d < best.1 {
             best = (i as u32, d);
         }
     }
     best
+}
+
+/// The L1 distance of `a` and `b` summed in column order, or a partial sum of at least `bound`
+/// as soon as one is reached.
+#[inline]
+fn partial_distance(a: &[f32], b: &[f32], bound: f32) -> f32 {
+    let mut d = 0f32;
+    for (x, y) in a.chunks(4).zip(b.chunks(4)) {
+        for (x, y) in x.iter().zip(y) {
+            d += (x - y).abs();
+        }
+        if d >= bound {
+            break;
+        }
+    }
+    d
 }
 
 /// The result of a clustering.
@@ -199,4 +224,40 @@ pub fn within_variance(values: &[f32], assignment: &[u32], k: usize) -> f64 {
         sq += (v as f64 - mean).powi(2);
     }
     sq / values.len().max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{distance, nearest};
+    use ndarray::{Array1, Array2};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The sums that stop at the best so far pick the full scan's centroid and distance,
+        /// bit for bit, ties to the lowest index included (repeated rows make ties).
+        #[test]
+        fn nearest_is_the_full_scans(
+            dim in 1usize..21,
+            rows in 1usize..40,
+            values in proptest::collection::vec(0u8..8, 21 * 41),
+            repeat in 0usize..40,
+        ) {
+            let v = |i: usize| f32::from(values[i]) / 7.0;
+            let mut c = Array2::from_shape_fn((rows, dim), |(r, d)| v(r * dim + d));
+            if rows > 1 {
+                let from = c.row(repeat % rows).to_owned();
+                c.row_mut(rows - 1).assign(&from);
+            }
+            let x = Array1::from_shape_fn(dim, |d| v(20 * 41 + d));
+            let mut full = (0u32, f32::INFINITY);
+            for (i, r) in c.rows().into_iter().enumerate() {
+                let d = distance(r, x.view());
+                if d < full.1 {
+                    full = (i as u32, d);
+                }
+            }
+            let got = nearest(c.view(), x.view());
+            prop_assert_eq!((got.0, got.1.to_bits()), (full.0, full.1.to_bits()));
+        }
+    }
 }
