@@ -23,6 +23,15 @@ fn parse_weight(spec: &str, knob: &str, w: &str) -> Result<f32, BucketError> {
         })
 }
 
+/// The count `n` of `:KNOB=n` in `spec` (`outer` or `inner`): a whole number of draws, at least 1.
+fn parse_draws(spec: &str, knob: &str, n: &str) -> Result<u32, BucketError> {
+    n.parse::<u32>().ok().filter(|n| *n >= 1).ok_or_else(|| {
+        BucketError::Size(format!(
+            "`{spec}`: after the size, `:{knob}=N` with N a whole number of draws of at least 1"
+        ))
+    })
+}
+
 /// The names of the size presets, and the other forms [`Size::parse`] reads.
 pub const SIZES: &str = "tiny, small, default, large, or buckets per street (`4`: 4 on every \
                          street; `4,8`: per street), each optionally with `:board=W`, the \
@@ -30,8 +39,10 @@ pub const SIZES: &str = "tiny, small, default, large, or buckets per street (`4`
                          `:features=2`, the second version of the features (how the pot share \
                          against the table is made up), `:features=3`, the third (the second's \
                          with the folded seats' and my down cards' classes), `:extra=W` with the third, the \
-                         weight of those classes (default: the board weight), and `:draws=fast`, \
-                         the rollouts' cheaper samples (with the first version only)";
+                         weight of those classes (default: the board weight), `:draws=fast`, \
+                         the rollouts' cheaper samples (with the first version only), and \
+                         `:outer=N`, `:inner=N`, the rollout's outer and inner draws a view \
+                         (fewer: a cheaper, noisier bucket)";
 
 /// Everything that decides a built bucketing besides the game.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,12 +119,17 @@ impl Size {
     /// own classes at `W` ([`FeatureParams::extra_weight`]) and adds `-xW`. A suffix
     /// `:draws=fast` takes the rollouts' samples the cheaper way ([`Draws::Fast`]: the same
     /// distribution of features, other samples) and adds `-fast`; `:draws=chacha` is the
-    /// default's. Each suffix at most once, in any order (`small:board=0.5:features=2`).
+    /// default's. `:outer=N` and `:inner=N` set the rollout's draws a view
+    /// ([`FeatureParams::outer`], [`FeatureParams::inner`]: `small` takes 64 and 16) and add
+    /// `-oN` and `-iN`: fewer draws make every bucket lookup cheaper and its features noisier,
+    /// the trade a table solve, which buckets hundreds of views a deal, may want. Each suffix
+    /// at most once, in any order (`small:board=0.5:features=2`).
     pub fn parse(spec: &str, streets: usize) -> Result<Size, BucketError> {
         let mut parts = spec.split(':');
         let counts = parts.next().unwrap_or_default();
         let mut size = Size::parse_counts(counts, streets)?;
         let (mut board, mut version, mut draws, mut extra) = (None, None, None, None);
+        let (mut outer, mut inner) = (None, None);
         for knob in parts {
             if let Some(w) = knob.strip_prefix("board=").filter(|_| board.is_none()) {
                 board = Some(parse_weight(spec, "board", w)?);
@@ -131,6 +147,10 @@ impl Size {
                         "`{spec}`: `:features=` once, with 1, 2 or 3 (the versions of the features)"
                     ))
                 })?);
+            } else if let Some(n) = knob.strip_prefix("outer=").filter(|_| outer.is_none()) {
+                outer = Some(parse_draws(spec, "outer", n)?);
+            } else if let Some(n) = knob.strip_prefix("inner=").filter(|_| inner.is_none()) {
+                inner = Some(parse_draws(spec, "inner", n)?);
             } else if let Some(d) = knob.strip_prefix("draws=").filter(|_| draws.is_none()) {
                 draws = Some(Draws::parse_or_list(d).map_err(|e| {
                     BucketError::Size(format!("`{spec}`: after the size, `:draws=`: {e}"))
@@ -138,8 +158,8 @@ impl Size {
             } else {
                 return Err(BucketError::Size(format!(
                     "`{spec}`: after the size, `:board=W` (W a weight of at least 0, the \
-                     default 0.05), `:features=2|3`, `:extra=W` or `:draws=fast`, each at most \
-                     once, not `:{knob}`"
+                     default 0.05), `:features=2|3`, `:extra=W`, `:draws=fast`, `:outer=N` or \
+                     `:inner=N`, each at most once, not `:{knob}`"
                 )));
             }
         }
@@ -176,6 +196,14 @@ impl Size {
         if draws == Some(Draws::Fast) {
             size.features.draws = Draws::Fast;
             size.name = format!("{}-fast", size.name);
+        }
+        if let Some(n) = outer {
+            size.features.outer = n;
+            size.name = format!("{}-o{n}", size.name);
+        }
+        if let Some(n) = inner {
+            size.features.inner = n;
+            size.name = format!("{}-i{n}", size.name);
         }
         Ok(size)
     }
@@ -326,5 +354,29 @@ mod tests {
             .contains("not `:extra=1`"));
         let both = Size::parse("tiny:draws=fast:board=0.5", 5).unwrap();
         assert_eq!(both, Size::parse("tiny:board=0.5:draws=fast", 5).unwrap());
+        // The rollout's draws: their own name, any order, a whole number of at least 1.
+        let r = Size::parse("small:inner=4:features=3:outer=32", 5).unwrap();
+        assert_eq!(
+            (r.name.as_str(), r.features.outer, r.features.inner),
+            ("small-f3-o32-i4", 32, 4)
+        );
+        assert_eq!(
+            r,
+            Size::parse("small:outer=32:features=3:inner=4", 5).unwrap()
+        );
+        let i = Size::parse("small:inner=4", 5).unwrap();
+        assert_eq!((i.name.as_str(), i.features.outer), ("small-i4", 64));
+        assert_eq!(
+            Size::parse("small:inner=16:outer=64", 5).unwrap().features,
+            Size::preset("small", 5).unwrap().features
+        );
+        for bad in ["8:outer=0", "8:inner=-1", "8:outer=x", "8:inner=1.5"] {
+            let e = Size::parse(bad, 2).unwrap_err().to_string();
+            assert!(e.contains("whole number of draws"), "{bad}: {e}");
+        }
+        assert!(Size::parse("8:outer=4:outer=4", 2)
+            .unwrap_err()
+            .to_string()
+            .contains("not `:outer=4`"));
     }
 }
