@@ -121,7 +121,7 @@ impl Size {
     /// distribution of features, other samples) and adds `-fast`; `:draws=chacha` is the
     /// default's. `:outer=N` and `:inner=N` set the rollout's draws a view
     /// ([`FeatureParams::outer`], [`FeatureParams::inner`]: `small` takes 64 and 16) and add
-    /// `-oN` and `-iN`: fewer draws make every bucket lookup cheaper and its features noisier,
+    /// `-oN` and `-iN` where N is not the size's own: fewer draws make every bucket lookup cheaper and its features noisier,
     /// the trade a table solve, which buckets hundreds of views a deal, may want. Each suffix
     /// at most once, in any order (`small:board=0.5:features=2`).
     pub fn parse(spec: &str, streets: usize) -> Result<Size, BucketError> {
@@ -197,11 +197,13 @@ impl Size {
             size.features.draws = Draws::Fast;
             size.name = format!("{}-fast", size.name);
         }
-        if let Some(n) = outer {
+        // A count the size already takes is that size, name and cache included (as
+        // `:draws=chacha` is).
+        if let Some(n) = outer.filter(|&n| n != size.features.outer) {
             size.features.outer = n;
             size.name = format!("{}-o{n}", size.name);
         }
-        if let Some(n) = inner {
+        if let Some(n) = inner.filter(|&n| n != size.features.inner) {
             size.features.inner = n;
             size.name = format!("{}-i{n}", size.name);
         }
@@ -367,9 +369,10 @@ mod tests {
         let i = Size::parse("small:inner=4", 5).unwrap();
         assert_eq!((i.name.as_str(), i.features.outer), ("small-i4", 64));
         assert_eq!(
-            Size::parse("small:inner=16:outer=64", 5).unwrap().features,
-            Size::preset("small", 5).unwrap().features
+            Size::parse("small:inner=16:outer=64", 5),
+            Size::preset("small", 5)
         );
+        assert_eq!(Size::parse("tiny:outer=64", 5).unwrap().name, "tiny-o64");
         for bad in ["8:outer=0", "8:inner=-1", "8:outer=x", "8:inner=1.5"] {
             let e = Size::parse(bad, 2).unwrap_err().to_string();
             assert!(e.contains("whole number of draws"), "{bad}: {e}");
