@@ -1,8 +1,8 @@
 //! A spot in `stud query`'s notation (the up cards as they are dealt, p1's first on each
 //! street, and the betting; seat prefixes naming whose card or action follows) as steps, and
-//! their one replay on the rules engine, down cards unknown, to the decision the spot ends at.
-//! Below both of its readers: `stud query`'s answers (`query::spot`, which parses the
-//! notation) and a lock file's rules (`lock::spot`).
+//! their one walk on the rules engine, down cards unknown, to where the spot ends. Below all of
+//! its readers: `stud query`'s answers (`query::spot`, which parses the notation), a lock
+//! file's rules (`lock::spot`) and `stud explore`'s walk of a hand.
 
 use abstraction::cards::Card;
 use abstraction::rules::notation::Written;
@@ -39,42 +39,46 @@ pub struct Replayed {
 /// Door cards for an example spot, one per seat.
 const DOORS: [&str; 8] = ["3c", "8d", "Kh", "5s", "Qd", "9c", "2h", "Js"];
 
-/// Replays the spot on the rules engine of `def` (any number of seats), down cards unknown,
-/// until it ends at a decision. A seat prefix (`p2 cc`, `p3 Kh`) must name the seat of the
-/// action or up card after it. The empty spot stops before the first up card; any other spot
-/// that stops before one, a card where an action is due or the reverse, an illegal action and
-/// a spot past the end of the hand are refused, naming the step.
-pub fn replay(def: &GameDef, steps: &[Step]) -> Result<Replayed> {
+/// What one step of a spot did, as [`walk`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Walked {
+    /// A card dealt face up.
+    Card {
+        /// Whose up card: none for the community card, where the deck ran short.
+        seat: Option<u8>,
+        /// The card.
+        card: Card,
+    },
+    /// A seat's action.
+    Action {
+        /// Who acts.
+        seat: u8,
+        /// The real action the step named.
+        action: Action,
+    },
+}
+
+/// Replays the steps on the rules engine of `def` (any number of seats) from the deal, the
+/// down cards unknown, and stops where they run out: at a decision, before a card dealt face
+/// up, or at the end of the hand. `each` sees each step with the state it is taken from, before
+/// it is taken (a step then refused fails the walk). A seat prefix (`p2 cc`, `p3 Kh`) must name
+/// the seat of the action or card after it; a card where an action is due or the reverse, an
+/// illegal action, a card dealt twice and a step past the end of the hand are refused, naming
+/// the step. Below [`replay`] and `stud explore`'s walk, which may stop anywhere.
+pub fn walk(def: &GameDef, steps: &[Step], mut each: impl FnMut(&State, Walked)) -> Result<State> {
     let mut state = State::new(def)?;
-    let mut bets = Vec::new();
-    let steps = with_seats(steps)?;
-    let mut steps = steps.into_iter().peekable();
-    let empty = steps.peek().is_none();
+    let mut steps = with_seats(steps)?.into_iter();
     loop {
         match state.next() {
-            // The community card (the deck run short on the last street) is named as an up
-            // card is.
             Next::Deal {
                 deal: deal @ (Deal::Up | Deal::Community),
                 seat,
             } => {
-                let face_up = match deal {
-                    Deal::Community => "the community card",
-                    _ => "a card face up",
-                };
-                let whose = seat.map_or(face_up.into(), |s| format!("{}'s up card", seat_name(s)));
                 let Some((i, step, named)) = steps.next() else {
-                    if empty {
-                        break;
-                    }
-                    bail!(
-                        "the spot stops before {whose} on {}: give it, as in `{}` for the door \
-                         cards, p1's first",
-                        def.street_name(state.street()),
-                        DOORS[..usize::from(def.seats).min(DOORS.len())].join(" ")
-                    );
+                    return Ok(state);
                 };
-                let Step::Card(c) = step else {
+                let whose = face_up(deal, seat);
+                let Step::Card(card) = step else {
                     bail!(
                         "step {} ({}): {whose} on {} is dealt here: give the card",
                         i + 1,
@@ -83,14 +87,15 @@ pub fn replay(def: &GameDef, steps: &[Step]) -> Result<Replayed> {
                     );
                 };
                 check_seat(i, named, seat, &whose)?;
+                each(&state, Walked::Card { seat, card });
                 state
-                    .deal(c)
-                    .with_context(|| format!("step {} ({c})", i + 1))?;
+                    .deal(card)
+                    .with_context(|| format!("step {} ({card})", i + 1))?;
             }
             Next::Deal { .. } => state.deal_unknown()?,
             Next::Act { seat } => {
                 let Some((i, step, named)) = steps.next() else {
-                    break;
+                    return Ok(state);
                 };
                 check_seat(
                     i,
@@ -98,21 +103,52 @@ pub fn replay(def: &GameDef, steps: &[Step]) -> Result<Replayed> {
                     Some(seat),
                     &format!("{}'s action", seat_name(seat)),
                 )?;
-                let a = resolve(&state, i, step)?;
-                bets.push((state.street(), a));
+                let action = resolve(&state, i, step)?;
+                each(&state, Walked::Action { seat, action });
                 state
-                    .apply(a)
-                    .with_context(|| format!("step {} ({a})", i + 1))?;
+                    .apply(action)
+                    .with_context(|| format!("step {} ({action})", i + 1))?;
             }
-            Next::Over => {
-                if let Some((i, _, _)) = steps.next() {
-                    bail!("step {}: the hand is over before it", i + 1);
-                }
-                bail!("the spot ends where the hand is over: no one decides");
-            }
+            Next::Over => match steps.next() {
+                Some((i, _, _)) => bail!("step {}: the hand is over before it", i + 1),
+                None => return Ok(state),
+            },
         }
     }
-    Ok(Replayed { state, bets, empty })
+}
+
+/// A card dealt face up as a player names it: `p2's up card`, or the community card (the deck
+/// run short on the last street, named as an up card is).
+fn face_up(deal: Deal, seat: Option<u8>) -> String {
+    match (deal, seat) {
+        (Deal::Community, _) => "the community card".into(),
+        (_, Some(s)) => format!("{}'s up card", seat_name(s)),
+        (_, None) => "a card face up".into(),
+    }
+}
+
+/// Replays the spot on the rules engine of `def` (any number of seats), down cards unknown,
+/// until it ends at a decision ([`walk`]). The empty spot stops before the first up card; any
+/// other spot that stops before one, or where the hand is over, is refused as the walk's own
+/// refusals are, naming the step.
+pub fn replay(def: &GameDef, steps: &[Step]) -> Result<Replayed> {
+    let mut bets = Vec::new();
+    let state = walk(def, steps, |state, step| {
+        if let Walked::Action { action, .. } = step {
+            bets.push((state.street(), action));
+        }
+    })?;
+    let empty = steps.is_empty();
+    match state.next() {
+        Next::Deal { deal, seat } if !empty => bail!(
+            "the spot stops before {} on {}: give it, as in `{}` for the door cards, p1's first",
+            face_up(deal, seat),
+            def.street_name(state.street()),
+            DOORS[..usize::from(def.seats).min(DOORS.len())].join(" ")
+        ),
+        Next::Over => bail!("the spot ends where the hand is over: no one decides"),
+        _ => Ok(Replayed { state, bets, empty }),
+    }
 }
 
 /// The steps with their index in the spot and the seat a prefix before them names.
@@ -208,6 +244,43 @@ mod tests {
         // The empty spot stops before the first up card, none dealt.
         let r = at("").unwrap();
         assert!(r.empty && r.state.to_act().is_none() && r.bets.is_empty());
+    }
+
+    /// Eight seats who call to seventh street leave four cards for eight: the community card is
+    /// a step of the spot as an up card is, reported without a seat, and a spot that stops
+    /// before it is refused by its name.
+    #[test]
+    fn eight_seats_walk_to_the_community_card() {
+        let def = GameDef::preset("7stud-8p").unwrap();
+        let doors = ["3c", "8d", "Kh", "5s", "Qd", "9c", "2h", "Js"];
+        let deck = def.deck.cards();
+        let mut rest = (deck.iter().map(|c| c.to_string())).filter(|c| !doors.contains(&&c[..]));
+        let mut spot = format!("{} pb {}", doors.join(" "), ["cc"; 7].join(" "));
+        for _ in 4..=6 {
+            for _ in 0..8 {
+                spot = format!("{spot} {}", rest.next().unwrap());
+            }
+            spot = format!("{spot} {}", ["cc"; 8].join(" "));
+        }
+        let e = format!(
+            "{:#}",
+            replay(&def, &parse_spot(&spot).unwrap()).err().unwrap()
+        );
+        assert!(
+            e.contains("the spot stops before the community card on 7th street"),
+            "{e}"
+        );
+        let last = rest.next().unwrap();
+        let steps = parse_spot(&format!("{spot} {last}")).unwrap();
+        let mut seen = Vec::new();
+        let state = walk(&def, &steps, |_, step| seen.push(step)).unwrap();
+        assert_eq!(seen.len(), steps.len());
+        let card: Card = last.parse().unwrap();
+        assert_eq!(seen.last(), Some(&Walked::Card { seat: None, card }));
+        assert_eq!(state.community_cards(), &[card]);
+        assert!(matches!(state.next(), Next::Act { .. }));
+        let r = replay(&def, &steps).unwrap();
+        assert_eq!(r.bets.len(), 8 + 3 * 8);
     }
 
     #[test]

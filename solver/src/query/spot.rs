@@ -13,7 +13,7 @@ use abstraction::tree::Edge;
 use anyhow::{anyhow, bail, Result};
 
 use crate::spot::action_code;
-pub use crate::spot::{check_seat, replay, resolve, step_name, with_seats, Replayed, Step};
+pub use crate::spot::{replay, step_name, walk, Replayed, Step, Walked};
 
 /// Parses a spot: its tokens split at white space, `|`, `/` and `,`, each an action of
 /// [`notation`] (`cbr 5` two tokens), a seat prefix (`p1`) or a card; a token that is none of

@@ -88,6 +88,7 @@ function drawBoard(v) {
   b.replaceChildren(
     ...v.up.map((up, s) => el('p', { 'data-seat': s, class: folded.has(s) ? 'folded' : null }, `p${s + 1} shows: `,
       up.length ? up.flatMap((c) => [card(c), ' ']) : 'nothing yet', folded.has(s) ? '(folded)' : '')),
+    v.community.length ? el('p', {}, 'the community card: ', ...v.community.map(card)) : '',
     el('p', {}, 'pot ', el('b', { id: 'pot' }, String(v.pot)))
   );
 }
@@ -108,7 +109,7 @@ function drawDeal(v) {
   }
   const random = () => go([...spot, v.unseen[Math.floor(Math.random() * v.unseen.length)]]);
   $('panel').replaceChildren(
-    el('h2', {}, `${v.street_name}: p${seat + 1}'s up card`),
+    el('h2', {}, v.community_due ? `${v.street_name}: the community card` : `${v.street_name}: p${seat + 1}'s up card`),
     deck,
     el('p', { class: 'actions' }, el('button', { id: 'random', onclick: random }, 'a random card'))
   );

@@ -23,7 +23,7 @@
 //! client sends can stop the server.
 
 use crate::cli::action_words;
-use crate::cli::query::spot::{check_seat, parse_spot, resolve, with_seats, Step};
+use crate::cli::query::spot::{parse_spot, walk, Step, Walked};
 use abstraction::betting_tree::BettingNodes;
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::seat_name;
@@ -186,10 +186,9 @@ fn parse_head(head: &[u8], port: u16) -> std::result::Result<Head<'_>, Reply> {
 
 /// A spot in the notation of `stud query` (cards; `f`, `c`/`cc`/`call`/`check`, `pb`,
 /// `complete`/`bet`/`raise`/`cbr 5`/`cbr5`, a `p2` prefix naming the seat; any case, separated by
-/// spaces, `|`, `/` or `,`), as the page and a pasted address write it: each step with its
-/// index and the seat a prefix names.
-fn parse_steps(spot: &str) -> Result<Vec<(usize, Step, Option<u8>)>> {
-    let steps = with_seats(&parse_spot(spot)?)?;
+/// spaces, `|`, `/` or `,`), as the page and a pasted address write it.
+fn parse_steps(spot: &str) -> Result<Vec<Step>> {
+    let steps = parse_spot(spot)?;
     if steps.len() > MAX_SPOT {
         bail!("a spot of {} steps: at most {MAX_SPOT}", steps.len());
     }
@@ -411,7 +410,6 @@ impl Explorer {
         let hand = param(query, "hand")?.filter(|h| !h.trim().is_empty());
         let samples = samples_param(query, self.player.file().game().seats.into())?;
         let steps = parse_steps(&spot)?;
-        let steps: Vec<Step> = steps.into_iter().map(|(_, s, _)| s).collect();
         let options = solver::values::Options {
             samples,
             ..Default::default()
@@ -448,49 +446,26 @@ impl Explorer {
         let f = self.player.file();
         let def = f.game();
         let steps = parse_steps(spot)?;
-        let mut state = State::new(def)?;
         let mut history = Vec::new();
         let mut tokens = Vec::new();
-        for &(i, step, named) in &steps {
-            deal_downs(&mut state)?;
-            let street = def.street_name(state.street());
-            let (token, text) = match (step, state.next()) {
-                (_, Next::Over) => bail!("step {}: the hand is over before it", i + 1),
-                (
-                    Step::Card(c),
-                    Next::Deal {
-                        deal: Deal::Up,
-                        seat: Some(s),
+        let state = walk(def, &steps, |state, step| {
+            let (token, text) = match step {
+                Walked::Card { seat, card } => (
+                    card.to_string(),
+                    match seat {
+                        Some(s) => format!("{} shows {card}", seat_name(s)),
+                        None => format!("the community card: {card}"),
                     },
-                ) => {
-                    check_seat(i, named, Some(s), &format!("{}'s up card", seat_name(s)))?;
-                    state
-                        .deal(c)
-                        .with_context(|| format!("step {}: {c}", i + 1))?;
-                    (c.to_string(), format!("{} shows {c}", seat_name(s)))
-                }
-                (Step::Card(_), _) => bail!("step {}: an action is due, not a card", i + 1),
-                (_, Next::Act { seat }) => {
-                    check_seat(
-                        i,
-                        named,
-                        Some(seat),
-                        &format!("{}'s action", seat_name(seat)),
-                    )?;
-                    let a = resolve(&state, i, step)?;
-                    if !state.legal_actions().contains(&a) {
-                        bail!("step {}: {a} is not legal here", i + 1);
-                    }
-                    let words = format!("{}: {}", seat_name(seat), action_words(&state, a));
-                    state.apply(a)?;
-                    (a.to_string().replace(' ', ""), words)
-                }
-                (_, _) => bail!("step {}: a card is due, not an action", i + 1),
+                ),
+                Walked::Action { seat, action } => (
+                    action.to_string().replace(' ', ""),
+                    format!("{}: {}", seat_name(seat), action_words(state, action)),
+                ),
             };
-            tokens.push(token.clone());
+            let street = def.street_name(state.street());
             history.push(json!({ "token": token, "street_name": street, "text": text }));
-        }
-        deal_downs(&mut state)?;
+            tokens.push(token);
+        })?;
         let spot = tokens.join(" ");
         let seats = 0..def.seats;
         let mut v = json!({
@@ -502,6 +477,7 @@ impl Explorer {
             "street_name": def.street_name(state.street()),
             "up": seats.clone().map(|s| cards_json(state.up_cards(s))).collect::<Vec<_>>(),
             "folded": seats.clone().filter(|&s| state.folded(s)).collect::<Vec<_>>(),
+            "community": cards_json(state.community_cards()),
             "pot": state.pot(),
         });
         match state.next() {
@@ -514,9 +490,13 @@ impl Explorer {
                 v["state"] = "decision".into();
                 self.decision(&state, &spot, &mut v)?;
             }
-            Next::Deal { .. } => {
+            Next::Deal { deal, .. } => {
                 v["state"] = "deal".into();
-                let dealt: CardSet = seats.flat_map(|s| state.up_cards(s).to_vec()).collect();
+                v["community_due"] = matches!(deal, Deal::Community).into();
+                let dealt: CardSet = (seats.flat_map(|s| state.up_cards(s).iter()))
+                    .chain(state.community_cards())
+                    .copied()
+                    .collect();
                 let deck = def.deck.cards();
                 v["due"] = due_seats(&state)?.into();
                 v["unseen"] = deck
@@ -748,6 +728,16 @@ mod tests {
         let v = e.node("3c 8d pb f").unwrap();
         assert_eq!(v["state"], "over");
         assert_eq!(v["history"][3]["text"], "p2: fold");
+        assert_eq!(
+            (v["community"].clone(), v["community_due"].clone()),
+            (json!([]), Value::Null)
+        );
+        // A seat prefix is checked on every path of the page, the values' too: p1 brings in.
+        let e2 = format!("{:#}", e.node("3c 8d p2 pb").unwrap_err());
+        assert!(e2.contains("written for p2"), "{e2}");
+        let e2 = format!("{:#}", e.values("spot=3c+8d+p2+pb").unwrap_err());
+        assert!(e2.contains("written for p2"), "{e2}");
+        assert_eq!(e.node("3c 8d p1 pb").unwrap()["state"], "decision");
     }
 
     #[test]
