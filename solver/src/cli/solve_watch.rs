@@ -14,7 +14,10 @@ use std::time::{Duration, Instant};
 const LOG_EVERY: Duration = Duration::from_secs(60);
 
 /// The command line's watcher: quiet (no lines, no bars) for `--json` and on the ranks of a
-/// split solve but the first; the checkpoints' JSON lines printed with `json`.
+/// split solve but the first; the checkpoints' JSON lines printed with `json`. With `json` the
+/// bars are still drawn where standard error is a terminal, as every deals bar is
+/// ([`super::deals_bar`]): the answer is on standard output, and an hours-long solve is not
+/// silent; a pipe or a log gets nothing but the JSON.
 pub struct Console {
     quiet: bool,
     json: bool,
@@ -34,6 +37,12 @@ impl Console {
             bar: None,
         }
     }
+
+    /// Whether the bars are drawn: not quiet, or printing JSON with standard error a terminal.
+    fn bars(&self) -> bool {
+        use std::io::IsTerminal;
+        !self.quiet || (self.json && std::io::stderr().is_terminal())
+    }
 }
 
 impl Watcher for Console {
@@ -46,7 +55,7 @@ impl Watcher for Console {
     fn building(&self, def: &GameDef, p: Building) {
         let mut bar = self.building.lock().unwrap_or_else(|e| e.into_inner());
         let bar = bar.get_or_insert_with(|| {
-            let bar = if self.quiet {
+            let bar = if !self.bars() {
                 indicatif::ProgressBar::hidden()
             } else {
                 indicatif::ProgressBar::new(1)
@@ -82,7 +91,7 @@ impl Watcher for Console {
     }
 
     fn started(&mut self, plan: &Plan) {
-        self.bar = Some(Bar::new(self.quiet, plan));
+        self.bar = Some(Bar::new(self.bars(), !self.quiet, plan));
     }
 
     fn iterated(&mut self, tick: &Tick<'_>) {
@@ -118,20 +127,20 @@ struct Bar {
 }
 
 impl Bar {
-    /// The bar of `plan`, hidden when `quiet`.
-    fn new(quiet: bool, plan: &Plan) -> Bar {
+    /// The bar of `plan`, drawn when `drawn`; its lines printed into a log when `lines`.
+    fn new(drawn: bool, lines: bool, plan: &Plan) -> Bar {
         let len = plan.iterations.or(plan.time.map(|t| t.as_secs()));
-        let bar = match (quiet, len) {
-            (true, _) => indicatif::ProgressBar::hidden(),
-            (false, Some(n)) => indicatif::ProgressBar::new(n),
-            (false, None) => indicatif::ProgressBar::new_spinner(),
+        let bar = match (drawn, len) {
+            (false, _) => indicatif::ProgressBar::hidden(),
+            (true, Some(n)) => indicatif::ProgressBar::new(n),
+            (true, None) => indicatif::ProgressBar::new_spinner(),
         };
         bar.set_style(
             indicatif::ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {msg}")
                 .expect("a valid template"),
         );
         use std::io::IsTerminal;
-        let to_log = !quiet && !std::io::stderr().is_terminal();
+        let to_log = lines && !std::io::stderr().is_terminal();
         Bar {
             bar,
             by_iterations: plan.iterations.is_some() || plan.time.is_none(),

@@ -4,7 +4,7 @@ use crate::common;
 
 use abstraction::phh::{replay, HandHistory};
 use abstraction::rules::Profile;
-use common::{stud, text};
+use common::{on_a_terminal, stud, text};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -445,23 +445,6 @@ fn a_strategy_raising_into_an_all_in_seat_calls_instead() {
         (&v["fallbacks_a"], &v["fallbacks_b"]),
         (&0.into(), &0.into())
     );
-}
-
-/// Runs `stud` under a pseudo-terminal (`script`), where indicatif draws its bars: what the
-/// terminal shows. `None` where `script` is missing.
-fn on_a_terminal(args: &[&str]) -> String {
-    let bin = env!("CARGO_BIN_EXE_stud");
-    let cmd = std::iter::once(bin)
-        .chain(args.iter().copied())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let out = std::process::Command::new("script")
-        .args(["-qec", &cmd, "/dev/null"])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("`script` runs the command on a terminal: install it (Debian: bsdutils)");
-    assert!(out.status.success(), "{}", text(&out.stdout));
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]

@@ -667,18 +667,22 @@ fn a_solve_into_a_log_prints_its_progress_as_lines() {
     let progress: Vec<&str> = err.lines().filter(|l| l.starts_with("[00:00:")).collect();
     assert_eq!(progress.len(), 1, "{err}");
     assert!(progress[0].starts_with("[00:00:00] 1 iteration, "), "{err}");
-    // With --json the output is for a program: no progress at all.
-    let o = stud(&[
-        "solve",
-        "--game",
-        "kuhn",
-        "--iterations",
-        "300",
-        "--json",
-        "--out",
-        s(&out),
-    ]);
+    // With --json into a pipe or a log the output is for a program: no progress at all.
+    let json = ["solve", "--game", "kuhn", "--iterations", "300", "--json"];
+    let o = stud(&[&json[..], &["--out", s(&out)]].concat());
     assert!(!String::from_utf8(o.stderr).unwrap().contains(" iteration"));
+    // On a terminal the bar is drawn under --json too, as every deals bar is: the JSON lines
+    // alone on standard output.
+    let lines = d.join("solve.jsonl");
+    let shown = common::on_a_terminal(&[&json[..], &["--out", s(&out), ">", s(&lines)]].concat());
+    assert!(
+        shown.contains(" iteration, ") && shown.contains(" left"),
+        "{shown}"
+    );
+    let written = std::fs::read_to_string(&lines).unwrap();
+    for line in written.lines() {
+        serde_json::from_str::<serde_json::Value>(line).expect(line);
+    }
 }
 
 #[test]

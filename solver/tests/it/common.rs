@@ -51,3 +51,20 @@ pub fn err(out: &Output) -> String {
     assert!(!out.status.success());
     text(&out.stderr)
 }
+
+/// Runs `stud` under a pseudo-terminal (`script`), where indicatif draws its bars: what the
+/// terminal shows. Fails, saying what to install, where `script` is missing.
+pub fn on_a_terminal(args: &[&str]) -> String {
+    let bin = env!("CARGO_BIN_EXE_stud");
+    let cmd = std::iter::once(bin)
+        .chain(args.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let out = std::process::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("`script` runs the command on a terminal: install it (Debian: bsdutils)");
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
