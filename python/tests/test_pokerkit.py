@@ -79,6 +79,26 @@ def test_every_bot_plays_a_pokerkit_table(bot):
     assert (finished, illegal) == (30, 0), first
 
 
+@pytest.mark.parametrize("bot", stud.BOT_NAMES)
+def test_every_bot_plays_eight_seats_to_the_community_card(bot):
+    # Eight seats at seventh street leave too few cards for eight down cards: PokerKit turns one
+    # community card for every seat, and the players read it from the state as a board card.
+    players = [stud.Player(bot)] + [stud.Player("call")] * 7
+    rng = random.Random(8)
+    community = 0
+    for hand in range(12):
+        state = pokerkit_state(seats=8)
+        while state.status:
+            player = players[(state.actor_index + hand) % 8]
+            policy = player.policy(state)
+            for action, p in policy.items():
+                assert p == 0.0 or legal_in_pokerkit(state, action), (stud.phh_actions(state), action)
+            if any(state.board_cards):
+                community += 1
+            player.act(state, rng)
+    assert community > 0, "no decision after a community card"
+
+
 def test_the_policy_is_the_protocols_answer_at_the_same_history(hu_player):
     # The same spot asked as a PokerKit state and as the PHH actions the protocol reads.
     state = pokerkit_state()
