@@ -102,16 +102,6 @@ impl Backend for Multiway<'_> {
         Ok((solver, Problem::multiway(def)))
     }
 
-    fn resume(
-        &mut self,
-        ckpt: &Path,
-        solver: &mut Solver,
-        problem: &Problem,
-        _: &dyn Watcher,
-    ) -> Result<()> {
-        session::resume(ckpt, solver, problem)
-    }
-
     fn plan(&self, request: &Request, ckpt: &Path) -> Plan {
         super::measured_plan(request, self.settings.every, ckpt)
     }

@@ -118,16 +118,6 @@ impl Backend for Walked<'_> {
         Ok((solver, problem))
     }
 
-    fn resume(
-        &mut self,
-        ckpt: &Path,
-        solver: &mut Solver,
-        problem: &Problem,
-        _: &dyn Watcher,
-    ) -> Result<()> {
-        session::resume(ckpt, solver, problem)
-    }
-
     fn plan(&self, request: &Request, ckpt: &Path) -> Plan {
         super::measured_plan(request, self.settings.every, ckpt)
     }

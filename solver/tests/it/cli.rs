@@ -469,14 +469,21 @@ fn an_interrupted_solve_writes_its_work_and_resumes() {
         std::fs::write(&damaged, bytes).unwrap();
         let e = fails(&["info", s(&damaged)]);
         assert!(e.contains("damaged"), "{e}");
-        // Resumed to a few iterations more: it starts from the interrupted count.
+        // Resumed to an iteration more, it says where it starts: every solver alike.
+        let mut resume = args(&(done + 1).to_string());
+        resume.extend(["--resume".to_string(), "--keep-checkpoint".to_string()]);
+        let o = stud(&resume.iter().map(String::as_str).collect::<Vec<_>>());
+        let said = String::from_utf8_lossy(&o.stderr);
+        let from = format!("resumed from {} at iteration {done}\n", ckpt.display());
+        assert!(o.status.success() && said.contains(&from), "{game}: {said}");
+        // Then to a few more: it starts from the count the last one reached.
         let more = (done + 3).to_string();
         let mut resume = args(&more);
         resume.extend(["--resume".to_string(), "--json".to_string()]);
         let json = ok(&resume.iter().map(String::as_str).collect::<Vec<_>>());
         let last: serde_json::Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
         assert_eq!(last["iterations"], done + 3, "{game}: {json}");
-        assert_eq!(last["resumed_from_iteration"], done, "{game}: {json}");
+        assert_eq!(last["resumed_from_iteration"], done + 1, "{game}: {json}");
         assert!(!ckpt.exists(), "{game}: finished, not kept");
     }
     std::fs::remove_dir_all(&d).ok();
