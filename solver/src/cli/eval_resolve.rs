@@ -21,7 +21,8 @@ stud eval resolve m8.strat --from-street 2nd --leaves 4 --nested --iterations 10
 stud eval resolve m8.strat --from-street 2nd --nested --iterations 30 --json\n  \
 stud eval resolve m8.strat --from-street 2nd --range-draws 8 --iterations 30\n  \
 stud eval resolve m8.strat --from-street 2nd --nested --safe-nested --iterations 30\n  \
-stud eval resolve m8.strat --from-street 2nd --nested --safe --gadget maxmargin --json\n\n\
+stud eval resolve m8.strat --from-street 2nd --nested --safe --gadget maxmargin --json\n  \
+stud eval resolve m8.strat --from-street 2nd --safe --fallback --iterations 30\n\n\
 On a walkable game (ministud, kings and aces and the like: one down card, the lossless public \
 tree in memory), the player's strategy is lifted onto the lossless public tree and measured by \
 the exact best response; then every last-street subgame it reaches is re-solved from the \
@@ -64,6 +65,12 @@ pub struct Args {
     /// exploitable).
     #[arg(long, requires = "nested")]
     pub safe_nested: bool,
+    /// With --safe or --safe-nested: a seat whose safe re-solve lets some opponent hand gain
+    /// over its alternative (the bound not reached within the budget) plays the strategy it
+    /// replaces there instead (the blueprint, or the rows of the re-solve above): a safe
+    /// fallback. `FILE:resolve-safe,fallback` plays so.
+    #[arg(long)]
+    pub fallback: bool,
     /// The gadget of the safe re-solves: `resolve` (Burch et al.: each opponent hand may
     /// take its value against the strategy replaced) or `maxmargin` (Moravcik et al.: the
     /// re-solve widens the smallest margin by which the opponent's hands do worse).
@@ -115,6 +122,9 @@ pub enum Gadget {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.fallback && !args.safe && !args.safe_nested {
+        bail!("--fallback falls back where a safe re-solve's bound does not hold: add --safe or --safe-nested");
+    }
     let def = game_for(args.game.given(), &[&args.strategy], "ministud")?;
     let budget = match args.budget_ms {
         Some(ms) => Budget::Millis(ms),
@@ -224,6 +234,7 @@ fn options(args: &Args) -> Options {
         } else {
             Method::Unsafe
         },
+        fallback: args.fallback,
         ..Default::default()
     }
 }
@@ -298,6 +309,19 @@ fn print_text(
             "  safe re-solves letting an opponent hand gain over its alternative: {} of {} \
              (the most {gain:.4} chips per hand reaching the subgame)",
             m.gaining_solves, m.safe_solves
+        );
+    }
+    if m.unreached > 0 {
+        println!(
+            "  not re-solved, the rows kept: {} roots the strategy never reaches with hands \
+             that can meet",
+            m.unreached
+        );
+    }
+    if options.fallback {
+        println!(
+            "  fallen back to the strategy replaced: {} first re-solves, {} nested",
+            m.fell_back, m.nested_fell_back
         );
     }
     println!(

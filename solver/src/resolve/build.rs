@@ -137,10 +137,10 @@ pub(super) fn of_given(given: Given, start: Instant) -> anyhow::Result<Subgame> 
     b.seats = seats;
     // The chance of the subgame: the weight of every pair of holdings that do not collide.
     let pairs = b.disjoint_pairs(&weights);
-    ensure!(
+    super::reached(
         pairs > 0.0,
-        "every pair of the two ranges' holdings shares a card"
-    );
+        "every pair of the two ranges' holdings shares a card",
+    )?;
     b.scale = 1.0 / pairs;
     // A root later in its street (a table's pot become heads-up there) keeps the street's
     // raises so far against the cap.
@@ -302,7 +302,7 @@ fn root_weights(
             w[sorted[i].1 as usize] += weight;
         }
         let total: f64 = w.iter().sum();
-        ensure!(total > 0.0, "a seat's range is empty");
+        super::reached(total > 0.0, "a seat's range is empty")?;
         w.iter_mut().for_each(|x| *x /= total);
     }
     Ok(root_weights)

@@ -119,17 +119,17 @@ impl Subgame {
                 cards.len()
             );
             let total: f64 = w.iter().sum();
-            ensure!(total > 0.0, "a seat's range is empty");
+            super::reached(total > 0.0, "a seat's range is empty")?;
             w.iter_mut().for_each(|x| *x /= total);
         }
         // The weight of the pairs of hands that do not collide: one card each, so all pairs
         // but the hand with itself.
         let same: f64 = ranges[0].iter().zip(&ranges[1]).map(|(a, b)| a * b).sum();
         let pairs = 1.0 - same;
-        ensure!(
+        super::reached(
             pairs > 1e-12,
-            "every pair of the two ranges' holdings shares a card"
-        );
+            "every pair of the two ranges' holdings shares a card",
+        )?;
         let range_millis = start.elapsed().as_secs_f64() * 1000.0;
         let budget = Budget {
             nodes: usize::MAX,

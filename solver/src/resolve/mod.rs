@@ -113,6 +113,29 @@ pub const RESOLVE_ALGORITHM: Algorithm = Algorithm::DCFR;
 /// report's best responses stay `f64`.
 pub type TableReal = f32;
 
+/// Why a subgame cannot be built: a seat's range is empty, or every pair of the two ranges'
+/// holdings shares a card. The spot is one the strategy never reaches with hands that can
+/// meet (a row played pure or thresholded, the ranges by Bayes' rule): there is nothing to
+/// re-solve against, and the exact measure keeps the strategy's rows there.
+#[derive(Debug)]
+pub struct Unreached(pub &'static str);
+
+impl std::fmt::Display for Unreached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::error::Error for Unreached {}
+
+/// The range check of a subgame's builder: [`Unreached`] when `reached` is false.
+pub(crate) fn reached(reached: bool, why: &'static str) -> anyhow::Result<()> {
+    match reached {
+        true => Ok(()),
+        false => Err(Unreached(why).into()),
+    }
+}
+
 /// Bytes a re-solve needs per slot: a regret and an average, [`TableReal`] each.
 pub const BYTES_PER_SLOT: usize = 2 * std::mem::size_of::<TableReal>();
 
@@ -150,6 +173,13 @@ pub struct Options {
     /// it by what it got against the rows of the solve above (Brown and Sandholm 2017's nested
     /// safe subgame solving), so that nesting cannot make that solve more exploitable.
     pub nested_method: Method,
+    /// Whether a safe re-solve whose seat lets some opponent hand's best response gain over its
+    /// alternative (the gadget's bound not reached within the budget: [`Resolved::holds`])
+    /// plays the strategy it replaces in that subgame instead (the blueprint, or nested, the
+    /// rows of the solve above): a safe fallback, so that the budget's error cannot make the
+    /// strategy more exploitable than the one replaced. Unsafe re-solves have no bound to fall
+    /// back by.
+    pub fallback: bool,
 }
 
 impl Options {
@@ -176,6 +206,7 @@ impl Default for Options {
             nested: false,
             range_draws: None,
             nested_method: Method::Unsafe,
+            fallback: false,
         }
     }
 }
@@ -337,6 +368,8 @@ pub struct Resolved {
     cost: Report,
     /// The safe re-solve's alternative values, for the report's `opponent_gain`.
     safety: Option<Safety>,
+    /// The safe re-solve's [`Report::opponent_gain`], once measured.
+    gain: OnceLock<Option<f64>>,
     /// The whole report, once measured.
     measured: OnceLock<Report>,
 }
@@ -776,6 +809,7 @@ impl Subgame {
             solver,
             cost,
             safety: safety.cloned(),
+            gain: OnceLock::new(),
             measured: OnceLock::new(),
         })
     }
@@ -821,10 +855,20 @@ impl Resolved {
     }
 
     /// A safe re-solve's [`Report::opponent_gain`] alone (one best-response walk, without the
-    /// report's exploitability): `None` for an unsafe one.
+    /// report's exploitability, made at the first call): `None` for an unsafe one.
     pub fn opponent_gain(&self, sub: &Subgame) -> Option<f64> {
-        let s = self.safety.as_ref()?;
-        Some(sub.opponent_gain(&self.average(), s))
+        *self.gain.get_or_init(|| {
+            let s = self.safety.as_ref()?;
+            Some(sub.opponent_gain(&self.average(), s))
+        })
+    }
+
+    /// Whether the safe re-solve's bound holds: no opponent hand's best response gains over
+    /// its alternative by more than [`verify::GAIN_TOLERANCE`] (rounding). An unsafe re-solve
+    /// has no bound, and holds.
+    pub fn holds(&self, sub: &Subgame) -> bool {
+        self.opponent_gain(sub)
+            .is_none_or(|g| g <= verify::GAIN_TOLERANCE)
     }
 
     /// The re-solved average strategy of hand `h` at action node `node`, one probability per

@@ -138,14 +138,17 @@ pub fn next_roots(
 /// `average`'s rows), by `method` within `budget` (a safe method bounds each seat's re-solve by
 /// what every opponent hand got against `average`'s rows there: the nested strategy is then no
 /// more exploitable than `average`, up to the solves' error), and so on street by street; each
-/// re-solve's rows are written over `average`'s below its root. Returns the re-solves made.
+/// re-solve's rows are written over `average`'s below its root; with `fallback`, a seat whose
+/// safe re-solve does not hold keeps `average`'s rows there ([`super::Options::fallback`]).
+/// Returns the re-solves made and the seats' re-solves fallen back.
 pub fn nest_below(
     sub: &Subgame,
     average: &mut [f64],
     budget: Budget,
     method: Method,
-) -> anyhow::Result<usize> {
-    let mut made = 0;
+    fallback: bool,
+) -> anyhow::Result<(usize, usize)> {
+    let (mut made, mut fell_back) = (0, 0);
     for (node, reach) in next_roots(&sub.tree, 0, average, &sub.ranges, NESTED_FLOOR) {
         let state = sub
             .state(node)
@@ -156,11 +159,13 @@ pub fn nest_below(
         if method != Method::Unsafe {
             copy_rows(sub, node, average, &next, 0, &mut replaced)?;
         }
-        let (mut rows, solves) = solve_by(&next, budget, method, &replaced)?;
-        made += solves.len() + nest_below(&next, &mut rows, budget, method)?;
-        copy_rows(&next, 0, &rows, sub, node, average)?;
+        let mut by = solve_by(&next, budget, method, &replaced, fallback)?;
+        let below = nest_below(&next, &mut by.average, budget, method, fallback)?;
+        made += by.solves.len() + below.0;
+        fell_back += by.fell_back + below.1;
+        copy_rows(&next, 0, &by.average, sub, node, average)?;
     }
-    Ok(made)
+    Ok((made, fell_back))
 }
 
 /// Writes `rows` (slot weights of `from`'s tree) below its node `from_at` over `average`'s

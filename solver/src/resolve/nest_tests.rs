@@ -148,7 +148,7 @@ fn a_walkable_game_re_solved_from_its_first_street_and_nested_stays_solved() {
     let budget = Budget::Iterations(200);
     let mut average = sub.solve(budget, None).unwrap().average();
     let before = average.clone();
-    let made = nest_below(&sub, &mut average, budget, Method::Unsafe).unwrap();
+    let (made, _) = nest_below(&sub, &mut average, budget, Method::Unsafe, false).unwrap();
     let nexts = next_roots(&sub.tree, 0, &before, &sub.ranges, NESTED_FLOOR);
     assert_eq!(made, nexts.len());
     for (node, reach) in nexts {

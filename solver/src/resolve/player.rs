@@ -66,8 +66,10 @@ struct Key {
 /// `resolve2` (the last two streets re-solved from the first decision of the street before the
 /// last, unsafely: [`Options::two_streets`]), each optionally followed by `,floor=F` (the
 /// ranges' [`Options::floor`]), `,cold` (the classes looked up at the re-solve only:
-/// [`Options::cold`]) and `,range-draws=N` (the ranges' classes estimated:
-/// [`Options::range_draws`]), in any order, into the blueprint's spec, the budget and the
+/// [`Options::cold`]), `,range-draws=N` (the ranges' classes estimated:
+/// [`Options::range_draws`]) and, safe methods only, `,fallback` (the blueprint played where
+/// the re-solve's bound does not hold: [`Options::fallback`]), in any order, into the
+/// blueprint's spec, the budget and the
 /// options; `None` for any other spec. `search` (`:search=N`, `:search=Nms`, the same options)
 /// is `resolve2` whose seventh street is re-solved again from the ranges the sixth-street
 /// solve's rows imply ([`Options::nested`]).
@@ -98,10 +100,16 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
         None => (Method::Unsafe, after),
     };
     let (after, listed) = after.split_once(',').unwrap_or((after, ""));
-    let (floor, cold, range_draws) = match comma_options(how, listed) {
+    let (floor, cold, range_draws, fallback) = match comma_options(how, listed) {
         Ok(o) => o,
         Err(e) => return Some(Err(e)),
     };
+    if fallback && method == Method::Unsafe {
+        return Some(Err(anyhow::anyhow!(
+            "`{how}`: `,fallback` falls back where a safe re-solve's bound does not hold: write \
+             resolve-safe or resolve-maxmargin"
+        )));
+    }
     let options = Options {
         method,
         two_streets,
@@ -110,6 +118,7 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
         nested,
         range_draws,
         nested_method: Method::Unsafe,
+        fallback,
     };
     let budget = match after {
         "" => Ok(Budget::Iterations(DEFAULT_PLAYER_ITERATIONS)),
@@ -143,11 +152,15 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
 /// none): the floor (`floor=F`, [`super::parse_floor`]; else the default), whether the player
 /// is cold (`cold`) and the ranges' estimated classes (`range-draws=N`, N outer draws of each
 /// rollout, at least 1: [`Options::range_draws`]), each at most once.
-fn comma_options(how: &str, listed: &str) -> anyhow::Result<(f64, bool, Option<u32>)> {
-    let (mut floor, mut cold, mut draws) = (None, false, None);
+fn comma_options(how: &str, listed: &str) -> anyhow::Result<(f64, bool, Option<u32>, bool)> {
+    let (mut floor, mut cold, mut draws, mut fallback) = (None, false, None, false);
     for option in listed.split(',').filter(|_| !listed.is_empty()) {
         if option == "cold" && !cold {
             cold = true;
+            continue;
+        }
+        if option == "fallback" && !fallback {
+            fallback = true;
             continue;
         }
         if let Some(n) = option
@@ -166,13 +179,14 @@ fn comma_options(how: &str, listed: &str) -> anyhow::Result<(f64, bool, Option<u
             Some(Ok(f)) if floor.is_none() => floor = Some(f),
             _ => anyhow::bail!(
                 "`{how}`: after the budget, write `,floor=F` with F between 0 and 1 (the \
-                 ranges' floor), `,cold` (classes looked up at the re-solve only) or \
-                 `,range-draws=N` (the ranges' classes estimated from N outer draws), each at \
-                 most once, not `{option}`"
+                 ranges' floor), `,cold` (classes looked up at the re-solve only), \
+                 `,range-draws=N` (the ranges' classes estimated from N outer draws) or \
+                 `,fallback` (a safe re-solve's bound kept by the blueprint), each at most \
+                 once, not `{option}`"
             ),
         }
     }
-    Ok((floor.unwrap_or(DEFAULT_FLOOR), cold, draws))
+    Ok((floor.unwrap_or(DEFAULT_FLOOR), cold, draws, fallback))
 }
 
 impl ResolvingPlayer {
@@ -202,6 +216,9 @@ impl ResolvingPlayer {
         }
         if let Some(n) = options.range_draws {
             floor.push_str(&format!(",range-draws={n}"));
+        }
+        if options.fallback {
+            floor.push_str(",fallback");
         }
         Ok(ResolvingPlayer {
             name: match (options.method, options.two_streets) {
@@ -427,6 +444,10 @@ impl ResolvingPlayer {
             false => self.solve(state, bets, budget, seat, stop)?,
         };
         let (sub, resolved) = &*solved;
+        // A safe re-solve whose bound the budget left unmet: the blueprint it replaces.
+        if self.options.fallback && !resolved.holds(sub) {
+            return blueprint(probs);
+        }
         match play_row(sub, resolved, state, bets, seat, legal, probs)? {
             Some(answer) => Ok((answer, Some(resolved.report(sub)))),
             None => blueprint(probs),

@@ -7,19 +7,36 @@ use super::{Budget, Method, Resolved, Subgame};
 use abstraction::tree::NodeKind;
 use anyhow::Context;
 
+/// A subgame re-solved by [`solve_by`].
+pub struct BySeat {
+    /// The strategy: slot weights of the subgame's tree, each decision's rows from the solve
+    /// of the seat acting there (or, fallen back, from the strategy replaced).
+    pub average: Vec<f64>,
+    /// The solves made: one unsafe, else one per seat.
+    pub solves: Vec<Resolved>,
+    /// The seats whose safe re-solve did not hold ([`Resolved::holds`]) and, with the
+    /// fallback asked, play the strategy replaced.
+    pub fell_back: usize,
+}
+
 /// `sub` re-solved by `method` within `budget`, safe methods against `replaced` (slot weights
 /// of `sub`'s tree: the strategy whose every opponent hand's best-response value each seat's
-/// re-solve must not exceed): the strategy (slot weights, each decision's rows from the solve
-/// of the seat acting there) and the solves made (one unsafe, else one per seat).
+/// re-solve must not exceed); with `fallback`, a seat whose safe re-solve lets an opponent hand
+/// gain over that keeps `replaced`'s rows ([`super::Options::fallback`]).
 pub fn solve_by(
     sub: &Subgame,
     budget: Budget,
     method: Method,
     replaced: &[f64],
-) -> anyhow::Result<(Vec<f64>, Vec<Resolved>)> {
+    fallback: bool,
+) -> anyhow::Result<BySeat> {
     let Some(kind) = method.gadget() else {
         let solved = sub.solve(budget, None)?;
-        return Ok((solved.average(), vec![solved]));
+        return Ok(BySeat {
+            average: solved.average(),
+            solves: vec![solved],
+            fell_back: 0,
+        });
     };
     let solves = (0..2u8)
         .map(|seat| {
@@ -27,24 +44,33 @@ pub fn solve_by(
             sub.solve(budget, Some(&safety))
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
+    // One best-response walk a seat, only where the fallback asks it.
+    let kept: Vec<bool> = (solves.iter()).map(|r| !fallback || r.holds(sub)).collect();
     let mut average = solves[0].average();
     for node in &sub.tree.nodes {
         if node.kind != NodeKind::Action {
             continue;
         }
-        let r = solves
-            .get(node.seat as usize)
-            .context("a seat without its re-solve")?;
+        let seat = node.seat as usize;
+        let r = solves.get(seat).context("a seat without its re-solve")?;
         // A row per bucket: per hand on the last street, per possible hand below public chance.
         let rows = sub.tree.num_buckets[node.street as usize] as usize;
         let at = node.first_slot() as usize;
         let slots = at..at + rows * node.num_children as usize;
-        for (a, &x) in average[slots.clone()]
-            .iter_mut()
-            .zip(&r.solver.average[slots])
-        {
-            *a = f64::from(x);
+        if kept[seat] {
+            for (a, &x) in average[slots.clone()]
+                .iter_mut()
+                .zip(&r.solver.average[slots])
+            {
+                *a = f64::from(x);
+            }
+        } else {
+            average[slots.clone()].copy_from_slice(&replaced[slots]);
         }
     }
-    Ok((average, solves))
+    Ok(BySeat {
+        average,
+        solves,
+        fell_back: kept.iter().filter(|&&k| !k).count(),
+    })
 }

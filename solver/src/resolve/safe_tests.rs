@@ -162,9 +162,11 @@ fn nesting_safely_below_a_near_equilibrium_keeps_it() {
     )
     .unwrap();
     let budget = Budget::Iterations(400);
-    let (mut average, _) = solve_by(&sub, budget, Method::Unsafe, &[]).unwrap();
+    let mut average = solve_by(&sub, budget, Method::Unsafe, &[], false)
+        .unwrap()
+        .average;
     let before = sub.exploitability(&average).0;
-    let made = nest_below(&sub, &mut average, budget, Method::Safe).unwrap();
+    let (made, _) = nest_below(&sub, &mut average, budget, Method::Safe, false).unwrap();
     assert!(made > 0);
     let after = sub.exploitability(&average).0;
     assert!(after <= before + 2e-3, "{after} > {before}");

@@ -677,6 +677,21 @@ fn resolve_specs_name_iterations_or_milliseconds() {
             floored(Method::Safe, 0.0)
         )))
     );
+    assert_eq!(
+        parse("f.strat:resolve-safe=40,fallback"),
+        Some(Ok((
+            "f.strat",
+            Budget::Iterations(40),
+            Options {
+                fallback: true,
+                ..opts(Method::Safe)
+            }
+        )))
+    );
+    assert!(parse("f.strat:resolve,fallback")
+        .unwrap()
+        .unwrap_err()
+        .contains("write resolve-safe"));
     for bad in ["floor=1.5", "floor=-0.1", "floor=", "flor=0.2", "0.2"] {
         let spec = format!("f.strat:resolve=30,{bad}");
         let e = resolve_spec(&spec).unwrap().unwrap_err().to_string();

@@ -9,7 +9,7 @@
 //! re-solved". Unsafe re-solving can make that strategy *more* exploitable than the blueprint
 //! (the opponent's range is taken as the blueprint implies it): this measures whether it does.
 
-use super::{Budget, Options, Subgame};
+use super::{Budget, Options, Subgame, Unreached};
 use crate::best_response::{exploitability, Exploitability};
 use crate::bot::{Bet, Player};
 use abstraction::cards::Card;
@@ -51,6 +51,16 @@ pub struct Measured {
     pub gaining_solves: usize,
     /// See [`Measured::safe_solves`].
     pub max_opponent_gain: Option<f64>,
+    /// With the fallback ([`Options::fallback`]): the safe first re-solves that played the
+    /// blueprint instead (their bound did not hold), and the nested ones that played the rows
+    /// of the solve above.
+    pub fell_back: usize,
+    /// See [`Measured::fell_back`].
+    pub nested_fell_back: usize,
+    /// Roots not re-solved, their rows kept: a seat's range there is empty or meets none of
+    /// the other's ([`super::Unreached`]: a strategy played pure or thresholded, ranges by
+    /// Bayes' rule). Not counted in [`Measured::subgames`].
+    pub unreached: usize,
 }
 
 /// The gain over its alternative above which an opponent hand counts as gaining in
@@ -181,11 +191,15 @@ pub(crate) fn measure_with(
 
     let start = Instant::now();
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let solved: Vec<Solved> = roots
+    let solved: Vec<Option<Solved>> = roots
         .par_iter()
         .map(|root| {
-            let s = resolve(root, &lifted)
-                .with_context(|| format!("the subgame at public node {}", root.node));
+            // A root the strategy never reaches with hands that can meet keeps its rows.
+            let s = match resolve(root, &lifted) {
+                Err(e) if e.downcast_ref::<Unreached>().is_some() => Ok(None),
+                s => s.map(Some),
+            }
+            .with_context(|| format!("the subgame at public node {}", root.node));
             progress(
                 done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
                 roots.len(),
@@ -194,6 +208,8 @@ pub(crate) fn measure_with(
         })
         .collect::<Result<_>>()?;
     let resolve_millis = start.elapsed().as_secs_f64() * 1000.0;
+    let unreached = solved.iter().filter(|s| s.is_none()).count();
+    let solved: Vec<Solved> = solved.into_iter().flatten().collect();
     let mut resolved = lifted;
     for s in &solved {
         for &(at, p) in &s.rows {
@@ -214,6 +230,9 @@ pub(crate) fn measure_with(
         safe_solves: gains().count(),
         gaining_solves: gains().filter(|&g| g > GAIN_TOLERANCE).count(),
         max_opponent_gain: gains().reduce(f64::max),
+        fell_back: solved.iter().map(|s| s.fell_back.0).sum(),
+        nested_fell_back: solved.iter().map(|s| s.fell_back.1).sum(),
+        unreached,
     })
 }
 
@@ -242,6 +261,8 @@ pub(crate) struct Solved {
     /// A safe re-solve's most any opponent hand gains over its alternative, per seat solved
     /// ([`super::Report::opponent_gain`]); empty when unsafe.
     pub(crate) gains: Vec<f64>,
+    /// The seats' safe re-solves fallen back: the first, and the nested ones.
+    pub(crate) fell_back: (usize, usize),
 }
 
 /// Re-solves the subgame at `root` and maps its strategy onto the public tree's slots below it.
@@ -277,16 +298,21 @@ fn resolve_root(
     // The seat's own range is its exact reach under the blueprint only by Bayes' rule: a safe
     // re-solve's bound is against the blueprint as played, so its subgame was built with a
     // floor of 0 (`Options::range_floor`).
-    let (mut average, solves) = super::safe::solve_by(&sub, budget, options.method, &blue)?;
+    let by = super::safe::solve_by(&sub, budget, options.method, &blue, options.fallback)?;
+    let (mut average, solves) = (by.average, by.solves);
     // Measured before nesting rewrites the rows below: the first re-solve's bound.
     let gains = solves
         .iter()
         .filter_map(|r| r.opponent_gain(&sub))
         .collect();
     // Nested: each later street re-solved again below, from the ranges these rows imply.
-    if options.nested {
-        super::nest::nest_below(&sub, &mut average, budget, options.nested_method)?;
-    }
+    let nested_fell_back = match options.nested {
+        true => {
+            let method = options.nested_method;
+            super::nest::nest_below(&sub, &mut average, budget, method, options.fallback)?.1
+        }
+        false => 0,
+    };
     let mut rows = Vec::with_capacity(pairs.len() * 3);
     for &(at, sub_at, k) in &pairs {
         let mut row = average[sub_at..sub_at + k].to_vec();
@@ -303,6 +329,7 @@ fn resolve_root(
         resolved,
         iterations: solves[0].solver.iterations,
         gains,
+        fell_back: (by.fell_back, nested_fell_back),
     })
 }
 

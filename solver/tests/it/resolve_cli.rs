@@ -306,7 +306,7 @@ fn the_default_floor_makes_re_solving_a_coarse_blueprint_less_exploitable() {
         ],
         "",
     ));
-    let measure = |floor: &[&str]| -> (f64, f64) {
+    let json = |more: &[&str]| -> Value {
         let mut args = vec![
             "eval",
             "resolve",
@@ -317,10 +317,13 @@ fn the_default_floor_makes_re_solving_a_coarse_blueprint_less_exploitable() {
             "30",
             "--json",
         ];
-        args.extend_from_slice(floor);
-        let v: Value = serde_json::from_str(&ok(&stud(&args, ""))).unwrap();
-        let chips = |k: &str| v[k]["chips"].as_f64().unwrap();
-        (chips("blueprint"), chips("resolved"))
+        args.extend_from_slice(more);
+        serde_json::from_str(&ok(&stud(&args, ""))).unwrap()
+    };
+    let chips = |v: &Value, k: &str| v[k]["chips"].as_f64().unwrap();
+    let measure = |floor: &[&str]| {
+        let v = json(floor);
+        (chips(&v, "blueprint"), chips(&v, "resolved"))
     };
     let (blueprint, default) = measure(&[]);
     let (_, old) = measure(&["--floor", "0.01"]);
@@ -329,6 +332,21 @@ fn the_default_floor_makes_re_solving_a_coarse_blueprint_less_exploitable() {
         default < 0.6 * blueprint,
         "default floor: {default}, blueprint {blueprint}"
     );
+    // Played thresholded with the ranges by Bayes' rule (a safe re-solve's), some roots meet
+    // no hand of one seat: they keep the strategy's rows, counted, where they were refused.
+    let safe = json(&["--safe"]);
+    assert!(safe["unreached"].as_u64().unwrap() > 0, "{safe}");
+    assert_eq!(safe["fell_back"], 0, "{safe}");
+    // The fallback plays the blueprint wherever a seat's bound did not hold, and no more.
+    let fallback = json(&["--safe", "--fallback"]);
+    assert_eq!(fallback["fell_back"], safe["gaining_solves"], "{fallback}");
+    assert!(safe["gaining_solves"].as_u64().unwrap() > 0, "{safe}");
+    assert!(chips(&fallback, "resolved") < blueprint, "{fallback}");
+    let e = err(&stud(
+        &["eval", "resolve", strat, "--game", game, "--fallback"],
+        "",
+    ));
+    assert!(e.contains("add --safe"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
