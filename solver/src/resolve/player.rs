@@ -437,11 +437,17 @@ impl ResolvingPlayer {
             return blueprint(probs);
         }
         let solved = match self.options.nested && state.street() > self.root_street(state) {
-            true => match self.solve_nested(state, bets, budget, seat, stop)? {
-                Some(solved) => solved,
-                None => return blueprint(probs),
-            },
-            false => self.solve(state, bets, budget, seat, stop)?,
+            true => self.solve_nested(state, bets, budget, seat, stop),
+            false => self.solve(state, bets, budget, seat, stop).map(Some),
+        };
+        // A spot the ranges never reach (an opponent's action the blueprint never takes, by
+        // Bayes' rule): nothing to re-solve against, as the nested walk's own `None`.
+        let solved = match solved {
+            Err(e) if e.downcast_ref::<super::Unreached>().is_some() => None,
+            solved => solved?,
+        };
+        let Some(solved) = solved else {
+            return blueprint(probs);
         };
         let (sub, resolved) = &*solved;
         // A safe re-solve whose bound the budget left unmet: the blueprint it replaces.

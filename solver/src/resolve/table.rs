@@ -204,7 +204,13 @@ impl Player for TablePlayer {
         if state.street() < last || state.live().count_ones() > 2 {
             return self.blueprint.policy(state, bets, seat, legal, probs);
         }
-        let solved = self.solve(state, bets)?;
+        let solved = match self.solve(state, bets) {
+            // Ranges that never meet (a floor of 0 and an action the blueprint never takes).
+            Err(e) if e.downcast_ref::<super::Unreached>().is_some() => {
+                return self.blueprint.policy(state, bets, seat, legal, probs)
+            }
+            solved => solved?,
+        };
         let (sub, resolved) = &*solved;
         match play_row(sub, resolved, state, bets, seat, legal, probs)? {
             Some(answer) => Ok(answer),

@@ -347,6 +347,15 @@ fn the_default_floor_makes_re_solving_a_coarse_blueprint_less_exploitable() {
         "",
     ));
     assert!(e.contains("add --safe"), "{e}");
+    // In play the same spots come where a bot raises what the file never raises: the safe
+    // player answers them from the file, where the whole match failed.
+    let safe_player = format!("{strat}:resolve-safe=5");
+    let hands = ["--game", game, "--hands", "100", "--seed", "2", "--json"];
+    for bot in ["raise", "random"] {
+        let args = [&["match", &safe_player, bot][..], &hands].concat();
+        let v: Value = serde_json::from_str(&ok(&stud(&args, ""))).unwrap();
+        assert_eq!(v["hands"], 200, "{bot}: {v}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
