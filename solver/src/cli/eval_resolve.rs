@@ -66,9 +66,10 @@ pub struct Args {
     #[arg(long, requires = "nested")]
     pub safe_nested: bool,
     /// With --safe or --safe-nested: a seat whose safe re-solve lets some opponent hand gain
-    /// over its alternative (the bound not reached within the budget) plays the strategy it
-    /// replaces there instead (the blueprint, or the rows of the re-solve above): a safe
-    /// fallback. `FILE:resolve-safe,fallback` plays so.
+    /// over its alternative (the bound not reached within the budget) mixes it with the
+    /// strategy it replaces (the blueprint, or the rows of the re-solve above) at the largest
+    /// share of 1/2, 1/4, 1/8 that holds the bound, else plays that strategy: a safe fallback.
+    /// `FILE:resolve-safe,fallback` plays so.
     #[arg(long)]
     pub fallback: bool,
     /// The gadget of the safe re-solves: `resolve` (Burch et al.: each opponent hand may
@@ -320,8 +321,9 @@ fn print_text(
     }
     if options.fallback {
         println!(
-            "  fallen back to the strategy replaced: {} first re-solves, {} nested",
-            m.fell_back, m.nested_fell_back
+            "  bound kept: {} first re-solves mixed with the strategy replaced, {} fallen back \
+             to it, {} nested fallen back",
+            m.mixed, m.fell_back, m.nested_fell_back
         );
     }
     println!(

@@ -102,6 +102,7 @@ fn resolve_limited(
         resolved: sub.exploitability(&average).0,
         iterations,
         gains: Vec::new(),
+        mixed: 0,
         fell_back: (0, 0),
     })
 }

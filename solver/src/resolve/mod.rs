@@ -175,10 +175,11 @@ pub struct Options {
     pub nested_method: Method,
     /// Whether a safe re-solve whose seat lets some opponent hand's best response gain over its
     /// alternative (the gadget's bound not reached within the budget: [`Resolved::holds`])
-    /// plays the strategy it replaces in that subgame instead (the blueprint, or nested, the
-    /// rows of the solve above): a safe fallback, so that the budget's error cannot make the
-    /// strategy more exploitable than the one replaced. Unsafe re-solves have no bound to fall
-    /// back by.
+    /// is mixed, by the seat's reach, with the strategy it replaces (the blueprint, or nested,
+    /// the rows of the solve above) at the largest share of a half, a quarter or an eighth
+    /// that holds the bound, else replaced by it: a safe fallback, so that the budget's error
+    /// cannot make the strategy more exploitable than the one replaced. Unsafe re-solves have
+    /// no bound to fall back by.
     pub fallback: bool,
 }
 

@@ -67,8 +67,9 @@ struct Key {
 /// last, unsafely: [`Options::two_streets`]), each optionally followed by `,floor=F` (the
 /// ranges' [`Options::floor`]), `,cold` (the classes looked up at the re-solve only:
 /// [`Options::cold`]), `,range-draws=N` (the ranges' classes estimated:
-/// [`Options::range_draws`]) and, safe methods only, `,fallback` (the blueprint played where
-/// the re-solve's bound does not hold: [`Options::fallback`]), in any order, into the
+/// [`Options::range_draws`]) and, safe methods only, `,fallback` (the re-solve mixed with the
+/// blueprint or replaced by it where its bound does not hold: [`Options::fallback`]), in any
+/// order, into the
 /// blueprint's spec, the budget and the
 /// options; `None` for any other spec. `search` (`:search=N`, `:search=Nms`, the same options)
 /// is `resolve2` whose seventh street is re-solved again from the ranges the sixth-street
@@ -181,7 +182,7 @@ fn comma_options(how: &str, listed: &str) -> anyhow::Result<(f64, bool, Option<u
                 "`{how}`: after the budget, write `,floor=F` with F between 0 and 1 (the \
                  ranges' floor), `,cold` (classes looked up at the re-solve only), \
                  `,range-draws=N` (the ranges' classes estimated from N outer draws) or \
-                 `,fallback` (a safe re-solve's bound kept by the blueprint), each at most \
+                 `,fallback` (a safe re-solve's bound kept with the blueprint), each at most \
                  once, not `{option}`"
             ),
         }
@@ -329,17 +330,27 @@ impl ResolvingPlayer {
             ..self.options
         };
         let gadget = self.options.method.gadget().unwrap_or_default();
-        let (sub, safety) = self.with_ranges(|cached| -> anyhow::Result<_> {
+        let (sub, safe) = self.with_ranges(|cached| -> anyhow::Result<_> {
             let sub = Subgame::at_street(cached, state, bets, root, options)?;
             // The ranges take a second or two: a client gone meanwhile has its solve spared.
             stop.check_cancelled()?;
-            let safety = match safe_for {
-                Some(seat) => Some(sub.safety(cached, seat, gadget)?),
+            let safe = match safe_for {
+                Some(seat) => {
+                    // The blueprint's rows in the subgame: the gadget's alternatives, and what
+                    // the fallback keeps.
+                    let mut seats = [false; 2];
+                    seats[seat as usize] = true;
+                    let rows = sub.policy_of_seats(cached, seats)?;
+                    Some((sub.safety_against(&rows, seat, gadget)?, rows))
+                }
                 None => None,
             };
-            Ok((sub, safety))
+            Ok((sub, safe))
         })?;
-        let resolved = sub.solve_until(budget, safety.as_ref(), stop)?;
+        let mut resolved = sub.solve_until(budget, safe.as_ref().map(|s| &s.0), stop)?;
+        if let (true, Some((_, rows))) = (self.options.fallback, &safe) {
+            super::safe::keep_bound(&sub, &mut resolved, rows);
+        }
         self.keep(key, sub, resolved)
     }
 
@@ -450,10 +461,6 @@ impl ResolvingPlayer {
             return blueprint(probs);
         };
         let (sub, resolved) = &*solved;
-        // A safe re-solve whose bound the budget left unmet: the blueprint it replaces.
-        if self.options.fallback && !resolved.holds(sub) {
-            return blueprint(probs);
-        }
         match play_row(sub, resolved, state, bets, seat, legal, probs)? {
             Some(answer) => Ok((answer, Some(resolved.report(sub)))),
             None => blueprint(probs),

@@ -51,9 +51,11 @@ pub struct Measured {
     pub gaining_solves: usize,
     /// See [`Measured::safe_solves`].
     pub max_opponent_gain: Option<f64>,
-    /// With the fallback ([`Options::fallback`]): the safe first re-solves that played the
-    /// blueprint instead (their bound did not hold), and the nested ones that played the rows
-    /// of the solve above.
+    /// With the fallback ([`Options::fallback`]): the safe first re-solves whose bound did not
+    /// hold alone but did mixed with the blueprint (`mixed`), those that played the blueprint
+    /// (`fell_back`), and the nested ones that played the rows of the solve above.
+    pub mixed: usize,
+    /// See [`Measured::mixed`].
     pub fell_back: usize,
     /// See [`Measured::fell_back`].
     pub nested_fell_back: usize,
@@ -230,6 +232,7 @@ pub(crate) fn measure_with(
         safe_solves: gains().count(),
         gaining_solves: gains().filter(|&g| g > GAIN_TOLERANCE).count(),
         max_opponent_gain: gains().reduce(f64::max),
+        mixed: solved.iter().map(|s| s.mixed).sum(),
         fell_back: solved.iter().map(|s| s.fell_back.0).sum(),
         nested_fell_back: solved.iter().map(|s| s.fell_back.1).sum(),
         unreached,
@@ -261,7 +264,10 @@ pub(crate) struct Solved {
     /// A safe re-solve's most any opponent hand gains over its alternative, per seat solved
     /// ([`super::Report::opponent_gain`]); empty when unsafe.
     pub(crate) gains: Vec<f64>,
-    /// The seats' safe re-solves fallen back: the first, and the nested ones.
+    /// The seats' safe first re-solves mixed with the blueprint, and fallen back: the first,
+    /// and the nested ones.
+    pub(crate) mixed: usize,
+    /// See [`Solved::mixed`].
     pub(crate) fell_back: (usize, usize),
 }
 
@@ -299,7 +305,7 @@ fn resolve_root(
     // re-solve's bound is against the blueprint as played, so its subgame was built with a
     // floor of 0 (`Options::range_floor`).
     let by = super::safe::solve_by(&sub, budget, options.method, &blue, options.fallback)?;
-    let (mut average, solves) = (by.average, by.solves);
+    let (mut average, solves, mixed) = (by.average, by.solves, by.mixed);
     // Measured before nesting rewrites the rows below: the first re-solve's bound.
     let gains = solves
         .iter()
@@ -329,6 +335,7 @@ fn resolve_root(
         resolved,
         iterations: solves[0].solver.iterations,
         gains,
+        mixed,
         fell_back: (by.fell_back, nested_fell_back),
     })
 }

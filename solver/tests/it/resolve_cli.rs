@@ -337,9 +337,15 @@ fn the_default_floor_makes_re_solving_a_coarse_blueprint_less_exploitable() {
     let safe = json(&["--safe"]);
     assert!(safe["unreached"].as_u64().unwrap() > 0, "{safe}");
     assert_eq!(safe["fell_back"], 0, "{safe}");
-    // The fallback plays the blueprint wherever a seat's bound did not hold, and no more.
+    // The fallback keeps the bound wherever a seat's re-solve did not hold it alone, mixed
+    // with the blueprint or replaced by it, and nowhere else.
     let fallback = json(&["--safe", "--fallback"]);
-    assert_eq!(fallback["fell_back"], safe["gaining_solves"], "{fallback}");
+    let kept = |k: &str| fallback[k].as_u64().unwrap();
+    assert_eq!(
+        kept("mixed") + kept("fell_back"),
+        safe["gaining_solves"].as_u64().unwrap(),
+        "{fallback}"
+    );
     assert!(safe["gaining_solves"].as_u64().unwrap() > 0, "{safe}");
     assert!(chips(&fallback, "resolved") < blueprint, "{fallback}");
     let e = err(&stud(
@@ -348,8 +354,8 @@ fn the_default_floor_makes_re_solving_a_coarse_blueprint_less_exploitable() {
     ));
     assert!(e.contains("add --safe"), "{e}");
     // In play the same spots come where a bot raises what the file never raises: the safe
-    // player answers them from the file, where the whole match failed.
-    let safe_player = format!("{strat}:resolve-safe=5");
+    // player answers them from the file, where the whole match failed; with the fallback too.
+    let safe_player = format!("{strat}:resolve-safe=5,fallback");
     let hands = ["--game", game, "--hands", "100", "--seed", "2", "--json"];
     for bot in ["raise", "random"] {
         let args = [&["match", &safe_player, bot][..], &hands].concat();
