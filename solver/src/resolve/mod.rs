@@ -136,6 +136,11 @@ pub(crate) fn reached(reached: bool, why: &'static str) -> anyhow::Result<()> {
     }
 }
 
+/// The gain over its alternative above which an opponent hand counts as gaining against a safe
+/// re-solve ([`Resolved::holds`], [`verify::Measured::gaining_solves`]; chips per hand reaching
+/// the subgame): rounding, not play.
+pub const GAIN_TOLERANCE: f64 = 1e-9;
+
 /// Bytes a re-solve needs per slot: a regret and an average, [`TableReal`] each.
 pub const BYTES_PER_SLOT: usize = 2 * std::mem::size_of::<TableReal>();
 
@@ -865,11 +870,10 @@ impl Resolved {
     }
 
     /// Whether the safe re-solve's bound holds: no opponent hand's best response gains over
-    /// its alternative by more than [`verify::GAIN_TOLERANCE`] (rounding). An unsafe re-solve
+    /// its alternative by more than [`GAIN_TOLERANCE`] (rounding). An unsafe re-solve
     /// has no bound, and holds.
     pub fn holds(&self, sub: &Subgame) -> bool {
-        self.opponent_gain(sub)
-            .is_none_or(|g| g <= verify::GAIN_TOLERANCE)
+        self.opponent_gain(sub).is_none_or(|g| g <= GAIN_TOLERANCE)
     }
 
     /// The re-solved average strategy of hand `h` at action node `node`, one probability per

@@ -3,8 +3,7 @@
 //! seat enters through the gadget, bounded by what it got against the strategy replaced (the
 //! blueprint, or in a nested re-solve the rows of the solve above).
 
-use super::verify::GAIN_TOLERANCE;
-use super::{Budget, Method, Resolved, Safety, Subgame, TableReal};
+use super::{Budget, Method, Resolved, Safety, Subgame, TableReal, GAIN_TOLERANCE};
 use crate::kernel::Real;
 use abstraction::tree::{Node, NodeKind, Tree, NONE};
 use anyhow::Context;

@@ -9,7 +9,7 @@
 //! re-solved". Unsafe re-solving can make that strategy *more* exploitable than the blueprint
 //! (the opponent's range is taken as the blueprint implies it): this measures whether it does.
 
-use super::{Budget, Options, Subgame, Unreached};
+use super::{Budget, Options, Subgame, Unreached, GAIN_TOLERANCE};
 use crate::best_response::{exploitability, Exploitability};
 use crate::bot::{Bet, Player};
 use abstraction::cards::Card;
@@ -64,10 +64,6 @@ pub struct Measured {
     /// Bayes' rule). Not counted in [`Measured::subgames`].
     pub unreached: usize,
 }
-
-/// The gain over its alternative above which an opponent hand counts as gaining in
-/// [`Measured::gaining_solves`] (chips per hand reaching the subgame): rounding, not play.
-pub const GAIN_TOLERANCE: f64 = 1e-9;
 
 /// A last-street root of the public tree: the first decision of the last street.
 pub(crate) struct Root {
