@@ -161,7 +161,7 @@ fn rows_of(tree: &Tree, node: &Node) -> std::ops::Range<usize> {
 /// normalized, uniform where it has no weight): each of its slots is its row's probability
 /// times the seat's own reach of the row, the product of its earlier rows on the way. A bucket
 /// is many hands only before public chance, where they have shared every row above.
-fn realization(tree: &Tree, rows: &[f64], seat: u8) -> Vec<f64> {
+pub(super) fn realization(tree: &Tree, rows: &[f64], seat: u8) -> Vec<f64> {
     let mut out = vec![0.0; tree.num_slots];
     let mut stack = vec![(0usize, vec![1.0; tree.num_hands()])];
     while let Some((i, reach)) = stack.pop() {

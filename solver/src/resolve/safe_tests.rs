@@ -171,3 +171,57 @@ fn nesting_safely_below_a_near_equilibrium_keeps_it() {
     let after = sub.exploitability(&average).0;
     assert!(after <= before + 2e-3, "{after} > {before}");
 }
+
+/// The safe fallback keeps the bound: re-solves of one to five iterations, some letting an
+/// opponent hand gain, kept by `keep_bound` (mixed with the strategy replaced or replaced by
+/// it) let none gain beyond the rows' single precision; and a strategy's realization weights,
+/// read back row by row, are the strategy.
+#[test]
+fn the_fallback_keeps_every_opponent_hand_to_its_alternative() {
+    use super::safe::{keep_bound, realization, Kept};
+    let (st, bets) = yard_hand("Qc Kd Ah Qd", 1, &[1, 2, 1]);
+    let options = Options {
+        floor: 0.0,
+        ..Default::default()
+    };
+    let sub = Subgame::with_chance(&AceLeaning, &st, &bets, 1, options).unwrap();
+    let replaced = sub.policy_of(&AceLeaning).unwrap();
+    let mut kept = Vec::new();
+    for seat in 0..2 {
+        let safety = sub
+            .safety_against(&replaced, seat, GadgetKind::Resolve)
+            .unwrap();
+        for iterations in [1, 2, 5] {
+            let budget = Budget::Iterations(iterations);
+            let mut solved = sub.solve(budget, Some(&safety)).unwrap();
+            let raw = solved.opponent_gain(&sub).unwrap();
+            let how = keep_bound(&sub, &mut solved, &replaced);
+            let gain = sub.opponent_gain(&solved.average(), &safety);
+            assert!(
+                gain <= 1e-6,
+                "seat {seat}, {iterations}: {how:?} gains {gain}"
+            );
+            assert_eq!(how == Kept::Alone, raw <= GAIN_TOLERANCE, "{raw}");
+            kept.push(how);
+        }
+        let real = realization(&sub.tree, &replaced, seat);
+        for node in sub.tree.nodes.iter().filter(|n| n.kind == NodeKind::Action) {
+            let k = node.num_children as usize;
+            for b in 0..sub.tree.num_buckets[node.street as usize] as usize {
+                let at = node.first_slot() as usize + b * k;
+                let total: f64 = real[at..at + k].iter().sum();
+                let row: f64 = replaced[at..at + k].iter().sum();
+                if node.seat != seat || total <= 0.0 || row <= 0.0 {
+                    continue;
+                }
+                for a in at..at + k {
+                    assert!((real[a] / total - replaced[a] / row).abs() < 1e-12);
+                }
+            }
+        }
+    }
+    assert!(
+        kept.iter().any(|&k| k != Kept::Alone),
+        "no re-solve needed the fallback: the test shows nothing"
+    );
+}
