@@ -128,6 +128,13 @@ impl std::fmt::Display for Unreached {
 
 impl std::error::Error for Unreached {}
 
+impl Unreached {
+    /// Whether `e` says a subgame is [`Unreached`] (behind any context).
+    pub fn is(e: &anyhow::Error) -> bool {
+        e.downcast_ref::<Unreached>().is_some()
+    }
+}
+
 /// The range check of a subgame's builder: [`Unreached`] when `reached` is false.
 pub(crate) fn reached(reached: bool, why: &'static str) -> anyhow::Result<()> {
     match reached {
@@ -660,13 +667,23 @@ impl Subgame {
         seat: u8,
         kind: GadgetKind,
     ) -> anyhow::Result<Safety> {
+        self.safety_against(&self.rows_of_seat(blueprint, seat)?, seat, kind)
+    }
+
+    /// `seat`'s rows of `blueprint`'s policy in the subgame (slot weights, the other seat's 0):
+    /// the strategy a safe re-solve of `seat` replaces ([`Subgame::safety`]), and what its
+    /// fallback keeps ([`safe::keep_bound`]).
+    pub fn rows_of_seat(
+        &self,
+        blueprint: &dyn crate::bot::Player,
+        seat: u8,
+    ) -> anyhow::Result<Vec<f64>> {
         if seat > 1 {
             bail!("{}: a subgame is heads-up", seat_name(seat));
         }
         let mut seats = [false; 2];
         seats[seat as usize] = true;
-        let rows = self.policy_of_seats(blueprint, seats)?;
-        self.safety_against(&rows, seat, kind)
+        self.policy_of_seats(blueprint, seats)
     }
 
     /// [`Subgame::safety`] against `rows` (slot weights of this subgame's tree, as the solver's

@@ -69,9 +69,7 @@ struct Key {
 /// [`Options::cold`]), `,range-draws=N` (the ranges' classes estimated:
 /// [`Options::range_draws`]) and, safe methods only, `,fallback` (the re-solve mixed with the
 /// blueprint or replaced by it where its bound does not hold: [`Options::fallback`]), in any
-/// order, into the
-/// blueprint's spec, the budget and the
-/// options; `None` for any other spec. `search` (`:search=N`, `:search=Nms`, the same options)
+/// order, into the blueprint's spec, the budget and the options; `None` for any other spec. `search` (`:search=N`, `:search=Nms`, the same options)
 /// is `resolve2` whose seventh street is re-solved again from the ranges the sixth-street
 /// solve's rows imply ([`Options::nested`]).
 pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)>> {
@@ -151,8 +149,9 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
 
 /// The options after a `:resolve` spec `how`'s budget, `listed` with commas between them (empty:
 /// none): the floor (`floor=F`, [`super::parse_floor`]; else the default), whether the player
-/// is cold (`cold`) and the ranges' estimated classes (`range-draws=N`, N outer draws of each
-/// rollout, at least 1: [`Options::range_draws`]), each at most once.
+/// is cold (`cold`), the ranges' estimated classes (`range-draws=N`, N outer draws of each
+/// rollout, at least 1: [`Options::range_draws`]) and the safe fallback (`fallback`:
+/// [`Options::fallback`]), each at most once.
 fn comma_options(how: &str, listed: &str) -> anyhow::Result<(f64, bool, Option<u32>, bool)> {
     let (mut floor, mut cold, mut draws, mut fallback) = (None, false, None, false);
     for option in listed.split(',').filter(|_| !listed.is_empty()) {
@@ -338,9 +337,7 @@ impl ResolvingPlayer {
                 Some(seat) => {
                     // The blueprint's rows in the subgame: the gadget's alternatives, and what
                     // the fallback keeps.
-                    let mut seats = [false; 2];
-                    seats[seat as usize] = true;
-                    let rows = sub.policy_of_seats(cached, seats)?;
+                    let rows = sub.rows_of_seat(cached, seat)?;
                     Some((sub.safety_against(&rows, seat, gadget)?, rows))
                 }
                 None => None,
@@ -454,7 +451,7 @@ impl ResolvingPlayer {
         // A spot the ranges never reach (an opponent's action the blueprint never takes, by
         // Bayes' rule): nothing to re-solve against, as the nested walk's own `None`.
         let solved = match solved {
-            Err(e) if e.downcast_ref::<super::Unreached>().is_some() => None,
+            Err(e) if super::Unreached::is(&e) => None,
             solved => solved?,
         };
         let Some(solved) = solved else {

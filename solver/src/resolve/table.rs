@@ -206,7 +206,7 @@ impl Player for TablePlayer {
         }
         let solved = match self.solve(state, bets) {
             // Ranges that never meet (a floor of 0 and an action the blueprint never takes).
-            Err(e) if e.downcast_ref::<super::Unreached>().is_some() => {
+            Err(e) if super::Unreached::is(&e) => {
                 return self.blueprint.policy(state, bets, seat, legal, probs)
             }
             solved => solved?,

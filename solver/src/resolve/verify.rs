@@ -194,7 +194,7 @@ pub(crate) fn measure_with(
         .map(|root| {
             // A root the strategy never reaches with hands that can meet keeps its rows.
             let s = match resolve(root, &lifted) {
-                Err(e) if e.downcast_ref::<Unreached>().is_some() => Ok(None),
+                Err(e) if Unreached::is(&e) => Ok(None),
                 s => s.map(Some),
             }
             .with_context(|| format!("the subgame at public node {}", root.node));
