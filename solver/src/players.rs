@@ -20,7 +20,8 @@ use std::path::Path;
 /// (`FILE:mixed`, `FILE:pure`, `FILE:threshold=T`; see [`strategy_spec`]), then optionally by
 /// `:resolve` (`:resolve=N` iterations, `:resolve=Nms`; `:resolve-safe…` the safe re-solve, `:resolve-maxmargin…` through the maxmargin gadget;
 /// `,floor=F` after any of them, the ranges' floor; `,cold`, classes looked up at the re-solve only;
-/// `:search…`, the last two streets from sixth street, then seventh street again, nested):
+/// `:search…`, the last two streets from sixth street, then seventh street again, nested;
+/// `:search-safe…` nested safely):
 /// its last street re-solved at play time ([`ResolvingPlayer`]; a multiway file's once two
 /// players are left: [`TablePlayer`]); or, on a walkable game, `:depth=K,from=S` (and
 /// `,nested`, `,iterations=N`, `,floor=F`): a depth-limited search from street `S` on

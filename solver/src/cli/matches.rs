@@ -59,7 +59,8 @@ pub struct Args {
     /// continuation strategies, `,nested` every later street searched again, `,iterations=N`,
     /// `,floor=F`: what `stud eval resolve --from-street S --leaves K` measures); :search, :search=N or
     /// :search=Nms searches from 6th street, the last two streets re-solved there and 7th street
-    /// again from the rows of that solve). Heads-up: A then B.
+    /// again from the rows of that solve, :search-safe safely against those rows, `,fallback`
+    /// keeping them where its bound does not hold). Heads-up: A then B.
     #[arg(required = true, num_args = 2.., value_name = "PLAYER")]
     pub players: Vec<String>,
     /// `--game`.

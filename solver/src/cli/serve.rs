@@ -51,7 +51,8 @@ pub struct Args {
     /// FILE:pure, FILE:threshold=T say how its rows are played; default threshold=0.15 for the
     /// real games; a final :resolve, :resolve=N or :resolve=Nms re-solves every last street;
     /// :resolve2 the last two, from 6th street; :search the same, 7th street re-solved again
-    /// from the 6th street solve's rows; `,floor=F` after any of them sets the ranges' floor,
+    /// from the 6th street solve's rows (:search-safe bounded by them, `,fallback` keeping
+    /// them where the bound does not hold); `,floor=F` after any of them sets the ranges' floor,
     /// `,cold` works their classes out at the re-solve only, not at earlier decisions,
     /// `,range-draws=N` estimates them from N outer rollout draws).
     pub player: String,

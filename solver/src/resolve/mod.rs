@@ -181,8 +181,8 @@ pub struct Options {
     /// approximation of the ranges, each lookup cheaper by the file's outer draws over N. The
     /// player's own blueprint decisions keep their exact classes.
     pub range_draws: Option<u32>,
-    /// How each nested re-solve ([`Options::nested`]) treats the opponent: safe methods bound
-    /// it by what it got against the rows of the solve above (Brown and Sandholm 2017's nested
+    /// How each nested re-solve ([`Options::nested`]) treats the opponent (`FILE:search-safe`):
+    /// safe methods bound it by what it got against the rows of the solve above (Brown and Sandholm 2017's nested
     /// safe subgame solving), so that nesting cannot make that solve more exploitable.
     pub nested_method: Method,
     /// Whether a safe re-solve whose seat lets some opponent hand's best response gain over its

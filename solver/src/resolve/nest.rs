@@ -1,6 +1,7 @@
 //! Nested re-solving: a later street's subgame built from the ranges that a solve of an earlier
 //! street implies, as a player searching street by street re-solves when the hand moves on
-//! (`FILE:search`; on a walkable game, `stud eval resolve --from-street S --nested`).
+//! (`FILE:search`, safely `FILE:search-safe`; on a walkable game, `stud eval resolve
+//! --from-street S --nested [--safe-nested]`).
 //!
 //! Each seat enters the earlier solve with its range there and plays the solve's rows down to
 //! the later street's first decision; a hand's reach there is its range times the probability
@@ -153,36 +154,54 @@ pub fn nest_below(
         let state = sub
             .state(node)
             .context("a next street's root has no state")?;
-        let next = Subgame::with_chance_given(state, &sub.bets[node], reach)?;
+        let next = Subgame::with_chance_given(state, &sub.bets[node], reach.clone())?;
         // The strategy the nested re-solve replaces, read in its own tree (its units).
         let mut replaced = vec![0.0; next.tree.num_slots];
         if method != Method::Unsafe {
-            copy_rows(sub, node, average, &next, 0, &mut replaced)?;
+            rows_into((sub, node, average), &reach, &next, 0, &mut replaced)?;
         }
         let mut by = solve_by(&next, budget, method, &replaced, fallback)?;
         let below = nest_below(&next, &mut by.average, budget, method, fallback)?;
         made += by.solves.len() + below.0;
         fell_back += by.fell_back + below.1;
-        copy_rows(&next, 0, &by.average, sub, node, average)?;
+        rows_into((&next, 0, &by.average), &next.ranges, sub, node, average)?;
     }
     Ok((made, fell_back))
 }
 
 /// Writes `rows` (slot weights of `from`'s tree) below its node `from_at` over `average`'s
 /// (slot weights of `into`'s tree) below its node `at`, where the two are the same spot (one
-/// subgame built at the other's node): the same betting and cards below both (checked), each
-/// hand's row to the same hand's (both subgames' hands are the deck's cards).
-fn copy_rows(
-    from: &Subgame,
-    from_at: usize,
-    rows: &[f64],
+/// subgame built at the other's node): the same betting and cards below both (checked). Each
+/// hand of `into` takes the row of `from`'s hand holding the same cards. Where several do (a
+/// set of three cards is three hands of a sixth-street solve, by the card dealt last:
+/// [`Tree::twins`]), it takes their rows mixed by each one's reach, `reach` at `from_at` times
+/// its own rows' probabilities on the way: the one strategy of the set that gives every
+/// opponent hand what the several rows give it (Kuhn's theorem), so that a safe re-solve of
+/// `into` is bounded by what the solve above let each opponent hand get.
+fn rows_into<T: Copy + Into<f64>>(
+    from: (&Subgame, usize, &[T]),
+    reach: &[Vec<f64>; 2],
     into: &Subgame,
     at: usize,
     average: &mut [f64],
 ) -> anyhow::Result<()> {
+    let (from, from_at, rows) = from;
     let (f, t) = (&from.tree, &into.tree);
-    let mut stack = vec![(from_at, at)];
-    while let Some((p, q)) = stack.pop() {
+    let holders = holders(from, into);
+    // One holder each (a walkable game's cards, or into a solve of more hands): rows copied
+    // as they are, no reach to follow.
+    let mixing = holders.iter().any(|h| h.len() > 1);
+    let mut stack = vec![(
+        from_at,
+        at,
+        if mixing {
+            reach.clone()
+        } else {
+            Default::default()
+        },
+    )];
+    let (mut weight, mut mixed) = (Vec::new(), Vec::new());
+    while let Some((p, q, reach)) = stack.pop() {
         let (a, b) = (f.nodes[p], t.nodes[q]);
         if !matches!(a.kind, NodeKind::Action | NodeKind::Chance) {
             continue;
@@ -191,28 +210,80 @@ fn copy_rows(
             f.edges[f.children(p)] == t.edges[t.children(q)],
             "node {q}: the nested subgame's betting or cards differ from the one above"
         );
-        stack.extend(f.children(p).zip(t.children(q)));
-        if a.kind == NodeKind::Chance {
-            continue;
-        }
-        let k = a.num_children as usize;
-        let (ft, tt) = (
-            f.bucket_table(a.board, a.seat),
-            t.bucket_table(b.board, b.seat),
-        );
-        for (&x, &y) in ft
-            .iter()
-            .zip(tt)
-            .filter(|(x, y)| **x != NONE && **y != NONE)
-        {
-            let (src, dst) = (
-                a.first_slot() as usize + x as usize * k,
-                b.first_slot() as usize + y as usize * k,
+        if a.kind == NodeKind::Action {
+            let k = a.num_children as usize;
+            let (ft, tt) = (
+                f.bucket_table(a.board, a.seat),
+                t.bucket_table(b.board, b.seat),
             );
-            average[dst..dst + k].copy_from_slice(&rows[src..src + k]);
+            let row = |x: u32| a.first_slot() as usize + x as usize * k;
+            for (y, &by) in tt.iter().enumerate().filter(|(_, &y)| y != NONE) {
+                let dst = b.first_slot() as usize + by as usize * k;
+                let held: Vec<u32> = (holders[y].iter())
+                    .copied()
+                    .filter(|&x| ft[x as usize] != NONE)
+                    .collect();
+                match held[..] {
+                    [] => {}
+                    [x] => {
+                        let src = row(ft[x as usize]);
+                        for (d, &s) in average[dst..dst + k].iter_mut().zip(&rows[src..src + k]) {
+                            *d = s.into();
+                        }
+                    }
+                    ref held => {
+                        let own = &reach[a.seat as usize];
+                        let total: f64 = held.iter().map(|&x| own[x as usize]).sum();
+                        mixed.clear();
+                        mixed.resize(k, 0.0);
+                        for &x in held {
+                            // No reach on any of them: each alike.
+                            let w = match total > 0.0 {
+                                true => own[x as usize] / total,
+                                false => 1.0 / held.len() as f64,
+                            };
+                            let src = row(ft[x as usize]);
+                            let r: Vec<f64> =
+                                rows[src..src + k].iter().map(|&v| v.into()).collect();
+                            let sum: f64 = r.iter().sum();
+                            for (m, v) in mixed.iter_mut().zip(r) {
+                                *m += w * if sum > 0.0 { v / sum } else { 1.0 / k as f64 };
+                            }
+                        }
+                        average[dst..dst + k].copy_from_slice(&mixed);
+                    }
+                }
+            }
+        }
+        for (i, (c, d)) in f.children(p).zip(t.children(q)).enumerate() {
+            let mut next = reach.clone();
+            if mixing && a.kind == NodeKind::Action {
+                weigh(f, p, i, rows, 0.0, &mut weight, &mut next);
+            }
+            stack.push((c, d, next));
         }
     }
     Ok(())
+}
+
+/// For each hand of `into`, the hands of `from` holding the same cards (none, one, or a set's
+/// several orders).
+fn holders(from: &Subgame, into: &Subgame) -> Vec<Vec<u32>> {
+    let mut by_set: Vec<(u64, u32)> = (from.hands.iter().enumerate())
+        .map(|(i, h)| (h.0, i as u32))
+        .collect();
+    by_set.sort_unstable();
+    into.hands
+        .iter()
+        .map(|h| {
+            let first = by_set.partition_point(|x| x.0 < h.0);
+            by_set[first..]
+                .iter()
+                .take_while(|x| x.0 == h.0)
+                .map(|x| x.1)
+                .collect()
+        })
+        .collect()
 }
 
 /// A path from a subgame's root (each step an action node and the index of the child taken),
@@ -252,7 +323,7 @@ pub fn next_street(
     resolved: &Resolved,
     bets: &[Bet],
     fallback: f64,
-) -> anyhow::Result<Option<Subgame>> {
+) -> anyhow::Result<Option<Nested>> {
     let Some((path, node)) = path_after(sub, bets)? else {
         return Ok(None);
     };
@@ -275,14 +346,44 @@ pub fn next_street(
             }
         }
     }
-    let ranges = reach.map(|r| sets_of(sub, &r));
-    Ok(Some(Subgame::given(Given {
+    let ranges = reach.clone().map(|r| sets_of(sub, &r));
+    let next = Subgame::given(Given {
         state,
         bets: bets.to_vec(),
         seats: sub.seats,
         ranges,
         dead: CardSet::EMPTY,
-    })?))
+    })?;
+    Ok(Some(Nested {
+        sub: next,
+        at: node,
+        reach,
+    }))
+}
+
+/// A nested re-solve's subgame ([`next_street`]) and where it starts in the solve above.
+pub struct Nested {
+    /// The subgame.
+    pub sub: Subgame,
+    /// Its root's node in the subgame above.
+    at: usize,
+    /// Each seat's reach there, hand by hand of the subgame above: what its ranges sum.
+    reach: [Vec<f64>; 2],
+}
+
+impl Nested {
+    /// The rows of the solve above (`rows`, slot weights of `above`'s tree) below this
+    /// subgame's root, read into its tree, each set's orders mixed by their reach
+    /// ([`rows_into`]): the strategy a safe re-solve of this subgame replaces.
+    pub fn replaced<T: Copy + Into<f64>>(
+        &self,
+        above: &Subgame,
+        rows: &[T],
+    ) -> anyhow::Result<Vec<f64>> {
+        let mut out = vec![0.0; self.sub.tree.num_slots];
+        rows_into((above, self.at, rows), &self.reach, &self.sub, 0, &mut out)?;
+        Ok(out)
+    }
 }
 
 /// A weight per hand of `sub` summed into its card sets (each set once: a hand and its

@@ -48,7 +48,8 @@ fn the_next_street_s_ranges_are_the_solve_s_reach_summed_over_each_set_s_orders(
     let to_seventh = path_to_next_street(&sub, &bets);
     let next = next_street(&sub, &solved, &to_seventh, 0.3)
         .unwrap()
-        .unwrap();
+        .unwrap()
+        .sub;
     assert_eq!(
         (next.street, next.tree.num_hands()),
         (4, 220),
@@ -99,6 +100,99 @@ fn the_next_street_s_ranges_are_the_solve_s_reach_summed_over_each_set_s_orders(
 }
 
 #[test]
+fn the_rows_a_nested_re_solve_replaces_mix_each_set_s_orders_by_their_reach() {
+    // Seven-card stud on five ranks: each seventh-street set is three hands of the sixth-street
+    // solve (which card came last), each with its own rows there.
+    let mut def = GameDef::preset("7stud").unwrap();
+    def.deck.ranks = (8..13).map(abstraction::cards::Rank::new).collect();
+    let (st, bets) = (0..)
+        .find_map(|seed| street_spot(&def, seed, Some(&PairRaiser), 3))
+        .unwrap();
+    let sub = Subgame::at(&PairRaiser, &st, &bets, Options::default()).unwrap();
+    let solved = sub.solve(Budget::Iterations(7), None).unwrap();
+    let to_seventh = path_to_next_street(&sub, &bets);
+    let nested = next_street(&sub, &solved, &to_seventh, 0.3)
+        .unwrap()
+        .unwrap();
+    let replaced = nested.replaced(&sub, &solved.solver.average).unwrap();
+    let (t, next) = (&sub.tree, &nested.sub.tree);
+    let step = |node: usize, a: Action| {
+        let c = t.children(node).find(|&c| t.edges[c] == Edge::Action(a));
+        (node, c.unwrap() - t.children(node).start)
+    };
+    let mut path = Vec::new();
+    for &(_, a) in &to_seventh[bets.len()..] {
+        let (node, i) = step(
+            path.last()
+                .map_or(0, |&(n, i)| t.children(n).nth(i).unwrap()),
+            a,
+        );
+        path.push((node, i));
+    }
+    let at = path
+        .last()
+        .map(|&(n, i)| t.children(n).nth(i).unwrap())
+        .unwrap();
+    // Each decision below the root, walked in both trees with the path to it in the one above.
+    let (mut checked, mut apart) = (0, 0.0f64);
+    let mut stack = vec![(at, 0, path)];
+    while let Some((p, q, path)) = stack.pop() {
+        if next.nodes[q].kind != NodeKind::Action {
+            continue;
+        }
+        let n = next.nodes[q];
+        let seat = usize::from(n.seat);
+        let k = usize::from(n.num_children);
+        for (y, &b) in next.bucket_table(n.board, n.seat).iter().enumerate() {
+            if b == NONE {
+                continue;
+            }
+            let (mut want, mut total, mut alike) = (vec![0.0; k], 0.0, vec![0.0; k]);
+            let twins: Vec<usize> = (0..sub.hands.len())
+                .filter(|&h| sub.hands[h] == nested.sub.hands[y])
+                .collect();
+            assert_eq!(twins.len(), 3);
+            for &h in &twins {
+                let mut w = sub.ranges[seat][h];
+                for &(m, a) in path
+                    .iter()
+                    .filter(|(m, _)| usize::from(t.nodes[*m].seat) == seat)
+                {
+                    w *= solved.strategy(m, h)[a];
+                }
+                let row = solved.strategy(p, h);
+                for j in 0..k {
+                    want[j] += w * row[j];
+                    alike[j] += row[j] / 3.0;
+                }
+                total += w;
+            }
+            let at = n.first_slot() as usize + b as usize * k;
+            for j in 0..k {
+                let want = if total > 0.0 {
+                    want[j] / total
+                } else {
+                    alike[j]
+                };
+                assert!((replaced[at + j] - want).abs() < 1e-12, "{y} {j}");
+                apart = apart.max((want - alike[j]).abs());
+            }
+            checked += 1;
+        }
+        for (i, (c, d)) in t.children(p).zip(next.children(q)).enumerate() {
+            let mut path = path.clone();
+            path.push((p, i));
+            stack.push((c, d, path));
+        }
+    }
+    assert!(checked > 220, "{checked}");
+    assert!(
+        apart > 1e-3,
+        "each order weighed alike would pass too: {apart}"
+    );
+}
+
+#[test]
 fn a_searching_player_re_solves_seventh_street_from_its_sixth_street_rows() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../strategies/7stud-hu.strat");
     let def = GameDef::preset("7stud").unwrap();
@@ -127,10 +221,38 @@ fn a_searching_player_re_solves_seventh_street_from_its_sixth_street_rows() {
     let solved = sixth.solve(budget, None).unwrap();
     let next = next_street(&sixth, &solved, &bets, options.floor)
         .unwrap()
-        .unwrap();
+        .unwrap()
+        .sub;
     let again = next.solve(budget, None).unwrap();
     let mut want = vec![0.0; legal.len()];
     player::play_row(&next, &again, &st, &bets, seat, &legal, &mut want).unwrap();
+    assert_eq!(probs, want);
+    // Searching safely: seventh street's re-solve of the seat bounded by what each opponent
+    // hand got against the sixth-street solve's rows, falling back to them where it lets one
+    // gain.
+    let spec = "f.strat:search-safe=2,fallback";
+    let (_, budget, options) = resolve_spec(spec).unwrap().unwrap();
+    let player =
+        ResolvingPlayer::new(StrategyPlayer::open(path, &def).unwrap(), budget, options).unwrap();
+    assert!(
+        player.name().ends_with(":search-safe=2,fallback"),
+        "{}",
+        player.name()
+    );
+    let (_, report) = player
+        .policy_within((budget, &Stop::NEVER), &st, &bets, seat, &legal, &mut probs)
+        .unwrap();
+    assert_eq!(report.unwrap().street, 4);
+    let nested = next_street(&sixth, &solved, &bets, options.floor)
+        .unwrap()
+        .unwrap();
+    let replaced = nested.replaced(&sixth, &solved.solver.average).unwrap();
+    let safety = (nested.sub)
+        .safety_against(&replaced, seat, Method::Safe.gadget().unwrap())
+        .unwrap();
+    let mut again = nested.sub.solve(budget, Some(&safety)).unwrap();
+    super::safe::keep_bound(&nested.sub, &mut again, &replaced);
+    player::play_row(&nested.sub, &again, &st, &bets, seat, &legal, &mut want).unwrap();
     assert_eq!(probs, want);
 }
 

@@ -69,15 +69,17 @@ struct Key {
 /// [`Options::cold`]), `,range-draws=N` (the ranges' classes estimated:
 /// [`Options::range_draws`]) and, safe methods only, `,fallback` (the re-solve mixed with the
 /// blueprint or replaced by it where its bound does not hold: [`Options::fallback`]), in any
-/// order, into the blueprint's spec, the budget and the options; `None` for any other spec. `search` (`:search=N`, `:search=Nms`, the same options)
-/// is `resolve2` whose seventh street is re-solved again from the ranges the sixth-street
-/// solve's rows imply ([`Options::nested`]).
+/// order, into the blueprint's spec, the budget and the options; `None` for any other spec.
+/// `search` (`:search=N`, `:search=Nms`, the same options) is `resolve2` whose seventh street
+/// is re-solved again from the ranges the sixth-street solve's rows imply
+/// ([`Options::nested`]); `search-safe` and `search-maxmargin` re-solve it safely against
+/// those rows ([`Options::nested_method`]; `,fallback` as above).
 pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)>> {
     let (rest, how) = spec.rsplit_once(':')?;
     // `search` is `resolve2` nested: sixth street's solve, then seventh street's from its rows.
     let (nested, after) = match how.strip_prefix("search") {
-        Some(a) if !a.starts_with('-') => (true, a),
-        _ => (false, how.strip_prefix("resolve")?),
+        Some(a) => (true, a),
+        None => (false, how.strip_prefix("resolve")?),
     };
     let (two_streets, after) = match after.strip_prefix('2') {
         Some(a) if !nested => (true, a),
@@ -88,25 +90,27 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
             .strip_prefix("-maxmargin")
             .map(|a| (Method::Maxmargin, a))
     });
-    let (method, after) = match safe {
+    // Searching, the method is the nested re-solve's: sixth street's solve stays unsafe.
+    let (method, nested_method, after) = match safe {
+        Some((m, a)) if nested => (Method::Unsafe, m, a),
         Some(_) if two_streets => {
             return Some(Err(anyhow::anyhow!(
-                "`{how}`: a safe re-solve of two streets is not built; write resolve2 or \
-                 resolve-safe"
+                "`{how}`: a safe re-solve of two streets is not built; write resolve2, \
+                 resolve-safe or search-safe"
             )))
         }
-        Some(m) => m,
-        None => (Method::Unsafe, after),
+        Some((m, a)) => (m, Method::Unsafe, a),
+        None => (Method::Unsafe, Method::Unsafe, after),
     };
     let (after, listed) = after.split_once(',').unwrap_or((after, ""));
     let (floor, cold, range_draws, fallback) = match comma_options(how, listed) {
         Ok(o) => o,
         Err(e) => return Some(Err(e)),
     };
-    if fallback && method == Method::Unsafe {
+    if fallback && method == Method::Unsafe && nested_method == Method::Unsafe {
         return Some(Err(anyhow::anyhow!(
             "`{how}`: `,fallback` falls back where a safe re-solve's bound does not hold: write \
-             resolve-safe or resolve-maxmargin"
+             resolve-safe, resolve-maxmargin or search-safe"
         )));
     }
     let options = Options {
@@ -116,7 +120,7 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
         cold,
         nested,
         range_draws,
-        nested_method: Method::Unsafe,
+        nested_method,
         fallback,
     };
     let budget = match after {
@@ -222,7 +226,14 @@ impl ResolvingPlayer {
         }
         Ok(ResolvingPlayer {
             name: match (options.method, options.two_streets) {
-                _ if options.nested => format!("{}:search={how}{floor}", blueprint.name()),
+                _ if options.nested => {
+                    let safe = match options.nested_method {
+                        Method::Unsafe => "",
+                        Method::Safe => "-safe",
+                        Method::Maxmargin => "-maxmargin",
+                    };
+                    format!("{}:search{safe}={how}{floor}", blueprint.name())
+                }
                 (Method::Unsafe, false) => format!("{}:resolve={how}{floor}", blueprint.name()),
                 (Method::Unsafe, true) => format!("{}:resolve2={how}{floor}", blueprint.name()),
                 (Method::Safe, _) => format!("{}:resolve-safe={how}{floor}", blueprint.name()),
@@ -385,8 +396,10 @@ impl ResolvingPlayer {
     /// The nested solve of the street of `state` (after [`ResolvingPlayer::root_street`]'s),
     /// from the cache or made now: its subgame's ranges are those the root street's solve
     /// (kept, or made again: the same bits for a budget in iterations) implies along the
-    /// hand's real betting ([`super::nest::next_street`]). `None` where that solve lacks the
-    /// betting (a raise past its cap: the blueprint answers).
+    /// hand's real betting ([`super::nest::next_street`]); with a safe
+    /// [`Options::nested_method`], `seat`'s re-solve is bounded by what each opponent hand got
+    /// against that solve's rows (and falls back to them with [`Options::fallback`]). `None`
+    /// where that solve lacks the betting (a raise past its cap: the blueprint answers).
     fn solve_nested(
         &self,
         state: &State,
@@ -397,12 +410,13 @@ impl ResolvingPlayer {
     ) -> anyhow::Result<Option<Arc<Solved>>> {
         let street = state.street();
         let before = bets.iter().take_while(|b| b.0 < street).count();
+        let gadget = self.options.nested_method.gadget();
         let key = Key {
             street,
             up: [0, 1].map(|s| state.up_cards(s).iter().copied().collect()),
             bets: bets[..before].to_vec(),
             budget,
-            safe_for: None,
+            safe_for: gadget.map(|_| seat),
         };
         if let Some(hit) = self.cached_solve(&key)? {
             return Ok(Some(hit));
@@ -415,8 +429,20 @@ impl ResolvingPlayer {
             return Ok(None);
         };
         stop.check_cancelled()?;
-        let resolved = next.solve_until(budget, None, stop)?;
-        self.keep(key, next, resolved).map(Some)
+        // Safe: bounded by what each opponent hand got against the sixth-street solve's rows.
+        let resolved = match gadget {
+            None => next.sub.solve_until(budget, None, stop)?,
+            Some(kind) => {
+                let replaced = next.replaced(sub, &resolved.solver.average)?;
+                let safety = next.sub.safety_against(&replaced, seat, kind)?;
+                let mut solved = next.sub.solve_until(budget, Some(&safety), stop)?;
+                if self.options.fallback {
+                    super::safe::keep_bound(&next.sub, &mut solved, &replaced);
+                }
+                solved
+            }
+        };
+        self.keep(key, next.sub, resolved).map(Some)
     }
 }
 

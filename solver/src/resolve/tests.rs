@@ -692,6 +692,36 @@ fn resolve_specs_name_iterations_or_milliseconds() {
         .unwrap()
         .unwrap_err()
         .contains("write resolve-safe"));
+    // Searching, the safe method is seventh street's nested re-solve's; sixth street's stays
+    // unsafe (two streets).
+    let search = |nested_method, fallback| Options {
+        two_streets: true,
+        nested: true,
+        nested_method,
+        fallback,
+        ..Default::default()
+    };
+    assert_eq!(
+        parse("f.strat:search"),
+        Some(Ok(("f.strat", default, search(Method::Unsafe, false))))
+    );
+    assert_eq!(
+        parse("f.strat:search-safe=12,fallback"),
+        Some(Ok((
+            "f.strat",
+            Budget::Iterations(12),
+            search(Method::Safe, true)
+        )))
+    );
+    assert_eq!(
+        parse("f.strat:search-maxmargin"),
+        Some(Ok(("f.strat", default, search(Method::Maxmargin, false))))
+    );
+    assert!(parse("f.strat:search,fallback")
+        .unwrap()
+        .unwrap_err()
+        .contains("search-safe"));
+    assert_eq!(parse("f.strat:search2"), None);
     for bad in ["floor=1.5", "floor=-0.1", "floor=", "flor=0.2", "0.2"] {
         let spec = format!("f.strat:resolve=30,{bad}");
         let e = resolve_spec(&spec).unwrap().unwrap_err().to_string();
