@@ -625,6 +625,16 @@ impl Drawn {
         })
     }
 
+    /// The player's own holding `hand` (its down cards in the order dealt), alone: its weight
+    /// in the range does not matter.
+    fn alone(hand: &[Card]) -> Drawn {
+        Drawn {
+            cards: vec![hand.to_vec()],
+            sets: vec![hand.iter().copied().collect()],
+            cumulative: vec![1.0],
+        }
+    }
+
     /// A holding drawn by weight.
     fn draw(&self, rng: &mut ChaCha8Rng) -> usize {
         use rand::RngExt;
@@ -667,37 +677,52 @@ fn deal_jointly(
     )
 }
 
-/// What every sample shares: the spot, both ranges, the actions.
-struct Spot<'a> {
+/// What every sample shares: the spot, every seat's range, the actions.
+struct Table<'a> {
     player: &'a StrategyPlayer,
     base: State,
     bets: &'a [Bet],
     seat: u8,
     actions: Vec<Action>,
-    /// Each seat's range (the player's: its hand alone when given), drawn together.
-    ranges: [Option<Drawn>; 2],
+    /// Per seat: its range (the player's own: its hand alone when given), or `None` for a seat
+    /// without down cards.
+    ranges: Vec<Option<Drawn>>,
     seen: CardSet,
     deck: CardSet,
     classes: Option<&'a Classes>,
     up: CardSet,
     seed: u64,
+    /// Tests only: draw each seat's holding as if its betting had said nothing (uniformly from
+    /// those it could hold), a biased estimator the exact check must catch.
+    #[cfg(test)]
+    uniform: bool,
 }
 
-impl Spot<'_> {
+impl Table<'_> {
+    /// Every seat's holding drawn together ([`deal_jointly`]): an index into each range.
+    fn deal(&self, rng: &mut ChaCha8Rng, out: &mut [usize]) -> Result<CardSet> {
+        deal_jointly(&self.ranges, rng, out, |r, rng| self.pick(r, rng))
+    }
+
+    /// A holding of the range `r` drawn by weight.
+    fn pick(&self, r: &Drawn, rng: &mut ChaCha8Rng) -> usize {
+        #[cfg(test)]
+        if self.uniform {
+            return abstraction::draw::below(rng, r.sets.len());
+        }
+        r.draw(rng)
+    }
+
     /// Sample `i`: the player's values of every action, and its holding's class.
-    fn sample(&self, i: usize, held: &mut [usize; 2], out: &mut [f64]) -> Result<usize> {
+    fn sample(&self, i: usize, held: &mut [usize], out: &mut [f64]) -> Result<usize> {
         let mut rng = sample_rng(self.seed, i);
-        let taken = deal_jointly(&self.ranges, &mut rng, held, Drawn::draw)?;
+        let taken = self.deal(&mut rng, held)?;
         let mut start = self.base.clone();
         for (s, r) in self.ranges.iter().enumerate() {
             if let Some(r) = r {
                 start.show(s as u8, &r.cards[held[s]])?;
             }
         }
-        let me = self.seat as usize;
-        let mine = self.ranges[me]
-            .as_ref()
-            .map_or(CardSet::EMPTY, |r| r.sets[held[me]]);
         let playouts = Playouts {
             player: self.player,
             start: &start,
@@ -706,6 +731,10 @@ impl Spot<'_> {
         };
         let left = (self.deck.minus(self.seen)).minus(taken);
         playouts.play_each(&self.actions, left, &mut rng, out)?;
+        let mine = match &self.ranges[self.seat as usize] {
+            Some(r) => r.sets[held[self.seat as usize]],
+            None => CardSet::EMPTY,
+        };
         Ok(self.classes.map_or(0, |c| c.classify(mine, self.up)))
     }
 }
@@ -849,19 +878,15 @@ fn estimate(
     let mine: CardSet = hand.map_or(CardSet::EMPTY, |h| h.iter().copied().collect());
     let hero = match hand {
         // The player's own holding, alone: its weight in the range does not matter.
-        Some(h) => Drawn {
-            cards: vec![h.to_vec()],
-            sets: vec![mine],
-            cumulative: vec![1.0],
-        },
+        Some(h) => Drawn::alone(h),
         None => Drawn::of(&r.ranges[seat as usize], CardSet::EMPTY)?,
     };
     let villain = Drawn::of(&r.ranges[1 - seat as usize], mine)?;
     let ranges = match seat {
-        0 => [Some(hero), Some(villain)],
-        _ => [Some(villain), Some(hero)],
+        0 => vec![Some(hero), Some(villain)],
+        _ => vec![Some(villain), Some(hero)],
     };
-    let spot = Spot {
+    let spot = Table {
         player,
         actions: r.state.legal_actions(),
         base: r.state,
@@ -873,31 +898,44 @@ fn estimate(
         classes,
         up: state.up_cards(seat).iter().copied().collect(),
         seed: options.seed,
+        #[cfg(test)]
+        uniform: false,
     };
+    estimate_with(spot, state, hand.is_some(), options, progress)
+}
+
+/// The samples of `spot` summed ([`sum_samples`]), and the lines made of them.
+fn estimate_with(
+    spot: Table<'_>,
+    state: &State,
+    given: bool,
+    options: Options,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Values> {
     let total = options.samples;
-    let n_classes = classes.map_or(1, |c| c.names.len());
     let (all, by) = sum_samples(
         spot.actions.len(),
-        n_classes,
+        spot.classes.map_or(1, |c| c.names.len()),
         total,
         progress,
-        || [0; 2],
+        || vec![0; spot.ranges.len()],
         |i, held, out| spot.sample(i, held, out),
     )?;
-    let line = all.line().context("fewer than two samples")?;
-    let (range, hand) = match hand {
-        Some(_) => (None, Some(line)),
-        None => (Some(line), None),
+    let line: Line = all.line().context("fewer than two samples")?;
+    let (range, hand) = match given {
+        true => (None, Some(line)),
+        false => (Some(line), None),
     };
-    let (lines, unsampled) = match (classes, &spot.ranges[seat as usize], &hand) {
-        (Some(c), Some(r), None) => class_lines(c, &by, &r.sets, spot.up, total),
+    let seat = spot.seat as usize;
+    let (lines, unsampled) = match (spot.classes, &spot.ranges[seat], given) {
+        (Some(c), Some(r), false) => class_lines(c, &by, &r.sets, spot.up, total),
         _ => (Vec::new(), 0),
     };
     Ok(Values {
         method: Method::Estimate,
-        seat,
+        seat: spot.seat,
         actions: spot.actions,
-        committed: state.committed(seat),
+        committed: state.committed(spot.seat),
         pot: state.pot(),
         big_bet: state.def().big_bet,
         hand,

@@ -33,9 +33,11 @@ fn path_to_next_street(sub: &Subgame, bets: &[Bet]) -> Vec<Bet> {
     panic!("no decision of the next street below the root");
 }
 
-#[test]
-fn the_next_street_s_ranges_are_the_solve_s_reach_summed_over_each_set_s_orders() {
-    // Seven-card stud on five ranks (20 cards): 66 sixth-street pairs, 660 hands a seat.
+/// Seven-card stud on five ranks (20 cards), a sixth-street spot of the pair raiser: 66 pairs a
+/// seat, 660 hands (which card comes on seventh street), each seventh-street set three of them.
+/// The subgame, its solve in 7 iterations, the betting to its root and to a first decision of
+/// seventh street below it.
+fn five_ranks_sixth_street() -> (Subgame, Resolved, Vec<Bet>, Vec<Bet>) {
     let mut def = GameDef::preset("7stud").unwrap();
     def.deck.ranks = (8..13).map(abstraction::cards::Rank::new).collect();
     let (st, bets) = (0..)
@@ -43,9 +45,15 @@ fn the_next_street_s_ranges_are_the_solve_s_reach_summed_over_each_set_s_orders(
         .unwrap();
     let sub = Subgame::at(&PairRaiser, &st, &bets, Options::default()).unwrap();
     let solved = sub.solve(Budget::Iterations(7), None).unwrap();
+    let to_seventh = path_to_next_street(&sub, &bets);
+    (sub, solved, bets, to_seventh)
+}
+
+#[test]
+fn the_next_street_s_ranges_are_the_solve_s_reach_summed_over_each_set_s_orders() {
+    let (sub, solved, bets, to_seventh) = five_ranks_sixth_street();
     // Bayes' rule on the solve's rows (the fallback floor is for a range left empty).
     let floor = NESTED_FLOOR;
-    let to_seventh = path_to_next_street(&sub, &bets);
     let next = next_street(&sub, &solved, &to_seventh, 0.3)
         .unwrap()
         .unwrap()
@@ -101,16 +109,9 @@ fn the_next_street_s_ranges_are_the_solve_s_reach_summed_over_each_set_s_orders(
 
 #[test]
 fn the_rows_a_nested_re_solve_replaces_mix_each_set_s_orders_by_their_reach() {
-    // Seven-card stud on five ranks: each seventh-street set is three hands of the sixth-street
-    // solve (which card came last), each with its own rows there.
-    let mut def = GameDef::preset("7stud").unwrap();
-    def.deck.ranks = (8..13).map(abstraction::cards::Rank::new).collect();
-    let (st, bets) = (0..)
-        .find_map(|seed| street_spot(&def, seed, Some(&PairRaiser), 3))
-        .unwrap();
-    let sub = Subgame::at(&PairRaiser, &st, &bets, Options::default()).unwrap();
-    let solved = sub.solve(Budget::Iterations(7), None).unwrap();
-    let to_seventh = path_to_next_street(&sub, &bets);
+    // Each seventh-street set is three hands of the sixth-street solve (which card came last),
+    // each with its own rows there.
+    let (sub, solved, bets, to_seventh) = five_ranks_sixth_street();
     let nested = next_street(&sub, &solved, &to_seventh, 0.3)
         .unwrap()
         .unwrap();

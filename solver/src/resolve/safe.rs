@@ -103,10 +103,12 @@ pub fn keep_bound(sub: &Subgame, solved: &mut Resolved, replaced: &[f64]) -> Kep
     if solved.holds(sub) {
         return Kept::Alone;
     }
-    let (rows, kept) = match mix_within_bound(sub, &solved.average(), replaced, &safety) {
-        Some(mixed) => (mixed, Kept::Mixed),
-        None => (replaced.to_vec(), Kept::Replaced),
+    let mixed = mix_within_bound(sub, &solved.average(), replaced, &safety);
+    let kept = match mixed {
+        Some(_) => Kept::Mixed,
+        None => Kept::Replaced,
     };
+    let rows = mixed.as_deref().unwrap_or(replaced);
     for node in sub.tree.nodes.iter().filter(|n| is_seats(n, safety.seat)) {
         for i in rows_of(&sub.tree, node) {
             solved.solver.average[i] = TableReal::from_f64(rows[i]);

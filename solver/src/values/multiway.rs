@@ -12,80 +12,14 @@
 //! seat's mixed actions (common random numbers, as heads-up), every seat playing the file to
 //! the end. The value is the mean, with a 95% interval.
 
-use super::{
-    class_lines, deal_jointly, sample_rng, sum_samples, Drawn, Line, Method, Options, Playouts,
-    Values,
-};
+use super::{estimate_with, Drawn, Options, Table, Values};
 use crate::bot::range::replay_seats;
 use crate::bot::{Bet, StrategyPlayer};
 use crate::describe::Classes;
 use abstraction::cards::{Card, CardSet};
 use abstraction::rules::seat_name;
-use abstraction::rules::{Action, State};
+use abstraction::rules::State;
 use anyhow::{ensure, Context, Result};
-use rand_chacha::ChaCha8Rng;
-
-/// What every sample shares: the spot, every seat's range, the actions.
-struct Table<'a> {
-    player: &'a StrategyPlayer,
-    base: State,
-    bets: &'a [Bet],
-    seat: u8,
-    actions: Vec<Action>,
-    /// Per seat: its range (the player's own: its hand alone when given), or `None` for a seat
-    /// without down cards.
-    ranges: Vec<Option<Drawn>>,
-    seen: CardSet,
-    deck: CardSet,
-    classes: Option<&'a Classes>,
-    up: CardSet,
-    seed: u64,
-    /// Tests only: draw each seat's holding as if its betting had said nothing (uniformly from
-    /// those it could hold), a biased estimator the exact check must catch.
-    #[cfg(test)]
-    uniform: bool,
-}
-
-impl Table<'_> {
-    /// Every seat's holding drawn together ([`deal_jointly`]): an index into each range.
-    fn deal(&self, rng: &mut ChaCha8Rng, out: &mut [usize]) -> Result<CardSet> {
-        deal_jointly(&self.ranges, rng, out, |r, rng| self.pick(r, rng))
-    }
-
-    /// A holding of the range `r` drawn by weight.
-    fn pick(&self, r: &Drawn, rng: &mut ChaCha8Rng) -> usize {
-        #[cfg(test)]
-        if self.uniform {
-            return abstraction::draw::below(rng, r.sets.len());
-        }
-        r.draw(rng)
-    }
-
-    /// Sample `i`: the player's values of every action, and its holding's class.
-    fn sample(&self, i: usize, held: &mut [usize], out: &mut [f64]) -> Result<usize> {
-        let mut rng = sample_rng(self.seed, i);
-        let taken = self.deal(&mut rng, held)?;
-        let mut start = self.base.clone();
-        for (s, r) in self.ranges.iter().enumerate() {
-            if let Some(r) = r {
-                start.show(s as u8, &r.cards[held[s]])?;
-            }
-        }
-        let playouts = Playouts {
-            player: self.player,
-            start: &start,
-            bets: self.bets,
-            seat: self.seat,
-        };
-        let left = (self.deck.minus(self.seen)).minus(taken);
-        playouts.play_each(&self.actions, left, &mut rng, out)?;
-        let mine = match &self.ranges[self.seat as usize] {
-            Some(r) => r.sets[held[self.seat as usize]],
-            None => CardSet::EMPTY,
-        };
-        Ok(self.classes.map_or(0, |c| c.classify(mine, self.up)))
-    }
-}
 
 /// The estimated values at a table (see the module): the counterpart of the heads-up
 /// `estimate`, with the same lines.
@@ -130,12 +64,7 @@ fn table<'a>(
         let range = range.as_ref().context("a seat's range was not followed")?;
         ranges.push(match hand {
             _ if range.n() == 0 => None,
-            // The player's own holding, alone: its weight in the range does not matter.
-            Some(h) if s == seat as usize => Some(Drawn {
-                cards: vec![h.to_vec()],
-                sets: vec![mine],
-                cumulative: vec![1.0],
-            }),
+            Some(h) if s == seat as usize => Some(Drawn::alone(h)),
             _ => Some(
                 Drawn::of(range, mine)
                     .with_context(|| format!("{}'s range beside the hand", seat_name(s)))?,
@@ -156,48 +85,6 @@ fn table<'a>(
         seed: options.seed,
         #[cfg(test)]
         uniform: false,
-    })
-}
-
-/// The samples of `spot` summed ([`sum_samples`]), and the lines made of them.
-fn estimate_with(
-    spot: Table<'_>,
-    state: &State,
-    given: bool,
-    options: Options,
-    progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Values> {
-    let total = options.samples;
-    let (all, by) = sum_samples(
-        spot.actions.len(),
-        spot.classes.map_or(1, |c| c.names.len()),
-        total,
-        progress,
-        || vec![0; spot.ranges.len()],
-        |i, held, out| spot.sample(i, held, out),
-    )?;
-    let line: Line = all.line().context("fewer than two samples")?;
-    let (range, hand) = match given {
-        true => (None, Some(line)),
-        false => (Some(line), None),
-    };
-    let seat = spot.seat as usize;
-    let (lines, unsampled) = match (spot.classes, &spot.ranges[seat], given) {
-        (Some(c), Some(r), false) => class_lines(c, &by, &r.sets, spot.up, total),
-        _ => (Vec::new(), 0),
-    };
-    Ok(Values {
-        method: Method::Estimate,
-        seat: spot.seat,
-        actions: spot.actions,
-        committed: state.committed(spot.seat),
-        pot: state.pot(),
-        big_bet: state.def().big_bet,
-        hand,
-        range,
-        classes: lines,
-        classes_unsampled: unsampled,
-        millis: 0.0,
     })
 }
 

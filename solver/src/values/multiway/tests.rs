@@ -14,14 +14,17 @@ use crate::multiway::sampled::SampledSolver;
 use crate::session::sampled::{betting, write_strategy};
 use crate::strategy_file::multiway::{MultiwayFile, RowFormat};
 use crate::strategy_file::StrategyFile;
+use crate::values::Method;
 use abstraction::bucketing::{Bucketing, Size};
 use abstraction::draw::below;
 use abstraction::history_tree::{HistoryKind, HistoryTree};
 use abstraction::multiway_betting::WithinStreet;
 use abstraction::multiway_deal::MultiwayBuckets;
+use abstraction::rules::Action;
 use abstraction::rules::{GameDef, Next};
 use abstraction::tree::Budget;
 use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
 /// A decision met in a hand: the tree's node, the state (every card known) and the betting.
