@@ -20,6 +20,7 @@ stud match strategies/7stud-hu.strat:resolve strategies/7stud-hu.strat --hands 2
 stud match strategies/7stud-hu.strat:resolve,cold random --hands 20 --seed 1 --no-aivat\n  \
 stud match strategies/7stud-hu.strat:resolve=15,cold,range-draws=8 call --hands 10 --seed 1 --no-aivat\n  \
 stud match strategies/7stud-hu.strat:search strategies/7stud-hu.strat --hands 2 --seed 3\n  \
+stud match strategies/7stud-hu.strat:search-safe,fallback call --hands 2 --seed 3\n  \
 stud match heuristic call call --game 7stud-3p --hands 20000 --seed 11\n  \
 stud match strategies/7stud-3p.strat:resolve strategies/7stud-3p.strat strategies/7stud-3p.strat --hands 5 --seed 7\n  \
 stud match strategies/7stud-hu.strat call --hands 2000 --seed 1 --no-aivat\n  \
