@@ -19,8 +19,9 @@ use solver::cfr::Algorithm;
 use solver::multiway::lift::{floor, Lift};
 use solver::multiway::sampled::Played;
 use solver::purify::Purification;
+use solver::session::Plan;
 use solver::solve::report::{Measured, Results, Row as Measurement};
-use solver::solve::{self, MeasureAt, Request, Settings, Watcher};
+use solver::solve::{self, MeasureAt, Request, Settings, Tick, Watcher};
 use solver::strategy_file::multiway::{MultiwayFile, RowFormat};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -459,15 +460,16 @@ fn solve_exact(
 }
 
 /// The solves' lines on standard error (none with `--json`), each measurement in a line as it
-/// comes; the bucketing's progress as `stud solve` draws it.
+/// comes; the bucketing's and each solve's progress bars as `stud solve` draws them (with
+/// `--json` too where standard error is a terminal).
 struct Lines {
     console: super::solve_watch::Console,
 }
 
 impl Lines {
-    fn new(quiet: bool) -> Lines {
+    fn new(json: bool) -> Lines {
         Lines {
-            console: super::solve_watch::Console::new(quiet, false),
+            console: super::solve_watch::Console::new(json, json),
         }
     }
 }
@@ -481,6 +483,15 @@ impl Watcher for Lines {
     }
     fn built(&self) {
         self.console.built();
+    }
+    fn started(&mut self, plan: &Plan) {
+        self.console.started(plan);
+    }
+    fn iterated(&mut self, tick: &Tick<'_>) {
+        self.console.iterated(tick);
+    }
+    fn finished(&mut self) {
+        self.console.finished();
     }
     fn measured(&mut self, row: &Measurement) {
         let cpu = row.cpu_seconds.unwrap_or(0.0);

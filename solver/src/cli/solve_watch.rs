@@ -47,8 +47,13 @@ impl Console {
 
 impl Watcher for Console {
     fn say(&self, line: &str) {
-        if !self.quiet {
-            eprintln!("{line}");
+        if self.quiet {
+            return;
+        }
+        // Above the bar, which is drawn again below it.
+        match &self.bar {
+            Some(bar) => bar.bar.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
         }
     }
 
