@@ -200,7 +200,7 @@ fn rows_into<T: Copy + Into<f64>>(
             Default::default()
         },
     )];
-    let (mut weight, mut mixed) = (Vec::new(), Vec::new());
+    let mut weight = Vec::new();
     while let Some((p, q, reach)) = stack.pop() {
         let (a, b) = (f.nodes[p], t.nodes[q]);
         if !matches!(a.kind, NodeKind::Action | NodeKind::Chance) {
@@ -219,38 +219,37 @@ fn rows_into<T: Copy + Into<f64>>(
             let row = |x: u32| a.first_slot() as usize + x as usize * k;
             for (y, &by) in tt.iter().enumerate().filter(|(_, &y)| y != NONE) {
                 let dst = b.first_slot() as usize + by as usize * k;
-                let held: Vec<u32> = (holders[y].iter())
-                    .copied()
-                    .filter(|&x| ft[x as usize] != NONE)
-                    .collect();
-                match held[..] {
-                    [] => {}
-                    [x] => {
+                let held = || (holders[y].iter()).filter(|&&x| ft[x as usize] != NONE);
+                let dst = &mut average[dst..dst + k];
+                let mut first = held();
+                match (first.next(), first.next()) {
+                    (None, _) => {}
+                    (Some(&x), None) => {
                         let src = row(ft[x as usize]);
-                        for (d, &s) in average[dst..dst + k].iter_mut().zip(&rows[src..src + k]) {
+                        for (d, &s) in dst.iter_mut().zip(&rows[src..src + k]) {
                             *d = s.into();
                         }
                     }
-                    ref held => {
+                    _ => {
+                        let n = held().count();
                         let own = &reach[a.seat as usize];
-                        let total: f64 = held.iter().map(|&x| own[x as usize]).sum();
-                        mixed.clear();
-                        mixed.resize(k, 0.0);
-                        for &x in held {
+                        let total: f64 = held().map(|&x| own[x as usize]).sum();
+                        dst.fill(0.0);
+                        for &x in held() {
                             // No reach on any of them: each alike.
                             let w = match total > 0.0 {
                                 true => own[x as usize] / total,
-                                false => 1.0 / held.len() as f64,
+                                false => 1.0 / n as f64,
                             };
-                            let src = row(ft[x as usize]);
-                            let r: Vec<f64> =
-                                rows[src..src + k].iter().map(|&v| v.into()).collect();
-                            let sum: f64 = r.iter().sum();
-                            for (m, v) in mixed.iter_mut().zip(r) {
-                                *m += w * if sum > 0.0 { v / sum } else { 1.0 / k as f64 };
+                            let src = &rows[row(ft[x as usize])..][..k];
+                            let sum: f64 = src.iter().map(|&v| v.into()).sum();
+                            for (d, &v) in dst.iter_mut().zip(src) {
+                                *d += w * match sum > 0.0 {
+                                    true => v.into() / sum,
+                                    false => 1.0 / k as f64,
+                                };
                             }
                         }
-                        average[dst..dst + k].copy_from_slice(&mixed);
                     }
                 }
             }
