@@ -12,6 +12,7 @@ mod cli;
 mod common;
 mod completions_cli;
 mod deal_cfr;
+mod doc_links;
 mod drill_cli;
 mod eval_real;
 mod explore_browser;
