@@ -182,8 +182,9 @@ pub struct Options {
     /// player's own blueprint decisions keep their exact classes.
     pub range_draws: Option<u32>,
     /// How each nested re-solve ([`Options::nested`]) treats the opponent (`FILE:search-safe`):
-    /// safe methods bound it by what it got against the rows of the solve above (Brown and Sandholm 2017's nested
-    /// safe subgame solving), so that nesting cannot make that solve more exploitable.
+    /// safe methods bound it by what it got against the rows of the solve above (Brown and
+    /// Sandholm 2017's nested safe subgame solving), so that nesting cannot make that solve more
+    /// exploitable.
     pub nested_method: Method,
     /// Whether a safe re-solve whose seat lets some opponent hand's best response gain over its
     /// alternative (the gadget's bound not reached within the budget: [`Resolved::holds`])
@@ -248,6 +249,16 @@ impl Method {
             Method::Unsafe => None,
             Method::Safe => Some(GadgetKind::Resolve),
             Method::Maxmargin => Some(GadgetKind::Maxmargin),
+        }
+    }
+
+    /// What a player spec writes after `resolve` or `search` for this method (`-safe`,
+    /// `-maxmargin`; nothing when unsafe): read by [`resolve_spec`], written in the player's name.
+    pub fn spec_suffix(self) -> &'static str {
+        match self {
+            Method::Unsafe => "",
+            Method::Safe => "-safe",
+            Method::Maxmargin => "-maxmargin",
         }
     }
 }

@@ -85,11 +85,9 @@ pub fn resolve_spec(spec: &str) -> Option<anyhow::Result<(&str, Budget, Options)
         Some(a) if !nested => (true, a),
         _ => (nested, after),
     };
-    let safe = (after.strip_prefix("-safe").map(|a| (Method::Safe, a))).or_else(|| {
-        after
-            .strip_prefix("-maxmargin")
-            .map(|a| (Method::Maxmargin, a))
-    });
+    let safe = [Method::Safe, Method::Maxmargin]
+        .into_iter()
+        .find_map(|m| after.strip_prefix(m.spec_suffix()).map(|a| (m, a)));
     // Searching, the method is the nested re-solve's: sixth street's solve stays unsafe.
     let (method, nested_method, after) = match safe {
         Some((m, a)) if nested => (Method::Unsafe, m, a),
@@ -225,21 +223,18 @@ impl ResolvingPlayer {
             floor.push_str(",fallback");
         }
         Ok(ResolvingPlayer {
-            name: match (options.method, options.two_streets) {
-                _ if options.nested => {
-                    let safe = match options.nested_method {
-                        Method::Unsafe => "",
-                        Method::Safe => "-safe",
-                        Method::Maxmargin => "-maxmargin",
-                    };
-                    format!("{}:search{safe}={how}{floor}", blueprint.name())
-                }
-                (Method::Unsafe, false) => format!("{}:resolve={how}{floor}", blueprint.name()),
-                (Method::Unsafe, true) => format!("{}:resolve2={how}{floor}", blueprint.name()),
-                (Method::Safe, _) => format!("{}:resolve-safe={how}{floor}", blueprint.name()),
-                (Method::Maxmargin, _) => {
-                    format!("{}:resolve-maxmargin={how}{floor}", blueprint.name())
-                }
+            name: match (options.nested, options.two_streets) {
+                (true, _) => format!(
+                    "{}:search{}={how}{floor}",
+                    blueprint.name(),
+                    options.nested_method.spec_suffix()
+                ),
+                (false, two) => format!(
+                    "{}:resolve{}{}={how}{floor}",
+                    blueprint.name(),
+                    if two { "2" } else { "" },
+                    options.method.spec_suffix()
+                ),
             },
             blueprint,
             budget,
