@@ -604,6 +604,31 @@ fn pinned_hashes(
     got
 }
 
+/// The size `spec` (as `--abstraction` reads it, five streets) trained on 300 views: what the
+/// versions' table tests build, small enough to build in a test.
+pub(super) fn tiny_size(spec: &str) -> Size {
+    let mut size = Size::parse(spec, 5).unwrap();
+    size.train = 300;
+    size
+}
+
+/// The seven-card stud table bucketing of [`tiny_size`]`(spec)` at `table`.
+pub(super) fn tiny_table_of(spec: &str, table: Table) -> Bucketing {
+    let g = GameDef::preset("7stud").unwrap();
+    Bucketing::build_table(&g, table, &tiny_size(spec), &|_| {}).unwrap()
+}
+
+/// `f(bytes)` (an encoded bucketing, patched) with its trailing checksum made right again, so
+/// that what decoding refuses is the patch, not the checksum.
+pub(super) fn rechecksummed(bytes: &[u8], patch: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut f = bytes.to_vec();
+    patch(&mut f);
+    let n = f.len() - 8;
+    let sum = crate::fnv::fnv1a(&f[..n]);
+    f[n..].copy_from_slice(&sum.to_le_bytes());
+    f
+}
+
 /// A table bucketing of `size` (300 training views) built on one thread and on three: the
 /// same bytes and the same buckets of 100 sampled views; the bytes returned.
 pub(super) fn built_alike_on_one_and_three_threads(size: &Size, table: Table) -> Vec<u8> {

@@ -184,11 +184,11 @@ mod tests {
     use super::MORE;
     use crate::bucketing::canon::{canonical_table, deck_perms, permute_view};
     use crate::bucketing::tests::{
-        built_alike_on_one_and_three_threads, features_of as of, round_trips_in_format_2, set,
-        table_params as params,
+        built_alike_on_one_and_three_threads, features_of as of, rechecksummed,
+        round_trips_in_format_2, set, table_params as params, tiny_size, tiny_table_of,
     };
     use crate::bucketing::view::{CardView, Shape, Table, TableView};
-    use crate::bucketing::{random_views, Bucketing, Size};
+    use crate::bucketing::{random_views, Bucketing};
     use crate::cards::CardSet;
     use crate::rules::GameDef;
     use proptest::prelude::*;
@@ -255,26 +255,18 @@ mod tests {
         assert_eq!(MORE, 4 + BOARD);
     }
 
-    fn table_size() -> Size {
-        let mut size = Size::parse("tiny:features=2", 5).unwrap();
-        size.train = 300;
-        size
-    }
+    const SPEC: &str = "tiny:features=2";
 
     fn tiny_table() -> &'static Bucketing {
         static B: OnceLock<Bucketing> = OnceLock::new();
-        B.get_or_init(|| {
-            let g = GameDef::preset("7stud").unwrap();
-            Bucketing::build_table(&g, Table { live: 2, folded: 1 }, &table_size(), &|_| {})
-                .unwrap()
-        })
+        B.get_or_init(|| tiny_table_of(SPEC, Table { live: 2, folded: 1 }))
     }
 
     /// The build, the features and the buckets are the same on one thread and on three.
     #[test]
     fn the_build_and_the_buckets_are_the_same_whatever_the_threads() {
         let bytes =
-            built_alike_on_one_and_three_threads(&table_size(), Table { live: 2, folded: 1 });
+            built_alike_on_one_and_three_threads(&tiny_size(SPEC), Table { live: 2, folded: 1 });
         assert_eq!(tiny_table().encode(), bytes);
     }
 
@@ -286,20 +278,20 @@ mod tests {
         let g = GameDef::preset("7stud").unwrap();
         let table = Table { live: 2, folded: 1 };
         let bytes = round_trips_in_format_2(b, table, 3);
-        let mut one = table_size();
+        let mut one = tiny_size(SPEC);
         one.features.version = Version::One;
         let first = Bucketing::build_table(&g, table, &one, &|_| {}).unwrap();
         assert_eq!(&first.encode()[8..12], &1u32.to_le_bytes());
         assert_ne!(first.checksum(), b.checksum());
         // Format 2 with a features' version it does not know is refused by name.
-        let mut bad = bytes.clone();
         // Before the streets: the features' version, the draws' code and the dimension.
         let at = bytes.len() - 8 - b.streets().iter().map(street_bytes).sum::<usize>() - 12;
-        assert_eq!(&bad[at..at + 4], &2u32.to_le_bytes(), "the version's place");
-        bad[at] = 9;
-        let n = bad.len() - 8;
-        let sum = crate::fnv::fnv1a(&bad[..n]);
-        bad[n..].copy_from_slice(&sum.to_le_bytes());
+        assert_eq!(
+            &bytes[at..at + 4],
+            &2u32.to_le_bytes(),
+            "the version's place"
+        );
+        let bad = rechecksummed(&bytes, |f| f[at] = 9);
         let e = Bucketing::decode_table(&bad, &g, table).unwrap_err();
         assert!(e.to_string().contains("features of version 9"), "{e}");
     }

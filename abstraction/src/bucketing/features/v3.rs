@@ -51,11 +51,11 @@ mod tests {
     use super::MORE;
     use crate::bucketing::canon::{canonical_table, deck_perms, permute_view};
     use crate::bucketing::tests::{
-        built_alike_on_one_and_three_threads, features_of as of, round_trips_in_format_2, set,
-        table_params as params,
+        built_alike_on_one_and_three_threads, features_of as of, rechecksummed,
+        round_trips_in_format_2, set, table_params as params, tiny_size, tiny_table_of,
     };
     use crate::bucketing::view::{CardView, Shape, Table, TableView};
-    use crate::bucketing::{random_views, Bucketing, Size};
+    use crate::bucketing::{random_views, Bucketing};
     use crate::cards::{Card, CardSet};
     use crate::rules::GameDef;
     use proptest::prelude::*;
@@ -135,26 +135,18 @@ mod tests {
         assert_eq!(MORE, 2 * BOARD);
     }
 
-    fn table_size() -> Size {
-        let mut size = Size::parse("tiny:features=3", 5).unwrap();
-        size.train = 300;
-        size
-    }
+    const SPEC: &str = "tiny:features=3";
 
     fn tiny_table() -> &'static Bucketing {
         static B: OnceLock<Bucketing> = OnceLock::new();
-        B.get_or_init(|| {
-            let g = GameDef::preset("7stud").unwrap();
-            Bucketing::build_table(&g, Table { live: 1, folded: 2 }, &table_size(), &|_| {})
-                .unwrap()
-        })
+        B.get_or_init(|| tiny_table_of(SPEC, Table { live: 1, folded: 2 }))
     }
 
     /// The build, the features and the buckets are the same on one thread and on three.
     #[test]
     fn the_build_and_the_buckets_are_the_same_whatever_the_threads() {
         let bytes =
-            built_alike_on_one_and_three_threads(&table_size(), Table { live: 1, folded: 2 });
+            built_alike_on_one_and_three_threads(&tiny_size(SPEC), Table { live: 1, folded: 2 });
         assert_eq!(tiny_table().encode(), bytes);
     }
 
@@ -164,16 +156,9 @@ mod tests {
     #[test]
     fn a_third_version_bucketing_round_trips_and_the_others_keep_their_bits() {
         let b = tiny_table();
-        let g = GameDef::preset("7stud").unwrap();
         let table = Table { live: 1, folded: 2 };
         round_trips_in_format_2(b, table, 4);
-        let checksum = |spec| {
-            let mut size = Size::parse(spec, 5).unwrap();
-            size.train = 300;
-            Bucketing::build_table(&g, table, &size, &|_| {})
-                .unwrap()
-                .checksum()
-        };
+        let checksum = |spec| tiny_table_of(spec, table).checksum();
         let (one, two) = (checksum("tiny"), checksum("tiny:features=2"));
         assert_eq!((one, two), (PINNED_ONE, PINNED_TWO), "{one:#x} {two:#x}");
         assert_ne!(b.checksum(), two);
@@ -186,9 +171,7 @@ mod tests {
     fn an_extra_weight_round_trips_in_format_3() {
         let g = GameDef::preset("7stud").unwrap();
         let table = Table { live: 1, folded: 2 };
-        let mut size = Size::parse("tiny:features=3:extra=0.01", 5).unwrap();
-        size.train = 300;
-        let b = Bucketing::build_table(&g, table, &size, &|_| {}).unwrap();
+        let b = tiny_table_of("tiny:features=3:extra=0.01", table);
         let bytes = b.encode();
         assert_eq!(&bytes[8..12], &3u32.to_le_bytes());
         let back = Bucketing::decode_table(&bytes, &g, table).unwrap();
@@ -203,11 +186,7 @@ mod tests {
         let at = weight_offset(&bytes);
         assert_eq!(&bytes[at..at + 4], &0.01f32.to_le_bytes());
         let forged = |patch: &dyn Fn(&mut Vec<u8>)| {
-            let mut f = bytes.clone();
-            patch(&mut f);
-            let n = f.len() - 8;
-            let sum = abstraction_checksum(&f[..n]);
-            f[n..].copy_from_slice(&sum.to_le_bytes());
+            let f = rechecksummed(&bytes, patch);
             Bucketing::decode_table(&f, &g, table)
                 .unwrap_err()
                 .to_string()
@@ -228,10 +207,6 @@ mod tests {
         at += 4 + len(at);
         at += 4 + 4 * len(at);
         at + 4 + 4 + 8 + 4 + 4 + 4 + 4 + 8 + 4 + 4
-    }
-
-    fn abstraction_checksum(b: &[u8]) -> u64 {
-        crate::fnv::fnv1a(b)
     }
 
     /// The checksums of `tiny` and `tiny:features=2` at this table with 300 training views, as
