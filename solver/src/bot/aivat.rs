@@ -28,7 +28,10 @@
 //! At the end every card is known and `V(end)` is exact.
 //!
 //! The corrections are kept by group, each street's cards, each street's betting terms
-//! ([`Baseline::Street`]) and the decisions ([`HandEstimate::corrections`]), for a match to weigh them anew (`super::control`).
+//! ([`Baseline::Street`]) and the decisions ([`HandEstimate::corrections`]), for a match to
+//! weigh them anew (`super::control`); beside them, two controls of mean 0 that no value
+//! function stands behind, for the fit alone: whether a hand went on past a decision where
+//! folding was legal (`HandEstimate::fold_control`).
 //!
 //! A table that may run out of cards (seven-card stud for eight) deals the last street as one
 //! community card depending on who folded, which the equity above does not model: there the
@@ -67,9 +70,9 @@ const STREET_SLOTS: usize = 7;
 
 /// Groups of corrections a hand's estimate keeps apart ([`HandEstimate::corrections`]): the
 /// checkdown terms of the cards of each street, the terms of each street's cards' effect on its
-/// betting ([`Baseline::Street`]), then every decision's. The betting terms are kept by street
-/// because each street's cards sway the later streets' betting too, by a share the walk of
-/// their own street does not see and that differs from street to street, which
+/// betting ([`Baseline::Street`]), the fold controls, then every decision's. The betting terms
+/// are kept by street because each street's cards sway the later streets' betting too, by a
+/// share the walk of their own street does not see and that differs from street to street, which
 /// [`super::control`] weighs (docs/notes/bots.md: 2.54 to 2.84 times narrower than the plain
 /// interval against the raising bot, one group for them all against one a street).
 pub const GROUPS: usize = 2 * STREET_SLOTS + FOLD_CONTROLS + 1;
@@ -515,10 +518,13 @@ mod tests {
             assert!(m.abs() < 1e-12, "mean {m}");
         }
         // A fold the actor was sure to make, or a call it was sure of, has nothing to control.
-        let sure_fold: Vec<f64> = (0..legal.len())
-            .map(|i| f64::from(u8::from(i == 0)))
-            .collect();
-        assert_eq!(fold_controls(&state, &start, &sure_fold, 0), [0.0; 2]);
+        let sure = |of: usize| -> Vec<f64> {
+            (0..legal.len())
+                .map(|i| f64::from(u8::from(i == of)))
+                .collect()
+        };
+        assert_eq!(fold_controls(&state, &start, &sure(0), 0), [0.0; 2]);
+        assert_eq!(fold_controls(&state, &start, &sure(1), 1), [0.0; 2]);
         let check: fn(&Action) -> bool = |a| *a == Action::CheckCall;
         // Leduc's last street: nothing comes after it for a fold to forgo.
         let (last, start) = leduc(&[check, check, bet]);

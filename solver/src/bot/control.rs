@@ -13,10 +13,11 @@
 const DEALS_PER_CONTROL: usize = 20;
 
 /// Each deal's value re-weighed: `x[i] − Σ_g γ_g c[i][g]`, where `x[i]` is deal `i`'s estimate
-/// (its chips less its corrections, each at weight 1) and `c[i]` its corrections by group,
-/// with `γ` (the weights less 1) fitted by least squares on the other half of the deals (the
-/// even deals weighed by the odd ones' fit and the odd by the even's). With too few deals for
-/// the groups that vary, `x` as it is.
+/// (its chips less its corrections, each at weight 1, or 0 for a control the estimate leaves
+/// out) and `c[i]` its corrections by group, with `γ` (the weights less what `x` holds them
+/// at) fitted by least squares on the other half of the deals (the even deals weighed by the
+/// odd ones' fit and the odd by the even's). With too few deals for the groups that vary, `x`
+/// as it is.
 pub fn reweighed<const G: usize>(x: &[f64], c: &[[f64; G]]) -> Vec<f64> {
     assert_eq!(x.len(), c.len(), "one set of corrections per deal");
     let half = x.len() / 2;
