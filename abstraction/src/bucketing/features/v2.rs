@@ -255,18 +255,20 @@ mod tests {
         assert_eq!(MORE, 4 + BOARD);
     }
 
+    /// The table the tests' bucketing is built for and their views are dealt at.
+    const TABLE: Table = Table { live: 2, folded: 1 };
+
     const SPEC: &str = "tiny:features=2";
 
     fn tiny_table() -> &'static Bucketing {
         static B: OnceLock<Bucketing> = OnceLock::new();
-        B.get_or_init(|| tiny_table_of(SPEC, Table { live: 2, folded: 1 }))
+        B.get_or_init(|| tiny_table_of(SPEC, TABLE))
     }
 
     /// The build, the features and the buckets are the same on one thread and on three.
     #[test]
     fn the_build_and_the_buckets_are_the_same_whatever_the_threads() {
-        let bytes =
-            built_alike_on_one_and_three_threads(&tiny_size(SPEC), Table { live: 2, folded: 1 });
+        let bytes = built_alike_on_one_and_three_threads(&tiny_size(SPEC), TABLE);
         assert_eq!(tiny_table().encode(), bytes);
     }
 
@@ -276,7 +278,7 @@ mod tests {
     fn a_second_version_bucketing_round_trips_in_format_2() {
         let b = tiny_table();
         let g = GameDef::preset("7stud").unwrap();
-        let table = Table { live: 2, folded: 1 };
+        let table = TABLE;
         let bytes = round_trips_in_format_2(b, table, 3);
         let mut one = tiny_size(SPEC);
         one.features.version = Version::One;
@@ -307,7 +309,7 @@ mod tests {
         let deck = Just((0..52u8).collect::<Vec<_>>()).prop_shuffle();
         (0usize..5, deck, 0usize..24, any::<bool>()).prop_map(|(street, deck, perm, swap)| {
             let g = GameDef::preset("7stud").unwrap();
-            let shape = Shape::of_table(&g, Table { live: 2, folded: 1 }).unwrap();
+            let shape = Shape::of_table(&g, TABLE).unwrap();
             let (d, u) = (shape.downs[street] as usize, shape.ups[street] as usize);
             let cards = |at: usize, n: usize| {
                 deck[at..at + n]

@@ -135,18 +135,20 @@ mod tests {
         assert_eq!(MORE, 2 * BOARD);
     }
 
+    /// The table the tests' bucketing is built for and their views are dealt at.
+    const TABLE: Table = Table { live: 1, folded: 2 };
+
     const SPEC: &str = "tiny:features=3";
 
     fn tiny_table() -> &'static Bucketing {
         static B: OnceLock<Bucketing> = OnceLock::new();
-        B.get_or_init(|| tiny_table_of(SPEC, Table { live: 1, folded: 2 }))
+        B.get_or_init(|| tiny_table_of(SPEC, TABLE))
     }
 
     /// The build, the features and the buckets are the same on one thread and on three.
     #[test]
     fn the_build_and_the_buckets_are_the_same_whatever_the_threads() {
-        let bytes =
-            built_alike_on_one_and_three_threads(&tiny_size(SPEC), Table { live: 1, folded: 2 });
+        let bytes = built_alike_on_one_and_three_threads(&tiny_size(SPEC), TABLE);
         assert_eq!(tiny_table().encode(), bytes);
     }
 
@@ -156,7 +158,7 @@ mod tests {
     #[test]
     fn a_third_version_bucketing_round_trips_and_the_others_keep_their_bits() {
         let b = tiny_table();
-        let table = Table { live: 1, folded: 2 };
+        let table = TABLE;
         round_trips_in_format_2(b, table, 4);
         let checksum = |spec| tiny_table_of(spec, table).checksum();
         let (one, two) = (checksum("tiny"), checksum("tiny:features=2"));
@@ -170,7 +172,7 @@ mod tests {
     #[test]
     fn an_extra_weight_round_trips_in_format_3() {
         let g = GameDef::preset("7stud").unwrap();
-        let table = Table { live: 1, folded: 2 };
+        let table = TABLE;
         let b = tiny_table_of("tiny:features=3:extra=0.01", table);
         let bytes = b.encode();
         assert_eq!(&bytes[8..12], &3u32.to_le_bytes());
@@ -221,7 +223,7 @@ mod tests {
         let deck = Just((0..52u8).collect::<Vec<_>>()).prop_shuffle();
         (0usize..5, deck, 0usize..24).prop_map(|(street, deck, perm)| {
             let g = GameDef::preset("7stud").unwrap();
-            let shape = Shape::of_table(&g, Table { live: 1, folded: 2 }).unwrap();
+            let shape = Shape::of_table(&g, TABLE).unwrap();
             let (d, u) = (shape.downs[street] as usize, shape.ups[street] as usize);
             let cards = |at: usize, n: usize| {
                 deck[at..at + n]
