@@ -206,6 +206,18 @@ fn flush_of(t: &Tables, flush: u64, cards: CardSet) -> HighStrength {
     HighStrength(t.flush[suit_ranks(cards.0, suit)] as u32)
 }
 
+/// Bit `4 r` for each rank `r` that can play in an eight-or-better low: deuce (0) to eight (6)
+/// and the ace (12).
+const LOW8_RANKS: u64 = 0x0001_0000_0111_1111;
+
+/// How many distinct ranks of an eight-or-better low `cards` hold: a card's id is `rank * 4 +
+/// suit`, so folding each rank's four suit bits onto its lowest gives one bit a rank.
+#[inline]
+fn low_ranks(cards: CardSet) -> u32 {
+    let x = cards.0;
+    ((x | x >> 1 | x >> 2 | x >> 3) & LOW8_RANKS).count_ones()
+}
+
 /// The best five-card high hand in `cards` (5, 6 or 7 cards).
 #[inline]
 pub fn eval_high(cards: CardSet) -> HighStrength {
@@ -291,11 +303,24 @@ impl PartialHand {
         LowStrength(t.razz[multiset_index(t, self.key)] as u32)
     }
 
+    /// Whether [`PartialHand::low8`] is a low: five distinct ranks of eight or lower, counted
+    /// without the table.
+    #[inline]
+    pub fn has_low8(self) -> bool {
+        low_ranks(self.cards) >= 5
+    }
+
     /// As [`eval_low8`] (5 to 7 cards).
     #[inline]
     pub fn low8(self) -> Option<LowStrength> {
+        // Five distinct ranks of eight or lower, counted on the card bits, decide whether a low
+        // qualifies; a hand without one (about half of seven-card hands) skips the table load.
+        if !self.has_low8() {
+            return None;
+        }
         let razz = self.razz();
-        razz.is_eight_or_better().then_some(razz)
+        debug_assert!(razz.is_eight_or_better());
+        Some(razz)
     }
 }
 

@@ -393,6 +393,15 @@ proptest! {
         prop_assert_eq!(eval_low8(a).is_some(), x8.0 != 0);
         prop_assert_eq!(eval_low8(a).cmp(&eval_low8(b)), x8.cmp(&y8));
     }
+
+    #[test]
+    fn low8_is_the_razz_low_exactly_when_it_qualifies((a, b) in prop_oneof![two_hands(), two_low_hands()]) {
+        // The rank count that skips the table must agree with the table's own verdict.
+        for h in [a, b] {
+            let razz = eval_razz(h);
+            prop_assert_eq!(eval_low8(h), razz.is_eight_or_better().then_some(razz));
+        }
+    }
 }
 
 /// Up to 40 hands of 5 to 7 cards each (overlapping between hands, as batches may).
