@@ -252,11 +252,36 @@ trait Scorer {
     fn strength(&self, h: PartialHand) -> Self::S;
     /// My share of the pot (0 to 1) when my strength is `me` and the opponent's `opp`.
     fn share(&self, me: Self::S, opp: Self::S) -> f64;
-    /// My share of the pot (0 to 1) against `n` opponents, opponent `i` of strength `opp(i)`.
-    /// A showdown of one game asks for the strengths in order and only until one beats me
-    /// (the share is 0 whatever the others hold): at a table most hands lose to the first or
-    /// second opponent, and each strength not asked is an evaluation saved.
-    fn share_many(&self, me: Self::S, n: usize, opp: impl FnMut(usize) -> Self::S) -> f64;
+    /// My share of the pot against one opponent's final hand `opp`, evaluating of it only what
+    /// can change the share.
+    #[inline]
+    fn share_against(&self, me: Self::S, opp: PartialHand) -> f64 {
+        self.share(me, self.strength(opp))
+    }
+    /// My share of the pot (0 to 1) against `n` opponents, opponent `i`'s final hand `opp(i)`.
+    /// A showdown of one game asks for the hands in order and only until one beats me (the
+    /// share is 0 whatever the others hold): at a table most hands lose to the first or second
+    /// opponent, and each hand not asked is an evaluation (and, with the fast draws, a deal)
+    /// saved.
+    fn share_many(&self, me: Self::S, n: usize, opp: impl FnMut(usize) -> PartialHand) -> f64;
+    /// [`Scorer::share_many`] with every opponent's hand asked, in order, and my share against
+    /// each one alone added to `duel[i]`.
+    fn share_and_duels(
+        &self,
+        me: Self::S,
+        n: usize,
+        mut opp: impl FnMut(usize) -> PartialHand,
+        duel: &mut [f64],
+    ) -> f64 {
+        let mut strengths = [me; 1 + MAX_OTHERS];
+        for (i, s) in strengths[..n].iter_mut().enumerate() {
+            *s = self.strength(opp(i));
+            duel[i] += self.share(me, *s);
+        }
+        self.share_among(me, &strengths[..n])
+    }
+    /// My share of the pot against opponents of strengths `opps`.
+    fn share_among(&self, me: Self::S, opps: &[Self::S]) -> f64;
     /// Adds the extra features of my final hand to `acc`.
     fn extras(&self, _mine: CardSet, _acc: &mut [f64; 2]) {}
 }
@@ -274,16 +299,15 @@ fn contest<T: Ord>(me: T, opp: T) -> f64 {
 /// My share of a pot among me and `opps` (higher is better): 0 if one beats me, else an even
 /// split with those who tie.
 #[inline]
-fn split<T: Ord>(me: T, opps: impl Iterator<Item = T>) -> f64 {
-    let mut tied = 1.0;
+fn split<T: Ord + Copy>(me: T, opps: impl Iterator<Item = T>) -> f64 {
+    let mut s = Split::default();
     for o in opps {
-        match o.cmp(&me) {
-            std::cmp::Ordering::Greater => return 0.0,
-            std::cmp::Ordering::Equal => tied += 1.0,
-            std::cmp::Ordering::Less => {}
+        s.meet(me, o);
+        if s.beaten {
+            return 0.0;
         }
     }
-    1.0 / tied
+    s.share()
 }
 
 struct High;
@@ -298,13 +322,12 @@ impl Scorer for High {
         contest(me, opp)
     }
     #[inline]
-    fn share_many(
-        &self,
-        me: HighStrength,
-        n: usize,
-        opp: impl FnMut(usize) -> HighStrength,
-    ) -> f64 {
-        split(me, (0..n).map(opp))
+    fn share_many(&self, me: HighStrength, n: usize, opp: impl FnMut(usize) -> PartialHand) -> f64 {
+        split(me, (0..n).map(opp).map(PartialHand::high))
+    }
+    #[inline]
+    fn share_among(&self, me: HighStrength, opps: &[HighStrength]) -> f64 {
+        split(me, opps.iter().copied())
     }
 }
 
@@ -320,8 +343,12 @@ impl Scorer for Razz {
         contest(me, opp)
     }
     #[inline]
-    fn share_many(&self, me: LowStrength, n: usize, opp: impl FnMut(usize) -> LowStrength) -> f64 {
-        split(me, (0..n).map(opp))
+    fn share_many(&self, me: LowStrength, n: usize, opp: impl FnMut(usize) -> PartialHand) -> f64 {
+        split(me, (0..n).map(opp).map(PartialHand::razz))
+    }
+    #[inline]
+    fn share_among(&self, me: LowStrength, opps: &[LowStrength]) -> f64 {
+        split(me, opps.iter().copied())
     }
 }
 
@@ -367,13 +394,54 @@ impl Scorer for HiLo {
             (None, Some(_)) => 0.5 * high,
         }
     }
-    fn share_many(&self, me: Self::S, n: usize, mut opp: impl FnMut(usize) -> Self::S) -> f64 {
-        // Both halves need every strength (a hand that loses the high may scoop the low).
-        let mut all = [me; 1 + MAX_OTHERS];
-        for (i, o) in all[..n].iter_mut().enumerate() {
-            *o = opp(i);
+    #[inline]
+    fn share_against(&self, me: Self::S, opp: PartialHand) -> f64 {
+        against(me, opp).share
+    }
+    fn share_many(&self, me: Self::S, n: usize, mut opp: impl FnMut(usize) -> PartialHand) -> f64 {
+        // Every hand is dealt (a hand that loses the high may scoop the low), in order, as the
+        // draws have always been made; each is evaluated only as far as the share needs: the
+        // highs until one beats mine, the lows (against a low of mine) until one beats it.
+        let mut hands = [PartialHand::EMPTY; 1 + MAX_OTHERS];
+        for (i, h) in hands[..n].iter_mut().enumerate() {
+            *h = opp(i);
         }
-        let opps = &all[..n];
+        let hands = &hands[..n];
+        let high = split(me.0, hands.iter().map(|h| h.high()));
+        match me.1 {
+            Some(low) => 0.5 * high + 0.5 * split(low, hands.iter().filter_map(|h| h.low8())),
+            // Losing the high without a low is nothing, whoever holds a low.
+            None if high == 0.0 => 0.0,
+            None if hands.iter().any(|h| h.has_low8()) => 0.5 * high,
+            None => high,
+        }
+    }
+    fn share_and_duels(
+        &self,
+        me: Self::S,
+        n: usize,
+        mut opp: impl FnMut(usize) -> PartialHand,
+        duel: &mut [f64],
+    ) -> f64 {
+        // Every opponent's high is needed (each duel has one); its low only against mine.
+        let (mut high, mut low) = (Split::default(), Split::default());
+        let mut anyone_low = false;
+        for (i, d) in duel[..n].iter_mut().enumerate() {
+            let o = against(me, opp(i));
+            *d += o.share;
+            high.meet(me.0, o.high);
+            if let (Some(mine), Some(theirs)) = (me.1, o.low) {
+                low.meet(mine, theirs);
+            }
+            anyone_low |= o.has_low;
+        }
+        match me.1 {
+            Some(_) => 0.5 * high.share() + 0.5 * low.share(),
+            None if anyone_low => 0.5 * high.share(),
+            None => high.share(),
+        }
+    }
+    fn share_among(&self, me: Self::S, opps: &[Self::S]) -> f64 {
         let high = split(me.0, opps.iter().map(|o| o.0));
         let lows = opps.iter().filter_map(|o| o.1);
         match me.1 {
@@ -386,6 +454,88 @@ impl Scorer for HiLo {
         if let Some(low) = eval_low8(mine) {
             acc[0] += 1.0;
             acc[1] += (low.value() - self.worst) as f64 / (self.best - self.worst) as f64;
+        }
+    }
+}
+
+/// [`split`] met one opponent at a time, where the caller needs every opponent anyway.
+struct Split {
+    beaten: bool,
+    /// Those tied with me, me included.
+    tied: f64,
+}
+
+impl Default for Split {
+    fn default() -> Split {
+        Split {
+            beaten: false,
+            tied: 1.0,
+        }
+    }
+}
+
+impl Split {
+    #[inline]
+    fn meet<T: Ord>(&mut self, me: T, opp: T) {
+        match opp.cmp(&me) {
+            std::cmp::Ordering::Greater => self.beaten = true,
+            std::cmp::Ordering::Equal => self.tied += 1.0,
+            std::cmp::Ordering::Less => {}
+        }
+    }
+
+    /// My share: 0 if one beat me, else an even split with those who tied.
+    #[inline]
+    fn share(&self) -> f64 {
+        if self.beaten {
+            0.0
+        } else {
+            1.0 / self.tied
+        }
+    }
+}
+
+/// One opponent's final hand in stud hi-lo as far as my strength needs it.
+struct Against {
+    high: HighStrength,
+    /// Its eight-or-better low, looked up only against a low of mine.
+    low: Option<LowStrength>,
+    /// Whether it has a low at all.
+    has_low: bool,
+    /// My share of the pot against it alone.
+    share: f64,
+}
+
+/// The opponent's hand `opp` against my strength `me`. Without a low of my own, whether an
+/// opponent has one decides my half (counted on the card bits), never which low it is, so the
+/// low table is read only against a low of mine. The arithmetic is [`HiLo`]'s `share`, so the
+/// share is the same to the bit.
+#[inline]
+fn against(me: (HighStrength, Option<LowStrength>), opp: PartialHand) -> Against {
+    let high = opp.high();
+    let c = contest(me.0, high);
+    match me.1 {
+        Some(a) => {
+            let low = opp.low8();
+            let share = match low {
+                Some(b) => 0.5 * c + 0.5 * contest(a, b),
+                None => 0.5 * c + 0.5,
+            };
+            Against {
+                high,
+                low,
+                has_low: low.is_some(),
+                share,
+            }
+        }
+        None => {
+            let has_low = opp.has_low8();
+            Against {
+                high,
+                low: None,
+                has_low,
+                share: if has_low { 0.5 * c } else { c },
+            }
         }
     }
 }
@@ -409,8 +559,12 @@ impl Scorer for Showing {
         contest(me, opp)
     }
     #[inline]
-    fn share_many(&self, me: u32, n: usize, opp: impl FnMut(usize) -> u32) -> f64 {
-        split(me, (0..n).map(opp))
+    fn share_many(&self, me: u32, n: usize, opp: impl FnMut(usize) -> PartialHand) -> f64 {
+        split(me, (0..n).map(opp).map(|h| self.strength(h)))
+    }
+    #[inline]
+    fn share_among(&self, me: u32, opps: &[u32]) -> f64 {
+        split(me, opps.iter().copied())
     }
 }
 
@@ -596,7 +750,7 @@ impl<S: Scorer> Rollout<'_, S> {
         };
         let (mut sum, mut count) = (0.0f64, 0u64);
         let mut score = |opp: PartialHand| {
-            sum += sc.share(s, sc.strength(opp));
+            sum += sc.share_against(s, opp);
             count += 1;
         };
         if self.inner_total <= self.inner_budget {
@@ -666,14 +820,14 @@ trait Accumulate<S: Scorer> {
     /// What the inner outcomes of one outer outcome add up to.
     type Inner: Default;
     /// Scores one inner outcome into `inner`: my strength `me` against `opps` live opponents,
-    /// opponent `i` of strength `opp(i)`, asked in order (as far as the accumulator needs:
+    /// opponent `i`'s final hand `opp(i)`, asked in order (as far as the accumulator needs:
     /// with the fast draws an opponent not asked is not dealt).
     fn inner(
         sc: &S,
         inner: &mut Self::Inner,
         me: S::S,
         opps: usize,
-        opp: impl FnMut(usize) -> S::S,
+        opp: impl FnMut(usize) -> PartialHand,
     );
     /// Adds the inner sums of one outer outcome.
     fn outer(&mut self, inner: Self::Inner);
@@ -691,7 +845,7 @@ impl<S: Scorer> Accumulate<S> for Tally {
         inner: &mut (f64, u64),
         me: S::S,
         opps: usize,
-        opp: impl FnMut(usize) -> S::S,
+        opp: impl FnMut(usize) -> PartialHand,
     ) {
         inner.0 += sc.share_many(me, opps, opp);
         inner.1 += 1;
@@ -805,7 +959,7 @@ impl<'a, S: Scorer, A: Accumulate<S>> TableRollout<'a, S, A> {
             let inner_sizes = self.inner_sizes;
             let mut hidden = [CardSet::EMPTY; 1 + MAX_OTHERS];
             for_each_deal(rest, &inner_sizes[..opps], &mut hidden[..opps], &mut |h| {
-                let of = |i: usize| sc.strength(PartialHand::of(base[i].cards().union(h[i])));
+                let of = |i: usize| PartialHand::of(base[i].cards().union(h[i]));
                 A::inner(sc, &mut inner, s, opps, of);
             });
         } else if let Some(pool) = left {
@@ -816,7 +970,7 @@ impl<'a, S: Scorer, A: Accumulate<S>> TableRollout<'a, S, A> {
                 let of = |i: usize| {
                     draw_range(pool, i * k..(i + 1) * k, rng);
                     let hidden = &pool[i * k..(i + 1) * k];
-                    sc.strength(hidden.iter().fold(base[i], |h, &c| h.add(Card::from_id(c))))
+                    hidden.iter().fold(base[i], |h, &c| h.add(Card::from_id(c)))
                 };
                 A::inner(sc, &mut inner, s, opps, of);
             }
@@ -830,7 +984,7 @@ impl<'a, S: Scorer, A: Accumulate<S>> TableRollout<'a, S, A> {
                 let drawn = draw(&mut pool[..m], k * opps, rng);
                 let of = |i: usize| {
                     let hidden = &drawn[i * k..(i + 1) * k];
-                    sc.strength(hidden.iter().fold(base[i], |h, &c| h.add(Card::from_id(c))))
+                    hidden.iter().fold(base[i], |h, &c| h.add(Card::from_id(c)))
                 };
                 A::inner(sc, &mut inner, s, opps, of);
             }
@@ -884,31 +1038,42 @@ fn board_classes(up: CardSet, razz: bool, out: &mut [f32]) {
 mod tests {
     use super::*;
 
-    /// My share and the opponent's add up to the pot when both hands are known, in every showdown.
+    /// My share and the opponent's add up to the pot when both hands are known, in every showdown,
+    /// and the shares that evaluate an opponent's hand only as far as they need are the shares
+    /// of its whole strength, to the bit.
     fn symmetric<S: Scorer>(sc: &S, cards: usize) {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let mut deck: Vec<u8> = (0..52).collect();
+        let hand = |ids: &[u8]| PartialHand::of(set_of(ids));
         for _ in 0..20_000 {
             let both = draw(&mut deck, 2 * cards, &mut rng);
-            let (a, b) = (set_of(&both[..cards]), set_of(&both[cards..]));
-            let (a, b) = (
-                sc.strength(PartialHand::of(a)),
-                sc.strength(PartialHand::of(b)),
-            );
+            let (ha, hb) = (hand(&both[..cards]), hand(&both[cards..]));
+            let (a, b) = (sc.strength(ha), sc.strength(hb));
             assert_eq!(sc.share(a, b) + sc.share(b, a), 1.0);
+            assert_eq!(sc.share_against(a, hb).to_bits(), sc.share(a, b).to_bits());
             // Against one opponent the table's share is the duel's.
-            assert_eq!(sc.share_many(a, 1, |_| b), sc.share(a, b));
+            assert_eq!(sc.share_many(a, 1, |_| hb), sc.share(a, b));
         }
-        // At a table of three the shares of the pot add up to it too.
+        // At a table of three the shares of the pot add up to it too, however they are asked.
         for _ in 0..20_000 {
             let all = draw(&mut deck, 3 * cards, &mut rng);
-            let h: Vec<S::S> = (0..3)
-                .map(|i| sc.strength(PartialHand::of(set_of(&all[i * cards..(i + 1) * cards]))))
+            let hands: Vec<PartialHand> = (0..3)
+                .map(|i| hand(&all[i * cards..(i + 1) * cards]))
                 .collect();
+            let h: Vec<S::S> = hands.iter().map(|&x| sc.strength(x)).collect();
             let total: f64 = (0..3)
                 .map(|i| {
-                    let others: Vec<S::S> = (0..3).filter(|&j| j != i).map(|j| h[j]).collect();
-                    sc.share_many(h[i], others.len(), |j| others[j])
+                    let others: Vec<usize> = (0..3).filter(|&j| j != i).collect();
+                    let strengths: Vec<S::S> = others.iter().map(|&j| h[j]).collect();
+                    let share = sc.share_many(h[i], 2, |j| hands[others[j]]);
+                    assert_eq!(share.to_bits(), sc.share_among(h[i], &strengths).to_bits());
+                    let mut duel = [0.0; 2];
+                    let with_duels = sc.share_and_duels(h[i], 2, |j| hands[others[j]], &mut duel);
+                    assert_eq!(with_duels.to_bits(), share.to_bits());
+                    for (d, s) in duel.iter().zip(&strengths) {
+                        assert_eq!(d.to_bits(), sc.share(h[i], *s).to_bits());
+                    }
+                    share
                 })
                 .sum();
             assert!((total - 1.0).abs() < 1e-12, "{total}");
@@ -919,7 +1084,7 @@ mod tests {
     }
 
     #[test]
-    fn shares_of_two_known_hands_add_up_to_one() {
+    fn shares_add_up_to_the_pot_however_the_hands_are_evaluated() {
         symmetric(&High, 7);
         symmetric(&High, 5);
         symmetric(&Razz, 7);

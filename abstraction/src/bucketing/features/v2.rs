@@ -23,6 +23,7 @@ use super::{
     Source, TableRollout, Tally, BOARD,
 };
 use crate::bucketing::view::{Shape, TableView, MAX_OTHERS};
+use crate::eval::PartialHand;
 use crate::rules::Showdown;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -126,7 +127,13 @@ fn run<S: Scorer, R: Source>(
 impl<S: Scorer> Accumulate<S> for Acc {
     type Inner = Sums;
     #[inline]
-    fn inner(sc: &S, inner: &mut Sums, me: S::S, opps: usize, opp: impl FnMut(usize) -> S::S) {
+    fn inner(
+        sc: &S,
+        inner: &mut Sums,
+        me: S::S,
+        opps: usize,
+        opp: impl FnMut(usize) -> PartialHand,
+    ) {
         inner.score(sc, me, opps, opp);
     }
     fn outer(&mut self, sums: Sums) {
@@ -155,22 +162,17 @@ struct Sums {
 }
 
 impl Sums {
-    /// Scores one inner outcome: my strength `me` against `opps` opponents of strengths `opp(i)`
-    /// (each evaluated once).
+    /// Scores one inner outcome: my strength `me` against `opps` opponents of final hands
+    /// `opp(i)` (each dealt and evaluated once).
     #[inline]
     fn score<S: Scorer>(
         &mut self,
         sc: &S,
         me: S::S,
         opps: usize,
-        mut opp: impl FnMut(usize) -> S::S,
+        opp: impl FnMut(usize) -> PartialHand,
     ) {
-        let mut strengths = [me; 1 + MAX_OTHERS];
-        for (i, s) in strengths[..opps].iter_mut().enumerate() {
-            *s = opp(i);
-            self.duel[i] += sc.share(me, *s);
-        }
-        let share = sc.share_many(me, opps, |i| strengths[i]);
+        let share = sc.share_and_duels(me, opps, opp, &mut self.duel);
         self.share += share;
         self.whole += (share == 1.0) as u64;
         self.part += (share > 0.0 && share < 1.0) as u64;
