@@ -17,7 +17,8 @@
 //! down or up: within 1/14 of `p`, the row summing to 1 exactly; and the most likely action
 //! stays the most likely, strictly wherever a rounding down or up that sums to 14 can keep it
 //! so. A uniform row (every action equally likely: most of them rows no traversal reached) is
-//! stored as its first value 15 and the others 0, and read as uniform. Both for `pure` play,
+//! stored as its first value 15 and the others 0, and read as uniform (a byte row stored as the
+//! uniform row's cumulative rounding is read as uniform too). Both for `pure` play,
 //! which plays the most likely action alone and shares a row between exact ties: fifteenths
 //! (the first version) could not store a half (nor fourteenths a third, hence the flag), broke
 //! the ties of the unreached rows, and lost to the file they came from
@@ -110,7 +111,18 @@ impl RowFormat {
     pub fn decode_row(self, section: &[u8], at: usize, out: &mut [f64]) -> Option<()> {
         let k = out.len();
         match self {
-            RowFormat::Byte => Width::U8.decode_row(section.get(at..at + k - 1)?, out),
+            RowFormat::Byte => {
+                Width::U8.decode_row(section.get(at..at + k - 1)?, out)?;
+                // The uniform row (most of them rows no traversal reached) is stored by
+                // cumulative rounding, which gives the first action one 255th more where 255
+                // does not divide by `k` (128 and 127 of two): read back as the uniform row it
+                // was, as the 4-bit flag is, so that pure play shares it between its actions
+                // rather than taking the first (a fold).
+                if Width::U8.is_unreached(out) {
+                    out.fill(1.0 / k as f64);
+                }
+                Some(())
+            }
             RowFormat::Nibble => {
                 let data = section.get(NIBBLE_TAG.len()..)?;
                 // The last value's byte, checked once: the others lie before it.

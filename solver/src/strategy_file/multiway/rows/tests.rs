@@ -155,13 +155,23 @@ fn certain_and_uniform_rows_are_exact_where_fourteenths_can_be() {
     // A row a rounding error past 1 still sums to 14.
     fourteenths(&[1.0 + 1e-15, 0.0], &mut q);
     assert_eq!(q, [14, 0]);
-    // Uniform rows of any width read back exactly uniform.
-    for k in 2..=MAX_ACTIONS {
-        let mut row = vec![1.0 / k as f64; k];
-        let want = row.clone();
-        RowFormat::Nibble.round_trip(&mut row);
-        assert_eq!(row, want, "{k}");
+    // Uniform rows of any width read back exactly uniform, at either width: pure play shares
+    // them between their actions (at 8 bits two actions were stored 128 and 127, and a pure
+    // player folded every row no traversal reached where fold or call were the choices).
+    for format in [RowFormat::Nibble, RowFormat::Byte] {
+        for k in 2..=MAX_ACTIONS {
+            let mut row = vec![1.0 / k as f64; k];
+            let want = row.clone();
+            format.round_trip(&mut row);
+            assert_eq!(row, want, "{format:?} {k}");
+            crate::purify::Purification::Pure.apply(&mut row);
+            assert!(row.iter().all(|&p| p == row[0]), "{format:?} {k} pure");
+        }
     }
+    // A row one 255th off uniform is not read as uniform.
+    let mut near = [129.0 / 255.0, 126.0 / 255.0];
+    RowFormat::Byte.round_trip(&mut near);
+    assert_eq!(near, [129.0 / 255.0, 126.0 / 255.0]);
 }
 
 #[test]
