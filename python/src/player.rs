@@ -143,6 +143,7 @@ impl Player {
                 legal: spot.legal.iter().map(ToString::to_string).collect(),
                 probs,
                 fallback: answer == Answer::Fallback,
+                unreached: answer == Answer::Unreached,
             })
         });
         result.map_err(|e| e.into_py(py))
@@ -177,6 +178,7 @@ impl Player {
                 legal: legal.iter().map(ToString::to_string).collect(),
                 probs,
                 fallback: answer == Answer::Fallback,
+                unreached: answer == Answer::Unreached,
             })
         });
         result.map_err(|e| e.into_py(py))
@@ -283,18 +285,23 @@ pub struct Decision {
     /// defined fallback (all on the check or call), as the protocol marks it.
     #[pyo3(get)]
     fallback: bool,
+    /// Whether a multiway file's row here was reached by its solve in no pot class, so the
+    /// answer is the hand-strength bot's (as the protocol marks it: `unreached`).
+    #[pyo3(get)]
+    unreached: bool,
 }
 
 #[pymethods]
 impl Decision {
     fn __repr__(&self) -> String {
         format!(
-            "Decision(seat={}, street={}, legal={:?}, probs={:?}, fallback={})",
+            "Decision(seat={}, street={}, legal={:?}, probs={:?}, fallback={}, unreached={})",
             self.seat,
             self.street,
             self.legal,
             self.probs,
-            if self.fallback { "True" } else { "False" }
+            if self.fallback { "True" } else { "False" },
+            if self.unreached { "True" } else { "False" }
         )
     }
 }

@@ -133,8 +133,8 @@ impl<'a> Lbr<'a> {
                         .payoffs()
                         .context("a finished hand has no payoffs (a rules engine bug)")?;
                     net += payoffs[first as usize];
-                    fallbacks[0] += fell[first as usize];
-                    fallbacks[1] += fell[1 - first as usize];
+                    fallbacks[0] += fell[first as usize].fallbacks;
+                    fallbacks[1] += fell[1 - first as usize].fallbacks;
                 }
                 done();
                 Ok((net, fallbacks))

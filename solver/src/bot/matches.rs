@@ -4,7 +4,7 @@
 //! players swapped.
 
 use super::aivat::{self, Aivat, Baseline, HandEstimate, GROUPS};
-use super::{choose, control, Answer, Bet, Player};
+use super::{choose, control, Bet, NotOwn, Player};
 use abstraction::cards::{Card, CardSet};
 use abstraction::phh::{HandHistory, Recorder};
 use abstraction::rules::pots::MAX_SEATS;
@@ -233,14 +233,14 @@ pub fn table_stream(seed: u64, index: u64, tag: u64, seats: u8) -> ChaCha8Rng {
 
 /// Plays one hand: `seats[s]` plays seat `s` with the cards of seat `s` (one player per seat
 /// of `def`). Records it when `rec` is given. Returns the finished state and, per seat, the
-/// decisions answered by the fallback.
+/// decisions not answered by the player's own row.
 pub fn play_hand(
     def: &Arc<GameDef>,
     seats: &[&dyn Player],
     cards: &DealCards,
     rng: &mut ChaCha8Rng,
     rec: Option<&mut Recorder>,
-) -> anyhow::Result<(State, [u64; MAX_SEATS])> {
+) -> anyhow::Result<(State, [NotOwn; MAX_SEATS])> {
     play_hand_estimated(def, seats, cards, rng, rec, None).map(|(state, f, _)| (state, f))
 }
 
@@ -261,7 +261,7 @@ pub fn play_hand_estimated(
     rng: &mut ChaCha8Rng,
     mut rec: Option<&mut Recorder>,
     estimate: Option<EstimateKey>,
-) -> anyhow::Result<(State, [u64; MAX_SEATS], Option<Estimated>)> {
+) -> anyhow::Result<(State, [NotOwn; MAX_SEATS], Option<Estimated>)> {
     if seats.len() != def.seats as usize {
         bail!("{} players for {} seats", seats.len(), def.seats);
     }
@@ -271,7 +271,7 @@ pub fn play_hand_estimated(
         .transpose()?;
     let mut probs = [0.0; 8];
     let mut bets: Vec<Bet> = Vec::new();
-    let mut fallbacks = [0; MAX_SEATS];
+    let mut not_own = [NotOwn::default(); MAX_SEATS];
     loop {
         match state.next() {
             Next::Deal { seat, .. } => {
@@ -285,7 +285,7 @@ pub fn play_hand_estimated(
                 let player = seats[seat as usize];
                 let (action, answer) = choose(player, &state, &bets, &legal, &mut probs, rng)
                     .with_context(|| format!("{} as {}", player.name(), seat_name(seat)))?;
-                fallbacks[seat as usize] += (answer == Answer::Fallback) as u64;
+                not_own[seat as usize].count(answer);
                 if let Some(e) = est.as_mut() {
                     let chosen = legal.iter().position(|a| *a == action).unwrap_or(0);
                     e.decision(&state, &bets, &legal, &probs[..legal.len()], chosen, seats)?;
@@ -301,7 +301,7 @@ pub fn play_hand_estimated(
                     Some(e) => Some((e.finish(&state)?, *e.corrections())),
                     None => None,
                 };
-                return Ok((state, fallbacks, estimated));
+                return Ok((state, not_own, estimated));
             }
         }
     }
@@ -335,8 +335,8 @@ pub fn play_match_with(
     }
     let t = play_table(&[a, b], cfg, done)?;
     Ok(MatchResult {
-        fallbacks_a: t.fallbacks[0],
-        fallbacks_b: t.fallbacks[1],
+        fallbacks_a: t.not_own[0].fallbacks,
+        fallbacks_b: t.not_own[1].fallbacks,
         showdown_share: Some(t.showdown_share()),
         aivat: t.estimate(&[0], cfg.def.big_bet),
         ..summarize(&t.nets(0), cfg.def.big_bet)?
@@ -355,8 +355,9 @@ pub struct TableDeals {
     /// corrections by group over the deal's seatings; `None` where the estimator does not
     /// apply ([`aivat::applies`]).
     pub estimated: Option<Vec<Estimated>>,
-    /// Each player's decisions answered by the fallback ([`Answer::Fallback`]).
-    pub fallbacks: [u64; MAX_SEATS],
+    /// Each player's decisions not answered by its own row ([`Answer::Fallback`],
+    /// [`Answer::Unreached`]).
+    pub not_own: [NotOwn; MAX_SEATS],
     /// Hands, over every deal and seating, that ended with two or more seats live: a showdown.
     pub showdowns: u64,
 }
@@ -415,8 +416,8 @@ impl TableDeals {
 }
 
 /// What one deal gave: each player's net over its seatings, its variance-reduced estimate,
-/// its fallbacks, and the seatings that reached a showdown.
-type Played = ([i64; MAX_SEATS], Estimated, [u64; MAX_SEATS], u64);
+/// its decisions not answered by its own row, and the seatings that reached a showdown.
+type Played = ([i64; MAX_SEATS], Estimated, [NotOwn; MAX_SEATS], u64);
 
 /// Plays `players` at a table of as many seats on duplicate deals: every deal once per seating,
 /// the players rotated one seat to the left each time (player `p` in seat `(p + r) mod N` in
@@ -463,9 +464,9 @@ pub fn play_table(
             played
         })
         .collect::<anyhow::Result<_>>()?;
-    let mut fallbacks = [0; MAX_SEATS];
+    let mut not_own = [NotOwn::default(); MAX_SEATS];
     for (_, _, f, _) in &deals {
-        for (total, x) in fallbacks.iter_mut().zip(f) {
+        for (total, &x) in not_own.iter_mut().zip(f) {
             *total += x;
         }
     }
@@ -474,7 +475,7 @@ pub fn play_table(
         showdowns: deals.iter().map(|d| d.3).sum(),
         per_deal: deals.iter().map(|d| d.0).collect(),
         estimated: estimating(cfg).then(|| deals.iter().map(|d| d.1).collect()),
-        fallbacks,
+        not_own,
     })
 }
 
@@ -490,7 +491,7 @@ fn play_deal(players: &[&dyn Player], cfg: &MatchConfig, i: u64) -> anyhow::Resu
     let (mut net, mut est, mut fell, mut showdowns) = (
         [0; MAX_SEATS],
         ([0.0; MAX_SEATS], [[0.0; GROUPS]; MAX_SEATS]),
-        [0; MAX_SEATS],
+        [NotOwn::default(); MAX_SEATS],
         0,
     );
     let mut seats: [&dyn Player; MAX_SEATS] = [players[0]; MAX_SEATS];

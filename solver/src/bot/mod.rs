@@ -121,6 +121,45 @@ pub enum Answer {
     /// play session, the player answers so; matches count these decisions per player, the
     /// server marks the reply, `stud play` says so.
     Fallback,
+    /// A multiway file's row that the solve reached in no pot class (stored uniform: the file
+    /// has nothing to say there), played as the hand-strength bot ([`Heuristic`])
+    /// plays the spot: its equity against the live seats, raise strong hands, call what the
+    /// pot odds pay for. The spots are ones self-play does not make (pots capped street after
+    /// street by four or five players), where a uniform row folded, called and raised at
+    /// random whatever the hand (docs/notes/multiway.md, "Rows no pot class reached").
+    /// Matches count these decisions per player, the server marks the reply.
+    Unreached,
+}
+
+/// A player's decisions, and those not answered by its own row, counted by a match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NotOwn {
+    /// Every decision.
+    pub decisions: u64,
+    /// Answered by [`Answer::Fallback`].
+    pub fallbacks: u64,
+    /// Answered by [`Answer::Unreached`].
+    pub unreached: u64,
+}
+
+impl NotOwn {
+    /// Counts one decision answered so.
+    pub fn count(&mut self, answer: Answer) {
+        self.decisions += 1;
+        match answer {
+            Answer::Own => {}
+            Answer::Fallback => self.fallbacks += 1,
+            Answer::Unreached => self.unreached += 1,
+        }
+    }
+}
+
+impl std::ops::AddAssign for NotOwn {
+    fn add_assign(&mut self, other: NotOwn) {
+        self.decisions += other.decisions;
+        self.fallbacks += other.fallbacks;
+        self.unreached += other.unreached;
+    }
 }
 
 /// Normalizes `probs` (weights over `legal`) to sum to 1; if they have no weight at all, puts it

@@ -300,8 +300,10 @@ impl Server {
             "probs": probs,
             "action": legal[pick].to_string(),
         });
-        if answer == Answer::Fallback {
-            reply["fallback"] = true.into();
+        match answer {
+            Answer::Own => {}
+            Answer::Fallback => reply["fallback"] = true.into(),
+            Answer::Unreached => reply["unreached"] = true.into(),
         }
         if let Some(r) = report {
             reply["resolve"] = serde_json::to_value(r).map_err(|e| e.to_string())?;

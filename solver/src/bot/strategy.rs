@@ -212,10 +212,22 @@ impl StrategyPlayer {
         };
         let mut row = [0.0; MAX_ACTIONS];
         let k = d.row(f, key, &mut row)?;
+        if matches!(f, StrategyFile::Multiway(_)) && is_uniform(&row[..k]) {
+            // A multiway file's row reached in no pot class reads back uniform: nothing to play.
+            super::heuristic::Heuristic::default().policy(state, bets, seat, legal, probs)?;
+            return Ok(Answer::Unreached);
+        }
         self.purification.apply(&mut row[..k]);
         d.onto_legal(&row[..k], legal, probs);
         Ok(normalize_or_fall_back(legal, probs))
     }
+}
+
+/// Whether a row of two or more actions is exactly uniform: how a multiway file reads a row its
+/// solve reached in no pot class (`SampledSolver::average_strategy` writes it uniform, and
+/// both row formats read it back so). A reached row is exactly uniform only by chance.
+fn is_uniform(row: &[f64]) -> bool {
+    row.len() > 1 && row.iter().all(|&p| p == row[0])
 }
 
 impl Player for StrategyPlayer {

@@ -4,7 +4,7 @@
 use super::game_for;
 use solver::bot::aivat::{Aivat, Baseline};
 use solver::bot::matches::{play_match_with, play_table, MatchConfig, WinRate};
-use solver::bot::Player;
+use solver::bot::{NotOwn, Player};
 use solver::players::load;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -219,7 +219,7 @@ fn table(
     let hands = t.per_deal.len() as u64 * specs.len() as u64;
     let per_sec = hands as f64 / secs.max(1e-9);
     if args.output.json {
-        let (players, by_spec) = table_json(specs, &t.fallbacks, &each, &distinct, &pooled)?;
+        let (players, by_spec) = table_json(specs, &t.not_own, &each, &distinct, &pooled)?;
         let v = serde_json::json!({
             "game": cfg.def.variant.name(),
             "seats": specs.len(),
@@ -278,15 +278,17 @@ fn table(
             );
         }
     }
-    print_fallbacks(specs, &t.fallbacks);
+    print_not_own(specs, &t.not_own);
     Ok(())
 }
 
-/// The JSON of a table's players (each seat's win rate, `fallbacks` its decisions a fallback
-/// made) and of its distinct specs (their copies pooled).
+/// The JSON of a table's players (each seat's win rate, `decisions` its decisions, `fallbacks`
+/// those a fallback made, `unreached` those a row its solve never reached left to the
+/// hand-strength bot) and of
+/// its distinct specs (their copies pooled).
 fn table_json(
     specs: &[&str],
-    fallbacks: &[u64],
+    not_own: &[NotOwn],
     each: &[WinRate],
     distinct: &[(&str, Vec<usize>)],
     pooled: &[WinRate],
@@ -296,7 +298,9 @@ fn table_json(
             let mut v = serde_json::to_value(r)?;
             v["player"] = specs[p].into();
             v["seat"] = p.into();
-            v["fallbacks"] = fallbacks[p].into();
+            v["fallbacks"] = not_own[p].fallbacks.into();
+            v["unreached"] = not_own[p].unreached.into();
+            v["decisions"] = not_own[p].decisions.into();
             Ok(v)
         })
         .collect::<anyhow::Result<_>>()?;
@@ -339,15 +343,26 @@ fn distinct_specs<'a>(specs: &[&'a str]) -> Vec<(&'a str, Vec<usize>)> {
     distinct
 }
 
-/// The text answer's line for each player that fell back (`fallbacks`: its decisions that
-/// did).
-fn print_fallbacks(specs: &[&str], fallbacks: &[u64]) {
+/// The text answer's lines for each player that did not answer every decision from its own
+/// row (`not_own`: its decisions that fell back or met a row its solve never reached).
+fn print_not_own(specs: &[&str], not_own: &[NotOwn]) {
     for (p, spec) in specs.iter().enumerate() {
-        let n = fallbacks[p];
-        if n > 0 {
+        let NotOwn {
+            decisions,
+            fallbacks,
+            unreached,
+        } = not_own[p];
+        if fallbacks > 0 {
             println!(
-                "P{} {spec}: {n} decisions gave no weight to any legal action and checked or \
-                 called instead (the fallback)",
+                "P{} {spec}: {fallbacks} decisions gave no weight to any legal action and \
+                 checked or called instead (the fallback)",
+                p + 1
+            );
+        }
+        if unreached > 0 {
+            println!(
+                "P{} {spec}: {unreached} of {decisions} decisions met a row the solve never \
+                 reached and were played by the hand-strength bot (heuristic)",
                 p + 1
             );
         }

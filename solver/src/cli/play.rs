@@ -265,12 +265,18 @@ fn play_one(
                             format!("{} {}", seat_name(seat), table.who(seat))
                         };
                         writeln!(out, "{who}: {}", super::action_words(&state, a))?;
-                        if answer == Answer::Fallback {
-                            writeln!(
+                        match answer {
+                            Answer::Own => {}
+                            Answer::Fallback => writeln!(
                                 out,
                                 "  (its strategy gives no weight to any legal action here: it \
                                  checks or calls, the fallback)"
-                            )?;
+                            )?,
+                            Answer::Unreached => writeln!(
+                                out,
+                                "  (its solve never reached this spot: it plays as the \
+                                 hand-strength bot would)"
+                            )?,
                         }
                         // In words as they read before the action changed what is owed.
                         let names = legal

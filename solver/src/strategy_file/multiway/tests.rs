@@ -118,6 +118,8 @@ fn plays_hundreds_of_hands(
     let player = MultiwayPlayer::new(file, "mw");
     let mut rng = ChaCha8Rng::seed_from_u64(4);
     let (mut decisions, mut fallbacks, mut showdowns, mut short) = (0, 0, 0, 0);
+    let mut unreached = 0;
+    let heuristic = crate::bot::Heuristic::default();
     let short_deck = MultiwayFacts::new(def).unwrap().runs_short();
     for _ in 0..300 {
         let mut st = State::new(def).unwrap();
@@ -136,6 +138,16 @@ fn plays_hundreds_of_hands(
                     assert!((sum - 1.0).abs() < 1e-9);
                     decisions += 1;
                     fallbacks += (answer == Answer::Fallback) as usize;
+                    if answer == Answer::Unreached {
+                        // A row reached in no pot class: the hand-strength bot's answer.
+                        unreached += 1;
+                        let mut theirs = [0.0; 8];
+                        heuristic
+                            .policy(&st, &bets, st.to_act().unwrap(), &legal, &mut theirs)
+                            .unwrap();
+                        let k = legal.len();
+                        assert_eq!(probs[..k], theirs[..k], "{bets:?}");
+                    }
                     // A table that runs short: mostly calls, so that many hands reach the
                     // community card with every seat in (the row is asked all the same).
                     let call = legal.iter().position(|&c| c == Action::CheckCall);
@@ -155,6 +167,11 @@ fn plays_hundreds_of_hands(
         short += st.short_of_cards() as usize;
     }
     assert!(decisions > 1000, "{decisions} decisions");
+    // A short solve leaves rows that no pot class reached, and random hands play into them.
+    assert!(
+        unreached > 0,
+        "no row reached in no pot class in {decisions} decisions"
+    );
     assert!(showdowns > 0);
     // Every row puts its weight on legal actions, and past the cap (two players left, the
     // engine uncapped) the closed abstract street's call is the strategy's own answer.
