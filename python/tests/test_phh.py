@@ -12,7 +12,7 @@ OPENING = ["d dh p1 9c9d7h", "d dh p2 ????2c", "p2 pb"]
 def test_the_heuristic_completes_as_in_the_protocols_worked_example():
     d = stud.Player("heuristic").decide(OPENING, "7stud")
     assert (d.seat, d.street, d.legal, d.probs) == (0, 0, ["f", "cc", "cbr 5"], [0.0, 0.0, 1.0])
-    assert not d.fallback
+    assert not d.fallback and not d.unreached
 
 
 def test_a_strategy_answers_a_distribution_over_the_legal_actions():
