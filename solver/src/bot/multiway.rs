@@ -90,6 +90,15 @@ impl MultiwayPlayer {
     pub fn purification(&self) -> Purification {
         self.player.purification()
     }
+
+    /// Plays the rows its solve never reached as stored (uniform) rather than by the
+    /// hand-strength bot: the strategy an exact measure lifts ([`StrategyPlayer::rows_as_stored`]).
+    pub fn rows_as_stored(self) -> MultiwayPlayer {
+        MultiwayPlayer {
+            player: self.player.rows_as_stored(),
+            plays: self.plays,
+        }
+    }
 }
 
 impl Player for MultiwayPlayer {

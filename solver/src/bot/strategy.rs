@@ -26,6 +26,9 @@ pub struct StrategyPlayer {
     name: String,
     /// What is done to a row before it is played.
     purification: Purification,
+    /// Whether a multiway row its solve reached in no pot class is played by the
+    /// hand-strength bot ([`Answer::Unreached`], the default) or as stored (uniform).
+    heuristic_where_unreached: bool,
 }
 
 impl StrategyPlayer {
@@ -80,6 +83,7 @@ impl StrategyPlayer {
                 Some(h) => super::default_purification(h.tree),
                 None => super::default_multiway_purification(),
             },
+            heuristic_where_unreached: true,
             file,
         }
     }
@@ -96,6 +100,14 @@ impl StrategyPlayer {
     /// What is done to a row before it is played.
     pub fn purification(&self) -> Purification {
         self.purification
+    }
+
+    /// Plays every row as stored, a multiway row its solve never reached (uniform) included:
+    /// the strategy an exact measure lifts and checks ([`crate::multiway::lift`]), where by
+    /// default such a row is the hand-strength bot's ([`Answer::Unreached`]).
+    pub fn rows_as_stored(mut self) -> StrategyPlayer {
+        self.heuristic_where_unreached = false;
+        self
     }
 }
 
@@ -212,7 +224,10 @@ impl StrategyPlayer {
         };
         let mut row = [0.0; MAX_ACTIONS];
         let k = d.row(f, key, &mut row)?;
-        if matches!(f, StrategyFile::Multiway(_)) && is_uniform(&row[..k]) {
+        if self.heuristic_where_unreached
+            && matches!(f, StrategyFile::Multiway(_))
+            && is_uniform(&row[..k])
+        {
             // A multiway file's row reached in no pot class reads back uniform: nothing to play.
             super::heuristic::Heuristic::default().policy(state, bets, seat, legal, probs)?;
             return Ok(Answer::Unreached);

@@ -224,7 +224,8 @@ fn measure(
         ));
     }
     let policy = lift.policy(&tree, &sampled.played);
-    let player = MultiwayPlayer::new(file, "sampled");
+    // The lift is the rows as stored: checked against the player that plays them so.
+    let player = MultiwayPlayer::new(file, "sampled").rows_as_stored();
     let checked = check_player(
         &tree,
         def,

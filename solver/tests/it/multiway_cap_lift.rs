@@ -61,7 +61,7 @@ fn solved(
     let problem = Problem::sampled(def, &s.buckets, WithinStreet::History).with_cap(Some(cap));
     write_strategy(&file, &s, &problem, RowFormat::Byte).unwrap();
     let read = MultiwayFile::open(&file).unwrap();
-    let player = MultiwayPlayer::new(MultiwayFile::open(&file).unwrap(), "capped");
+    let player = MultiwayPlayer::new(MultiwayFile::open(&file).unwrap(), "capped").rows_as_stored();
     std::fs::remove_file(&file).unwrap();
     assert_eq!(read.betting.cap, Some(cap));
     (s, lift, read, player)

@@ -78,7 +78,7 @@ fn lifted(view: MultiwayView) -> (Vec<f64>, Lift, HistoryTree) {
     .unwrap();
     let read = MultiwayFile::open(&file).unwrap();
     assert_eq!(read.buckets.view, view);
-    let player = MultiwayPlayer::new(read, "lifted");
+    let player = MultiwayPlayer::new(read, "lifted").rows_as_stored();
     std::fs::remove_file(&file).unwrap();
     let policy = lift.policy(&tree, &s.average_strategy());
     let checked = check_player(&tree, &def, &policy, &player, 300, 3).unwrap();
@@ -91,7 +91,8 @@ fn lifted(view: MultiwayView) -> (Vec<f64>, Lift, HistoryTree) {
     // multiway --rows 4bit` measures), each within 1/14 of the solve's.
     let problem = Problem::sampled(&def, &s.buckets, WithinStreet::History);
     write_strategy(&file, &s, &problem, RowFormat::Nibble).unwrap();
-    let player = MultiwayPlayer::new(MultiwayFile::open(&file).unwrap(), "lifted 4-bit");
+    let player =
+        MultiwayPlayer::new(MultiwayFile::open(&file).unwrap(), "lifted 4-bit").rows_as_stored();
     std::fs::remove_file(&file).unwrap();
     let stored = as_stored(&s, RowFormat::Nibble).unwrap();
     let checked = check_player(&tree, &def, &lift.policy(&tree, &stored), &player, 300, 3).unwrap();

@@ -476,11 +476,14 @@ fn a_four_bit_file_is_written_queried_and_converted() {
 }
 
 /// At a three-seat spot on 3rd and 4th street (a seat folded), `stud query` on the file `f`
-/// gives the row its `MultiwayPlayer` plays.
+/// gives the row its `MultiwayPlayer` plays (as stored: a row the short solve never reached
+/// is the query's `unreached` uniform row, which the default player leaves to the
+/// hand-strength bot).
 fn query_is_the_players_own_row(f: &str) {
     let player = MultiwayPlayer::open(f)
         .unwrap()
-        .with_purification(Purification::Mixed);
+        .with_purification(Purification::Mixed)
+        .rows_as_stored();
     let cases = [
         (
             "3c 8d Kh pb",
