@@ -1,5 +1,5 @@
 //! The shipped strategies (`strategies/*-hu.strat`, the three-, four- and five-handed
-//! `7stud-3p.strat`, `7stud-4p.strat` and `7stud-5p.strat`): each
+//! `7stud-3p.strat`, `7stud-4p.strat` and `7stud-5p.strat`, and `razz-5p.strat`): each
 //! is there, within the size a shipped file may take, opens, is checksummed intact, and answers a
 //! spot on every street of its game through the built binary.
 
@@ -99,16 +99,23 @@ fn table_spots(seats: usize) -> Vec<String> {
     spots
 }
 
-/// A shipped multiway file of `seats` seats answers a spot on every street ([`table_spots`]: its
-/// rows as stored) and, played as its README says (`play`: a spec suffix), plays a zero-sum table
-/// against heuristic bots.
-fn multiway_file_answers_and_plays(file: &str, seats: u64, play: &str) {
+/// A shipped multiway file of `variant` at `seats` seats answers a spot on every street
+/// ([`table_spots`]: its rows as stored) and, played as its README says (`play`: a spec suffix),
+/// plays a zero-sum table against heuristic bots; served, the seat of the door card that brings
+/// in (`brings_in`) is the first asked.
+fn multiway_file_answers_and_plays(
+    file: &str,
+    seats: u64,
+    play: &str,
+    variant: &str,
+    brings_in: u64,
+) {
     let spots = table_spots(seats as usize);
     let (p, info) = verified(file, 64);
     let p = p.as_str();
     assert_eq!(info["kind"], "multiway", "{file}: {info}");
     assert_eq!(info["seats"], seats, "{file}: {info}");
-    assert_eq!(info["game"]["variant"], "7stud", "{file}: {info}");
+    assert_eq!(info["game"]["variant"], variant, "{file}: {info}");
     // The table view: a bucketing per number of live seats.
     let cards = info["card_abstraction"].as_str().unwrap();
     assert!(
@@ -129,18 +136,23 @@ fn multiway_file_answers_and_plays(file: &str, seats: u64, play: &str) {
         let sum: f64 = row.iter().map(|x| x.as_f64().unwrap()).sum();
         assert!((sum - 1.0).abs() < 1e-9, "{file} {spot}: {v}");
     }
-    // Served without --game, for the table it records: p1's door, the lowest, brings in.
+    // Served without --game, for the table it records: the lowest door brings in (p1's 3c), in
+    // razz the highest (p3's Kh).
     let doors = ["3c", "8d", "Kh", "4s", "7h", "9c", "Td", "Js"];
     let deals: Vec<String> = (0..seats as usize)
         .map(|i| {
-            let hole = if i == 0 { "AsAd" } else { "????" };
+            let hole = if i as u64 == brings_in {
+                "AsAd"
+            } else {
+                "????"
+            };
             format!("\"d dh p{} {hole}{}\"", i + 1, doors[i])
         })
         .collect();
     let request = format!("{{\"id\":1,\"actions\":[{}]}}\n", deals.join(","));
     let served = ok(&stud(&["serve", &format!("{p}{play}")], &request));
     let v = served_reply(file, &served);
-    assert_eq!(v["seat"], 0, "{file}: {v}");
+    assert_eq!(v["seat"], brings_in, "{file}: {v}");
     // Its game is read from the file: a table of it against heuristic bots, zero-sum.
     let played = format!("{p}{play}");
     let mut args = vec!["match", played.as_str()];
@@ -159,17 +171,22 @@ fn multiway_file_answers_and_plays(file: &str, seats: u64, play: &str) {
 
 #[test]
 fn the_shipped_three_handed_strategy_answers_every_street_and_plays_a_table() {
-    multiway_file_answers_and_plays("7stud-3p.strat", 3, "");
+    multiway_file_answers_and_plays("7stud-3p.strat", 3, "", "7stud", 0);
 }
 
 #[test]
 fn the_shipped_four_handed_strategy_played_pure_answers_every_street_and_plays_a_table() {
-    multiway_file_answers_and_plays("7stud-4p.strat", 4, ":pure");
+    multiway_file_answers_and_plays("7stud-4p.strat", 4, ":pure", "7stud", 0);
 }
 
 #[test]
 fn the_shipped_five_handed_strategy_played_pure_answers_every_street_and_plays_a_table() {
-    multiway_file_answers_and_plays("7stud-5p.strat", 5, ":pure");
+    multiway_file_answers_and_plays("7stud-5p.strat", 5, ":pure", "7stud", 0);
+}
+
+#[test]
+fn the_shipped_five_handed_razz_strategy_played_pure_answers_every_street_and_plays_a_table() {
+    multiway_file_answers_and_plays("razz-5p.strat", 5, ":pure", "razz", 2);
 }
 
 #[test]
