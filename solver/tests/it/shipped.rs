@@ -255,19 +255,24 @@ fn a_pokerkit_dealer_is_served_by_every_shipped_table_file() {
     // At three to five seats with deep stacks PokerKit's rules take betting options away and
     // never reshuffle: the table files solved under the card room's play them too.
     let doors = ["3c", "8d", "Kh", "5s", "Qd"];
-    for (file, seats) in [
-        ("7stud-3p.strat", 3),
-        ("7stud-4p.strat", 4),
-        ("7stud-5p.strat", 5),
+    // The seat whose door brings in: p1's 3c, in razz p3's Kh; its hand known, the others'
+    // down cards not.
+    for (file, seats, brings_in) in [
+        ("7stud-3p.strat", 3, 0),
+        ("7stud-4p.strat", 4, 0),
+        ("7stud-5p.strat", 5, 0),
+        ("razz-5p.strat", 5, 2),
     ] {
-        // p1's 3c brings in: its hand known, the others' down cards not.
         let deals: Vec<String> = (0..seats)
             .map(|s| {
-                let hole = if s == 0 { "AsKs" } else { "????" };
+                let hole = if s == brings_in { "AsKs" } else { "????" };
                 format!("\"d dh p{} {hole}{}\"", s + 1, doors[s])
             })
             .collect();
-        let req = format!(r#"{{"id":1,"seat":0,"actions":[{}]}}"#, deals.join(","));
+        let req = format!(
+            r#"{{"id":1,"seat":{brings_in},"actions":[{}]}}"#,
+            deals.join(",")
+        );
         let p = path(file);
         let p = p.to_str().unwrap();
         let out = ok(&stud(
