@@ -226,7 +226,7 @@ impl StrategyPlayer {
         let k = d.row(f, key, &mut row)?;
         if self.heuristic_where_unreached
             && matches!(f, StrategyFile::Multiway(_))
-            && is_uniform(&row[..k])
+            && crate::strategy_file::multiway::is_unreached(&row[..k])
         {
             // A multiway file's row reached in no pot class reads back uniform: nothing to play.
             super::heuristic::Heuristic::default().policy(state, bets, seat, legal, probs)?;
@@ -236,13 +236,6 @@ impl StrategyPlayer {
         d.onto_legal(&row[..k], legal, probs);
         Ok(normalize_or_fall_back(legal, probs))
     }
-}
-
-/// Whether a row of two or more actions is exactly uniform: how a multiway file reads a row its
-/// solve reached in no pot class (`SampledSolver::average_strategy` writes it uniform, and
-/// both row formats read it back so). A reached row is exactly uniform only by chance.
-fn is_uniform(row: &[f64]) -> bool {
-    row.len() > 1 && row.iter().all(|&p| p == row[0])
 }
 
 impl Player for StrategyPlayer {

@@ -351,7 +351,7 @@ fn row(
     Ok(Row {
         hand,
         bucket: Some(bucket),
-        unreached: probs.iter().all(|&p| p == probs[0]),
+        unreached: crate::strategy_file::multiway::is_unreached(&probs),
         probs,
         holds,
         about,

@@ -68,7 +68,7 @@ use std::path::Path;
 pub mod diff;
 mod rows;
 mod slots;
-pub use rows::{fourteenths, RowFormat, NIBBLE_SCALE, NIBBLE_TAG, NIBBLE_UNIFORM};
+pub use rows::{fourteenths, is_unreached, RowFormat, NIBBLE_SCALE, NIBBLE_TAG, NIBBLE_UNIFORM};
 
 /// How an opened file stores its rows ([`MultiwayFile::stored`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

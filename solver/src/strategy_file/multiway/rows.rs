@@ -59,6 +59,13 @@ impl Named for RowFormat {
     const WHAT: &'static str = "a row encoding";
 }
 
+/// Whether a row as [`RowFormat::decode_row`] reads it is a row the solve reached in no pot
+/// class: exactly uniform (two or more actions), as `SampledSolver::average_strategy` writes it
+/// and both formats read it back. A reached row is exactly uniform only by chance.
+pub fn is_unreached(row: &[f64]) -> bool {
+    row.len() > 1 && row.iter().all(|&p| p == row[0])
+}
+
 impl RowFormat {
     /// The bytes of a rows section holding `values` stored probabilities.
     pub fn section_len(self, values: usize) -> usize {
