@@ -14,6 +14,20 @@ def strategy(name):
     return os.path.join(STRATEGIES, name)
 
 
+def stud_bin():
+    """The command line built beside the package (`STUD_BIN` overrides): the test profile's,
+    which `cargo test --profile verify` (and CI) builds, else a release or debug build."""
+    given = os.environ.get("STUD_BIN")
+    if given:
+        return given
+    for profile in ("verify", "release", "debug"):
+        path = os.path.join(ROOT, "target", profile, "stud")
+        if os.path.exists(path):
+            return path
+    pytest.fail("no stud binary: build it with `cargo build --profile verify -p solver`, or "
+                "set STUD_BIN")
+
+
 def pokerkit_state(cls_name="FixedLimitSevenCardStud", seats=2, stack=200):
     """A PokerKit state dealt and posted up to its first decision (every automation on but the
     betting), at the shipped strategies' stakes."""

@@ -9,25 +9,11 @@ import subprocess
 import pytest
 
 import stud
-from conftest import ROOT, strategy
+from conftest import strategy, stud_bin
 
 HU = strategy("7stud-hu.strat")
 MW = strategy("7stud-3p.strat")
 FOURTH = "3c 8d pb cc | Qs 2h x b"
-
-
-def stud_bin():
-    """The command line built beside the package (`STUD_BIN` overrides): the test profile's,
-    which `cargo test --profile verify` (and CI) builds, else a release or debug build."""
-    given = os.environ.get("STUD_BIN")
-    if given:
-        return given
-    for profile in ("verify", "release", "debug"):
-        path = os.path.join(ROOT, "target", profile, "stud")
-        if os.path.exists(path):
-            return path
-    pytest.fail("no stud binary: build it with `cargo build --profile verify -p solver`, or "
-                "set STUD_BIN")
 
 
 def command(*args):
