@@ -244,7 +244,9 @@ pub struct HeadsUpFlags {
 pub struct MultiwayFlags {
     /// Three or more seats: train against other seats who play a random action with this
     /// probability at each decision (0 to below 1; default 0, plain external sampling;
-    /// docs/notes/multiway.md, "Trembling", measures 0.1).
+    /// docs/notes/multiway.md, "Trembling", measures 0.1 at three seats; the others' mistakes
+    /// add up with the seats: five-handed stud hi-lo played loose and lost at 0.1, and won at
+    /// 0.03).
     #[arg(long)]
     pub tremble: Option<f32>,
     /// Three or more seats: the strategy the file plays: average (the default) or current
