@@ -1,5 +1,6 @@
 //! The shipped strategies (`strategies/*-hu.strat`, the three-, four- and five-handed
-//! `7stud-3p.strat`, `7stud-4p.strat` and `7stud-5p.strat`, and `razz-5p.strat`): each
+//! `7stud-3p.strat`, `7stud-4p.strat` and `7stud-5p.strat`, `razz-5p.strat` and
+//! `stud8-5p.strat`): each
 //! is there, within the size a shipped file may take, opens, is checksummed intact, and answers a
 //! spot on every street of its game through the built binary.
 
@@ -190,6 +191,12 @@ fn the_shipped_five_handed_razz_strategy_played_pure_answers_every_street_and_pl
 }
 
 #[test]
+fn the_shipped_five_handed_stud_hi_lo_strategy_played_pure_answers_every_street_and_plays_a_table()
+{
+    multiway_file_answers_and_plays("stud8-5p.strat", 5, ":pure", "stud8", 0);
+}
+
+#[test]
 fn the_game_is_read_from_the_strategy_file() {
     let razz = path("razz-hu.strat");
     let razz = razz.to_str().unwrap();
@@ -262,6 +269,7 @@ fn a_pokerkit_dealer_is_served_by_every_shipped_table_file() {
         ("7stud-4p.strat", 4, 0),
         ("7stud-5p.strat", 5, 0),
         ("razz-5p.strat", 5, 2),
+        ("stud8-5p.strat", 5, 0),
     ] {
         let deals: Vec<String> = (0..seats)
             .map(|s| {
