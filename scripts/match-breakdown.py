@@ -98,8 +98,10 @@ def breakdown(hands, player):
     seats = len(hands[0][2])
     big = hands[0][3]
     by_deal = {}
+    seatings = collections.defaultdict(list)  # deal -> its seatings' (names, replay)
     for deal, letter, names, _, r in hands:
         by_deal[(deal, letter)] = (names, r)
+        seatings[deal].append((names, r))
     where = collections.defaultdict(lambda: {"player": [0, 0.0], "others": [0, 0.0]})
     first = collections.defaultdict(lambda: [0, 0.0, 0.0])
     n_player = n_others = 0
@@ -112,8 +114,7 @@ def breakdown(hands, player):
             if who == "player":
                 n_player += 1
                 # The same cards (seat s of this deal) in the seatings where others held them.
-                same = [by_deal[k][1]["payoffs"][s] for k in by_deal
-                        if k[0] == deal and by_deal[k][0][s] != player]
+                same = [o["payoffs"][s] for n, o in seatings[deal] if n[s] != player]
                 row = first[first_action(r, s)]
                 row[0] += 1
                 row[1] += r["payoffs"][s]
