@@ -97,15 +97,13 @@ def breakdown(hands, player):
     """The two tables, per hand of all, in chips; and the totals."""
     seats = len(hands[0][2])
     big = hands[0][3]
-    by_deal = {}
     seatings = collections.defaultdict(list)  # deal -> its seatings' (names, replay)
-    for deal, letter, names, _, r in hands:
-        by_deal[(deal, letter)] = (names, r)
+    for deal, _, names, _, r in hands:
         seatings[deal].append((names, r))
     where = collections.defaultdict(lambda: {"player": [0, 0.0], "others": [0, 0.0]})
     first = collections.defaultdict(lambda: [0, 0.0, 0.0])
     n_player = n_others = 0
-    for (deal, letter), (names, r) in by_deal.items():
+    for deal, (names, r) in ((d, x) for d, xs in seatings.items() for x in xs):
         for s in range(seats):
             who = "player" if names[s] == player else "others"
             cell = where[ended(r, s)][who]
