@@ -158,6 +158,7 @@ fn values_with_public_chance_are_a_brute_force_sum_over_hands_and_cards() {
 }
 
 #[test]
+#[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn the_rows_below_a_chance_node_are_the_player_s_own() {
     let (def, tree, player, _) = kings_and_aces_blueprint(30, "chance-rows");
     let (lifted, roots) = verify::lift_at(&def, &tree, &player, 0).unwrap();

@@ -94,6 +94,7 @@ fn plays_what_the_evaluator_measures(leaves: usize, nested: bool, name: &str) {
 }
 
 #[test]
+#[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn a_depth_player_plays_what_the_evaluator_measures() {
     plays_what_the_evaluator_measures(4, false, "depth-eval");
 }

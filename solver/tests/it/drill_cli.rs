@@ -17,6 +17,7 @@ fn numbers(v: &Value) -> Vec<f64> {
 }
 
 #[test]
+#[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn train_judges_each_decision_as_query_values_it_and_adds_the_score() {
     let seven = shipped("7stud-hu.strat");
     // Always the second choice (call, bet or raise, never a fold): a hand to seventh street.

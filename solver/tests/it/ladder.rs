@@ -74,6 +74,7 @@ fn the_real_best_response_is_the_lossless_best_response_to_the_lifted_strategy()
 }
 
 #[test]
+#[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn real_exploitability_falls_with_buckets_and_iterations() {
     let def = kings_and_aces();
     let cache = std::env::temp_dir().join(format!("stud-it-ladder-{}", std::process::id()));

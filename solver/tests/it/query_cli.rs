@@ -175,6 +175,7 @@ fn three_seat_file() -> PathBuf {
 }
 
 #[test]
+#[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn the_help_examples_run() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let multiway = three_seat_file();

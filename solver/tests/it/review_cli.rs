@@ -62,6 +62,7 @@ fn action(d: &Value) -> &str {
 }
 
 #[test]
+#[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn the_calling_station_is_flagged_on_its_calls_not_its_bets() {
     let v = review(&["7stud-hu-call.phhs"], &[]);
     assert_eq!(v["summary"]["hands"], 12);

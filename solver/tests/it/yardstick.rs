@@ -46,6 +46,7 @@ fn json_lines(out: &str) -> Vec<Value> {
 }
 
 #[test]
+#[ignore = "slow verification: scripts/test-slow runs it (CI does)"]
 fn the_deal_sampled_strategy_falls_with_deals_and_stays_above_the_lossless_solve() {
     let d = dir("ladder");
     let (game, cache) = (game_file(&d), d.join("abstractions"));
