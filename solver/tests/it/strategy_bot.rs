@@ -167,7 +167,7 @@ fn lbr_finds_a_weak_strategy_exploitable_but_never_beyond_its_exact_exploitabili
 }
 
 #[test]
-fn report_writes_a_page_with_its_pictures_and_renders_in_chromium_when_present() {
+fn report_writes_a_page_with_its_pictures_that_renders_in_chromium() {
     let dir = std::env::temp_dir().join(format!("stud-report-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let strat = dir.join("leduc.strat");
