@@ -1,6 +1,6 @@
-//! The shipped strategies (`strategies/*-hu.strat`, the three-, four- and five-handed
-//! `7stud-3p.strat`, `7stud-4p.strat` and `7stud-5p.strat`, `razz-5p.strat` and
-//! `stud8-5p.strat`): each
+//! The shipped strategies (`strategies/*-hu.strat`, the three- to six-handed
+//! `7stud-3p.strat`, `7stud-4p.strat`, `7stud-5p.strat` and `7stud-6p.strat`, `razz-5p.strat`
+//! and `stud8-5p.strat`): each
 //! is there, within the size a shipped file may take, opens, is checksummed intact, and answers a
 //! spot on every street of its game through the built binary.
 
@@ -76,11 +76,11 @@ fn every_shipped_strategy_fits_opens_and_answers_every_street() {
 
 /// The up cards each seat is dealt on third to sixth street at a table (seat `i` gets the
 /// `i`-th of each street's list; none is As, Ad or 7d, the asked-about hand).
-const TABLE_UP_CARDS: [[&str; 5]; 4] = [
-    ["3c", "8d", "Kh", "4s", "7h"],
-    ["9h", "Ts", "2c", "6d", "Qc"],
-    ["Jd", "4h", "5s", "3d", "Kc"],
-    ["6h", "7c", "8s", "9d", "2h"],
+const TABLE_UP_CARDS: [[&str; 6]; 4] = [
+    ["3c", "8d", "Kh", "4s", "7h", "9c"],
+    ["9h", "Ts", "2c", "6d", "Qc", "Jh"],
+    ["Jd", "4h", "5s", "3d", "Kc", "Tc"],
+    ["6h", "7c", "8s", "9d", "2h", "5d"],
 ];
 
 /// The betting to each street of a table of `seats`: the 3c's bring-in, every other seat
@@ -197,6 +197,11 @@ fn the_shipped_five_handed_stud_hi_lo_strategy_played_pure_answers_every_street_
 }
 
 #[test]
+fn the_shipped_six_handed_strategy_played_pure_answers_every_street_and_plays_a_table() {
+    multiway_file_answers_and_plays("7stud-6p.strat", 6, ":pure", "7stud", 0);
+}
+
+#[test]
 fn the_game_is_read_from_the_strategy_file() {
     let razz = path("razz-hu.strat");
     let razz = razz.to_str().unwrap();
@@ -259,9 +264,9 @@ fn a_pokerkit_dealer_is_served_by_every_shipped_strategy() {
 
 #[test]
 fn a_pokerkit_dealer_is_served_by_every_shipped_table_file() {
-    // At three to five seats with deep stacks PokerKit's rules take betting options away and
+    // At three to six seats with deep stacks PokerKit's rules take betting options away and
     // never reshuffle: the table files solved under the card room's play them too.
-    let doors = ["3c", "8d", "Kh", "5s", "Qd"];
+    let doors = ["3c", "8d", "Kh", "5s", "Qd", "9c"];
     // The seat whose door brings in: p1's 3c, in razz p3's Kh; its hand known, the others'
     // down cards not.
     for (file, seats, brings_in) in [
@@ -270,6 +275,7 @@ fn a_pokerkit_dealer_is_served_by_every_shipped_table_file() {
         ("7stud-5p.strat", 5, 0),
         ("razz-5p.strat", 5, 2),
         ("stud8-5p.strat", 5, 0),
+        ("7stud-6p.strat", 6, 0),
     ] {
         let deals: Vec<String> = (0..seats)
             .map(|s| {
@@ -289,8 +295,9 @@ fn a_pokerkit_dealer_is_served_by_every_shipped_table_file() {
         ));
         served_reply(file, &out);
         // Another table is another game, under either rules.
+        let other = if seats == 6 { "7stud-5p" } else { "7stud-6p" };
         let e = common::err(&stud(
-            &["serve", p, "--rules", "pokerkit", "--game", "7stud-6p"],
+            &["serve", p, "--rules", "pokerkit", "--game", other],
             &format!("{req}\n"),
         ));
         assert!(e.contains("another game"), "{file}: {e}");
