@@ -1,6 +1,6 @@
-//! The shipped strategies (`strategies/*-hu.strat`, the three- to six-handed
-//! `7stud-3p.strat`, `7stud-4p.strat`, `7stud-5p.strat` and `7stud-6p.strat`, `razz-5p.strat`
-//! and `stud8-5p.strat`): each
+//! The shipped strategies (`strategies/*-hu.strat`, the three- to eight-handed
+//! `7stud-3p.strat`, `7stud-4p.strat`, `7stud-5p.strat`, `7stud-6p.strat` and `7stud-8p.strat`,
+//! `razz-5p.strat` and `stud8-5p.strat`): each
 //! is there, within the size a shipped file may take, opens, is checksummed intact, and answers a
 //! spot on every street of its game through the built binary.
 
@@ -75,16 +75,26 @@ fn every_shipped_strategy_fits_opens_and_answers_every_street() {
 }
 
 /// The up cards each seat is dealt on third to sixth street at a table (seat `i` gets the
-/// `i`-th of each street's list; none is As, Ad or 7d, the asked-about hand).
-const TABLE_UP_CARDS: [[&str; 6]; 4] = [
-    ["3c", "8d", "Kh", "4s", "7h", "9c"],
-    ["9h", "Ts", "2c", "6d", "Qc", "Jh"],
-    ["Jd", "4h", "5s", "3d", "Kc", "Tc"],
-    ["6h", "7c", "8s", "9d", "2h", "5d"],
+/// `i`-th of each street's list; none is As, Ad, 7d or the community card).
+const TABLE_UP_CARDS: [[&str; 8]; 4] = [
+    ["3c", "8d", "Kh", "4s", "7h", "9c", "Td", "Js"],
+    ["9h", "Ts", "2c", "6d", "Qc", "Jh", "5c", "Ks"],
+    ["Jd", "4h", "5s", "3d", "Kc", "Tc", "2d", "Qh"],
+    ["6h", "7c", "8s", "9d", "2h", "5d", "Qs", "4c"],
 ];
 
+/// Seventh street's card, dealt face up to every seat when eight live seats would need 56
+/// cards of the 52 (the card room's rule).
+const COMMUNITY_CARD: &str = "3h";
+
+/// Whether a table of `seats` live to seventh street is dealt the community card there.
+fn deck_runs_short(seats: usize) -> bool {
+    seats * 7 > 52
+}
+
 /// The betting to each street of a table of `seats`: the 3c's bring-in, every other seat
-/// calls, then checks around (every seat live on every street).
+/// calls, then checks around (every seat live on every street; seventh street's spot ends with
+/// the community card where the deck runs short).
 fn table_spots(seats: usize) -> Vec<String> {
     let up = |street: usize| TABLE_UP_CARDS[street][..seats].join(" ");
     let checks = vec!["x"; seats].join(" ");
@@ -95,6 +105,9 @@ fn table_spots(seats: usize) -> Vec<String> {
         spot = format!("{spot} {}", up(street));
         spots.push(spot.clone());
         spot = format!("{spot} {checks}");
+    }
+    if deck_runs_short(seats) {
+        spot = format!("{spot} {COMMUNITY_CARD}");
     }
     spots.push(spot);
     spots
@@ -117,14 +130,22 @@ fn multiway_file_answers_and_plays(
     assert_eq!(info["kind"], "multiway", "{file}: {info}");
     assert_eq!(info["seats"], seats, "{file}: {info}");
     assert_eq!(info["game"]["variant"], variant, "{file}: {info}");
-    // The table view: a bucketing per number of live seats.
+    // The table view (a bucketing per number of live seats) where the deck deals its rollouts;
+    // at eight seats of the seven-card games it cannot, and the best showing opponent's is used.
+    let view = if deck_runs_short(seats as usize) {
+        "against the best showing live opponent"
+    } else {
+        "against every live opponent"
+    };
     let cards = info["card_abstraction"].as_str().unwrap();
-    assert!(
-        cards.contains("against every live opponent"),
-        "{file}: {info}"
-    );
+    assert!(cards.contains(view), "{file}: {info}");
     for (street, spot) in spots.iter().enumerate() {
-        let hand = if street == 4 { "As Ad 7d" } else { "As Ad" };
+        // Seventh street deals a third down card, or the community card to every seat.
+        let hand = if street == 4 && !deck_runs_short(seats as usize) {
+            "As Ad 7d"
+        } else {
+            "As Ad"
+        };
         let v = stud_json(&["query", p, spot, "--hand", hand, "--json"]);
         assert_eq!(v["street"], street, "{file} {spot}: {v}");
         assert_eq!(
@@ -139,7 +160,7 @@ fn multiway_file_answers_and_plays(
     }
     // Served without --game, for the table it records: the lowest door brings in (p1's 3c), in
     // razz the highest (p3's Kh).
-    let doors = ["3c", "8d", "Kh", "4s", "7h", "9c", "Td", "Js"];
+    let doors = TABLE_UP_CARDS[0];
     let deals: Vec<String> = (0..seats as usize)
         .map(|i| {
             let hole = if i as u64 == brings_in {
@@ -199,6 +220,11 @@ fn the_shipped_five_handed_stud_hi_lo_strategy_played_pure_answers_every_street_
 #[test]
 fn the_shipped_six_handed_strategy_played_pure_answers_every_street_and_plays_a_table() {
     multiway_file_answers_and_plays("7stud-6p.strat", 6, ":pure", "7stud", 0);
+}
+
+#[test]
+fn the_shipped_eight_handed_strategy_played_pure_answers_every_street_and_plays_a_table() {
+    multiway_file_answers_and_plays("7stud-8p.strat", 8, ":pure", "7stud", 0);
 }
 
 #[test]
@@ -302,6 +328,26 @@ fn a_pokerkit_dealer_is_served_by_every_shipped_table_file() {
         ));
         assert!(e.contains("another game"), "{file}: {e}");
     }
+    // Eight seats run the deck short, where PokerKit reshuffles the burns and the folded seats'
+    // seen cards and the card room deals a community card: refused, naming why.
+    let deals: Vec<String> = TABLE_UP_CARDS[0]
+        .iter()
+        .enumerate()
+        .map(|(s, door)| {
+            let hole = if s == 0 { "AsKs" } else { "????" };
+            format!("\"d dh p{} {hole}{door}\"", s + 1)
+        })
+        .collect();
+    let req = format!(r#"{{"id":1,"seat":0,"actions":[{}]}}"#, deals.join(","));
+    let p = path("7stud-8p.strat");
+    let e = common::err(&stud(
+        &["serve", p.to_str().unwrap(), "--rules", "pokerkit"],
+        &format!("{req}\n"),
+    ));
+    assert!(
+        e.contains("card-room rules") && e.contains("without a reshuffle"),
+        "{e}"
+    );
 }
 
 /// The first reply `stud serve` gave for `file`, checked to be a decision whose probabilities
