@@ -92,6 +92,21 @@ fn deck_runs_short(seats: usize) -> bool {
     seats * 7 > 52
 }
 
+/// The first street's deals of a table of `seats` as a JSON list's items (PHH actions): each
+/// seat's door is `TABLE_UP_CARDS[0]`'s, its down cards unknown but `known`'s, which are `hand`.
+fn table_deals(seats: usize, known: usize, hand: &str) -> String {
+    let deal = |(s, door): (usize, &&str)| {
+        let hole = if s == known { hand } else { "????" };
+        format!("\"d dh p{} {hole}{door}\"", s + 1)
+    };
+    let deals: Vec<String> = TABLE_UP_CARDS[0][..seats]
+        .iter()
+        .enumerate()
+        .map(deal)
+        .collect();
+    deals.join(",")
+}
+
 /// The betting to each street of a table of `seats`: the 3c's bring-in, every other seat
 /// calls, then checks around (every seat live on every street; seventh street's spot ends with
 /// the community card where the deck runs short).
@@ -160,18 +175,8 @@ fn multiway_file_answers_and_plays(
     }
     // Served without --game, for the table it records: the lowest door brings in (p1's 3c), in
     // razz the highest (p3's Kh).
-    let doors = TABLE_UP_CARDS[0];
-    let deals: Vec<String> = (0..seats as usize)
-        .map(|i| {
-            let hole = if i as u64 == brings_in {
-                "AsAd"
-            } else {
-                "????"
-            };
-            format!("\"d dh p{} {hole}{}\"", i + 1, doors[i])
-        })
-        .collect();
-    let request = format!("{{\"id\":1,\"actions\":[{}]}}\n", deals.join(","));
+    let deals = table_deals(seats as usize, brings_in as usize, "AsAd");
+    let request = format!("{{\"id\":1,\"actions\":[{deals}]}}\n");
     let served = ok(&stud(&["serve", &format!("{p}{play}")], &request));
     let v = served_reply(file, &served);
     assert_eq!(v["seat"], brings_in, "{file}: {v}");
@@ -292,7 +297,6 @@ fn a_pokerkit_dealer_is_served_by_every_shipped_strategy() {
 fn a_pokerkit_dealer_is_served_by_every_shipped_table_file() {
     // At three to six seats with deep stacks PokerKit's rules take betting options away and
     // never reshuffle: the table files solved under the card room's play them too.
-    let doors = ["3c", "8d", "Kh", "5s", "Qd", "9c"];
     // The seat whose door brings in: p1's 3c, in razz p3's Kh; its hand known, the others'
     // down cards not.
     for (file, seats, brings_in) in [
@@ -303,16 +307,8 @@ fn a_pokerkit_dealer_is_served_by_every_shipped_table_file() {
         ("stud8-5p.strat", 5, 0),
         ("7stud-6p.strat", 6, 0),
     ] {
-        let deals: Vec<String> = (0..seats)
-            .map(|s| {
-                let hole = if s == brings_in { "AsKs" } else { "????" };
-                format!("\"d dh p{} {hole}{}\"", s + 1, doors[s])
-            })
-            .collect();
-        let req = format!(
-            r#"{{"id":1,"seat":{brings_in},"actions":[{}]}}"#,
-            deals.join(",")
-        );
+        let deals = table_deals(seats, brings_in, "AsKs");
+        let req = format!(r#"{{"id":1,"seat":{brings_in},"actions":[{deals}]}}"#);
         let p = path(file);
         let p = p.to_str().unwrap();
         let out = ok(&stud(
@@ -330,15 +326,8 @@ fn a_pokerkit_dealer_is_served_by_every_shipped_table_file() {
     }
     // Eight seats run the deck short, where PokerKit reshuffles the burns and the folded seats'
     // seen cards and the card room deals a community card: refused, naming why.
-    let deals: Vec<String> = TABLE_UP_CARDS[0]
-        .iter()
-        .enumerate()
-        .map(|(s, door)| {
-            let hole = if s == 0 { "AsKs" } else { "????" };
-            format!("\"d dh p{} {hole}{door}\"", s + 1)
-        })
-        .collect();
-    let req = format!(r#"{{"id":1,"seat":0,"actions":[{}]}}"#, deals.join(","));
+    let deals = table_deals(8, 0, "AsKs");
+    let req = format!(r#"{{"id":1,"seat":0,"actions":[{deals}]}}"#);
     let p = path("7stud-8p.strat");
     let e = common::err(&stud(
         &["serve", p.to_str().unwrap(), "--rules", "pokerkit"],
